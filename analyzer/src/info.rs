@@ -1,0 +1,285 @@
+//! `morphtrace-analyze info`: what an archive holds and whether it is intact.
+
+use morphtrace_schema::archive::IndexStatus;
+use morphtrace_schema::{ArchiveReader, RecoveryReport, Session};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+#[derive(Debug, Serialize)]
+pub struct EngineSummary {
+    pub index: usize,
+    pub label: String,
+    pub kind: String,
+    pub version: String,
+    pub engine_version: Option<String>,
+    pub protocol: String,
+    pub executable: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct ProgramSummary {
+    pub hash: String,
+    pub name: String,
+    pub lines: usize,
+}
+
+/// Everything `info` prints, also available as JSON.
+#[derive(Debug, Serialize)]
+pub struct ArchiveInfo {
+    pub path: String,
+    pub file_len: u64,
+    pub format: String,
+    pub tool_version: String,
+    pub campaign: String,
+    pub strategy: String,
+    pub corpus: Vec<String>,
+    pub seeds: String,
+    pub params: Vec<(String, String)>,
+    pub started_at_ms: i64,
+    pub host: String,
+    pub engines: Vec<EngineSummary>,
+    pub sessions: usize,
+    pub events: usize,
+    /// mode -> outcome -> count
+    pub by_mode_outcome: BTreeMap<String, BTreeMap<String, usize>>,
+    pub divergences: BTreeMap<String, usize>,
+    pub warnings: BTreeMap<String, usize>,
+    pub undecodable_sessions: Vec<String>,
+    pub programs: Vec<ProgramSummary>,
+    pub recovery: RecoveryReport,
+}
+
+impl ArchiveInfo {
+    /// Damaged: some bytes were dropped or some session frame does not decode.
+    pub fn is_damaged(&self) -> bool {
+        !self.recovery.is_intact() || !self.undecodable_sessions.is_empty()
+    }
+}
+
+#[derive(Default)]
+struct Tally {
+    sessions: usize,
+    events: usize,
+    by_mode_outcome: BTreeMap<String, BTreeMap<String, usize>>,
+    divergences: BTreeMap<String, usize>,
+    warnings: BTreeMap<String, usize>,
+    errors: Vec<String>,
+}
+
+impl Tally {
+    fn add(mut self, s: &Session) -> Tally {
+        self.sessions += 1;
+        self.events += s.event_count();
+        *self
+            .by_mode_outcome
+            .entry(s.mode.name().to_string())
+            .or_default()
+            .entry(s.outcome.name().to_string())
+            .or_default() += 1;
+        if let Some(d) = &s.divergence {
+            *self
+                .divergences
+                .entry(d.kind.name().to_string())
+                .or_default() += 1;
+        }
+        for w in &s.warnings {
+            *self.warnings.entry(w.relation.clone()).or_default() += 1;
+        }
+        self
+    }
+
+    fn merge(mut self, o: Tally) -> Tally {
+        self.sessions += o.sessions;
+        self.events += o.events;
+        for (m, outcomes) in o.by_mode_outcome {
+            let e = self.by_mode_outcome.entry(m).or_default();
+            for (k, v) in outcomes {
+                *e.entry(k).or_default() += v;
+            }
+        }
+        for (k, v) in o.divergences {
+            *self.divergences.entry(k).or_default() += v;
+        }
+        for (k, v) in o.warnings {
+            *self.warnings.entry(k).or_default() += v;
+        }
+        self.errors.extend(o.errors);
+        self
+    }
+}
+
+pub fn summarize(path: &str, reader: &ArchiveReader) -> ArchiveInfo {
+    use rayon::prelude::*;
+    let h = reader.header();
+    let tally = reader
+        .par_sessions()
+        .fold(Tally::default, |t, s| match s {
+            Ok(s) => t.add(&s),
+            Err(e) => {
+                let mut t = t;
+                t.errors.push(e.to_string());
+                t
+            }
+        })
+        .reduce(Tally::default, Tally::merge);
+    let mut programs: Vec<ProgramSummary> = reader
+        .programs()
+        .values()
+        .map(|p| ProgramSummary {
+            hash: p.hash.to_string(),
+            name: p.origin.name(),
+            lines: p.line_count(),
+        })
+        .collect();
+    programs.sort_by(|a, b| a.name.cmp(&b.name).then(a.hash.cmp(&b.hash)));
+    let mem = h
+        .host
+        .memory_bytes
+        .map(|b| format!(", {:.1} GiB", b as f64 / (1u64 << 30) as f64))
+        .unwrap_or_default();
+    ArchiveInfo {
+        path: path.to_string(),
+        file_len: reader.recovery().file_len,
+        format: reader.recovery().format.to_string(),
+        tool_version: h.tool_version.clone(),
+        campaign: h.campaign.name.clone(),
+        strategy: h.campaign.strategy.clone(),
+        corpus: h.campaign.corpus.clone(),
+        seeds: h.campaign.seeds.clone(),
+        params: h.campaign.params.clone(),
+        started_at_ms: h.started_at_ms,
+        host: format!(
+            "{} ({}/{}, {} cpus{mem})",
+            h.host.hostname, h.host.os, h.host.arch, h.host.cpus
+        ),
+        engines: h
+            .engines
+            .iter()
+            .enumerate()
+            .map(|(i, e)| EngineSummary {
+                index: i,
+                label: e.label(),
+                kind: e.kind.to_string(),
+                version: e.version.clone(),
+                engine_version: e.engine_version.clone(),
+                protocol: e.protocol.to_string(),
+                executable: e.executable.clone(),
+            })
+            .collect(),
+        sessions: tally.sessions + tally.errors.len(),
+        events: tally.events,
+        by_mode_outcome: tally.by_mode_outcome,
+        divergences: tally.divergences,
+        warnings: tally.warnings,
+        undecodable_sessions: tally.errors,
+        programs,
+        recovery: reader.recovery().clone(),
+    }
+}
+
+fn time(ms: i64) -> String {
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_millis(ms.max(0) as u64);
+    humantime::format_rfc3339_seconds(t).to_string()
+}
+
+/// Renders the summary for people. `max_programs` bounds the program list.
+pub fn render(info: &ArchiveInfo, max_programs: usize) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "archive   {}", info.path);
+    let _ = writeln!(
+        o,
+        "format    {} ({} bytes), written by {}",
+        info.format, info.file_len, info.tool_version
+    );
+    let _ = writeln!(
+        o,
+        "campaign  {:?}: strategy {}, seeds {}, corpus {}",
+        info.campaign,
+        info.strategy,
+        info.seeds,
+        info.corpus.join(" ")
+    );
+    if !info.params.is_empty() {
+        let p: Vec<String> = info
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        let _ = writeln!(o, "params    {}", p.join(", "));
+    }
+    let _ = writeln!(o, "recorded  {} on {}", time(info.started_at_ms), info.host);
+    let _ = writeln!(o, "engines   {}", info.engines.len());
+    for e in &info.engines {
+        let inner = e
+            .engine_version
+            .as_deref()
+            .map(|v| format!(" [{v}]"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "  #{} {}{} over {} ({})",
+            e.index, e.label, inner, e.protocol, e.executable
+        );
+    }
+    let _ = writeln!(o, "sessions  {} ({} events)", info.sessions, info.events);
+    let outcomes: std::collections::BTreeSet<&String> = info
+        .by_mode_outcome
+        .values()
+        .flat_map(|m| m.keys())
+        .collect();
+    if !outcomes.is_empty() {
+        let _ = write!(o, "  {:<14}", "mode");
+        for k in &outcomes {
+            let _ = write!(o, " {:>13}", k);
+        }
+        let _ = writeln!(o, " {:>8}", "total");
+        for (mode, m) in &info.by_mode_outcome {
+            let _ = write!(o, "  {:<14}", mode);
+            for k in &outcomes {
+                let _ = write!(o, " {:>13}", m.get(*k).copied().unwrap_or(0));
+            }
+            let _ = writeln!(o, " {:>8}", m.values().sum::<usize>());
+        }
+    }
+    if !info.divergences.is_empty() {
+        let total: usize = info.divergences.values().sum();
+        let _ = writeln!(o, "divergences by type ({total})");
+        let mut d: Vec<_> = info.divergences.iter().collect();
+        d.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for (k, v) in d {
+            let _ = writeln!(
+                o,
+                "  {:<22} {:>6} {:>6.1}%",
+                k,
+                v,
+                100.0 * *v as f64 / total as f64
+            );
+        }
+    }
+    if !info.warnings.is_empty() {
+        let _ = writeln!(o, "warnings by relation");
+        for (k, v) in &info.warnings {
+            let _ = writeln!(o, "  {:<22} {:>6}", k, v);
+        }
+    }
+    let _ = writeln!(o, "programs  {}", info.programs.len());
+    for p in info.programs.iter().take(max_programs) {
+        let _ = writeln!(o, "  {}  {} ({} lines)", &p.hash[..12], p.name, p.lines);
+    }
+    if info.programs.len() > max_programs {
+        let _ = writeln!(o, "  … and {} more", info.programs.len() - max_programs);
+    }
+    let status = if info.is_damaged() {
+        "DAMAGED (recovered)"
+    } else if info.recovery.index == IndexStatus::Used {
+        "intact"
+    } else {
+        "intact (unfinished)"
+    };
+    let _ = writeln!(o, "integrity {status}: {}", info.recovery);
+    for e in &info.undecodable_sessions {
+        let _ = writeln!(o, "  undecodable: {e}");
+    }
+    o
+}

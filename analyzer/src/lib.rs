@@ -1,0 +1,3 @@
+//! morphtrace's analyzer: works from archives alone, never from a debugger (DESIGN §7).
+
+pub mod info;

@@ -1,0 +1,102 @@
+//! Engine descriptors: which concrete debugger or profiler a session ran against.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The family of a debugger or profiler. `Other` keeps archives from newer recorders readable.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum EngineKind {
+    Chromium,
+    Node,
+    Firefox,
+    Deno,
+    /// gcc + gcov.
+    Gcov,
+    /// clang + llvm-cov.
+    LlvmCov,
+    Other(String),
+}
+
+impl EngineKind {
+    pub fn as_str(&self) -> &str {
+        match self {
+            EngineKind::Chromium => "chromium",
+            EngineKind::Node => "node",
+            EngineKind::Firefox => "firefox",
+            EngineKind::Deno => "deno",
+            EngineKind::Gcov => "gcov",
+            EngineKind::LlvmCov => "llvm-cov",
+            EngineKind::Other(s) => s,
+        }
+    }
+
+    /// Parses the names used on command lines (`--engine node`).
+    pub fn parse(s: &str) -> EngineKind {
+        match s.to_ascii_lowercase().as_str() {
+            "chromium" | "chrome" => EngineKind::Chromium,
+            "node" | "nodejs" => EngineKind::Node,
+            "firefox" | "firefox-esr" => EngineKind::Firefox,
+            "deno" => EngineKind::Deno,
+            "gcov" => EngineKind::Gcov,
+            "llvm-cov" | "llvmcov" => EngineKind::LlvmCov,
+            _ => EngineKind::Other(s.to_string()),
+        }
+    }
+}
+
+impl fmt::Display for EngineKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The protocol the recorder used to talk to the engine.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Protocol {
+    /// Chrome DevTools Protocol (Chromium, Node, Deno).
+    Cdp,
+    /// Firefox Remote Debugging Protocol.
+    Rdp,
+    /// A coverage tool driven through files and its command line (gcov, llvm-cov).
+    CoverageTool,
+    Other(String),
+}
+
+impl fmt::Display for Protocol {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Protocol::Cdp => f.write_str("cdp"),
+            Protocol::Rdp => f.write_str("rdp"),
+            Protocol::CoverageTool => f.write_str("coverage-tool"),
+            Protocol::Other(s) => f.write_str(s),
+        }
+    }
+}
+
+/// Index of an engine in the archive header's `engines` list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct EngineRef(pub u16);
+
+/// One concrete debugger or profiler, with the versions read from the engine itself.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineDescriptor {
+    pub kind: EngineKind,
+    /// Absolute path of the executable that was launched.
+    pub executable: String,
+    /// Product version as reported by the engine, e.g. `156.0.8078.79` or `v20.20.2`.
+    pub version: String,
+    pub protocol: Protocol,
+    /// Version of the JavaScript engine or compiler inside, e.g. the V8 or SpiderMonkey build.
+    #[serde(default)]
+    pub engine_version: Option<String>,
+    /// Protocol revision or other details (user agent, flags) worth keeping.
+    #[serde(default)]
+    pub details: Vec<(String, String)>,
+}
+
+impl EngineDescriptor {
+    /// `kind@version`, the name used in reports, e.g. `chromium@156.0.8078.79`.
+    pub fn label(&self) -> String {
+        format!("{}@{}", self.kind, self.version.trim_start_matches('v'))
+    }
+}

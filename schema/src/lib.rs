@@ -1,0 +1,27 @@
+//! morphtrace's contract between recorder and analyzer: the trace model (DESIGN §2) and the
+//! crash-safe `.mtrace` archive format (DESIGN §5).
+
+pub mod archive;
+pub mod coverage;
+pub mod engine;
+pub mod header;
+pub mod program;
+pub mod session;
+pub mod synth;
+pub mod trace;
+pub mod value;
+
+pub use archive::{ArchiveError, ArchiveReader, ArchiveWriter, RecoveryReport, WriterOptions};
+pub use coverage::{BlockRange, CoverageReport, FileCoverage, FunctionCoverage, ProgramRun};
+pub use engine::{EngineDescriptor, EngineKind, EngineRef, Protocol};
+pub use header::{ArchiveHeader, CampaignConfig, FormatVersion, HostInfo};
+pub use program::{Language, LineMap, LineSegment, Program, ProgramHash, ProgramOrigin};
+pub use session::{
+    Divergence, DivergenceKind, DivergenceSide, ParentRef, Session, SessionId, SessionMode,
+    SessionOutcome, TransformationRecord, Warning,
+};
+pub use trace::{
+    Action, BreakpointId, Event, EventKind, Frame, Location, LocationSource, Output, PauseReason,
+    PauseState, ProgramOutcome, Scope, ScopeKind, Trace, Variable,
+};
+pub use value::{Entry, Key, ObjectKind, Value};

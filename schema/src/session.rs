@@ -1,0 +1,220 @@
+//! Sessions: one program run under one or more debuggers, with its trace(s) and verdicts.
+
+use crate::coverage::CoverageReport;
+use crate::engine::EngineRef;
+use crate::program::{LineMap, ProgramHash};
+use crate::trace::{Action, Output, Trace};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Deterministic identity of a session within a campaign (a hash of what it runs), so that a
+/// resumed campaign can recognise the sessions it already has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct SessionId(pub u64);
+
+impl fmt::Display for SessionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl SessionId {
+    /// A stable id from a textual key (FNV-1a 64: fixed across platforms and versions).
+    pub fn from_key(key: &str) -> SessionId {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in key.as_bytes() {
+            h ^= u64::from(*b);
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        SessionId(h)
+    }
+}
+
+/// Which strategy produced the session (DESIGN §6).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum SessionMode {
+    /// DBDB Algorithm 1 on one debugger.
+    Random,
+    /// The same actions in lockstep on 2+ debuggers.
+    Differential,
+    /// Actions of a recorded session re-issued.
+    Replay,
+    /// A metamorphic initial session or follow-up.
+    Metamorphic,
+    /// Coverage of a program (or a pruned variant) under a profiler.
+    Coverage,
+    /// Executions recorded for relation synthesis.
+    Synthesis,
+    Other(String),
+}
+
+impl SessionMode {
+    pub fn name(&self) -> &str {
+        match self {
+            SessionMode::Random => "random",
+            SessionMode::Differential => "differential",
+            SessionMode::Replay => "replay",
+            SessionMode::Metamorphic => "metamorphic",
+            SessionMode::Coverage => "coverage",
+            SessionMode::Synthesis => "synthesis",
+            SessionMode::Other(s) => s,
+        }
+    }
+}
+
+/// How the session ended, from the harness's point of view.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SessionOutcome {
+    /// The program ran to its end under every debugger and nothing diverged.
+    Finished,
+    /// The action budget was used up before the program ended.
+    ActionLimit,
+    /// Differential: the debuggers diverged (see `divergence`).
+    Diverged,
+    /// Metamorphic/coverage: a relation was violated (see `warnings`).
+    Violated,
+    /// The session exceeded its time limit.
+    Timeout,
+    /// The harness could not complete the session (engine crash, protocol error); the campaign went on.
+    HarnessError { message: String },
+}
+
+impl SessionOutcome {
+    pub fn name(&self) -> &'static str {
+        match self {
+            SessionOutcome::Finished => "finished",
+            SessionOutcome::ActionLimit => "action-limit",
+            SessionOutcome::Diverged => "diverged",
+            SessionOutcome::Violated => "violated",
+            SessionOutcome::Timeout => "timeout",
+            SessionOutcome::HarnessError { .. } => "harness-error",
+        }
+    }
+}
+
+/// The six divergence types of DBDB §3.4.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum DivergenceKind {
+    BreakpointLocation,
+    BreakpointRemoval,
+    Termination,
+    PauseLocation,
+    CallStack,
+    Variables,
+    Other(String),
+}
+
+impl DivergenceKind {
+    pub fn name(&self) -> &str {
+        match self {
+            DivergenceKind::BreakpointLocation => "breakpoint-location",
+            DivergenceKind::BreakpointRemoval => "breakpoint-removal",
+            DivergenceKind::Termination => "termination",
+            DivergenceKind::PauseLocation => "pause-location",
+            DivergenceKind::CallStack => "call-stack",
+            DivergenceKind::Variables => "variables",
+            DivergenceKind::Other(s) => s,
+        }
+    }
+}
+
+/// One debugger's side of a divergence.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DivergenceSide {
+    pub engine: EngineRef,
+    /// The output this debugger gave to the diverging action (`None`: it gave none).
+    pub output: Option<Output>,
+}
+
+/// The first point where the debuggers' traces differ.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Divergence {
+    pub kind: DivergenceKind,
+    /// Index (0-based) of the diverging action among the session's actions.
+    pub action_index: u32,
+    pub action: Action,
+    pub sides: Vec<DivergenceSide>,
+    /// What differs, in words (e.g. the first differing variable).
+    pub detail: String,
+}
+
+/// A metamorphic transformation applied to obtain this session from its parent.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TransformationRecord {
+    /// E.g. `add-breakpoint-and-continue`, `insert-dead-code`, `literal-to-expression`.
+    pub name: String,
+    /// Decided while the follow-up ran, from the live debugger state.
+    pub interactive: bool,
+    pub params: Vec<(String, String)>,
+    /// The program before and after (equal for action transformations).
+    pub program_before: ProgramHash,
+    pub program_after: ProgramHash,
+    /// Lines of `program_after` mapped to lines of `program_before`.
+    pub mapping: Option<LineMap>,
+}
+
+/// A violated relation: the evidence a person needs to judge it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Warning {
+    pub relation: String,
+    /// The transformation round in which it was found (1-based; 0 for non-iterative relations).
+    pub round: u32,
+    /// The session the relation compared this one with.
+    pub against: Option<SessionId>,
+    /// Index of the first differing event in this session's first trace, when there is one.
+    pub event_index: Option<u32>,
+    pub message: String,
+}
+
+/// Link of a follow-up session to the session it was derived from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ParentRef {
+    pub session: SessionId,
+    pub round: u32,
+}
+
+/// One session: a program, one seed, one or more debuggers, their traces and the verdicts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Session {
+    pub id: SessionId,
+    pub mode: SessionMode,
+    pub seed: u64,
+    pub engines: Vec<EngineRef>,
+    pub program: ProgramHash,
+    pub parent: Option<ParentRef>,
+    pub transformations: Vec<TransformationRecord>,
+    pub outcome: SessionOutcome,
+    /// Wall-clock start, milliseconds since the Unix epoch.
+    pub started_at_ms: i64,
+    pub duration_us: u64,
+    /// One trace per engine, in the order of `engines`.
+    pub traces: Vec<Trace>,
+    pub divergence: Option<Divergence>,
+    pub warnings: Vec<Warning>,
+    pub coverage: Vec<CoverageReport>,
+    /// Free-form facts about the session (strategy parameters, replay source, ...).
+    #[serde(default)]
+    pub notes: Vec<(String, String)>,
+}
+
+impl Session {
+    /// Number of events (actions + outputs) over all traces.
+    pub fn event_count(&self) -> usize {
+        self.traces.iter().map(|t| t.events.len()).sum()
+    }
+
+    /// Every program this session refers to (its own and those of its transformations).
+    pub fn referenced_programs(&self) -> Vec<ProgramHash> {
+        let mut v = vec![self.program];
+        for t in &self.transformations {
+            v.push(t.program_before);
+            v.push(t.program_after);
+        }
+        for c in &self.coverage {
+            v.push(c.program);
+        }
+        v.sort();
+        v.dedup();
+        v
+    }
+}

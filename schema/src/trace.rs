@@ -1,0 +1,310 @@
+//! Actions, outputs and pause states: the events of a trace (DESIGN §2).
+
+use crate::value::Value;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A position in a program: 0-based line, 0-based column (UTF-16 units for JavaScript).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Location {
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Location {
+    pub fn new(line: u32, column: u32) -> Location {
+        Location { line, column }
+    }
+}
+
+/// Shown 1-based for people: `line:column`.
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}", self.line + 1, self.column + 1)
+    }
+}
+
+/// Recorder-assigned breakpoint number, stable within a session (not the engine's id string).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct BreakpointId(pub u32);
+
+/// A debugging action (DESIGN §2): breakpoint actions and control actions.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    SetBreakpoint { line: u32, column: Option<u32> },
+    RemoveBreakpoint { id: BreakpointId },
+    Start,
+    Resume,
+    StepInto,
+    StepOver,
+    StepOut,
+}
+
+impl Action {
+    pub fn is_control(&self) -> bool {
+        !matches!(
+            self,
+            Action::SetBreakpoint { .. } | Action::RemoveBreakpoint { .. }
+        )
+    }
+
+    /// The short name used in equivalence classes and tables.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Action::SetBreakpoint { .. } => "setBreakpoint",
+            Action::RemoveBreakpoint { .. } => "removeBreakpoint",
+            Action::Start => "start",
+            Action::Resume => "resume",
+            Action::StepInto => "stepInto",
+            Action::StepOver => "stepOver",
+            Action::StepOut => "stepOut",
+        }
+    }
+}
+
+impl fmt::Display for Action {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Action::SetBreakpoint { line, column } => match column {
+                Some(c) => write!(f, "setBreakpoint({}:{})", line + 1, c + 1),
+                None => write!(f, "setBreakpoint({})", line + 1),
+            },
+            Action::RemoveBreakpoint { id } => write!(f, "removeBreakpoint(#{})", id.0),
+            other => f.write_str(other.name()),
+        }
+    }
+}
+
+/// How the actual location of a breakpoint was obtained.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LocationSource {
+    /// The engine said where the breakpoint landed (CDP `locations[]`, `breakpointResolved`).
+    EngineReported,
+    /// The recorder computed it from the engine's breakable positions (Firefox RDP).
+    ClientComputed,
+    /// Neither: the location is unknown until a pause proves it.
+    Unknown,
+}
+
+/// Why the program paused, derived from the last command and the hit breakpoints.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PauseReason {
+    /// Paused at the program's first statement after `Start` (break on start).
+    Entry,
+    Breakpoint {
+        ids: Vec<BreakpointId>,
+    },
+    Step,
+    Exception,
+    DebuggerStatement,
+    Other(String),
+}
+
+impl PauseReason {
+    pub fn name(&self) -> &str {
+        match self {
+            PauseReason::Entry => "entry",
+            PauseReason::Breakpoint { .. } => "breakpoint",
+            PauseReason::Step => "step",
+            PauseReason::Exception => "exception",
+            PauseReason::DebuggerStatement => "debugger-statement",
+            PauseReason::Other(s) => s,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ScopeKind {
+    Local,
+    Closure,
+    Block,
+    Catch,
+    With,
+    Script,
+    Module,
+    Global,
+    Eval,
+    Other(String),
+}
+
+impl ScopeKind {
+    pub fn name(&self) -> &str {
+        match self {
+            ScopeKind::Local => "local",
+            ScopeKind::Closure => "closure",
+            ScopeKind::Block => "block",
+            ScopeKind::Catch => "catch",
+            ScopeKind::With => "with",
+            ScopeKind::Script => "script",
+            ScopeKind::Module => "module",
+            ScopeKind::Global => "global",
+            ScopeKind::Eval => "eval",
+            ScopeKind::Other(s) => s,
+        }
+    }
+}
+
+/// A variable as the engine showed it. `value` is normalized (e.g. a TDZ binding is
+/// `Uninitialized` whatever the engine said); `reported` keeps the engine's own value where it differs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Variable {
+    pub name: String,
+    pub value: Value,
+    #[serde(default)]
+    pub reported: Option<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Scope {
+    pub kind: ScopeKind,
+    /// Function or block name when the engine gives one.
+    pub name: Option<String>,
+    pub variables: Vec<Variable>,
+}
+
+/// A program frame of the call stack (engine-internal frames are cut by the adapter).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Frame {
+    /// Function name; empty for top-level code.
+    pub function: String,
+    pub location: Location,
+    /// Scopes from innermost outwards; adapters fill them for the top frame (others on request).
+    pub scopes: Vec<Scope>,
+}
+
+/// Everything observable while paused.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PauseState {
+    pub location: Location,
+    pub reason: PauseReason,
+    /// The engine's own reason string, verbatim (`other`, `Break on start`, `breakpoint`).
+    pub engine_reason: Option<String>,
+    /// Program frames, innermost first; `stack[0].location == location`.
+    pub stack: Vec<Frame>,
+}
+
+impl PauseState {
+    pub fn top_scopes(&self) -> &[Scope] {
+        self.stack
+            .first()
+            .map(|f| f.scopes.as_slice())
+            .unwrap_or(&[])
+    }
+}
+
+/// How the program-to-debug ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ProgramOutcome {
+    Completed,
+    UncaughtException {
+        message: String,
+        location: Option<Location>,
+    },
+    SyntaxError {
+        message: String,
+        location: Option<Location>,
+    },
+    /// The program did not finish within the session's time limit.
+    Timeout,
+    /// The engine died while running the program.
+    EngineCrashed {
+        message: String,
+    },
+    /// The session stopped (action limit, divergence) while the program was still running.
+    Detached,
+}
+
+impl ProgramOutcome {
+    pub fn name(&self) -> &'static str {
+        match self {
+            ProgramOutcome::Completed => "completed",
+            ProgramOutcome::UncaughtException { .. } => "uncaught-exception",
+            ProgramOutcome::SyntaxError { .. } => "syntax-error",
+            ProgramOutcome::Timeout => "timeout",
+            ProgramOutcome::EngineCrashed { .. } => "engine-crashed",
+            ProgramOutcome::Detached => "detached",
+        }
+    }
+}
+
+/// What the debugger answered to an action (DESIGN §2).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Output {
+    BreakpointSet {
+        id: BreakpointId,
+        requested: Location,
+        /// Where the engine put it; empty when it could not be placed (or is not known yet).
+        actual: Vec<Location>,
+        source: LocationSource,
+    },
+    BreakpointRemoved {
+        id: BreakpointId,
+        ok: bool,
+    },
+    Paused(PauseState),
+    Finished {
+        outcome: ProgramOutcome,
+    },
+    /// The debugger refused or failed the action; the session may go on.
+    Error {
+        message: String,
+    },
+}
+
+impl Output {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Output::BreakpointSet { .. } => "breakpointSet",
+            Output::BreakpointRemoved { .. } => "breakpointRemoved",
+            Output::Paused(_) => "paused",
+            Output::Finished { .. } => "finished",
+            Output::Error { .. } => "error",
+        }
+    }
+}
+
+/// One event of a trace, with its time since the session started (excluded from determinism checks).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub at_us: u64,
+    pub kind: EventKind,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum EventKind {
+    Action(Action),
+    Output(Output),
+}
+
+/// The ordered actions and outputs of one debugger in one session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trace {
+    pub engine: crate::engine::EngineRef,
+    pub events: Vec<Event>,
+    /// Console output of the program, when the adapter captured it.
+    #[serde(default)]
+    pub console: Vec<String>,
+}
+
+impl Trace {
+    pub fn actions(&self) -> impl Iterator<Item = &Action> {
+        self.events.iter().filter_map(|e| match &e.kind {
+            EventKind::Action(a) => Some(a),
+            _ => None,
+        })
+    }
+
+    pub fn outputs(&self) -> impl Iterator<Item = &Output> {
+        self.events.iter().filter_map(|e| match &e.kind {
+            EventKind::Output(o) => Some(o),
+            _ => None,
+        })
+    }
+
+    pub fn pauses(&self) -> impl Iterator<Item = &PauseState> {
+        self.outputs().filter_map(|o| match o {
+            Output::Paused(p) => Some(p),
+            _ => None,
+        })
+    }
+}

@@ -1,0 +1,216 @@
+//! Values of variables as a bounded tree, with exact primitives.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What kind of object an `Object` value is; drives how its entries are read.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ObjectKind {
+    Object,
+    Array,
+    Map,
+    Set,
+    Function,
+    Error,
+    Date,
+    RegExp,
+    Promise,
+    Proxy,
+    TypedArray,
+    WeakMap,
+    WeakSet,
+    Generator,
+    Other(String),
+}
+
+/// The key of an object entry: a property name, an array index, or (for `Map`) a value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Key {
+    Name(String),
+    Index(u64),
+    Value(Value),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Entry {
+    pub key: Key,
+    pub value: Value,
+}
+
+/// A JavaScript (or C) value as shown by a debugger, normalized.
+///
+/// Numbers are stored as `f64` bit-exactly, so NaN, -0 and ±Infinity survive the archive.
+/// Objects are expanded to a depth limit; `entries: None` means "not expanded" (limit reached),
+/// `truncated: true` means "expanded, but more entries exist than were recorded".
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Value {
+    Undefined,
+    Null,
+    Bool(bool),
+    Number(f64),
+    /// Decimal digits with an optional sign, without the `n` suffix.
+    BigInt(String),
+    String(String),
+    /// The symbol's description.
+    Symbol(String),
+    /// A `let`/`const`/`class` binding in its temporal dead zone.
+    Uninitialized,
+    /// The engine says the value was optimized away.
+    OptimizedOut,
+    /// The engine gave no value and no reason.
+    Unavailable,
+    Object {
+        kind: ObjectKind,
+        /// Constructor or class name as reported (`Object`, `Array`, `Point`, ...).
+        class: String,
+        /// The engine's one-line description (`Array(3)`, `function f(a)`), when it gives one.
+        description: Option<String>,
+        entries: Option<Vec<Entry>>,
+        truncated: bool,
+    },
+}
+
+impl Value {
+    /// The type name used in tables (`number`, `object`, `uninitialized`, ...).
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Undefined => "undefined",
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Number(_) => "number",
+            Value::BigInt(_) => "bigint",
+            Value::String(_) => "string",
+            Value::Symbol(_) => "symbol",
+            Value::Uninitialized => "uninitialized",
+            Value::OptimizedOut => "optimized-out",
+            Value::Unavailable => "unavailable",
+            Value::Object {
+                kind: ObjectKind::Function,
+                ..
+            } => "function",
+            Value::Object { .. } => "object",
+        }
+    }
+
+    /// Exact equality: numbers compare by bits (NaN equals NaN, -0 differs from +0).
+    pub fn same(&self, other: &Value) -> bool {
+        self == other
+    }
+}
+
+/// Equality is exact: it is what a debugger test must compare. `0.0 != -0.0`, `NaN == NaN`.
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        use Value::*;
+        match (self, other) {
+            (Undefined, Undefined)
+            | (Null, Null)
+            | (Uninitialized, Uninitialized)
+            | (OptimizedOut, OptimizedOut)
+            | (Unavailable, Unavailable) => true,
+            (Bool(a), Bool(b)) => a == b,
+            (Number(a), Number(b)) => a.to_bits() == b.to_bits() || (a.is_nan() && b.is_nan()),
+            (BigInt(a), BigInt(b)) | (String(a), String(b)) | (Symbol(a), Symbol(b)) => a == b,
+            (
+                Object {
+                    kind: k1,
+                    class: c1,
+                    description: d1,
+                    entries: e1,
+                    truncated: t1,
+                },
+                Object {
+                    kind: k2,
+                    class: c2,
+                    description: d2,
+                    entries: e2,
+                    truncated: t2,
+                },
+            ) => k1 == k2 && c1 == c2 && d1 == d2 && e1 == e2 && t1 == t2,
+            _ => false,
+        }
+    }
+}
+
+/// Renders a value the way JavaScript source would write it (objects abbreviated).
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Undefined => f.write_str("undefined"),
+            Value::Null => f.write_str("null"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Number(n) => {
+                if n.is_nan() {
+                    f.write_str("NaN")
+                } else if n.is_infinite() {
+                    f.write_str(if *n > 0.0 { "Infinity" } else { "-Infinity" })
+                } else if *n == 0.0 && n.is_sign_negative() {
+                    f.write_str("-0")
+                } else {
+                    write!(f, "{n}")
+                }
+            }
+            Value::BigInt(s) => write!(f, "{s}n"),
+            Value::String(s) => write!(f, "{s:?}"),
+            Value::Symbol(s) => write!(f, "Symbol({s})"),
+            Value::Uninitialized => f.write_str("<uninitialized>"),
+            Value::OptimizedOut => f.write_str("<optimized out>"),
+            Value::Unavailable => f.write_str("<unavailable>"),
+            Value::Object {
+                class,
+                description,
+                entries,
+                truncated,
+                ..
+            } => {
+                let Some(entries) = entries else {
+                    return f.write_str(description.as_deref().unwrap_or(class));
+                };
+                write!(f, "{class} {{")?;
+                for (i, e) in entries.iter().enumerate() {
+                    if i > 0 {
+                        f.write_str(",")?;
+                    }
+                    match &e.key {
+                        Key::Name(n) => write!(f, " {n}: {}", e.value)?,
+                        Key::Index(i) => write!(f, " [{i}]: {}", e.value)?,
+                        Key::Value(k) => write!(f, " {k} => {}", e.value)?,
+                    }
+                }
+                if *truncated {
+                    f.write_str(", …")?;
+                }
+                f.write_str(" }")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_compare_exactly() {
+        assert_eq!(Value::Number(f64::NAN), Value::Number(f64::NAN));
+        assert_ne!(Value::Number(0.0), Value::Number(-0.0));
+        assert_eq!(Value::Number(-0.0).to_string(), "-0");
+        assert_eq!(Value::Number(f64::NEG_INFINITY).to_string(), "-Infinity");
+    }
+
+    #[test]
+    fn display_abbreviates_objects() {
+        let v = Value::Object {
+            kind: ObjectKind::Array,
+            class: "Array".into(),
+            description: Some("Array(2)".into()),
+            entries: Some(vec![Entry {
+                key: Key::Index(0),
+                value: Value::BigInt("-12".into()),
+            }]),
+            truncated: true,
+        };
+        assert_eq!(v.to_string(), "Array { [0]: -12n, … }");
+        assert_eq!(v.type_name(), "object");
+    }
+}
