@@ -25,3 +25,6 @@ pub use trace::{
     PauseState, ProgramOutcome, Scope, ScopeKind, Trace, Variable,
 };
 pub use value::{Entry, Key, ObjectKind, Value};
+
+/// Re-exported so that users of `ArchiveReader::par_sessions` have the same rayon.
+pub use rayon;
