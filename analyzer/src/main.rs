@@ -11,6 +11,10 @@ use std::process::ExitCode;
 const EXIT_DAMAGED: u8 = 3;
 const EXIT_UNREADABLE: u8 = 1;
 
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "morphtrace-analyze",

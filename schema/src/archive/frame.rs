@@ -43,6 +43,9 @@ pub fn prelude(version: FormatVersion) -> [u8; PRELUDE_LEN] {
 }
 
 pub fn parse_prelude(data: &[u8]) -> Result<FormatVersion, ArchiveError> {
+    if data.is_empty() {
+        return Err(ArchiveError::Empty);
+    }
     if data.len() < 8 || &data[..8] != PRELUDE_MAGIC {
         if data.len() < PRELUDE_LEN && PRELUDE_MAGIC.starts_with(data) {
             return Err(ArchiveError::TooShort {
@@ -206,8 +209,20 @@ pub fn decode_payload<T: DeserializeOwned>(
     let payload = frame
         .get(FRAME_HEADER_LEN..header.total_len())
         .ok_or("payload cut short")?;
-    let raw = zstd::bulk::decompress(payload, header.raw_len as usize)
-        .map_err(|e| format!("zstd: {e}"))?;
+    // A decompression context per thread: creating one per frame costs more than small frames.
+    thread_local! {
+        static DCTX: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
+            const { std::cell::RefCell::new(None) };
+    }
+    let raw = DCTX.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.is_none() {
+            *slot = Some(zstd::bulk::Decompressor::new().map_err(|e| format!("zstd: {e}"))?);
+        }
+        let d = slot.as_mut().ok_or("zstd: no decompressor")?;
+        d.decompress(payload, header.raw_len as usize)
+            .map_err(|e| format!("zstd: {e}"))
+    })?;
     if raw.len() != header.raw_len as usize {
         return Err(format!(
             "decompressed to {} bytes, header says {}",
@@ -216,4 +231,42 @@ pub fn decode_payload<T: DeserializeOwned>(
         ));
     }
     rmp_serde::from_slice(&raw).map_err(|e| format!("MessagePack: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::Session;
+
+    /// A newer minor version adds fields; this build must still read its frames (named encoding).
+    #[test]
+    fn frames_with_unknown_fields_from_a_newer_minor_version_decode() {
+        let programs = crate::synth::programs(1, 1);
+        let session = crate::synth::session(1, 0, &programs[0], 30);
+        let mut v = serde_json::to_value(&session).unwrap();
+        v["future_field"] = serde_json::json!({"added_in": "1.1", "n": 3});
+        v["traces"][0]["events"][0]["future_event_field"] = serde_json::json!([1, 2]);
+        let mut enc = FrameEncoder::new(3, true).unwrap();
+        let mut out = Vec::new();
+        enc.encode(FrameKind::Session, &v, &mut out).unwrap();
+        let h = parse_frame_header(&out).unwrap();
+        let back: Session = decode_payload(&h, &out).unwrap();
+        assert_eq!(back, session);
+    }
+
+    /// An older minor version lacks the optional fields added since; they take their defaults.
+    #[test]
+    fn frames_from_an_older_minor_version_without_optional_fields_decode() {
+        let programs = crate::synth::programs(1, 1);
+        let session = crate::synth::session(1, 0, &programs[0], 30);
+        let mut v = serde_json::to_value(&session).unwrap();
+        v.as_object_mut().unwrap().remove("notes");
+        v["traces"][0].as_object_mut().unwrap().remove("console");
+        let mut enc = FrameEncoder::new(3, true).unwrap();
+        let mut out = Vec::new();
+        enc.encode(FrameKind::Session, &v, &mut out).unwrap();
+        let h = parse_frame_header(&out).unwrap();
+        let back: Session = decode_payload(&h, &out).unwrap();
+        assert_eq!(back, session);
+    }
 }

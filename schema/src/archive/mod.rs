@@ -44,6 +44,8 @@ pub enum ArchiveError {
         #[source]
         source: std::io::Error,
     },
+    #[error("empty file: no archive was ever written to it")]
+    Empty,
     #[error("not a morphtrace archive (no MTRACE prelude)")]
     NotAnArchive,
     #[error("archive is {len} bytes, shorter than the {PRELUDE_LEN}-byte prelude")]

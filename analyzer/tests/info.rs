@@ -1,0 +1,138 @@
+//! `morphtrace-analyze info` on healthy, unfinished, truncated, corrupt and foreign files.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+const ANALYZE: &str = env!("CARGO_BIN_EXE_morphtrace-analyze");
+
+fn synth(path: &Path, extra: &[&str]) {
+    // The synthetic writer lives in the schema package; build the archive through the library.
+    use morphtrace_schema::archive::FsyncPolicy;
+    use morphtrace_schema::{synth, ArchiveWriter, WriterOptions};
+    let opts = WriterOptions {
+        fsync: FsyncPolicy::Never,
+        ..WriterOptions::default()
+    };
+    let mut w = ArchiveWriter::create(path, &synth::header("info-test"), opts).unwrap();
+    let programs = synth::programs(5, 4);
+    for i in 0..60u64 {
+        let p = &programs[i as usize % 4];
+        w.add_program(p).unwrap();
+        w.append(&synth::session(5, i, p, 80)).unwrap();
+    }
+    if !extra.contains(&"unfinished") {
+        w.finish().unwrap();
+    }
+}
+
+fn info(args: &[&Path], json: bool) -> Output {
+    let mut c = Command::new(ANALYZE);
+    c.arg("info");
+    if json {
+        c.arg("--json");
+    }
+    c.args(args).output().unwrap()
+}
+
+fn text(o: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn healthy_archive_shows_header_engines_sessions_and_exits_0() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.mtrace");
+    synth(&a, &[]);
+    let o = info(&[&a], false);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(out.contains("campaign  \"info-test\""), "{out}");
+    assert!(out.contains("chromium@156.0.8078.79") && out.contains("node@20.20.2"));
+    assert!(out.contains("sessions  60"));
+    assert!(out.contains("differential") && out.contains("random"));
+    assert!(out.contains("programs  4"));
+    assert!(out.contains("integrity intact: index used"));
+    assert!(!out.contains("panicked") && !err.contains("panicked"));
+}
+
+#[test]
+fn unfinished_archive_is_intact_but_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.mtrace");
+    synth(&a, &["unfinished"]);
+    let o = info(&[&a], false);
+    let (out, _) = text(&o);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(out.contains("intact (unfinished)") && out.contains("no index"), "{out}");
+}
+
+#[test]
+fn truncated_archive_prints_the_recovery_report_and_exits_3() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.mtrace");
+    synth(&a, &[]);
+    let bytes = std::fs::read(&a).unwrap();
+    let t = dir.path().join("t.mtrace");
+    std::fs::write(&t, &bytes[..bytes.len() * 2 / 3]).unwrap();
+    let o = info(&[&t], false);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(3), "{out}{err}");
+    assert!(out.contains("DAMAGED (recovered)"), "{out}");
+    assert!(out.contains("torn write"), "{out}");
+    assert!(!err.contains("panicked"));
+    // JSON carries the same report.
+    let o = info(&[&t], true);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let kept = v[0]["recovery"]["sessions_kept"].as_u64().unwrap();
+    assert!(kept > 0 && kept < 60, "{kept}");
+    assert_eq!(v[0]["recovery"]["dropped"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn unreadable_files_give_one_line_and_exit_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[u8], &str); 4] = [
+        ("foreign.mtrace", b"{\"not\": \"an archive\"}", "not a morphtrace archive"),
+        ("empty.mtrace", b"", "empty file"),
+        ("short.mtrace", b"MTRACE\r\n\x01", "shorter than"),
+        ("newer.mtrace", b"MTRACE\r\n\x07\x00\x00\x00\x00\x00\x00\x00", "newer than this build"),
+    ];
+    for (name, bytes, expect) in cases {
+        let p = dir.path().join(name);
+        std::fs::write(&p, bytes).unwrap();
+        let o = info(&[&p], false);
+        let (out, err) = text(&o);
+        assert_eq!(o.status.code(), Some(1), "{name}: {out}{err}");
+        assert_eq!(err.lines().count(), 1, "{name}: {err}");
+        assert!(err.contains(expect), "{name}: {err}");
+    }
+    let o = info(&[&dir.path().join("missing.mtrace")], false);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).1.contains("No such file"));
+}
+
+#[test]
+fn several_archives_worst_status_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.mtrace");
+    synth(&a, &[]);
+    let bad = dir.path().join("bad.mtrace");
+    std::fs::write(&bad, b"garbage").unwrap();
+    let o = info(&[&a, &bad], false);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o).0.contains("sessions  60"), "good archives are still shown");
+}
+
+#[test]
+fn wrong_flags_are_usage_errors() {
+    let o = Command::new(ANALYZE).args(["info"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = Command::new(ANALYZE).args(["frobnicate"]).output().unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let o = Command::new(ANALYZE).arg("--help").output().unwrap();
+    let (out, _) = text(&o);
+    assert!(out.contains("info") && out.contains("offline"));
+}

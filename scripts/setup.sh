@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what morphtrace needs, from the package registries only. Idempotent: safe to run often.
+# Called by both README commands and by .ci/run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+log() { printf 'setup: %s\n' "$*" >&2; }
+
+if ! command -v cargo >/dev/null 2>&1; then
+  log "cargo is not on PATH: morphtrace needs a Rust toolchain (rustup) to build"
+  exit 1
+fi
+
+# Debian packages: install only what is missing (apt-get update only when needed).
+need=()
+for pkg in "$@"; do
+  dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
+done
+if [ "${#need[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+  log "installing Debian packages: ${need[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+log "ok"
