@@ -11,7 +11,6 @@ use std::process::ExitCode;
 const EXIT_DAMAGED: u8 = 3;
 const EXIT_UNREADABLE: u8 = 1;
 
-
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -66,7 +66,10 @@ fn unfinished_archive_is_intact_but_says_so() {
     let o = info(&[&a], false);
     let (out, _) = text(&o);
     assert_eq!(o.status.code(), Some(0));
-    assert!(out.contains("intact (unfinished)") && out.contains("no index"), "{out}");
+    assert!(
+        out.contains("intact (unfinished)") && out.contains("no index"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -95,10 +98,18 @@ fn truncated_archive_prints_the_recovery_report_and_exits_3() {
 fn unreadable_files_give_one_line_and_exit_1() {
     let dir = tempfile::tempdir().unwrap();
     let cases: [(&str, &[u8], &str); 4] = [
-        ("foreign.mtrace", b"{\"not\": \"an archive\"}", "not a morphtrace archive"),
+        (
+            "foreign.mtrace",
+            b"{\"not\": \"an archive\"}",
+            "not a morphtrace archive",
+        ),
         ("empty.mtrace", b"", "empty file"),
         ("short.mtrace", b"MTRACE\r\n\x01", "shorter than"),
-        ("newer.mtrace", b"MTRACE\r\n\x07\x00\x00\x00\x00\x00\x00\x00", "newer than this build"),
+        (
+            "newer.mtrace",
+            b"MTRACE\r\n\x07\x00\x00\x00\x00\x00\x00\x00",
+            "newer than this build",
+        ),
     ];
     for (name, bytes, expect) in cases {
         let p = dir.path().join(name);
@@ -123,7 +134,10 @@ fn several_archives_worst_status_wins() {
     std::fs::write(&bad, b"garbage").unwrap();
     let o = info(&[&a, &bad], false);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o).0.contains("sessions  60"), "good archives are still shown");
+    assert!(
+        text(&o).0.contains("sessions  60"),
+        "good archives are still shown"
+    );
 }
 
 #[test]

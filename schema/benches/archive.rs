@@ -33,7 +33,12 @@ fn peak_rss_mb() -> f64 {
         .unwrap_or(f64::NAN)
 }
 
-fn write_archive(path: &std::path::Path, sessions: &[Session], programs: &[morphtrace_schema::Program], fsync: FsyncPolicy) -> f64 {
+fn write_archive(
+    path: &std::path::Path,
+    sessions: &[Session],
+    programs: &[morphtrace_schema::Program],
+    fsync: FsyncPolicy,
+) -> f64 {
     let _ = std::fs::remove_file(path);
     let t = Instant::now();
     let encoding = if std::env::var("MT_BENCH_COMPACT").is_ok() {
@@ -41,7 +46,11 @@ fn write_archive(path: &std::path::Path, sessions: &[Session], programs: &[morph
     } else {
         morphtrace_schema::archive::Encoding::Named
     };
-    let opts = WriterOptions { fsync, encoding, ..WriterOptions::default() };
+    let opts = WriterOptions {
+        fsync,
+        encoding,
+        ..WriterOptions::default()
+    };
     let mut w = ArchiveWriter::create(path, &synth::header("bench"), opts).unwrap();
     for p in programs {
         w.add_program(p).unwrap();
@@ -85,7 +94,12 @@ fn main() {
     let size = std::fs::metadata(&path).unwrap().len();
     let fsync_n = n.min(2000);
     let fsync_path = dir.path().join("fsync.mtrace");
-    let fsync_s = write_archive(&fsync_path, &sessions[..fsync_n], &programs, FsyncPolicy::EverySession);
+    let fsync_s = write_archive(
+        &fsync_path,
+        &sessions[..fsync_n],
+        &programs,
+        FsyncPolicy::EverySession,
+    );
     let fsync_events: usize = sessions[..fsync_n].iter().map(Session::event_count).sum();
 
     // --- morphtrace archive: read, 1 thread and all threads
@@ -171,6 +185,13 @@ fn main() {
         "| compression ratio (MessagePack / archive) | {:.1}x | – | |",
         raw_bytes as f64 / size as f64
     );
-    println!("| archive size | {:.1} MB | {:.1} MB | |", size as f64 / 1e6, json_size as f64 / 1e6);
-    println!("peak RSS of the benchmark process (sessions held in memory): {:.0} MB", peak_rss_mb());
+    println!(
+        "| archive size | {:.1} MB | {:.1} MB | |",
+        size as f64 / 1e6,
+        json_size as f64 / 1e6
+    );
+    println!(
+        "peak RSS of the benchmark process (sessions held in memory): {:.0} MB",
+        peak_rss_mb()
+    );
 }

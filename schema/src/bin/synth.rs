@@ -8,7 +8,6 @@ use morphtrace_schema::{synth, ArchiveWriter, WriterOptions};
 use std::io::Write;
 use std::path::PathBuf;
 
-
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
