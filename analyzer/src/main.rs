@@ -53,6 +53,19 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         programs: usize,
     },
+    /// Print sessions event by event: actions, breakpoint locations, pauses with call stacks and
+    /// variables, program ends, and the divergence if any.
+    Show {
+        archive: PathBuf,
+        /// Session ids (16 hex digits) or positions in the archive (0-based); all if none.
+        sessions: Vec<String>,
+        /// Only sessions that diverged.
+        #[arg(long)]
+        diverged: bool,
+        /// At most this many sessions.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
 }
 
 fn main() -> ExitCode {
@@ -109,6 +122,41 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 println!("{}", serde_json::to_string_pretty(&infos)?);
             }
             Ok(ExitCode::from(worst))
+        }
+        Command::Show {
+            archive,
+            sessions,
+            diverged,
+            limit,
+        } => {
+            let reader = ArchiveReader::open(&archive)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", archive.display()))?;
+            let mut shown = 0;
+            for (i, s) in reader.sessions().enumerate() {
+                let s = match s {
+                    Ok(s) => s,
+                    Err(e) => {
+                        eprintln!("morphtrace-analyze: session {i}: {e}");
+                        continue;
+                    }
+                };
+                let wanted = sessions.is_empty()
+                    || sessions
+                        .iter()
+                        .any(|w| *w == s.id.to_string() || *w == i.to_string());
+                if !wanted || (diverged && s.divergence.is_none()) {
+                    continue;
+                }
+                if shown == limit {
+                    break;
+                }
+                shown += 1;
+                println!("{}", morphtrace_analyzer::show::render(reader.header(), &s));
+            }
+            if shown == 0 && !sessions.is_empty() {
+                anyhow::bail!("no such session in {}", archive.display());
+            }
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

@@ -1,6 +1,20 @@
 //! `morphtrace-record`: drives real debuggers and records sessions into .mtrace archives.
 
-use clap::Parser;
+use anyhow::{bail, Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use morphtrace_recorder::campaign::{self, session_key, Campaign, Task};
+use morphtrace_recorder::corpus;
+use morphtrace_recorder::debugger::CaptureOptions;
+use morphtrace_recorder::engines::{self, EngineSpec};
+use morphtrace_recorder::parse_seeds;
+use morphtrace_recorder::strategy::{Plan, RandomParams};
+use morphtrace_schema::archive::WriterOptions;
+use morphtrace_schema::relation::ComparisonPolicy;
+use morphtrace_schema::{ArchiveReader, CampaignConfig, ParentRef, SessionMode};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -11,18 +25,374 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
     version,
     about = "Record debugging sessions of real debuggers into .mtrace archives",
     long_about = "Record debugging sessions of real debuggers into .mtrace trace archives. The recorder \
-                  launches engines (Chromium and Node over CDP, Firefox over RDP) on loopback ports with \
-                  fresh profiles, generates debugging actions from a seeded generator, and appends every \
+                  launches engines (Chromium and Node over CDP) on ephemeral loopback ports with fresh \
+                  profiles, generates debugging actions from a seeded generator (DBDB Algorithm 1), runs \
+                  them on one debugger or in lockstep on several (differential), and appends every \
                   completed session to a crash-safe archive that morphtrace-analyze reads offline.",
-    after_help = "Planned subcommands (see the issues): engines (list the debuggers found and their \
-                  versions), run (a campaign: programs x seeds x engines with a strategy: random, \
-                  differential, metamorphic, coverage), replay (re-issue a recorded session's actions on \
-                  another engine or version)."
+    after_help = "Examples:\n  morphtrace-record engines\n  morphtrace-record run --engine chromium --engine node \
+                  --strategy differential --corpus ../shared/corpus/dbdb --seeds 1..10 --out d.mtrace\n  \
+                  morphtrace-record replay d.mtrace --engine node@22 --out replay.mtrace"
 )]
-struct Cli {}
+struct Cli {
+    /// Log filter (e.g. `info`, `morphtrace_recorder=debug`); RUST_LOG also works.
+    #[arg(long, global = true, default_value = "warn")]
+    log: String,
+    #[command(subcommand)]
+    command: Command,
+}
 
-fn main() {
-    let _ = Cli::parse();
-    eprintln!("morphtrace-record: no subcommand is available yet; see --help");
-    std::process::exit(2);
+#[derive(Subcommand)]
+enum Command {
+    /// List the debuggers found on this machine with their versions.
+    Engines,
+    /// Record a campaign: programs × seeds × engines with a strategy.
+    Run(RunArgs),
+    /// Re-issue the actions of recorded sessions on other engines or versions.
+    Replay(ReplayArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Strategy {
+    /// DBDB Algorithm 1 on each engine separately.
+    Random,
+    /// The same actions in lockstep on all engines, stopping at the first divergence.
+    Differential,
+}
+
+#[derive(Args, Clone)]
+struct EngineArgs {
+    /// An engine: `chromium`, `node`, `KIND=/path/to/executable`, or `node@22` (project-local
+    /// version installed by scripts/setup.sh). Repeat for several.
+    #[arg(long = "engine", required = true, value_parser = EngineSpec::parse)]
+    engines: Vec<EngineSpec>,
+    /// Parallel workers, each with its own engines.
+    #[arg(long, short = 'j', default_value_t = 2)]
+    jobs: usize,
+    /// Longest a session may take before it is recorded as a timeout and its engines restarted.
+    #[arg(long, default_value_t = 60.0)]
+    session_timeout: f64,
+    /// Longest wait for a pause or the program's end after one action (non-terminating programs).
+    #[arg(long, default_value_t = 5.0)]
+    action_timeout: f64,
+    /// Depth to which objects in variables are expanded.
+    #[arg(long, default_value_t = 2)]
+    depth: u32,
+    /// Pre-started Node processes per engine and worker.
+    #[arg(long, default_value_t = 2)]
+    node_pool: usize,
+    /// Compare columns as well as lines (differential).
+    #[arg(long)]
+    compare_columns: bool,
+    /// Do not compare variables (differential).
+    #[arg(long)]
+    ignore_variables: bool,
+    /// Do not compare breakpoint outputs (differential).
+    #[arg(long)]
+    ignore_breakpoints: bool,
+    /// Archive to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Continue an interrupted campaign: sessions already in --out are skipped.
+    #[arg(long)]
+    resume: bool,
+    /// Campaign name stored in the archive.
+    #[arg(long)]
+    name: Option<String>,
+}
+
+#[derive(Args)]
+struct RunArgs {
+    #[command(flatten)]
+    common: EngineArgs,
+    /// Programs: files, directories (searched for *.js) or globs. Repeat for several.
+    #[arg(long, required = true)]
+    corpus: Vec<String>,
+    /// Seeds: `7`, `1..50` (inclusive) or a comma list.
+    #[arg(long, default_value = "1")]
+    seeds: String,
+    #[arg(long, value_enum, default_value_t = Strategy::Random)]
+    strategy: Strategy,
+    /// Breakpoints per program line (DBDB: 0.1).
+    #[arg(long, default_value_t = 0.1)]
+    bp_per_line: f64,
+    /// Probability of removing a breakpoint right after setting it (DBDB: 0.2).
+    #[arg(long, default_value_t = 0.2)]
+    remove_prob: f64,
+    /// Control actions per session at most (DBDB: 20).
+    #[arg(long, default_value_t = 20)]
+    max_actions: u32,
+}
+
+#[derive(Args)]
+struct ReplayArgs {
+    /// Archive whose sessions are replayed.
+    archive: PathBuf,
+    #[command(flatten)]
+    common: EngineArgs,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&cli.log));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let rt = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("morphtrace-record: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match rt.block_on(run(cli)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("morphtrace-record: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
+    if !(a.action_timeout > 0.0 && a.session_timeout > 0.0) {
+        bail!("timeouts must be positive");
+    }
+    Ok(CaptureOptions {
+        depth: a.depth,
+        action_timeout: Duration::from_secs_f64(a.action_timeout),
+        ..CaptureOptions::default()
+    })
+}
+
+fn policy(a: &EngineArgs) -> ComparisonPolicy {
+    ComparisonPolicy {
+        columns: a.compare_columns,
+        variables: !a.ignore_variables,
+        breakpoints: !a.ignore_breakpoints,
+        ..ComparisonPolicy::default()
+    }
+}
+
+fn labels(specs: &[EngineSpec], idx: &[usize]) -> Vec<String> {
+    idx.iter().map(|&i| specs[i].to_string()).collect()
+}
+
+fn campaign_of(
+    a: &EngineArgs,
+    programs: Vec<corpus::Loaded>,
+    tasks: Vec<Task>,
+    config: CampaignConfig,
+) -> Result<Campaign> {
+    Ok(Campaign {
+        specs: a.engines.clone(),
+        programs,
+        tasks,
+        config,
+        policy: policy(a),
+        capture: capture(a)?,
+        jobs: a.jobs.max(1),
+        session_timeout: Duration::from_secs_f64(a.session_timeout),
+        node_pool: a.node_pool,
+        out: a.out.clone(),
+        resume: a.resume,
+        writer: WriterOptions::default(),
+        progress: std::io::stderr().is_terminal(),
+    })
+}
+
+async fn run(cli: Cli) -> Result<ExitCode> {
+    let command_line: Vec<String> = std::env::args().collect();
+    match cli.command {
+        Command::Engines => {
+            let found = engines::discover();
+            if found.is_empty() {
+                println!("no debuggers found (run scripts/setup.sh)");
+            }
+            for spec in found {
+                let opts = CaptureOptions::default();
+                match spec.launch(&opts, 1).await {
+                    Ok(mut e) => {
+                        let d = e.descriptor().clone();
+                        println!(
+                            "{:<28} {:<10} {:<24} {}",
+                            d.label(),
+                            d.protocol.to_string(),
+                            d.engine_version.unwrap_or_default(),
+                            d.executable
+                        );
+                        e.shutdown().await;
+                    }
+                    Err(err) => println!("{spec}: unusable: {err}"),
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Run(r) => {
+            let seeds = parse_seeds(&r.seeds).map_err(anyhow::Error::msg)?;
+            if r.common.engines.len() < 2 && r.strategy == Strategy::Differential {
+                bail!("--strategy differential needs at least two --engine");
+            }
+            if !(0.0..=1.0).contains(&r.remove_prob) || r.bp_per_line < 0.0 {
+                bail!("--remove-prob must be in 0..1 and --bp-per-line non-negative");
+            }
+            let paths = corpus::resolve(&r.corpus)?;
+            let dir = tempfile::Builder::new()
+                .prefix("morphtrace-programs-")
+                .tempdir()?;
+            let programs = corpus::load(&paths, dir.path())?;
+            let params = RandomParams {
+                bp_per_line: r.bp_per_line,
+                remove_prob: r.remove_prob,
+                max_actions: r.max_actions,
+            };
+            let (name, mode) = match r.strategy {
+                Strategy::Random => ("random", SessionMode::Random),
+                Strategy::Differential => ("differential", SessionMode::Differential),
+            };
+            let engine_sets: Vec<Vec<usize>> = match r.strategy {
+                Strategy::Random => (0..r.common.engines.len()).map(|i| vec![i]).collect(),
+                Strategy::Differential => vec![(0..r.common.engines.len()).collect()],
+            };
+            let mut tasks = Vec::new();
+            for (pi, p) in programs.iter().enumerate() {
+                for &seed in &seeds {
+                    for set in &engine_sets {
+                        tasks.push(Task {
+                            id: session_key(
+                                name,
+                                &labels(&r.common.engines, set),
+                                &p.program.hash.to_string(),
+                                seed,
+                            ),
+                            program: pi,
+                            seed,
+                            engines: set.clone(),
+                            plan: Plan::Random {
+                                params: params.clone(),
+                                seed,
+                            },
+                            mode: mode.clone(),
+                            parent: None,
+                            notes: vec![],
+                        });
+                    }
+                }
+            }
+            let mut params_kv = params.params();
+            params_kv.push(("capture.depth".into(), r.common.depth.to_string()));
+            params_kv.push((
+                "action_timeout_s".into(),
+                r.common.action_timeout.to_string(),
+            ));
+            let config = CampaignConfig {
+                name: r
+                    .common
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("{name} campaign")),
+                strategy: name.into(),
+                corpus: r.corpus.clone(),
+                seeds: r.seeds.clone(),
+                params: params_kv,
+                command_line,
+            };
+            let c = campaign_of(&r.common, programs, tasks, config)?;
+            let out = c.out.clone();
+            let summary = campaign::run(c).await?;
+            print!("{summary}");
+            println!("archive: {}", out.display());
+            Ok(if summary.interrupted {
+                ExitCode::from(130)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+        Command::Replay(r) => {
+            let reader = ArchiveReader::open(&r.archive)
+                .with_context(|| format!("reading {}", r.archive.display()))?;
+            if !reader.recovery().is_intact() {
+                eprintln!(
+                    "morphtrace-record: {}: {}",
+                    r.archive.display(),
+                    reader.recovery()
+                );
+            }
+            let dir = tempfile::Builder::new()
+                .prefix("morphtrace-programs-")
+                .tempdir()?;
+            let mut programs = Vec::new();
+            let mut index = std::collections::HashMap::new();
+            let all: Vec<usize> = (0..r.common.engines.len()).collect();
+            let engine_labels = labels(&r.common.engines, &all);
+            let mut tasks = Vec::new();
+            for s in reader.sessions() {
+                let s = match s {
+                    Ok(s) => s,
+                    Err(e) => {
+                        eprintln!("morphtrace-record: skipping an undecodable session: {e}");
+                        continue;
+                    }
+                };
+                let Some(program) = reader.program(&s.program) else {
+                    continue;
+                };
+                let pi = *index.entry(s.program).or_insert_with(|| {
+                    programs.push(program.clone());
+                    programs.len() - 1
+                });
+                let actions: Vec<_> = s
+                    .traces
+                    .first()
+                    .map(|t| t.actions().cloned().collect())
+                    .unwrap_or_default();
+                tasks.push(Task {
+                    id: session_key("replay", &engine_labels, &s.id.to_string(), s.seed),
+                    program: pi,
+                    seed: s.seed,
+                    engines: all.clone(),
+                    plan: Plan::Replay { actions },
+                    mode: SessionMode::Replay,
+                    parent: Some(ParentRef {
+                        session: s.id,
+                        round: 0,
+                    }),
+                    notes: vec![("replay_of".into(), s.id.to_string())],
+                });
+            }
+            let loaded = programs
+                .into_iter()
+                .map(|p| corpus::materialize(p, dir.path()))
+                .collect::<Result<Vec<_>, _>>()?;
+            let config = CampaignConfig {
+                name: r
+                    .common
+                    .name
+                    .clone()
+                    .unwrap_or_else(|| format!("replay of {}", r.archive.display())),
+                strategy: "replay".into(),
+                corpus: vec![r.archive.display().to_string()],
+                seeds: reader.header().campaign.seeds.clone(),
+                params: vec![(
+                    "replay_of_campaign".into(),
+                    reader.header().campaign.name.clone(),
+                )],
+                command_line,
+            };
+            let c = campaign_of(&r.common, loaded, tasks, config)?;
+            let out = c.out.clone();
+            let summary = campaign::run(c).await?;
+            print!("{summary}");
+            println!("archive: {}", out.display());
+            Ok(if summary.interrupted {
+                ExitCode::from(130)
+            } else {
+                ExitCode::SUCCESS
+            })
+        }
+    }
 }

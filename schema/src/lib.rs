@@ -6,6 +6,7 @@ pub mod coverage;
 pub mod engine;
 pub mod header;
 pub mod program;
+pub mod relation;
 pub mod session;
 pub mod synth;
 pub mod trace;

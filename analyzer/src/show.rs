@@ -1,0 +1,99 @@
+//! `morphtrace-analyze show`: one session's traces, event by event, for people.
+
+use morphtrace_schema::{ArchiveHeader, EventKind, Output, Session};
+use std::fmt::Write as _;
+
+fn output(o: &Output) -> String {
+    match o {
+        Output::BreakpointSet {
+            id,
+            requested,
+            actual,
+            ..
+        } => format!(
+            "breakpoint #{} requested {} -> [{}]",
+            id.0,
+            requested,
+            actual
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Output::BreakpointRemoved { id, ok } => format!("breakpoint #{} removed: {ok}", id.0),
+        Output::Paused(p) => {
+            let mut s = format!("paused at {} ({})", p.location, p.reason.name());
+            let stack: Vec<String> = p
+                .stack
+                .iter()
+                .map(|f| {
+                    let name = if f.function.is_empty() {
+                        "(top level)"
+                    } else {
+                        &f.function
+                    };
+                    format!("{name}@{}", f.location)
+                })
+                .collect();
+            let _ = write!(s, "\n        stack: {}", stack.join(" < "));
+            for sc in p.top_scopes() {
+                let vars: Vec<String> = sc
+                    .variables
+                    .iter()
+                    .map(|v| format!("{}={}", v.name, v.value))
+                    .collect();
+                let _ = write!(s, "\n        {}: {}", sc.kind.name(), vars.join(", "));
+            }
+            s
+        }
+        Output::Finished { outcome } => format!("finished: {outcome:?}"),
+        Output::Error { message } => format!("error: {message}"),
+    }
+}
+
+pub fn render(header: &ArchiveHeader, s: &Session) -> String {
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "session {} ({}, seed {}, outcome {:?}, {:.1} ms)",
+        s.id,
+        s.mode.name(),
+        s.seed,
+        s.outcome,
+        s.duration_us as f64 / 1000.0
+    );
+    if let Some(d) = &s.divergence {
+        let _ = writeln!(
+            o,
+            "divergence: {} after action #{} {}: {}",
+            d.kind.name(),
+            d.action_index,
+            d.action,
+            d.detail
+        );
+    }
+    for t in &s.traces {
+        let label = header
+            .engine(t.engine)
+            .map(|e| e.label())
+            .unwrap_or_else(|| format!("engine #{}", t.engine.0));
+        let _ = writeln!(o, "--- {label}");
+        let mut last = 0;
+        for e in &t.events {
+            match &e.kind {
+                EventKind::Action(a) => {
+                    let _ = writeln!(o, "  > {a}");
+                }
+                EventKind::Output(out) => {
+                    let ms = e.at_us.saturating_sub(last) as f64 / 1000.0;
+                    let _ = writeln!(o, "      {} [{ms:.1} ms]", output(out));
+                }
+            }
+            last = e.at_us;
+        }
+        if !t.console.is_empty() {
+            let _ = writeln!(o, "  console: {}", t.console.join(" | "));
+        }
+    }
+    o
+}

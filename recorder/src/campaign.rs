@@ -1,0 +1,370 @@
+//! Campaigns: programs × seeds × engines in parallel workers, one crash-safe archive, resumable.
+
+use crate::corpus::Loaded;
+use crate::debugger::{CaptureOptions, Engine};
+use crate::engines::EngineSpec;
+use crate::strategy::{self, Plan, Recording};
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use morphtrace_schema::archive::WriterOptions;
+use morphtrace_schema::header::now_ms;
+use morphtrace_schema::relation::ComparisonPolicy;
+use morphtrace_schema::{
+    ArchiveHeader, ArchiveWriter, CampaignConfig, EngineDescriptor, EngineRef, ParentRef, Session,
+    SessionId, SessionMode, SessionOutcome,
+};
+use std::collections::{BTreeMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::mpsc;
+
+/// One session to record.
+#[derive(Debug, Clone)]
+pub struct Task {
+    pub id: SessionId,
+    pub program: usize,
+    pub seed: u64,
+    /// Indices into the campaign's engines.
+    pub engines: Vec<usize>,
+    pub plan: Plan,
+    pub mode: SessionMode,
+    pub parent: Option<ParentRef>,
+    pub notes: Vec<(String, String)>,
+}
+
+pub struct Campaign {
+    pub specs: Vec<EngineSpec>,
+    pub programs: Vec<Loaded>,
+    pub tasks: Vec<Task>,
+    pub config: CampaignConfig,
+    pub policy: ComparisonPolicy,
+    pub capture: CaptureOptions,
+    pub jobs: usize,
+    pub session_timeout: Duration,
+    pub node_pool: usize,
+    pub out: PathBuf,
+    pub resume: bool,
+    pub writer: WriterOptions,
+    pub progress: bool,
+}
+
+/// What a campaign did, for the summary.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub recorded: usize,
+    pub skipped: usize,
+    pub outcomes: BTreeMap<String, usize>,
+    pub divergences: BTreeMap<String, usize>,
+    pub elapsed: Duration,
+    pub interrupted: bool,
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let secs = self.elapsed.as_secs_f64();
+        writeln!(
+            f,
+            "recorded {} sessions in {:.1} s ({:.2} sessions/s){}{}",
+            self.recorded,
+            secs,
+            self.recorded as f64 / secs.max(1e-9),
+            if self.skipped > 0 {
+                format!(", {} already in the archive", self.skipped)
+            } else {
+                String::new()
+            },
+            if self.interrupted {
+                " — interrupted"
+            } else {
+                ""
+            }
+        )?;
+        let o: Vec<String> = self
+            .outcomes
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        writeln!(
+            f,
+            "outcomes: {}",
+            if o.is_empty() {
+                "none".into()
+            } else {
+                o.join(", ")
+            }
+        )?;
+        if !self.divergences.is_empty() {
+            let d: Vec<String> = self
+                .divergences
+                .iter()
+                .map(|(k, v)| format!("{k} {v}"))
+                .collect();
+            writeln!(f, "divergences: {}", d.join(", "))?;
+        }
+        Ok(())
+    }
+}
+
+/// The deterministic identity of a session (what a resumed campaign recognises).
+pub fn session_key(strategy: &str, labels: &[String], program: &str, seed: u64) -> SessionId {
+    SessionId::from_key(&format!("{strategy}|{}|{program}|{seed}", labels.join("+")))
+}
+
+async fn launch_all(
+    specs: &[EngineSpec],
+    capture: &CaptureOptions,
+    pool: usize,
+) -> Result<Vec<Box<dyn Engine>>> {
+    let mut out = Vec::new();
+    for s in specs {
+        out.push(
+            s.launch(capture, pool)
+                .await
+                .with_context(|| format!("launching {s}"))?,
+        );
+    }
+    Ok(out)
+}
+
+fn same_engine(a: &EngineDescriptor, b: &EngineDescriptor) -> bool {
+    a.kind == b.kind && a.executable == b.executable && a.version == b.version
+}
+
+struct Done {
+    session: Session,
+}
+
+pub async fn run(c: Campaign) -> Result<Summary> {
+    let started = Instant::now();
+    // Launch once up front: versions for the header, and worker 0 reuses these engines.
+    let first = launch_all(&c.specs, &c.capture, c.node_pool).await?;
+    let descriptors: Vec<EngineDescriptor> = first.iter().map(|e| e.descriptor().clone()).collect();
+    let mut config = c.config.clone();
+    config.params.extend(c.policy.params());
+    let (mut writer, done_ids) = if c.resume && c.out.exists() {
+        let (w, info) = ArchiveWriter::open_append(&c.out, c.writer)
+            .with_context(|| format!("reopening {} to resume", c.out.display()))?;
+        if info.header.engines.len() != descriptors.len()
+            || !info
+                .header
+                .engines
+                .iter()
+                .zip(&descriptors)
+                .all(|(a, b)| same_engine(a, b))
+        {
+            bail!(
+                "{} was recorded with other engines ({}); resume with the same --engine list",
+                c.out.display(),
+                info.header
+                    .engines
+                    .iter()
+                    .map(|e| e.label())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+        if info.truncated_bytes > 0 {
+            tracing::warn!(
+                "cut {} bytes of a torn tail before resuming",
+                info.truncated_bytes
+            );
+        }
+        (w, info.sessions)
+    } else {
+        let header = ArchiveHeader::new(config, descriptors.clone());
+        let w = ArchiveWriter::create(&c.out, &header, c.writer).with_context(|| {
+            format!("creating {} (use --resume to continue it)", c.out.display())
+        })?;
+        (w, Default::default())
+    };
+    let total = c.tasks.len();
+    let todo: VecDeque<Task> = c
+        .tasks
+        .into_iter()
+        .filter(|t| !done_ids.contains(&t.id))
+        .collect();
+    let mut summary = Summary {
+        skipped: total - todo.len(),
+        ..Summary::default()
+    };
+    let bar = if c.progress {
+        ProgressBar::new(todo.len() as u64)
+    } else {
+        ProgressBar::hidden()
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} {per_sec} ETA {eta} {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    let queue = Arc::new(Mutex::new(todo));
+    let stop = Arc::new(AtomicBool::new(false));
+    {
+        let stop = stop.clone();
+        tokio::spawn(async move {
+            if tokio::signal::ctrl_c().await.is_ok() {
+                stop.store(true, Ordering::SeqCst);
+            }
+        });
+    }
+    let programs = Arc::new(c.programs);
+    let (tx, mut rx) = mpsc::channel::<Done>(64);
+    let mut workers = Vec::new();
+    let mut first = Some(first);
+    for w in 0..c.jobs.max(1) {
+        let engines = first.take();
+        let specs = c.specs.clone();
+        let capture = c.capture.clone();
+        let pool = c.node_pool;
+        let queue = queue.clone();
+        let stop = stop.clone();
+        let programs = programs.clone();
+        let tx = tx.clone();
+        let policy = c.policy.clone();
+        let timeout = c.session_timeout;
+        workers.push(tokio::spawn(async move {
+            let mut engines = match engines {
+                Some(e) => e,
+                None => launch_all(&specs, &capture, pool).await?,
+            };
+            tracing::debug!("worker {w} ready");
+            loop {
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let task = match queue.lock() {
+                    Ok(mut q) => q.pop_front(),
+                    Err(_) => None,
+                };
+                let Some(task) = task else { break };
+                let session = record(
+                    &mut engines,
+                    &programs[task.program],
+                    &task,
+                    &policy,
+                    timeout,
+                )
+                .await;
+                if tx.send(Done { session }).await.is_err() {
+                    break;
+                }
+            }
+            for e in engines.iter_mut() {
+                e.shutdown().await;
+            }
+            anyhow::Ok(())
+        }));
+    }
+    drop(tx);
+    while let Some(Done { session }) = rx.recv().await {
+        for p in session.referenced_programs() {
+            if let Some(l) = programs.iter().find(|l| l.program.hash == p) {
+                writer.add_program(&l.program)?;
+            }
+        }
+        writer.append(&session).context("appending a session")?;
+        summary.recorded += 1;
+        *summary
+            .outcomes
+            .entry(session.outcome.name().to_string())
+            .or_default() += 1;
+        if let Some(d) = &session.divergence {
+            *summary
+                .divergences
+                .entry(d.kind.name().to_string())
+                .or_default() += 1;
+        }
+        bar.inc(1);
+        let o: Vec<String> = summary
+            .outcomes
+            .iter()
+            .map(|(k, v)| format!("{k}:{v}"))
+            .collect();
+        bar.set_message(o.join(" "));
+    }
+    bar.finish_and_clear();
+    for w in workers {
+        match w.await {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::error!("a worker stopped: {e:#}"),
+            Err(e) => tracing::error!("a worker panicked: {e}"),
+        }
+    }
+    writer.finish().context("closing the archive")?;
+    summary.interrupted = stop.load(Ordering::SeqCst);
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+/// Records one task; never fails: harness problems become the session's outcome.
+async fn record(
+    engines: &mut [Box<dyn Engine>],
+    loaded: &Loaded,
+    task: &Task,
+    policy: &ComparisonPolicy,
+    timeout: Duration,
+) -> Session {
+    let refs: Vec<EngineRef> = task.engines.iter().map(|&i| EngineRef(i as u16)).collect();
+    let mut rec = Recording::new(&refs);
+    let started_at_ms = now_ms();
+    let t0 = Instant::now();
+    let mut selected: Vec<&mut Box<dyn Engine>> = engines
+        .iter_mut()
+        .enumerate()
+        .filter(|(i, _)| task.engines.contains(i))
+        .map(|(_, e)| e)
+        .collect();
+    let result = tokio::time::timeout(
+        timeout,
+        strategy::run(
+            &mut selected,
+            &loaded.file,
+            &loaded.program.hash,
+            &task.plan,
+            policy,
+            &mut rec,
+        ),
+    )
+    .await;
+    let restart: Vec<usize> = match result {
+        Ok(Ok(r)) => r,
+        Ok(Err(e)) => {
+            rec.outcome = Some(SessionOutcome::HarnessError {
+                message: e.to_string(),
+            });
+            (0..selected.len()).collect()
+        }
+        Err(_) => {
+            rec.outcome = Some(SessionOutcome::Timeout);
+            (0..selected.len()).collect()
+        }
+    };
+    for i in restart {
+        if let Err(e) = selected[i].restart().await {
+            tracing::error!("restarting {}: {e}", selected[i].descriptor().label());
+        }
+    }
+    Session {
+        id: task.id,
+        mode: task.mode.clone(),
+        seed: task.seed,
+        engines: refs,
+        program: loaded.program.hash,
+        parent: task.parent,
+        transformations: Vec::new(),
+        outcome: rec.outcome.clone().unwrap_or(SessionOutcome::HarnessError {
+            message: "the session ended without an outcome".into(),
+        }),
+        started_at_ms,
+        duration_us: t0.elapsed().as_micros() as u64,
+        traces: rec.traces,
+        divergence: rec.divergence,
+        warnings: Vec::new(),
+        coverage: Vec::new(),
+        notes: task.notes.clone(),
+    }
+}

@@ -1,0 +1,10 @@
+//! Chrome DevTools Protocol: the connection and the normalizing session adapter (Chromium, Node).
+
+pub mod connection;
+mod quickack;
+pub mod session;
+pub mod tdz;
+pub mod values;
+
+pub use connection::{CdpError, CdpEvent, Connection};
+pub use session::{CdpSession, Flavor, Teardown};

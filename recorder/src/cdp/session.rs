@@ -1,0 +1,711 @@
+//! One debugging session over CDP (Chromium target or Node process): the normalizing adapter.
+
+use super::connection::{CdpError, CdpEvent, Connection};
+use super::values::primitive_or_shell;
+use crate::debugger::{CaptureOptions, Debugger, DebuggerError};
+use async_trait::async_trait;
+use morphtrace_schema::{
+    Action, BreakpointId, Entry, Frame, Key, Location, LocationSource, ObjectKind, Output,
+    PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
+};
+use serde_json::{json, Value as Json};
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::pin::Pin;
+use tokio::sync::{mpsc, oneshot};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flavor {
+    Chromium,
+    Node,
+}
+
+/// How a session is torn down: Chromium closes its target, Node kills its process.
+pub enum Teardown {
+    Target {
+        browser: Connection,
+        target_id: String,
+    },
+    Process(tokio::process::Child),
+}
+
+pub struct CdpSession {
+    conn: Connection,
+    sid: Option<String>,
+    events: mpsc::UnboundedReceiver<CdpEvent>,
+    flavor: Flavor,
+    url: String,
+    script_id: String,
+    opts: CaptureOptions,
+    bp_engine: HashMap<BreakpointId, String>,
+    bp_ours: HashMap<String, BreakpointId>,
+    bp_at: HashMap<BreakpointId, Vec<Location>>,
+    next_bp: u32,
+    finished: Option<ProgramOutcome>,
+    exception: Option<(String, Option<Location>)>,
+    console: Vec<String>,
+    run_reply: Option<oneshot::Receiver<Result<Json, CdpError>>>,
+    healthy: bool,
+    teardown: Option<Teardown>,
+    declarations: Option<super::tdz::Declarations>,
+}
+
+enum Got {
+    Event(Option<CdpEvent>),
+    RunReply(Result<Json, CdpError>),
+    Timeout,
+}
+
+enum Pause {
+    InProgram(PauseState),
+    /// Paused in engine or launcher code; `program_below` if program frames are further down.
+    Outside {
+        program_below: bool,
+    },
+}
+
+fn err(e: CdpError) -> DebuggerError {
+    match e {
+        CdpError::Closed => DebuggerError::Crashed("the debugger connection closed".into()),
+        CdpError::Timeout(m, d) => DebuggerError::Timeout(format!("{m} after {d:?}")),
+        other => DebuggerError::Protocol(other.to_string()),
+    }
+}
+
+fn location(j: &Json) -> Location {
+    Location::new(
+        j.get("lineNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
+        j.get("columnNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
+    )
+}
+
+fn exception_message(details: &Json) -> (String, Option<Location>) {
+    let msg = details
+        .get("exception")
+        .and_then(|e| e.get("description").or_else(|| e.get("value")))
+        .and_then(Json::as_str)
+        // Node prefixes uncaught errors with the source line and a caret: take the error line.
+        .map(|d| {
+            d.lines()
+                .find(|l| l.contains("Error") || l.contains("Exception"))
+                .or_else(|| d.lines().next())
+                .unwrap_or("")
+                .to_string()
+        })
+        .or_else(|| {
+            details
+                .get("text")
+                .and_then(Json::as_str)
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| "exception".into());
+    let loc = details.get("lineNumber").map(|_| location(details));
+    (msg, loc)
+}
+
+impl CdpSession {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        conn: Connection,
+        sid: Option<String>,
+        events: mpsc::UnboundedReceiver<CdpEvent>,
+        flavor: Flavor,
+        url: String,
+        script_id: String,
+        opts: CaptureOptions,
+        teardown: Teardown,
+    ) -> CdpSession {
+        CdpSession {
+            conn,
+            sid,
+            events,
+            flavor,
+            url,
+            script_id,
+            opts,
+            bp_engine: HashMap::new(),
+            bp_ours: HashMap::new(),
+            bp_at: HashMap::new(),
+            next_bp: 0,
+            finished: None,
+            exception: None,
+            console: Vec::new(),
+            run_reply: None,
+            healthy: true,
+            teardown: Some(teardown),
+            declarations: None,
+        }
+    }
+
+    /// The program text, to infer TDZ bindings that Node reports as `undefined`.
+    pub fn with_program_text(mut self, text: &str) -> CdpSession {
+        self.declarations = Some(super::tdz::Declarations::scan(text));
+        self
+    }
+
+    async fn call(&self, method: &str, params: Json) -> Result<Json, CdpError> {
+        self.conn
+            .call(self.sid.as_deref(), method, params, self.opts.call_timeout)
+            .await
+    }
+
+    fn note_console(&mut self, params: &Json) {
+        let args = params.get("args").and_then(Json::as_array);
+        let line = args
+            .map(|a| {
+                a.iter()
+                    .map(|v| match primitive_or_shell(v) {
+                        Value::String(s) => s,
+                        other => other.to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .unwrap_or_default();
+        self.console.push(line);
+    }
+
+    fn finish(&mut self, outcome: ProgramOutcome) -> Output {
+        self.finished = Some(outcome.clone());
+        Output::Finished { outcome }
+    }
+
+    /// Waits for the next pause in the program or for the program's end.
+    async fn wait_outcome(&mut self, action: &Action) -> Result<Output, DebuggerError> {
+        let deadline = tokio::time::Instant::now() + self.opts.action_timeout;
+        loop {
+            let got = {
+                let run = &mut self.run_reply;
+                tokio::select! {
+                    ev = self.events.recv() => Got::Event(ev),
+                    r = async {
+                        match run.as_mut() {
+                            Some(rx) => rx.await.unwrap_or(Err(CdpError::Closed)),
+                            None => std::future::pending().await,
+                        }
+                    } => Got::RunReply(r),
+                    _ = tokio::time::sleep_until(deadline) => Got::Timeout,
+                }
+            };
+            match got {
+                Got::Timeout => {
+                    // The program is still running (non-termination): the target or process is
+                    // busy, so it cannot be reused.
+                    self.healthy = false;
+                    return Ok(self.finish(ProgramOutcome::Timeout));
+                }
+                Got::RunReply(reply) => {
+                    self.run_reply = None;
+                    let reply = reply.map_err(err)?;
+                    let outcome = match reply.get("exceptionDetails") {
+                        Some(d) => {
+                            let (message, location) = exception_message(d);
+                            ProgramOutcome::UncaughtException { message, location }
+                        }
+                        None => ProgramOutcome::Completed,
+                    };
+                    return Ok(self.finish(outcome));
+                }
+                Got::Event(None) => {
+                    self.healthy = false;
+                    return Err(DebuggerError::Crashed(
+                        "the debugger connection closed".into(),
+                    ));
+                }
+                Got::Event(Some(ev)) => match ev.method.as_str() {
+                    "Debugger.paused" => match self.pause_state(&ev.params, action).await? {
+                        Pause::InProgram(p) => return Ok(Output::Paused(p)),
+                        // Node: stepping past the program's end lands in the launcher or in
+                        // node:internal code; a step into a Node-internal function (console.log)
+                        // lands there too. Leave such code, never report a pause in it.
+                        Pause::Outside { program_below } => {
+                            let m = if program_below && action != &Action::Resume {
+                                "Debugger.stepOut"
+                            } else {
+                                "Debugger.resume"
+                            };
+                            self.call(m, json!({})).await.map_err(err)?;
+                        }
+                    },
+                    "Runtime.exceptionThrown" => {
+                        if let Some(d) = ev.params.get("exceptionDetails") {
+                            self.exception = Some(exception_message(d));
+                        }
+                    }
+                    "Runtime.consoleAPICalled" => self.note_console(&ev.params),
+                    _ => {}
+                },
+            }
+        }
+    }
+
+    async fn pause_state(
+        &mut self,
+        params: &Json,
+        action: &Action,
+    ) -> Result<Pause, DebuggerError> {
+        let frames = params
+            .get("callFrames")
+            .and_then(Json::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let in_program = |f: &Json| {
+            f.pointer("/location/scriptId").and_then(Json::as_str) == Some(self.script_id.as_str())
+        };
+        let program: Vec<&Json> = frames.iter().filter(|f| in_program(f)).collect();
+        if frames.first().is_none_or(|f| !in_program(f)) {
+            return Ok(Pause::Outside {
+                program_below: !program.is_empty(),
+            });
+        }
+        let mut stack = Vec::with_capacity(program.len());
+        for (i, f) in program.iter().enumerate() {
+            let scopes = if i == 0 || self.opts.all_frame_scopes {
+                self.scopes(f).await?
+            } else {
+                Vec::new()
+            };
+            stack.push(Frame {
+                function: f
+                    .get("functionName")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                location: location(&f["location"]),
+                scopes,
+            });
+        }
+        let mut hit: Vec<BreakpointId> = params
+            .get("hitBreakpoints")
+            .and_then(Json::as_array)
+            .map(|a| {
+                a.iter()
+                    .filter_map(|h| h.as_str().and_then(|h| self.bp_ours.get(h)).copied())
+                    .collect()
+            })
+            .unwrap_or_default();
+        hit.sort();
+        let engine_reason = params
+            .get("reason")
+            .and_then(Json::as_str)
+            .map(str::to_string);
+        let reason = if !hit.is_empty() {
+            PauseReason::Breakpoint { ids: hit }
+        } else {
+            match (action, engine_reason.as_deref()) {
+                (_, Some("exception" | "promiseRejection")) => PauseReason::Exception,
+                (Action::StepInto | Action::StepOver | Action::StepOut, _) => PauseReason::Step,
+                (_, Some("other" | "debugCommand")) => PauseReason::DebuggerStatement,
+                (_, r) => PauseReason::Other(r.unwrap_or("").to_string()),
+            }
+        };
+        Ok(Pause::InProgram(PauseState {
+            location: stack[0].location,
+            reason,
+            engine_reason,
+            stack,
+        }))
+    }
+
+    async fn scopes(&self, frame: &Json) -> Result<Vec<Scope>, DebuggerError> {
+        let mut out = Vec::new();
+        let mut seen_names = HashSet::new();
+        for s in frame
+            .get("scopeChain")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let ty = s.get("type").and_then(Json::as_str).unwrap_or("");
+            // The global scope is the whole Window/global object: not the program's state.
+            if ty == "global" {
+                continue;
+            }
+            let kind = match ty {
+                "local" => ScopeKind::Local,
+                "closure" => ScopeKind::Closure,
+                "block" => ScopeKind::Block,
+                "catch" => ScopeKind::Catch,
+                "with" => ScopeKind::With,
+                "script" => ScopeKind::Script,
+                "module" => ScopeKind::Module,
+                "eval" => ScopeKind::Eval,
+                other => ScopeKind::Other(other.to_string()),
+            };
+            let Some(object_id) = s.pointer("/object/objectId").and_then(Json::as_str) else {
+                continue;
+            };
+            let props = self
+                .call(
+                    "Runtime.getProperties",
+                    json!({"objectId": object_id, "ownProperties": true}),
+                )
+                .await
+                .map_err(err)?;
+            let mut variables = Vec::new();
+            for p in props
+                .get("result")
+                .and_then(Json::as_array)
+                .into_iter()
+                .flatten()
+            {
+                let name = p
+                    .get("name")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                let shadowed = !seen_names.insert(name.clone());
+                let var = match p.get("value") {
+                    // Chromium gives a binding in its temporal dead zone no value at all.
+                    None => Variable {
+                        name,
+                        value: Value::Uninitialized,
+                        reported: Some(Value::Unavailable),
+                    },
+                    Some(ro) => {
+                        let value = self.value(ro, self.opts.depth).await?;
+                        // Node reports a TDZ binding as undefined: infer it from the source, for
+                        // the top frame's own scopes only (its code runs in text order).
+                        let tdz = value == Value::Undefined
+                            && !shadowed
+                            && self.flavor == Flavor::Node
+                            && self.tdz_by_source(frame, s, &kind, &name);
+                        if tdz {
+                            Variable {
+                                name,
+                                value: Value::Uninitialized,
+                                reported: Some(Value::Undefined),
+                            }
+                        } else {
+                            Variable {
+                                name,
+                                value,
+                                reported: None,
+                            }
+                        }
+                    }
+                };
+                variables.push(var);
+            }
+            // Stable order: engines list bindings in different orders.
+            variables.sort_by(|a, b| a.name.cmp(&b.name));
+            out.push(Scope {
+                kind,
+                name: s.get("name").and_then(Json::as_str).map(str::to_string),
+                variables,
+            });
+        }
+        Ok(out)
+    }
+
+    fn tdz_by_source(&self, frame: &Json, scope: &Json, kind: &ScopeKind, name: &str) -> bool {
+        let Some(decls) = &self.declarations else {
+            return false;
+        };
+        let at = location(&frame["location"]);
+        let top_level = frame.get("functionName").and_then(Json::as_str) == Some("");
+        let (from, to) = match kind {
+            ScopeKind::Local | ScopeKind::Block => {
+                match (scope.get("startLocation"), scope.get("endLocation")) {
+                    (Some(a), Some(b)) => (location(a), location(b)),
+                    _ => return false,
+                }
+            }
+            ScopeKind::Script if top_level => (Location::new(0, 0), Location::new(u32::MAX, 0)),
+            _ => return false,
+        };
+        decls.in_tdz(name, at, from, to)
+    }
+
+    /// A value expanded to `depth` levels of object entries.
+    fn value<'a>(
+        &'a self,
+        ro: &'a Json,
+        depth: u32,
+    ) -> Pin<Box<dyn Future<Output = Result<Value, DebuggerError>> + Send + 'a>> {
+        Box::pin(async move {
+            let mut v = primitive_or_shell(ro);
+            if let Value::Object {
+                kind,
+                entries,
+                truncated,
+                ..
+            } = &mut v
+            {
+                if depth > 0 && *kind != ObjectKind::Function {
+                    if let Some(id) = ro.get("objectId").and_then(Json::as_str) {
+                        let (e, t) = self.entries(id, kind, depth - 1).await?;
+                        *entries = Some(e);
+                        *truncated = t;
+                    }
+                }
+            }
+            Ok(v)
+        })
+    }
+
+    async fn entries(
+        &self,
+        object_id: &str,
+        kind: &ObjectKind,
+        depth: u32,
+    ) -> Result<(Vec<Entry>, bool), DebuggerError> {
+        let props = self
+            .call(
+                "Runtime.getProperties",
+                json!({"objectId": object_id, "ownProperties": true}),
+            )
+            .await
+            .map_err(err)?;
+        let mut out = Vec::new();
+        let mut truncated = false;
+        if matches!(kind, ObjectKind::Map | ObjectKind::Set) {
+            // Map and Set entries are not own properties: they live in [[Entries]].
+            let entries_id = props
+                .get("internalProperties")
+                .and_then(Json::as_array)
+                .and_then(|a| a.iter().find(|p| p["name"] == "[[Entries]]"))
+                .and_then(|p| p.pointer("/value/objectId"))
+                .and_then(Json::as_str);
+            if let Some(eid) = entries_id {
+                let list = self
+                    .call(
+                        "Runtime.getProperties",
+                        json!({"objectId": eid, "ownProperties": true}),
+                    )
+                    .await
+                    .map_err(err)?;
+                for item in list
+                    .get("result")
+                    .and_then(Json::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    if item["name"]
+                        .as_str()
+                        .and_then(|n| n.parse::<u64>().ok())
+                        .is_none()
+                    {
+                        continue;
+                    }
+                    if out.len() >= self.opts.max_entries {
+                        truncated = true;
+                        break;
+                    }
+                    let Some(entry_id) = item.pointer("/value/objectId").and_then(Json::as_str)
+                    else {
+                        continue;
+                    };
+                    let kv = self
+                        .call(
+                            "Runtime.getProperties",
+                            json!({"objectId": entry_id, "ownProperties": true}),
+                        )
+                        .await
+                        .map_err(err)?;
+                    let field = |n: &str| {
+                        kv.get("result")
+                            .and_then(Json::as_array)
+                            .and_then(|a| a.iter().find(|p| p["name"] == n))
+                            .and_then(|p| p.get("value"))
+                            .cloned()
+                    };
+                    let value = match field("value") {
+                        Some(v) => self.value(&v, depth).await?,
+                        None => Value::Unavailable,
+                    };
+                    let key = match field("key") {
+                        Some(k) => Key::Value(self.value(&k, depth).await?),
+                        None => Key::Index(out.len() as u64),
+                    };
+                    out.push(Entry { key, value });
+                }
+            }
+            return Ok((out, truncated));
+        }
+        let indexed = matches!(kind, ObjectKind::Array | ObjectKind::TypedArray);
+        for p in props
+            .get("result")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if p.get("enumerable").and_then(Json::as_bool) != Some(true) {
+                continue;
+            }
+            if out.len() >= self.opts.max_entries {
+                truncated = true;
+                break;
+            }
+            let name = p.get("name").and_then(Json::as_str).unwrap_or("");
+            let key = match name.parse::<u64>() {
+                Ok(i) if indexed => Key::Index(i),
+                _ => Key::Name(name.to_string()),
+            };
+            let value = match p.get("value") {
+                Some(ro) => self.value(ro, depth).await?,
+                // An accessor: reading it would run program code.
+                None => Value::Object {
+                    kind: ObjectKind::Other("accessor".into()),
+                    class: "accessor".into(),
+                    description: None,
+                    entries: None,
+                    truncated: false,
+                },
+            };
+            out.push(Entry { key, value });
+        }
+        Ok((out, truncated))
+    }
+}
+
+#[async_trait]
+impl Debugger for CdpSession {
+    async fn set_breakpoint(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+    ) -> Result<Output, DebuggerError> {
+        // Chromium resolves URL breakpoints against the compiled script. Node 20 answers
+        // `locations: []` for a script compiled by vm.Script (and resolves it only at the next
+        // compilation), so there the breakpoint is set on the script itself.
+        let (method, params) = match self.flavor {
+            Flavor::Chromium => {
+                let mut p = json!({"lineNumber": line, "url": self.url});
+                if let Some(c) = column {
+                    p["columnNumber"] = json!(c);
+                }
+                ("Debugger.setBreakpointByUrl", p)
+            }
+            Flavor::Node => {
+                let mut l = json!({"scriptId": self.script_id, "lineNumber": line});
+                if let Some(c) = column {
+                    l["columnNumber"] = json!(c);
+                }
+                ("Debugger.setBreakpoint", json!({"location": l}))
+            }
+        };
+        let requested = Location::new(line, column.unwrap_or(0));
+        match self.call(method, params).await {
+            Ok(r) => {
+                tracing::debug!("{method} line {line} -> {r}");
+                let id = BreakpointId(self.next_bp);
+                self.next_bp += 1;
+                let engine_id = r
+                    .get("breakpointId")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                let actual: Vec<Location> = r
+                    .get("locations")
+                    .and_then(Json::as_array)
+                    .cloned()
+                    .or_else(|| r.get("actualLocation").map(|l| vec![l.clone()]))
+                    .into_iter()
+                    .flatten()
+                    .filter(|l| l.get("scriptId").and_then(Json::as_str) == Some(&self.script_id))
+                    .map(|l| location(&l))
+                    .collect();
+                self.bp_ours.insert(engine_id.clone(), id);
+                self.bp_engine.insert(id, engine_id);
+                self.bp_at.insert(id, actual.clone());
+                Ok(Output::BreakpointSet {
+                    id,
+                    requested,
+                    actual,
+                    source: LocationSource::EngineReported,
+                })
+            }
+            Err(CdpError::Protocol { message, .. }) => Ok(Output::Error { message }),
+            Err(e) => Err(err(e)),
+        }
+    }
+
+    async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
+        let Some(engine_id) = self.bp_engine.get(&id).cloned() else {
+            return Ok(Output::BreakpointRemoved { id, ok: false });
+        };
+        match self
+            .call(
+                "Debugger.removeBreakpoint",
+                json!({"breakpointId": engine_id}),
+            )
+            .await
+        {
+            Ok(_) => {
+                self.bp_engine.remove(&id);
+                self.bp_at.remove(&id);
+                Ok(Output::BreakpointRemoved { id, ok: true })
+            }
+            Err(CdpError::Protocol { .. }) => Ok(Output::BreakpointRemoved { id, ok: false }),
+            Err(e) => Err(err(e)),
+        }
+    }
+
+    async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
+        if let Some(outcome) = &self.finished {
+            return Ok(Output::Error {
+                message: format!("the program already ended ({})", outcome.name()),
+            });
+        }
+        let method = match action {
+            Action::Start => {
+                self.run_reply = Some(self.conn.send(
+                    self.sid.as_deref(),
+                    "Runtime.runScript",
+                    json!({"scriptId": self.script_id}),
+                ));
+                None
+            }
+            // Node waits at an instrumentation pause just before the first statement, where a
+            // resume would skip a breakpoint on that statement: step onto it instead, and go on
+            // if no breakpoint is there (see wait_outcome).
+            Action::Resume => Some("Debugger.resume"),
+            Action::StepInto => Some("Debugger.stepInto"),
+            Action::StepOver => Some("Debugger.stepOver"),
+            Action::StepOut => Some("Debugger.stepOut"),
+            other => {
+                return Ok(Output::Error {
+                    message: format!("{other} is not a control action"),
+                })
+            }
+        };
+        if let Some(m) = method {
+            match self.call(m, json!({})).await {
+                Ok(_) => {}
+                Err(CdpError::Protocol { message, .. }) => return Ok(Output::Error { message }),
+                Err(e) => return Err(err(e)),
+            }
+        }
+        self.wait_outcome(action).await
+    }
+
+    fn console(&self) -> Vec<String> {
+        self.console.clone()
+    }
+
+    async fn close(mut self: Box<Self>) -> bool {
+        self.conn.unsubscribe(self.sid.as_deref());
+        match self.teardown.take() {
+            Some(Teardown::Target { browser, target_id }) => {
+                let closed = browser
+                    .call(
+                        None,
+                        "Target.closeTarget",
+                        json!({"targetId": target_id}),
+                        std::time::Duration::from_secs(3),
+                    )
+                    .await
+                    .is_ok();
+                closed && self.healthy
+            }
+            Some(Teardown::Process(mut child)) => {
+                self.conn.close();
+                let _ = child.start_kill();
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(3), child.wait()).await;
+                true
+            }
+            None => self.healthy,
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! The debugger abstraction every adapter implements (DESIGN §6): normalized actions and outputs.
+
+use async_trait::async_trait;
+use morphtrace_schema::{Action, BreakpointId, EngineDescriptor, Location, Output};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum DebuggerError {
+    #[error("could not launch {engine}: {reason}")]
+    Launch { engine: String, reason: String },
+    #[error("the engine died: {0}")]
+    Crashed(String),
+    #[error("protocol: {0}")]
+    Protocol(String),
+    #[error("no answer: {0}")]
+    Timeout(String),
+}
+
+/// What the adapter records and how long it waits.
+#[derive(Debug, Clone)]
+pub struct CaptureOptions {
+    /// How deep objects are expanded (DESIGN §2: bounded trees). 0 = type and description only.
+    pub depth: u32,
+    /// At most this many entries per object; more are marked `truncated`.
+    pub max_entries: usize,
+    /// Longest wait for a pause or the program's end after a control action (non-termination).
+    pub action_timeout: Duration,
+    /// Longest wait for any single protocol reply.
+    pub call_timeout: Duration,
+    /// Scopes of every frame, not only the top frame.
+    pub all_frame_scopes: bool,
+}
+
+impl Default for CaptureOptions {
+    fn default() -> Self {
+        CaptureOptions {
+            depth: 2,
+            max_entries: 50,
+            action_timeout: Duration::from_secs(5),
+            call_timeout: Duration::from_secs(10),
+            all_frame_scopes: false,
+        }
+    }
+}
+
+/// A program written to disk for the engines (Node needs a file; URLs must match for breakpoints).
+#[derive(Debug, Clone)]
+pub struct ProgramFile {
+    pub path: PathBuf,
+    pub url: String,
+    pub text: String,
+    pub lines: u32,
+}
+
+/// The program could not even be compiled.
+#[derive(Debug, Clone)]
+pub struct SyntaxError {
+    pub message: String,
+    pub location: Option<Location>,
+}
+
+/// One debugging session of one program on one engine.
+#[async_trait]
+pub trait Debugger: Send {
+    /// `SetBreakpoint`: answers `BreakpointSet` (or `Error`).
+    async fn set_breakpoint(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+    ) -> Result<Output, DebuggerError>;
+    /// `RemoveBreakpoint`: answers `BreakpointRemoved`.
+    async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError>;
+    /// `Start`, `Resume`, `StepInto`, `StepOver`, `StepOut`: answers `Paused` or `Finished`.
+    async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError>;
+    /// Console output of the program so far.
+    fn console(&self) -> Vec<String>;
+    /// Ends the session and frees its target or process. Returns false if the engine must be restarted.
+    async fn close(self: Box<Self>) -> bool;
+}
+
+/// A launched engine that opens sessions.
+#[async_trait]
+pub trait Engine: Send {
+    fn descriptor(&self) -> &EngineDescriptor;
+    /// Loads `program` paused before its first statement, or reports its syntax error.
+    async fn open(
+        &mut self,
+        program: &ProgramFile,
+    ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError>;
+    /// Kills and relaunches (after a crash or a hang).
+    async fn restart(&mut self) -> Result<(), DebuggerError>;
+    async fn shutdown(&mut self);
+    /// Process id of the long-lived engine process, if there is one (diagnostics, crash tests).
+    fn pid(&self) -> Option<u32> {
+        None
+    }
+}

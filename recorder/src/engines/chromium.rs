@@ -1,0 +1,264 @@
+//! Chromium: one headless browser per worker, reused across sessions; a fresh target per session
+//! (compile → breakpoints → run, cookbook §1.2); relaunched after a crash or a hang.
+
+use crate::cdp::{CdpSession, Connection, Flavor, Teardown};
+use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
+use async_trait::async_trait;
+use morphtrace_schema::{EngineDescriptor, EngineKind, Location, Protocol};
+use serde_json::{json, Value as Json};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+use tokio::process::{Child, Command};
+
+pub struct ChromiumEngine {
+    exe: PathBuf,
+    desc: EngineDescriptor,
+    opts: CaptureOptions,
+    browser: Option<Browser>,
+}
+
+struct Browser {
+    child: Child,
+    conn: Connection,
+    // Removed (with the profile) when the browser is dropped.
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    async fn launch(exe: &Path) -> Result<Browser, DebuggerError> {
+        let fail = |reason: String| DebuggerError::Launch {
+            engine: format!("chromium ({})", exe.display()),
+            reason,
+        };
+        let profile = tempfile::Builder::new()
+            .prefix("morphtrace-chromium-")
+            .tempdir()
+            .map_err(|e| fail(format!("profile directory: {e}")))?;
+        // Flags from the cookbook; background networking off because the network is closed.
+        let child = Command::new(exe)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-first-run",
+                "--no-default-browser-check",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-extensions",
+                "--disable-dev-shm-usage",
+                "--remote-debugging-address=127.0.0.1",
+                "--remote-debugging-port=0",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg("about:blank")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|e| fail(e.to_string()))?;
+        let port_file = profile.path().join("DevToolsActivePort");
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        let url = loop {
+            if let Ok(s) = tokio::fs::read_to_string(&port_file).await {
+                let mut lines = s.lines();
+                if let (Some(port), Some(path)) = (lines.next(), lines.next()) {
+                    break format!("ws://127.0.0.1:{}{}", port.trim(), path.trim());
+                }
+            }
+            if tokio::time::Instant::now() > deadline {
+                return Err(fail("no DevToolsActivePort within 20 s".into()));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let conn = Connection::connect(&url)
+            .await
+            .map_err(|e| fail(e.to_string()))?;
+        Ok(Browser {
+            child,
+            conn,
+            _profile: profile,
+        })
+    }
+}
+
+impl ChromiumEngine {
+    /// Launches the browser and reads its versions over CDP.
+    pub async fn launch(
+        exe: PathBuf,
+        opts: CaptureOptions,
+    ) -> Result<ChromiumEngine, DebuggerError> {
+        let browser = Browser::launch(&exe).await?;
+        let v = browser
+            .conn
+            .call(None, "Browser.getVersion", json!({}), opts.call_timeout)
+            .await
+            .map_err(|e| DebuggerError::Launch {
+                engine: "chromium".into(),
+                reason: e.to_string(),
+            })?;
+        let s = |k: &str| v.get(k).and_then(Json::as_str).unwrap_or("").to_string();
+        let product = s("product");
+        let version = product.rsplit('/').next().unwrap_or(&product).to_string();
+        let desc = EngineDescriptor {
+            kind: EngineKind::Chromium,
+            executable: exe.display().to_string(),
+            version,
+            protocol: Protocol::Cdp,
+            engine_version: Some(s("jsVersion")).filter(|s| !s.is_empty()),
+            details: vec![
+                ("product".into(), product),
+                ("protocolVersion".into(), s("protocolVersion")),
+                ("userAgent".into(), s("userAgent")),
+            ],
+        };
+        Ok(ChromiumEngine {
+            exe,
+            desc,
+            opts,
+            browser: Some(browser),
+        })
+    }
+
+    async fn browser(&mut self) -> Result<&Browser, DebuggerError> {
+        let alive = match self.browser.as_mut() {
+            Some(b) => matches!(b.child.try_wait(), Ok(None)),
+            None => false,
+        };
+        if !alive {
+            self.browser = None;
+            self.browser = Some(Browser::launch(&self.exe).await?);
+        }
+        self.browser
+            .as_ref()
+            .ok_or_else(|| DebuggerError::Crashed("no browser".into()))
+    }
+}
+
+#[async_trait]
+impl Engine for ChromiumEngine {
+    fn descriptor(&self) -> &EngineDescriptor {
+        &self.desc
+    }
+
+    async fn open(
+        &mut self,
+        program: &ProgramFile,
+    ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
+        let opts = self.opts.clone();
+        let conn = self.browser().await?.conn.clone();
+        let t = opts.call_timeout;
+        let crash = |e: crate::cdp::CdpError| DebuggerError::Crashed(e.to_string());
+        let target = conn
+            .call(
+                None,
+                "Target.createTarget",
+                json!({"url": "about:blank"}),
+                t,
+            )
+            .await
+            .map_err(crash)?;
+        let target_id = target["targetId"].as_str().unwrap_or("").to_string();
+        let attached = conn
+            .call(
+                None,
+                "Target.attachToTarget",
+                json!({"targetId": target_id, "flatten": true}),
+                t,
+            )
+            .await
+            .map_err(crash)?;
+        let sid = attached["sessionId"].as_str().unwrap_or("").to_string();
+        let events = conn.subscribe(Some(&sid));
+        let s = Some(sid.as_str());
+        for m in ["Runtime.enable", "Debugger.enable"] {
+            conn.call(s, m, json!({}), t).await.map_err(crash)?;
+        }
+        let compiled = conn
+            .call(
+                s,
+                "Runtime.compileScript",
+                json!({"expression": program.text, "sourceURL": program.url, "persistScript": true}),
+                t,
+            )
+            .await
+            .map_err(crash)?;
+        let teardown = Teardown::Target {
+            browser: conn.clone(),
+            target_id,
+        };
+        let Some(script_id) = compiled.get("scriptId").and_then(Json::as_str) else {
+            let d = compiled
+                .get("exceptionDetails")
+                .cloned()
+                .unwrap_or(Json::Null);
+            let message = d
+                .pointer("/exception/description")
+                .and_then(Json::as_str)
+                .unwrap_or("syntax error")
+                .lines()
+                .next()
+                .unwrap_or("")
+                .to_string();
+            let location = d.get("lineNumber").map(|_| {
+                Location::new(
+                    d["lineNumber"].as_u64().unwrap_or(0) as u32,
+                    d["columnNumber"].as_u64().unwrap_or(0) as u32,
+                )
+            });
+            let session = CdpSession::new(
+                conn,
+                Some(sid),
+                events,
+                Flavor::Chromium,
+                program.url.clone(),
+                String::new(),
+                opts,
+                teardown,
+            );
+            Box::new(session).close().await;
+            return Ok(Err(SyntaxError { message, location }));
+        };
+        let session = CdpSession::new(
+            conn,
+            Some(sid),
+            events,
+            Flavor::Chromium,
+            program.url.clone(),
+            script_id.to_string(),
+            opts,
+            teardown,
+        );
+        Ok(Ok(Box::new(session)))
+    }
+
+    fn pid(&self) -> Option<u32> {
+        self.browser.as_ref().and_then(|b| b.child.id())
+    }
+
+    async fn restart(&mut self) -> Result<(), DebuggerError> {
+        if let Some(mut b) = self.browser.take() {
+            b.conn.close();
+            let _ = b.child.kill().await;
+        }
+        self.browser = Some(Browser::launch(&self.exe).await?);
+        Ok(())
+    }
+
+    async fn shutdown(&mut self) {
+        if let Some(mut b) = self.browser.take() {
+            let _ = b
+                .conn
+                .call(None, "Browser.close", json!({}), Duration::from_secs(2))
+                .await;
+            if tokio::time::timeout(Duration::from_secs(3), b.child.wait())
+                .await
+                .is_err()
+            {
+                let _ = b.child.kill().await;
+            }
+        }
+    }
+}

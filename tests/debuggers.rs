@@ -1,0 +1,388 @@
+//! Real Chromium and real Node, driven through the recorder's adapter: the cookbook's facts.
+
+use morphtrace_recorder::corpus;
+use morphtrace_recorder::debugger::{CaptureOptions, Debugger, Engine};
+use morphtrace_recorder::engines::EngineSpec;
+use morphtrace_schema::{
+    Action, Key, Location, ObjectKind, Output, PauseReason, PauseState, ProgramOutcome, Value,
+};
+use std::path::Path;
+use std::time::Duration;
+
+/// Engine tests start browsers; one at a time keeps 2 cores from timing them out.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn fixture(name: &str) -> corpus::Loaded {
+    let dir = tempfile::tempdir().unwrap().keep();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(name);
+    corpus::load(&[path], &dir).unwrap().remove(0)
+}
+
+async fn engine(kind: &str, opts: CaptureOptions) -> Box<dyn Engine> {
+    EngineSpec::parse(kind)
+        .unwrap_or_else(|e| panic!("{kind}: {e} (run scripts/setup.sh)"))
+        .launch(&opts, 1)
+        .await
+        .unwrap()
+}
+
+async fn open(e: &mut Box<dyn Engine>, p: &corpus::Loaded) -> Box<dyn Debugger> {
+    e.open(&p.file).await.unwrap().expect("program compiles")
+}
+
+/// 1-based line:column as the cookbook writes them → 0-based location.
+fn at(line: u32, col1: u32) -> Location {
+    Location::new(line - 1, col1 - 1)
+}
+
+fn actual(o: &Output) -> Vec<Location> {
+    match o {
+        Output::BreakpointSet { actual, .. } => actual.clone(),
+        other => panic!("not a breakpoint output: {other:?}"),
+    }
+}
+
+fn paused(o: Output) -> PauseState {
+    match o {
+        Output::Paused(p) => p,
+        other => panic!("expected a pause, got {other:?}"),
+    }
+}
+
+async fn sliding_facts(kind: &str) {
+    let _g = SERIAL.lock().await;
+    let mut e = engine(kind, CaptureOptions::default()).await;
+    let p = fixture("prog.js");
+    let mut d = open(&mut e, &p).await;
+    // Requested (1-based line) → actual (1-based line : 1-based column), cookbook §1.3.
+    for (req, line, col1) in [
+        (1, 3, 13),
+        (3, 3, 13),
+        (6, 8, 15),
+        (9, 9, 16),
+        (12, 13, 15),
+        (16, 18, 3),
+        (20, 21, 14),
+        (26, 26, 1),
+    ] {
+        let o = d.set_breakpoint(req - 1, None).await.unwrap();
+        assert_eq!(
+            actual(&o),
+            vec![at(line, col1)],
+            "{kind}: breakpoint on line {req}"
+        );
+    }
+    // Past the end: Chromium 156 answers no location, Node 20 (V8 11.3) refuses the breakpoint.
+    for past_end in [27, 100] {
+        match d.set_breakpoint(past_end - 1, None).await.unwrap() {
+            Output::BreakpointSet { actual, .. } => assert!(actual.is_empty(), "{kind}"),
+            Output::Error { message } => {
+                assert_eq!(kind, "node");
+                assert!(message.contains("Could not resolve"), "{message}");
+            }
+            other => panic!("{kind}: {other:?}"),
+        }
+    }
+    d.close().await;
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_breakpoints_slide_as_the_cookbook_says() {
+    sliding_facts("chromium").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn node_breakpoints_slide_as_the_cookbook_says() {
+    sliding_facts("node").await;
+}
+
+async fn control_actions(kind: &str) {
+    let _g = SERIAL.lock().await;
+    let mut e = engine(kind, CaptureOptions::default()).await;
+    let p = fixture("prog.js");
+    let mut d = open(&mut e, &p).await;
+    for line in [1, 6, 9, 21] {
+        d.set_breakpoint(line - 1, None).await.unwrap();
+    }
+    // Cookbook §1.5: 21:14 bp → stepInto → 8:15 → stepInto → 9:16 → stepOver → 9:21 → stepOut
+    // → 3:13 (a breakpoint inside add interrupts the step out) → stepOver → 4:12.
+    let p0 = paused(d.control(&Action::Start).await.unwrap());
+    assert_eq!(p0.location, at(21, 14), "{kind}");
+    assert!(
+        matches!(p0.reason, PauseReason::Breakpoint { .. }),
+        "{kind}: {:?}",
+        p0.reason
+    );
+    assert_eq!(p0.stack.len(), 1, "{kind}: only program frames");
+    let p1 = paused(d.control(&Action::StepInto).await.unwrap());
+    assert_eq!(p1.location, at(8, 15), "{kind}");
+    assert_eq!(
+        p1.stack
+            .iter()
+            .map(|f| f.function.as_str())
+            .collect::<Vec<_>>(),
+        ["compute", ""]
+    );
+    let p2 = paused(d.control(&Action::StepInto).await.unwrap());
+    assert_eq!(p2.location, at(9, 16), "{kind}");
+    // The step lands on the breakpoint of line 9: "ambiguous" with hitBreakpoints, a breakpoint stop.
+    assert!(
+        matches!(p2.reason, PauseReason::Breakpoint { .. }),
+        "{kind}: {:?}",
+        p2.reason
+    );
+    let p2b = paused(d.control(&Action::StepInto).await.unwrap());
+    assert_eq!(p2b.reason, PauseReason::Step, "{kind}");
+    assert_eq!(p2b.location, at(9, 21), "{kind}");
+    let p3 = p2b;
+    let p4 = paused(d.control(&Action::StepOut).await.unwrap());
+    assert_eq!(p4.location, at(3, 13), "{kind}");
+    assert_eq!(p4.stack[0].function, "add");
+    let p5 = paused(d.control(&Action::StepOver).await.unwrap());
+    assert_eq!(p5.location, at(4, 12), "{kind}");
+    // Resume runs through the remaining breakpoint hits to the end.
+    let mut hits = 0;
+    loop {
+        match d.control(&Action::Resume).await.unwrap() {
+            Output::Paused(_) => hits += 1,
+            Output::Finished { outcome } => {
+                assert_eq!(outcome, ProgramOutcome::Completed, "{kind}");
+                break;
+            }
+            other => panic!("{kind}: {other:?}"),
+        }
+        assert!(hits < 20, "{kind}: resume never reached the end");
+    }
+    assert_eq!(d.console(), vec!["result 3".to_string()], "{kind}");
+    // Nothing after the end: an action is answered by an error output, not a hang.
+    assert!(matches!(
+        d.control(&Action::StepOver).await.unwrap(),
+        Output::Error { .. }
+    ));
+    d.close().await;
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_control_actions() {
+    control_actions("chromium").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn node_control_actions() {
+    control_actions("node").await;
+}
+
+fn var<'a>(p: &'a PauseState, name: &str) -> &'a morphtrace_schema::Variable {
+    p.top_scopes()
+        .iter()
+        .flat_map(|s| s.variables.iter())
+        .find(|v| v.name == name)
+        .unwrap_or_else(|| panic!("no variable {name} in {:?}", p.top_scopes()))
+}
+
+async fn value_kinds(kind: &str) {
+    let _g = SERIAL.lock().await;
+    let mut e = engine(kind, CaptureOptions::default()).await;
+    let p = fixture("values.js");
+    let mut d = open(&mut e, &p).await;
+    d.set_breakpoint(6, None).await.unwrap(); // `return [num, ...]` in kinds()
+    d.set_breakpoint(9, None).await.unwrap(); // `const before = late;` in tdz()
+    let s = paused(d.control(&Action::Start).await.unwrap());
+    assert_eq!(s.location.line, 6);
+    let v = |n: &str| var(&s, n).value.clone();
+    assert_eq!(v("num"), Value::Number(42.0));
+    assert_eq!(v("neg"), Value::Number(-0.0), "{kind}: -0 is exact");
+    assert_eq!(v("nan"), Value::Number(f64::NAN));
+    assert_eq!(v("inf"), Value::Number(f64::NEG_INFINITY));
+    assert_eq!(v("big"), Value::BigInt("12345678901234567890".into()));
+    assert_eq!(v("str"), Value::String("héllo".into()));
+    assert_eq!(v("bool"), Value::Bool(true));
+    assert_eq!(v("nul"), Value::Null);
+    assert_eq!(v("undef"), Value::Undefined);
+    assert_eq!(v("sym"), Value::Symbol("tag".into()));
+    let Value::Object {
+        kind: k,
+        entries: Some(items),
+        ..
+    } = v("arr")
+    else {
+        panic!("{kind}: arr")
+    };
+    assert_eq!(k, ObjectKind::Array);
+    assert_eq!(items.len(), 3);
+    assert_eq!(items[1].key, Key::Index(1));
+    assert_eq!(items[1].value, Value::String("two".into()));
+    // Depth 2: the nested array is expanded one more level, its elements are leaves.
+    let Value::Object {
+        entries: Some(inner),
+        ..
+    } = &items[2].value
+    else {
+        panic!("{kind}: nested")
+    };
+    assert_eq!(inner[0].value, Value::Number(3.0));
+    let Value::Object {
+        entries: Some(o), ..
+    } = v("obj")
+    else {
+        panic!()
+    };
+    assert_eq!(o[0].key, Key::Name("a".into()));
+    let Value::Object {
+        entries: Some(b), ..
+    } = &o[1].value
+    else {
+        panic!()
+    };
+    assert_eq!(b[0].value, Value::String("deep".into()));
+    let Value::Object {
+        kind: ObjectKind::Map,
+        entries: Some(m),
+        ..
+    } = v("map")
+    else {
+        panic!("{kind}: map")
+    };
+    assert_eq!(m[0].key, Key::Value(Value::String("k".into())));
+    assert_eq!(m[0].value, Value::Number(1.0));
+    let Value::Object {
+        kind: ObjectKind::Set,
+        entries: Some(st),
+        ..
+    } = v("set")
+    else {
+        panic!("{kind}: set")
+    };
+    assert_eq!(st[0].value, Value::Number(7.0));
+    assert_eq!(v("fn").type_name(), "function");
+    // Temporal dead zone: normalized the same way, whatever the engine reported.
+    let t = paused(d.control(&Action::Resume).await.unwrap());
+    assert_eq!(t.location.line, 9);
+    for name in ["before", "late"] {
+        let x = var(&t, name);
+        assert_eq!(x.value, Value::Uninitialized, "{kind}: {name} in TDZ");
+        let expected = if kind == "node" {
+            Value::Undefined
+        } else {
+            Value::Unavailable
+        };
+        assert_eq!(
+            x.reported,
+            Some(expected),
+            "{kind}: what the engine said of {name}"
+        );
+    }
+    assert!(matches!(
+        d.control(&Action::Resume).await.unwrap(),
+        Output::Finished { .. }
+    ));
+    d.close().await;
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_values_of_every_kind() {
+    value_kinds("chromium").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn node_values_of_every_kind() {
+    value_kinds("node").await;
+}
+
+async fn program_outcomes(kind: &str) {
+    let _g = SERIAL.lock().await;
+    let opts = CaptureOptions {
+        action_timeout: Duration::from_millis(1500),
+        ..CaptureOptions::default()
+    };
+    let mut e = engine(kind, opts).await;
+    // Uncaught exception.
+    let p = fixture("throws.js");
+    let mut d = open(&mut e, &p).await;
+    match d.control(&Action::Start).await.unwrap() {
+        Output::Finished {
+            outcome: ProgramOutcome::UncaughtException { message, .. },
+        } => {
+            assert!(
+                message.contains("TypeError") && message.contains("boom 2"),
+                "{kind}: {message}"
+            )
+        }
+        other => panic!("{kind}: {other:?}"),
+    }
+    d.close().await;
+    // Syntax error: no debugger session, a reason.
+    let p = fixture("syntax-error.js");
+    match e.open(&p.file).await.unwrap() {
+        Err(s) => assert!(s.message.contains("SyntaxError"), "{kind}: {}", s.message),
+        Ok(_) => panic!("{kind}: a syntax error compiled"),
+    }
+    // Non-termination: ended by the action timeout; the engine is restarted and works again.
+    let p = fixture("loop.js");
+    let mut d = open(&mut e, &p).await;
+    assert_eq!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::Timeout
+        }
+    );
+    if !d.close().await {
+        e.restart().await.unwrap();
+    }
+    let p = fixture("prog.js");
+    let mut d = open(&mut e, &p).await;
+    assert!(matches!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::Completed
+        }
+    ));
+    d.close().await;
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_exception_syntax_error_and_timeout() {
+    program_outcomes("chromium").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn node_exception_syntax_error_and_timeout() {
+    program_outcomes("node").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_killed_mid_session_then_next_session_works() {
+    let _g = SERIAL.lock().await;
+    let mut e = engine("chromium", CaptureOptions::default()).await;
+    let p = fixture("prog.js");
+    let mut d = open(&mut e, &p).await;
+    d.set_breakpoint(20, None).await.unwrap();
+    paused(d.control(&Action::Start).await.unwrap());
+    let pid = e.pid().expect("browser pid");
+    std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
+    let r = d.control(&Action::StepOver).await;
+    assert!(
+        r.is_err(),
+        "a killed engine is an error, not an output: {r:?}"
+    );
+    let healthy = d.close().await;
+    assert!(!healthy);
+    // The next session relaunches the browser by itself.
+    let mut d = open(&mut e, &p).await;
+    assert!(matches!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Finished { .. }
+    ));
+    assert_ne!(e.pid(), Some(pid));
+    d.close().await;
+    e.shutdown().await;
+}
