@@ -137,7 +137,6 @@ async fn control_actions(kind: &str) {
     let p2b = paused(d.control(&Action::StepInto).await.unwrap());
     assert_eq!(p2b.reason, PauseReason::Step, "{kind}");
     assert_eq!(p2b.location, at(9, 21), "{kind}");
-    let p3 = p2b;
     let p4 = paused(d.control(&Action::StepOut).await.unwrap());
     assert_eq!(p4.location, at(3, 13), "{kind}");
     assert_eq!(p4.stack[0].function, "add");
