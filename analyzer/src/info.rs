@@ -15,6 +15,7 @@ pub struct EngineSummary {
     pub engine_version: Option<String>,
     pub protocol: String,
     pub executable: String,
+    pub details: Vec<(String, String)>,
 }
 
 #[derive(Debug, Serialize)]
@@ -165,6 +166,7 @@ pub fn summarize(path: &str, reader: &ArchiveReader) -> ArchiveInfo {
                 engine_version: e.engine_version.clone(),
                 protocol: e.protocol.to_string(),
                 executable: e.executable.clone(),
+                details: e.details.clone(),
             })
             .collect(),
         sessions: tally.sessions + tally.errors.len(),

@@ -176,7 +176,10 @@ impl CdpSession {
         loop {
             let got = {
                 let run = &mut self.run_reply;
+                // Events first: the reply that ends the program can be read off the socket
+                // after the program's last console events, and must not overtake them.
                 tokio::select! {
+                    biased;
                     ev = self.events.recv() => Got::Event(ev),
                     r = async {
                         match run.as_mut() {
@@ -196,6 +199,11 @@ impl CdpSession {
                 }
                 Got::RunReply(reply) => {
                     self.run_reply = None;
+                    while let Ok(ev) = self.events.try_recv() {
+                        if ev.method == "Runtime.consoleAPICalled" {
+                            self.note_console(&ev.params);
+                        }
+                    }
                     let reply = reply.map_err(err)?;
                     let outcome = match reply.get("exceptionDetails") {
                         Some(d) => {

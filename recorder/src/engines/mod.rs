@@ -31,6 +31,7 @@ fn which(name: &str) -> Option<PathBuf> {
 /// The project-local Node versions installed by `scripts/setup.sh` (tools/node-<major>/...).
 pub fn local_nodes() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools");
+    let root = root.canonicalize().unwrap_or(root);
     let mut out: Vec<PathBuf> = std::fs::read_dir(&root)
         .into_iter()
         .flatten()

@@ -103,25 +103,37 @@ impl NodeEngine {
     }
 }
 
-/// Node's permission model where the inspector works with it. Node 20's experimental model refuses
-/// the inspector (ERR_ACCESS_DENIED, resource PauseOnNextJavascriptStatement), so it runs without.
+/// Node's permission model where the inspector works with it: the program then cannot touch the
+/// file system (the recorder hands it over CDP, the launcher is the only file read), spawn
+/// processes or load addons. Node 20's experimental model refuses the inspector
+/// (ERR_ACCESS_DENIED, resource PauseOnNextJavascriptStatement), so Node 20 runs without.
 async fn permission_flags(exe: &Path, major: u32, dir: &Path) -> Vec<String> {
     if major < 22 {
         return Vec::new();
     }
-    let flags = vec![
-        "--permission".to_string(),
-        "--allow-inspector".to_string(),
-        format!("--allow-fs-read={}/*", dir.display()),
-        format!("--allow-fs-read={}/*", std::env::temp_dir().display()),
-    ];
-    // Probe: the flags exist and the inspector runs under them.
-    let mut args: Vec<&str> = flags.iter().map(String::as_str).collect();
-    args.extend(["-e", "require('inspector').url(); 0"]);
-    match output_of(exe, &args).await {
-        Some(_) => flags,
-        None => Vec::new(),
+    let read = format!("--allow-fs-read={}/*", dir.display());
+    for flags in [
+        vec![
+            "--permission".to_string(),
+            "--allow-inspector".to_string(),
+            read.clone(),
+        ],
+        vec!["--permission".to_string(), read.clone()],
+    ] {
+        // Probe for real: the inspector must start under these flags.
+        let out = Command::new(exe)
+            .args(&flags)
+            .args(["--inspect=127.0.0.1:0", "-e", "0"])
+            .output()
+            .await;
+        if let Ok(o) = out {
+            let err = String::from_utf8_lossy(&o.stderr);
+            if o.status.success() && !err.contains("ERR_ACCESS_DENIED") && err.contains("ws://") {
+                return flags;
+            }
+        }
     }
+    Vec::new()
 }
 
 async fn start(
