@@ -442,7 +442,13 @@ impl CdpSession {
             {
                 if depth > 0 && *kind != ObjectKind::Function {
                     if let Some(id) = ro.get("objectId").and_then(Json::as_str) {
-                        let (e, t) = self.entries(id, kind, depth - 1).await?;
+                        // `Array(43200)`, `Float64Array(8)`: the length without fetching.
+                        let length = ro
+                            .get("description")
+                            .and_then(Json::as_str)
+                            .and_then(|d| d.split_once('('))
+                            .and_then(|(_, n)| n.trim_end_matches(')').parse::<usize>().ok());
+                        let (e, t) = self.entries(id, kind, length, depth - 1).await?;
                         *entries = Some(e);
                         *truncated = t;
                     }
@@ -456,8 +462,34 @@ impl CdpSession {
         &self,
         object_id: &str,
         kind: &ObjectKind,
+        length: Option<usize>,
         depth: u32,
     ) -> Result<(Vec<Entry>, bool), DebuggerError> {
+        // A long array would come back whole (SunSpider has arrays of 40,000 numbers: seconds per
+        // pause). Copy its first entries into a plain object and read that instead. Only for
+        // real arrays: reading their elements runs no program code (proxies are another subtype).
+        let mut object_id = object_id.to_string();
+        let mut truncated = false;
+        if let (ObjectKind::Array | ObjectKind::TypedArray, Some(len)) = (kind, length) {
+            if len > self.opts.max_entries {
+                let head = self
+                    .call(
+                        "Runtime.callFunctionOn",
+                        json!({
+                            "objectId": object_id,
+                            "functionDeclaration": "function (n) { const o = Object.create(null); for (let i = 0; i < n && i < this.length; i++) o[i] = this[i]; return o; }",
+                            "arguments": [{"value": self.opts.max_entries}],
+                            "silent": true,
+                        }),
+                    )
+                    .await
+                    .map_err(err)?;
+                if let Some(id) = head.pointer("/result/objectId").and_then(Json::as_str) {
+                    object_id = id.to_string();
+                    truncated = true;
+                }
+            }
+        }
         let props = self
             .call(
                 "Runtime.getProperties",
@@ -466,7 +498,6 @@ impl CdpSession {
             .await
             .map_err(err)?;
         let mut out = Vec::new();
-        let mut truncated = false;
         if matches!(kind, ObjectKind::Map | ObjectKind::Set) {
             // Map and Set entries are not own properties: they live in [[Entries]].
             let entries_id = props
@@ -625,7 +656,10 @@ impl Debugger for CdpSession {
                 })
             }
             Err(CdpError::Protocol { message, .. }) => Ok(Output::Error { message }),
-            Err(e) => Err(err(e)),
+            Err(e) => {
+                self.healthy = false;
+                Err(err(e))
+            }
         }
     }
 
@@ -646,7 +680,10 @@ impl Debugger for CdpSession {
                 Ok(Output::BreakpointRemoved { id, ok: true })
             }
             Err(CdpError::Protocol { .. }) => Ok(Output::BreakpointRemoved { id, ok: false }),
-            Err(e) => Err(err(e)),
+            Err(e) => {
+                self.healthy = false;
+                Err(err(e))
+            }
         }
     }
 
@@ -682,10 +719,17 @@ impl Debugger for CdpSession {
             match self.call(m, json!({})).await {
                 Ok(_) => {}
                 Err(CdpError::Protocol { message, .. }) => return Ok(Output::Error { message }),
-                Err(e) => return Err(err(e)),
+                Err(e) => {
+                    self.healthy = false;
+                    return Err(err(e));
+                }
             }
         }
-        self.wait_outcome(action).await
+        let out = self.wait_outcome(action).await;
+        if out.is_err() {
+            self.healthy = false;
+        }
+        out
     }
 
     fn console(&self) -> Vec<String> {
@@ -696,16 +740,16 @@ impl Debugger for CdpSession {
         self.conn.unsubscribe(self.sid.as_deref());
         match self.teardown.take() {
             Some(Teardown::Target { browser, target_id }) => {
-                let closed = browser
-                    .call(
-                        None,
-                        "Target.closeTarget",
-                        json!({"targetId": target_id}),
-                        std::time::Duration::from_secs(3),
-                    )
-                    .await
-                    .is_ok();
-                closed && self.healthy
+                let close =
+                    browser.send(None, "Target.closeTarget", json!({"targetId": target_id}));
+                if self.healthy {
+                    // A healthy target closes in the background, off the critical path.
+                    return true;
+                }
+                // A target that timed out may still be running the program: wait for the close,
+                // and have the engine restarted whatever it answered.
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(3), close).await;
+                false
             }
             Some(Teardown::Process(mut child)) => {
                 self.conn.close();

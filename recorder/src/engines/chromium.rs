@@ -1,21 +1,66 @@
 //! Chromium: one headless browser per worker, reused across sessions; a fresh target per session
 //! (compile → breakpoints → run, cookbook §1.2); relaunched after a crash or a hang.
 
-use crate::cdp::{CdpSession, Connection, Flavor, Teardown};
+use crate::cdp::{CdpError, CdpEvent, CdpSession, Connection, Flavor, Teardown};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
+use crate::engines::DieWithParent;
 use async_trait::async_trait;
 use morphtrace_schema::{EngineDescriptor, EngineKind, Location, Protocol};
 use serde_json::{json, Value as Json};
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 use tokio::process::{Child, Command};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 
 pub struct ChromiumEngine {
     exe: PathBuf,
     desc: EngineDescriptor,
     opts: CaptureOptions,
     browser: Option<Browser>,
+    /// Targets created, attached and enabled ahead of time: off the critical path.
+    ready: VecDeque<JoinHandle<Result<Ready, CdpError>>>,
+}
+
+/// A fresh page target with Runtime and Debugger enabled, waiting for a program.
+struct Ready {
+    target_id: String,
+    sid: String,
+    events: mpsc::UnboundedReceiver<CdpEvent>,
+}
+
+const READY_TARGETS: usize = 2;
+
+async fn prepare(conn: Connection, t: Duration) -> Result<Ready, CdpError> {
+    let target = conn
+        .call(
+            None,
+            "Target.createTarget",
+            json!({"url": "about:blank"}),
+            t,
+        )
+        .await?;
+    let target_id = target["targetId"].as_str().unwrap_or("").to_string();
+    let attached = conn
+        .call(
+            None,
+            "Target.attachToTarget",
+            json!({"targetId": target_id, "flatten": true}),
+            t,
+        )
+        .await?;
+    let sid = attached["sessionId"].as_str().unwrap_or("").to_string();
+    let events = conn.subscribe(Some(&sid));
+    for m in ["Runtime.enable", "Debugger.enable"] {
+        conn.call(Some(&sid), m, json!({}), t).await?;
+    }
+    Ok(Ready {
+        target_id,
+        sid,
+        events,
+    })
 }
 
 struct Browser {
@@ -57,6 +102,7 @@ impl Browser {
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .kill_on_drop(true)
+            .die_with_parent()
             .spawn()
             .map_err(|e| fail(e.to_string()))?;
         let port_file = profile.path().join("DevToolsActivePort");
@@ -119,7 +165,23 @@ impl ChromiumEngine {
             desc,
             opts,
             browser: Some(browser),
+            ready: VecDeque::new(),
         })
+    }
+
+    fn fill(&mut self) {
+        let Some(b) = &self.browser else { return };
+        while self.ready.len() < READY_TARGETS {
+            let conn = b.conn.clone();
+            let t = self.opts.call_timeout;
+            self.ready.push_back(tokio::spawn(prepare(conn, t)));
+        }
+    }
+
+    fn drain(&mut self) {
+        for h in self.ready.drain(..) {
+            h.abort();
+        }
     }
 
     async fn browser(&mut self) -> Result<&Browser, DebuggerError> {
@@ -128,6 +190,7 @@ impl ChromiumEngine {
             None => false,
         };
         if !alive {
+            self.drain();
             self.browser = None;
             self.browser = Some(Browser::launch(&self.exe).await?);
         }
@@ -150,32 +213,19 @@ impl Engine for ChromiumEngine {
         let opts = self.opts.clone();
         let conn = self.browser().await?.conn.clone();
         let t = opts.call_timeout;
-        let crash = |e: crate::cdp::CdpError| DebuggerError::Crashed(e.to_string());
-        let target = conn
-            .call(
-                None,
-                "Target.createTarget",
-                json!({"url": "about:blank"}),
-                t,
-            )
-            .await
-            .map_err(crash)?;
-        let target_id = target["targetId"].as_str().unwrap_or("").to_string();
-        let attached = conn
-            .call(
-                None,
-                "Target.attachToTarget",
-                json!({"targetId": target_id, "flatten": true}),
-                t,
-            )
-            .await
-            .map_err(crash)?;
-        let sid = attached["sessionId"].as_str().unwrap_or("").to_string();
-        let events = conn.subscribe(Some(&sid));
+        let crash = |e: CdpError| DebuggerError::Crashed(e.to_string());
+        self.fill();
+        let next = self.ready.pop_front();
+        self.fill();
+        let ready = match next {
+            Some(h) => match h.await {
+                Ok(r) => r.map_err(crash)?,
+                Err(e) => return Err(DebuggerError::Crashed(e.to_string())),
+            },
+            None => prepare(conn.clone(), t).await.map_err(crash)?,
+        };
+        let (target_id, sid, events) = (ready.target_id, ready.sid, ready.events);
         let s = Some(sid.as_str());
-        for m in ["Runtime.enable", "Debugger.enable"] {
-            conn.call(s, m, json!({}), t).await.map_err(crash)?;
-        }
         let compiled = conn
             .call(
                 s,
@@ -239,6 +289,7 @@ impl Engine for ChromiumEngine {
     }
 
     async fn restart(&mut self) -> Result<(), DebuggerError> {
+        self.drain();
         if let Some(mut b) = self.browser.take() {
             b.conn.close();
             let _ = b.child.kill().await;
@@ -248,6 +299,7 @@ impl Engine for ChromiumEngine {
     }
 
     async fn shutdown(&mut self) {
+        self.drain();
         if let Some(mut b) = self.browser.take() {
             let _ = b
                 .conn

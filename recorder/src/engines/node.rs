@@ -3,6 +3,7 @@
 
 use crate::cdp::{CdpEvent, CdpSession, Connection, Flavor, Teardown};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
+use crate::engines::DieWithParent;
 use async_trait::async_trait;
 use morphtrace_schema::{EngineDescriptor, EngineKind, Protocol};
 use serde_json::{json, Value as Json};
@@ -154,6 +155,7 @@ async fn start(
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
+        .die_with_parent()
         .spawn()
         .map_err(|e| fail(e.to_string()))?;
     let stderr = child
