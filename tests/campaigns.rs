@@ -17,7 +17,7 @@ fn corpus() -> Vec<String> {
     vec![
         root().join("tests/fixtures/prog.js").display().to_string(),
         root()
-            .join("../shared/corpus/dbdb/manual")
+            .join("tests/fixtures/dbdb-manual")
             .display()
             .to_string(),
     ]

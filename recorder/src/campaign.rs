@@ -107,6 +107,49 @@ impl std::fmt::Display for Summary {
     }
 }
 
+/// Tasks of a `random` (one engine per session) or `differential` (all engines in lockstep)
+/// campaign: every program × seed (× engine for `random`).
+pub fn generation_tasks(
+    specs: &[EngineSpec],
+    programs: &[Loaded],
+    seeds: &[u64],
+    differential: bool,
+    params: &strategy::RandomParams,
+) -> Vec<Task> {
+    let (name, mode) = if differential {
+        ("differential", SessionMode::Differential)
+    } else {
+        ("random", SessionMode::Random)
+    };
+    let sets: Vec<Vec<usize>> = if differential {
+        vec![(0..specs.len()).collect()]
+    } else {
+        (0..specs.len()).map(|i| vec![i]).collect()
+    };
+    let mut tasks = Vec::new();
+    for (pi, p) in programs.iter().enumerate() {
+        for &seed in seeds {
+            for set in &sets {
+                let labels: Vec<String> = set.iter().map(|&i| specs[i].to_string()).collect();
+                tasks.push(Task {
+                    id: session_key(name, &labels, &p.program.hash.to_string(), seed),
+                    program: pi,
+                    seed,
+                    engines: set.clone(),
+                    plan: Plan::Random {
+                        params: params.clone(),
+                        seed,
+                    },
+                    mode: mode.clone(),
+                    parent: None,
+                    notes: vec![],
+                });
+            }
+        }
+    }
+    tasks
+}
+
 /// The deterministic identity of a session (what a resumed campaign recognises).
 pub fn session_key(strategy: &str, labels: &[String], program: &str, seed: u64) -> SessionId {
     SessionId::from_key(&format!("{strategy}|{}|{program}|{seed}", labels.join("+")))

@@ -127,3 +127,186 @@ pub fn file_url(path: &Path) -> String {
     }
     s
 }
+
+/// Loads every corpus specification: plain files, directories and globs, and
+/// `test262:PATH` (a test262 test, directory of tests or glob inside a test262 checkout).
+pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusError> {
+    let (t262, plain): (Vec<&String>, Vec<&String>) =
+        specs.iter().partition(|s| s.starts_with("test262:"));
+    let plain: Vec<String> = plain.into_iter().cloned().collect();
+    let mut out = if plain.is_empty() {
+        Vec::new()
+    } else {
+        load(&resolve(&plain)?, dir)?
+    };
+    for spec in t262 {
+        let rest = spec.trim_start_matches("test262:").to_string();
+        let paths: Vec<PathBuf> = resolve(std::slice::from_ref(&rest))?
+            .into_iter()
+            .filter(|p| !p.to_string_lossy().ends_with("_FIXTURE.js"))
+            .collect();
+        for p in paths {
+            for program in test262::assemble(&p)? {
+                out.push(materialize(program, dir)?);
+            }
+        }
+    }
+    out.sort_by(|a, b| a.program.origin.name().cmp(&b.program.origin.name()));
+    out.dedup_by(|a, b| a.program.hash == b.program.hash);
+    Ok(out)
+}
+
+/// test262 tests are not self-contained: a runnable program is the harness (`assert.js`,
+/// `sta.js`, the front matter's `includes:`) followed by the test, with `"use strict";` first for
+/// the strict variant. The line map leads program lines back to the test file.
+pub mod test262 {
+    use super::CorpusError;
+    use morphtrace_schema::{Language, LineMap, LineSegment, Program, ProgramOrigin};
+    use std::path::{Path, PathBuf};
+
+    fn root_of(test: &Path) -> Option<PathBuf> {
+        test.ancestors()
+            .find(|a| a.join("harness/assert.js").is_file())
+            .map(Path::to_path_buf)
+    }
+
+    /// The YAML front matter's list under `key` (inline `[a, b]` or block `- a` form).
+    pub fn front_matter_list(text: &str, key: &str) -> Vec<String> {
+        let Some(start) = text.find("/*---") else {
+            return Vec::new();
+        };
+        let Some(len) = text[start..].find("---*/") else {
+            return Vec::new();
+        };
+        let fm = &text[start + 5..start + len];
+        let mut lines = fm.lines();
+        while let Some(line) = lines.next() {
+            let t = line.trim_start();
+            let Some(rest) = t.strip_prefix(&format!("{key}:")) else {
+                continue;
+            };
+            let rest = rest.trim();
+            if let Some(inner) = rest.strip_prefix('[') {
+                return inner
+                    .trim_end_matches(']')
+                    .split(',')
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty())
+                    .collect();
+            }
+            let mut out = Vec::new();
+            for l in lines.by_ref() {
+                match l.trim_start().strip_prefix("- ") {
+                    Some(item) => out.push(item.trim().to_string()),
+                    None => break,
+                }
+            }
+            return out;
+        }
+        Vec::new()
+    }
+
+    pub fn assemble(test: &Path) -> Result<Vec<Program>, CorpusError> {
+        let fail = |reason: String| CorpusError::Unreadable {
+            path: test.display().to_string(),
+            reason,
+        };
+        let root = root_of(test).ok_or_else(|| {
+            fail("not inside a test262 checkout (no harness/assert.js above it)".into())
+        })?;
+        let text = std::fs::read_to_string(test).map_err(|e| fail(e.to_string()))?;
+        let flags = front_matter_list(&text, "flags");
+        let includes = front_matter_list(&text, "includes");
+        let raw = flags.iter().any(|f| f == "raw");
+        let mut harness = String::new();
+        if !raw {
+            for h in ["assert.js", "sta.js"]
+                .into_iter()
+                .map(str::to_string)
+                .chain(includes.iter().cloned())
+            {
+                let p = root.join("harness").join(&h);
+                let t =
+                    std::fs::read_to_string(&p).map_err(|e| fail(format!("harness {h}: {e}")))?;
+                harness.push_str(&t);
+                if !t.ends_with('\n') {
+                    harness.push('\n');
+                }
+            }
+        }
+        let strict_modes: Vec<bool> = if flags.iter().any(|f| f == "onlyStrict") {
+            vec![true]
+        } else if raw || flags.iter().any(|f| f == "noStrict") {
+            vec![false]
+        } else {
+            vec![false, true]
+        };
+        let rel = test
+            .strip_prefix(&root)
+            .unwrap_or(test)
+            .display()
+            .to_string();
+        Ok(strict_modes
+            .into_iter()
+            .map(|strict| {
+                let prefix = if strict { "\"use strict\";\n" } else { "" };
+                let head = format!("{prefix}{harness}");
+                let offset = head.matches('\n').count() as u32;
+                let mut p = Program::new(
+                    Language::JavaScript,
+                    format!("{head}{text}"),
+                    ProgramOrigin::Test262 {
+                        path: rel.clone(),
+                        strict,
+                        includes: includes.clone(),
+                    },
+                );
+                p.origin_map = Some(LineMap {
+                    segments: vec![LineSegment {
+                        start: offset,
+                        len: text.split('\n').count() as u32,
+                        origin_start: 0,
+                    }],
+                });
+                p
+            })
+            .collect())
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        #[test]
+        fn front_matter_lists_in_both_forms() {
+            let t = "/*---\nincludes: [a.js, b.js]\nflags:\n  - onlyStrict\n  - noStrict\nx: 1\n---*/\ncode";
+            assert_eq!(front_matter_list(t, "includes"), ["a.js", "b.js"]);
+            assert_eq!(front_matter_list(t, "flags"), ["onlyStrict", "noStrict"]);
+            assert!(front_matter_list(t, "features").is_empty());
+        }
+
+        #[test]
+        fn corpus_tests_assemble_with_a_line_map_back_to_the_test() {
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/test262");
+            let test = root.join("test/language/expressions/async-arrow-function/prototype.js");
+            let programs = assemble(&test).unwrap();
+            assert_eq!(programs.len(), 2, "strict and non-strict");
+            let original = std::fs::read_to_string(&test).unwrap();
+            for p in &programs {
+                assert!(p.text.contains("function assert(") || p.text.contains("assert ="));
+                assert!(
+                    p.text.contains("getWellKnownIntrinsicObject = function")
+                        || p.text.contains("function getWellKnownIntrinsicObject")
+                );
+                let map = p.origin_map.as_ref().unwrap();
+                let lines: Vec<&str> = p.text.split('\n').collect();
+                for (i, line) in original.split('\n').enumerate() {
+                    let at = map.from_origin(i as u32).unwrap() as usize;
+                    assert_eq!(lines[at], line);
+                    assert_eq!(map.to_origin(at as u32), Some(i as u32));
+                }
+            }
+            assert!(programs[1].text.starts_with("\"use strict\";\n"));
+        }
+    }
+}

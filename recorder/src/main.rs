@@ -11,6 +11,7 @@ use morphtrace_recorder::strategy::{Plan, RandomParams};
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::relation::ComparisonPolicy;
 use morphtrace_schema::{ArchiveReader, CampaignConfig, ParentRef, SessionMode};
+
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -77,7 +78,7 @@ struct EngineArgs {
     /// Depth to which objects in variables are expanded.
     #[arg(long, default_value_t = 2)]
     depth: u32,
-    /// Pre-started Node processes per engine and worker.
+    /// Sessions prepared ahead of time per engine and worker (Chromium targets, Node processes).
     #[arg(long, default_value_t = 2)]
     node_pool: usize,
     /// Compare columns as well as lines (differential).
@@ -104,7 +105,8 @@ struct EngineArgs {
 struct RunArgs {
     #[command(flatten)]
     common: EngineArgs,
-    /// Programs: files, directories (searched for *.js) or globs. Repeat for several.
+    /// Programs: files, directories (searched for *.js) or globs; `test262:PATH` for test262 tests
+    /// (assembled with their harness, strict and non-strict variants). Repeat for several.
     #[arg(long, required = true)]
     corpus: Vec<String>,
     /// Seeds: `7`, `1..50` (inclusive) or a comma list.
@@ -240,49 +242,29 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             if !(0.0..=1.0).contains(&r.remove_prob) || r.bp_per_line < 0.0 {
                 bail!("--remove-prob must be in 0..1 and --bp-per-line non-negative");
             }
-            let paths = corpus::resolve(&r.corpus)?;
             let dir = tempfile::Builder::new()
                 .prefix("morphtrace-programs-")
                 .tempdir()?;
-            let programs = corpus::load(&paths, dir.path())?;
+            let programs = corpus::load_specs(&r.corpus, dir.path())?;
+            if programs.is_empty() {
+                bail!("the corpus holds no programs");
+            }
             let params = RandomParams {
                 bp_per_line: r.bp_per_line,
                 remove_prob: r.remove_prob,
                 max_actions: r.max_actions,
             };
-            let (name, mode) = match r.strategy {
-                Strategy::Random => ("random", SessionMode::Random),
-                Strategy::Differential => ("differential", SessionMode::Differential),
+            let name = match r.strategy {
+                Strategy::Random => "random",
+                Strategy::Differential => "differential",
             };
-            let engine_sets: Vec<Vec<usize>> = match r.strategy {
-                Strategy::Random => (0..r.common.engines.len()).map(|i| vec![i]).collect(),
-                Strategy::Differential => vec![(0..r.common.engines.len()).collect()],
-            };
-            let mut tasks = Vec::new();
-            for (pi, p) in programs.iter().enumerate() {
-                for &seed in &seeds {
-                    for set in &engine_sets {
-                        tasks.push(Task {
-                            id: session_key(
-                                name,
-                                &labels(&r.common.engines, set),
-                                &p.program.hash.to_string(),
-                                seed,
-                            ),
-                            program: pi,
-                            seed,
-                            engines: set.clone(),
-                            plan: Plan::Random {
-                                params: params.clone(),
-                                seed,
-                            },
-                            mode: mode.clone(),
-                            parent: None,
-                            notes: vec![],
-                        });
-                    }
-                }
-            }
+            let tasks = campaign::generation_tasks(
+                &r.common.engines,
+                &programs,
+                &seeds,
+                r.strategy == Strategy::Differential,
+                &params,
+            );
             let mut params_kv = params.params();
             params_kv.push(("capture.depth".into(), r.common.depth.to_string()));
             params_kv.push((

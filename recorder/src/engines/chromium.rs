@@ -22,6 +22,7 @@ pub struct ChromiumEngine {
     browser: Option<Browser>,
     /// Targets created, attached and enabled ahead of time: off the critical path.
     ready: VecDeque<JoinHandle<Result<Ready, CdpError>>>,
+    ready_targets: usize,
 }
 
 /// A fresh page target with Runtime and Debugger enabled, waiting for a program.
@@ -30,8 +31,6 @@ struct Ready {
     sid: String,
     events: mpsc::UnboundedReceiver<CdpEvent>,
 }
-
-const READY_TARGETS: usize = 2;
 
 async fn prepare(conn: Connection, t: Duration) -> Result<Ready, CdpError> {
     let target = conn
@@ -131,10 +130,12 @@ impl Browser {
 }
 
 impl ChromiumEngine {
-    /// Launches the browser and reads its versions over CDP.
+    /// Launches the browser and reads its versions over CDP. `ready_targets`: targets prepared
+    /// ahead of time (0: each created when a session opens).
     pub async fn launch(
         exe: PathBuf,
         opts: CaptureOptions,
+        ready_targets: usize,
     ) -> Result<ChromiumEngine, DebuggerError> {
         let browser = Browser::launch(&exe).await?;
         let v = browser
@@ -166,12 +167,13 @@ impl ChromiumEngine {
             opts,
             browser: Some(browser),
             ready: VecDeque::new(),
+            ready_targets,
         })
     }
 
     fn fill(&mut self) {
         let Some(b) = &self.browser else { return };
-        while self.ready.len() < READY_TARGETS {
+        while self.ready.len() < self.ready_targets {
             let conn = b.conn.clone();
             let t = self.opts.call_timeout;
             self.ready.push_back(tokio::spawn(prepare(conn, t)));

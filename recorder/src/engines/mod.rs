@@ -108,17 +108,19 @@ impl EngineSpec {
         Ok(EngineSpec { kind, executable })
     }
 
+    /// `pool`: sessions prepared ahead of time (Chromium targets, Node processes); 0 = none.
     pub async fn launch(
         &self,
         opts: &CaptureOptions,
-        node_pool: usize,
+        pool: usize,
     ) -> Result<Box<dyn Engine>, DebuggerError> {
         match self.kind {
             EngineKind::Chromium => Ok(Box::new(
-                chromium::ChromiumEngine::launch(self.executable.clone(), opts.clone()).await?,
+                chromium::ChromiumEngine::launch(self.executable.clone(), opts.clone(), pool)
+                    .await?,
             )),
             EngineKind::Node => Ok(Box::new(
-                node::NodeEngine::launch(self.executable.clone(), opts.clone(), node_pool).await?,
+                node::NodeEngine::launch(self.executable.clone(), opts.clone(), pool).await?,
             )),
             _ => Err(DebuggerError::Launch {
                 engine: self.kind.to_string(),

@@ -85,7 +85,7 @@ impl NodeEngine {
             launcher: Arc::new(dir),
             flags: Arc::new(flags),
             pool: VecDeque::new(),
-            pool_size: pool_size.max(1),
+            pool_size,
         };
         e.fill_pool();
         Ok(e)
