@@ -151,7 +151,7 @@ pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusErr
             }
         }
     }
-    out.sort_by(|a, b| a.program.origin.name().cmp(&b.program.origin.name()));
+    out.sort_by_key(|l| l.program.origin.name());
     out.dedup_by(|a, b| a.program.hash == b.program.hash);
     Ok(out)
 }
