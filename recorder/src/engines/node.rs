@@ -204,14 +204,15 @@ impl Engine for NodeEngine {
         program: &ProgramFile,
     ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
         self.fill_pool();
-        let next = self
-            .pool
-            .pop_front()
-            .ok_or_else(|| DebuggerError::Crashed("empty pool".into()))?;
+        let next = self.pool.pop_front();
         self.fill_pool();
-        let mut w = next
-            .await
-            .map_err(|e| DebuggerError::Crashed(e.to_string()))??;
+        let mut w = match next {
+            Some(h) => h
+                .await
+                .map_err(|e| DebuggerError::Crashed(e.to_string()))??,
+            // No pool: start the process now, on the critical path.
+            None => start(&self.exe, &self.launcher, &self.flags, self.opts.call_timeout).await?,
+        };
         let t = self.opts.call_timeout;
         let crash = |e: crate::cdp::CdpError| DebuggerError::Crashed(e.to_string());
         // Drop what the idle process reported while it waited in the pool.
