@@ -12,9 +12,9 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 
 # Debian packages: install only what is missing (apt-get update only when needed).
-# chromium: the browser under test (CDP). More come with later issues (firefox-esr, clang, llvm).
+# chromium (CDP) and firefox-esr (RDP): the browsers under test. More come with later issues (clang, llvm).
 need=()
-for pkg in chromium "$@"; do
+for pkg in chromium firefox-esr "$@"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ "${#need[@]}" -gt 0 ]; then

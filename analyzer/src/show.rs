@@ -9,16 +9,21 @@ fn output(o: &Output) -> String {
             id,
             requested,
             actual,
+            policy,
             ..
         } => format!(
-            "breakpoint #{} requested {} -> [{}]",
+            "breakpoint #{} requested {} -> [{}]{}",
             id.0,
             requested,
             actual
                 .iter()
                 .map(|l| l.to_string())
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", "),
+            policy
+                .as_deref()
+                .map(|p| format!(" (placed by morphtrace: {p})"))
+                .unwrap_or_default()
         ),
         Output::BreakpointRemoved { id, ok } => format!("breakpoint #{} removed: {ok}", id.0),
         Output::Paused(p) => {

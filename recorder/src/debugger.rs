@@ -30,6 +30,10 @@ pub struct CaptureOptions {
     pub call_timeout: Duration,
     /// Scopes of every frame, not only the top frame.
     pub all_frame_scopes: bool,
+    /// Where Firefox breakpoints go (its server does not slide them; the adapter chooses).
+    pub breakpoint_policy: crate::rdp::BreakpointPolicy,
+    /// Relaunch a browser after this many sessions (0: never). Firefox only.
+    pub restart_every: usize,
 }
 
 impl Default for CaptureOptions {
@@ -40,6 +44,8 @@ impl Default for CaptureOptions {
             action_timeout: Duration::from_secs(5),
             call_timeout: Duration::from_secs(10),
             all_frame_scopes: false,
+            breakpoint_policy: crate::rdp::BreakpointPolicy::default(),
+            restart_every: 200,
         }
     }
 }

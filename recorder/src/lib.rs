@@ -5,6 +5,7 @@ pub mod cdp;
 pub mod corpus;
 pub mod debugger;
 pub mod engines;
+pub mod rdp;
 pub mod strategy;
 
 /// Parses a seed specification: `7`, `1..50` (inclusive), or a comma list of either.

@@ -7,10 +7,11 @@ use morphtrace_recorder::corpus;
 use morphtrace_recorder::debugger::CaptureOptions;
 use morphtrace_recorder::engines::{self, EngineSpec};
 use morphtrace_recorder::parse_seeds;
+use morphtrace_recorder::rdp::BreakpointPolicy;
 use morphtrace_recorder::strategy::{Plan, RandomParams};
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::relation::ComparisonPolicy;
-use morphtrace_schema::{ArchiveReader, CampaignConfig, ParentRef, SessionMode};
+use morphtrace_schema::{ArchiveReader, CampaignConfig, EngineKind, ParentRef, SessionMode};
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -62,7 +63,7 @@ enum Strategy {
 
 #[derive(Args, Clone)]
 struct EngineArgs {
-    /// An engine: `chromium`, `node`, `KIND=/path/to/executable`, or `node@22` (project-local
+    /// An engine: `chromium`, `node`, `firefox`, `KIND=/path/to/executable`, or `node@22` (project-local
     /// version installed by scripts/setup.sh). Repeat for several.
     #[arg(long = "engine", required = true, value_parser = EngineSpec::parse)]
     engines: Vec<EngineSpec>,
@@ -79,8 +80,16 @@ struct EngineArgs {
     #[arg(long, default_value_t = 2)]
     depth: u32,
     /// Sessions prepared ahead of time per engine and worker (Chromium targets, Node processes).
+    /// 0 also gives Firefox a new connection per session (the naive baseline).
     #[arg(long, default_value_t = 2)]
     node_pool: usize,
+    /// Where Firefox breakpoints go: its server does not slide them, so morphtrace chooses from
+    /// the breakable positions and records that it did (and under which policy).
+    #[arg(long, value_enum, default_value = "next-breakable")]
+    firefox_breakpoints: BreakpointPolicy,
+    /// Relaunch Firefox after this many sessions (0: never), against memory growth.
+    #[arg(long, default_value_t = 200)]
+    restart_every: usize,
     /// Compare columns as well as lines (differential).
     #[arg(long)]
     compare_columns: bool,
@@ -167,6 +176,8 @@ fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
     Ok(CaptureOptions {
         depth: a.depth,
         action_timeout: Duration::from_secs_f64(a.action_timeout),
+        breakpoint_policy: a.firefox_breakpoints,
+        restart_every: a.restart_every,
         ..CaptureOptions::default()
     })
 }
@@ -267,6 +278,16 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             );
             let mut params_kv = params.params();
             params_kv.push(("capture.depth".into(), r.common.depth.to_string()));
+            if r.common
+                .engines
+                .iter()
+                .any(|e| e.kind == EngineKind::Firefox)
+            {
+                params_kv.push((
+                    "firefox.breakpoints".into(),
+                    r.common.firefox_breakpoints.name().into(),
+                ));
+            }
             params_kv.push((
                 "action_timeout_s".into(),
                 r.common.action_timeout.to_string(),

@@ -94,7 +94,11 @@ fn pause_divergence(
                     ))
                 }
                 Some(y) if x != y => {
-                    return Some((DivergenceKind::Variables, format!("{name}: {x} vs {y}")))
+                    let (path, x, y) = x.first_difference(y).unwrap_or((String::new(), x, y));
+                    return Some((
+                        DivergenceKind::Variables,
+                        format!("{name}{path}: {x} vs {y}"),
+                    ));
                 }
                 _ => {}
             }

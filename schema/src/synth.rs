@@ -208,6 +208,7 @@ fn trace(rng: &mut ChaCha8Rng, engine: EngineRef, program_lines: u32, events: us
                 requested: Location::new(line, 0),
                 actual: vec![actual],
                 source: LocationSource::EngineReported,
+                policy: None,
             }),
             rng,
         );

@@ -236,6 +236,11 @@ pub enum Output {
         /// Where the engine put it; empty when it could not be placed (or is not known yet).
         actual: Vec<Location>,
         source: LocationSource,
+        /// For `ClientComputed` locations: the placement policy that chose them
+        /// (`next-breakable`, `same-line`), so that the analyzer can tell engine behaviour from
+        /// the recorder's own choice.
+        #[serde(default)]
+        policy: Option<String>,
     },
     BreakpointRemoved {
         id: BreakpointId,

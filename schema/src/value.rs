@@ -96,6 +96,57 @@ impl Value {
     pub fn same(&self, other: &Value) -> bool {
         self == other
     }
+
+    /// Where two unequal values first differ: a path below the value (`[3].x`, empty for the
+    /// value itself) and the two sub-values there, so that a divergence names the one element
+    /// that differs instead of printing two large arrays.
+    pub fn first_difference<'a>(
+        &'a self,
+        other: &'a Value,
+    ) -> Option<(String, &'a Value, &'a Value)> {
+        if self == other {
+            return None;
+        }
+        if let (
+            Value::Object {
+                kind: k1,
+                class: c1,
+                entries: Some(e1),
+                ..
+            },
+            Value::Object {
+                kind: k2,
+                class: c2,
+                entries: Some(e2),
+                ..
+            },
+        ) = (self, other)
+        {
+            if k1 == k2 && c1 == c2 {
+                for (x, y) in e1.iter().zip(e2) {
+                    if x.key != y.key {
+                        break;
+                    }
+                    if let Some((p, a, b)) = x.value.first_difference(&y.value) {
+                        return Some((format!("{}{p}", x.key.path_step()), a, b));
+                    }
+                }
+                // Shared entries equal, counts or truncation not: the objects themselves differ.
+            }
+        }
+        Some((String::new(), self, other))
+    }
+}
+
+impl Key {
+    /// How this key extends a path: `[3]`, `.name`, `{key}`.
+    pub fn path_step(&self) -> String {
+        match self {
+            Key::Index(i) => format!("[{i}]"),
+            Key::Name(n) => format!(".{n}"),
+            Key::Value(v) => format!("{{{v}}}"),
+        }
+    }
 }
 
 /// Equality is exact: it is what a debugger test must compare. `0.0 != -0.0`, `NaN == NaN`.
@@ -196,6 +247,45 @@ mod tests {
         assert_ne!(Value::Number(0.0), Value::Number(-0.0));
         assert_eq!(Value::Number(-0.0).to_string(), "-0");
         assert_eq!(Value::Number(f64::NEG_INFINITY).to_string(), "-Infinity");
+    }
+
+    fn array(items: &[f64]) -> Value {
+        Value::Object {
+            kind: ObjectKind::Array,
+            class: "Array".into(),
+            description: Some(format!("Array({})", items.len())),
+            entries: Some(
+                items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| Entry {
+                        key: Key::Index(i as u64),
+                        value: Value::Number(*n),
+                    })
+                    .collect(),
+            ),
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn first_difference_names_the_element() {
+        let a = array(&[1.0, 2.0, 3.0]);
+        let b = array(&[1.0, 2.5, 3.0]);
+        let (path, x, y) = a.first_difference(&b).unwrap();
+        assert_eq!(path, "[1]");
+        assert_eq!((x.to_string(), y.to_string()), ("2".into(), "2.5".into()));
+        assert!(a.first_difference(&a.clone()).is_none());
+        // Different lengths: the arrays themselves differ.
+        let c = array(&[1.0, 2.0]);
+        assert_eq!(a.first_difference(&c).unwrap().0, "");
+        assert_eq!(
+            Value::Number(0.0)
+                .first_difference(&Value::Number(-0.0))
+                .unwrap()
+                .0,
+            ""
+        );
     }
 
     #[test]

@@ -184,14 +184,22 @@ fn output() -> impl Strategy<Value = Output> {
         Just(LocationSource::Unknown),
     ];
     prop_oneof![
-        (any::<u32>(), location(), vec(location(), 0..3), source).prop_map(
-            |(id, requested, actual, source)| Output::BreakpointSet {
-                id: BreakpointId(id),
-                requested,
-                actual,
-                source,
-            }
-        ),
+        (
+            any::<u32>(),
+            location(),
+            vec(location(), 0..3),
+            source,
+            proptest::option::of("[a-z-]{0,12}")
+        )
+            .prop_map(
+                |(id, requested, actual, source, policy)| Output::BreakpointSet {
+                    id: BreakpointId(id),
+                    requested,
+                    actual,
+                    source,
+                    policy,
+                }
+            ),
         (any::<u32>(), any::<bool>()).prop_map(|(id, ok)| Output::BreakpointRemoved {
             id: BreakpointId(id),
             ok

@@ -653,6 +653,7 @@ impl Debugger for CdpSession {
                     requested,
                     actual,
                     source: LocationSource::EngineReported,
+                    policy: None,
                 })
             }
             Err(CdpError::Protocol { message, .. }) => Ok(Output::Error { message }),

@@ -1,6 +1,7 @@
 //! Engine selection (`--engine KIND[=EXECUTABLE]`), discovery and launch.
 
 pub mod chromium;
+pub mod firefox;
 pub mod node;
 
 use crate::debugger::{CaptureOptions, DebuggerError, Engine};
@@ -84,6 +85,9 @@ impl EngineSpec {
                 .or_else(|| which("chromium-browser"))
                 .ok_or("chromium is not installed (run scripts/setup.sh)")?,
             (None, EngineKind::Node, None) => which("node").ok_or("node is not on PATH")?,
+            (None, EngineKind::Firefox, _) => which("firefox-esr")
+                .or_else(|| which("firefox"))
+                .ok_or("firefox-esr is not installed (run scripts/setup.sh)")?,
             (None, EngineKind::Node, Some(v)) => local_nodes()
                 .into_iter()
                 .find(|p| {
@@ -91,18 +95,19 @@ impl EngineSpec {
                         .any(|c| c.as_os_str().to_string_lossy() == format!("node-{v}"))
                 })
                 .ok_or_else(|| format!("no project-local node {v} (run scripts/setup.sh)"))?,
-            (None, other, _) => {
-                return Err(format!(
-                    "engine kind {other:?} is not supported by this recorder (chromium, node)"
-                ))
-            }
+            (None, other, _) => return Err(format!(
+                "engine kind {other:?} is not supported by this recorder (chromium, node, firefox)"
+            )),
         };
         if !executable.is_file() {
             return Err(format!("{}: no such executable", executable.display()));
         }
-        if !matches!(kind, EngineKind::Chromium | EngineKind::Node) {
+        if !matches!(
+            kind,
+            EngineKind::Chromium | EngineKind::Node | EngineKind::Firefox
+        ) {
             return Err(format!(
-                "engine kind {kind} is not supported yet (chromium, node)"
+                "engine kind {kind} is not supported yet (chromium, node, firefox)"
             ));
         }
         Ok(EngineSpec { kind, executable })
@@ -122,6 +127,18 @@ impl EngineSpec {
             EngineKind::Node => Ok(Box::new(
                 node::NodeEngine::launch(self.executable.clone(), opts.clone(), pool).await?,
             )),
+            // Nothing to prepare ahead for Firefox: "pool" 0 is the naive baseline, a new
+            // connection and watcher per session; otherwise one connection serves all sessions.
+            EngineKind::Firefox => Ok(Box::new(
+                firefox::FirefoxEngine::launch(
+                    self.executable.clone(),
+                    opts.clone(),
+                    opts.breakpoint_policy,
+                    pool > 0,
+                    opts.restart_every,
+                )
+                .await?,
+            )),
             _ => Err(DebuggerError::Launch {
                 engine: self.kind.to_string(),
                 reason: "not supported".into(),
@@ -136,6 +153,7 @@ pub fn discover() -> Vec<EngineSpec> {
     for (kind, names) in [
         (EngineKind::Chromium, &["chromium", "chromium-browser"][..]),
         (EngineKind::Node, &["node"][..]),
+        (EngineKind::Firefox, &["firefox-esr", "firefox"][..]),
     ] {
         if let Some(p) = names.iter().find_map(|n| which(n)) {
             out.push(EngineSpec {

@@ -211,7 +211,15 @@ impl Engine for NodeEngine {
                 .await
                 .map_err(|e| DebuggerError::Crashed(e.to_string()))??,
             // No pool: start the process now, on the critical path.
-            None => start(&self.exe, &self.launcher, &self.flags, self.opts.call_timeout).await?,
+            None => {
+                start(
+                    &self.exe,
+                    &self.launcher,
+                    &self.flags,
+                    self.opts.call_timeout,
+                )
+                .await?
+            }
         };
         let t = self.opts.call_timeout;
         let crash = |e: crate::cdp::CdpError| DebuggerError::Crashed(e.to_string());

@@ -38,11 +38,11 @@ pub const EXTENSION: &str = "mtrace";
 
 #[derive(Debug, thiserror::Error)]
 pub enum ArchiveError {
-    #[error("{}: {source}", path.display())]
+    // The OS error is part of the message, not a `source`: printing the chain would repeat it.
+    #[error("{}: {error}", path.display())]
     Io {
         path: PathBuf,
-        #[source]
-        source: std::io::Error,
+        error: std::io::Error,
     },
     #[error("empty file: no archive was ever written to it")]
     Empty,

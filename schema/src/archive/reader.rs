@@ -120,9 +120,9 @@ struct Located {
 impl ArchiveReader {
     pub fn open(path: impl AsRef<Path>) -> Result<ArchiveReader, ArchiveError> {
         let path = path.as_ref();
-        let data = std::fs::read(path).map_err(|source| ArchiveError::Io {
+        let data = std::fs::read(path).map_err(|error| ArchiveError::Io {
             path: path.to_path_buf(),
-            source,
+            error,
         })?;
         let mut r = ArchiveReader::from_bytes(data)?;
         r.path = Some(path.to_path_buf());

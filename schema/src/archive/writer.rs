@@ -83,9 +83,9 @@ impl ArchiveWriter {
         opts: WriterOptions,
     ) -> Result<ArchiveWriter, ArchiveError> {
         let path = path.as_ref().to_path_buf();
-        let io = |source| ArchiveError::Io {
+        let io = |error| ArchiveError::Io {
             path: path.clone(),
-            source,
+            error,
         };
         let file = OpenOptions::new()
             .write(true)
@@ -118,9 +118,9 @@ impl ArchiveWriter {
     ) -> Result<(ArchiveWriter, ResumeInfo), ArchiveError> {
         let path = path.as_ref().to_path_buf();
         let reader = ArchiveReader::open(&path)?;
-        let io = |source| ArchiveError::Io {
+        let io = |error| ArchiveError::Io {
             path: path.clone(),
-            source,
+            error,
         };
         let file = OpenOptions::new().write(true).open(&path).map_err(io)?;
         let mut w = ArchiveWriter::with_file(file, path.clone(), opts)?;
@@ -327,7 +327,7 @@ impl ArchiveWriter {
                 }
                 Err(ArchiveError::Io {
                     path: self.path.clone(),
-                    source,
+                    error: source,
                 })
             }
         }

@@ -1,0 +1,521 @@
+//! Firefox (SpiderMonkey) over the Remote Debugging Protocol: one headless browser per worker with
+//! a fresh profile, reused across sessions and relaunched after a crash, a hang, or every N
+//! sessions. Each session navigates the tab to a generated page that loads the program and then
+//! logs an end marker (cookbook §3.3, §3.5).
+
+use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
+use crate::engines::DieWithParent;
+use crate::rdp::session::{page_error, parse_positions, resources, where_location, Link, Loaded};
+use crate::rdp::{BreakpointPolicy, Connection, RdpError, RdpSession};
+use async_trait::async_trait;
+use morphtrace_schema::{EngineDescriptor, EngineKind, Location, Protocol};
+use serde_json::{json, Value as Json};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::process::{Child, Command};
+use tokio::sync::Mutex;
+
+/// Preferences of the fresh profile: the debugger server without prompts, and nothing that
+/// talks to the network (which is closed) or competes for the CPU.
+const USER_JS: &str = r#"user_pref("devtools.debugger.remote-enabled", true);
+user_pref("devtools.chrome.enabled", true);
+user_pref("devtools.debugger.prompt-connection", false);
+user_pref("devtools.debugger.force-local", true);
+user_pref("browser.shell.checkDefaultBrowser", false);
+user_pref("browser.startup.page", 0);
+user_pref("browser.startup.homepage_override.mstone", "ignore");
+user_pref("browser.aboutwelcome.enabled", false);
+user_pref("datareporting.policy.dataSubmissionEnabled", false);
+user_pref("datareporting.healthreport.uploadEnabled", false);
+user_pref("toolkit.telemetry.enabled", false);
+user_pref("app.update.enabled", false);
+user_pref("app.update.auto", false);
+user_pref("browser.safebrowsing.malware.enabled", false);
+user_pref("browser.safebrowsing.phishing.enabled", false);
+user_pref("browser.safebrowsing.downloads.enabled", false);
+user_pref("network.captive-portal-service.enabled", false);
+user_pref("network.connectivity-service.enabled", false);
+user_pref("extensions.update.enabled", false);
+user_pref("browser.search.update", false);
+user_pref("dom.max_script_run_time", 0);
+"#;
+
+/// Frame targets and the resources the adapter reads.
+async fn establish(port: u16, t: Duration, owned: bool) -> Result<Link, RdpError> {
+    let (conn, _greeting, events) = Connection::connect(port, t).await?;
+    // `getTab` fails until the first tab is ready (pitfall 1).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    let tab = loop {
+        match conn.request("root", "getTab", json!({}), t).await {
+            Ok(r) => {
+                if let Some(a) = r.pointer("/tab/actor").and_then(Json::as_str) {
+                    break a.to_string();
+                }
+            }
+            Err(RdpError::Server { .. }) => {}
+            Err(e) => return Err(e),
+        }
+        if tokio::time::Instant::now() > deadline {
+            return Err(RdpError::Io("getTab kept failing for 30 s".into()));
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let watcher = conn
+        .request(
+            &tab,
+            "getWatcher",
+            json!({"isServerTargetSwitchingEnabled": true, "isPopupDebuggingEnabled": false}),
+            t,
+        )
+        .await?;
+    let watcher = watcher
+        .get("actor")
+        .and_then(Json::as_str)
+        .unwrap_or("")
+        .to_string();
+    conn.request(&watcher, "watchTargets", json!({"targetType": "frame"}), t)
+        .await?;
+    let bl = conn
+        .request(&watcher, "getBreakpointListActor", json!({}), t)
+        .await?;
+    let breakpoint_list = bl
+        .pointer("/breakpointList/actor")
+        .and_then(Json::as_str)
+        .unwrap_or("")
+        .to_string();
+    conn.request(
+        &watcher,
+        "watchResources",
+        json!({"resourceTypes": ["console-message", "error-message"]}),
+        t,
+    )
+    .await?;
+    Ok(Link {
+        conn,
+        tab,
+        breakpoint_list,
+        events: Arc::new(Mutex::new(events)),
+        owned,
+    })
+}
+
+struct Browser {
+    child: Child,
+    port: u16,
+    /// The persistent connection (None in naive mode: one connection per session).
+    link: Option<Link>,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    async fn launch(exe: &Path, t: Duration, persistent: bool) -> Result<Browser, DebuggerError> {
+        let fail = |reason: String| DebuggerError::Launch {
+            engine: format!("firefox ({})", exe.display()),
+            reason,
+        };
+        let profile = tempfile::Builder::new()
+            .prefix("morphtrace-firefox-")
+            .tempdir()
+            .map_err(|e| fail(format!("profile directory: {e}")))?;
+        std::fs::write(profile.path().join("user.js"), USER_JS)
+            .map_err(|e| fail(format!("profile: {e}")))?;
+        // Firefox takes a port number, not 0: take a free ephemeral one from the kernel. The
+        // server listens on loopback only (devtools.debugger.force-local).
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map_err(|e| fail(format!("no free port: {e}")))?
+            .port();
+        let child = Command::new(exe)
+            .args(["--headless", "--no-remote", "--profile"])
+            .arg(profile.path())
+            .arg("--start-debugger-server")
+            .arg(port.to_string())
+            .arg("about:blank")
+            .env("MOZ_CRASHREPORTER_DISABLE", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .die_with_parent()
+            .spawn()
+            .map_err(|e| fail(e.to_string()))?;
+        let mut b = Browser {
+            child,
+            port,
+            link: None,
+            _profile: profile,
+        };
+        // The port opens after 1–2.5 s (cookbook §3.7).
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            if tokio::net::TcpStream::connect(("127.0.0.1", port))
+                .await
+                .is_ok()
+            {
+                break;
+            }
+            if !matches!(b.child.try_wait(), Ok(None)) {
+                return Err(fail("exited during start-up".into()));
+            }
+            if tokio::time::Instant::now() > deadline {
+                return Err(fail("the debugger server did not open within 30 s".into()));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let link = establish(port, t, !persistent)
+            .await
+            .map_err(|e| fail(e.to_string()))?;
+        if persistent {
+            b.link = Some(link);
+        } else {
+            link.conn.close();
+        }
+        Ok(b)
+    }
+
+    async fn kill(mut self) {
+        if let Some(l) = &self.link {
+            l.conn.close();
+        }
+        let _ = self.child.kill().await;
+    }
+}
+
+pub struct FirefoxEngine {
+    exe: PathBuf,
+    desc: EngineDescriptor,
+    opts: CaptureOptions,
+    policy: BreakpointPolicy,
+    persistent: bool,
+    restart_every: usize,
+    browser: Option<Browser>,
+    sessions: u64,
+    since_launch: usize,
+}
+
+/// `firefox-esr --version` → `153.7.0esr`.
+async fn version(exe: &Path) -> String {
+    let out = Command::new(exe)
+        .arg("--version")
+        .env("MOZ_CRASHREPORTER_DISABLE", "1")
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .output()
+        .await;
+    out.ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_string())
+        .and_then(|s| s.rsplit(' ').next().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// Percent-encodes what a file URL cannot carry verbatim.
+fn file_url_path(p: &Path) -> String {
+    let mut out = String::new();
+    for b in p.display().to_string().bytes() {
+        if b.is_ascii_alphanumeric() || b"/-_.~".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+impl FirefoxEngine {
+    /// `persistent`: one connection and watcher for all sessions (false: the naive baseline,
+    /// one connection per session). `restart_every`: relaunch after that many sessions (0: never).
+    pub async fn launch(
+        exe: PathBuf,
+        opts: CaptureOptions,
+        policy: BreakpointPolicy,
+        persistent: bool,
+        restart_every: usize,
+    ) -> Result<FirefoxEngine, DebuggerError> {
+        let v = version(&exe).await;
+        let browser = Browser::launch(&exe, opts.call_timeout, persistent).await?;
+        let desc = EngineDescriptor {
+            kind: EngineKind::Firefox,
+            executable: exe.display().to_string(),
+            version: v.clone(),
+            protocol: Protocol::Rdp,
+            engine_version: Some(format!("SpiderMonkey {v}")),
+            details: vec![("breakpointPolicy".into(), policy.name().into())],
+        };
+        Ok(FirefoxEngine {
+            exe,
+            desc,
+            opts,
+            policy,
+            persistent,
+            restart_every,
+            browser: Some(browser),
+            sessions: 0,
+            since_launch: 0,
+        })
+    }
+
+    async fn ensure_browser(&mut self) -> Result<(), DebuggerError> {
+        let due = self.restart_every > 0 && self.since_launch >= self.restart_every;
+        let alive = match self.browser.as_mut() {
+            Some(b) => {
+                matches!(b.child.try_wait(), Ok(None))
+                    && b.link.as_ref().is_none_or(|l| !l.conn.is_broken())
+            }
+            None => false,
+        };
+        if !alive || due {
+            if let Some(b) = self.browser.take() {
+                b.kill().await;
+            }
+            self.browser =
+                Some(Browser::launch(&self.exe, self.opts.call_timeout, self.persistent).await?);
+            self.since_launch = 0;
+        }
+        Ok(())
+    }
+
+    async fn link(&mut self) -> Result<Link, DebuggerError> {
+        self.ensure_browser().await?;
+        let b = self
+            .browser
+            .as_ref()
+            .ok_or_else(|| DebuggerError::Crashed("no browser".into()))?;
+        match &b.link {
+            Some(l) => Ok(Link {
+                conn: l.conn.clone(),
+                breakpoint_list: l.breakpoint_list.clone(),
+                events: l.events.clone(),
+                owned: false,
+                tab: l.tab.clone(),
+            }),
+            None => establish(b.port, self.opts.call_timeout, true)
+                .await
+                .map_err(|e| DebuggerError::Crashed(e.to_string())),
+        }
+    }
+}
+
+fn crash(e: RdpError) -> DebuggerError {
+    DebuggerError::Crashed(e.to_string())
+}
+
+#[async_trait]
+impl Engine for FirefoxEngine {
+    fn descriptor(&self) -> &EngineDescriptor {
+        &self.desc
+    }
+
+    async fn open(
+        &mut self,
+        program: &ProgramFile,
+    ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
+        let link = self.link().await?;
+        self.sessions += 1;
+        self.since_launch += 1;
+        let t = self.opts.call_timeout;
+        let mut events = link.events.clone().lock_owned().await;
+        // Whatever an earlier page still said is not this session's.
+        while events.try_recv().is_ok() {}
+        let marker = format!("__MORPHTRACE_END_{}__", self.sessions);
+        let page = program.path.with_extension("morphtrace.html");
+        let html = format!(
+            "<!DOCTYPE html><meta charset=\"utf-8\"><title>morphtrace</title>\
+             <script src=\"{}\"></script><script>console.log(\"{marker}\")</script>\n",
+            program.url
+        );
+        std::fs::write(&page, html).map_err(|e| DebuggerError::Launch {
+            engine: "firefox".into(),
+            reason: format!("{}: {e}", page.display()),
+        })?;
+        let conn = link.conn.clone();
+        let bl = link.breakpoint_list.clone();
+        conn.request(
+            &bl,
+            "setActiveEventBreakpoints",
+            json!({"ids": ["script.source.firstStatement"]}),
+            t,
+        )
+        .await
+        .map_err(crash)?;
+        // The reply may come only once the page is idle (pitfall 5): do not wait for it.
+        {
+            let (conn, tab) = (conn.clone(), link.tab.clone());
+            let url = format!("file://{}", file_url_path(&page));
+            tokio::spawn(async move {
+                let _ = conn
+                    .request(
+                        &tab,
+                        "navigateTo",
+                        json!({"url": url, "waitForLoad": false}),
+                        t,
+                    )
+                    .await;
+            });
+        }
+        // The first statement of the first script: the program's, or the marker's when the
+        // program did not compile (or has no statement).
+        let deadline = tokio::time::Instant::now() + t + Duration::from_secs(5);
+        let mut console = Vec::new();
+        let mut errors = Vec::new();
+        let paused = loop {
+            let ev = tokio::select! {
+                ev = events.recv() => ev.ok_or_else(|| crash(RdpError::Closed))?,
+                _ = tokio::time::sleep_until(deadline) => {
+                    return Err(DebuggerError::Timeout("the page did not load".into()))
+                }
+            };
+            match ev.get("type").and_then(Json::as_str) {
+                Some("paused") => break ev,
+                Some("resources-available-array") => {
+                    for (ty, r) in resources(&ev) {
+                        match ty {
+                            "console-message" => console.push(crate::rdp::session::console_line(r)),
+                            "error-message" => errors.extend(page_error(r)),
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
+            }
+        };
+        let thread = paused
+            .get("from")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string();
+        let source_actor = paused
+            .pointer("/frame/where/actor")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string();
+        let first = where_location(&paused["frame"]["where"]);
+        conn.request(&bl, "setActiveEventBreakpoints", json!({"ids": []}), t)
+            .await
+            .map_err(crash)?;
+        let sources = conn
+            .request(&thread, "sources", json!({}), t)
+            .await
+            .map_err(crash)?;
+        let source_url = sources
+            .get("sources")
+            .and_then(Json::as_array)
+            .and_then(|a| a.iter().find(|s| s["actor"] == source_actor.as_str()))
+            .and_then(|s| s.get("url"))
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string();
+        let is_program = source_url == program.url
+            || Path::new(source_url.trim_start_matches("file://")).file_name()
+                == program.path.file_name();
+        if !is_program {
+            // No pause in the program: it did not compile. Let the page end, then read its error.
+            return self
+                .without_program(link, events, &thread, &marker, errors, page)
+                .await;
+        }
+        let positions = conn
+            .request(
+                &source_actor,
+                "getBreakpointPositionsCompressed",
+                json!({}),
+                t,
+            )
+            .await
+            .map_err(crash)?;
+        let loaded = Loaded {
+            thread,
+            source_actor,
+            source_url,
+            first,
+            positions: parse_positions(&positions),
+            console,
+        };
+        Ok(Ok(Box::new(RdpSession::new(
+            &link,
+            events,
+            loaded,
+            marker,
+            self.policy,
+            self.opts.clone(),
+            page,
+        ))))
+    }
+
+    fn pid(&self) -> Option<u32> {
+        self.browser.as_ref().and_then(|b| b.child.id())
+    }
+
+    async fn restart(&mut self) -> Result<(), DebuggerError> {
+        if let Some(b) = self.browser.take() {
+            b.kill().await;
+        }
+        self.browser =
+            Some(Browser::launch(&self.exe, self.opts.call_timeout, self.persistent).await?);
+        self.since_launch = 0;
+        Ok(())
+    }
+
+    async fn shutdown(&mut self) {
+        if let Some(b) = self.browser.take() {
+            b.kill().await;
+        }
+    }
+}
+
+impl FirefoxEngine {
+    /// The page ran without ever pausing in the program: report its syntax error, or, if the
+    /// program has no statement at all, a session that ends as soon as it starts.
+    async fn without_program(
+        &mut self,
+        link: Link,
+        mut events: tokio::sync::OwnedMutexGuard<tokio::sync::mpsc::UnboundedReceiver<Json>>,
+        thread: &str,
+        marker: &str,
+        mut errors: Vec<(String, Option<Location>)>,
+        page: PathBuf,
+    ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
+        let t = self.opts.call_timeout;
+        link.conn
+            .request(thread, "resume", json!({"resumeLimit": null}), t)
+            .await
+            .map_err(crash)?;
+        // The error can arrive after the marker: wait a little past it.
+        let mut deadline = tokio::time::Instant::now() + self.opts.action_timeout;
+        let mut ended = false;
+        while errors.is_empty() {
+            let ev = tokio::select! {
+                ev = events.recv() => ev.ok_or_else(|| crash(RdpError::Closed))?,
+                _ = tokio::time::sleep_until(deadline) => break,
+            };
+            for (ty, r) in resources(&ev) {
+                match ty {
+                    "console-message" if crate::rdp::session::console_line(r) == marker => {
+                        if !ended {
+                            ended = true;
+                            deadline = tokio::time::Instant::now() + Duration::from_millis(500);
+                        }
+                    }
+                    "error-message" => errors.extend(page_error(r)),
+                    _ => {}
+                }
+            }
+        }
+        let _ = std::fs::remove_file(&page);
+        drop(events);
+        if link.owned {
+            link.conn.close();
+        }
+        match errors.into_iter().next() {
+            Some((message, location)) => Ok(Err(SyntaxError { message, location })),
+            // Nothing to pause at, nothing wrong: the program ends as soon as it starts.
+            None if ended => Ok(Ok(Box::new(crate::rdp::session::EmptyProgram::new(
+                self.policy,
+            )))),
+            None => Err(DebuggerError::Timeout(
+                "the page neither paused in the program nor ended".into(),
+            )),
+        }
+    }
+}

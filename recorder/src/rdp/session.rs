@@ -1,0 +1,992 @@
+//! One debugging session over Firefox's RDP: the normalizing adapter (cookbook §3.3).
+//!
+//! Lines are 1-based on the wire and 0-based in our model: converted here and nowhere else.
+//! Firefox does not slide breakpoints: the actual location is chosen by this adapter from the
+//! source's breakable positions, under a recorded [`BreakpointPolicy`].
+
+use super::connection::{Connection, RdpError};
+use super::grips::primitive_or_shell;
+use crate::debugger::{CaptureOptions, Debugger, DebuggerError};
+use async_trait::async_trait;
+use morphtrace_schema::{
+    Action, BreakpointId, Entry, Frame, Key, Location, LocationSource, ObjectKind, Output,
+    PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
+};
+use serde_json::{json, Value as Json};
+use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use tokio::sync::{mpsc, Mutex, OwnedMutexGuard};
+
+/// Where a breakpoint goes when the requested line has no breakable position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum BreakpointPolicy {
+    /// The first breakable position at or after the requested line (V8-like; the default).
+    #[default]
+    NextBreakable,
+    /// The first breakable position on the requested line only; none if it has none.
+    SameLine,
+}
+
+impl BreakpointPolicy {
+    pub fn name(self) -> &'static str {
+        match self {
+            BreakpointPolicy::NextBreakable => "next-breakable",
+            BreakpointPolicy::SameLine => "same-line",
+        }
+    }
+
+    /// The actual location for a request, from the breakable positions (0-based lines).
+    pub fn place(
+        self,
+        positions: &BTreeMap<u32, Vec<u32>>,
+        line: u32,
+        column: Option<u32>,
+    ) -> Option<Location> {
+        let on_line = |l: u32, min_col: u32| {
+            positions
+                .get(&l)
+                .and_then(|cols| cols.iter().copied().filter(|&c| c >= min_col).min())
+                .map(|c| Location::new(l, c))
+        };
+        if let Some(loc) = on_line(line, column.unwrap_or(0)) {
+            return Some(loc);
+        }
+        match self {
+            BreakpointPolicy::SameLine => None,
+            BreakpointPolicy::NextBreakable => positions
+                .range(line + 1..)
+                .find_map(|(&l, _)| on_line(l, 0)),
+        }
+    }
+}
+
+/// Parses `getBreakpointPositionsCompressed` (`{"3": [12], ...}`, 1-based lines) to 0-based lines.
+pub fn parse_positions(reply: &Json) -> BTreeMap<u32, Vec<u32>> {
+    let mut out = BTreeMap::new();
+    if let Some(m) = reply.get("positions").and_then(Json::as_object) {
+        for (line, cols) in m {
+            let Ok(l) = line.parse::<u32>() else { continue };
+            let Some(l) = l.checked_sub(1) else { continue };
+            let mut cols: Vec<u32> = cols
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|c| c.as_u64().map(|c| c as u32))
+                .collect();
+            cols.sort_unstable();
+            cols.dedup();
+            out.insert(l, cols);
+        }
+    }
+    out
+}
+
+/// What one session needs of the engine's connection.
+pub struct Link {
+    pub conn: Connection,
+    /// The tab descriptor (navigation).
+    pub tab: String,
+    pub breakpoint_list: String,
+    pub events: Arc<Mutex<mpsc::UnboundedReceiver<Json>>>,
+    /// True when the session owns the connection (naive mode): it is closed with the session.
+    pub owned: bool,
+}
+
+/// What `open` found when the program first paused.
+pub struct Loaded {
+    pub thread: String,
+    pub source_actor: String,
+    pub source_url: String,
+    pub first: Location,
+    pub positions: BTreeMap<u32, Vec<u32>>,
+    /// Console lines and an uncaught error seen before the first pause.
+    pub console: Vec<String>,
+}
+
+pub struct RdpSession {
+    conn: Connection,
+    breakpoint_list: String,
+    events: OwnedMutexGuard<mpsc::UnboundedReceiver<Json>>,
+    owned_link: bool,
+    thread: String,
+    source_actor: String,
+    source_url: String,
+    marker: String,
+    positions: BTreeMap<u32, Vec<u32>>,
+    policy: BreakpointPolicy,
+    opts: CaptureOptions,
+    /// Our breakpoints and where they were placed (`None`: no breakable position).
+    bps: HashMap<BreakpointId, Option<Location>>,
+    /// Breakpoints per placed location: Firefox keeps one per location, we may set several.
+    at: BTreeMap<Location, Vec<BreakpointId>>,
+    next_bp: u32,
+    /// The first-statement pause, until `Start`.
+    first: Option<Location>,
+    started: bool,
+    finished: Option<ProgramOutcome>,
+    exception: Option<(String, Option<Location>)>,
+    console: Vec<String>,
+    healthy: bool,
+    page: Option<std::path::PathBuf>,
+}
+
+fn err(e: RdpError) -> DebuggerError {
+    match e {
+        RdpError::Closed | RdpError::Io(_) => {
+            DebuggerError::Crashed("the debugger connection closed".into())
+        }
+        RdpError::Timeout(m, d) => DebuggerError::Timeout(format!("{m} after {d:?}")),
+        other => DebuggerError::Protocol(other.to_string()),
+    }
+}
+
+/// A console message's arguments as one line (strings bare, other values as rendered).
+pub fn console_line(message: &Json) -> String {
+    message
+        .get("arguments")
+        .and_then(Json::as_array)
+        .map(|a| {
+            a.iter()
+                .map(|g| match primitive_or_shell(g) {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}
+
+/// An uncaught error of the page's scripts (`error-message` resource), if this is one.
+pub fn page_error(resource: &Json) -> Option<(String, Option<Location>)> {
+    let e = resource.get("pageError")?;
+    if e.get("warning").and_then(Json::as_bool) == Some(true)
+        || e.get("category").and_then(Json::as_str) != Some("content javascript")
+    {
+        return None;
+    }
+    let message = e.get("errorMessage").and_then(Json::as_str)?.to_string();
+    let n = |k: &str| e.get(k).and_then(Json::as_u64).map(|n| n as u32);
+    // Both 1-based in error messages.
+    let loc = n("lineNumber")
+        .filter(|&l| l > 0)
+        .map(|l| Location::new(l - 1, n("columnNumber").unwrap_or(1).saturating_sub(1)));
+    Some((message, loc))
+}
+
+/// The `(type, resource)` pairs of a `resources-available-array` event.
+pub fn resources(ev: &Json) -> Vec<(&str, &Json)> {
+    let mut out = Vec::new();
+    for pair in ev
+        .get("array")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let (Some(ty), Some(list)) = (
+            pair.get(0).and_then(Json::as_str),
+            pair.get(1).and_then(Json::as_array),
+        ) else {
+            continue;
+        };
+        out.extend(list.iter().map(|r| (ty, r)));
+    }
+    out
+}
+
+enum Pause {
+    InProgram(PauseState),
+    Outside { program_below: bool },
+}
+
+impl RdpSession {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        link: &Link,
+        events: OwnedMutexGuard<mpsc::UnboundedReceiver<Json>>,
+        loaded: Loaded,
+        marker: String,
+        policy: BreakpointPolicy,
+        opts: CaptureOptions,
+        page: std::path::PathBuf,
+    ) -> RdpSession {
+        RdpSession {
+            conn: link.conn.clone(),
+            breakpoint_list: link.breakpoint_list.clone(),
+            events,
+            owned_link: link.owned,
+            thread: loaded.thread,
+            source_actor: loaded.source_actor,
+            source_url: loaded.source_url,
+            marker,
+            positions: loaded.positions,
+            policy,
+            opts,
+            bps: HashMap::new(),
+            at: BTreeMap::new(),
+            next_bp: 0,
+            first: Some(loaded.first),
+            started: false,
+            finished: None,
+            exception: None,
+            console: loaded.console,
+            healthy: true,
+            page: Some(page),
+        }
+    }
+
+    async fn request(&self, to: &str, method: &str, fields: Json) -> Result<Json, RdpError> {
+        self.conn
+            .request(to, method, fields, self.opts.call_timeout)
+            .await
+    }
+
+    fn finish(&mut self, outcome: ProgramOutcome) -> Output {
+        self.finished = Some(outcome.clone());
+        Output::Finished { outcome }
+    }
+
+    /// Console output and errors of a resources event; true when the page's end marker came.
+    fn note_resources(&mut self, ev: &Json) -> bool {
+        let mut ended = false;
+        for (ty, r) in resources(ev) {
+            match ty {
+                "console-message" => {
+                    let line = console_line(r);
+                    if line == self.marker {
+                        ended = true;
+                    } else if !ended {
+                        self.console.push(line);
+                    }
+                }
+                "error-message" => {
+                    if let Some(e) = page_error(r) {
+                        self.exception.get_or_insert(e);
+                    }
+                }
+                _ => {}
+            }
+        }
+        ended
+    }
+
+    fn resume_limit(action: &Action) -> Json {
+        match action {
+            Action::StepInto => json!({"type": "step"}),
+            Action::StepOver => json!({"type": "next"}),
+            Action::StepOut => json!({"type": "finish"}),
+            _ => Json::Null,
+        }
+    }
+
+    async fn resume(&mut self, limit: Json) -> Result<(), DebuggerError> {
+        let thread = self.thread.clone();
+        self.request(&thread, "resume", json!({"resumeLimit": limit}))
+            .await
+            .map(|_| ())
+            .map_err(|e| {
+                self.healthy = false;
+                err(e)
+            })
+    }
+
+    /// Waits for the next pause in the program or for the page's end marker.
+    async fn wait_outcome(&mut self, action: &Action) -> Result<Output, DebuggerError> {
+        let deadline = tokio::time::Instant::now() + self.opts.action_timeout;
+        loop {
+            let ev = tokio::select! {
+                ev = self.events.recv() => ev,
+                _ = tokio::time::sleep_until(deadline) => {
+                    // Still running (non-termination): the page's process is busy.
+                    self.healthy = false;
+                    return Ok(self.finish(ProgramOutcome::Timeout));
+                }
+            };
+            let Some(ev) = ev else {
+                self.healthy = false;
+                return Err(DebuggerError::Crashed(
+                    "the debugger connection closed".into(),
+                ));
+            };
+            match ev.get("type").and_then(Json::as_str) {
+                Some("paused") => {
+                    if let Some(t) = ev.get("from").and_then(Json::as_str) {
+                        self.thread = t.to_string();
+                    }
+                    match self.pause_state(&ev, action).await? {
+                        Pause::InProgram(p) => return Ok(Output::Paused(p)),
+                        // Paused in the end-marker script or in code that is not the program's:
+                        // leave it, never report a pause there.
+                        Pause::Outside { program_below } => {
+                            let limit = if program_below && action != &Action::Resume {
+                                json!({"type": "finish"})
+                            } else {
+                                Json::Null
+                            };
+                            self.resume(limit).await?;
+                        }
+                    }
+                }
+                Some("resources-available-array") => {
+                    if self.note_resources(&ev) {
+                        let outcome = match self.exception.take() {
+                            Some((message, location)) => {
+                                ProgramOutcome::UncaughtException { message, location }
+                            }
+                            None => ProgramOutcome::Completed,
+                        };
+                        return Ok(self.finish(outcome));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    async fn pause_state(&mut self, ev: &Json, action: &Action) -> Result<Pause, DebuggerError> {
+        let thread = self.thread.clone();
+        let frames = self
+            .request(&thread, "frames", json!({"start": 0, "count": 1000}))
+            .await
+            .map_err(err)?;
+        let frames = frames
+            .get("frames")
+            .and_then(Json::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let in_program = |f: &Json| {
+            f.pointer("/where/actor").and_then(Json::as_str) == Some(self.source_actor.as_str())
+        };
+        let program: Vec<&Json> = frames.iter().filter(|f| in_program(f)).collect();
+        if frames.first().is_none_or(|f| !in_program(f)) {
+            return Ok(Pause::Outside {
+                program_below: !program.is_empty(),
+            });
+        }
+        let mut stack = Vec::with_capacity(program.len());
+        for (i, f) in program.iter().enumerate() {
+            let scopes = if i == 0 || self.opts.all_frame_scopes {
+                match f.get("actor").and_then(Json::as_str) {
+                    Some(actor) => self.scopes(actor).await?,
+                    None => Vec::new(),
+                }
+            } else {
+                Vec::new()
+            };
+            stack.push(Frame {
+                function: frame_name(f),
+                location: where_location(&f["where"]),
+                scopes,
+            });
+        }
+        let location = stack[0].location;
+        let engine_reason = ev
+            .pointer("/why/type")
+            .and_then(Json::as_str)
+            .map(str::to_string);
+        Ok(Pause::InProgram(PauseState {
+            location,
+            reason: self.reason(location, action, engine_reason.as_deref()),
+            engine_reason,
+            stack,
+        }))
+    }
+
+    /// Firefox says `resumeLimit` even when a step lands on a breakpoint, and `why.actors` is
+    /// `[null]` for breakpoint-list breakpoints (pitfall 8): hits are matched by location.
+    fn reason(&self, at: Location, action: &Action, why: Option<&str>) -> PauseReason {
+        if let Some(ids) = self.at.get(&at).filter(|ids| !ids.is_empty()) {
+            let mut ids = ids.clone();
+            ids.sort();
+            return PauseReason::Breakpoint { ids };
+        }
+        match (action, why) {
+            (_, Some("exception")) => PauseReason::Exception,
+            (Action::StepInto | Action::StepOver | Action::StepOut, _) => PauseReason::Step,
+            (_, Some("debuggerStatement")) => PauseReason::DebuggerStatement,
+            (_, r) => PauseReason::Other(r.unwrap_or("").to_string()),
+        }
+    }
+
+    /// The environment chain of a frame as our scopes (cookbook pitfall 10), global object
+    /// skipped. A function's `let`/`const` (`function lexical`) and its parameters and `var`s
+    /// (`function`) form one local scope, as in V8; the implicit `arguments` binding is left
+    /// out (V8 lists it only when the function materializes it).
+    async fn scopes(&self, frame_actor: &str) -> Result<Vec<Scope>, DebuggerError> {
+        let env = self
+            .request(frame_actor, "getEnvironment", json!({}))
+            .await
+            .map_err(err)?;
+        let mut out: Vec<Scope> = Vec::new();
+        let mut env = Some(&env);
+        let mut in_own_function = true;
+        let mut merge_into_local = false;
+        while let Some(e) = env {
+            let parent = e.get("parent").filter(|p| p.is_object());
+            let ty = e.get("type").and_then(Json::as_str).unwrap_or("");
+            let scope_kind = e.get("scopeKind").and_then(Json::as_str).unwrap_or("");
+            let kind = match (ty, scope_kind) {
+                // The global object (Window): the whole page, not the program's state.
+                ("object", _) if parent.is_none() => {
+                    env = None;
+                    continue;
+                }
+                ("object" | "with", _) => ScopeKind::With,
+                ("block", "global") => ScopeKind::Script,
+                ("block", "catch") => ScopeKind::Catch,
+                ("block", "function lexical") | ("function", _) if in_own_function => {
+                    ScopeKind::Local
+                }
+                ("block", "function lexical") | ("function", _) => ScopeKind::Closure,
+                ("block", _) if in_own_function => ScopeKind::Block,
+                ("block", _) => ScopeKind::Closure,
+                (other, _) => ScopeKind::Other(other.to_string()),
+            };
+            let mut variables = Vec::new();
+            if let Some(b) = e.get("bindings") {
+                for a in b
+                    .get("arguments")
+                    .and_then(Json::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Some((name, d)) = a.as_object().and_then(|o| o.iter().next()) {
+                        variables.push(self.variable(name, d).await?);
+                    }
+                }
+                if let Some(vars) = b.get("variables").and_then(Json::as_object) {
+                    for (name, d) in vars {
+                        if ty == "function" && name == "arguments" {
+                            continue;
+                        }
+                        variables.push(self.variable(name, d).await?);
+                    }
+                }
+            } else if let Some(actor) = e.pointer("/object/actor").and_then(Json::as_str) {
+                // A `with` object: its properties are the scope's variables.
+                let obj = primitive_or_shell(&e["object"]);
+                let kind = match &obj {
+                    Value::Object { kind, .. } => kind.clone(),
+                    _ => ObjectKind::Object,
+                };
+                let (entries, _) = self.entries(actor, &kind, self.opts.depth).await?;
+                for en in entries {
+                    if let Key::Name(name) = en.key {
+                        variables.push(Variable {
+                            name,
+                            value: en.value,
+                            reported: None,
+                        });
+                    }
+                }
+            }
+            let name = e
+                .pointer("/function/displayName")
+                .and_then(Json::as_str)
+                .map(str::to_string);
+            if merge_into_local && kind == ScopeKind::Local {
+                if let Some(last) = out.last_mut() {
+                    last.variables.extend(variables);
+                    last.variables.sort_by(|a, b| a.name.cmp(&b.name));
+                    if last.name.is_none() {
+                        last.name = name;
+                    }
+                }
+            } else if kind == ScopeKind::Script && variables.is_empty() {
+                // V8 has a script scope only when there are top-level let/const/class.
+            } else {
+                variables.sort_by(|a, b| a.name.cmp(&b.name));
+                out.push(Scope {
+                    kind: kind.clone(),
+                    name,
+                    variables,
+                });
+            }
+            merge_into_local = ty == "block" && scope_kind == "function lexical";
+            if ty == "function" {
+                in_own_function = false;
+            }
+            env = parent;
+        }
+        Ok(out)
+    }
+
+    async fn variable(&self, name: &str, descriptor: &Json) -> Result<Variable, DebuggerError> {
+        let value = match descriptor.get("value") {
+            Some(g) => self.value(g, self.opts.depth).await?,
+            None => accessor(),
+        };
+        Ok(Variable {
+            name: name.to_string(),
+            value,
+            reported: None,
+        })
+    }
+
+    /// A value expanded to `depth` levels of object entries.
+    fn value<'a>(
+        &'a self,
+        grip: &'a Json,
+        depth: u32,
+    ) -> Pin<Box<dyn Future<Output = Result<Value, DebuggerError>> + Send + 'a>> {
+        Box::pin(async move {
+            let mut v = primitive_or_shell(grip);
+            if grip.get("type").and_then(Json::as_str) == Some("longString") {
+                if let (Some(actor), Some(len)) = (
+                    grip.get("actor").and_then(Json::as_str),
+                    grip.get("length").and_then(Json::as_u64),
+                ) {
+                    let r = self
+                        .request(actor, "substring", json!({"start": 0, "end": len}))
+                        .await
+                        .map_err(err)?;
+                    if let Some(s) = r.get("substring").and_then(Json::as_str) {
+                        v = Value::String(s.to_string());
+                    }
+                }
+            }
+            if let Value::Object {
+                kind,
+                entries,
+                truncated,
+                ..
+            } = &mut v
+            {
+                if depth > 0 && *kind != ObjectKind::Function {
+                    if let Some(actor) = grip.get("actor").and_then(Json::as_str) {
+                        let (e, t) = self.entries(actor, kind, depth - 1).await?;
+                        *entries = Some(e);
+                        *truncated = t;
+                    }
+                }
+            }
+            Ok(v)
+        })
+    }
+
+    /// Up to `max_entries` enumerable own entries, in the engine's order (indices ascending,
+    /// then names in creation order); Map and Set entries from their iterator.
+    async fn entries(
+        &self,
+        actor: &str,
+        kind: &ObjectKind,
+        depth: u32,
+    ) -> Result<(Vec<Entry>, bool), DebuggerError> {
+        let max = self.opts.max_entries;
+        let keyed = matches!(kind, ObjectKind::Map | ObjectKind::Set);
+        let indexed = matches!(kind, ObjectKind::Array | ObjectKind::TypedArray);
+        let (method, fields) = if keyed {
+            ("enumEntries", json!({}))
+        } else if indexed {
+            (
+                "enumProperties",
+                json!({"options": {"ignoreNonIndexedProperties": true}}),
+            )
+        } else {
+            ("enumProperties", json!({"options": {}}))
+        };
+        let it = self.request(actor, method, fields).await.map_err(err)?;
+        let (Some(it_actor), count) = (
+            it.pointer("/iterator/actor").and_then(Json::as_str),
+            it.pointer("/iterator/count")
+                .and_then(Json::as_u64)
+                .unwrap_or(0) as usize,
+        ) else {
+            return Ok((Vec::new(), false));
+        };
+        if count == 0 {
+            return Ok((Vec::new(), false));
+        }
+        // Non-enumerable names are filtered below, so plain objects are read further than `max`.
+        let want = if keyed || indexed {
+            count.min(max)
+        } else {
+            count.min(max.saturating_mul(4).max(64))
+        };
+        let slice = self
+            .request(it_actor, "slice", json!({"start": 0, "count": want}))
+            .await
+            .map_err(err)?;
+        let mut out = Vec::new();
+        let mut truncated = count > want;
+        let props = slice.get("ownProperties").and_then(Json::as_object);
+        for (name, d) in props.into_iter().flatten() {
+            if !keyed && !indexed && d.get("enumerable").and_then(Json::as_bool) != Some(true) {
+                continue;
+            }
+            if out.len() >= max {
+                truncated = true;
+                break;
+            }
+            let Some(grip) = d.get("value") else {
+                out.push(Entry {
+                    key: Key::Name(name.clone()),
+                    value: accessor(),
+                });
+                continue;
+            };
+            if keyed {
+                let entry = if grip.get("type").and_then(Json::as_str) == Some("mapEntry") {
+                    let key = grip.pointer("/preview/key").cloned().unwrap_or(Json::Null);
+                    let value = grip
+                        .pointer("/preview/value")
+                        .cloned()
+                        .unwrap_or(Json::Null);
+                    Entry {
+                        key: Key::Value(self.value(&key, depth).await?),
+                        value: self.value(&value, depth).await?,
+                    }
+                } else {
+                    Entry {
+                        key: Key::Index(out.len() as u64),
+                        value: self.value(grip, depth).await?,
+                    }
+                };
+                out.push(entry);
+                continue;
+            }
+            let key = match name.parse::<u64>() {
+                Ok(i) if indexed => Key::Index(i),
+                _ => Key::Name(name.clone()),
+            };
+            out.push(Entry {
+                key,
+                value: self.value(grip, depth).await?,
+            });
+        }
+        Ok((out, truncated))
+    }
+
+    /// Runs the rest of the page without breakpoints, so that the next navigation starts from
+    /// an idle page (navigating away from a paused page would resume it anyway). False if it
+    /// does not end within the action timeout.
+    async fn run_to_end(&mut self) -> bool {
+        if self.resume(Json::Null).await.is_err() {
+            return false;
+        }
+        let deadline = tokio::time::Instant::now() + self.opts.action_timeout;
+        loop {
+            let ev = tokio::select! {
+                ev = self.events.recv() => ev,
+                _ = tokio::time::sleep_until(deadline) => return false,
+            };
+            let Some(ev) = ev else { return false };
+            match ev.get("type").and_then(Json::as_str) {
+                // A `debugger;` statement: go on.
+                Some("paused") => {
+                    if let Some(t) = ev.get("from").and_then(Json::as_str) {
+                        self.thread = t.to_string();
+                    }
+                    if self.resume(Json::Null).await.is_err() {
+                        return false;
+                    }
+                }
+                Some("resources-available-array") if self.note_resources(&ev) => return true,
+                _ => {}
+            }
+        }
+    }
+}
+
+/// A program without a single statement (comments only): it ends as soon as it starts.
+pub struct EmptyProgram {
+    policy: BreakpointPolicy,
+    next_bp: u32,
+    finished: bool,
+}
+
+impl EmptyProgram {
+    pub fn new(policy: BreakpointPolicy) -> EmptyProgram {
+        EmptyProgram {
+            policy,
+            next_bp: 0,
+            finished: false,
+        }
+    }
+}
+
+#[async_trait]
+impl Debugger for EmptyProgram {
+    async fn set_breakpoint(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+    ) -> Result<Output, DebuggerError> {
+        let id = BreakpointId(self.next_bp);
+        self.next_bp += 1;
+        Ok(Output::BreakpointSet {
+            id,
+            requested: Location::new(line, column.unwrap_or(0)),
+            actual: Vec::new(),
+            source: LocationSource::ClientComputed,
+            policy: Some(self.policy.name().to_string()),
+        })
+    }
+
+    async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
+        Ok(Output::BreakpointRemoved {
+            id,
+            ok: id.0 < self.next_bp,
+        })
+    }
+
+    async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
+        if action == &Action::Start && !self.finished {
+            self.finished = true;
+            return Ok(Output::Finished {
+                outcome: ProgramOutcome::Completed,
+            });
+        }
+        Ok(Output::Error {
+            message: "the program already ended (completed)".into(),
+        })
+    }
+
+    fn console(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    async fn close(self: Box<Self>) -> bool {
+        true
+    }
+}
+
+fn accessor() -> Value {
+    // Reading an accessor would run program code.
+    Value::Object {
+        kind: ObjectKind::Other("accessor".into()),
+        class: "accessor".into(),
+        description: None,
+        entries: None,
+        truncated: false,
+    }
+}
+
+fn frame_name(f: &Json) -> String {
+    match f.get("displayName").and_then(Json::as_str) {
+        None | Some("(global)") => String::new(),
+        Some(n) => n.to_string(),
+    }
+}
+
+/// An RDP `where` (1-based line, 0-based column) as our 0-based location.
+pub fn where_location(w: &Json) -> Location {
+    let n = |k: &str| w.get(k).and_then(Json::as_u64).unwrap_or(0) as u32;
+    Location::new(n("line").saturating_sub(1), n("column"))
+}
+
+#[async_trait]
+impl Debugger for RdpSession {
+    async fn set_breakpoint(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+    ) -> Result<Output, DebuggerError> {
+        let id = BreakpointId(self.next_bp);
+        self.next_bp += 1;
+        let requested = Location::new(line, column.unwrap_or(0));
+        let placed = self.policy.place(&self.positions, line, column);
+        if let Some(loc) = placed {
+            let ids = self.at.entry(loc).or_default();
+            if ids.is_empty() {
+                let r = self
+                    .conn
+                    .request(
+                        &self.breakpoint_list,
+                        "setBreakpoint",
+                        json!({"location": {"sourceUrl": self.source_url, "line": loc.line + 1,
+                                            "column": loc.column}, "options": {}}),
+                        self.opts.call_timeout,
+                    )
+                    .await;
+                match r {
+                    Ok(_) => {}
+                    Err(RdpError::Server { message, error, .. }) => {
+                        return Ok(Output::Error {
+                            message: format!("{error}: {message}"),
+                        })
+                    }
+                    Err(e) => {
+                        self.healthy = false;
+                        return Err(err(e));
+                    }
+                }
+            }
+            self.at.entry(loc).or_default().push(id);
+        }
+        self.bps.insert(id, placed);
+        Ok(Output::BreakpointSet {
+            id,
+            requested,
+            actual: placed.into_iter().collect(),
+            source: LocationSource::ClientComputed,
+            policy: Some(self.policy.name().to_string()),
+        })
+    }
+
+    async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
+        let Some(placed) = self.bps.remove(&id) else {
+            return Ok(Output::BreakpointRemoved { id, ok: false });
+        };
+        let Some(loc) = placed else {
+            return Ok(Output::BreakpointRemoved { id, ok: true });
+        };
+        let ids = self.at.entry(loc).or_default();
+        ids.retain(|i| *i != id);
+        if ids.is_empty() {
+            self.at.remove(&loc);
+            let r = self
+                .conn
+                .request(
+                    &self.breakpoint_list,
+                    "removeBreakpoint",
+                    json!({"location": {"sourceUrl": self.source_url, "line": loc.line + 1,
+                                        "column": loc.column}}),
+                    self.opts.call_timeout,
+                )
+                .await;
+            match r {
+                Ok(_) => {}
+                Err(RdpError::Server { .. }) => {
+                    return Ok(Output::BreakpointRemoved { id, ok: false })
+                }
+                Err(e) => {
+                    self.healthy = false;
+                    return Err(err(e));
+                }
+            }
+        }
+        Ok(Output::BreakpointRemoved { id, ok: true })
+    }
+
+    async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
+        if let Some(outcome) = &self.finished {
+            return Ok(Output::Error {
+                message: format!("the program already ended ({})", outcome.name()),
+            });
+        }
+        match action {
+            Action::Start if self.started => {
+                return Ok(Output::Error {
+                    message: "the program already started".into(),
+                })
+            }
+            Action::Start => {
+                self.started = true;
+                let first = self.first.take();
+                // A breakpoint on the first statement: the pause we are in *is* its hit, and
+                // resuming would not hit it again (pitfall 3). V8 stops there; so do we.
+                if first.is_some_and(|l| self.at.get(&l).is_some_and(|ids| !ids.is_empty())) {
+                    let ev = json!({"why": {"type": "breakpoint"}});
+                    return match self.pause_state(&ev, action).await {
+                        Ok(Pause::InProgram(p)) => Ok(Output::Paused(p)),
+                        Ok(Pause::Outside { .. }) => {
+                            self.resume(Json::Null).await?;
+                            self.wait_outcome(action).await
+                        }
+                        Err(e) => {
+                            self.healthy = false;
+                            Err(e)
+                        }
+                    };
+                }
+                self.resume(Json::Null).await?;
+            }
+            Action::Resume | Action::StepInto | Action::StepOver | Action::StepOut => {
+                if !self.started {
+                    return Ok(Output::Error {
+                        message: "the program has not started".into(),
+                    });
+                }
+                self.resume(Self::resume_limit(action)).await?;
+            }
+            other => {
+                return Ok(Output::Error {
+                    message: format!("{other} is not a control action"),
+                })
+            }
+        }
+        let out = self.wait_outcome(action).await;
+        if out.is_err() {
+            self.healthy = false;
+        }
+        out
+    }
+
+    fn console(&self) -> Vec<String> {
+        self.console.clone()
+    }
+
+    async fn close(mut self: Box<Self>) -> bool {
+        if self.healthy && !self.conn.is_broken() {
+            // Breakpoint-list breakpoints are the watcher's, not the page's: remove ours, or a
+            // later session of the same program would hit them.
+            let locs: Vec<Location> = self.at.keys().copied().collect();
+            for loc in locs {
+                let r = self
+                    .conn
+                    .request(
+                        &self.breakpoint_list,
+                        "removeBreakpoint",
+                        json!({"location": {"sourceUrl": self.source_url, "line": loc.line + 1,
+                                            "column": loc.column}}),
+                        self.opts.call_timeout,
+                    )
+                    .await;
+                if r.is_err() {
+                    self.healthy = false;
+                    break;
+                }
+            }
+            if self.healthy && self.finished.is_none() && !self.run_to_end().await {
+                self.healthy = false;
+            }
+        }
+        if let Some(p) = self.page.take() {
+            let _ = std::fs::remove_file(p);
+        }
+        if self.owned_link {
+            self.conn.close();
+        }
+        self.healthy && !self.conn.is_broken()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placement_policies() {
+        let p = parse_positions(&json!({"positions": {"3": [12], "5": [4, 0], "9": [15, 18]}}));
+        // 0-based lines: 2, 4, 8.
+        assert_eq!(p.get(&4), Some(&vec![0, 4]));
+        let next = BreakpointPolicy::NextBreakable;
+        let same = BreakpointPolicy::SameLine;
+        assert_eq!(next.place(&p, 2, None), Some(Location::new(2, 12)));
+        assert_eq!(next.place(&p, 3, None), Some(Location::new(4, 0)));
+        assert_eq!(same.place(&p, 3, None), None);
+        assert_eq!(next.place(&p, 4, Some(2)), Some(Location::new(4, 4)));
+        assert_eq!(next.place(&p, 8, Some(16)), Some(Location::new(8, 18)));
+        assert_eq!(next.place(&p, 8, Some(19)), None);
+        assert_eq!(next.place(&p, 9, None), None);
+    }
+
+    #[test]
+    fn page_errors_and_console() {
+        let r = json!({"pageError": {"errorMessage": "Error: boom", "category": "content javascript",
+                       "lineNumber": 7, "columnNumber": 7, "warning": false}});
+        let (m, l) = page_error(&r).unwrap();
+        assert_eq!(m, "Error: boom");
+        assert_eq!(l, Some(Location::new(6, 6)));
+        let layout =
+            json!({"pageError": {"errorMessage": "Layout was forced", "category": "Layout"}});
+        assert!(page_error(&layout).is_none());
+        assert_eq!(
+            console_line(&json!({"arguments": ["y", 3, {"type": "-0"}]})),
+            "y 3 -0"
+        );
+    }
+}
