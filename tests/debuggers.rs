@@ -1,10 +1,14 @@
-//! Real Chromium and real Node, driven through the recorder's adapter: the cookbook's facts.
+//! Real Chromium, Node and Firefox, driven through the recorder's adapters: the cookbook's facts.
 
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::debugger::{CaptureOptions, Debugger, Engine};
 use morphtrace_recorder::engines::EngineSpec;
+use morphtrace_recorder::rdp::BreakpointPolicy;
+use morphtrace_recorder::strategy::{self, Plan, Recording};
+use morphtrace_schema::relation::ComparisonPolicy;
 use morphtrace_schema::{
-    Action, Key, Location, ObjectKind, Output, PauseReason, PauseState, ProgramOutcome, Value,
+    Action, DivergenceKind, EngineRef, Key, Location, LocationSource, ObjectKind, Output,
+    PauseReason, PauseState, ProgramOutcome, Value,
 };
 use std::path::Path;
 use std::time::Duration;
@@ -264,14 +268,14 @@ async fn value_kinds(kind: &str) {
     for name in ["before", "late"] {
         let x = var(&t, name);
         assert_eq!(x.value, Value::Uninitialized, "{kind}: {name} in TDZ");
-        let expected = if kind == "node" {
-            Value::Undefined
-        } else {
-            Value::Unavailable
+        // Chromium gives no value, Node says undefined, Firefox says "uninitialized" itself.
+        let expected = match kind {
+            "node" => Some(Value::Undefined),
+            "firefox" => None,
+            _ => Some(Value::Unavailable),
         };
         assert_eq!(
-            x.reported,
-            Some(expected),
+            x.reported, expected,
             "{kind}: what the engine said of {name}"
         );
     }
@@ -355,10 +359,9 @@ async fn node_exception_syntax_error_and_timeout() {
     program_outcomes("node").await;
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_killed_mid_session_then_next_session_works() {
+async fn killed_mid_session(kind: &str) {
     let _g = SERIAL.lock().await;
-    let mut e = engine("chromium", CaptureOptions::default()).await;
+    let mut e = engine(kind, CaptureOptions::default()).await;
     let p = fixture("prog.js");
     let mut d = open(&mut e, &p).await;
     d.set_breakpoint(20, None).await.unwrap();
@@ -384,4 +387,192 @@ async fn chromium_killed_mid_session_then_next_session_works() {
     assert_ne!(e.pid(), Some(pid));
     d.close().await;
     e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_killed_mid_session_then_next_session_works() {
+    killed_mid_session("chromium").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_killed_mid_session_then_next_session_works() {
+    killed_mid_session("firefox").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_values_of_every_kind() {
+    value_kinds("firefox").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_exception_syntax_error_and_timeout() {
+    program_outcomes("firefox").await;
+}
+
+/// Firefox's server does not slide breakpoints (cookbook §3.4): the adapter places them, says so,
+/// and the placement is real (the program stops there).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_breakpoint_placement_under_both_policies() {
+    let _g = SERIAL.lock().await;
+    let p = fixture("prog.js");
+    for policy in [BreakpointPolicy::NextBreakable, BreakpointPolicy::SameLine] {
+        let opts = CaptureOptions {
+            breakpoint_policy: policy,
+            ..CaptureOptions::default()
+        };
+        let mut e = engine("firefox", opts).await;
+        let mut d = open(&mut e, &p).await;
+        // Requested line (1-based) → actual under next-breakable; same-line places only
+        // requests on a line with a breakable position (3, 9, 21, 26 here).
+        for (req, line, col1) in [
+            (1, 3, 13),
+            (3, 3, 13),
+            (6, 8, 15),
+            (9, 9, 16),
+            (12, 13, 15),
+            (16, 18, 3),
+            (20, 21, 14),
+            (26, 26, 1),
+        ] {
+            let o = d.set_breakpoint(req - 1, None).await.unwrap();
+            let expected = match policy {
+                BreakpointPolicy::SameLine if req != line => vec![],
+                _ => vec![at(line, col1)],
+            };
+            assert_eq!(actual(&o), expected, "{policy:?}: line {req}");
+            match o {
+                Output::BreakpointSet {
+                    source, policy: p, ..
+                } => {
+                    assert_eq!(source, LocationSource::ClientComputed);
+                    assert_eq!(p.as_deref(), Some(policy.name()));
+                }
+                other => panic!("{other:?}"),
+            }
+        }
+        // Past the end: nowhere to go.
+        assert!(actual(&d.set_breakpoint(99, None).await.unwrap()).is_empty());
+        // The placed breakpoints are really hit there, in program order.
+        let expected = match policy {
+            BreakpointPolicy::NextBreakable => [at(21, 14), at(8, 15)],
+            BreakpointPolicy::SameLine => [at(9, 16), at(3, 13)],
+        };
+        let s = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(s.location, expected[0], "{policy:?}");
+        assert!(matches!(s.reason, PauseReason::Breakpoint { .. }));
+        let next = paused(d.control(&Action::Resume).await.unwrap());
+        assert_eq!(next.location, expected[1], "{policy:?}");
+        d.close().await;
+        e.shutdown().await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_control_actions() {
+    let _g = SERIAL.lock().await;
+    let mut e = engine("firefox", CaptureOptions::default()).await;
+    let p = fixture("prog.js");
+    let mut d = open(&mut e, &p).await;
+    for line in [1, 6, 9, 21] {
+        d.set_breakpoint(line - 1, None).await.unwrap();
+    }
+    let p0 = paused(d.control(&Action::Start).await.unwrap());
+    assert_eq!(p0.location, at(21, 14));
+    assert_eq!(p0.stack.len(), 1, "only program frames");
+    let p1 = paused(d.control(&Action::StepInto).await.unwrap());
+    assert_eq!(p1.location, at(8, 15));
+    let names: Vec<&str> = p1.stack.iter().map(|f| f.function.as_str()).collect();
+    assert_eq!(names, ["compute", ""]);
+    // Firefox says `resumeLimit` when a step lands on a breakpoint: still a breakpoint stop.
+    let p2 = paused(d.control(&Action::StepInto).await.unwrap());
+    assert_eq!(p2.location, at(9, 16));
+    assert!(
+        matches!(p2.reason, PauseReason::Breakpoint { .. }),
+        "{:?}",
+        p2.reason
+    );
+    let p3 = paused(d.control(&Action::StepInto).await.unwrap());
+    assert_eq!((p3.location, &p3.reason), (at(9, 19), &PauseReason::Step));
+    let p4 = paused(d.control(&Action::StepOut).await.unwrap());
+    assert_eq!(p4.location, at(3, 13));
+    assert_eq!(p4.stack[0].function, "add");
+    let p5 = paused(d.control(&Action::StepOver).await.unwrap());
+    assert_eq!(p5.location, at(4, 3));
+    // Cookbook §3.8 item 9: `next` stops at the function's closing brace (V8 does not).
+    let p6 = paused(d.control(&Action::StepOver).await.unwrap());
+    assert_eq!(p6.location, at(5, 1));
+    let mut hits = 0;
+    loop {
+        match d.control(&Action::Resume).await.unwrap() {
+            Output::Paused(_) => hits += 1,
+            Output::Finished { outcome } => {
+                assert_eq!(outcome, ProgramOutcome::Completed);
+                break;
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(hits < 20, "resume never reached the end");
+    }
+    assert_eq!(d.console(), vec!["result 3".to_string()]);
+    assert!(matches!(
+        d.control(&Action::StepOver).await.unwrap(),
+        Output::Error { .. }
+    ));
+    assert!(d.close().await);
+    // A session left paused: closing runs the page out, and the next session starts clean.
+    let mut d = open(&mut e, &p).await;
+    d.set_breakpoint(2, None).await.unwrap();
+    paused(d.control(&Action::Start).await.unwrap());
+    assert!(d.close().await, "a paused session closes cleanly");
+    let mut d = open(&mut e, &p).await;
+    assert!(matches!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::Completed
+        }
+    ));
+    d.close().await;
+    e.shutdown().await;
+}
+
+/// The same actions on Chromium and Firefox: stepping over `return s;` goes back to the caller
+/// in V8 but stops at the closing brace in Firefox, a pause-location divergence.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_vs_firefox_closing_brace_is_a_pause_location_divergence() {
+    let _g = SERIAL.lock().await;
+    let mut c = engine("chromium", CaptureOptions::default()).await;
+    let mut f = engine("firefox", CaptureOptions::default()).await;
+    let p = fixture("prog.js");
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 3,
+                column: None,
+            },
+            Action::Start,
+            Action::StepOver,
+            Action::StepOver,
+        ],
+    };
+    let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
+    let mut engines = [&mut c, &mut f];
+    strategy::run(
+        &mut engines,
+        &p.file,
+        &p.program.hash,
+        &plan,
+        &ComparisonPolicy::default(),
+        &mut rec,
+    )
+    .await
+    .unwrap();
+    let d = rec.divergence.expect("a divergence");
+    assert_eq!(d.kind, DivergenceKind::PauseLocation, "{}", d.detail);
+    assert_eq!(d.action, Action::StepOver);
+    match &d.sides[1].output {
+        Some(Output::Paused(p)) => assert_eq!(p.location, at(5, 1)),
+        other => panic!("{other:?}"),
+    }
+    c.shutdown().await;
+    f.shutdown().await;
 }

@@ -95,9 +95,15 @@ fn pause_divergence(
                 }
                 Some(y) if x != y => {
                     let (path, x, y) = x.first_difference(y).unwrap_or((String::new(), x, y));
+                    let shell = x.shell_difference(y);
+                    let shell = if shell.is_empty() {
+                        shell
+                    } else {
+                        format!(" ({shell})")
+                    };
                     return Some((
                         DivergenceKind::Variables,
-                        format!("{name}{path}: {x} vs {y}"),
+                        format!("{name}{path}: {x} vs {y}{shell}"),
                     ));
                 }
                 _ => {}

@@ -136,6 +136,48 @@ impl Value {
         }
         Some((String::new(), self, other))
     }
+
+    /// What differs between two objects besides their entries, in words (`description
+    /// "Set(1)" vs None`); empty if nothing does or they are not both objects.
+    pub fn shell_difference(&self, other: &Value) -> String {
+        let (
+            Value::Object {
+                kind: k1,
+                class: c1,
+                description: d1,
+                truncated: t1,
+                entries: e1,
+            },
+            Value::Object {
+                kind: k2,
+                class: c2,
+                description: d2,
+                truncated: t2,
+                entries: e2,
+            },
+        ) = (self, other)
+        else {
+            return String::new();
+        };
+        let mut out = Vec::new();
+        if k1 != k2 {
+            out.push(format!("kind {k1:?} vs {k2:?}"));
+        }
+        if c1 != c2 {
+            out.push(format!("class {c1:?} vs {c2:?}"));
+        }
+        if d1 != d2 {
+            out.push(format!("description {d1:?} vs {d2:?}"));
+        }
+        if t1 != t2 {
+            out.push(format!("truncated {t1} vs {t2}"));
+        }
+        let n = |e: &Option<Vec<Entry>>| e.as_ref().map(Vec::len);
+        if n(e1) != n(e2) {
+            out.push(format!("entries {:?} vs {:?}", n(e1), n(e2)));
+        }
+        out.join(", ")
+    }
 }
 
 impl Key {

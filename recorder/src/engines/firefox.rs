@@ -315,7 +315,12 @@ impl Engine for FirefoxEngine {
         self.sessions += 1;
         self.since_launch += 1;
         let t = self.opts.call_timeout;
-        let mut events = link.events.clone().lock_owned().await;
+        // One session at a time per browser: the previous one must have been closed.
+        let mut events = tokio::time::timeout(t, link.events.clone().lock_owned())
+            .await
+            .map_err(|_| {
+                DebuggerError::Protocol("the previous Firefox session was not closed".into())
+            })?;
         // Whatever an earlier page still said is not this session's.
         while events.try_recv().is_ok() {}
         let marker = format!("__MORPHTRACE_END_{}__", self.sessions);

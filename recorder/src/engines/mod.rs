@@ -95,9 +95,11 @@ impl EngineSpec {
                         .any(|c| c.as_os_str().to_string_lossy() == format!("node-{v}"))
                 })
                 .ok_or_else(|| format!("no project-local node {v} (run scripts/setup.sh)"))?,
-            (None, other, _) => return Err(format!(
+            (None, other, _) => {
+                return Err(format!(
                 "engine kind {other:?} is not supported by this recorder (chromium, node, firefox)"
-            )),
+            ))
+            }
         };
         if !executable.is_file() {
             return Err(format!("{}: no such executable", executable.display()));

@@ -70,7 +70,10 @@ fn object_shell(grip: &Json) -> Value {
         ObjectKind::Array | ObjectKind::TypedArray => {
             Some(format!("{class}({})", num("length").unwrap_or(0)))
         }
-        ObjectKind::Map | ObjectKind::Set => Some(format!("{class}({})", num("size").unwrap_or(0))),
+        ObjectKind::Map | ObjectKind::Set => Some(format!(
+            "{class}({})",
+            num("size").or_else(|| num("length")).unwrap_or(0)
+        )),
         ObjectKind::RegExp => grip
             .get("displayString")
             .and_then(Json::as_str)
