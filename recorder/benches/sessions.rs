@@ -3,7 +3,9 @@
 //! next to a naive baseline measured in the same run (one session at a time, a new target or
 //! process created per session, nothing prepared ahead). Prints the recorder's own peak memory
 //! (engines are separate processes). Run: `cargo bench --workspace --bench sessions`.
-//! Environment: MT_BENCH_SEEDS (default `1..2`), MT_BENCH_BASELINE_SEEDS (default `1`).
+//! Firefox's naive baseline opens a new connection and watcher per session (cookbook §3.3).
+//! Environment: MT_BENCH_SEEDS (default `1..2`), MT_BENCH_BASELINE_SEEDS (default `1`),
+//! MT_BENCH_ONLY (run the rows whose label contains this text, e.g. `firefox`).
 
 use morphtrace_recorder::campaign::{self, Campaign};
 use morphtrace_recorder::corpus;
@@ -83,6 +85,7 @@ async fn measure(
 fn main() {
     let seeds = std::env::var("MT_BENCH_SEEDS").unwrap_or_else(|_| "1..2".into());
     let base_seeds = std::env::var("MT_BENCH_BASELINE_SEEDS").unwrap_or_else(|_| "1".into());
+    let only = std::env::var("MT_BENCH_ONLY").unwrap_or_default();
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -105,7 +108,17 @@ fn main() {
             true,
             "≥ 3 runs/s",
         ),
+        ("random, Firefox", &["firefox"][..], false, "≥ 2 sessions/s"),
+        (
+            "differential, Chromium vs Firefox",
+            &["chromium", "firefox"][..],
+            true,
+            "≥ 1.5 runs/s",
+        ),
     ] {
+        if !only.is_empty() && !label.to_lowercase().contains(&only.to_lowercase()) {
+            continue;
+        }
         let (n, fast) = rt.block_on(measure(engines, differential, &seeds, 2, 2));
         let (m, slow) = rt.block_on(measure(engines, differential, &base_seeds, 1, 0));
         println!(

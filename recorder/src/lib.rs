@@ -5,6 +5,7 @@ pub mod cdp;
 pub mod corpus;
 pub mod debugger;
 pub mod engines;
+mod quickack;
 pub mod rdp;
 pub mod strategy;
 

@@ -66,7 +66,7 @@ impl Connection {
         // CDP is many small request/reply pairs: no Nagle on our side, no delayed ACKs either.
         tcp.set_nodelay(true)
             .map_err(|e| CdpError::Ws(format!("{url}: {e}")))?;
-        let (ws, _) = tokio_tungstenite::client_async(url, super::quickack::QuickAck(tcp))
+        let (ws, _) = tokio_tungstenite::client_async(url, crate::quickack::QuickAck(tcp))
             .await
             .map_err(|e| CdpError::Ws(format!("{url}: {e}")))?;
         let (mut sink, mut stream) = ws.split();

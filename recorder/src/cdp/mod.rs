@@ -1,7 +1,6 @@
 //! Chrome DevTools Protocol: the connection and the normalizing session adapter (Chromium, Node).
 
 pub mod connection;
-mod quickack;
 pub mod session;
 pub mod tdz;
 pub mod values;

@@ -496,11 +496,11 @@ impl FirefoxEngine {
             };
             for (ty, r) in resources(&ev) {
                 match ty {
-                    "console-message" if crate::rdp::session::console_line(r) == marker => {
-                        if !ended {
-                            ended = true;
-                            deadline = tokio::time::Instant::now() + Duration::from_millis(500);
-                        }
+                    "console-message"
+                        if !ended && crate::rdp::session::console_line(r) == marker =>
+                    {
+                        ended = true;
+                        deadline = tokio::time::Instant::now() + Duration::from_millis(500);
                     }
                     "error-message" => errors.extend(page_error(r)),
                     _ => {}

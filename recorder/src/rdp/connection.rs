@@ -63,11 +63,13 @@ pub fn is_event(packet: &Value) -> bool {
 }
 
 type Reply = Result<Value, RdpError>;
+/// Requests waiting for a reply, per actor, in the order they were sent: (method, reply slot).
+type Pending = HashMap<String, VecDeque<(String, oneshot::Sender<Reply>)>>;
 
 struct Inner {
     /// Taken by `close`: dropping it ends the writer task, which shuts the socket.
     out: Mutex<Option<mpsc::UnboundedSender<Vec<u8>>>>,
-    pending: Mutex<HashMap<String, VecDeque<(String, oneshot::Sender<Reply>)>>>,
+    pending: Mutex<Pending>,
     poisoned: AtomicBool,
 }
 
@@ -142,7 +144,8 @@ impl Connection {
         // Many small request/reply pairs: no Nagle.
         tcp.set_nodelay(true)
             .map_err(|e| RdpError::Io(e.to_string()))?;
-        let (mut rd, mut wr) = tcp.into_split();
+        // Firefox sends a step's reply and its `paused` event as two segments (see quickack.rs).
+        let (mut rd, mut wr) = tokio::io::split(crate::quickack::QuickAck(tcp));
         let (out, mut out_rx) = mpsc::unbounded_channel::<Vec<u8>>();
         let (ev_tx, ev_rx) = mpsc::unbounded_channel::<Value>();
         let (greet_tx, greet_rx) = oneshot::channel::<Value>();
@@ -157,6 +160,8 @@ impl Connection {
                     break;
                 }
             }
+            // Closed by us: tell the server (it then drops this connection's watcher).
+            let _ = wr.shutdown().await;
         });
         let reader = Arc::downgrade(&inner);
         tokio::spawn(async move {

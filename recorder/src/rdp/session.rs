@@ -329,16 +329,14 @@ impl RdpSession {
                         }
                     }
                 }
-                Some("resources-available-array") => {
-                    if self.note_resources(&ev) {
-                        let outcome = match self.exception.take() {
-                            Some((message, location)) => {
-                                ProgramOutcome::UncaughtException { message, location }
-                            }
-                            None => ProgramOutcome::Completed,
-                        };
-                        return Ok(self.finish(outcome));
-                    }
+                Some("resources-available-array") if self.note_resources(&ev) => {
+                    let outcome = match self.exception.take() {
+                        Some((message, location)) => {
+                            ProgramOutcome::UncaughtException { message, location }
+                        }
+                        None => ProgramOutcome::Completed,
+                    };
+                    return Ok(self.finish(outcome));
                 }
                 _ => {}
             }
@@ -940,8 +938,16 @@ impl Debugger for RdpSession {
                     break;
                 }
             }
-            if self.healthy && self.finished.is_none() && !self.run_to_end().await {
-                self.healthy = false;
+            if self.healthy && self.finished.is_none() {
+                let t0 = std::time::Instant::now();
+                if !self.run_to_end().await {
+                    self.healthy = false;
+                }
+                tracing::debug!(
+                    "ran the rest of the page in {:?} (healthy: {})",
+                    t0.elapsed(),
+                    self.healthy
+                );
             }
         }
         if let Some(p) = self.page.take() {

@@ -1,8 +1,8 @@
 //! A TCP stream that keeps delayed ACKs off.
 //!
-//! Node's inspector writes a reply and then the events that follow it as separate small
-//! segments with Nagle's algorithm on: each later segment waits for the ACK of the first, which a
-//! Linux receiver delays by up to 40 ms. Every step then costs ~45 ms. Re-arming TCP_QUICKACK
+//! Node's inspector and Firefox's debugger server write a reply and then the events that follow
+//! it as separate small segments with Nagle's algorithm on: each later segment waits for the ACK
+//! of the first, which a Linux receiver delays by up to 40 ms. Every step then costs ~45 ms. Re-arming TCP_QUICKACK
 //! before each read (the kernel clears it as it goes) makes ACKs immediate.
 
 use std::io;
