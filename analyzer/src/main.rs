@@ -151,7 +151,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                     break;
                 }
                 shown += 1;
-                println!("{}", morphtrace_analyzer::show::render(reader.header(), &s));
+                let program = reader.program(&s.program).map(|p| p.origin.name());
+                println!(
+                    "{}",
+                    morphtrace_analyzer::show::render(reader.header(), &s, program.as_deref())
+                );
             }
             if shown == 0 && !sessions.is_empty() {
                 anyhow::bail!("no such session in {}", archive.display());

@@ -56,7 +56,8 @@ fn output(o: &Output) -> String {
     }
 }
 
-pub fn render(header: &ArchiveHeader, s: &Session) -> String {
+/// `program`: the program's name (its origin), when the archive holds it.
+pub fn render(header: &ArchiveHeader, s: &Session, program: Option<&str>) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
@@ -66,6 +67,12 @@ pub fn render(header: &ArchiveHeader, s: &Session) -> String {
         s.seed,
         s.outcome,
         s.duration_us as f64 / 1000.0
+    );
+    let _ = writeln!(
+        o,
+        "program: {} ({})",
+        program.unwrap_or("(not in the archive)"),
+        s.program.short()
     );
     if let Some(d) = &s.divergence {
         let _ = writeln!(

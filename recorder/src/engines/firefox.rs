@@ -399,18 +399,30 @@ impl Engine for FirefoxEngine {
         conn.request(&bl, "setActiveEventBreakpoints", json!({"ids": []}), t)
             .await
             .map_err(crash)?;
-        let sources = conn
-            .request(&thread, "sources", json!({}), t)
-            .await
-            .map_err(crash)?;
-        let source_url = sources
-            .get("sources")
-            .and_then(Json::as_array)
-            .and_then(|a| a.iter().find(|s| s["actor"] == source_actor.as_str()))
-            .and_then(|s| s.get("url"))
-            .and_then(Json::as_str)
-            .unwrap_or("")
-            .to_string();
+        // The paused source can be missing from the thread's list for a moment: ask again.
+        let mut source_url = None;
+        for _ in 0..40 {
+            let sources = conn
+                .request(&thread, "sources", json!({}), t)
+                .await
+                .map_err(crash)?;
+            source_url = sources
+                .get("sources")
+                .and_then(Json::as_array)
+                .and_then(|a| a.iter().find(|s| s["actor"] == source_actor.as_str()))
+                .and_then(|s| s.get("url"))
+                .and_then(Json::as_str)
+                .map(str::to_string);
+            if source_url.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        let Some(source_url) = source_url else {
+            return Err(DebuggerError::Protocol(format!(
+                "the paused source {source_actor} is not among the thread's sources"
+            )));
+        };
         let is_program = source_url == program.url
             || Path::new(source_url.trim_start_matches("file://")).file_name()
                 == program.path.file_name();
