@@ -1,5 +1,5 @@
-//! Campaigns through the `morphtrace-record` binary against real Chromium and Node: determinism,
-//! SIGKILL and resume, differential summaries, replay.
+//! Campaigns through the `morphtrace-record` binary against real Chromium, Node and Firefox:
+//! determinism, SIGKILL and resume, differential summaries, replay.
 
 use morphtrace_schema::{ArchiveReader, Session, SessionId, SessionMode};
 use std::collections::BTreeMap;
@@ -198,6 +198,71 @@ fn differential_campaign_is_summarized_by_divergence_type_and_replays() {
             "replay of {parent}"
         );
     }
+}
+
+/// Firefox in campaigns: deterministic, differential against Chromium, replayed onto Firefox.
+#[test]
+fn firefox_campaigns_are_deterministic_differential_and_replayable() {
+    let dir = tempfile::tempdir().unwrap();
+    let ff = [
+        "--engine",
+        "firefox",
+        "--seeds",
+        "1..2",
+        "--max-actions",
+        "12",
+    ];
+    let (a, b) = (dir.path().join("a.mtrace"), dir.path().join("b.mtrace"));
+    assert!(record(&ff, &a).status().unwrap().success());
+    assert!(record(&ff, &b).status().unwrap().success());
+    let (sa, sb) = (normalized(&a), normalized(&b));
+    assert_eq!(sa.len(), 5 * 2, "programs × seeds");
+    for (id, s) in &sa {
+        assert_eq!(
+            Some(s),
+            sb.get(id),
+            "Firefox session {id} is not reproducible"
+        );
+    }
+    let d = dir.path().join("cf.mtrace");
+    let args = [
+        "--engine",
+        "chromium",
+        "--engine",
+        "firefox",
+        "--strategy",
+        "differential",
+        "--seeds",
+        "1..2",
+    ];
+    let o = record(&args, &d).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let sessions: Vec<Session> = ArchiveReader::open(&d)
+        .unwrap()
+        .sessions()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(sessions.len(), 10);
+    // dbdb-manual/1.js declares a parameter twice: Firefox shows the first argument, V8 the
+    // last (the binding's real value). Some seed stops in that function and diverges there.
+    assert!(
+        sessions.iter().any(|s| s
+            .divergence
+            .as_ref()
+            .is_some_and(|d| d.detail.starts_with("param: "))),
+        "no duplicate-parameter divergence"
+    );
+    let r = dir.path().join("r.mtrace");
+    let o = Command::new(RECORD)
+        .arg("replay")
+        .arg(&d)
+        .args(["--engine", "firefox", "--out"])
+        .arg(&r)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let replayed = ArchiveReader::open(&r).unwrap().session_count();
+    assert_eq!(replayed, sessions.len());
 }
 
 #[test]

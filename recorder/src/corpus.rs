@@ -152,7 +152,19 @@ pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusErr
         }
     }
     out.sort_by_key(|l| l.program.origin.name());
-    out.dedup_by(|a, b| a.program.hash == b.program.hash);
+    // The same text under two paths (overlapping corpora, copies) is one program: a session is
+    // identified by its program's hash, and must be recorded once.
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|l| {
+        let first = seen.insert(l.program.hash);
+        if !first {
+            tracing::warn!(
+                "{}: same text as an earlier program, recorded once",
+                l.program.origin.name()
+            );
+        }
+        first
+    });
     Ok(out)
 }
 
@@ -308,5 +320,24 @@ pub mod test262 {
             }
             assert!(programs[1].text.starts_with("\"use strict\";\n"));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_same_text_under_two_paths_is_one_program() {
+        let src = tempfile::tempdir().unwrap();
+        let out = tempfile::tempdir().unwrap();
+        for (name, text) in [
+            ("a.js", "var x = 1;\n"),
+            ("b.js", "var x = 1;\n"),
+            ("c.js", "1;\n"),
+        ] {
+            std::fs::write(src.path().join(name), text).unwrap();
+        }
+        let spec = src.path().display().to_string();
+        let loaded = super::load_specs(&[spec.clone(), spec], out.path()).unwrap();
+        assert_eq!(loaded.len(), 2);
     }
 }

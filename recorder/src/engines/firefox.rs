@@ -42,6 +42,9 @@ user_pref("browser.search.update", false);
 user_pref("dom.max_script_run_time", 0);
 "#;
 
+/// Pages generated so far in this process (unique page names and end markers).
+static PAGES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
 /// Frame targets and the resources the adapter reads.
 async fn establish(port: u16, t: Duration, owned: bool) -> Result<Link, RdpError> {
     let (conn, _greeting, events) = Connection::connect(port, t).await?;
@@ -191,7 +194,6 @@ pub struct FirefoxEngine {
     persistent: bool,
     restart_every: usize,
     browser: Option<Browser>,
-    sessions: u64,
     since_launch: usize,
 }
 
@@ -251,7 +253,6 @@ impl FirefoxEngine {
             persistent,
             restart_every,
             browser: Some(browser),
-            sessions: 0,
             since_launch: 0,
         })
     }
@@ -312,7 +313,6 @@ impl Engine for FirefoxEngine {
         program: &ProgramFile,
     ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
         let link = self.link().await?;
-        self.sessions += 1;
         self.since_launch += 1;
         let t = self.opts.call_timeout;
         // One session at a time per browser: the previous one must have been closed.
@@ -323,8 +323,11 @@ impl Engine for FirefoxEngine {
             })?;
         // Whatever an earlier page still said is not this session's.
         while events.try_recv().is_ok() {}
-        let marker = format!("__MORPHTRACE_END_{}__", self.sessions);
-        let page = program.path.with_extension("morphtrace.html");
+        // Unique across the workers' browsers: two of them may run the same program at once,
+        // and each session removes its page when it closes.
+        let n = PAGES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let marker = format!("__MORPHTRACE_END_{n}__");
+        let page = program.path.with_extension(format!("{n}.morphtrace.html"));
         let html = format!(
             "<!DOCTYPE html><meta charset=\"utf-8\"><title>morphtrace</title>\
              <script src=\"{}\"></script><script>console.log(\"{marker}\")</script>\n",
@@ -428,8 +431,15 @@ impl Engine for FirefoxEngine {
                 == program.path.file_name();
         if !is_program {
             // No pause in the program: it did not compile. Let the page end, then read its error.
+            let first_pause = format!(
+                "first pause in {source_url} ({})",
+                paused
+                    .pointer("/why/type")
+                    .and_then(Json::as_str)
+                    .unwrap_or("?")
+            );
             return self
-                .without_program(link, events, &thread, &marker, errors, page)
+                .without_program(link, events, &thread, &marker, errors, page, first_pause)
                 .await;
         }
         let positions = conn
@@ -484,6 +494,7 @@ impl Engine for FirefoxEngine {
 impl FirefoxEngine {
     /// The page ran without ever pausing in the program: report its syntax error, or, if the
     /// program has no statement at all, a session that ends as soon as it starts.
+    #[allow(clippy::too_many_arguments)]
     async fn without_program(
         &mut self,
         link: Link,
@@ -492,6 +503,7 @@ impl FirefoxEngine {
         marker: &str,
         mut errors: Vec<(String, Option<Location>)>,
         page: PathBuf,
+        first_pause: String,
     ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
         let t = self.opts.call_timeout;
         link.conn
@@ -530,9 +542,9 @@ impl FirefoxEngine {
             None if ended => Ok(Ok(Box::new(crate::rdp::session::EmptyProgram::new(
                 self.policy,
             )))),
-            None => Err(DebuggerError::Timeout(
-                "the page neither paused in the program nor ended".into(),
-            )),
+            None => Err(DebuggerError::Timeout(format!(
+                "the page neither paused in the program nor ended ({first_pause})"
+            ))),
         }
     }
 }
