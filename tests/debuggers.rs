@@ -262,6 +262,18 @@ async fn value_kinds(kind: &str) {
     };
     assert_eq!(st[0].value, Value::Number(7.0));
     assert_eq!(v("fn").type_name(), "function");
+    // A long array with holes: the elements present, holes left out (not `undefined`).
+    let Value::Object {
+        entries: Some(sp),
+        truncated,
+        ..
+    } = v("sparse")
+    else {
+        panic!("{kind}: sparse")
+    };
+    let keys: Vec<&Key> = sp.iter().map(|e| &e.key).collect();
+    assert_eq!(keys, [&Key::Index(3), &Key::Index(70)], "{kind}");
+    assert!(!truncated, "{kind}: every present element was read");
     // Temporal dead zone: normalized the same way, whatever the engine reported.
     let t = paused(d.control(&Action::Resume).await.unwrap());
     assert_eq!(t.location.line, 9);

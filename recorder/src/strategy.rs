@@ -107,24 +107,30 @@ impl Lockstep<'_> {
         for i in 0..self.debuggers.len() {
             self.rec.push(i, EventKind::Action(action.clone()));
         }
-        let outs: Vec<Result<Output, DebuggerError>> =
+        let start = self.rec.start;
+        // Each output is timed when its own debugger answers, not when the slowest one does.
+        let outs: Vec<(Result<Output, DebuggerError>, u64)> =
             join_all(self.debuggers.iter_mut().map(|d| async move {
-                match action {
+                let o = match action {
                     Action::SetBreakpoint { line, column } => {
                         d.set_breakpoint(*line, *column).await
                     }
                     Action::RemoveBreakpoint { id } => d.remove_breakpoint(*id).await,
                     control => d.control(control).await,
-                }
+                };
+                (o, start.elapsed().as_micros() as u64)
             }))
             .await;
         let mut outputs = Vec::with_capacity(outs.len());
-        for (i, o) in outs.into_iter().enumerate() {
+        for (i, (o, at_us)) in outs.into_iter().enumerate() {
             let o = o?;
             if matches!(o, Output::Finished { .. }) {
                 self.finished[i] = true;
             }
-            self.rec.push(i, EventKind::Output(o.clone()));
+            self.rec.traces[i].events.push(Event {
+                at_us,
+                kind: EventKind::Output(o.clone()),
+            });
             outputs.push(o);
         }
         let index = self.rec.actions;

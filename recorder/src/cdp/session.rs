@@ -470,6 +470,7 @@ impl CdpSession {
         // real arrays: reading their elements runs no program code (proxies are another subtype).
         let mut object_id = object_id.to_string();
         let mut truncated = false;
+        let mut head_copy = false;
         if let (ObjectKind::Array | ObjectKind::TypedArray, Some(len)) = (kind, length) {
             if len > self.opts.max_entries {
                 let head = self
@@ -477,7 +478,8 @@ impl CdpSession {
                         "Runtime.callFunctionOn",
                         json!({
                             "objectId": object_id,
-                            "functionDeclaration": "function (n) { const o = Object.create(null); for (let i = 0; i < n && i < this.length; i++) o[i] = this[i]; return o; }",
+                            // The first n elements present (holes stay holes), and whether more follow.
+                            "functionDeclaration": "function (n) { const o = Object.create(null); let k = 0; for (let i = 0; i < this.length; i++) { if (!(i in this)) continue; if (k === n) { o.more = true; break; } o[i] = this[i]; k++; } return o; }",
                             "arguments": [{"value": self.opts.max_entries}],
                             "silent": true,
                         }),
@@ -486,7 +488,7 @@ impl CdpSession {
                     .map_err(err)?;
                 if let Some(id) = head.pointer("/result/objectId").and_then(Json::as_str) {
                     object_id = id.to_string();
-                    truncated = true;
+                    head_copy = true;
                 }
             }
         }
@@ -577,6 +579,10 @@ impl CdpSession {
                 break;
             }
             let name = p.get("name").and_then(Json::as_str).unwrap_or("");
+            if head_copy && name == "more" {
+                truncated = true;
+                continue;
+            }
             let key = match name.parse::<u64>() {
                 Ok(i) if indexed => Key::Index(i),
                 _ => Key::Name(name.to_string()),

@@ -469,7 +469,7 @@ impl RdpSession {
                     Value::Object { kind, .. } => kind.clone(),
                     _ => ObjectKind::Object,
                 };
-                let (entries, _) = self.entries(actor, &kind, self.opts.depth).await?;
+                let (entries, _) = self.entries(actor, &kind, None, self.opts.depth).await?;
                 for en in entries {
                     if let Key::Name(name) = en.key {
                         variables.push(Variable {
@@ -554,7 +554,9 @@ impl RdpSession {
             {
                 if depth > 0 && *kind != ObjectKind::Function {
                     if let Some(actor) = grip.get("actor").and_then(Json::as_str) {
-                        let (e, t) = self.entries(actor, kind, depth - 1).await?;
+                        // Present properties, `length` included (holes are not properties).
+                        let own = grip.get("ownPropertyLength").and_then(Json::as_u64);
+                        let (e, t) = self.entries(actor, kind, own, depth - 1).await?;
                         *entries = Some(e);
                         *truncated = t;
                     }
@@ -570,14 +572,18 @@ impl RdpSession {
         &self,
         actor: &str,
         kind: &ObjectKind,
+        own_len: Option<u64>,
         depth: u32,
     ) -> Result<(Vec<Entry>, bool), DebuggerError> {
         let max = self.opts.max_entries;
         let keyed = matches!(kind, ObjectKind::Map | ObjectKind::Set);
         let indexed = matches!(kind, ObjectKind::Array | ObjectKind::TypedArray);
+        // An array's indexed iterator walks index ranges, holes included: fine for dense arrays,
+        // but a holey one is read from its few present properties instead.
+        let few_present = own_len.is_some_and(|n| n as usize <= max.saturating_mul(2));
         let (method, fields) = if keyed {
             ("enumEntries", json!({}))
-        } else if indexed {
+        } else if indexed && !few_present {
             (
                 "enumProperties",
                 json!({"options": {"ignoreNonIndexedProperties": true}}),
@@ -597,21 +603,46 @@ impl RdpSession {
         if count == 0 {
             return Ok((Vec::new(), false));
         }
-        // Non-enumerable names are filtered below, so plain objects are read further than `max`.
-        let want = if keyed || indexed {
-            count.min(max)
+        let mut props: Vec<(String, Json)> = Vec::new();
+        let mut truncated;
+        if indexed && !few_present {
+            // Index ranges of `max`, until `max` present elements (a few ranges at most).
+            let mut start = 0;
+            let mut ranges = 0;
+            while start < count && props.len() < max && ranges < 20 {
+                let slice = self
+                    .request(it_actor, "slice", json!({"start": start, "count": max}))
+                    .await
+                    .map_err(err)?;
+                if let Some(m) = slice.get("ownProperties").and_then(Json::as_object) {
+                    props.extend(m.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+                start += max;
+                ranges += 1;
+            }
+            truncated = start < count;
         } else {
-            count.min(max.saturating_mul(4).max(64))
-        };
-        let slice = self
-            .request(it_actor, "slice", json!({"start": 0, "count": want}))
-            .await
-            .map_err(err)?;
+            // Non-enumerable names (`length`) are filtered below: read a little further.
+            let want = if keyed {
+                count.min(max)
+            } else {
+                count.min(max.saturating_mul(4).max(64))
+            };
+            let slice = self
+                .request(it_actor, "slice", json!({"start": 0, "count": want}))
+                .await
+                .map_err(err)?;
+            if let Some(m) = slice.get("ownProperties").and_then(Json::as_object) {
+                props.extend(m.iter().map(|(k, v)| (k.clone(), v.clone())));
+            }
+            truncated = count > want;
+        }
         let mut out = Vec::new();
-        let mut truncated = count > want;
-        let props = slice.get("ownProperties").and_then(Json::as_object);
-        for (name, d) in props.into_iter().flatten() {
-            if !keyed && !indexed && d.get("enumerable").and_then(Json::as_bool) != Some(true) {
+        for (name, d) in &props {
+            if !keyed && d.get("enumerable").and_then(Json::as_bool) != Some(true) {
+                continue;
+            }
+            if indexed && name.parse::<u64>().is_err() {
                 continue;
             }
             if out.len() >= max {
