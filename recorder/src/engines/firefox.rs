@@ -312,6 +312,44 @@ impl Engine for FirefoxEngine {
         &mut self,
         program: &ProgramFile,
     ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
+        match self.open_once(program).await {
+            // The browser died between sessions (killed, crashed) and it was not yet visible:
+            // relaunch it once and try again.
+            Err(DebuggerError::Crashed(why)) => {
+                tracing::warn!("firefox: {why}; relaunching");
+                self.restart().await?;
+                self.open_once(program).await
+            }
+            other => other,
+        }
+    }
+
+    fn pid(&self) -> Option<u32> {
+        self.browser.as_ref().and_then(|b| b.child.id())
+    }
+
+    async fn restart(&mut self) -> Result<(), DebuggerError> {
+        if let Some(b) = self.browser.take() {
+            b.kill().await;
+        }
+        self.browser =
+            Some(Browser::launch(&self.exe, self.opts.call_timeout, self.persistent).await?);
+        self.since_launch = 0;
+        Ok(())
+    }
+
+    async fn shutdown(&mut self) {
+        if let Some(b) = self.browser.take() {
+            b.kill().await;
+        }
+    }
+}
+
+impl FirefoxEngine {
+    async fn open_once(
+        &mut self,
+        program: &ProgramFile,
+    ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
         let link = self.link().await?;
         self.since_launch += 1;
         let t = self.opts.call_timeout;
@@ -470,28 +508,6 @@ impl Engine for FirefoxEngine {
         ))))
     }
 
-    fn pid(&self) -> Option<u32> {
-        self.browser.as_ref().and_then(|b| b.child.id())
-    }
-
-    async fn restart(&mut self) -> Result<(), DebuggerError> {
-        if let Some(b) = self.browser.take() {
-            b.kill().await;
-        }
-        self.browser =
-            Some(Browser::launch(&self.exe, self.opts.call_timeout, self.persistent).await?);
-        self.since_launch = 0;
-        Ok(())
-    }
-
-    async fn shutdown(&mut self) {
-        if let Some(b) = self.browser.take() {
-            b.kill().await;
-        }
-    }
-}
-
-impl FirefoxEngine {
     /// The page ran without ever pausing in the program: report its syntax error, or, if the
     /// program has no statement at all, a session that ends as soon as it starts.
     #[allow(clippy::too_many_arguments)]

@@ -248,6 +248,18 @@ impl RdpSession {
         Output::Finished { outcome }
     }
 
+    /// `setBreakpoint` or `removeBreakpoint` on the breakpoint list (1-based line on the wire).
+    async fn breakpoint_request(&self, method: &str, loc: Location) -> Result<Json, RdpError> {
+        let location =
+            json!({"sourceUrl": self.source_url, "line": loc.line + 1, "column": loc.column});
+        let fields = if method == "setBreakpoint" {
+            json!({"location": location, "options": {}})
+        } else {
+            json!({"location": location})
+        };
+        self.request(&self.breakpoint_list, method, fields).await
+    }
+
     /// Console output and errors of a resources event; true when the page's end marker came.
     fn note_resources(&mut self, ev: &Json) -> bool {
         let mut ended = false;
@@ -820,16 +832,7 @@ impl Debugger for RdpSession {
         if let Some(loc) = placed {
             let ids = self.at.entry(loc).or_default();
             if ids.is_empty() {
-                let r = self
-                    .conn
-                    .request(
-                        &self.breakpoint_list,
-                        "setBreakpoint",
-                        json!({"location": {"sourceUrl": self.source_url, "line": loc.line + 1,
-                                            "column": loc.column}, "options": {}}),
-                        self.opts.call_timeout,
-                    )
-                    .await;
+                let r = self.breakpoint_request("setBreakpoint", loc).await;
                 match r {
                     Ok(_) => {}
                     Err(RdpError::Server { message, error, .. }) => {
@@ -866,16 +869,7 @@ impl Debugger for RdpSession {
         ids.retain(|i| *i != id);
         if ids.is_empty() {
             self.at.remove(&loc);
-            let r = self
-                .conn
-                .request(
-                    &self.breakpoint_list,
-                    "removeBreakpoint",
-                    json!({"location": {"sourceUrl": self.source_url, "line": loc.line + 1,
-                                        "column": loc.column}}),
-                    self.opts.call_timeout,
-                )
-                .await;
+            let r = self.breakpoint_request("removeBreakpoint", loc).await;
             match r {
                 Ok(_) => {}
                 Err(RdpError::Server { .. }) => {
@@ -954,16 +948,7 @@ impl Debugger for RdpSession {
             // later session of the same program would hit them.
             let locs: Vec<Location> = self.at.keys().copied().collect();
             for loc in locs {
-                let r = self
-                    .conn
-                    .request(
-                        &self.breakpoint_list,
-                        "removeBreakpoint",
-                        json!({"location": {"sourceUrl": self.source_url, "line": loc.line + 1,
-                                            "column": loc.column}}),
-                        self.opts.call_timeout,
-                    )
-                    .await;
+                let r = self.breakpoint_request("removeBreakpoint", loc).await;
                 if r.is_err() {
                     self.healthy = false;
                     break;
