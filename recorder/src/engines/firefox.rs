@@ -267,13 +267,18 @@ impl FirefoxEngine {
             None => false,
         };
         if !alive || due {
-            if let Some(b) = self.browser.take() {
-                b.kill().await;
-            }
-            self.browser =
-                Some(Browser::launch(&self.exe, self.opts.call_timeout, self.persistent).await?);
-            self.since_launch = 0;
+            self.relaunch().await?;
         }
+        Ok(())
+    }
+
+    async fn relaunch(&mut self) -> Result<(), DebuggerError> {
+        if let Some(b) = self.browser.take() {
+            b.kill().await;
+        }
+        self.browser =
+            Some(Browser::launch(&self.exe, self.opts.call_timeout, self.persistent).await?);
+        self.since_launch = 0;
         Ok(())
     }
 
@@ -329,13 +334,7 @@ impl Engine for FirefoxEngine {
     }
 
     async fn restart(&mut self) -> Result<(), DebuggerError> {
-        if let Some(b) = self.browser.take() {
-            b.kill().await;
-        }
-        self.browser =
-            Some(Browser::launch(&self.exe, self.opts.call_timeout, self.persistent).await?);
-        self.since_launch = 0;
-        Ok(())
+        self.relaunch().await
     }
 
     async fn shutdown(&mut self) {
