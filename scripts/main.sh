@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The README's main command: record a small differential campaign (Chromium vs Node, DBDB
-# Algorithm 1) over the bundled default corpus, then analyze the archive.
-#   bash scripts/main.sh [OUT.mtrace]
+# The README's main command: record two small differential campaigns (DBDB Algorithm 1) over the
+# bundled default corpus, Chromium vs Node and Chromium vs Firefox, then analyze the archives.
+#   bash scripts/main.sh [OUT.mtrace]      (the Firefox one is written beside it, *-firefox.mtrace)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,13 +9,17 @@ export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/morphtrace/target}"
 cargo build --workspace --release --locked -q
 bin="$CARGO_TARGET_DIR/release"
 out="${1:-out/default.mtrace}"
+out_ff="${out%.mtrace}-firefox.mtrace"
 corpus=../shared/corpus/dbdb
 [ -d "$corpus" ] || corpus=tests/fixtures
 mkdir -p "$(dirname "$out")"
-rm -f "$out"
+rm -f "$out" "$out_ff"
 "$bin/morphtrace-record" engines
 "$bin/morphtrace-record" run --engine chromium --engine node --strategy differential \
   --corpus "$corpus" --seeds 1..2 --jobs 2 --name "default: DBDB corpus, Chromium vs Node" --out "$out"
-"$bin/morphtrace-analyze" info "$out"
+"$bin/morphtrace-record" run --engine chromium --engine firefox --strategy differential \
+  --corpus "$corpus" --seeds 1..2 --jobs 2 --name "default: DBDB corpus, Chromium vs Firefox" --out "$out_ff"
+"$bin/morphtrace-analyze" info "$out" "$out_ff"
 # The first few divergences, event by event.
-"$bin/morphtrace-analyze" show "$out" --diverged --limit 3
+"$bin/morphtrace-analyze" show "$out" --diverged --limit 2
+"$bin/morphtrace-analyze" show "$out_ff" --diverged --limit 3
