@@ -99,6 +99,10 @@ struct EngineArgs {
     /// Do not compare breakpoint outputs (differential).
     #[arg(long)]
     ignore_breakpoints: bool,
+    /// Compare objects by kind and entries only, not by class name or description (differential
+    /// across engine families: Firefox says `Object` where V8 says `Point`).
+    #[arg(long)]
+    ignore_object_shells: bool,
     /// Archive to write.
     #[arg(long)]
     out: PathBuf,
@@ -187,6 +191,7 @@ fn policy(a: &EngineArgs) -> ComparisonPolicy {
         columns: a.compare_columns,
         variables: !a.ignore_variables,
         breakpoints: !a.ignore_breakpoints,
+        object_shells: !a.ignore_object_shells,
         ..ComparisonPolicy::default()
     }
 }

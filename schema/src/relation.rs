@@ -20,6 +20,14 @@ pub struct ComparisonPolicy {
     pub variables: bool,
     /// Compare breakpoint outputs (actual locations, removal results).
     pub breakpoints: bool,
+    /// Compare objects' class names and descriptions too (`Point` vs `Object`, how a `Date` is
+    /// printed), not only their kind and entries. Off for engines that name things differently.
+    #[serde(default = "yes")]
+    pub object_shells: bool,
+}
+
+fn yes() -> bool {
+    true
 }
 
 impl Default for ComparisonPolicy {
@@ -29,6 +37,7 @@ impl Default for ComparisonPolicy {
             call_stack: true,
             variables: true,
             breakpoints: true,
+            object_shells: true,
         }
     }
 }
@@ -41,6 +50,10 @@ impl ComparisonPolicy {
             ("compare.call_stack".into(), self.call_stack.to_string()),
             ("compare.variables".into(), self.variables.to_string()),
             ("compare.breakpoints".into(), self.breakpoints.to_string()),
+            (
+                "compare.object_shells".into(),
+                self.object_shells.to_string(),
+            ),
         ]
     }
 }
@@ -93,8 +106,10 @@ fn pause_divergence(
                         format!("{name} only on the first side"),
                     ))
                 }
-                Some(y) if x != y => {
-                    let (path, x, y) = x.first_difference(y).unwrap_or((String::new(), x, y));
+                Some(y) if !x.equal_under(y, policy.object_shells) => {
+                    let (path, x, y) = x
+                        .first_difference_under(y, policy.object_shells)
+                        .unwrap_or((String::new(), x, y));
                     let shell = x.shell_difference(y);
                     let shell = if shell.is_empty() {
                         shell

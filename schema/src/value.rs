@@ -104,7 +104,53 @@ impl Value {
         &'a self,
         other: &'a Value,
     ) -> Option<(String, &'a Value, &'a Value)> {
-        if self == other {
+        self.first_difference_under(other, true)
+    }
+
+    /// Equality, exact but for objects' class names and descriptions when `shells` is false.
+    pub fn equal_under(&self, other: &Value, shells: bool) -> bool {
+        if shells {
+            return self == other;
+        }
+        match (self, other) {
+            (
+                Value::Object {
+                    kind: k1,
+                    entries: e1,
+                    truncated: t1,
+                    ..
+                },
+                Value::Object {
+                    kind: k2,
+                    entries: e2,
+                    truncated: t2,
+                    ..
+                },
+            ) => {
+                k1 == k2
+                    && t1 == t2
+                    && match (e1, e2) {
+                        (Some(a), Some(b)) => {
+                            a.len() == b.len()
+                                && a.iter().zip(b).all(|(x, y)| {
+                                    x.key == y.key && x.value.equal_under(&y.value, false)
+                                })
+                        }
+                        (None, None) => true,
+                        _ => false,
+                    }
+            }
+            _ => self == other,
+        }
+    }
+
+    /// [`Value::first_difference`] under [`Value::equal_under`].
+    pub fn first_difference_under<'a>(
+        &'a self,
+        other: &'a Value,
+        shells: bool,
+    ) -> Option<(String, &'a Value, &'a Value)> {
+        if self.equal_under(other, shells) {
             return None;
         }
         if let (
@@ -122,12 +168,12 @@ impl Value {
             },
         ) = (self, other)
         {
-            if k1 == k2 && c1 == c2 {
+            if k1 == k2 && (c1 == c2 || !shells) {
                 for (x, y) in e1.iter().zip(e2) {
                     if x.key != y.key {
                         break;
                     }
-                    if let Some((p, a, b)) = x.value.first_difference(&y.value) {
+                    if let Some((p, a, b)) = x.value.first_difference_under(&y.value, shells) {
                         return Some((format!("{}{p}", x.key.path_step()), a, b));
                     }
                 }
@@ -328,6 +374,19 @@ mod tests {
                 .0,
             ""
         );
+        // Without shells, class names and descriptions do not count; entries still do.
+        let mut renamed = a.clone();
+        if let Value::Object {
+            class, description, ..
+        } = &mut renamed
+        {
+            *class = "Object".into();
+            *description = None;
+        }
+        assert!(!a.equal_under(&renamed, true));
+        assert!(a.equal_under(&renamed, false));
+        assert!(a.first_difference_under(&renamed, false).is_none());
+        assert_eq!(b.first_difference_under(&renamed, false).unwrap().0, "[1]");
     }
 
     #[test]
