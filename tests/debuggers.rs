@@ -55,22 +55,26 @@ fn paused(o: Output) -> PauseState {
     }
 }
 
+/// Requested line (1-based) → actual line and 1-based column on prog.js, cookbook §1.3 (V8;
+/// Firefox under the next-breakable policy).
+const SLIDING: [(u32, u32, u32); 8] = [
+    (1, 3, 13),
+    (3, 3, 13),
+    (6, 8, 15),
+    (9, 9, 16),
+    (12, 13, 15),
+    (16, 18, 3),
+    (20, 21, 14),
+    (26, 26, 1),
+];
+
 async fn sliding_facts(kind: &str) {
     let _g = SERIAL.lock().await;
     let mut e = engine(kind, CaptureOptions::default()).await;
     let p = fixture("prog.js");
     let mut d = open(&mut e, &p).await;
     // Requested (1-based line) → actual (1-based line : 1-based column), cookbook §1.3.
-    for (req, line, col1) in [
-        (1, 3, 13),
-        (3, 3, 13),
-        (6, 8, 15),
-        (9, 9, 16),
-        (12, 13, 15),
-        (16, 18, 3),
-        (20, 21, 14),
-        (26, 26, 1),
-    ] {
+    for (req, line, col1) in SLIDING {
         let o = d.set_breakpoint(req - 1, None).await.unwrap();
         assert_eq!(
             actual(&o),
@@ -436,16 +440,7 @@ async fn firefox_breakpoint_placement_under_both_policies() {
         let mut d = open(&mut e, &p).await;
         // Requested line (1-based) → actual under next-breakable; same-line places only
         // requests on a line with a breakable position (3, 9, 21, 26 here).
-        for (req, line, col1) in [
-            (1, 3, 13),
-            (3, 3, 13),
-            (6, 8, 15),
-            (9, 9, 16),
-            (12, 13, 15),
-            (16, 18, 3),
-            (20, 21, 14),
-            (26, 26, 1),
-        ] {
+        for (req, line, col1) in SLIDING {
             let o = d.set_breakpoint(req - 1, None).await.unwrap();
             let expected = match policy {
                 BreakpointPolicy::SameLine if req != line => vec![],

@@ -186,6 +186,19 @@ fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
     })
 }
 
+/// Runs a campaign and prints its summary; exit 130 if it was interrupted (ctrl-c).
+async fn run_and_report(c: Campaign) -> Result<ExitCode> {
+    let out = c.out.clone();
+    let summary = campaign::run(c).await?;
+    print!("{summary}");
+    println!("archive: {}", out.display());
+    Ok(if summary.interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
 fn policy(a: &EngineArgs) -> ComparisonPolicy {
     ComparisonPolicy {
         columns: a.compare_columns,
@@ -309,16 +322,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 params: params_kv,
                 command_line,
             };
-            let c = campaign_of(&r.common, programs, tasks, config)?;
-            let out = c.out.clone();
-            let summary = campaign::run(c).await?;
-            print!("{summary}");
-            println!("archive: {}", out.display());
-            Ok(if summary.interrupted {
-                ExitCode::from(130)
-            } else {
-                ExitCode::SUCCESS
-            })
+            run_and_report(campaign_of(&r.common, programs, tasks, config)?).await
         }
         Command::Replay(r) => {
             let reader = ArchiveReader::open(&r.archive)
@@ -391,16 +395,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 )],
                 command_line,
             };
-            let c = campaign_of(&r.common, loaded, tasks, config)?;
-            let out = c.out.clone();
-            let summary = campaign::run(c).await?;
-            print!("{summary}");
-            println!("archive: {}", out.display());
-            Ok(if summary.interrupted {
-                ExitCode::from(130)
-            } else {
-                ExitCode::SUCCESS
-            })
+            run_and_report(campaign_of(&r.common, loaded, tasks, config)?).await
         }
     }
 }

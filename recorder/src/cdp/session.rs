@@ -103,6 +103,21 @@ fn exception_message(details: &Json) -> (String, Option<Location>) {
     (msg, loc)
 }
 
+/// The message and location of a `Runtime.compileScript` reply that did not compile.
+pub fn syntax_error(compiled: &Json) -> (String, Option<Location>) {
+    let d = compiled
+        .get("exceptionDetails")
+        .cloned()
+        .unwrap_or(Json::Null);
+    let (message, location) = exception_message(&d);
+    let message = if message == "exception" {
+        "syntax error".into()
+    } else {
+        message
+    };
+    (message, location)
+}
+
 impl CdpSession {
     #[allow(clippy::too_many_arguments)]
     pub fn new(

@@ -1,11 +1,11 @@
 //! Chromium: one headless browser per worker, reused across sessions; a fresh target per session
 //! (compile → breakpoints → run, cookbook §1.2); relaunched after a crash or a hang.
 
-use crate::cdp::{CdpError, CdpEvent, CdpSession, Connection, Flavor, Teardown};
+use crate::cdp::{syntax_error, CdpError, CdpEvent, CdpSession, Connection, Flavor, Teardown};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use crate::engines::DieWithParent;
 use async_trait::async_trait;
-use morphtrace_schema::{EngineDescriptor, EngineKind, Location, Protocol};
+use morphtrace_schema::{EngineDescriptor, EngineKind, Protocol};
 use serde_json::{json, Value as Json};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
@@ -242,24 +242,7 @@ impl Engine for ChromiumEngine {
             target_id,
         };
         let Some(script_id) = compiled.get("scriptId").and_then(Json::as_str) else {
-            let d = compiled
-                .get("exceptionDetails")
-                .cloned()
-                .unwrap_or(Json::Null);
-            let message = d
-                .pointer("/exception/description")
-                .and_then(Json::as_str)
-                .unwrap_or("syntax error")
-                .lines()
-                .next()
-                .unwrap_or("")
-                .to_string();
-            let location = d.get("lineNumber").map(|_| {
-                Location::new(
-                    d["lineNumber"].as_u64().unwrap_or(0) as u32,
-                    d["columnNumber"].as_u64().unwrap_or(0) as u32,
-                )
-            });
+            let (message, location) = syntax_error(&compiled);
             let session = CdpSession::new(
                 conn,
                 Some(sid),

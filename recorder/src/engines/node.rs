@@ -1,7 +1,7 @@
 //! Node: one process per session (`--inspect` on an ephemeral loopback port), pre-started in
 //! a small pool so that process start-up is off the critical path (cookbook §2).
 
-use crate::cdp::{CdpEvent, CdpSession, Connection, Flavor, Teardown};
+use crate::cdp::{syntax_error, CdpEvent, CdpSession, Connection, Flavor, Teardown};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use crate::engines::DieWithParent;
 use async_trait::async_trait;
@@ -237,24 +237,7 @@ impl Engine for NodeEngine {
             .map_err(crash)?;
         let teardown = Teardown::Process(w.child);
         let Some(script_id) = compiled.get("scriptId").and_then(Json::as_str) else {
-            let d = compiled
-                .get("exceptionDetails")
-                .cloned()
-                .unwrap_or(Json::Null);
-            let message = d
-                .pointer("/exception/description")
-                .and_then(Json::as_str)
-                .unwrap_or("syntax error")
-                .lines()
-                .find(|l| l.contains("Error"))
-                .unwrap_or("syntax error")
-                .to_string();
-            let location = d.get("lineNumber").map(|_| {
-                morphtrace_schema::Location::new(
-                    d["lineNumber"].as_u64().unwrap_or(0) as u32,
-                    d["columnNumber"].as_u64().unwrap_or(0) as u32,
-                )
-            });
+            let (message, location) = syntax_error(&compiled);
             let s = CdpSession::new(
                 w.conn,
                 None,
