@@ -11,7 +11,7 @@ bin="$CARGO_TARGET_DIR/release"
 out="${1:-out/default.mtrace}"
 out_ff="${out%.mtrace}-firefox.mtrace"
 corpus=../shared/corpus/dbdb
-[ -d "$corpus" ] || corpus=tests/fixtures
+[ -d "$corpus" ] || corpus="tests/fixtures/*.js"
 mkdir -p "$(dirname "$out")"
 rm -f "$out" "$out_ff"
 "$bin/morphtrace-record" engines

@@ -299,7 +299,7 @@ pub mod test262 {
 
         #[test]
         fn corpus_tests_assemble_with_a_line_map_back_to_the_test() {
-            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/test262");
+            let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/test262");
             let test = root.join("test/language/expressions/async-arrow-function/prototype.js");
             let programs = assemble(&test).unwrap();
             assert_eq!(programs.len(), 2, "strict and non-strict");
