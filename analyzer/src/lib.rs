@@ -1,4 +1,8 @@
 //! morphtrace's analyzer: works from archives alone, never from a debugger (DESIGN §7).
 
+pub mod ast;
+pub mod classes;
 pub mod info;
+pub mod load;
 pub mod show;
+pub mod table;

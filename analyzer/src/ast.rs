@@ -1,0 +1,401 @@
+//! The AST node type of a source line (DBDB §3.4): the deepest node that contains every token of
+//! the line, `Program` for empty and comment-only lines. Computed offline from the program text
+//! stored in the archive, with swc; node types use ESTree names (`ForStatement`,
+//! `BinaryExpression`, `Property`), which is what readers of the papers know.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use swc_common::comments::SingleThreadedComments;
+use swc_common::sync::Lrc;
+use swc_common::{FileName, SourceMap, Span, Spanned};
+use swc_ecma_ast as ast;
+use swc_ecma_parser::{parse_file_as_program, EsSyntax, Syntax};
+use swc_ecma_visit::{Visit, VisitWith};
+
+/// Node type of lines of a program that does not parse (syntax-error tests).
+pub const UNPARSABLE: &str = "Unparsable";
+pub const PROGRAM: &str = "Program";
+
+/// The node type of every line of one program (0-based lines).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LineNodes {
+    lines: Vec<&'static str>,
+    parsed: bool,
+}
+
+impl LineNodes {
+    /// The node type of a 0-based line; lines past the end are empty lines (`Program`).
+    pub fn of(&self, line: u32) -> &'static str {
+        if !self.parsed {
+            return UNPARSABLE;
+        }
+        self.lines.get(line as usize).copied().unwrap_or(PROGRAM)
+    }
+
+    pub fn parsed(&self) -> bool {
+        self.parsed
+    }
+
+    /// Classifies every line of `text`.
+    pub fn compute(text: &str) -> LineNodes {
+        let cm: Lrc<SourceMap> = Default::default();
+        let fm = cm.new_source_file(Lrc::new(FileName::Anon), text.to_string());
+        let comments = SingleThreadedComments::default();
+        let mut errors = Vec::new();
+        let parsed = parse_file_as_program(
+            &fm,
+            Syntax::Es(EsSyntax::default()),
+            ast::EsVersion::latest(),
+            Some(&comments),
+            &mut errors,
+        );
+        let program = match parsed {
+            Ok(p) if errors.is_empty() => p,
+            _ => {
+                return LineNodes {
+                    lines: Vec::new(),
+                    parsed: false,
+                }
+            }
+        };
+        let base = fm.start_pos.0;
+        let mut tree = Tree::new(text.len() as u32);
+        program.visit_with(&mut Collector {
+            tree: &mut tree,
+            stack: vec![0],
+            base,
+        });
+        // Comments are not tokens: blank them out before looking for a line's tokens.
+        let mut is_token: Vec<bool> = text.bytes().map(|b| !b.is_ascii_whitespace()).collect();
+        let (leading, trailing) = comments.take_all();
+        for map in [leading, trailing] {
+            for list in map.borrow().values() {
+                for c in list {
+                    let lo = c.span.lo.0.saturating_sub(base) as usize;
+                    let hi = (c.span.hi.0.saturating_sub(base) as usize).min(is_token.len());
+                    for t in &mut is_token[lo.min(hi)..hi] {
+                        *t = false;
+                    }
+                }
+            }
+        }
+        let mut lines = Vec::new();
+        let mut start = 0usize;
+        for line in text.split_inclusive('\n') {
+            let end = start + line.len();
+            let first = (start..end).find(|&i| is_token[i]);
+            let last = (start..end).rev().find(|&i| is_token[i]);
+            lines.push(match (first, last) {
+                (Some(f), Some(l)) => tree.deepest(f as u32, l as u32 + 1),
+                _ => PROGRAM,
+            });
+            start = end;
+        }
+        LineNodes {
+            lines,
+            parsed: true,
+        }
+    }
+}
+
+/// Programs are classified once per analysis, whatever the number of sessions that refer to them.
+#[derive(Default, Clone)]
+pub struct Memo {
+    cache: Arc<Mutex<HashMap<morphtrace_schema::ProgramHash, Arc<LineNodes>>>>,
+}
+
+impl Memo {
+    pub fn get(&self, hash: morphtrace_schema::ProgramHash, text: &str) -> Arc<LineNodes> {
+        if let Some(n) = self.cache.lock().ok().and_then(|c| c.get(&hash).cloned()) {
+            return n;
+        }
+        let n = Arc::new(LineNodes::compute(text));
+        if let Ok(mut c) = self.cache.lock() {
+            c.insert(hash, n.clone());
+        }
+        n
+    }
+}
+
+struct Node {
+    lo: u32,
+    hi: u32,
+    name: &'static str,
+    children: Vec<usize>,
+}
+
+/// AST nodes with their byte ranges; node 0 is the whole file (`Program`).
+struct Tree {
+    nodes: Vec<Node>,
+}
+
+impl Tree {
+    fn new(len: u32) -> Tree {
+        Tree {
+            nodes: vec![Node {
+                lo: 0,
+                hi: len,
+                name: PROGRAM,
+                children: Vec::new(),
+            }],
+        }
+    }
+
+    /// The deepest node containing `[lo, hi)`. Siblings do not overlap, so at most one child
+    /// of a node can contain the range and the descent is unique.
+    fn deepest(&self, lo: u32, hi: u32) -> &'static str {
+        let mut at = 0;
+        'descend: loop {
+            for &c in &self.nodes[at].children {
+                let n = &self.nodes[c];
+                if n.lo <= lo && hi <= n.hi {
+                    at = c;
+                    continue 'descend;
+                }
+            }
+            return self.nodes[at].name;
+        }
+    }
+}
+
+struct Collector<'a> {
+    tree: &'a mut Tree,
+    /// Open nodes, innermost last.
+    stack: Vec<usize>,
+    base: u32,
+}
+
+impl Collector<'_> {
+    /// Records a node and visits its children under it.
+    fn node<T: VisitWith<Self> + ?Sized>(&mut self, span: Span, name: &'static str, n: &T) {
+        if span.is_dummy() || span.hi.0 <= span.lo.0 {
+            n.visit_children_with(self);
+            return;
+        }
+        let idx = self.tree.nodes.len();
+        self.tree.nodes.push(Node {
+            lo: span.lo.0.saturating_sub(self.base),
+            hi: span.hi.0.saturating_sub(self.base),
+            name,
+            children: Vec::new(),
+        });
+        let parent = *self.stack.last().unwrap_or(&0);
+        // A child with exactly its parent's range (e.g. `Stmt::Expr` wrapping nothing else) is
+        // still deeper: keep it as a child so that the descent reaches it.
+        self.tree.nodes[parent].children.push(idx);
+        self.stack.push(idx);
+        n.visit_children_with(self);
+        self.stack.pop();
+    }
+}
+
+impl Visit for Collector<'_> {
+    fn visit_stmt(&mut self, n: &ast::Stmt) {
+        use ast::Stmt::*;
+        let name = match n {
+            // Declarations and blocks are named by their own visitors below.
+            Decl(_) | Block(_) => return n.visit_children_with(self),
+            Empty(_) => "EmptyStatement",
+            Debugger(_) => "DebuggerStatement",
+            With(_) => "WithStatement",
+            Return(_) => "ReturnStatement",
+            Labeled(_) => "LabeledStatement",
+            Break(_) => "BreakStatement",
+            Continue(_) => "ContinueStatement",
+            If(_) => "IfStatement",
+            Switch(_) => "SwitchStatement",
+            Throw(_) => "ThrowStatement",
+            Try(_) => "TryStatement",
+            While(_) => "WhileStatement",
+            DoWhile(_) => "DoWhileStatement",
+            For(_) => "ForStatement",
+            ForIn(_) => "ForInStatement",
+            ForOf(_) => "ForOfStatement",
+            Expr(_) => "ExpressionStatement",
+        };
+        self.node(n.span(), name, n);
+    }
+
+    fn visit_block_stmt(&mut self, n: &ast::BlockStmt) {
+        self.node(n.span, "BlockStatement", n);
+    }
+
+    /// ESTree calls a function's body a block statement too.
+    fn visit_function_body(&mut self, n: &ast::FunctionBody) {
+        self.node(n.span, "BlockStatement", n);
+    }
+
+    fn visit_decl(&mut self, n: &ast::Decl) {
+        use ast::Decl::*;
+        let name = match n {
+            Class(_) => "ClassDeclaration",
+            Fn(_) => "FunctionDeclaration",
+            Var(_) | Using(_) => "VariableDeclaration",
+            _ => "Declaration",
+        };
+        self.node(n.span(), name, n);
+    }
+
+    fn visit_var_declarator(&mut self, n: &ast::VarDeclarator) {
+        self.node(n.span, "VariableDeclarator", n);
+    }
+
+    fn visit_expr(&mut self, n: &ast::Expr) {
+        use ast::Expr::*;
+        let name = match n {
+            This(_) => "ThisExpression",
+            Array(_) => "ArrayExpression",
+            Object(_) => "ObjectExpression",
+            Fn(_) => "FunctionExpression",
+            Unary(_) => "UnaryExpression",
+            Update(_) => "UpdateExpression",
+            Bin(b)
+                if matches!(
+                    b.op,
+                    ast::BinaryOp::LogicalAnd
+                        | ast::BinaryOp::LogicalOr
+                        | ast::BinaryOp::NullishCoalescing
+                ) =>
+            {
+                "LogicalExpression"
+            }
+            Bin(_) => "BinaryExpression",
+            Assign(_) => "AssignmentExpression",
+            Member(_) | SuperProp(_) => "MemberExpression",
+            Cond(_) => "ConditionalExpression",
+            Call(_) => "CallExpression",
+            New(_) => "NewExpression",
+            Seq(_) => "SequenceExpression",
+            Ident(_) => "Identifier",
+            Lit(_) => "Literal",
+            Tpl(_) => "TemplateLiteral",
+            TaggedTpl(_) => "TaggedTemplateExpression",
+            Arrow(_) => "ArrowFunctionExpression",
+            Class(_) => "ClassExpression",
+            Yield(_) => "YieldExpression",
+            MetaProp(_) => "MetaProperty",
+            Await(_) => "AwaitExpression",
+            Paren(_) => "ParenthesizedExpression",
+            OptChain(_) => "ChainExpression",
+            _ => "Expression",
+        };
+        self.node(n.span(), name, n);
+    }
+
+    fn visit_prop(&mut self, n: &ast::Prop) {
+        self.node(n.span(), "Property", n);
+    }
+
+    fn visit_spread_element(&mut self, n: &ast::SpreadElement) {
+        self.node(n.span(), "SpreadElement", n);
+    }
+
+    fn visit_pat(&mut self, n: &ast::Pat) {
+        use ast::Pat::*;
+        let name = match n {
+            Ident(_) => "Identifier",
+            Array(_) => "ArrayPattern",
+            Object(_) => "ObjectPattern",
+            Assign(_) => "AssignmentPattern",
+            Rest(_) => "RestElement",
+            _ => return n.visit_children_with(self),
+        };
+        self.node(n.span(), name, n);
+    }
+
+    fn visit_switch_case(&mut self, n: &ast::SwitchCase) {
+        self.node(n.span, "SwitchCase", n);
+    }
+
+    fn visit_catch_clause(&mut self, n: &ast::CatchClause) {
+        self.node(n.span, "CatchClause", n);
+    }
+
+    fn visit_class_member(&mut self, n: &ast::ClassMember) {
+        use ast::ClassMember::*;
+        let name = match n {
+            Constructor(_) | Method(_) | PrivateMethod(_) => "MethodDefinition",
+            ClassProp(_) | PrivateProp(_) | AutoAccessor(_) => "PropertyDefinition",
+            StaticBlock(_) => "StaticBlock",
+            _ => return n.visit_children_with(self),
+        };
+        self.node(n.span(), name, n);
+    }
+
+    fn visit_module_decl(&mut self, n: &ast::ModuleDecl) {
+        use ast::ModuleDecl::*;
+        let name = match n {
+            Import(_) => "ImportDeclaration",
+            ExportDecl(_) | ExportNamed(_) => "ExportNamedDeclaration",
+            ExportDefaultDecl(_) | ExportDefaultExpr(_) => "ExportDefaultDeclaration",
+            ExportAll(_) => "ExportAllDeclaration",
+            _ => "ModuleDeclaration",
+        };
+        self.node(n.span(), name, n);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn nodes(text: &str) -> Vec<&'static str> {
+        let n = LineNodes::compute(text);
+        (0..text.lines().count() as u32).map(|l| n.of(l)).collect()
+    }
+
+    #[test]
+    fn lines_get_the_deepest_node_containing_all_their_tokens() {
+        let text = "\
+// a comment
+function add(a, b) {
+  return a + b;
+}
+
+for (var i = 0; i < 3; i++) {
+  add(i,
+      [1, 2]);
+}
+var o = {
+  k: 1,
+  m: [1, 2]
+};
+z = 2; // a comment after the statement is not a token
+";
+        assert_eq!(
+            nodes(text),
+            vec![
+                "Program",             // comment line
+                "FunctionDeclaration", // `function add(a, b) {` spans params and body
+                "ReturnStatement",
+                "BlockStatement", // `}` alone: the function body
+                "Program",        // empty line
+                "ForStatement",
+                "CallExpression",      // `add(i,` continues on the next line
+                "ExpressionStatement", // `[1, 2]);` reaches the statement's `;`
+                "BlockStatement",
+                "VariableDeclaration",
+                "ObjectExpression", // `k: 1,`: the comma belongs to the object
+                "Property",
+                "VariableDeclaration", // `};`
+                "ExpressionStatement",
+            ]
+        );
+    }
+
+    #[test]
+    fn unparsable_programs_are_named_as_such() {
+        let n = LineNodes::compute("var = ;\n");
+        assert!(!n.parsed());
+        assert_eq!(n.of(0), UNPARSABLE);
+    }
+
+    #[test]
+    fn lines_past_the_end_and_empty_programs_are_program() {
+        let n = LineNodes::compute("");
+        assert_eq!(n.of(0), PROGRAM);
+        let n = LineNodes::compute("x = 1;\n");
+        assert_eq!(n.of(0), "ExpressionStatement");
+        assert_eq!(n.of(5), PROGRAM);
+    }
+}

@@ -1,0 +1,157 @@
+//! Equivalence classes (DBDB §3.4, Definition 4) and round-robin sampling from them.
+//!
+//! A divergence's class is (divergence type, last action, AST node type of the line where the
+//! last action was triggered); a warning's class is (relation, transformation, AST node type).
+
+use polars::prelude::*;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::HashMap;
+
+pub const DIVERGENCE_KEYS: [&str; 3] = ["kind", "last_action", "ast_node"];
+pub const WARNING_KEYS: [&str; 3] = ["relation", "transformation", "ast_node"];
+
+/// Text of a column, nulls as `-` (a class key must be printable).
+pub fn strings(df: &DataFrame, name: &str) -> PolarsResult<Vec<String>> {
+    let c = df.column(name)?.cast(&DataType::String)?;
+    Ok(c.str()?
+        .iter()
+        .map(|v| v.unwrap_or("-").to_string())
+        .collect())
+}
+
+pub fn u32s(df: &DataFrame, name: &str) -> PolarsResult<Vec<u32>> {
+    let c = df.column(name)?.cast(&DataType::UInt32)?;
+    Ok(c.u32()?.iter().map(|v| v.unwrap_or(0)).collect())
+}
+
+/// Classes of `members` by `keys`: one row per class with `size` and `share` (percent of all
+/// members), largest first, ties by key so that the order is stable.
+pub fn classes(members: &DataFrame, keys: &[&str]) -> PolarsResult<DataFrame> {
+    let total = members.height().max(1) as f64;
+    let key_exprs: Vec<Expr> = keys
+        .iter()
+        .map(|k| col(*k).cast(DataType::String).fill_null(lit("-")))
+        .collect();
+    let mut order = vec![col("size")];
+    order.extend(keys.iter().map(|k| col(*k)));
+    let mut descending = vec![true];
+    descending.extend(keys.iter().map(|_| false));
+    members
+        .clone()
+        .lazy()
+        .group_by(key_exprs)
+        .agg([len().cast(DataType::UInt32).alias("size")])
+        .with_column(
+            (col("size").cast(DataType::Float64) * lit(100.0) / lit(total)).alias("share"),
+        )
+        .sort_by_exprs(
+            order,
+            SortMultipleOptions::default().with_order_descending_multi(descending),
+        )
+        .collect()
+}
+
+/// One member drawn by `sample`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Drawn {
+    /// Rank of its class (0: the largest).
+    pub class: usize,
+    pub key: Vec<String>,
+    /// Row of the member in the members frame.
+    pub row: usize,
+}
+
+/// DBDB's sampling: one member per class in turn, largest class first, until `n` are drawn or
+/// every member is; within a class, members come in a seeded random order.
+pub fn sample(
+    members: &DataFrame,
+    keys: &[&str],
+    n: usize,
+    seed: u64,
+) -> PolarsResult<Vec<Drawn>> {
+    let classes = classes(members, keys)?;
+    let class_keys: Vec<Vec<String>> = {
+        let cols: Vec<Vec<String>> = keys
+            .iter()
+            .map(|k| strings(&classes, k))
+            .collect::<PolarsResult<_>>()?;
+        (0..classes.height())
+            .map(|i| cols.iter().map(|c| c[i].clone()).collect())
+            .collect()
+    };
+    let member_cols: Vec<Vec<String>> = keys
+        .iter()
+        .map(|k| strings(members, k))
+        .collect::<PolarsResult<_>>()?;
+    let mut by_key: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
+    for row in 0..members.height() {
+        let key: Vec<String> = member_cols.iter().map(|c| c[row].clone()).collect();
+        by_key.entry(key).or_default().push(row);
+    }
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut queues: Vec<Vec<usize>> = class_keys
+        .iter()
+        .map(|k| {
+            let mut rows = by_key.remove(k).unwrap_or_default();
+            rows.shuffle(&mut rng);
+            rows.reverse(); // popped from the back
+            rows
+        })
+        .collect();
+    let mut out = Vec::new();
+    while out.len() < n && queues.iter().any(|q| !q.is_empty()) {
+        for (class, q) in queues.iter_mut().enumerate() {
+            if out.len() == n {
+                break;
+            }
+            if let Some(row) = q.pop() {
+                out.push(Drawn {
+                    class,
+                    key: class_keys[class].clone(),
+                    row,
+                });
+            }
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn members() -> DataFrame {
+        df!(
+            "kind" => ["a", "a", "a", "b", "b", "c"],
+            "last_action" => ["x", "x", "x", "x", "x", "y"],
+            "ast_node" => ["P", "P", "P", "Q", "Q", "P"],
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn classes_are_counted_and_sorted_largest_first() {
+        let c = classes(&members(), &DIVERGENCE_KEYS).unwrap();
+        assert_eq!(strings(&c, "kind").unwrap(), ["a", "b", "c"]);
+        assert_eq!(u32s(&c, "size").unwrap(), [3, 2, 1]);
+        let share = c.column("share").unwrap().f64().unwrap().get(0).unwrap();
+        assert!((share - 50.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn sampling_is_round_robin_largest_first_and_seeded() {
+        let d = sample(&members(), &DIVERGENCE_KEYS, 5, 7).unwrap();
+        let classes: Vec<usize> = d.iter().map(|x| x.class).collect();
+        assert_eq!(classes, [0, 1, 2, 0, 1]);
+        assert_eq!(d, sample(&members(), &DIVERGENCE_KEYS, 5, 7).unwrap());
+        // Every member of class 0 is one of rows 0..3.
+        assert!(d.iter().filter(|x| x.class == 0).all(|x| x.row < 3));
+        // Asking for more than there is draws everything once.
+        let all = sample(&members(), &DIVERGENCE_KEYS, 50, 1).unwrap();
+        let mut rows: Vec<usize> = all.iter().map(|x| x.row).collect();
+        rows.sort();
+        assert_eq!(rows, [0, 1, 2, 3, 4, 5]);
+    }
+}
