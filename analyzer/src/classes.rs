@@ -43,9 +43,7 @@ pub fn classes(members: &DataFrame, keys: &[&str]) -> PolarsResult<DataFrame> {
         .lazy()
         .group_by(key_exprs)
         .agg([len().cast(DataType::UInt32).alias("size")])
-        .with_column(
-            (col("size").cast(DataType::Float64) * lit(100.0) / lit(total)).alias("share"),
-        )
+        .with_column((col("size").cast(DataType::Float64) * lit(100.0) / lit(total)).alias("share"))
         .sort_by_exprs(
             order,
             SortMultipleOptions::default().with_order_descending_multi(descending),
@@ -65,12 +63,7 @@ pub struct Drawn {
 
 /// DBDB's sampling: one member per class in turn, largest class first, until `n` are drawn or
 /// every member is; within a class, members come in a seeded random order.
-pub fn sample(
-    members: &DataFrame,
-    keys: &[&str],
-    n: usize,
-    seed: u64,
-) -> PolarsResult<Vec<Drawn>> {
+pub fn sample(members: &DataFrame, keys: &[&str], n: usize, seed: u64) -> PolarsResult<Vec<Drawn>> {
     let classes = classes(members, keys)?;
     let class_keys: Vec<Vec<String>> = {
         let cols: Vec<Vec<String>> = keys

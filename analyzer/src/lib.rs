@@ -2,7 +2,12 @@
 
 pub mod ast;
 pub mod classes;
+pub mod compare;
+pub mod export;
 pub mod info;
 pub mod load;
+pub mod relations;
+pub mod report;
 pub mod show;
 pub mod table;
+pub mod tables;

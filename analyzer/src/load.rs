@@ -126,6 +126,9 @@ pub struct Dataset {
     pub events: u64,
 }
 
+/// `(column, type, meaning)`.
+pub type ColumnDoc = (&'static str, &'static str, &'static str);
+
 /// Declares a frame's columns once: the builder, its documentation and its DataFrame.
 macro_rules! frame {
     ($(#[doc = $fdoc:literal])* $name:ident { $($col:ident : $ty:ty => $doc:literal),* $(,)? }) => {
@@ -134,7 +137,7 @@ macro_rules! frame {
         pub struct $name { $(pub $col: Vec<$ty>,)* }
         impl $name {
             /// `(column, type, meaning)` for the README and `export --schema`.
-            pub const COLUMNS: &'static [(&'static str, &'static str, &'static str)] =
+            pub const COLUMNS: &'static [ColumnDoc] =
                 &[$((stringify!($col), stringify!($ty), $doc)),*];
             #[allow(dead_code)] // the per-archive frames are built in one piece
             fn append(&mut self, mut o: Self) { $(self.$col.append(&mut o.$col);)* }
@@ -412,20 +415,60 @@ impl Frames {
 }
 
 /// `(frame, description, columns)` of every frame, for the README and `export --schema`.
-pub fn schema_doc() -> Vec<(&'static str, &'static str, &'static [(&'static str, &'static str, &'static str)])> {
+pub fn schema_doc() -> Vec<(&'static str, &'static str, &'static [ColumnDoc])> {
     vec![
         ("archives", "one row per archive", ArchiveCols::COLUMNS),
-        ("engines", "one row per engine of each archive", EngineCols::COLUMNS),
+        (
+            "engines",
+            "one row per engine of each archive",
+            EngineCols::COLUMNS,
+        ),
         ("sessions", "one row per session", SessionCols::COLUMNS),
-        ("actions", "one row per action of each trace", ActionCols::COLUMNS),
-        ("outputs", "one row per output (the answer to an action)", OutputCols::COLUMNS),
-        ("frames", "one row per call-stack frame at each pause", StackCols::COLUMNS),
-        ("variables", "one row per variable of the top frame at each pause", VariableCols::COLUMNS),
-        ("breakpoints", "one row per breakpoint location reported (null location: not placed)", BreakpointCols::COLUMNS),
-        ("divergences", "one row per diverged session (DBDB §3.4)", DivergenceCols::COLUMNS),
-        ("warnings", "one row per violated relation", WarningCols::COLUMNS),
-        ("coverage_lines", "one row per covered line a profiler reported", CoverageLineCols::COLUMNS),
-        ("coverage_blocks", "one row per V8 block range", CoverageBlockCols::COLUMNS),
+        (
+            "actions",
+            "one row per action of each trace",
+            ActionCols::COLUMNS,
+        ),
+        (
+            "outputs",
+            "one row per output (the answer to an action)",
+            OutputCols::COLUMNS,
+        ),
+        (
+            "frames",
+            "one row per call-stack frame at each pause",
+            StackCols::COLUMNS,
+        ),
+        (
+            "variables",
+            "one row per variable of the top frame at each pause",
+            VariableCols::COLUMNS,
+        ),
+        (
+            "breakpoints",
+            "one row per breakpoint location reported (null location: not placed)",
+            BreakpointCols::COLUMNS,
+        ),
+        (
+            "divergences",
+            "one row per diverged session (DBDB §3.4)",
+            DivergenceCols::COLUMNS,
+        ),
+        (
+            "warnings",
+            "one row per violated relation",
+            WarningCols::COLUMNS,
+        ),
+        (
+            "coverage_lines",
+            "one row per covered line a profiler reported",
+            CoverageLineCols::COLUMNS,
+        ),
+        (
+            "coverage_blocks",
+            "one row per V8 block range",
+            CoverageBlockCols::COLUMNS,
+        ),
     ]
 }
 
@@ -433,7 +476,9 @@ pub fn schema_doc() -> Vec<(&'static str, &'static str, &'static [(&'static str,
 pub fn schema_markdown() -> String {
     let mut s = String::new();
     for (name, what, cols) in schema_doc() {
-        s.push_str(&format!("#### `{name}`: {what}\n\n| column | type | meaning |\n|---|---|---|\n"));
+        s.push_str(&format!(
+            "#### `{name}`: {what}\n\n| column | type | meaning |\n|---|---|---|\n"
+        ));
         for (c, t, d) in cols {
             let t = t.replace(' ', "");
             s.push_str(&format!("| `{c}` | `{t}` | {d} |\n"));
@@ -523,7 +568,9 @@ pub fn load(paths: &[PathBuf], want: Want) -> Result<Dataset, LoadError> {
             engines.kind.push(e.kind.as_str().to_string());
             engines.version.push(e.version.clone());
             engines.engine_version.push(e.engine_version.clone());
-            engines.protocol.push(format!("{:?}", e.protocol).to_lowercase());
+            engines
+                .protocol
+                .push(format!("{:?}", e.protocol).to_lowercase());
         }
         let source = Source {
             path: path.clone(),
@@ -536,10 +583,14 @@ pub fn load(paths: &[PathBuf], want: Want) -> Result<Dataset, LoadError> {
         archives.archive.push(a as u32);
         archives.path.push(path);
         archives.campaign.push(source.header.campaign.name.clone());
-        archives.strategy.push(source.header.campaign.strategy.clone());
+        archives
+            .strategy
+            .push(source.header.campaign.strategy.clone());
         archives.seeds.push(source.header.campaign.seeds.clone());
         archives.engines.push(labels.join(" vs "));
-        archives.tool_version.push(source.header.tool_version.clone());
+        archives
+            .tool_version
+            .push(source.header.tool_version.clone());
         archives.started_at_ms.push(source.header.started_at_ms);
         archives.sessions.push(sessions as u32);
         archives.intact.push(!source.is_damaged());
@@ -611,7 +662,9 @@ pub fn trigger_line(trace: &Trace, action_index: u32) -> Option<u32> {
                 seen += 1;
             }
             EventKind::Output(Output::Paused(p)) => paused_at = Some(p.location.line),
-            EventKind::Output(Output::BreakpointSet { id, requested: r, .. }) => {
+            EventKind::Output(Output::BreakpointSet {
+                id, requested: r, ..
+            }) => {
                 requested.insert(id.0, r.line);
             }
             EventKind::Output(Output::Finished { .. }) => paused_at = None,
@@ -888,8 +941,9 @@ impl Ctx<'_> {
             Output::Finished { outcome } => {
                 use morphtrace_schema::ProgramOutcome::*;
                 let (loc, msg) = match outcome {
-                    UncaughtException { message, location }
-                    | SyntaxError { message, location } => (*location, Some(message.clone())),
+                    UncaughtException { message, location } | SyntaxError { message, location } => {
+                        (*location, Some(message.clone()))
+                    }
                     EngineCrashed { message } => (None, Some(message.clone())),
                     _ => (None, None),
                 };

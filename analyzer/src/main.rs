@@ -2,7 +2,9 @@
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
-use morphtrace_analyzer::info;
+use morphtrace_analyzer::load::{self, Dataset, Want};
+use morphtrace_analyzer::table::{Format, Table};
+use morphtrace_analyzer::{classes, compare, export, info, relations, report, show, tables};
 use morphtrace_schema::ArchiveReader;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -22,10 +24,10 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
     long_about = "Analyze morphtrace trace archives (.mtrace) offline. The analyzer never talks to a \
                   debugger: everything it needs (programs, engine versions, seeds, actions, outputs) is \
                   in the archive, so archives recorded on a test machine can be studied anywhere.",
-    after_help = "Planned subcommands (see the issues): classes and sample (DBDB equivalence classes, \
-                  round-robin sampling), relations (re-judge recorded pairs offline with other policies), \
-                  tables (the papers' evaluation tables), compare (two campaigns, e.g. two browser \
-                  versions), report (HTML), export (Parquet/CSV)."
+    after_help = "ARCHIVES may be files, directories (every .mtrace below) or quoted glob patterns. \
+                  A damaged or truncated archive contributes what it still holds (a warning says what \
+                  was lost); an archive that cannot be read at all makes the exit status 1 after the \
+                  others are analyzed."
 )]
 struct Cli {
     /// Log level filter (e.g. `info`, `debug`); also read from RUST_LOG.
@@ -66,9 +68,189 @@ enum Command {
         #[arg(long, default_value_t = 20)]
         limit: usize,
     },
+    /// DBDB equivalence classes: divergences by (type, last action, AST node type of the line
+    /// where the last action was triggered), and warnings by (relation, transformation, AST
+    /// node type), with sizes and shares, largest first.
+    Classes {
+        #[arg(required = true)]
+        archives: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Markdown)]
+        format: Format,
+        /// Print at most this many classes per table (0: all).
+        #[arg(long, default_value_t = 0)]
+        top: usize,
+    },
+    /// Draw divergences for manual inspection, one per class in turn, largest class first
+    /// (DBDB §3.4), each with its trace excerpt around the divergence.
+    Sample {
+        #[arg(required = true)]
+        archives: Vec<PathBuf>,
+        /// How many to draw.
+        #[arg(long, short, default_value_t = 50)]
+        n: usize,
+        /// Seed of the order within each class.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Actions shown before the diverging one.
+        #[arg(long, default_value_t = 3)]
+        context: u32,
+        /// Draw warnings (metamorphic) instead of divergences.
+        #[arg(long)]
+        warnings: bool,
+    },
+    /// Re-judge recorded differential sessions offline under the recorded comparison policy and
+    /// under alternatives (compare columns; ignore variables; ignore breakpoint outputs; ignore
+    /// object shells; ignore call stacks), printing how counts and classes change.
+    Relations {
+        #[arg(required = true)]
+        archives: Vec<PathBuf>,
+        /// An extra policy: NAME=SETTINGS with SETTINGS like `columns=true,variables=false`
+        /// (keys: columns, call_stack, variables, breakpoints, object_shells), applied on top of
+        /// each archive's recorded policy. Repeatable.
+        #[arg(long = "policy", value_name = "NAME=SETTINGS")]
+        policies: Vec<String>,
+        #[arg(long, value_enum, default_value_t = Format::Markdown)]
+        format: Format,
+        /// Class changes listed per policy.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+    },
+    /// Regenerate the papers' evaluation tables: DBDB Figure 7 data, Table 2, divergence types,
+    /// runtimes; ISSTA 2019 Figure 15, warnings per transformation, interactive share.
+    Tables {
+        #[arg(required = true)]
+        archives: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Markdown)]
+        format: Format,
+        #[arg(long, value_enum, default_value_t = tables::Paper::All)]
+        paper: tables::Paper,
+        /// Only the table of this name (outcomes, figure7, table2, divergence_types, runtime,
+        /// figure15, warnings_per_transformation, interactive_share).
+        #[arg(long)]
+        table: Option<String>,
+        /// Classes in Table 2.
+        #[arg(long, default_value_t = 6)]
+        top: usize,
+        /// Write one file per table into this directory instead of printing.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+    /// Compare two campaigns over the same programs and seeds (e.g. Chromium 155 vs 156, or a
+    /// replay on a new version): changed outcomes, classes that appeared or vanished, programs.
+    Compare {
+        /// Archives of campaign A (file, directory or quoted glob).
+        a: PathBuf,
+        /// Archives of campaign B.
+        b: PathBuf,
+        #[arg(long, value_enum, default_value_t = Format::Markdown)]
+        format: Format,
+        /// Changed sessions listed.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+    /// Write a self-contained HTML report (tables and SVG plots).
+    Report {
+        #[arg(required = true)]
+        archives: Vec<PathBuf>,
+        #[arg(long, default_value = "report.html")]
+        out: PathBuf,
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+    },
+    /// Export every DataFrame (archives, engines, sessions, actions, outputs, frames, variables,
+    /// breakpoints, divergences, warnings, coverage_lines, coverage_blocks) as Parquet or CSV.
+    Export {
+        archives: Vec<PathBuf>,
+        /// Directory for one Parquet file per frame.
+        #[arg(long, conflicts_with = "csv")]
+        parquet: Option<PathBuf>,
+        /// Directory for one CSV file per frame.
+        #[arg(long)]
+        csv: Option<PathBuf>,
+        /// Print the frames' columns (Markdown) and exit.
+        #[arg(long)]
+        schema: bool,
+    },
+}
+
+/// Loads the inputs, reporting damage on stderr; fails when nothing could be read.
+fn load_inputs(inputs: &[PathBuf], want: Want, unreadable: &mut bool) -> Result<Dataset> {
+    let paths = load::expand(inputs)?;
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_message(format!("loading {} archive(s)", paths.len()));
+    bar.enable_steady_tick(std::time::Duration::from_millis(120));
+    let d = load::load(&paths, want)?;
+    bar.finish_and_clear();
+    for u in &d.unreadable {
+        eprintln!("morphtrace-analyze: {u}");
+        *unreadable = true;
+    }
+    for s in &d.sources {
+        if !s.recovery.is_intact() {
+            eprintln!(
+                "morphtrace-analyze: {}: damaged or truncated, {} bytes dropped; analyzing the {} sessions it still holds",
+                s.path,
+                s.recovery.dropped_bytes(),
+                s.sessions
+            );
+        }
+        for u in &s.undecodable {
+            eprintln!("morphtrace-analyze: {}: session {u}", s.path);
+        }
+    }
+    if d.sources.is_empty() {
+        anyhow::bail!("no archive could be read");
+    }
+    Ok(d)
+}
+
+fn print_tables(ts: &[Table], f: Format) {
+    for (i, t) in ts.iter().enumerate() {
+        if i > 0 {
+            println!();
+        }
+        if f == Format::Csv && ts.len() > 1 {
+            println!("# {}", t.name);
+        }
+        print!("{}", t.render(f));
+    }
+}
+
+fn parse_policy(spec: &str) -> Result<(String, Vec<(String, bool)>)> {
+    let (name, settings) = spec
+        .split_once('=')
+        .ok_or_else(|| anyhow::anyhow!("--policy {spec:?}: expected NAME=key=value,..."))?;
+    let mut out = Vec::new();
+    for kv in settings.split(',') {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| anyhow::anyhow!("--policy {spec:?}: {kv:?} is not key=value"))?;
+        if ![
+            "columns",
+            "call_stack",
+            "variables",
+            "breakpoints",
+            "object_shells",
+        ]
+        .contains(&k)
+        {
+            anyhow::bail!("--policy {spec:?}: unknown key {k:?} (columns, call_stack, variables, breakpoints, object_shells)");
+        }
+        let v: bool = v
+            .parse()
+            .map_err(|_| anyhow::anyhow!("--policy {spec:?}: {v:?} is not true or false"))?;
+        out.push((k.to_string(), v));
+    }
+    Ok((name.to_string(), out))
 }
 
 fn main() -> ExitCode {
+    // Like other Unix tools, stop quietly when the reader of our output goes away (`| head`)
+    // instead of failing on the next print.
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&cli.log));
@@ -86,6 +268,14 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
+    let mut unreadable = false;
+    let code = |unreadable: bool| {
+        if unreadable {
+            ExitCode::from(EXIT_UNREADABLE)
+        } else {
+            ExitCode::SUCCESS
+        }
+    };
     match cli.command {
         Command::Info {
             archives,
@@ -152,15 +342,263 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 }
                 shown += 1;
                 let program = reader.program(&s.program).map(|p| p.origin.name());
-                println!(
-                    "{}",
-                    morphtrace_analyzer::show::render(reader.header(), &s, program.as_deref())
-                );
+                println!("{}", show::render(reader.header(), &s, program.as_deref()));
             }
             if shown == 0 && !sessions.is_empty() {
                 anyhow::bail!("no such session in {}", archive.display());
             }
             Ok(ExitCode::SUCCESS)
+        }
+        Command::Classes {
+            archives,
+            format,
+            top,
+        } => {
+            let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
+            let f = &d.frames;
+            let limit =
+                |df: polars::prelude::DataFrame| if top > 0 { df.head(Some(top)) } else { df };
+            let div = classes::classes(&f.divergences, &classes::DIVERGENCE_KEYS)?;
+            let warn = classes::classes(&f.warnings, &classes::WARNING_KEYS)?;
+            let mut t1 = Table::from_df(
+                "divergence_classes",
+                &format!(
+                    "Equivalence classes of {} divergences ({} classes)",
+                    f.divergences.height(),
+                    div.height()
+                ),
+                &limit(div),
+            );
+            t1.columns = ["Diff. type", "Last action", "AST node", "Size", "in %"]
+                .map(String::from)
+                .to_vec();
+            let mut t2 = Table::from_df(
+                "warning_classes",
+                &format!(
+                    "Equivalence classes of {} warnings ({} classes)",
+                    f.warnings.height(),
+                    warn.height()
+                ),
+                &limit(warn),
+            );
+            t2.columns = ["Relation", "Transformation", "AST node", "Size", "in %"]
+                .map(String::from)
+                .to_vec();
+            print_tables(&[t1, t2], format);
+            Ok(code(unreadable))
+        }
+        Command::Sample {
+            archives,
+            n,
+            seed,
+            context,
+            warnings,
+        } => {
+            let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
+            let (members, keys) = if warnings {
+                (&d.frames.warnings, classes::WARNING_KEYS)
+            } else {
+                (&d.frames.divergences, classes::DIVERGENCE_KEYS)
+            };
+            let drawn = classes::sample(members, &keys, n, seed)?;
+            let cls = classes::classes(members, &keys)?;
+            let sizes = classes::u32s(&cls, "size")?;
+            let arch = classes::u32s(members, "archive")?;
+            let pos = classes::u32s(members, "session")?;
+            let details = classes::strings(members, if warnings { "message" } else { "detail" })?;
+            let at: Vec<u32> = if warnings {
+                classes::u32s(members, "event_index")?
+            } else {
+                classes::u32s(members, "action_index")?
+            };
+            println!(
+                "{} of {} {} drawn from {} classes, round-robin, largest class first (seed {seed})",
+                drawn.len(),
+                members.height(),
+                if warnings { "warnings" } else { "divergences" },
+                cls.height()
+            );
+            let mut readers: std::collections::HashMap<u32, ArchiveReader> = Default::default();
+            for (i, m) in drawn.iter().enumerate() {
+                let a = arch[m.row];
+                let src = &d.sources[a as usize];
+                println!(
+                    "\n#{} class {} [{}] ({} members): {}\n  {} session {}",
+                    i + 1,
+                    m.class + 1,
+                    m.key.join(" / "),
+                    sizes[m.class],
+                    details[m.row],
+                    src.path,
+                    pos[m.row],
+                );
+                if let std::collections::hash_map::Entry::Vacant(e) = readers.entry(a) {
+                    e.insert(ArchiveReader::open(&src.path)?);
+                }
+                let r = &readers[&a];
+                match r.session(pos[m.row] as usize) {
+                    Ok(s) => {
+                        let program = r
+                            .program(&s.program)
+                            .map(|p| p.origin.name())
+                            .unwrap_or_default();
+                        println!("  program {program}, seed {}, id {}", s.seed, s.id);
+                        // A warning's index counts events; the excerpt counts actions.
+                        let action = if warnings {
+                            s.traces
+                                .first()
+                                .map(|t| {
+                                    t.events
+                                        .iter()
+                                        .take(at[m.row] as usize + 1)
+                                        .filter(|e| {
+                                            matches!(
+                                                e.kind,
+                                                morphtrace_schema::EventKind::Action(_)
+                                            )
+                                        })
+                                        .count()
+                                        .saturating_sub(1)
+                                        as u32
+                                })
+                                .unwrap_or(0)
+                        } else {
+                            at[m.row]
+                        };
+                        print!("{}", show::excerpt(r.header(), &s, action, context));
+                    }
+                    Err(e) => println!("  (session does not decode: {e})"),
+                }
+            }
+            Ok(code(unreadable))
+        }
+        Command::Relations {
+            archives,
+            policies,
+            format,
+            top,
+        } => {
+            let paths = load::expand(&archives)?;
+            let mut readers = Vec::new();
+            for p in &paths {
+                match ArchiveReader::open(p) {
+                    Ok(r) => readers.push((p.display().to_string(), r)),
+                    Err(e) => {
+                        eprintln!("morphtrace-analyze: {}: {e}", p.display());
+                        unreadable = true;
+                    }
+                }
+            }
+            if readers.is_empty() {
+                anyhow::bail!("no archive could be read");
+            }
+            let base = readers
+                .first()
+                .map(|(_, r)| {
+                    morphtrace_schema::relation::ComparisonPolicy::from_params(
+                        &r.header().campaign.params,
+                    )
+                })
+                .unwrap_or_default();
+            let mut extra = Vec::new();
+            for spec in &policies {
+                let (name, settings) = parse_policy(spec)?;
+                let mut p = base.clone();
+                for (k, v) in settings {
+                    match k.as_str() {
+                        "columns" => p.columns = v,
+                        "call_stack" => p.call_stack = v,
+                        "variables" => p.variables = v,
+                        "breakpoints" => p.breakpoints = v,
+                        _ => p.object_shells = v,
+                    }
+                }
+                extra.push(relations::Variant { name, policy: p });
+            }
+            let r = relations::rejudge(&readers, &extra);
+            for s in r.inconsistent.iter().take(10) {
+                eprintln!("morphtrace-analyze: re-judging under the recorded policy disagrees with the recording: {s}");
+            }
+            print_tables(&relations::tables(&r, top)?, format);
+            Ok(code(unreadable))
+        }
+        Command::Tables {
+            archives,
+            format,
+            paper,
+            table,
+            top,
+            out,
+        } => {
+            let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
+            let mut ts = tables::all(&d.frames, paper, top)?;
+            if let Some(name) = &table {
+                ts.retain(|t| &t.name == name);
+                if ts.is_empty() {
+                    anyhow::bail!("no table named {name:?} (see --help)");
+                }
+            }
+            match out {
+                Some(dir) => {
+                    std::fs::create_dir_all(&dir)?;
+                    for t in &ts {
+                        let p = dir.join(format!("{}.{}", t.name, format.extension()));
+                        std::fs::write(&p, t.render(format))?;
+                        println!("{}", p.display());
+                    }
+                }
+                None => print_tables(&ts, format),
+            }
+            Ok(code(unreadable))
+        }
+        Command::Compare {
+            a,
+            b,
+            format,
+            limit,
+        } => {
+            let da = load_inputs(&[a], Want::SUMMARY, &mut unreadable)?;
+            let db = load_inputs(&[b], Want::SUMMARY, &mut unreadable)?;
+            print_tables(&compare::compare(&da, &db, limit)?, format);
+            Ok(code(unreadable))
+        }
+        Command::Report { archives, out, top } => {
+            let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
+            let mut ts = tables::all(&d.frames, tables::Paper::All, top)?;
+            let div = classes::classes(&d.frames.divergences, &classes::DIVERGENCE_KEYS)?;
+            ts.push(Table::from_df(
+                "divergence_classes",
+                "All equivalence classes of divergences",
+                &div,
+            ));
+            std::fs::write(&out, report::render(&d, &ts))
+                .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
+            println!("{}", out.display());
+            Ok(code(unreadable))
+        }
+        Command::Export {
+            archives,
+            parquet,
+            csv,
+            schema,
+        } => {
+            if schema {
+                print!("{}", load::schema_markdown());
+                return Ok(ExitCode::SUCCESS);
+            }
+            let (dir, fmt) = match (parquet, csv) {
+                (Some(d), None) => (d, export::FileFormat::Parquet),
+                (None, Some(d)) => (d, export::FileFormat::Csv),
+                _ => anyhow::bail!("export needs --parquet DIR or --csv DIR"),
+            };
+            if archives.is_empty() {
+                anyhow::bail!("export needs at least one archive");
+            }
+            let d = load_inputs(&archives, Want::ALL, &mut unreadable)?;
+            for (p, rows) in export::export(&d.frames, &dir, fmt)? {
+                println!("{}\t{rows} rows", p.display());
+            }
+            Ok(code(unreadable))
         }
     }
 }

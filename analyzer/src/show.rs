@@ -56,6 +56,46 @@ fn output(o: &Output) -> String {
     }
 }
 
+/// The events of every trace around action `at` (the `window` actions before it, and it), with
+/// the program lines those actions refer to: what a person needs to judge a divergence.
+pub fn excerpt(header: &ArchiveHeader, s: &Session, at: u32, window: u32) -> String {
+    let mut o = String::new();
+    let from = at.saturating_sub(window);
+    for t in &s.traces {
+        let label = header
+            .engine(t.engine)
+            .map(|e| e.label())
+            .unwrap_or_else(|| format!("engine #{}", t.engine.0));
+        let _ = writeln!(o, "    --- {label}");
+        if from > 0 {
+            let _ = writeln!(o, "      ... {from} earlier action(s)");
+        }
+        let mut action = None::<u32>;
+        for e in &t.events {
+            if let EventKind::Action(_) = e.kind {
+                action = Some(action.map_or(0, |a| a + 1));
+            }
+            let Some(n) = action else { continue };
+            if n < from || n > at {
+                continue;
+            }
+            match &e.kind {
+                EventKind::Action(a) => {
+                    let mark = if n == at { "=>" } else { " >" };
+                    let _ = writeln!(o, "    {mark} {a}");
+                }
+                EventKind::Output(out) => {
+                    for (i, line) in output(out).lines().enumerate() {
+                        let pad = if i == 0 { "        " } else { "    " };
+                        let _ = writeln!(o, "{pad}{line}");
+                    }
+                }
+            }
+        }
+    }
+    o
+}
+
 /// `program`: the program's name (its origin), when the archive holds it.
 pub fn render(header: &ArchiveHeader, s: &Session, program: Option<&str>) -> String {
     let mut o = String::new();

@@ -134,10 +134,18 @@ impl Table {
         let _ = writeln!(
             s,
             "{}",
-            self.columns.iter().map(|c| q(c)).collect::<Vec<_>>().join(",")
+            self.columns
+                .iter()
+                .map(|c| q(c))
+                .collect::<Vec<_>>()
+                .join(",")
         );
         for r in &self.rows {
-            let _ = writeln!(s, "{}", r.iter().map(|c| q(c)).collect::<Vec<_>>().join(","));
+            let _ = writeln!(
+                s,
+                "{}",
+                r.iter().map(|c| q(c)).collect::<Vec<_>>().join(",")
+            );
         }
         s
     }
@@ -186,7 +194,11 @@ impl Table {
         let _ = writeln!(
             s,
             "{} \\\\",
-            self.columns.iter().map(|c| esc(c)).collect::<Vec<_>>().join(" & ")
+            self.columns
+                .iter()
+                .map(|c| esc(c))
+                .collect::<Vec<_>>()
+                .join(" & ")
         );
         let _ = writeln!(s, "\\midrule");
         for r in &self.rows {
@@ -251,7 +263,10 @@ mod tests {
     #[test]
     fn markdown_has_header_separator_and_rows() {
         let m = t().markdown();
-        assert!(m.starts_with("### A & B\n\n| name | n |\n|---|---|\n"), "{m}");
+        assert!(
+            m.starts_with("### A & B\n\n| name | n |\n|---|---|\n"),
+            "{m}"
+        );
         assert!(m.contains("| 50%_x | 4 |"), "{m}");
     }
 }

@@ -203,3 +203,88 @@ pub fn compare_outputs(
         )),
     }
 }
+
+/// The first divergence of debuggers run in lockstep, judged offline from their traces.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judgement {
+    pub action_index: u32,
+    pub action: crate::trace::Action,
+    pub kind: DivergenceKind,
+    pub detail: String,
+}
+
+type Step<'a> = (&'a crate::trace::Action, Option<&'a Output>);
+
+/// Each action of a trace with the first output that answered it.
+fn steps(t: &crate::trace::Trace) -> Vec<Step<'_>> {
+    use crate::trace::EventKind;
+    let mut v: Vec<Step<'_>> = Vec::new();
+    for e in &t.events {
+        match &e.kind {
+            EventKind::Action(a) => v.push((a, None)),
+            EventKind::Output(o) => {
+                if let Some(last) = v.last_mut() {
+                    if last.1.is_none() {
+                        last.1 = Some(o);
+                    }
+                }
+            }
+        }
+    }
+    v
+}
+
+/// Re-judges lockstep traces (the same actions, each answered by one output per debugger) under
+/// `policy`: the first action whose outputs differ between the first trace and another one. An
+/// action without an answer in some trace ends the comparison (the recording stopped there).
+pub fn judge_lockstep(
+    traces: &[crate::trace::Trace],
+    policy: &ComparisonPolicy,
+) -> Option<Judgement> {
+    let first = steps(traces.first()?);
+    let others: Vec<_> = traces[1..].iter().map(steps).collect();
+    for (i, (action, out)) in first.iter().enumerate() {
+        let Some(a) = out else { return None };
+        for o in &others {
+            let Some((other_action, Some(b))) = o.get(i) else {
+                return None;
+            };
+            if other_action != action {
+                return Some(Judgement {
+                    action_index: i as u32,
+                    action: (*action).clone(),
+                    kind: DivergenceKind::Other("actions".into()),
+                    detail: format!("the traces issue {action} vs {other_action}"),
+                });
+            }
+            if let Some((kind, detail)) = compare_outputs(a, b, policy) {
+                return Some(Judgement {
+                    action_index: i as u32,
+                    action: (*action).clone(),
+                    kind,
+                    detail,
+                });
+            }
+        }
+    }
+    None
+}
+
+impl ComparisonPolicy {
+    /// The policy a campaign recorded in its header parameters (`compare.*`), defaults elsewhere.
+    pub fn from_params(params: &[(String, String)]) -> ComparisonPolicy {
+        let mut p = ComparisonPolicy::default();
+        for (k, v) in params {
+            let b = v == "true";
+            match k.as_str() {
+                "compare.columns" => p.columns = b,
+                "compare.call_stack" => p.call_stack = b,
+                "compare.variables" => p.variables = b,
+                "compare.breakpoints" => p.breakpoints = b,
+                "compare.object_shells" => p.object_shells = b,
+                _ => {}
+            }
+        }
+        p
+    }
+}

@@ -1,0 +1,212 @@
+//! Two campaigns over the same programs and seeds (typically two versions of one engine, or a
+//! replay on a new version): what changed, session by session, class by class, program by program.
+
+use crate::classes::{strings, u32s};
+use crate::load::Dataset;
+use crate::table::Table;
+use polars::prelude::*;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// What a session came to, as compared across campaigns.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Result_ {
+    id: String,
+    program_name: String,
+    /// `finished`, `action-limit`, `diverged: pause-location`, ...
+    category: String,
+    class: Option<[String; 3]>,
+    detail: String,
+}
+
+/// Sessions keyed by (program, seed, mode); the first of duplicates wins.
+fn results(d: &Dataset) -> PolarsResult<BTreeMap<(String, u64, String), Result_>> {
+    let s = &d.frames.sessions;
+    let (arch, pos) = (u32s(s, "archive")?, u32s(s, "session")?);
+    let (program, mode, outcome, divergence) = (
+        strings(s, "program")?,
+        strings(s, "mode")?,
+        strings(s, "outcome")?,
+        strings(s, "divergence")?,
+    );
+    let (id, name) = (strings(s, "id")?, strings(s, "program_name")?);
+    let seeds: Vec<u64> = s
+        .column("seed")?
+        .u64()?
+        .iter()
+        .map(|v| v.unwrap_or(0))
+        .collect();
+    let dv = &d.frames.divergences;
+    let (da, ds) = (u32s(dv, "archive")?, u32s(dv, "session")?);
+    let (kind, last, node, detail) = (
+        strings(dv, "kind")?,
+        strings(dv, "last_action")?,
+        strings(dv, "ast_node")?,
+        strings(dv, "detail")?,
+    );
+    let mut div: HashMap<(u32, u32), usize> = HashMap::new();
+    for i in 0..dv.height() {
+        div.insert((da[i], ds[i]), i);
+    }
+    let mut out = BTreeMap::new();
+    for i in 0..s.height() {
+        let d = div.get(&(arch[i], pos[i])).copied();
+        let category = if outcome[i] == "diverged" {
+            format!("diverged: {}", divergence[i])
+        } else {
+            outcome[i].clone()
+        };
+        out.entry((program[i].clone(), seeds[i], mode[i].clone()))
+            .or_insert(Result_ {
+                id: id[i].clone(),
+                program_name: name[i].clone(),
+                category,
+                class: d.map(|j| [kind[j].clone(), last[j].clone(), node[j].clone()]),
+                detail: d.map(|j| detail[j].clone()).unwrap_or_default(),
+            });
+    }
+    Ok(out)
+}
+
+fn engines(d: &Dataset) -> String {
+    let mut labels: Vec<String> = d
+        .sources
+        .iter()
+        .flat_map(|s| s.header.engines.iter().map(|e| e.label()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    labels.sort();
+    labels.join(", ")
+}
+
+/// The comparison as tables: overview, outcome transitions, classes, programs, changed sessions.
+pub fn compare(a: &Dataset, b: &Dataset, limit: usize) -> PolarsResult<Vec<Table>> {
+    let ra = results(a)?;
+    let rb = results(b)?;
+    let matched: Vec<_> = ra.keys().filter(|k| rb.contains_key(*k)).cloned().collect();
+    let mut overview = Table::new(
+        "compare_overview",
+        "Campaigns compared",
+        &["side", "archives", "engines", "sessions", "diverged", "matched", "only here"],
+    )
+    .with_note(
+        "Sessions are matched by program, seed and mode. Only matched sessions enter the tables below.",
+    );
+    for (side, d, r, other) in [("A", a, &ra, &rb), ("B", b, &rb, &ra)] {
+        overview.push(vec![
+            side.into(),
+            d.sources
+                .iter()
+                .map(|s| s.path.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+            engines(d),
+            r.len().to_string(),
+            r.values().filter(|x| x.class.is_some()).count().to_string(),
+            matched.len().to_string(),
+            r.keys()
+                .filter(|k| !other.contains_key(*k))
+                .count()
+                .to_string(),
+        ]);
+    }
+
+    let mut transitions: BTreeMap<(String, String), usize> = BTreeMap::new();
+    let mut classes: BTreeMap<[String; 3], (usize, usize)> = BTreeMap::new();
+    let mut programs: BTreeMap<String, (usize, usize, usize, usize)> = BTreeMap::new();
+    let mut changed = Vec::new();
+    for k in &matched {
+        let (x, y) = (&ra[k], &rb[k]);
+        *transitions
+            .entry((x.category.clone(), y.category.clone()))
+            .or_default() += 1;
+        if let Some(c) = &x.class {
+            classes.entry(c.clone()).or_default().0 += 1;
+        }
+        if let Some(c) = &y.class {
+            classes.entry(c.clone()).or_default().1 += 1;
+        }
+        let p = programs.entry(x.program_name.clone()).or_default();
+        p.0 += 1;
+        p.1 += usize::from(x.class.is_some());
+        p.2 += usize::from(y.class.is_some());
+        if x.category != y.category || x.class != y.class {
+            p.3 += 1;
+            changed.push((k.clone(), x.clone(), y.clone()));
+        }
+    }
+
+    let mut t_trans = Table::new(
+        "compare_outcomes",
+        "Outcomes in A and B (matched sessions)",
+        &["A", "B", "sessions", "changed"],
+    );
+    let mut trans: Vec<_> = transitions.into_iter().collect();
+    trans.sort_by(|x, y| y.1.cmp(&x.1).then(x.0.cmp(&y.0)));
+    for ((x, y), n) in trans {
+        let ch = if x == y { "" } else { "yes" };
+        t_trans.push(vec![x, y, n.to_string(), ch.into()]);
+    }
+
+    let mut t_classes = Table::new(
+        "compare_classes",
+        "Equivalence classes that appeared, vanished or changed size",
+        &["Diff. type", "Last action", "AST node", "A", "B", "change"],
+    );
+    let mut cl: Vec<_> = classes.into_iter().filter(|(_, (x, y))| x != y).collect();
+    cl.sort_by(|x, y| {
+        let d = |c: &(usize, usize)| (c.1 as i64 - c.0 as i64).abs();
+        d(&y.1).cmp(&d(&x.1)).then(x.0.cmp(&y.0))
+    });
+    for ([k, l, n], (x, y)) in cl {
+        let change = match (x, y) {
+            (0, _) => "appeared".to_string(),
+            (_, 0) => "vanished".to_string(),
+            _ => format!("{:+}", y as i64 - x as i64),
+        };
+        t_classes.push(vec![k, l, n, x.to_string(), y.to_string(), change]);
+    }
+
+    let mut t_prog = Table::new(
+        "compare_programs",
+        "Per program (programs with changed sessions)",
+        &[
+            "program",
+            "matched",
+            "diverged in A",
+            "diverged in B",
+            "changed",
+        ],
+    );
+    for (p, (m, x, y, c)) in programs.into_iter().filter(|(_, v)| v.3 > 0) {
+        t_prog.push(vec![
+            p,
+            m.to_string(),
+            x.to_string(),
+            y.to_string(),
+            c.to_string(),
+        ]);
+    }
+
+    let mut t_sess = Table::new(
+        "compare_sessions",
+        &format!("Changed sessions (first {limit})"),
+        &[
+            "program", "seed", "A", "B", "A detail", "B detail", "A id", "B id",
+        ],
+    )
+    .with_note(format!("{} matched sessions changed.", changed.len()));
+    for ((_, seed, _), x, y) in changed.into_iter().take(limit) {
+        t_sess.push(vec![
+            x.program_name,
+            seed.to_string(),
+            x.category,
+            y.category,
+            x.detail,
+            y.detail,
+            x.id,
+            y.id,
+        ]);
+    }
+    Ok(vec![overview, t_trans, t_classes, t_prog, t_sess])
+}

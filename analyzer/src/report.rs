@@ -1,0 +1,290 @@
+//! `report`: one self-contained HTML page (no scripts, no external files) with the tables and
+//! SVG plots drawn by plotters: cumulative outcomes by number of actions (DBDB Figure 7), class
+//! sizes, and cumulative warnings per round (ISSTA 2019 Figure 15).
+
+use crate::load::Dataset;
+use crate::table::Table;
+use plotters::prelude::*;
+use std::fmt::Write as _;
+
+const PALETTE: [RGBColor; 10] = [
+    RGBColor(76, 175, 80),   // program finished: green, as in DBDB Figure 7
+    RGBColor(33, 150, 243),  // breakpoint-location
+    RGBColor(255, 152, 0),   // breakpoint-removal
+    RGBColor(129, 212, 250), // termination: light blue
+    RGBColor(13, 71, 161),   // pause-location: dark blue
+    RGBColor(156, 39, 176),  // call-stack
+    RGBColor(233, 30, 99),   // variables
+    RGBColor(121, 85, 72),
+    RGBColor(96, 125, 139),
+    RGBColor(205, 220, 57),
+];
+
+fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+fn plot_err<E: std::error::Error>(e: E) -> String {
+    format!("plot failed: {e}")
+}
+
+/// Stacked bars of DBDB Figure 7 from its table (x, one column per result, completed, share).
+pub fn figure7_svg(t: &Table) -> Result<String, String> {
+    let cats = &t.columns[1..t.columns.len().saturating_sub(2)];
+    let rows: Vec<(f64, Vec<f64>)> = t
+        .rows
+        .iter()
+        .map(|r| {
+            let x = r[0].parse::<f64>().unwrap_or(0.0);
+            let v = r[1..=cats.len()]
+                .iter()
+                .map(|c| c.parse::<f64>().unwrap_or(0.0))
+                .collect();
+            (x, v)
+        })
+        .collect();
+    let max_y = rows
+        .iter()
+        .map(|(_, v)| v.iter().sum::<f64>())
+        .fold(1.0, f64::max);
+    let max_x = rows.iter().map(|(x, _)| *x).fold(0.0, f64::max);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 420)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Completed runs per maximum number of execution actions",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(56)
+            .build_cartesian_2d(-0.5f64..max_x + 0.5, 0f64..max_y * 1.05)
+            .map_err(plot_err)?;
+        chart
+            .configure_mesh()
+            .x_desc("execution actions (x)")
+            .y_desc("completed runs (cumulative)")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .disable_x_mesh()
+            .draw()
+            .map_err(plot_err)?;
+        for (ci, cat) in cats.iter().enumerate() {
+            let color = PALETTE[ci % PALETTE.len()];
+            let bars: Vec<Rectangle<(f64, f64)>> = rows
+                .iter()
+                .map(|(x, v)| {
+                    let base: f64 = v[..ci].iter().sum();
+                    Rectangle::new([(x - 0.4, base), (x + 0.4, base + v[ci])], color.filled())
+                })
+                .collect();
+            chart
+                .draw_series(bars)
+                .map_err(plot_err)?
+                .label(cat.as_str())
+                .legend(move |(x, y)| {
+                    Rectangle::new([(x, y - 5), (x + 10, y + 5)], color.filled())
+                });
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .draw()
+            .map_err(plot_err)?;
+        root.present().map_err(plot_err)?;
+    }
+    Ok(svg)
+}
+
+/// Bars of class sizes by rank (the table beside it names the classes).
+pub fn classes_svg(sizes: &[f64], title: &str) -> Result<String, String> {
+    let max_y = sizes.iter().copied().fold(1.0, f64::max);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 320)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(title, ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0.5f64..sizes.len() as f64 + 0.5, 0f64..max_y * 1.05)
+            .map_err(plot_err)?;
+        chart
+            .configure_mesh()
+            .x_desc("class rank")
+            .y_desc("members")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .disable_x_mesh()
+            .draw()
+            .map_err(plot_err)?;
+        chart
+            .draw_series(sizes.iter().enumerate().map(|(i, s)| {
+                let x = i as f64 + 1.0;
+                Rectangle::new([(x - 0.4, 0.0), (x + 0.4, *s)], PALETTE[4].filled())
+            }))
+            .map_err(plot_err)?;
+        root.present().map_err(plot_err)?;
+    }
+    Ok(svg)
+}
+
+/// A line of cumulative warnings per round (ISSTA 2019 Figure 15).
+pub fn rounds_svg(points: &[(f64, f64)]) -> Result<String, String> {
+    let max_x = points.iter().map(|p| p.0).fold(1.0, f64::max);
+    let max_y = points.iter().map(|p| p.1).fold(1.0, f64::max);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (860, 320)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Cumulative warnings per transformation round",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0f64..max_x + 0.5, 0f64..max_y * 1.1)
+            .map_err(plot_err)?;
+        chart
+            .configure_mesh()
+            .x_desc("round")
+            .y_desc("warnings (cumulative)")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .draw()
+            .map_err(plot_err)?;
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().copied(),
+                PALETTE[4].stroke_width(2),
+            ))
+            .map_err(plot_err)?;
+        chart
+            .draw_series(
+                points
+                    .iter()
+                    .map(|p| Circle::new(*p, 4, PALETTE[4].filled())),
+            )
+            .map_err(plot_err)?;
+        root.present().map_err(plot_err)?;
+    }
+    Ok(svg)
+}
+
+fn html_table(t: &Table) -> String {
+    let mut s = format!(
+        "<h3 id=\"{}\">{}</h3>\n<table>\n<thead><tr>",
+        esc(&t.name),
+        esc(&t.title)
+    );
+    for c in &t.columns {
+        let _ = write!(s, "<th>{}</th>", esc(c));
+    }
+    s.push_str("</tr></thead>\n<tbody>\n");
+    for r in &t.rows {
+        s.push_str("<tr>");
+        for c in r {
+            let num = !c.is_empty() && c.trim_end_matches('%').parse::<f64>().is_ok();
+            let _ = write!(
+                s,
+                "<td{}>{}</td>",
+                if num { " class=\"n\"" } else { "" },
+                esc(c)
+            );
+        }
+        s.push_str("</tr>\n");
+    }
+    s.push_str("</tbody></table>\n");
+    if t.rows.is_empty() {
+        s.push_str("<p class=\"note\">(no rows)</p>\n");
+    }
+    if let Some(n) = &t.note {
+        let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
+    }
+    s
+}
+
+/// The page: sources, then each table, with a plot before the tables it draws.
+pub fn render(d: &Dataset, tables: &[Table]) -> String {
+    let mut body = String::new();
+    let _ = writeln!(body, "<h1>morphtrace report</h1>");
+    let _ = writeln!(
+        body,
+        "<p>{} archive(s), {} sessions, {} events.</p>\n<table><thead><tr><th>archive</th><th>campaign</th><th>strategy</th><th>engines</th><th>sessions</th><th>integrity</th></tr></thead><tbody>",
+        d.sources.len(),
+        d.frames.sessions.height(),
+        d.events
+    );
+    for s in &d.sources {
+        let integrity = if s.is_damaged() {
+            format!(
+                "recovered: {} bytes dropped, {} undecodable session(s)",
+                s.recovery.dropped_bytes(),
+                s.undecodable.len()
+            )
+        } else {
+            "intact".into()
+        };
+        let engines: Vec<String> = s.header.engines.iter().map(|e| e.label()).collect();
+        let _ = writeln!(
+            body,
+            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td class=\"n\">{}</td><td>{}</td></tr>",
+            esc(&s.path),
+            esc(&s.header.campaign.name),
+            esc(&s.header.campaign.strategy),
+            esc(&engines.join(" vs ")),
+            s.sessions,
+            esc(&integrity)
+        );
+    }
+    body.push_str("</tbody></table>\n");
+    for u in &d.unreadable {
+        let _ = writeln!(body, "<p class=\"note\">unreadable: {}</p>", esc(u));
+    }
+    let plot = |r: Result<String, String>| match r {
+        Ok(svg) => format!("<figure>{svg}</figure>\n"),
+        Err(e) => format!("<p class=\"note\">{}</p>\n", esc(&e)),
+    };
+    for t in tables {
+        match t.name.as_str() {
+            "figure7" if !t.rows.is_empty() => body.push_str(&plot(figure7_svg(t))),
+            "table2" if !t.rows.is_empty() => {
+                let sizes: Vec<f64> = t.rows.iter().map(|r| r[3].parse().unwrap_or(0.0)).collect();
+                body.push_str(&plot(classes_svg(
+                    &sizes,
+                    "Sizes of the largest equivalence classes",
+                )));
+            }
+            "figure15" if !t.rows.is_empty() => {
+                let pts: Vec<(f64, f64)> = t
+                    .rows
+                    .iter()
+                    .map(|r| (r[0].parse().unwrap_or(0.0), r[2].parse().unwrap_or(0.0)))
+                    .collect();
+                body.push_str(&plot(rounds_svg(&pts)));
+            }
+            _ => {}
+        }
+        body.push_str(&html_table(t));
+    }
+    format!(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>morphtrace report</title>\n<style>\
+         body{{font-family:sans-serif;max-width:1100px;margin:2em auto;color:#222}}\
+         table{{border-collapse:collapse;margin:.5em 0 1.5em}}\
+         th,td{{border:1px solid #ccc;padding:3px 8px;text-align:left}}\
+         td.n{{text-align:right;font-variant-numeric:tabular-nums}}\
+         th{{background:#f3f3f3}} .note{{color:#555;font-size:90%}} figure{{margin:1em 0}}\
+         </style></head>\n<body>\n{body}</body></html>\n"
+    )
+}
