@@ -1,0 +1,555 @@
+//! Every analysis command on the archives in `traces/` (recorded by the project on real
+//! debuggers), on a truncated copy, and on a hand-built archive with known divergences.
+
+use morphtrace_analyzer::load::{self, Want};
+use morphtrace_analyzer::{classes, relations, tables};
+use morphtrace_schema::*;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+type Run = std::process::Output;
+
+const ANALYZE: &str = env!("CARGO_BIN_EXE_morphtrace-analyze");
+
+fn traces() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces")
+}
+
+fn trace(name: &str) -> PathBuf {
+    traces().join(name)
+}
+
+const FIREFOX: &str = "differential-chromium-firefox-dbdb.mtrace";
+const NODE: &str = "differential-chromium-node-dbdb.mtrace";
+
+fn run(args: &[&str]) -> Run {
+    Command::new(ANALYZE).args(args).output().expect("runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = run(args);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{args:?} failed: {err}");
+    String::from_utf8(o.stdout).expect("utf-8")
+}
+
+fn p(path: &Path) -> &str {
+    path.to_str().expect("utf-8 path")
+}
+
+// ---------- a hand-built archive with known divergences ----------
+
+const PROG_A: &str = "var a = 1;\n\nfor (var i = 0; i < 2; i++) {\n  a += i;\n}\n";
+const PROG_B: &str = "// comment\nfor (var j = 0; j < 3; j++) {\n  log(j);\n}\n";
+
+type Output_ = morphtrace_schema::Output;
+
+fn pause(line: u32) -> Output_ {
+    Output::Paused(PauseState {
+        location: Location::new(line, 0),
+        reason: PauseReason::Step,
+        engine_reason: None,
+        stack: vec![Frame {
+            function: String::new(),
+            location: Location::new(line, 0),
+            scopes: vec![],
+        }],
+    })
+}
+
+fn bp(id: u32, line: u32, actual: u32) -> Output_ {
+    Output::BreakpointSet {
+        id: BreakpointId(id),
+        requested: Location::new(line, 0),
+        actual: vec![Location::new(actual, 0)],
+        source: LocationSource::EngineReported,
+        policy: None,
+    }
+}
+
+/// Two lockstep traces from (action, output A, output B) steps; the last step diverges.
+fn session(
+    i: u64,
+    program: &Program,
+    steps: Vec<(Action, Output_, Output_)>,
+    kind: DivergenceKind,
+) -> Session {
+    let mut ta = Trace {
+        engine: EngineRef(0),
+        events: vec![],
+        console: vec![],
+    };
+    let mut tb = Trace {
+        engine: EngineRef(1),
+        events: vec![],
+        console: vec![],
+    };
+    let n = steps.len();
+    let (last_action, la, lb) = steps[n - 1].clone();
+    for (k, (a, x, y)) in steps.into_iter().enumerate() {
+        for (t, o) in [(&mut ta, x), (&mut tb, y)] {
+            t.events.push(Event {
+                at_us: 2 * k as u64,
+                kind: EventKind::Action(a.clone()),
+            });
+            t.events.push(Event {
+                at_us: 2 * k as u64 + 1,
+                kind: EventKind::Output(o),
+            });
+        }
+    }
+    Session {
+        id: SessionId(i),
+        mode: SessionMode::Differential,
+        seed: i,
+        engines: vec![EngineRef(0), EngineRef(1)],
+        program: program.hash,
+        parent: None,
+        transformations: vec![],
+        outcome: SessionOutcome::Diverged,
+        started_at_ms: 0,
+        duration_us: 1000 * (i + 1),
+        traces: vec![ta, tb],
+        divergence: Some(Divergence {
+            kind,
+            action_index: (n - 1) as u32,
+            action: last_action,
+            sides: vec![
+                DivergenceSide {
+                    engine: EngineRef(0),
+                    output: Some(la),
+                },
+                DivergenceSide {
+                    engine: EngineRef(1),
+                    output: Some(lb),
+                },
+            ],
+            detail: "known".into(),
+        }),
+        warnings: vec![],
+        coverage: vec![],
+        notes: vec![],
+    }
+}
+
+fn hand_built(dir: &Path) -> PathBuf {
+    let path = dir.join("known.mtrace");
+    let a = Program::new(
+        Language::JavaScript,
+        PROG_A,
+        ProgramOrigin::Inline {
+            name: "a.js".into(),
+        },
+    );
+    let b = Program::new(
+        Language::JavaScript,
+        PROG_B,
+        ProgramOrigin::Inline {
+            name: "b.js".into(),
+        },
+    );
+    let mut w = ArchiveWriter::create(&path, &synth::header("known"), WriterOptions::default())
+        .expect("create");
+    w.add_program(&a).unwrap();
+    w.add_program(&b).unwrap();
+    let sb = |l: u32| Action::SetBreakpoint {
+        line: l,
+        column: None,
+    };
+    let sessions = vec![
+        // Breakpoint on the empty line 2 of A, and on the comment line 1 of B: (bp, setBreakpoint, Program).
+        session(
+            1,
+            &a,
+            vec![(sb(1), bp(0, 1, 2), bp(0, 1, 1))],
+            DivergenceKind::BreakpointLocation,
+        ),
+        session(
+            2,
+            &b,
+            vec![(sb(0), bp(0, 0, 1), bp(0, 0, 2))],
+            DivergenceKind::BreakpointLocation,
+        ),
+        // Step over at the for loop header, in both programs: (pause, stepOver, ForStatement).
+        session(
+            3,
+            &a,
+            vec![
+                (Action::Start, pause(0), pause(0)),
+                (Action::StepOver, pause(2), pause(2)),
+                (Action::StepOver, pause(3), pause(2)),
+            ],
+            DivergenceKind::PauseLocation,
+        ),
+        session(
+            4,
+            &b,
+            vec![
+                (Action::Start, pause(1), pause(1)),
+                (Action::StepOver, pause(2), pause(1)),
+            ],
+            DivergenceKind::PauseLocation,
+        ),
+        // Variables after a step into from `a += i;`: (variables, stepInto, ExpressionStatement).
+        session(
+            5,
+            &a,
+            vec![
+                (Action::Start, pause(0), pause(0)),
+                (sb(3), bp(0, 3, 3), bp(0, 3, 3)),
+                (Action::Resume, pause(3), pause(3)),
+                (Action::StepInto, pause(2), pause(2)),
+            ],
+            DivergenceKind::Variables,
+        ),
+    ];
+    for s in &sessions {
+        w.append(s).unwrap();
+    }
+    w.finish().unwrap();
+    path
+}
+
+#[test]
+fn classes_of_a_hand_built_archive_are_the_expected_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = hand_built(dir.path());
+    let d = load::load(&[path], Want::SUMMARY).unwrap();
+    let c = classes::classes(&d.frames.divergences, &classes::DIVERGENCE_KEYS).unwrap();
+    let rows: Vec<(String, String, String, u32)> = {
+        let k = classes::strings(&c, "kind").unwrap();
+        let l = classes::strings(&c, "last_action").unwrap();
+        let n = classes::strings(&c, "ast_node").unwrap();
+        let s = classes::u32s(&c, "size").unwrap();
+        (0..c.height())
+            .map(|i| (k[i].clone(), l[i].clone(), n[i].clone(), s[i]))
+            .collect()
+    };
+    let r = |a: &str, b: &str, c: &str, n: u32| (a.to_string(), b.to_string(), c.to_string(), n);
+    assert_eq!(
+        rows,
+        vec![
+            r("breakpoint-location", "setBreakpoint", "Program", 2),
+            r("pause-location", "stepOver", "ForStatement", 2),
+            r("variables", "stepInto", "ExpressionStatement", 1),
+        ]
+    );
+    // The line a class is computed from is where the last action was triggered (1-based).
+    let lines = classes::u32s(&d.frames.divergences, "line").unwrap();
+    assert_eq!(lines, [2, 1, 3, 2, 4]);
+}
+
+#[test]
+fn sample_draws_round_robin_from_the_hand_built_classes() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = hand_built(dir.path());
+    let out = ok(&["sample", p(&path), "-n", "4", "--seed", "3"]);
+    assert!(
+        out.starts_with("4 of 5 divergences drawn from 3 classes"),
+        "{out}"
+    );
+    let classes: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with('#'))
+        .map(|l| l.split(" [").next().unwrap())
+        .collect();
+    assert_eq!(classes.len(), 4, "{out}");
+    assert!(classes[0].ends_with("class 1"), "{out}");
+    assert!(classes[1].ends_with("class 2"), "{out}");
+    assert!(classes[2].ends_with("class 3"), "{out}");
+    assert!(classes[3].ends_with("class 1"), "{out}");
+    assert!(
+        out.contains("=> stepOver") || out.contains("=> setBreakpoint"),
+        "{out}"
+    );
+}
+
+// ---------- the recorded archives in traces/ ----------
+
+#[test]
+fn classes_of_the_chromium_vs_firefox_campaign() {
+    let out = ok(&["classes", p(&trace(FIREFOX))]);
+    assert!(
+        out.contains("### Equivalence classes of 59 divergences"),
+        "{out}"
+    );
+    // V8 keeps a breakpoint on a line where SpiderMonkey has no position: the largest class.
+    let first = out.lines().nth(4).unwrap();
+    assert!(
+        first.starts_with("| breakpoint-location | setBreakpoint |"),
+        "{out}"
+    );
+    let csv = ok(&[
+        "classes",
+        p(&trace(FIREFOX)),
+        "--format",
+        "csv",
+        "--top",
+        "3",
+    ]);
+    assert!(
+        csv.contains("# divergence_classes\nDiff. type,Last action,AST node,Size,in %\n"),
+        "{csv}"
+    );
+}
+
+#[test]
+fn tables_reproduce_the_shape_of_dbdb_table_2_and_figure_7() {
+    let d = load::load(&[trace(FIREFOX)], Want::SUMMARY).unwrap();
+    let t2 = tables::table2(&d.frames.divergences, 6).unwrap();
+    assert_eq!(
+        t2.columns,
+        ["Diff. type", "Last action", "AST node", "Size", "in %"]
+    );
+    assert_eq!(t2.rows.len(), 6);
+    let sizes: Vec<u32> = t2.rows.iter().map(|r| r[3].parse().unwrap()).collect();
+    assert!(sizes.windows(2).all(|w| w[0] >= w[1]), "{sizes:?}");
+    let f7 = tables::figure7(&d.frames.sessions).unwrap();
+    assert_eq!(f7.columns[0], "execution actions ≤ x");
+    assert_eq!(f7.columns[1], "program finished");
+    // Cumulative: each column never decreases, and the last row counts every completed run.
+    let completed = f7.columns.len() - 2;
+    for c in 1..=completed {
+        let v: Vec<u32> = f7.rows.iter().map(|r| r[c].parse().unwrap()).collect();
+        assert!(v.windows(2).all(|w| w[0] <= w[1]), "column {c}: {v:?}");
+    }
+    let last: u32 = f7.rows.last().unwrap()[completed].parse().unwrap();
+    let outcomes = classes::strings(&d.frames.sessions, "outcome").unwrap();
+    let done = outcomes
+        .iter()
+        .filter(|o| *o == "finished" || *o == "diverged")
+        .count();
+    assert_eq!(last as usize, done);
+    // Breakpoint divergences are found before the program runs (x = 0), as in DBDB.
+    let bp = f7
+        .columns
+        .iter()
+        .position(|c| c == "breakpoint-location")
+        .unwrap();
+    assert!(f7.rows[0][bp].parse::<u32>().unwrap() > 0);
+
+    for format in ["markdown", "csv", "latex"] {
+        let out = ok(&[
+            "tables",
+            p(&trace(FIREFOX)),
+            "--format",
+            format,
+            "--paper",
+            "dbdb",
+        ]);
+        let want = if format == "csv" {
+            "# table2\n"
+        } else {
+            "Table 2"
+        };
+        assert!(out.contains(want), "{format}: {out}");
+    }
+    let latex = ok(&[
+        "tables",
+        p(&trace(FIREFOX)),
+        "--format",
+        "latex",
+        "--table",
+        "table2",
+    ]);
+    assert!(latex.contains("\\begin{tabular}{lllrr}"), "{latex}");
+    let dir = tempfile::tempdir().unwrap();
+    let listed = ok(&[
+        "tables",
+        p(&trace(FIREFOX)),
+        "--format",
+        "csv",
+        "--out",
+        p(dir.path()),
+    ]);
+    assert!(listed.contains("figure7.csv"), "{listed}");
+    assert!(dir.path().join("table2.csv").exists());
+    let o = run(&["tables", p(&trace(FIREFOX)), "--table", "nonsense"]);
+    assert_eq!(o.status.code(), Some(1));
+}
+
+#[test]
+fn relations_rejudged_under_the_recorded_policy_agree_with_the_recording() {
+    for name in [FIREFOX, NODE] {
+        let r = morphtrace_schema::ArchiveReader::open(trace(name)).unwrap();
+        let j = relations::rejudge(&[(name.to_string(), r)], &[]);
+        assert_eq!(j.sessions, 90);
+        assert!(j.inconsistent.is_empty(), "{name}: {:?}", j.inconsistent);
+    }
+    let out = ok(&[
+        "relations",
+        p(&trace(FIREFOX)),
+        "--policy",
+        "loose=variables=false,call_stack=false",
+    ]);
+    let row = |policy: &str| -> Vec<String> {
+        out.lines()
+            .find(|l| l.starts_with(&format!("| {policy} |")))
+            .unwrap_or_else(|| panic!("no {policy} row: {out}"))
+            .split('|')
+            .map(|c| c.trim().to_string())
+            .collect()
+    };
+    let diverged = |policy: &str| row(policy)[2].parse::<u32>().unwrap();
+    assert_eq!(diverged("recorded"), 59);
+    // Ignoring breakpoint outputs removes every breakpoint-location divergence (31 of them).
+    assert_eq!(diverged("ignore breakpoint outputs"), 59 - 31);
+    assert!(diverged("compare columns") > 59);
+    assert!(diverged("loose") < diverged("ignore variables"));
+    let o = run(&["relations", p(&trace(FIREFOX)), "--policy", "x=colour=true"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("unknown key"));
+}
+
+#[test]
+fn compare_shows_what_changed_between_two_campaigns() {
+    let same = ok(&["compare", p(&trace(FIREFOX)), p(&trace(FIREFOX))]);
+    assert!(same.contains("0 matched sessions changed."), "{same}");
+    let out = ok(&["compare", p(&trace(NODE)), p(&trace(FIREFOX))]);
+    assert!(out.contains("| A | B | sessions | changed |"), "{out}");
+    assert!(
+        out.contains(
+            "| breakpoint-location | setBreakpoint | BlockStatement | 0 | 20 | appeared |"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("matched sessions changed."), "{out}");
+}
+
+#[test]
+fn report_is_one_self_contained_html_page_with_svg_plots() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.html");
+    ok(&["report", p(&traces()), "--out", p(&out)]);
+    let html = std::fs::read_to_string(&out).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(
+        html.matches("<svg").count() >= 2,
+        "Figure 7 and class sizes"
+    );
+    assert!(html.contains("DBDB Table 2"));
+    assert!(!html.contains("<script") && !html.contains("src=\"http"));
+}
+
+#[test]
+fn export_writes_every_frame_as_parquet_and_csv() {
+    let dir = tempfile::tempdir().unwrap();
+    let listed = ok(&[
+        "export",
+        p(&traces()),
+        "--parquet",
+        p(&dir.path().join("pq")),
+    ]);
+    for frame in [
+        "sessions",
+        "actions",
+        "outputs",
+        "frames",
+        "variables",
+        "breakpoints",
+        "divergences",
+        "warnings",
+        "coverage_lines",
+    ] {
+        assert!(
+            dir.path()
+                .join("pq")
+                .join(format!("{frame}.parquet"))
+                .exists(),
+            "{frame}: {listed}"
+        );
+    }
+    ok(&[
+        "export",
+        p(&trace(NODE)),
+        "--csv",
+        p(&dir.path().join("csv")),
+    ]);
+    let sessions = std::fs::read_to_string(dir.path().join("csv/sessions.csv")).unwrap();
+    assert_eq!(sessions.lines().count(), 91, "header and 90 sessions");
+    assert!(sessions.starts_with("archive,session,id,mode,seed,"));
+    let o = run(&["export", p(&trace(NODE))]);
+    assert_eq!(o.status.code(), Some(1), "no output directory given");
+}
+
+#[test]
+fn the_readme_documents_every_exported_column() {
+    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
+        .expect("analyzer/README.md");
+    let doc = ok(&["export", "--schema"]);
+    assert!(
+        readme.contains(&doc),
+        "analyzer/README.md is out of date: paste `morphtrace-analyze export --schema` into it"
+    );
+}
+
+// ---------- damaged and wrong input ----------
+
+#[test]
+fn a_truncated_archive_is_analyzed_for_what_it_holds() {
+    let dir = tempfile::tempdir().unwrap();
+    let cut = dir.path().join("cut.mtrace");
+    let bytes = std::fs::read(trace(FIREFOX)).unwrap();
+    std::fs::write(&cut, &bytes[..bytes.len() * 2 / 3]).unwrap();
+    let o = run(&["tables", p(&cut), "--table", "outcomes"]);
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("damaged or truncated"), "{err}");
+    let d = load::load(&[cut.clone()], Want::ALL).unwrap();
+    let n = d.frames.sessions.height();
+    assert!(n > 30 && n < 90, "{n} sessions recovered");
+    assert!(d.sources[0].is_damaged());
+    for cmd in [
+        &["classes"][..],
+        &["sample", "-n", "2"],
+        &["relations"],
+        &["compare", p(&trace(FIREFOX))],
+    ] {
+        let mut args = vec![cmd[0], p(&cut)];
+        args.extend(&cmd[1..]);
+        let o = run(&args);
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
+#[test]
+fn unreadable_and_missing_inputs_are_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let junk = dir.path().join("junk.mtrace");
+    std::fs::write(&junk, b"not an archive at all").unwrap();
+    // The readable archive is still analyzed; the exit status says something was not.
+    let o = run(&["classes", p(&junk), p(&trace(NODE))]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("divergences"));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("junk.mtrace"));
+    let o = run(&["tables", "/nonexistent/x.mtrace"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no such file"));
+    let o = run(&["classes", p(&dir.path().join("*.nothing"))]);
+    assert_eq!(o.status.code(), Some(1));
+    let o = run(&["tables", p(&trace(NODE)), "--format", "pdf"]);
+    assert_eq!(o.status.code(), Some(2), "usage error");
+    for args in [
+        &["classes"][..],
+        &["sample"],
+        &["tables"],
+        &["compare"],
+        &["report"],
+    ] {
+        assert_eq!(run(args).status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn globs_and_directories_expand_to_archives() {
+    let pattern = traces().join("differential-*.mtrace");
+    let d = load::load(&load::expand(&[pattern]).unwrap(), Want::SUMMARY).unwrap();
+    assert_eq!(d.sources.len(), 2);
+    let all = load::expand(&[traces()]).unwrap();
+    assert!(all.len() >= 5);
+    assert!(all.windows(2).all(|w| w[0] < w[1]));
+}
