@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's main command: record two small differential campaigns (DBDB Algorithm 1) over the
-# bundled default corpus, Chromium vs Node and Chromium vs Firefox, then analyze the archives.
+# bundled default corpus, Chromium vs Node and Chromium vs Firefox, then analyze the archives
+# (summary, equivalence classes, DBDB's tables, an HTML report, a Parquet export for notebooks/).
 #   bash scripts/main.sh [OUT.mtrace]      (the Firefox one is written beside it, *-firefox.mtrace)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,11 @@ rm -f "$out" "$out_ff"
 "$bin/morphtrace-record" run --engine chromium --engine firefox --strategy differential \
   --corpus "$corpus" --seeds 1..2 --jobs 2 --name "default: DBDB corpus, Chromium vs Firefox" --out "$out_ff"
 "$bin/morphtrace-analyze" info "$out" "$out_ff"
+# Equivalence classes, the papers' tables and an HTML report of both campaigns; Parquet for the notebooks.
+"$bin/morphtrace-analyze" classes "$out_ff" --top 10
+"$bin/morphtrace-analyze" tables "$out" "$out_ff" --paper dbdb
+"$bin/morphtrace-analyze" report "$out" "$out_ff" --out "$(dirname "$out")/report.html"
+"$bin/morphtrace-analyze" export "$out" "$out_ff" --parquet "$(dirname "$out")/parquet" >/dev/null
 # The first few divergences, event by event.
 "$bin/morphtrace-analyze" show "$out" --diverged --limit 2
 "$bin/morphtrace-analyze" show "$out_ff" --diverged --limit 3

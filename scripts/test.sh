@@ -5,3 +5,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/morphtrace/target}"
 cargo test --workspace --locked "$@"
+# The notebooks, executed headless on an export of traces/ (they check their numbers against the analyzer's).
+bash scripts/notebooks.sh
