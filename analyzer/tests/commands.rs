@@ -495,7 +495,7 @@ fn a_truncated_archive_is_analyzed_for_what_it_holds() {
     assert!(o.status.success());
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("damaged or truncated"), "{err}");
-    let d = load::load(&[cut.clone()], Want::ALL).unwrap();
+    let d = load::load(std::slice::from_ref(&cut), Want::ALL).unwrap();
     let n = d.frames.sessions.height();
     assert!(n > 30 && n < 90, "{n} sessions recovered");
     assert!(d.sources[0].is_damaged());
