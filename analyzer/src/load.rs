@@ -6,6 +6,7 @@
 //! (position in that archive, which `show` accepts too).
 
 use crate::ast;
+use morphtrace_schema::summary::{EventKindSummary, OutputSummary, SessionSummary, TraceSummary};
 use morphtrace_schema::{
     Action, ArchiveHeader, ArchiveReader, EventKind, Output, PauseReason, Program, ProgramHash,
     RecoveryReport, Session, SessionOutcome, Trace,
@@ -139,8 +140,6 @@ macro_rules! frame {
             /// `(column, type, meaning)` for the README and `export --schema`.
             pub const COLUMNS: &'static [ColumnDoc] =
                 &[$((stringify!($col), stringify!($ty), $doc)),*];
-            #[allow(dead_code)] // the per-archive frames are built in one piece
-            fn append(&mut self, mut o: Self) { $(self.$col.append(&mut o.$col);)* }
             fn into_df(self) -> PolarsResult<DataFrame> {
                 DataFrame::new_infer_height(vec![$(Column::new(stringify!($col).into(), self.$col),)*])
             }
@@ -361,20 +360,60 @@ struct Builders {
     events: u64,
 }
 
+/// What one chunk of sessions became: its rows already as DataFrames (converted in parallel, so
+/// that the per-cell strings of a chunk are freed before the next one is built).
+struct Part {
+    /// sessions, actions, outputs, frames, variables, breakpoints, divergences, warnings,
+    /// coverage_lines, coverage_blocks.
+    frames: Vec<DataFrame>,
+    undecodable: Vec<(usize, String)>,
+    events: u64,
+    sessions: usize,
+}
+
+const PART_FRAMES: [&str; 10] = [
+    "sessions",
+    "actions",
+    "outputs",
+    "frames",
+    "variables",
+    "breakpoints",
+    "divergences",
+    "warnings",
+    "coverage_lines",
+    "coverage_blocks",
+];
+
 impl Builders {
-    fn append(&mut self, o: Builders) {
-        self.sessions.append(o.sessions);
-        self.actions.append(o.actions);
-        self.outputs.append(o.outputs);
-        self.stack.append(o.stack);
-        self.variables.append(o.variables);
-        self.breakpoints.append(o.breakpoints);
-        self.divergences.append(o.divergences);
-        self.warnings.append(o.warnings);
-        self.coverage_lines.append(o.coverage_lines);
-        self.coverage_blocks.append(o.coverage_blocks);
-        self.undecodable.extend(o.undecodable);
-        self.events += o.events;
+    fn into_part(self) -> Result<Part, LoadError> {
+        let sessions = self.sessions.session.len();
+        let frames = [
+            self.sessions.into_df(),
+            self.actions.into_df(),
+            self.outputs.into_df(),
+            self.stack.into_df(),
+            self.variables.into_df(),
+            self.breakpoints.into_df(),
+            self.divergences.into_df(),
+            self.warnings.into_df(),
+            self.coverage_lines.into_df(),
+            self.coverage_blocks.into_df(),
+        ]
+        .into_iter()
+        .zip(PART_FRAMES)
+        .map(|(r, frame)| {
+            r.map_err(|e| LoadError::Frame {
+                frame,
+                error: e.to_string(),
+            })
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+        Ok(Part {
+            frames,
+            undecodable: self.undecodable,
+            events: self.events,
+            sessions,
+        })
     }
 }
 
@@ -523,7 +562,7 @@ pub fn load(paths: &[PathBuf], want: Want) -> Result<Dataset, LoadError> {
         .enumerate()
         .flat_map(|(a, (_, r))| (0..r.session_count()).step_by(CHUNK).map(move |s| (a, s)))
         .collect();
-    let parts: Vec<(usize, Builders)> = tasks
+    let parts: Vec<(usize, Result<Part, LoadError>)> = tasks
         .par_iter()
         .map(|&(a, start)| {
             let r = &readers[a].1;
@@ -536,23 +575,43 @@ pub fn load(paths: &[PathBuf], want: Want) -> Result<Dataset, LoadError> {
                 want,
             };
             for i in start..(start + CHUNK).min(r.session_count()) {
-                match r.session(i) {
-                    Ok(s) => ctx.add(&mut b, i as u32, &s),
+                // Variables and coverage need the whole session; everything else the light view.
+                let decoded = if want.variables || want.coverage {
+                    r.session(i)
+                        .map(|full| (SessionSummary::from(&full), Some(full)))
+                } else {
+                    r.session_as::<SessionSummary>(i).map(|s| (s, None))
+                };
+                match decoded {
+                    Ok((s, full)) => ctx.add(&mut b, i as u32, &s, full.as_ref()),
                     Err(e) => b.undecodable.push((i, e.to_string())),
                 }
             }
-            (a, b)
+            (a, b.into_part())
         })
         .collect();
-    let mut all = Builders::default();
+    let mut all: Vec<DataFrame> = Builders::default().into_part()?.frames;
+    let mut events = 0;
     let mut per_archive: Vec<(Vec<String>, u64, usize)> = vec![(Vec::new(), 0, 0); readers.len()];
-    for (a, b) in parts {
+    for (a, part) in parts {
+        let part = part?;
         let pa = &mut per_archive[a];
-        pa.0.extend(b.undecodable.iter().map(|(i, e)| format!("{i}: {e}")));
-        pa.1 += b.events;
-        pa.2 += b.sessions.session.len();
-        all.append(b);
+        pa.0.extend(part.undecodable.iter().map(|(i, e)| format!("{i}: {e}")));
+        pa.1 += part.events;
+        pa.2 += part.sessions;
+        events += part.events;
+        for ((acc, df), frame) in all.iter_mut().zip(&part.frames).zip(PART_FRAMES) {
+            acc.vstack_mut(df).map_err(|e| LoadError::Frame {
+                frame,
+                error: e.to_string(),
+            })?;
+        }
     }
+    all.par_iter_mut().for_each(|df| {
+        df.rechunk_mut_par();
+    });
+    let mut all = all.into_iter();
+    let mut next = || all.next().unwrap_or_default();
     let mut archives = ArchiveCols::default();
     let mut engines = EngineCols::default();
     let mut sources = Vec::new();
@@ -603,20 +662,19 @@ pub fn load(paths: &[PathBuf], want: Want) -> Result<Dataset, LoadError> {
             error: e.to_string(),
         })
     };
-    let events = all.events;
     let frames = Frames {
         archives: df("archives", archives.into_df())?,
         engines: df("engines", engines.into_df())?,
-        sessions: df("sessions", all.sessions.into_df())?,
-        actions: df("actions", all.actions.into_df())?,
-        outputs: df("outputs", all.outputs.into_df())?,
-        frames: df("frames", all.stack.into_df())?,
-        variables: df("variables", all.variables.into_df())?,
-        breakpoints: df("breakpoints", all.breakpoints.into_df())?,
-        divergences: df("divergences", all.divergences.into_df())?,
-        warnings: df("warnings", all.warnings.into_df())?,
-        coverage_lines: df("coverage_lines", all.coverage_lines.into_df())?,
-        coverage_blocks: df("coverage_blocks", all.coverage_blocks.into_df())?,
+        sessions: next(),
+        actions: next(),
+        outputs: next(),
+        frames: next(),
+        variables: next(),
+        breakpoints: next(),
+        divergences: next(),
+        warnings: next(),
+        coverage_lines: next(),
+        coverage_blocks: next(),
     };
     let programs = Arc::try_unwrap(programs).unwrap_or_else(|p| (*p).clone());
     Ok(Dataset {
@@ -644,13 +702,13 @@ fn one_based(x: u32) -> u32 {
 /// The 0-based line where the action at `action_index` was triggered in `trace`: the requested
 /// line of a breakpoint action, the location of the pause it was issued from for a control
 /// action, none for `start` (the program is not running yet).
-pub fn trigger_line(trace: &Trace, action_index: u32) -> Option<u32> {
+pub fn trigger_line(trace: &TraceSummary, action_index: u32) -> Option<u32> {
     let mut seen = 0u32;
     let mut paused_at = None;
     let mut requested: HashMap<u32, u32> = HashMap::new();
     for e in &trace.events {
         match &e.kind {
-            EventKind::Action(a) => {
+            EventKindSummary::Action(a) => {
                 if seen == action_index {
                     return match a {
                         Action::SetBreakpoint { line, .. } => Some(*line),
@@ -661,27 +719,27 @@ pub fn trigger_line(trace: &Trace, action_index: u32) -> Option<u32> {
                 }
                 seen += 1;
             }
-            EventKind::Output(Output::Paused(p)) => paused_at = Some(p.location.line),
-            EventKind::Output(Output::BreakpointSet {
+            EventKindSummary::Output(OutputSummary::Paused(p)) => paused_at = Some(p.location.line),
+            EventKindSummary::Output(OutputSummary::BreakpointSet {
                 id, requested: r, ..
             }) => {
                 requested.insert(id.0, r.line);
             }
-            EventKind::Output(Output::Finished { .. }) => paused_at = None,
-            EventKind::Output(_) => {}
+            EventKindSummary::Output(OutputSummary::Finished { .. }) => paused_at = None,
+            EventKindSummary::Output(_) => {}
         }
     }
     None
 }
 
 /// The number of the last action at or before event `event_index` of `trace`.
-fn action_of_event(trace: &Trace, event_index: u32) -> Option<u32> {
+fn action_of_event(trace: &TraceSummary, event_index: u32) -> Option<u32> {
     let mut n = None;
     for (i, e) in trace.events.iter().enumerate() {
         if i as u32 > event_index {
             break;
         }
-        if matches!(e.kind, EventKind::Action(_)) {
+        if matches!(e.kind, EventKindSummary::Action(_)) {
             n = Some(n.map_or(0, |x| x + 1));
         }
     }
@@ -689,9 +747,9 @@ fn action_of_event(trace: &Trace, event_index: u32) -> Option<u32> {
 }
 
 /// A one-line summary of an output, for divergence rows and samples.
-pub fn output_summary(o: &Output) -> String {
+pub fn output_summary(o: &OutputSummary) -> String {
     match o {
-        Output::BreakpointSet { actual, .. } => format!(
+        OutputSummary::BreakpointSet { actual, .. } => format!(
             "breakpoint at [{}]",
             actual
                 .iter()
@@ -699,8 +757,8 @@ pub fn output_summary(o: &Output) -> String {
                 .collect::<Vec<_>>()
                 .join(",")
         ),
-        Output::BreakpointRemoved { ok, .. } => format!("removed: {ok}"),
-        Output::Paused(p) => {
+        OutputSummary::BreakpointRemoved { ok, .. } => format!("removed: {ok}"),
+        OutputSummary::Paused(p) => {
             let f = p.stack.first().map(|f| f.function.as_str()).unwrap_or("");
             if f.is_empty() {
                 format!("paused at {}", p.location)
@@ -708,8 +766,8 @@ pub fn output_summary(o: &Output) -> String {
                 format!("paused at {} in {f}", p.location)
             }
         }
-        Output::Finished { outcome } => format!("finished: {}", outcome.name()),
-        Output::Error { message } => format!("error: {message}"),
+        OutputSummary::Finished { outcome } => format!("finished: {}", outcome.name()),
+        OutputSummary::Error { message } => format!("error: {message}"),
     }
 }
 
@@ -743,7 +801,7 @@ impl Ctx<'_> {
         }
     }
 
-    fn add(&self, b: &mut Builders, pos: u32, s: &Session) {
+    fn add(&self, b: &mut Builders, pos: u32, s: &SessionSummary, full: Option<&Session>) {
         let a = self.archive;
         let program_name = self
             .programs
@@ -758,7 +816,7 @@ impl Ctx<'_> {
             .unwrap_or(0);
         let program_end = first.and_then(|t| {
             t.outputs().find_map(|o| match o {
-                Output::Finished { outcome } => Some(outcome.name().to_string()),
+                OutputSummary::Finished { outcome } => Some(outcome.name().to_string()),
                 _ => None,
             })
         });
@@ -847,29 +905,33 @@ impl Ctx<'_> {
             wc.ast_node.push(self.ast_node(&s.program, line));
             wc.message.push(w.message.clone());
         }
-        if self.want.events || self.want.variables {
+        if self.want.events {
             for t in &s.traces {
                 self.add_trace(b, pos, t);
             }
         }
-        if self.want.coverage {
-            self.add_coverage(b, pos, s);
+        if let Some(full) = full {
+            if self.want.variables {
+                for t in &full.traces {
+                    self.add_variables(b, pos, t);
+                }
+            }
+            if self.want.coverage {
+                self.add_coverage(b, pos, full);
+            }
         }
     }
 
-    fn add_trace(&self, b: &mut Builders, pos: u32, t: &Trace) {
+    fn add_trace(&self, b: &mut Builders, pos: u32, t: &TraceSummary) {
         let a = self.archive;
         let engine = u32::from(t.engine.0);
         let mut index = 0u32;
         let mut next_action = 0u32;
         for e in &t.events {
             match &e.kind {
-                EventKind::Action(act) => {
+                EventKindSummary::Action(act) => {
                     index = next_action;
                     next_action += 1;
-                    if !self.want.events {
-                        continue;
-                    }
                     let ac = &mut b.actions;
                     ac.archive.push(a);
                     ac.session.push(pos);
@@ -888,32 +950,52 @@ impl Ctx<'_> {
                     ac.column.push(column);
                     ac.breakpoint.push(bp);
                 }
-                EventKind::Output(o) => {
-                    if self.want.events {
-                        self.add_output(b, pos, engine, index, e.at_us, o);
-                    }
-                    if let (true, Output::Paused(p)) = (self.want.variables, o) {
-                        let vc = &mut b.variables;
-                        for (si, sc) in p.top_scopes().iter().enumerate() {
-                            for v in &sc.variables {
-                                vc.archive.push(a);
-                                vc.session.push(pos);
-                                vc.engine.push(engine);
-                                vc.index.push(index);
-                                vc.scope.push(si as u32);
-                                vc.scope_kind.push(sc.kind.name().to_string());
-                                vc.name.push(v.name.clone());
-                                vc.value_type.push(v.value.type_name().to_string());
-                                vc.value.push(cut(v.value.to_string()));
-                            }
-                        }
-                    }
-                }
+                EventKindSummary::Output(o) => self.add_output(b, pos, engine, index, e.at_us, o),
             }
         }
     }
 
-    fn add_output(&self, b: &mut Builders, pos: u32, engine: u32, index: u32, at: u64, o: &Output) {
+    /// Variables need the whole session (the light view skips them).
+    fn add_variables(&self, b: &mut Builders, pos: u32, t: &Trace) {
+        let engine = u32::from(t.engine.0);
+        let mut index = 0u32;
+        let mut next_action = 0u32;
+        for e in &t.events {
+            match &e.kind {
+                EventKind::Action(_) => {
+                    index = next_action;
+                    next_action += 1;
+                }
+                EventKind::Output(Output::Paused(p)) => {
+                    let vc = &mut b.variables;
+                    for (si, sc) in p.top_scopes().iter().enumerate() {
+                        for v in &sc.variables {
+                            vc.archive.push(self.archive);
+                            vc.session.push(pos);
+                            vc.engine.push(engine);
+                            vc.index.push(index);
+                            vc.scope.push(si as u32);
+                            vc.scope_kind.push(sc.kind.name().to_string());
+                            vc.name.push(v.name.clone());
+                            vc.value_type.push(v.value.type_name().to_string());
+                            vc.value.push(cut(v.value.to_string()));
+                        }
+                    }
+                }
+                EventKind::Output(_) => {}
+            }
+        }
+    }
+
+    fn add_output(
+        &self,
+        b: &mut Builders,
+        pos: u32,
+        engine: u32,
+        index: u32,
+        at: u64,
+        o: &OutputSummary,
+    ) {
         let a = self.archive;
         let oc = &mut b.outputs;
         oc.archive.push(a);
@@ -923,11 +1005,11 @@ impl Ctx<'_> {
         oc.at_us.push(at);
         oc.output.push(o.name().to_string());
         let (loc, reason, function, depth, end, message) = match o {
-            Output::BreakpointSet { actual, .. } => {
+            OutputSummary::BreakpointSet { actual, .. } => {
                 (actual.first().copied(), None, None, None, None, None)
             }
-            Output::BreakpointRemoved { .. } => (None, None, None, None, None, None),
-            Output::Paused(p) => (
+            OutputSummary::BreakpointRemoved { .. } => (None, None, None, None, None, None),
+            OutputSummary::Paused(p) => (
                 Some(p.location),
                 Some(match &p.reason {
                     PauseReason::Other(s) => s.clone(),
@@ -938,7 +1020,7 @@ impl Ctx<'_> {
                 None,
                 None,
             ),
-            Output::Finished { outcome } => {
+            OutputSummary::Finished { outcome } => {
                 use morphtrace_schema::ProgramOutcome::*;
                 let (loc, msg) = match outcome {
                     UncaughtException { message, location } | SyntaxError { message, location } => {
@@ -949,7 +1031,9 @@ impl Ctx<'_> {
                 };
                 (loc, None, None, None, Some(outcome.name().to_string()), msg)
             }
-            Output::Error { message } => (None, None, None, None, None, Some(message.clone())),
+            OutputSummary::Error { message } => {
+                (None, None, None, None, None, Some(message.clone()))
+            }
         };
         oc.line.push(loc.map(|l| one_based(l.line)));
         oc.column.push(loc.map(|l| one_based(l.column)));
@@ -959,7 +1043,7 @@ impl Ctx<'_> {
         oc.program_end.push(end);
         oc.message.push(message);
         match o {
-            Output::Paused(p) => {
+            OutputSummary::Paused(p) => {
                 let fc = &mut b.stack;
                 for (d, f) in p.stack.iter().enumerate() {
                     fc.archive.push(a);
@@ -972,7 +1056,7 @@ impl Ctx<'_> {
                     fc.column.push(one_based(f.location.column));
                 }
             }
-            Output::BreakpointSet {
+            OutputSummary::BreakpointSet {
                 id,
                 requested,
                 actual,

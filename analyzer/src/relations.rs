@@ -71,7 +71,10 @@ fn class_of(
     kind: &str,
     action: &str,
 ) -> [String; 3] {
-    let line = s.traces.first().and_then(|t| trigger_line(t, action_index));
+    let line = s
+        .traces
+        .first()
+        .and_then(|t| trigger_line(&t.into(), action_index));
     let node = match (line, reader.program(&s.program)) {
         (None, _) => crate::ast::PROGRAM.to_string(),
         (Some(l), Some(p)) => memo.get(s.program, &p.text).of(l).to_string(),

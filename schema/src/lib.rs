@@ -8,6 +8,7 @@ pub mod header;
 pub mod program;
 pub mod relation;
 pub mod session;
+pub mod summary;
 pub mod synth;
 pub mod trace;
 pub mod value;

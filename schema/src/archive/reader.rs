@@ -268,6 +268,12 @@ impl ArchiveReader {
 
     /// Decodes the `i`-th session frame.
     pub fn session(&self, i: usize) -> Result<Session, ArchiveError> {
+        self.session_as(i)
+    }
+
+    /// Decodes the `i`-th session frame into another view of a session, e.g.
+    /// `crate::summary::SessionSummary`, which skips variables.
+    pub fn session_as<T: serde::de::DeserializeOwned>(&self, i: usize) -> Result<T, ArchiveError> {
         let sf = self.sessions.get(i).ok_or_else(|| ArchiveError::Frame {
             offset: 0,
             reason: format!("no session number {i}"),
