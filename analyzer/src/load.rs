@@ -127,6 +127,9 @@ pub struct Dataset {
     pub events: u64,
 }
 
+/// Names from a fixed set (action and output names, value types): no allocation per row.
+pub type Label = &'static str;
+
 /// `(column, type, meaning)`.
 pub type ColumnDoc = (&'static str, &'static str, &'static str);
 
@@ -210,7 +213,7 @@ frame!(
     engine: u32 => "engine number",
     index: u32 => "action number within the trace (0-based)",
     at_us: u64 => "time since the session started",
-    action: String => "setBreakpoint, removeBreakpoint, start, resume, stepInto, stepOver, stepOut",
+    action: Label => "setBreakpoint, removeBreakpoint, start, resume, stepInto, stepOver, stepOut",
     line: Option<u32> => "requested line of a setBreakpoint",
     column: Option<u32> => "requested column of a setBreakpoint",
     breakpoint: Option<u32> => "breakpoint number of a removeBreakpoint",
@@ -224,7 +227,7 @@ frame!(
     engine: u32 => "engine number",
     index: u32 => "number of the action it answers",
     at_us: u64 => "time since the session started",
-    output: String => "breakpointSet, breakpointRemoved, paused, finished, error",
+    output: Label => "breakpointSet, breakpointRemoved, paused, finished, error",
     line: Option<u32> => "pause location, or first actual breakpoint location",
     column: Option<u32> => "column of that location",
     reason: Option<String> => "pause reason: entry, breakpoint, step, exception, debugger-statement",
@@ -257,7 +260,7 @@ frame!(
     scope: u32 => "scope position, innermost first",
     scope_kind: String => "local, closure, block, catch, script, ...",
     name: String => "variable name",
-    value_type: String => "undefined, number, string, object, uninitialized, ...",
+    value_type: Label => "undefined, number, string, object, uninitialized, ...",
     value: String => "the value as `show` prints it (cut at 200 characters)",
 });
 
@@ -511,6 +514,20 @@ pub fn schema_doc() -> Vec<(&'static str, &'static str, &'static [ColumnDoc])> {
     ]
 }
 
+/// The column's type as a reader of the export sees it (`str`, `u32?` for nullable).
+fn dtype(rust: &str) -> String {
+    let t = rust.replace(' ', "");
+    let (inner, nullable) = match t.strip_prefix("Option<").and_then(|x| x.strip_suffix('>')) {
+        Some(i) => (i.to_string(), true),
+        None => (t, false),
+    };
+    let name = match inner.as_str() {
+        "String" | "Label" => "str",
+        other => other,
+    };
+    format!("{name}{}", if nullable { "?" } else { "" })
+}
+
 /// The schema as Markdown: what the README documents and `export --schema` prints.
 pub fn schema_markdown() -> String {
     let mut s = String::new();
@@ -519,7 +536,7 @@ pub fn schema_markdown() -> String {
             "#### `{name}`: {what}\n\n| column | type | meaning |\n|---|---|---|\n"
         ));
         for (c, t, d) in cols {
-            let t = t.replace(' ', "");
+            let t = dtype(t);
             s.push_str(&format!("| `{c}` | `{t}` | {d} |\n"));
         }
         s.push('\n');
@@ -771,16 +788,30 @@ pub fn output_summary(o: &OutputSummary) -> String {
     }
 }
 
-fn cut(mut s: String) -> String {
-    if s.len() > VALUE_CHARS {
-        let mut at = VALUE_CHARS;
-        while !s.is_char_boundary(at) {
-            at -= 1;
+/// A value as `show` prints it, cut at `VALUE_CHARS`: formatting stops there, so a large object
+/// costs no more than a small one.
+fn bounded(v: &morphtrace_schema::Value) -> String {
+    use std::fmt::Write as _;
+    struct Limited(String);
+    impl std::fmt::Write for Limited {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            let room = VALUE_CHARS.saturating_sub(self.0.len());
+            if s.len() <= room {
+                self.0.push_str(s);
+                return Ok(());
+            }
+            let mut at = room;
+            while !s.is_char_boundary(at) {
+                at -= 1;
+            }
+            self.0.push_str(&s[..at]);
+            self.0.push('…');
+            Err(std::fmt::Error)
         }
-        s.truncate(at);
-        s.push('…');
     }
-    s
+    let mut out = Limited(String::new());
+    let _ = write!(out, "{v}");
+    out.0
 }
 
 impl Ctx<'_> {
@@ -938,7 +969,7 @@ impl Ctx<'_> {
                     ac.engine.push(engine);
                     ac.index.push(index);
                     ac.at_us.push(e.at_us);
-                    ac.action.push(act.name().to_string());
+                    ac.action.push(act.name());
                     let (line, column, bp) = match act {
                         Action::SetBreakpoint { line, column } => {
                             (Some(one_based(*line)), column.map(one_based), None)
@@ -977,8 +1008,8 @@ impl Ctx<'_> {
                             vc.scope.push(si as u32);
                             vc.scope_kind.push(sc.kind.name().to_string());
                             vc.name.push(v.name.clone());
-                            vc.value_type.push(v.value.type_name().to_string());
-                            vc.value.push(cut(v.value.to_string()));
+                            vc.value_type.push(v.value.type_name());
+                            vc.value.push(bounded(&v.value));
                         }
                     }
                 }
@@ -1003,7 +1034,7 @@ impl Ctx<'_> {
         oc.engine.push(engine);
         oc.index.push(index);
         oc.at_us.push(at);
-        oc.output.push(o.name().to_string());
+        oc.output.push(o.name());
         let (loc, reason, function, depth, end, message) = match o {
             OutputSummary::BreakpointSet { actual, .. } => {
                 (actual.first().copied(), None, None, None, None, None)
@@ -1127,5 +1158,29 @@ impl Ctx<'_> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use morphtrace_schema::Value;
+
+    #[test]
+    fn values_are_cut_while_formatting() {
+        let long = Value::String("x".repeat(1000));
+        let s = bounded(&long);
+        assert_eq!(s.chars().count(), VALUE_CHARS + 1);
+        assert!(s.ends_with('…'));
+        assert_eq!(bounded(&Value::Number(1.5)), "1.5");
+        let multibyte = Value::String("é".repeat(300));
+        assert!(bounded(&multibyte).ends_with('…'));
+    }
+
+    #[test]
+    fn documented_types_are_the_exported_ones() {
+        assert_eq!(dtype("Option < String >"), "str?");
+        assert_eq!(dtype("Label"), "str");
+        assert_eq!(dtype("u32"), "u32");
     }
 }
