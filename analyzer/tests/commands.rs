@@ -553,3 +553,116 @@ fn globs_and_directories_expand_to_archives() {
     assert!(all.len() >= 5);
     assert!(all.windows(2).all(|w| w[0] < w[1]));
 }
+
+// ---------- metamorphic warnings (hand-built: the metamorphic strategy is a later issue) ----------
+
+/// Follow-ups with warnings in rounds 1–3, some after an interactive transformation.
+fn metamorphic(dir: &Path) -> PathBuf {
+    let path = dir.join("meta.mtrace");
+    let a = Program::new(
+        Language::JavaScript,
+        PROG_A,
+        ProgramOrigin::Inline {
+            name: "a.js".into(),
+        },
+    );
+    let mut w =
+        ArchiveWriter::create(&path, &synth::header("meta"), WriterOptions::default()).unwrap();
+    w.add_program(&a).unwrap();
+    // (round, transformation, interactive, line the differing event's action was issued from)
+    let cases = [
+        (1, "add-breakpoint-and-continue", true, 2),
+        (1, "insert-dead-code", false, 2),
+        (2, "add-breakpoint-and-continue", true, 3),
+        (3, "replace-continue-by-step", true, 2),
+        (3, "insert-dead-code", false, 2),
+    ];
+    for (i, (round, name, interactive, line)) in cases.into_iter().enumerate() {
+        let mut s = session(
+            100 + i as u64,
+            &a,
+            vec![
+                (Action::Start, pause(0), pause(0)),
+                (Action::StepOver, pause(line), pause(line)),
+                (Action::StepOver, pause(4), pause(4)),
+            ],
+            DivergenceKind::PauseLocation,
+        );
+        s.mode = SessionMode::Metamorphic;
+        s.traces.truncate(1);
+        s.engines.truncate(1);
+        s.divergence = None;
+        s.outcome = SessionOutcome::Violated;
+        s.parent = Some(ParentRef {
+            session: SessionId(1),
+            round,
+        });
+        s.transformations = vec![TransformationRecord {
+            name: name.into(),
+            interactive,
+            params: vec![],
+            program_before: a.hash,
+            program_after: a.hash,
+            mapping: None,
+        }];
+        s.warnings = vec![Warning {
+            relation: "same-pauses".into(),
+            round,
+            against: Some(SessionId(1)),
+            // Event 5 answers the second stepOver, issued from `line`.
+            event_index: Some(5),
+            message: "a pause is missing".into(),
+        }];
+        w.append(&s).unwrap();
+    }
+    w.finish().unwrap();
+    path
+}
+
+#[test]
+fn warnings_get_classes_rounds_and_the_interactive_share() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = metamorphic(dir.path());
+    let d = load::load(std::slice::from_ref(&path), Want::SUMMARY).unwrap();
+    let c = classes::classes(&d.frames.warnings, &classes::WARNING_KEYS).unwrap();
+    assert_eq!(
+        classes::strings(&c, "transformation").unwrap(),
+        [
+            "insert-dead-code",
+            "add-breakpoint-and-continue",
+            "add-breakpoint-and-continue",
+            "replace-continue-by-step"
+        ]
+    );
+    assert_eq!(
+        classes::strings(&c, "ast_node").unwrap(),
+        [
+            "ForStatement",
+            "ExpressionStatement",
+            "ForStatement",
+            "ForStatement"
+        ]
+    );
+    assert_eq!(classes::u32s(&c, "size").unwrap(), [2, 1, 1, 1]);
+    let f15 = tables::figure15(&d.frames.warnings).unwrap();
+    assert_eq!(
+        f15.rows,
+        [["1", "2", "2"], ["2", "1", "3"], ["3", "2", "5"]]
+    );
+    let share = tables::interactive_share(&d.frames.warnings).unwrap();
+    assert_eq!(share.rows, [["5", "3", "60.0%"]]);
+    let out = ok(&["sample", p(&path), "--warnings", "-n", "2"]);
+    assert!(
+        out.starts_with("2 of 5 warnings drawn from 4 classes"),
+        "{out}"
+    );
+    assert!(
+        out.contains("=> stepOver"),
+        "the excerpt reaches the action before the warning: {out}"
+    );
+    let tables = ok(&["tables", p(&path), "--paper", "issta"]);
+    assert!(
+        tables.contains("| add-breakpoint-and-continue | 2 | 40.0% |"),
+        "{tables}"
+    );
+}
