@@ -666,3 +666,31 @@ fn warnings_get_classes_rounds_and_the_interactive_share() {
         "{tables}"
     );
 }
+
+#[test]
+fn show_prints_sessions_by_id_or_position_and_refuses_unknown_ones() {
+    let out = ok(&["show", p(&trace(FIREFOX)), "--diverged", "--limit", "2"]);
+    assert_eq!(
+        out.matches("\nsession ").count() + usize::from(out.starts_with("session ")),
+        2,
+        "{out}"
+    );
+    assert!(out.contains("divergence: "), "{out}");
+    assert!(
+        out.contains("--- chromium@") && out.contains("--- firefox@"),
+        "{out}"
+    );
+    let id = out
+        .lines()
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .unwrap()
+        .to_string();
+    let by_id = ok(&["show", p(&trace(FIREFOX)), &id]);
+    assert!(by_id.starts_with(&format!("session {id}")), "{by_id}");
+    let by_position = ok(&["show", p(&trace(FIREFOX)), "0"]);
+    assert!(by_position.starts_with("session "), "{by_position}");
+    let o = run(&["show", p(&trace(FIREFOX)), "ffffffffffffffff"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no such session"));
+}
