@@ -384,7 +384,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             t2.columns = ["Relation", "Transformation", "AST node", "Size", "in %"]
                 .map(String::from)
                 .to_vec();
-            print_tables(&[t1, t2], format);
+            // A table of nothing says nothing: show the kinds the archives have (both if neither).
+            let shown: Vec<Table> = match (f.divergences.height(), f.warnings.height()) {
+                (0, 0) => vec![t1, t2],
+                (_, 0) => vec![t1],
+                (0, _) => vec![t2],
+                _ => vec![t1, t2],
+            };
+            print_tables(&shown, format);
             Ok(code(unreadable))
         }
         Command::Sample {
