@@ -25,20 +25,6 @@ fn env_or(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-/// Peak resident memory since the last reset, in MB.
-fn peak_rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<f64>().ok())
-        })
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(f64::NAN)
-}
-
 /// Resets the peak (Linux: writing 5 to clear_refs), so that each stage reports its own.
 fn reset_peak() {
     let _ = std::fs::write("/proc/self/clear_refs", "5");
@@ -181,7 +167,7 @@ fn main() {
                 d.frames.sessions.height(),
                 d.events,
                 100.0 * rate / decode_rate[i],
-                peak_rss_mb()
+                morphtrace_schema::header::peak_rss_mb()
             );
             if want.events {
                 let rows: Vec<String> = d

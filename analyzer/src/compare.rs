@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What a session came to, as compared across campaigns.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct Result_ {
+struct SessionResult {
     id: String,
     program_name: String,
     /// `finished`, `action-limit`, `diverged: pause-location`, ...
@@ -19,7 +19,7 @@ struct Result_ {
 }
 
 /// Sessions keyed by (program, seed, mode); the first of duplicates wins.
-fn results(d: &Dataset) -> PolarsResult<BTreeMap<(String, u64, String), Result_>> {
+fn results(d: &Dataset) -> PolarsResult<BTreeMap<(String, u64, String), SessionResult>> {
     let s = &d.frames.sessions;
     let (arch, pos) = (u32s(s, "archive")?, u32s(s, "session")?);
     let (program, mode, outcome, divergence) = (
@@ -56,7 +56,7 @@ fn results(d: &Dataset) -> PolarsResult<BTreeMap<(String, u64, String), Result_>
             outcome[i].clone()
         };
         out.entry((program[i].clone(), seeds[i], mode[i].clone()))
-            .or_insert(Result_ {
+            .or_insert(SessionResult {
                 id: id[i].clone(),
                 program_name: name[i].clone(),
                 category,

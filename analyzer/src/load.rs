@@ -547,9 +547,9 @@ pub fn schema_markdown() -> String {
 const CHUNK: usize = 256;
 const VALUE_CHARS: usize = 200;
 
-/// Loads archives into DataFrames. An archive that cannot be opened is listed in `unreadable`
-/// and the others still load; sessions that do not decode are listed in their source.
-pub fn load(paths: &[PathBuf], want: Want) -> Result<Dataset, LoadError> {
+/// Opens archives in parallel: the readable ones with the path as given, and `path: error` for
+/// the others.
+pub fn open_all(paths: &[PathBuf]) -> (Vec<(String, ArchiveReader)>, Vec<String>) {
     let opened: Vec<(String, Result<ArchiveReader, String>)> = paths
         .par_iter()
         .map(|p| {
@@ -566,6 +566,13 @@ pub fn load(paths: &[PathBuf], want: Want) -> Result<Dataset, LoadError> {
             Err(e) => unreadable.push(format!("{path}: {e}")),
         }
     }
+    (readers, unreadable)
+}
+
+/// Loads archives into DataFrames. An archive that cannot be opened is listed in `unreadable`
+/// and the others still load; sessions that do not decode are listed in their source.
+pub fn load(paths: &[PathBuf], want: Want) -> Result<Dataset, LoadError> {
+    let (readers, unreadable) = open_all(paths);
     let mut programs: HashMap<ProgramHash, Program> = HashMap::new();
     for (_, r) in &readers {
         for (h, p) in r.programs() {
@@ -750,7 +757,7 @@ pub fn trigger_line(trace: &TraceSummary, action_index: u32) -> Option<u32> {
 }
 
 /// The number of the last action at or before event `event_index` of `trace`.
-fn action_of_event(trace: &TraceSummary, event_index: u32) -> Option<u32> {
+pub fn action_of_event(trace: &TraceSummary, event_index: u32) -> Option<u32> {
     let mut n = None;
     for (i, e) in trace.events.iter().enumerate() {
         if i as u32 > event_index {

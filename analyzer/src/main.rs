@@ -5,6 +5,7 @@ use clap::{Parser, Subcommand};
 use morphtrace_analyzer::load::{self, Dataset, Want};
 use morphtrace_analyzer::table::{Format, Table};
 use morphtrace_analyzer::{classes, compare, export, info, relations, report, show, tables};
+use morphtrace_schema::relation::ComparisonPolicy;
 use morphtrace_schema::ArchiveReader;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -216,32 +217,30 @@ fn print_tables(ts: &[Table], f: Format) {
     }
 }
 
-fn parse_policy(spec: &str) -> Result<(String, Vec<(String, bool)>)> {
+/// `NAME=key=value,...` as a variant of `base` (the recorded policy).
+fn parse_policy(spec: &str, base: &ComparisonPolicy) -> Result<relations::Variant> {
     let (name, settings) = spec
         .split_once('=')
         .ok_or_else(|| anyhow::anyhow!("--policy {spec:?}: expected NAME=key=value,..."))?;
-    let mut out = Vec::new();
+    let mut policy = base.clone();
     for kv in settings.split(',') {
         let (k, v) = kv
             .split_once('=')
             .ok_or_else(|| anyhow::anyhow!("--policy {spec:?}: {kv:?} is not key=value"))?;
-        if ![
-            "columns",
-            "call_stack",
-            "variables",
-            "breakpoints",
-            "object_shells",
-        ]
-        .contains(&k)
-        {
-            anyhow::bail!("--policy {spec:?}: unknown key {k:?} (columns, call_stack, variables, breakpoints, object_shells)");
-        }
         let v: bool = v
             .parse()
             .map_err(|_| anyhow::anyhow!("--policy {spec:?}: {v:?} is not true or false"))?;
-        out.push((k.to_string(), v));
+        if !policy.set(k, v) {
+            anyhow::bail!(
+                "--policy {spec:?}: unknown key {k:?} ({})",
+                ComparisonPolicy::KEYS.join(", ")
+            );
+        }
     }
-    Ok((name.to_string(), out))
+    Ok(relations::Variant {
+        name: name.to_string(),
+        policy,
+    })
 }
 
 fn main() -> ExitCode {
@@ -454,20 +453,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                         let action = if warnings {
                             s.traces
                                 .first()
-                                .map(|t| {
-                                    t.events
-                                        .iter()
-                                        .take(at[m.row] as usize + 1)
-                                        .filter(|e| {
-                                            matches!(
-                                                e.kind,
-                                                morphtrace_schema::EventKind::Action(_)
-                                            )
-                                        })
-                                        .count()
-                                        .saturating_sub(1)
-                                        as u32
-                                })
+                                .and_then(|t| load::action_of_event(&t.into(), at[m.row]))
                                 .unwrap_or(0)
                         } else {
                             at[m.row]
@@ -485,42 +471,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
             format,
             top,
         } => {
-            let paths = load::expand(&archives)?;
-            let mut readers = Vec::new();
-            for p in &paths {
-                match ArchiveReader::open(p) {
-                    Ok(r) => readers.push((p.display().to_string(), r)),
-                    Err(e) => {
-                        eprintln!("morphtrace-analyze: {}: {e}", p.display());
-                        unreadable = true;
-                    }
-                }
+            let (readers, bad) = load::open_all(&load::expand(&archives)?);
+            for b in &bad {
+                eprintln!("morphtrace-analyze: {b}");
+                unreadable = true;
             }
             if readers.is_empty() {
                 anyhow::bail!("no archive could be read");
             }
             let base = readers
                 .first()
-                .map(|(_, r)| {
-                    morphtrace_schema::relation::ComparisonPolicy::from_params(
-                        &r.header().campaign.params,
-                    )
-                })
+                .map(|(_, r)| ComparisonPolicy::from_params(&r.header().campaign.params))
                 .unwrap_or_default();
             let mut extra = Vec::new();
             for spec in &policies {
-                let (name, settings) = parse_policy(spec)?;
-                let mut p = base.clone();
-                for (k, v) in settings {
-                    match k.as_str() {
-                        "columns" => p.columns = v,
-                        "call_stack" => p.call_stack = v,
-                        "variables" => p.variables = v,
-                        "breakpoints" => p.breakpoints = v,
-                        _ => p.object_shells = v,
-                    }
-                }
-                extra.push(relations::Variant { name, policy: p });
+                extra.push(parse_policy(spec, &base)?);
             }
             let r = relations::rejudge(&readers, &extra);
             for s in r.inconsistent.iter().take(10) {

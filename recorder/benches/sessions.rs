@@ -22,19 +22,6 @@ use std::time::Duration;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn peak_rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<f64>().ok())
-        })
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(f64::NAN)
-}
-
 async fn measure(
     engines: &[&str],
     differential: bool,
@@ -128,6 +115,6 @@ fn main() {
     println!();
     println!(
         "recorder peak RSS (engines are separate processes): {:.0} MB (target ≤ 300 MB)",
-        peak_rss_mb()
+        morphtrace_schema::header::peak_rss_mb()
     );
 }

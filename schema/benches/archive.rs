@@ -20,19 +20,6 @@ fn env_or(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
-fn peak_rss_mb() -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kb| kb.parse::<f64>().ok())
-        })
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(f64::NAN)
-}
-
 fn write_archive(
     path: &std::path::Path,
     sessions: &[Session],
@@ -192,6 +179,6 @@ fn main() {
     );
     println!(
         "peak RSS of the benchmark process (sessions held in memory): {:.0} MB",
-        peak_rss_mb()
+        morphtrace_schema::header::peak_rss_mb()
     );
 }

@@ -108,6 +108,21 @@ impl ArchiveHeader {
     }
 }
 
+/// Peak resident memory of this process in MB (Linux `VmHWM`; NaN where unavailable), for the
+/// benchmarks' memory figures.
+pub fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|kb| kb.parse::<f64>().ok())
+        })
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(f64::NAN)
+}
+
 /// Milliseconds since the Unix epoch (0 if the clock is before it).
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()

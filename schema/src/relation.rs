@@ -271,18 +271,35 @@ pub fn judge_lockstep(
 }
 
 impl ComparisonPolicy {
+    /// The settings `set` accepts, as in the header's `compare.<key>` parameters.
+    pub const KEYS: [&'static str; 5] = [
+        "columns",
+        "call_stack",
+        "variables",
+        "breakpoints",
+        "object_shells",
+    ];
+
+    /// Sets one setting by its key (`columns`, `call_stack`, ...); false for an unknown key.
+    pub fn set(&mut self, key: &str, value: bool) -> bool {
+        let field = match key {
+            "columns" => &mut self.columns,
+            "call_stack" => &mut self.call_stack,
+            "variables" => &mut self.variables,
+            "breakpoints" => &mut self.breakpoints,
+            "object_shells" => &mut self.object_shells,
+            _ => return false,
+        };
+        *field = value;
+        true
+    }
+
     /// The policy a campaign recorded in its header parameters (`compare.*`), defaults elsewhere.
     pub fn from_params(params: &[(String, String)]) -> ComparisonPolicy {
         let mut p = ComparisonPolicy::default();
         for (k, v) in params {
-            let b = v == "true";
-            match k.as_str() {
-                "compare.columns" => p.columns = b,
-                "compare.call_stack" => p.call_stack = b,
-                "compare.variables" => p.variables = b,
-                "compare.breakpoints" => p.breakpoints = b,
-                "compare.object_shells" => p.object_shells = b,
-                _ => {}
+            if let Some(key) = k.strip_prefix("compare.") {
+                p.set(key, v == "true");
             }
         }
         p
