@@ -12,9 +12,11 @@ if ! command -v cargo >/dev/null 2>&1; then
 fi
 
 # Debian packages: install only what is missing (apt-get update only when needed).
-# chromium (CDP) and firefox-esr (RDP): the browsers under test. More come with later issues (clang, llvm).
+# chromium (CDP) and firefox-esr (RDP): the browsers under test; clang, llvm (llvm-cov, llvm-profdata),
+# libclang-rt-14-dev (the profile runtime), csmith and libcsmith-dev (csmith.h): the C coverage profilers
+# and their program generator.
 need=()
-for pkg in chromium firefox-esr "$@"; do
+for pkg in chromium firefox-esr clang llvm libclang-rt-14-dev csmith libcsmith-dev "$@"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ "${#need[@]}" -gt 0 ]; then

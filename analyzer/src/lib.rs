@@ -3,6 +3,7 @@
 pub mod ast;
 pub mod classes;
 pub mod compare;
+pub mod coverage;
 pub mod export;
 pub mod info;
 pub mod load;

@@ -6,6 +6,7 @@
 //! (position in that archive, which `show` accepts too).
 
 use crate::ast;
+use morphtrace_schema::cod::{self, InconsistencyKind};
 use morphtrace_schema::summary::{EventKindSummary, OutputSummary, SessionSummary, TraceSummary};
 use morphtrace_schema::{
     Action, ArchiveHeader, ArchiveReader, EventKind, Output, PauseReason, Program, ProgramHash,
@@ -346,6 +347,27 @@ frame!(
     block_coverage: bool => "from precise block coverage (not function granularity)",
 });
 
+frame!(
+    /// One row per coverage inconsistency (Cod, C2V, ground truth), judged while loading.
+    InconsistencyCols {
+    archive: u32 => "archive number",
+    session: u32 => "session position",
+    relation: Label => "cod (P vs a variant P'), c2v (two profilers on P), truth (V8 vs the instrumented ground truth)",
+    profiler: String => "the profiler's kind (gcov, llvm-cov, v8); C2V: both, `gcov/llvm-cov`",
+    engine: u32 => "engine number of the profiler (C2V: the first)",
+    other_engine: Option<u32> => "C2V: the second profiler",
+    kind: Label => "strong (both counts known, different), weak (one side has no information), output (the runs differ)",
+    unit: Label => "line, or statement (JavaScript: the count at a statement's start)",
+    program: String => "P (12 hex digits)",
+    program_b: String => "the other side's program: P', the instrumented copy, or P (C2V)",
+    line: u32 => "line in P (output: 0)",
+    line_b: u32 => "line in program_b",
+    count_a: Option<u64> => "count on P (C2V: first profiler; truth: V8)",
+    count_b: Option<u64> => "count on program_b (C2V: second profiler; truth: the true count)",
+    syntax: String => "syntax kind of the line in P (statement kind for statements)",
+    noise: bool => "dropped by the weak-noise filter (see README)",
+});
+
 /// Every frame's builder, filled per chunk of sessions and concatenated in file order.
 #[derive(Default)]
 struct Builders {
@@ -359,6 +381,7 @@ struct Builders {
     warnings: WarningCols,
     coverage_lines: CoverageLineCols,
     coverage_blocks: CoverageBlockCols,
+    inconsistencies: InconsistencyCols,
     undecodable: Vec<(usize, String)>,
     events: u64,
 }
@@ -367,14 +390,14 @@ struct Builders {
 /// that the per-cell strings of a chunk are freed before the next one is built).
 struct Part {
     /// sessions, actions, outputs, frames, variables, breakpoints, divergences, warnings,
-    /// coverage_lines, coverage_blocks.
+    /// coverage_lines, coverage_blocks, inconsistencies.
     frames: Vec<DataFrame>,
     undecodable: Vec<(usize, String)>,
     events: u64,
     sessions: usize,
 }
 
-const PART_FRAMES: [&str; 10] = [
+const PART_FRAMES: [&str; 11] = [
     "sessions",
     "actions",
     "outputs",
@@ -385,6 +408,7 @@ const PART_FRAMES: [&str; 10] = [
     "warnings",
     "coverage_lines",
     "coverage_blocks",
+    "inconsistencies",
 ];
 
 impl Builders {
@@ -401,6 +425,7 @@ impl Builders {
             self.warnings.into_df(),
             self.coverage_lines.into_df(),
             self.coverage_blocks.into_df(),
+            self.inconsistencies.into_df(),
         ]
         .into_iter()
         .zip(PART_FRAMES)
@@ -434,6 +459,7 @@ pub struct Frames {
     pub warnings: DataFrame,
     pub coverage_lines: DataFrame,
     pub coverage_blocks: DataFrame,
+    pub inconsistencies: DataFrame,
 }
 
 impl Frames {
@@ -452,6 +478,7 @@ impl Frames {
             ("warnings", &self.warnings),
             ("coverage_lines", &self.coverage_lines),
             ("coverage_blocks", &self.coverage_blocks),
+            ("inconsistencies", &self.inconsistencies),
         ]
     }
 }
@@ -510,6 +537,11 @@ pub fn schema_doc() -> Vec<(&'static str, &'static str, &'static [ColumnDoc])> {
             "coverage_blocks",
             "one row per V8 block range",
             CoverageBlockCols::COLUMNS,
+        ),
+        (
+            "inconsistencies",
+            "one row per coverage inconsistency (Cod, C2V, ground truth)",
+            InconsistencyCols::COLUMNS,
         ),
     ]
 }
@@ -600,7 +632,11 @@ pub fn load(paths: &[PathBuf], want: Want) -> Result<Dataset, LoadError> {
             };
             for i in start..(start + CHUNK).min(r.session_count()) {
                 // Variables and coverage need the whole session; everything else the light view.
-                let decoded = if want.variables || want.coverage {
+                // Coverage campaigns always: their inconsistencies are judged while loading.
+                let decoded = if want.variables
+                    || want.coverage
+                    || r.header().campaign.strategy == "coverage"
+                {
                     r.session(i)
                         .map(|full| (SessionSummary::from(&full), Some(full)))
                 } else {
@@ -699,6 +735,7 @@ pub fn load(paths: &[PathBuf], want: Want) -> Result<Dataset, LoadError> {
         warnings: next(),
         coverage_lines: next(),
         coverage_blocks: next(),
+        inconsistencies: next(),
     };
     let programs = Arc::try_unwrap(programs).unwrap_or_else(|p| (*p).clone());
     Ok(Dataset {
@@ -884,6 +921,7 @@ impl Ctx<'_> {
         sc.outcome.push(s.outcome.name().to_string());
         sc.error.push(match &s.outcome {
             SessionOutcome::HarnessError { message } => Some(message.clone()),
+            SessionOutcome::Rejected { reason } => Some(reason.clone()),
             _ => None,
         });
         sc.actions.push(actions);
@@ -957,6 +995,7 @@ impl Ctx<'_> {
             if self.want.coverage {
                 self.add_coverage(b, pos, full);
             }
+            self.add_inconsistencies(b, pos, full);
         }
     }
 
@@ -1164,6 +1203,42 @@ impl Ctx<'_> {
                     }
                 }
             }
+        }
+    }
+
+    fn add_inconsistencies(&self, b: &mut Builders, pos: u32, s: &Session) {
+        let a = self.archive;
+        let program = s.program.short();
+        for j in cod::judge_session(s) {
+            let i = &j.inconsistency;
+            let ic = &mut b.inconsistencies;
+            ic.archive.push(a);
+            ic.session.push(pos);
+            ic.relation.push(j.relation.name());
+            let kind = |e: morphtrace_schema::EngineRef| {
+                self.header
+                    .engines
+                    .get(e.0 as usize)
+                    .map(|d| d.kind.to_string())
+                    .unwrap_or_else(|| format!("#{}", e.0))
+            };
+            ic.profiler.push(match j.other {
+                Some(o) => format!("{}/{}", kind(j.engine), kind(o)),
+                None => kind(j.engine),
+            });
+            ic.engine.push(u32::from(j.engine.0));
+            ic.other_engine.push(j.other.map(|o| u32::from(o.0)));
+            ic.kind.push(i.kind.name());
+            ic.unit.push(i.unit.name());
+            ic.program.push(program.clone());
+            ic.program_b.push(j.program_b.short());
+            let output = i.kind == InconsistencyKind::Output;
+            ic.line.push(if output { 0 } else { one_based(i.line) });
+            ic.line_b.push(if output { 0 } else { one_based(i.line_b) });
+            ic.count_a.push(i.a);
+            ic.count_b.push(i.b);
+            ic.syntax.push(cod::syntax_of(s, &j).to_string());
+            ic.noise.push(cod::is_noise(s, &j));
         }
     }
 }

@@ -98,6 +98,11 @@ enum Command {
         /// Draw warnings (metamorphic) instead of divergences.
         #[arg(long)]
         warnings: bool,
+        /// Draw coverage inconsistencies (Cod, C2V, ground truth) left after the weak-noise
+        /// filter, each with P and the other side around the line (the default when the archives
+        /// hold neither divergences nor warnings). `--context` is then lines around it.
+        #[arg(long)]
+        coverage: bool,
     },
     /// Re-judge recorded differential sessions offline under the recorded comparison policy and
     /// under alternatives (compare columns; ignore variables; ignore breakpoint outputs; ignore
@@ -383,13 +388,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
             t2.columns = ["Relation", "Transformation", "AST node", "Size", "in %"]
                 .map(String::from)
                 .to_vec();
-            // A table of nothing says nothing: show the kinds the archives have (both if neither).
-            let shown: Vec<Table> = match (f.divergences.height(), f.warnings.height()) {
-                (0, 0) => vec![t1, t2],
-                (_, 0) => vec![t1],
-                (0, _) => vec![t2],
-                _ => vec![t1, t2],
-            };
+            // A table of nothing says nothing: show the kinds the archives have (both debugger
+            // tables if they have none).
+            let mut shown: Vec<Table> = Vec::new();
+            let (nd, nw, nc) = (
+                f.divergences.height(),
+                f.warnings.height(),
+                f.inconsistencies.height(),
+            );
+            if nd > 0 || (nw == 0 && nc == 0) {
+                shown.push(t1);
+            }
+            if nw > 0 || (nd == 0 && nc == 0) {
+                shown.push(t2);
+            }
+            if nc > 0 {
+                shown.push(morphtrace_analyzer::coverage::classes_table(f, top)?);
+            }
             print_tables(&shown, format);
             Ok(code(unreadable))
         }
@@ -399,8 +414,24 @@ fn run(cli: Cli) -> Result<ExitCode> {
             seed,
             context,
             warnings,
+            coverage,
         } => {
-            let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
+            let want = Want {
+                coverage: true,
+                ..Want::SUMMARY
+            };
+            let d = load_inputs(&archives, want, &mut unreadable)?;
+            let f = &d.frames;
+            let only_coverage = f.divergences.height() == 0
+                && f.warnings.height() == 0
+                && f.inconsistencies.height() > 0;
+            if coverage || (only_coverage && !warnings) {
+                print!(
+                    "{}",
+                    morphtrace_analyzer::coverage::sample(&d, n, seed, context)?
+                );
+                return Ok(code(unreadable));
+            }
             let (members, keys) = if warnings {
                 (&d.frames.warnings, classes::WARNING_KEYS)
             } else {

@@ -35,22 +35,27 @@ pub enum Paper {
     Dbdb,
     /// ISSTA 2019 (interactive metamorphic testing of debuggers).
     Issta,
+    /// Cod (ASE 2019) and C2V: coverage inconsistencies.
+    Cod,
     All,
 }
 
 pub fn all(f: &Frames, paper: Paper, top: usize) -> PolarsResult<Vec<Table>> {
     let mut out = Vec::new();
-    if paper != Paper::Issta {
+    if matches!(paper, Paper::Dbdb | Paper::All) {
         out.push(outcomes(&f.sessions)?);
         out.push(figure7(&f.sessions)?);
         out.push(table2(&f.divergences, top)?);
         out.push(divergence_types(&f.sessions, &f.divergences)?);
         out.push(runtime(&f.sessions)?);
     }
-    if paper != Paper::Dbdb {
+    if matches!(paper, Paper::Issta | Paper::All) {
         out.push(figure15(&f.warnings)?);
         out.push(per_transformation(&f.warnings)?);
         out.push(interactive_share(&f.warnings)?);
+    }
+    if paper == Paper::Cod || (paper == Paper::All && f.inconsistencies.height() > 0) {
+        out.extend(crate::coverage::tables(f, top)?);
     }
     Ok(out)
 }

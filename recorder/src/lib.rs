@@ -3,6 +3,7 @@
 pub mod campaign;
 pub mod cdp;
 pub mod corpus;
+pub mod coverage;
 pub mod debugger;
 pub mod engines;
 mod quickack;

@@ -59,6 +59,9 @@ enum Strategy {
     Random,
     /// The same actions in lockstep on all engines, stopping at the first divergence.
     Differential,
+    /// Coverage profilers (gcov, llvm-cov, v8): reports of each program and of variants pruned
+    /// of code reported unexecuted (Cod), for offline judging.
+    Coverage,
 }
 
 #[derive(Args, Clone)]
@@ -136,6 +139,16 @@ struct RunArgs {
     /// Control actions per session at most (DBDB: 20).
     #[arg(long, default_value_t = 20)]
     max_actions: u32,
+    /// Coverage: variants (P') per program and profiler.
+    #[arg(long, default_value_t = 3)]
+    variants: usize,
+    /// Coverage: run-time limit of one program run; programs that run longer are rejected.
+    #[arg(long, default_value_t = 5.0)]
+    run_timeout: f64,
+    /// Coverage: skip the ground truth of JavaScript programs (an instrumented copy counting
+    /// every statement).
+    #[arg(long)]
+    no_truth: bool,
 }
 
 #[derive(Args)]
@@ -192,6 +205,64 @@ async fn run_and_report(c: Campaign) -> Result<ExitCode> {
     let summary = campaign::run(c).await?;
     print!("{summary}");
     println!("archive: {}", out.display());
+    Ok(if summary.interrupted {
+        ExitCode::from(130)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// `run --strategy coverage`: profilers are command-line tools and a warm Node, driven from
+/// worker threads.
+async fn run_coverage(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode> {
+    use morphtrace_recorder::coverage;
+    let seeds = parse_seeds(&r.seeds).map_err(anyhow::Error::msg)?;
+    if let Some(d) = r.common.engines.iter().find(|e| !e.kind.is_profiler()) {
+        bail!(
+            "--strategy coverage records coverage profilers (gcov, llvm-cov, v8); {} is a debugger",
+            d.kind
+        );
+    }
+    if r.run_timeout.is_nan() || r.run_timeout <= 0.0 {
+        bail!("--run-timeout must be positive");
+    }
+    let sources = coverage::sources(&r.corpus)?;
+    if sources.is_empty() {
+        bail!("the corpus holds no programs");
+    }
+    let config = CampaignConfig {
+        name: r
+            .common
+            .name
+            .clone()
+            .unwrap_or_else(|| "coverage campaign".into()),
+        strategy: "coverage".into(),
+        corpus: r.corpus.clone(),
+        seeds: r.seeds.clone(),
+        params: Vec::new(),
+        command_line,
+    };
+    let opts = coverage::Options {
+        variants: r.variants,
+        run_timeout: Duration::from_secs_f64(r.run_timeout),
+        truth: !r.no_truth,
+        jobs: r.common.jobs.max(1),
+        progress: std::io::stderr().is_terminal(),
+        resume: r.common.resume,
+        writer: WriterOptions::default(),
+        csmith_cache: Some(coverage::csmith::cache_dir()),
+    };
+    let out = r.common.out.clone();
+    if out.exists() && !opts.resume {
+        bail!("{} exists (use --resume to continue it)", out.display());
+    }
+    let specs = r.common.engines.clone();
+    let summary = tokio::task::spawn_blocking(move || {
+        coverage::run(&specs, sources, &seeds, config, &opts, &out)
+    })
+    .await??;
+    print!("{summary}");
+    println!("archive: {}", r.common.out.display());
     Ok(if summary.interrupted {
         ExitCode::from(130)
     } else {
@@ -263,8 +334,15 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Run(r) if r.strategy == Strategy::Coverage => run_coverage(r, command_line).await,
         Command::Run(r) => {
             let seeds = parse_seeds(&r.seeds).map_err(anyhow::Error::msg)?;
+            if let Some(p) = r.common.engines.iter().find(|e| e.kind.is_profiler()) {
+                bail!(
+                    "{} is a coverage profiler: record it with --strategy coverage",
+                    p.kind
+                );
+            }
             if r.common.engines.len() < 2 && r.strategy == Strategy::Differential {
                 bail!("--strategy differential needs at least two --engine");
             }
@@ -286,6 +364,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             let name = match r.strategy {
                 Strategy::Random => "random",
                 Strategy::Differential => "differential",
+                Strategy::Coverage => "coverage",
             };
             let tasks = campaign::generation_tasks(
                 &r.common.engines,

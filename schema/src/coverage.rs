@@ -26,12 +26,69 @@ pub struct FileCoverage {
     pub name: String,
     pub functions: Vec<FunctionCoverage>,
     pub lines: Vec<Option<u64>>,
+    /// JavaScript: each statement with the count at its start offset (V8), or its true count
+    /// (the instrumented ground truth). Empty for C profilers.
+    #[serde(default)]
+    pub statements: Vec<StatementCount>,
+    /// The syntax kind of each 0-based line of the profiled source (`expression_statement`,
+    /// `brace`, `label`, `case`, `else`, `IfStatement`, ...), for classifying inconsistencies.
+    #[serde(default)]
+    pub line_kinds: Vec<String>,
+}
+
+/// A statement of a JavaScript program and its execution count.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatementCount {
+    /// UTF-16 offset of the statement's first character (V8's unit).
+    pub start: u32,
+    /// 0-based line of `start`.
+    pub line: u32,
+    /// ESTree type (`ExpressionStatement`, `ReturnStatement`, ...).
+    pub kind: String,
+    /// `None`: the profiler gives no count there.
+    pub count: Option<u64>,
+}
+
+impl FileCoverage {
+    /// The count of a 0-based line; `None` when there is no information (or no such line).
+    pub fn line(&self, line: u32) -> Option<u64> {
+        self.lines.get(line as usize).copied().flatten()
+    }
+
+    /// The syntax kind of a 0-based line, `?` when unknown.
+    pub fn line_kind(&self, line: u32) -> &str {
+        self.line_kinds
+            .get(line as usize)
+            .map(String::as_str)
+            .unwrap_or("?")
+    }
+}
+
+/// V8's count at a UTF-16 offset: all ranges of the script sorted by (start asc, end desc) and
+/// painted in that order, so the innermost range containing the offset wins. `None` when no range
+/// contains it.
+pub fn v8_count_at(functions: &[FunctionCoverage], offset: u32) -> Option<u64> {
+    let mut best: Option<BlockRange> = None;
+    for r in functions.iter().flat_map(|f| f.ranges.iter()) {
+        if r.start <= offset && offset < r.end {
+            // Proper nesting: a later start, or the same start with an earlier end, is inner.
+            let inner = match best {
+                None => true,
+                Some(b) => r.start > b.start || (r.start == b.start && r.end <= b.end),
+            };
+            if inner {
+                best = Some(*r);
+            }
+        }
+    }
+    best.map(|r| r.count)
 }
 
 /// What the program printed and how it exited under the profiler.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ProgramRun {
     pub stdout: String,
+    /// `None`: killed (by a signal or the run-time limit).
     pub exit_code: Option<i32>,
 }
 

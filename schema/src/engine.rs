@@ -14,10 +14,20 @@ pub enum EngineKind {
     Gcov,
     /// clang + llvm-cov.
     LlvmCov,
+    /// V8's precise block coverage, from a Node process.
+    V8,
     Other(String),
 }
 
 impl EngineKind {
+    /// A coverage profiler (recorded by the `coverage` strategy), not a debugger.
+    pub fn is_profiler(&self) -> bool {
+        matches!(
+            self,
+            EngineKind::Gcov | EngineKind::LlvmCov | EngineKind::V8
+        )
+    }
+
     pub fn as_str(&self) -> &str {
         match self {
             EngineKind::Chromium => "chromium",
@@ -26,6 +36,7 @@ impl EngineKind {
             EngineKind::Deno => "deno",
             EngineKind::Gcov => "gcov",
             EngineKind::LlvmCov => "llvm-cov",
+            EngineKind::V8 => "v8",
             EngineKind::Other(s) => s,
         }
     }
@@ -39,6 +50,7 @@ impl EngineKind {
             "deno" => EngineKind::Deno,
             "gcov" => EngineKind::Gcov,
             "llvm-cov" | "llvmcov" => EngineKind::LlvmCov,
+            "v8" => EngineKind::V8,
             _ => EngineKind::Other(s.to_string()),
         }
     }

@@ -2,6 +2,7 @@
 //! crash-safe `.mtrace` archive format (DESIGN §5).
 
 pub mod archive;
+pub mod cod;
 pub mod coverage;
 pub mod engine;
 pub mod header;
@@ -14,7 +15,9 @@ pub mod trace;
 pub mod value;
 
 pub use archive::{ArchiveError, ArchiveReader, ArchiveWriter, RecoveryReport, WriterOptions};
-pub use coverage::{BlockRange, CoverageReport, FileCoverage, FunctionCoverage, ProgramRun};
+pub use coverage::{
+    BlockRange, CoverageReport, FileCoverage, FunctionCoverage, ProgramRun, StatementCount,
+};
 pub use engine::{EngineDescriptor, EngineKind, EngineRef, Protocol};
 pub use header::{ArchiveHeader, CampaignConfig, FormatVersion, HostInfo};
 pub use program::{Language, LineMap, LineSegment, Program, ProgramHash, ProgramOrigin};

@@ -77,6 +77,9 @@ pub enum SessionOutcome {
     Timeout,
     /// The harness could not complete the session (engine crash, protocol error); the campaign went on.
     HarnessError { message: String },
+    /// Coverage: the program cannot be used (does not compile or terminate, reads its
+    /// environment), with the reason.
+    Rejected { reason: String },
 }
 
 impl SessionOutcome {
@@ -88,6 +91,7 @@ impl SessionOutcome {
             SessionOutcome::Violated => "violated",
             SessionOutcome::Timeout => "timeout",
             SessionOutcome::HarnessError { .. } => "harness-error",
+            SessionOutcome::Rejected { .. } => "rejected",
         }
     }
 }

@@ -290,12 +290,29 @@ fn coverage(program: ProgramHash) -> impl Strategy<Value = CoverageReport> {
         text(),
         vec(function, 0..3),
         vec(option::of(any::<u64>()), 0..20),
+        vec(
+            (any::<u32>(), any::<u32>(), text(), option::of(any::<u64>())),
+            0..5,
+        ),
+        vec(text(), 0..5),
     )
-        .prop_map(|(name, functions, lines)| FileCoverage {
-            name,
-            functions,
-            lines,
-        });
+        .prop_map(
+            |(name, functions, lines, statements, line_kinds)| FileCoverage {
+                name,
+                functions,
+                lines,
+                statements: statements
+                    .into_iter()
+                    .map(|(start, line, kind, count)| StatementCount {
+                        start,
+                        line,
+                        kind,
+                        count,
+                    })
+                    .collect(),
+                line_kinds,
+            },
+        );
     let run = (text(), option::of(any::<i32>()))
         .prop_map(|(stdout, exit_code)| ProgramRun { stdout, exit_code });
     (vec(file, 0..3), option::of(run)).prop_map(move |(files, run)| CoverageReport {

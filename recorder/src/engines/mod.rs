@@ -79,8 +79,18 @@ impl EngineSpec {
             None => (kind, None),
         };
         let kind = EngineKind::parse(kind);
-        let executable = match (exe, &kind, version) {
+        // V8 coverage runs in Node: `v8`, `v8@24`, `v8=/path/to/node` resolve like `node`.
+        let node_kind = if kind == EngineKind::V8 {
+            EngineKind::Node
+        } else {
+            kind.clone()
+        };
+        let executable = match (exe, &node_kind, version) {
             (Some(e), _, _) => e,
+            (None, EngineKind::Gcov, _) => which("gcov").ok_or("gcov is not installed (gcc)")?,
+            (None, EngineKind::LlvmCov, _) => {
+                which("llvm-cov").ok_or("llvm-cov is not installed (run scripts/setup.sh)")?
+            }
             (None, EngineKind::Chromium, _) => which("chromium")
                 .or_else(|| which("chromium-browser"))
                 .ok_or("chromium is not installed (run scripts/setup.sh)")?,
@@ -97,8 +107,9 @@ impl EngineSpec {
                 .ok_or_else(|| format!("no project-local node {v} (run scripts/setup.sh)"))?,
             (None, other, _) => {
                 return Err(format!(
-                "engine kind {other:?} is not supported by this recorder (chromium, node, firefox)"
-            ))
+                    "engine kind {other} is not supported (debuggers: chromium, node, firefox; \
+                 coverage profilers: gcov, llvm-cov, v8)"
+                ))
             }
         };
         if !executable.is_file() {
@@ -106,10 +117,16 @@ impl EngineSpec {
         }
         if !matches!(
             kind,
-            EngineKind::Chromium | EngineKind::Node | EngineKind::Firefox
+            EngineKind::Chromium
+                | EngineKind::Node
+                | EngineKind::Firefox
+                | EngineKind::Gcov
+                | EngineKind::LlvmCov
+                | EngineKind::V8
         ) {
             return Err(format!(
-                "engine kind {kind} is not supported yet (chromium, node, firefox)"
+                "engine kind {kind} is not supported (debuggers: chromium, node, firefox; \
+                 coverage profilers: gcov, llvm-cov, v8)"
             ));
         }
         Ok(EngineSpec { kind, executable })
@@ -143,7 +160,11 @@ impl EngineSpec {
             )),
             _ => Err(DebuggerError::Launch {
                 engine: self.kind.to_string(),
-                reason: "not supported".into(),
+                reason: if self.kind.is_profiler() {
+                    "a coverage profiler, not a debugger: record it with --strategy coverage".into()
+                } else {
+                    "not supported".into()
+                },
             }),
         }
     }

@@ -1,0 +1,252 @@
+//! C programs on a real syntax tree (tree-sitter-c): the syntax kind of each line, the statements
+//! Cod may delete, and programs rejected because they read their environment.
+
+use super::variant::{Candidate, LineKinds};
+use tree_sitter::{Node, Parser, Tree};
+
+/// Calls that make a run depend on the environment or on time, so that P and P' may differ
+/// for reasons other than the profiler.
+const ENVIRONMENT: &[&str] = &[
+    "getenv",
+    "secure_getenv",
+    "scanf",
+    "fscanf",
+    "sscanf",
+    "fgets",
+    "gets",
+    "getchar",
+    "getc",
+    "fgetc",
+    "fread",
+    "read",
+    "fopen",
+    "open",
+    "time",
+    "clock",
+    "gettimeofday",
+    "clock_gettime",
+    "rand",
+    "srand",
+    "random",
+    "getpid",
+    "system",
+    "popen",
+    "fork",
+];
+
+/// Statements that jump away: deleting one, even unexecuted, can make code the compiler removed
+/// as dead live again (coverage.md), which gives weak inconsistencies that are not profiler bugs.
+const JUMPS: &[&str] = &[
+    "return_statement",
+    "break_statement",
+    "continue_statement",
+    "goto_statement",
+    "labeled_statement",
+];
+const NORETURN: &[&str] = &[
+    "abort",
+    "exit",
+    "_Exit",
+    "_exit",
+    "longjmp",
+    "__builtin_unreachable",
+];
+
+const DELETABLE: &[&str] = &[
+    "expression_statement",
+    "compound_statement",
+    "if_statement",
+    "for_statement",
+    "while_statement",
+    "do_statement",
+    "switch_statement",
+];
+
+pub struct CSyntax {
+    tree: Tree,
+}
+
+impl CSyntax {
+    pub fn parse(text: &str) -> Option<CSyntax> {
+        let mut p = Parser::new();
+        p.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
+        let tree = p.parse(text, None)?;
+        Some(CSyntax { tree })
+    }
+
+    /// Whether the parser had to recover from errors (the program is not plain C it understands).
+    pub fn has_errors(&self) -> bool {
+        self.tree.root_node().has_error()
+    }
+
+    fn called<'a>(&self, text: &'a str) -> Vec<&'a str> {
+        let mut out = Vec::new();
+        visit(self.tree.root_node(), &mut |n| {
+            if n.kind() == "call_expression" {
+                if let Some(f) = n.child_by_field_name("function") {
+                    if f.kind() == "identifier" {
+                        out.push(&text[f.byte_range()]);
+                    }
+                }
+            }
+        });
+        out
+    }
+
+    /// Why the program cannot be used (it reads its environment, or has no `main`).
+    pub fn rejection(&self, text: &str) -> Option<String> {
+        let calls = self.called(text);
+        if let Some(c) = calls.iter().find(|c| ENVIRONMENT.contains(c)) {
+            return Some(format!("reads its environment or the clock: calls {c}()"));
+        }
+        let mut has_main = false;
+        visit(self.tree.root_node(), &mut |n| {
+            if n.kind() == "function_declarator" {
+                if let Some(d) = n.child_by_field_name("declarator") {
+                    if &text[d.byte_range()] == "main" {
+                        has_main = true;
+                    }
+                }
+            }
+        });
+        (!has_main).then(|| "has no main function".to_string())
+    }
+
+    /// The syntax kind of every line: the smallest named node covering the line's text, with
+    /// lines of braces, `else`, labels and `case` named as such.
+    pub fn line_kinds(&self, text: &str) -> LineKinds {
+        let mut kinds = Vec::new();
+        let mut offset = 0usize;
+        for line in text.split('\n') {
+            let trimmed = line.trim();
+            let kind = if trimmed.is_empty() {
+                "blank".to_string()
+            } else if trimmed.chars().all(|c| matches!(c, '{' | '}' | ';')) {
+                "brace".to_string()
+            } else if trimmed.starts_with("} else") || trimmed.starts_with("else") {
+                "else".to_string()
+            } else {
+                let start = offset + (line.len() - line.trim_start().len());
+                let end = offset + line.trim_end().len();
+                match self
+                    .tree
+                    .root_node()
+                    .named_descendant_for_byte_range(start, end)
+                {
+                    Some(n) => match n.kind() {
+                        "labeled_statement" if trimmed.ends_with(':') => "label".into(),
+                        "case_statement" => "case".into(),
+                        "preproc_include" | "preproc_def" | "preproc_call" => "preproc".into(),
+                        "translation_unit" => "comment".into(),
+                        k => k.to_string(),
+                    },
+                    None => "?".into(),
+                }
+            };
+            kinds.push(kind);
+            offset += line.len() + 1;
+        }
+        kinds
+    }
+
+    /// Statements that may be deleted when unexecuted: a whole statement inside a block or a
+    /// `case` (never the only body of a brace-less `if`/loop, which gcc drops with its
+    /// condition), containing no jump and no call to a noreturn function.
+    pub fn candidates(&self, text: &str) -> Vec<Candidate> {
+        let mut out = Vec::new();
+        visit(self.tree.root_node(), &mut |n| {
+            if !DELETABLE.contains(&n.kind()) {
+                return;
+            }
+            let Some(parent) = n.parent() else { return };
+            if !matches!(parent.kind(), "compound_statement" | "case_statement") {
+                return;
+            }
+            // The body of a function is a compound_statement whose parent is the definition.
+            let mut jumps = false;
+            visit(n, &mut |m| {
+                if JUMPS.contains(&m.kind()) {
+                    jumps = true;
+                }
+                if m.kind() == "call_expression" {
+                    if let Some(f) = m.child_by_field_name("function") {
+                        if NORETURN.contains(&&text[f.byte_range()]) {
+                            jumps = true;
+                        }
+                    }
+                }
+            });
+            if jumps {
+                return;
+            }
+            out.push(Candidate {
+                start: n.start_byte(),
+                end: n.end_byte(),
+                first_line: n.start_position().row as u32,
+                last_line: n.end_position().row as u32,
+                kind: n.kind().to_string(),
+            });
+        });
+        out
+    }
+}
+
+fn visit<'t>(n: Node<'t>, f: &mut impl FnMut(Node<'t>)) {
+    f(n);
+    let mut c = n.walk();
+    for child in n.children(&mut c) {
+        visit(child, f);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PROG: &str = "#include <stdio.h>\nint g;\nint main(void) {\n    if (g)\n        g = 2;\n    if (g) {\n        g = 3;\n        return 1;\n    } else {\n        g = 4;\n    }\nlbl:\n    g++;\n    switch (g) {\n    case 1:\n        g = 5;\n        break;\n    }\n    printf(\"%d\\n\", g);\n    return 0;\n}\n";
+
+    #[test]
+    fn kinds_of_lines() {
+        let s = CSyntax::parse(PROG).unwrap();
+        let k = s.line_kinds(PROG);
+        assert_eq!(k[0], "preproc");
+        assert_eq!(k[1], "declaration");
+        assert_eq!(k[2], "function_definition");
+        assert_eq!(k[3], "if_statement");
+        assert_eq!(k[4], "expression_statement");
+        assert_eq!(k[8], "else");
+        assert_eq!(k[10], "brace");
+        assert_eq!(k[11], "label");
+        assert_eq!(k[14], "case");
+        assert_eq!(k[16], "break_statement");
+        assert_eq!(k[19], "return_statement");
+    }
+
+    #[test]
+    fn candidates_avoid_jumps_and_lone_bodies() {
+        let s = CSyntax::parse(PROG).unwrap();
+        let c: Vec<(u32, String)> = s
+            .candidates(PROG)
+            .into_iter()
+            .map(|c| (c.first_line, c.kind))
+            .collect();
+        // Line 4 (`g = 2;`) is the only body of a brace-less if: not deletable.
+        assert!(!c.iter().any(|(l, _)| *l == 4));
+        // The if at line 5 contains a return; its then-block too.
+        assert!(!c.iter().any(|(l, _)| *l == 5));
+        assert!(c.contains(&(6, "expression_statement".into())));
+        assert!(c.contains(&(9, "expression_statement".into())));
+        assert!(c.contains(&(15, "expression_statement".into())));
+        // The switch contains a break.
+        assert!(!c.iter().any(|(_, k)| k == "switch_statement"));
+        assert_eq!(s.rejection(PROG), None);
+        let env = "int main(void) { return getenv(\"X\") != 0; }";
+        assert!(CSyntax::parse(env)
+            .unwrap()
+            .rejection(env)
+            .unwrap()
+            .contains("getenv"));
+        let nomain = "int f(void) { return 0; }";
+        assert!(CSyntax::parse(nomain).unwrap().rejection(nomain).is_some());
+    }
+}

@@ -1,0 +1,77 @@
+//! C programs from Csmith (`csmith --seed N`), cached by seed and Csmith version.
+
+use super::process;
+use super::CoverageError;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// Csmith itself can take long on some seeds.
+const GENERATE_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// `csmith --version`'s first line, e.g. `csmith 2.3.0`.
+pub fn version() -> Result<String, CoverageError> {
+    process::version_line("csmith").ok_or_else(|| CoverageError::Missing("csmith".into()))
+}
+
+/// Where generated programs are kept, so that a rerun (or a second campaign) does not pay
+/// Csmith's ~0.7 s per program again.
+pub fn cache_dir() -> PathBuf {
+    std::env::var_os("MORPHTRACE_CACHE")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/morphtrace")))
+        .unwrap_or_else(std::env::temp_dir)
+        .join("csmith")
+}
+
+/// The program Csmith generates for `seed` (deterministic for a given Csmith version).
+pub fn generate(seed: u64, version: &str, cache: Option<&Path>) -> Result<String, CoverageError> {
+    let tag: String = version
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let cached = cache.map(|d| d.join(&tag).join(format!("{seed}.c")));
+    if let Some(p) = &cached {
+        if let Ok(t) = std::fs::read_to_string(p) {
+            return Ok(t);
+        }
+    }
+    // Csmith writes `platform.info` into its working directory.
+    let scratch = tempfile::Builder::new()
+        .prefix("morphtrace-csmith-")
+        .tempdir()?;
+    let f = process::run(
+        Command::new("csmith")
+            .current_dir(scratch.path())
+            .args(["--seed", &seed.to_string()]),
+        GENERATE_TIMEOUT,
+        None,
+    )?;
+    if !f.ok() || f.stdout.is_empty() {
+        return Err(CoverageError::Tool {
+            what: format!("csmith --seed {seed}"),
+            message: if f.timed_out {
+                "timed out".into()
+            } else {
+                f.stderr_tail()
+            },
+        });
+    }
+    if let Some(p) = &cached {
+        if let Some(d) = p.parent() {
+            let _ = std::fs::create_dir_all(d);
+        }
+        // Write then rename: two campaigns generating the same seed never see half a file.
+        let tmp = p.with_extension(format!("c.{}", std::process::id()));
+        if std::fs::write(&tmp, &f.stdout).is_ok() {
+            let _ = std::fs::rename(&tmp, p);
+        }
+    }
+    Ok(f.stdout)
+}

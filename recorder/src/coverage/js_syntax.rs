@@ -1,0 +1,461 @@
+//! JavaScript programs on a real syntax tree (swc): statements and their offsets, per-line and
+//! per-statement counts from V8's block ranges, deletable statements, and the ground-truth
+//! instrumentation (a counter per statement).
+
+use super::variant::{Candidate, LineKinds};
+use morphtrace_schema::coverage::v8_count_at;
+use morphtrace_schema::{FunctionCoverage, StatementCount};
+use std::collections::HashSet;
+use swc_common::comments::SingleThreadedComments;
+use swc_common::sync::Lrc;
+use swc_common::{FileName, SourceMap, Spanned};
+use swc_ecma_ast as ast;
+use swc_ecma_parser::{parse_file_as_script, EsSyntax, Syntax};
+use swc_ecma_visit::{Visit, VisitWith};
+
+/// The global array the instrumented program counts in.
+pub const COUNTERS: &str = "__morphtrace_counts";
+
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    pub start: usize,
+    pub end: usize,
+    pub line: u32,
+    pub last_line: u32,
+    pub kind: &'static str,
+    /// In a statement list (block, program, `case`), where it can be deleted or preceded by a
+    /// counter; otherwise the body of an `if`, a loop or a label.
+    pub listed: bool,
+    /// Contains `return`, `break`, `continue` or `throw`.
+    pub jumps: bool,
+    /// A directive such as `"use strict"` (nothing may precede it).
+    pub directive: bool,
+    /// The body of a labeled statement (`continue L` needs it to stay a loop).
+    pub labeled_body: bool,
+}
+
+impl Stmt {
+    /// Declarations are hoisted or scoped: deleting one changes more than control flow, and V8
+    /// gives a function declaration's start the function's own count.
+    pub fn is_declaration(&self) -> bool {
+        matches!(
+            self.kind,
+            "FunctionDeclaration" | "ClassDeclaration" | "VariableDeclaration"
+        )
+    }
+}
+
+pub struct JsProgram {
+    pub statements: Vec<Stmt>,
+    /// First token of each line (byte offset), if the line has one.
+    first_token: Vec<Option<usize>>,
+    /// UTF-16 offset of every byte offset that starts a character (and of the end).
+    utf16: Vec<u32>,
+}
+
+fn kind(s: &ast::Stmt) -> &'static str {
+    use ast::Stmt::*;
+    match s {
+        Block(_) => "BlockStatement",
+        Empty(_) => "EmptyStatement",
+        Debugger(_) => "DebuggerStatement",
+        With(_) => "WithStatement",
+        Return(_) => "ReturnStatement",
+        Labeled(_) => "LabeledStatement",
+        Break(_) => "BreakStatement",
+        Continue(_) => "ContinueStatement",
+        If(_) => "IfStatement",
+        Switch(_) => "SwitchStatement",
+        Throw(_) => "ThrowStatement",
+        Try(_) => "TryStatement",
+        While(_) => "WhileStatement",
+        DoWhile(_) => "DoWhileStatement",
+        For(_) => "ForStatement",
+        ForIn(_) => "ForInStatement",
+        ForOf(_) => "ForOfStatement",
+        Decl(ast::Decl::Fn(_)) => "FunctionDeclaration",
+        Decl(ast::Decl::Class(_)) => "ClassDeclaration",
+        Decl(_) => "VariableDeclaration",
+        Expr(_) => "ExpressionStatement",
+    }
+}
+
+struct Collector<'a> {
+    base: u32,
+    line_of: &'a dyn Fn(usize) -> u32,
+    listed: HashSet<u32>,
+    labeled: HashSet<u32>,
+    directives: HashSet<u32>,
+    out: Vec<Stmt>,
+}
+
+struct Jumps(bool);
+impl Visit for Jumps {
+    fn visit_return_stmt(&mut self, _: &ast::ReturnStmt) {
+        self.0 = true;
+    }
+    fn visit_break_stmt(&mut self, _: &ast::BreakStmt) {
+        self.0 = true;
+    }
+    fn visit_continue_stmt(&mut self, _: &ast::ContinueStmt) {
+        self.0 = true;
+    }
+    fn visit_throw_stmt(&mut self, _: &ast::ThrowStmt) {
+        self.0 = true;
+    }
+}
+
+impl Collector<'_> {
+    fn list(&mut self, stmts: &[ast::Stmt]) {
+        let mut prologue = true;
+        for s in stmts {
+            self.listed.insert(s.span().lo.0);
+            let is_directive = matches!(s, ast::Stmt::Expr(e) if matches!(&*e.expr, ast::Expr::Lit(ast::Lit::Str(_))));
+            if prologue && is_directive {
+                self.directives.insert(s.span().lo.0);
+            } else {
+                prologue = false;
+            }
+        }
+    }
+}
+
+impl Visit for Collector<'_> {
+    fn visit_stmts(&mut self, stmts: &[ast::Stmt]) {
+        self.list(stmts);
+        stmts.visit_children_with(self);
+    }
+
+    fn visit_function(&mut self, f: &ast::Function) {
+        if let Some(b) = &f.body {
+            self.list(&b.stmts);
+        }
+        f.visit_children_with(self);
+    }
+
+    fn visit_labeled_stmt(&mut self, l: &ast::LabeledStmt) {
+        self.labeled.insert(l.body.span().lo.0);
+        l.visit_children_with(self);
+    }
+
+    fn visit_stmt(&mut self, s: &ast::Stmt) {
+        let span = s.span();
+        let start = (span.lo.0 - self.base) as usize;
+        let end = (span.hi.0 - self.base) as usize;
+        let mut j = Jumps(false);
+        s.visit_children_with(&mut j);
+        let mut jumps = j.0;
+        if matches!(
+            s,
+            ast::Stmt::Return(_)
+                | ast::Stmt::Break(_)
+                | ast::Stmt::Continue(_)
+                | ast::Stmt::Throw(_)
+        ) {
+            jumps = true;
+        }
+        self.out.push(Stmt {
+            start,
+            end,
+            line: (self.line_of)(start),
+            last_line: (self.line_of)(end.saturating_sub(1).max(start)),
+            kind: kind(s),
+            listed: self.listed.contains(&span.lo.0),
+            jumps,
+            directive: self.directives.contains(&span.lo.0),
+            labeled_body: self.labeled.contains(&span.lo.0),
+        });
+        s.visit_children_with(self);
+    }
+}
+
+impl JsProgram {
+    /// Parses a classic script (what Node's `vm.Script` runs). `Err` holds the parser's message.
+    pub fn parse(text: &str) -> Result<JsProgram, String> {
+        let cm: Lrc<SourceMap> = Default::default();
+        let fm = cm.new_source_file(Lrc::new(FileName::Anon), text.to_string());
+        let comments = SingleThreadedComments::default();
+        let mut errors = Vec::new();
+        let script = parse_file_as_script(
+            &fm,
+            Syntax::Es(EsSyntax::default()),
+            ast::EsVersion::latest(),
+            Some(&comments),
+            &mut errors,
+        )
+        .map_err(|e| e.kind().msg().to_string())?;
+        if let Some(e) = errors.first() {
+            return Err(e.kind().msg().to_string());
+        }
+        let base = fm.start_pos.0;
+        let mut line_starts = vec![0usize];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        let line_of = |off: usize| (line_starts.partition_point(|&s| s <= off) - 1) as u32;
+        let mut c = Collector {
+            base,
+            line_of: &line_of,
+            listed: HashSet::new(),
+            labeled: HashSet::new(),
+            directives: HashSet::new(),
+            out: Vec::new(),
+        };
+        c.list(&script.body);
+        script.visit_with(&mut c);
+        let mut statements = c.out;
+        statements.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+        // Comments are not tokens.
+        let mut is_token: Vec<bool> = text.bytes().map(|b| !b.is_ascii_whitespace()).collect();
+        let (leading, trailing) = comments.take_all();
+        for map in [leading, trailing] {
+            for list in map.borrow().values() {
+                for cm in list {
+                    let lo = cm.span.lo.0.saturating_sub(base) as usize;
+                    let hi = (cm.span.hi.0.saturating_sub(base) as usize).min(is_token.len());
+                    for t in &mut is_token[lo.min(hi)..hi] {
+                        *t = false;
+                    }
+                }
+            }
+        }
+        let first_token = line_starts
+            .iter()
+            .enumerate()
+            .map(|(i, &s)| {
+                let e = line_starts.get(i + 1).copied().unwrap_or(text.len());
+                (s..e).find(|&k| is_token[k])
+            })
+            .collect();
+        let mut utf16 = vec![0u32; text.len() + 1];
+        let mut u = 0u32;
+        for (i, ch) in text.char_indices() {
+            utf16[i] = u;
+            u += ch.len_utf16() as u32;
+        }
+        utf16[text.len()] = u;
+        Ok(JsProgram {
+            statements,
+            first_token,
+            utf16,
+        })
+    }
+
+    /// The UTF-16 offset (V8's unit) of a byte offset.
+    pub fn utf16(&self, byte: usize) -> u32 {
+        self.utf16[byte.min(self.utf16.len() - 1)]
+    }
+
+    /// Statements whose counts are compared: not function or class declarations, whose start V8
+    /// attributes to the function itself.
+    fn counted(&self) -> impl Iterator<Item = &Stmt> {
+        self.statements.iter().filter(|s| {
+            !matches!(
+                s.kind,
+                "FunctionDeclaration" | "ClassDeclaration" | "EmptyStatement"
+            )
+        })
+    }
+
+    /// Per-line counts: V8's count at the line's first token (coverage.md); `None` without tokens.
+    pub fn line_counts(&self, functions: &[FunctionCoverage]) -> Vec<Option<u64>> {
+        self.first_token
+            .iter()
+            .map(|t| t.and_then(|b| v8_count_at(functions, self.utf16(b))))
+            .collect()
+    }
+
+    /// Per-statement counts: V8's count at each statement's start.
+    pub fn statement_counts(&self, functions: &[FunctionCoverage]) -> Vec<StatementCount> {
+        self.counted()
+            .map(|s| StatementCount {
+                start: self.utf16(s.start),
+                line: s.line,
+                kind: s.kind.into(),
+                count: v8_count_at(functions, self.utf16(s.start)),
+            })
+            .collect()
+    }
+
+    /// The syntax kind of each line: the innermost statement starting on it, else `brace`,
+    /// `else`, `comment` or `blank`.
+    pub fn line_kinds(&self, text: &str) -> LineKinds {
+        let mut kinds: Vec<String> = text
+            .split('\n')
+            .enumerate()
+            .map(|(i, l)| {
+                let t = l.trim();
+                if t.is_empty() {
+                    "blank"
+                } else if self.first_token.get(i).copied().flatten().is_none() {
+                    "comment"
+                } else if t.starts_with("} else") || t.starts_with("else") {
+                    "else"
+                } else if t.chars().all(|c| matches!(c, '{' | '}' | ')' | ';' | ',')) {
+                    "brace"
+                } else {
+                    "?"
+                }
+                .to_string()
+            })
+            .collect();
+        // Statements are sorted outer first: the innermost starting on a line is written last.
+        for s in &self.statements {
+            if let Some(k) = kinds.get_mut(s.line as usize) {
+                if k == "?" || (k != "blank" && k != "comment" && k != "else" && k != "brace") {
+                    *k = s.kind.to_string();
+                }
+            }
+        }
+        for k in kinds.iter_mut().filter(|k| *k == "?") {
+            *k = "Expression".into();
+        }
+        kinds
+    }
+
+    /// Statements Cod may delete when V8 reports them unexecuted: in a statement list, not a
+    /// declaration or directive, without jumps.
+    pub fn candidates(&self, functions: &[FunctionCoverage]) -> Vec<Candidate> {
+        self.statements
+            .iter()
+            .filter(|s| s.listed && !s.is_declaration() && !s.directive && !s.jumps)
+            .filter(|s| s.kind != "EmptyStatement")
+            .filter(|s| v8_count_at(functions, self.utf16(s.start)) == Some(0))
+            .map(|s| Candidate {
+                start: s.start,
+                end: s.end,
+                first_line: s.line,
+                last_line: s.last_line,
+                kind: s.kind.to_string(),
+            })
+            .collect()
+    }
+
+    /// The ground-truth program: `;COUNTERS[i]++;` before every counted statement in a list, and
+    /// `{;COUNTERS[i]++; S}` around a statement that is the body of an `if` or a loop. Returns the
+    /// text and, per counted statement (in `statement_counts` order), its counter if it has one.
+    /// The runner defines `COUNTERS` (an array of zeros) before the program runs: a declaration
+    /// in the text would end a `"use strict"` prologue.
+    pub fn instrument(&self, text: &str) -> (String, Vec<Option<usize>>) {
+        let mut inserts: Vec<(usize, String)> = Vec::new();
+        let mut counters = Vec::new();
+        let mut n = 0usize;
+        for s in self.counted() {
+            let instrumentable =
+                !s.directive && !s.labeled_body && (s.listed || !s.is_declaration());
+            if !instrumentable {
+                counters.push(None);
+                continue;
+            }
+            if s.listed {
+                inserts.push((s.start, format!(";{COUNTERS}[{n}]++;")));
+            } else {
+                inserts.push((s.start, format!("{{;{COUNTERS}[{n}]++;")));
+                inserts.push((s.end, "}".into()));
+            }
+            counters.push(Some(n));
+            n += 1;
+        }
+        // By offset; at one offset the closing `}` of a wrapped body first: the next statement's
+        // counter must not land inside the body it follows (`while (c--) x(); y();`).
+        inserts.sort_by_key(|(at, s)| (*at, !s.starts_with('}')));
+        let mut out = String::with_capacity(text.len() + inserts.len() * 32);
+        let mut pos = 0;
+        for (at, s) in &inserts {
+            out.push_str(&text[pos..*at]);
+            out.push_str(s);
+            pos = *at;
+        }
+        out.push_str(&text[pos..]);
+        (out, counters)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use morphtrace_schema::BlockRange;
+
+    const SRC: &str = "\"use strict\";\n// a comment\nvar a = 1;\nfunction f(x) {\n  if (x) return 1;\n  for (var i = 0; i < 2; i++) a++;\n  L: for (;;) { break L; }\n  return 0;\n}\nf(0); f(0);\nif (a > 100) {\n  a = 'é';\n} else {\n  a = 2;\n}\n";
+
+    #[test]
+    fn statements_lines_and_kinds() {
+        let p = JsProgram::parse(SRC).unwrap();
+        let kinds = p.line_kinds(SRC);
+        assert_eq!(kinds[0], "ExpressionStatement");
+        assert_eq!(kinds[1], "comment");
+        assert_eq!(kinds[2], "VariableDeclaration");
+        assert_eq!(kinds[4], "ReturnStatement");
+        assert_eq!(
+            kinds[5], "ExpressionStatement",
+            "innermost: the loop body a++"
+        );
+        assert_eq!(kinds[8], "brace");
+        assert_eq!(kinds[12], "else");
+        let directive = p.statements.iter().find(|s| s.line == 0).unwrap();
+        assert!(directive.directive && directive.listed);
+        let ret = p
+            .statements
+            .iter()
+            .find(|s| s.kind == "ReturnStatement")
+            .unwrap();
+        assert!(!ret.listed && ret.jumps);
+        assert!(JsProgram::parse("var = ;").is_err());
+    }
+
+    #[test]
+    fn counts_from_v8_ranges() {
+        let p = JsProgram::parse(SRC).unwrap();
+        let len = SRC.encode_utf16().count() as u32;
+        let if_start = p.utf16(SRC.find("{\n  a = 'é'").unwrap());
+        let else_start = p.utf16(SRC.find("{\n  a = 2").unwrap());
+        let functions = vec![FunctionCoverage {
+            name: String::new(),
+            ranges: vec![
+                BlockRange {
+                    start: 0,
+                    end: len,
+                    count: 1,
+                },
+                BlockRange {
+                    start: if_start,
+                    end: else_start - 6,
+                    count: 0,
+                },
+            ],
+            is_block_coverage: true,
+        }];
+        let lines = p.line_counts(&functions);
+        assert_eq!(lines[1], None, "comment line");
+        assert_eq!(lines[11], Some(0));
+        assert_eq!(lines[13], Some(1));
+        let c = p.candidates(&functions);
+        assert_eq!(c.len(), 1);
+        assert_eq!(c[0].first_line, 11);
+        let st = p.statement_counts(&functions);
+        assert!(st.iter().all(|s| s.kind != "FunctionDeclaration"));
+        assert_eq!(st.iter().find(|s| s.line == 11).unwrap().count, Some(0));
+    }
+
+    #[test]
+    fn instrumentation_keeps_the_program_valid() {
+        let p = JsProgram::parse(SRC).unwrap();
+        let (text, counters) = p.instrument(SRC);
+        assert!(text.contains(&format!("{{;{COUNTERS}[")), "{text}");
+        let q = JsProgram::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+        assert!(q.statements.len() > p.statements.len());
+        // A counter after a brace-less loop body stays outside the body.
+        let loop_src = "var c = 3;while(c--)c=c;c=1;";
+        let l = JsProgram::parse(loop_src).unwrap();
+        let (t, _) = l.instrument(loop_src);
+        assert!(
+            t.contains("{;__morphtrace_counts[2]++;c=c;};__morphtrace_counts[3]++;c=1;"),
+            "{t}"
+        );
+        // The directive and the labeled loop have no counter.
+        assert_eq!(counters[0], None);
+        assert_eq!(counters.iter().filter(|c| c.is_none()).count(), 2);
+    }
+}

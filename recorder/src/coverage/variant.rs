@@ -1,0 +1,225 @@
+//! Cod's program variants (P'): unexecuted statements deleted at random, with the exact line
+//! mapping from P' back to P.
+
+use morphtrace_schema::{LineMap, LineSegment};
+use rand::Rng;
+
+pub type LineKinds = Vec<String>;
+
+/// A statement that may be deleted: byte range, lines (0-based) and syntax kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub start: usize,
+    pub end: usize,
+    pub first_line: u32,
+    pub last_line: u32,
+    pub kind: String,
+}
+
+/// A program with some statements deleted.
+#[derive(Debug, Clone)]
+pub struct Variant {
+    pub text: String,
+    pub deleted: Vec<Candidate>,
+    /// Lines of P whose whole content was deleted (they have no counterpart in P').
+    pub deleted_lines: Vec<u32>,
+    /// Lines of P' mapped to lines of P.
+    pub map: LineMap,
+}
+
+/// Candidates the profiler reports unexecuted: every line of the statement that has a count
+/// has count 0, and at least one has.
+pub fn unexecuted_by_lines(cands: &[Candidate], lines: &[Option<u64>]) -> Vec<Candidate> {
+    cands
+        .iter()
+        .filter(|c| {
+            let counts: Vec<u64> = (c.first_line..=c.last_line)
+                .filter_map(|l| lines.get(l as usize).copied().flatten())
+                .collect();
+            !counts.is_empty() && counts.iter().all(|&n| n == 0)
+        })
+        .cloned()
+        .collect()
+}
+
+/// Cod's random choice: each candidate with probability 1/2 (at least one), keeping only the
+/// outermost of nested choices.
+pub fn choose(rng: &mut impl Rng, cands: &[Candidate]) -> Vec<Candidate> {
+    if cands.is_empty() {
+        return Vec::new();
+    }
+    let mut chosen: Vec<Candidate> = cands
+        .iter()
+        .filter(|_| rng.random_bool(0.5))
+        .cloned()
+        .collect();
+    if chosen.is_empty() {
+        chosen.push(cands[rng.random_range(0..cands.len())].clone());
+    }
+    chosen.sort_by_key(|c| (c.start, std::cmp::Reverse(c.end)));
+    let mut out: Vec<Candidate> = Vec::new();
+    for c in chosen {
+        if out.last().is_some_and(|o| c.start < o.end) {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Deletes the statements: each becomes `;` followed by blanks, newlines kept, so that every line
+/// keeps its number, UTF-16 offsets do not move, and no two neighbours join into one statement
+/// (JavaScript's automatic semicolons). Lines whose whole text was deleted have no counterpart.
+pub fn apply(text: &str, deleted: Vec<Candidate>) -> Variant {
+    let mut out = String::with_capacity(text.len());
+    let mut pos = 0;
+    for d in &deleted {
+        out.push_str(&text[pos..d.start]);
+        out.push(';');
+        let mut first = true;
+        for ch in text[d.start..d.end].chars() {
+            if ch == '\n' {
+                out.push('\n');
+            } else {
+                let width = ch.len_utf16();
+                let width = if first { width - 1 } else { width };
+                first = false;
+                out.extend(std::iter::repeat_n(' ', width));
+            }
+        }
+        pos = d.end;
+    }
+    out.push_str(&text[pos..]);
+    // A line is deleted when all its non-blank text lies inside deleted statements.
+    let mut deleted_lines = Vec::new();
+    let mut offset = 0usize;
+    for (i, line) in text.split('\n').enumerate() {
+        let start = offset + (line.len() - line.trim_start().len());
+        let end = offset + line.trim_end().len();
+        if end > start && deleted.iter().any(|d| d.start <= start && end <= d.end) {
+            deleted_lines.push(i as u32);
+        }
+        offset += line.len() + 1;
+    }
+    let lines = text.split('\n').count() as u32;
+    let map = map_without(lines, &deleted_lines);
+    Variant {
+        text: out,
+        deleted,
+        deleted_lines,
+        map,
+    }
+}
+
+/// The identity on `lines` lines except the given (sorted) ones.
+fn map_without(lines: u32, gone: &[u32]) -> LineMap {
+    let mut segments = Vec::new();
+    let mut start = 0u32;
+    for &g in gone.iter().chain(std::iter::once(&lines)) {
+        if g > start {
+            segments.push(LineSegment {
+                start,
+                len: g - start,
+                origin_start: start,
+            });
+        }
+        start = g + 1;
+    }
+    LineMap { segments }
+}
+
+/// `3,7-9,12`: the deleted lines, 1-based, for the transformation record.
+pub fn line_list(lines: &[u32]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let mut j = i;
+        while j + 1 < lines.len() && lines[j + 1] == lines[j] + 1 {
+            j += 1;
+        }
+        parts.push(if i == j {
+            format!("{}", lines[i] + 1)
+        } else {
+            format!("{}-{}", lines[i] + 1, lines[j] + 1)
+        });
+        i = j + 1;
+    }
+    parts.join(",")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn cand(text: &str, needle: &str, line: u32) -> Candidate {
+        let start = text.find(needle).unwrap();
+        Candidate {
+            start,
+            end: start + needle.len(),
+            first_line: line,
+            last_line: line + needle.matches('\n').count() as u32,
+            kind: "x".into(),
+        }
+    }
+
+    #[test]
+    fn deletion_keeps_lines_and_offsets() {
+        let text = "a = 1;\nif (c) {\n  b = 'é😀';\n  d = 2;\n}\ne = 3;\n";
+        let c = cand(text, "b = 'é😀';", 2);
+        let v = apply(text, vec![c]);
+        assert_eq!(v.text.lines().count(), text.lines().count());
+        let utf16 = |s: &str| s.encode_utf16().count();
+        assert_eq!(utf16(&v.text), utf16(text));
+        assert!(v.text.contains("\n  ;"));
+        assert_eq!(v.deleted_lines, vec![2]);
+        assert_eq!(v.map.to_origin(1), Some(1));
+        assert_eq!(v.map.to_origin(2), None);
+        assert_eq!(v.map.to_origin(3), Some(3));
+        assert_eq!(v.map.to_origin(6), Some(6));
+        // A multi-line deletion.
+        let c = cand(text, "if (c) {\n  b = 'é😀';\n  d = 2;\n}", 1);
+        let v = apply(text, vec![c]);
+        assert_eq!(v.deleted_lines, vec![1, 2, 3, 4]);
+        assert_eq!(line_list(&v.deleted_lines), "2-5");
+        assert_eq!(line_list(&[0, 2, 3, 9]), "1,3-4,10");
+    }
+
+    #[test]
+    fn choice_is_seeded_and_outermost() {
+        let text = "{ a; { b; } c; }";
+        let outer = Candidate {
+            start: 5,
+            end: 11,
+            first_line: 0,
+            last_line: 0,
+            kind: "block".into(),
+        };
+        let inner = Candidate {
+            start: 7,
+            end: 9,
+            first_line: 0,
+            last_line: 0,
+            kind: "stmt".into(),
+        };
+        assert_eq!(&text[5..11], "{ b; }");
+        for seed in 0..20 {
+            let mut r1 = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let mut r2 = rand_chacha::ChaCha8Rng::seed_from_u64(seed);
+            let a = choose(&mut r1, &[outer.clone(), inner.clone()]);
+            assert_eq!(a, choose(&mut r2, &[outer.clone(), inner.clone()]));
+            assert!(!a.is_empty());
+            assert!(!(a.contains(&outer) && a.contains(&inner)));
+        }
+        let lines = vec![Some(1), Some(0), None];
+        let c = |f, l| Candidate {
+            start: 0,
+            end: 0,
+            first_line: f,
+            last_line: l,
+            kind: String::new(),
+        };
+        let u = unexecuted_by_lines(&[c(0, 0), c(1, 1), c(1, 2), c(2, 2), c(0, 1)], &lines);
+        assert_eq!(u.len(), 2);
+    }
+}

@@ -1,0 +1,523 @@
+//! Coverage relations (pure, so that the analyzer judges archives offline):
+//! Cod's self-validation (a program P and a variant P' pruned of code the profiler reported
+//! unexecuted), C2V's differential (two profilers on P), and, for JavaScript, V8 against the
+//! instrumented ground truth.
+
+use crate::coverage::{CoverageReport, FileCoverage, ProgramRun, StatementCount};
+use crate::engine::EngineRef;
+use crate::program::{LineMap, ProgramHash};
+use crate::session::Session;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Strong: both sides give a count and the counts differ. Weak: exactly one side gives no
+/// information. Output: the two runs printed or exited differently (Cod only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum InconsistencyKind {
+    Strong,
+    Weak,
+    Output,
+}
+
+impl InconsistencyKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            InconsistencyKind::Strong => "strong",
+            InconsistencyKind::Weak => "weak",
+            InconsistencyKind::Output => "output",
+        }
+    }
+}
+
+/// Where an inconsistency was observed: a line, or (JavaScript) a statement by its start offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Unit {
+    Line,
+    Statement,
+}
+
+impl Unit {
+    pub fn name(self) -> &'static str {
+        match self {
+            Unit::Line => "line",
+            Unit::Statement => "statement",
+        }
+    }
+}
+
+/// One inconsistency between side `a` (P, or the first profiler) and side `b` (P', the second
+/// profiler, or the ground truth).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inconsistency {
+    pub kind: InconsistencyKind,
+    pub unit: Unit,
+    /// 0-based line in `a`'s program (for `Output`: 0).
+    pub line: u32,
+    /// 0-based line in `b`'s program.
+    pub line_b: u32,
+    pub a: Option<u64>,
+    pub b: Option<u64>,
+    /// Statements: the statement's kind (`ExpressionStatement`, ...).
+    pub statement: Option<String>,
+}
+
+fn compare(
+    unit: Unit,
+    line: u32,
+    line_b: u32,
+    a: Option<u64>,
+    b: Option<u64>,
+) -> Option<Inconsistency> {
+    let kind = match (a, b) {
+        (Some(x), Some(y)) if x != y => InconsistencyKind::Strong,
+        (Some(_), None) | (None, Some(_)) => InconsistencyKind::Weak,
+        _ => return None,
+    };
+    Some(Inconsistency {
+        kind,
+        unit,
+        line,
+        line_b,
+        a,
+        b,
+        statement: None,
+    })
+}
+
+/// Whether two runs are the same observable behaviour (stdout and exit status).
+pub fn same_output(a: Option<&ProgramRun>, b: Option<&ProgramRun>) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => a.stdout == b.stdout && a.exit_code == b.exit_code,
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// Cod (Algorithm 1, lines 9-12): outputs equal, and on every line common to P and P' (lines of
+/// P' that `map` leads back to P) the counts equal. Statements are compared too when both
+/// reports have them, matched through the same line mapping and their column within the line.
+pub fn cod(
+    p_run: Option<&ProgramRun>,
+    p: &FileCoverage,
+    v_run: Option<&ProgramRun>,
+    v: &FileCoverage,
+    map: &LineMap,
+) -> Vec<Inconsistency> {
+    let mut out = Vec::new();
+    if !same_output(p_run, v_run) {
+        out.push(Inconsistency {
+            kind: InconsistencyKind::Output,
+            unit: Unit::Line,
+            line: 0,
+            line_b: 0,
+            a: None,
+            b: None,
+            statement: None,
+        });
+    }
+    for vl in 0..v.lines.len() as u32 {
+        if let Some(pl) = map.to_origin(vl) {
+            if (pl as usize) < p.lines.len() {
+                out.extend(compare(Unit::Line, pl, vl, p.line(pl), v.line(vl)));
+            }
+        }
+    }
+    out.extend(statements(&p.statements, &v.statements, |vl| {
+        map.to_origin(vl)
+    }));
+    out
+}
+
+/// C2V: two profilers on the same program, line by line. Weak inconsistencies between
+/// independent profilers are mostly different instrumentation choices; C2V reports only strong
+/// ones, but both are returned so that the analyzer can count them.
+pub fn c2v(a: &FileCoverage, b: &FileCoverage) -> Vec<Inconsistency> {
+    let n = a.lines.len().max(b.lines.len()) as u32;
+    (0..n)
+        .filter_map(|l| compare(Unit::Line, l, l, a.line(l), b.line(l)))
+        .collect()
+}
+
+/// V8's statement counts against the ground truth of the instrumented program (same program,
+/// statements matched by line and order). Statements without a counter (directives, bodies of
+/// labels) are not compared; one with a true count that V8 does not cover is a weak
+/// inconsistency.
+pub fn against_truth(v8: &FileCoverage, truth: &FileCoverage) -> Vec<Inconsistency> {
+    statements(&truth.statements, &v8.statements, Some)
+        .into_iter()
+        .filter(|i| i.a.is_some())
+        .map(|mut i| {
+            // Report V8 as side `a`, the truth as side `b`.
+            std::mem::swap(&mut i.a, &mut i.b);
+            i
+        })
+        .collect()
+}
+
+/// Statements of `a` and `b` matched by (line mapped through `to_a`, column order within the line).
+fn statements(
+    a: &[StatementCount],
+    b: &[StatementCount],
+    to_a: impl Fn(u32) -> Option<u32>,
+) -> Vec<Inconsistency> {
+    if a.is_empty() || b.is_empty() {
+        return Vec::new();
+    }
+    // The k-th statement starting on a line, per line: offsets shift when P' drops text, the
+    // order of the statements that remain on a common line does not.
+    let key = |v: &[StatementCount]| {
+        let mut seen: HashMap<u32, u32> = HashMap::new();
+        v.iter()
+            .map(|s| {
+                let k = seen.entry(s.line).or_default();
+                *k += 1;
+                (s.line, *k - 1)
+            })
+            .collect::<Vec<_>>()
+    };
+    let ka = key(a);
+    let index: HashMap<(u32, u32), usize> = ka.iter().enumerate().map(|(i, k)| (*k, i)).collect();
+    let kb = key(b);
+    let mut out = Vec::new();
+    for (j, (line, nth)) in kb.into_iter().enumerate() {
+        let Some(la) = to_a(line) else { continue };
+        let Some(&i) = index.get(&(la, nth)) else {
+            continue;
+        };
+        if a[i].kind != b[j].kind {
+            continue;
+        }
+        if let Some(mut inc) = compare(Unit::Statement, la, line, a[i].count, b[j].count) {
+            inc.statement = Some(a[i].kind.clone());
+            out.push(inc);
+        }
+    }
+    out
+}
+
+/// Name of the transformation that deletes unexecuted statements (Cod's P → P').
+pub const DELETE: &str = "delete-unexecuted";
+/// Name of the transformation that adds statement counters (the ground truth of JavaScript).
+pub const COUNT: &str = "count-statements";
+
+/// The relation an inconsistency violates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Relation {
+    /// P against a variant P', one profiler.
+    Cod,
+    /// Two profilers on P.
+    C2v,
+    /// V8 against the instrumented ground truth.
+    Truth,
+}
+
+impl Relation {
+    pub fn name(self) -> &'static str {
+        match self {
+            Relation::Cod => "cod",
+            Relation::C2v => "c2v",
+            Relation::Truth => "truth",
+        }
+    }
+}
+
+/// An inconsistency found in a coverage session, with where it comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Judged {
+    pub relation: Relation,
+    /// The profiler (Cod, truth) or the first of the two (C2V).
+    pub engine: EngineRef,
+    /// The second profiler (C2V only).
+    pub other: Option<EngineRef>,
+    /// The program of side `b` (P', the instrumented copy; P for C2V).
+    pub program_b: ProgramHash,
+    /// Index of the transformation among the session's (Cod, truth).
+    pub transformation: Option<usize>,
+    pub inconsistency: Inconsistency,
+}
+
+/// The report of `engine` on `program` in a session.
+pub fn report(s: &Session, engine: EngineRef, program: ProgramHash) -> Option<&CoverageReport> {
+    s.coverage
+        .iter()
+        .find(|c| c.engine == engine && c.program == program)
+}
+
+/// Every relation of a coverage session, judged: Cod for each variant, the ground truth for
+/// each instrumented copy, and C2V for each pair of profilers that profiled P.
+pub fn judge_session(s: &Session) -> Vec<Judged> {
+    let mut out = Vec::new();
+    for (ti, t) in s.transformations.iter().enumerate() {
+        let relation = match t.name.as_str() {
+            DELETE => Relation::Cod,
+            COUNT => Relation::Truth,
+            _ => continue,
+        };
+        let Some(engine) = t
+            .params
+            .iter()
+            .find(|(k, _)| k == "engine")
+            .and_then(|(_, v)| v.parse().ok())
+            .map(EngineRef)
+        else {
+            continue;
+        };
+        let (Some(p), Some(v)) = (
+            report(s, engine, t.program_before),
+            report(s, engine, t.program_after),
+        ) else {
+            continue;
+        };
+        let (Some(pf), Some(vf)) = (p.files.first(), v.files.first()) else {
+            continue;
+        };
+        let found = match relation {
+            Relation::Cod => cod(
+                p.run.as_ref(),
+                pf,
+                v.run.as_ref(),
+                vf,
+                &t.mapping.clone().unwrap_or_default(),
+            ),
+            _ => against_truth(pf, vf),
+        };
+        out.extend(found.into_iter().map(|i| Judged {
+            relation,
+            engine,
+            other: None,
+            program_b: t.program_after,
+            transformation: Some(ti),
+            inconsistency: i,
+        }));
+    }
+    let on_p: Vec<&CoverageReport> = s
+        .coverage
+        .iter()
+        .filter(|c| c.program == s.program)
+        .collect();
+    for (i, a) in on_p.iter().enumerate() {
+        for b in &on_p[i + 1..] {
+            let (Some(af), Some(bf)) = (a.files.first(), b.files.first()) else {
+                continue;
+            };
+            out.extend(c2v(af, bf).into_iter().map(|inc| Judged {
+                relation: Relation::C2v,
+                engine: a.engine,
+                other: Some(b.engine),
+                program_b: s.program,
+                transformation: None,
+                inconsistency: inc,
+            }));
+        }
+    }
+    out
+}
+
+/// The syntax kind of the inconsistency's line in P (the statement's kind for statements).
+pub fn syntax_of<'a>(s: &'a Session, j: &'a Judged) -> &'a str {
+    if let Some(k) = &j.inconsistency.statement {
+        return k;
+    }
+    if j.inconsistency.kind == InconsistencyKind::Output {
+        return "output";
+    }
+    report(s, j.engine, s.program)
+        .and_then(|r| r.files.first())
+        .map(|f| f.line_kind(j.inconsistency.line))
+        .unwrap_or("?")
+}
+
+/// Syntax kinds of lines that hold no statement of their own (braces, `else`, labels, `case`,
+/// comments): whether such a line gets a count at all is each profiler's choice, and it follows
+/// the code around it, which P' changes.
+pub const STRUCTURAL: &[&str] = &[
+    "brace", "else", "label", "case", "blank", "comment", "preproc",
+];
+
+/// The weak-noise filter: C2V's weak inconsistencies (independent profilers instrument
+/// different lines, so C2V ignores them: Cod §II-C), and Cod's weak inconsistencies on
+/// structural lines (see `STRUCTURAL`). Strong and output inconsistencies are never noise.
+pub fn is_noise(s: &Session, j: &Judged) -> bool {
+    if j.inconsistency.kind != InconsistencyKind::Weak {
+        return false;
+    }
+    match j.relation {
+        Relation::C2v => true,
+        Relation::Cod => STRUCTURAL.contains(&syntax_of(s, j)),
+        Relation::Truth => false,
+    }
+}
+
+/// The lines that exist in `p` but not in the variant (the deleted ones), from the mapping.
+pub fn deleted_lines(p_lines: u32, v_lines: u32, map: &LineMap) -> Vec<u32> {
+    let mut kept = vec![false; p_lines as usize];
+    for vl in 0..v_lines {
+        if let Some(pl) = map.to_origin(vl) {
+            if let Some(k) = kept.get_mut(pl as usize) {
+                *k = true;
+            }
+        }
+    }
+    (0..p_lines).filter(|&l| !kept[l as usize]).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coverage::{BlockRange, FunctionCoverage};
+    use crate::program::LineSegment;
+
+    fn file(lines: Vec<Option<u64>>) -> FileCoverage {
+        FileCoverage {
+            name: "p.c".into(),
+            functions: vec![],
+            lines,
+            statements: vec![],
+            line_kinds: vec![],
+        }
+    }
+
+    fn run(s: &str) -> ProgramRun {
+        ProgramRun {
+            stdout: s.into(),
+            exit_code: Some(0),
+        }
+    }
+
+    #[test]
+    fn cod_compares_common_lines_only_and_classifies() {
+        // P has 5 lines; P' dropped line 2 (its line 2 is P's line 3).
+        let p = file(vec![Some(1), Some(3), Some(0), None, Some(1)]);
+        let v = file(vec![Some(1), Some(4), Some(2), Some(1)]);
+        let map = LineMap {
+            segments: vec![
+                LineSegment {
+                    start: 0,
+                    len: 2,
+                    origin_start: 0,
+                },
+                LineSegment {
+                    start: 2,
+                    len: 2,
+                    origin_start: 3,
+                },
+            ],
+        };
+        let r = cod(Some(&run("a")), &p, Some(&run("a")), &v, &map);
+        assert_eq!(r.len(), 2, "{r:?}");
+        assert_eq!(
+            (r[0].kind, r[0].line, r[0].a, r[0].b),
+            (InconsistencyKind::Strong, 1, Some(3), Some(4))
+        );
+        assert_eq!(
+            (r[1].kind, r[1].line, r[1].line_b),
+            (InconsistencyKind::Weak, 3, 2)
+        );
+        assert_eq!(deleted_lines(5, 4, &map), vec![2]);
+        let r = cod(
+            Some(&run("a")),
+            &p,
+            Some(&run("b")),
+            &p,
+            &LineMap::identity(5),
+        );
+        assert_eq!(r.len(), 1);
+        assert_eq!(r[0].kind, InconsistencyKind::Output);
+        let crashed = ProgramRun {
+            stdout: "a".into(),
+            exit_code: None,
+        };
+        assert!(!same_output(Some(&run("a")), Some(&crashed)));
+    }
+
+    #[test]
+    fn c2v_reports_both_kinds() {
+        let a = file(vec![Some(1), None, Some(2)]);
+        let b = file(vec![Some(1), Some(7), Some(3), Some(0)]);
+        let r = c2v(&a, &b);
+        let kinds: Vec<_> = r.iter().map(|i| (i.line, i.kind)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (1, InconsistencyKind::Weak),
+                (2, InconsistencyKind::Strong),
+                (3, InconsistencyKind::Weak)
+            ]
+        );
+    }
+
+    fn st(start: u32, line: u32, kind: &str, count: Option<u64>) -> StatementCount {
+        StatementCount {
+            start,
+            line,
+            kind: kind.into(),
+            count,
+        }
+    }
+
+    #[test]
+    fn statements_match_by_line_and_order() {
+        let mut v8 = file(vec![]);
+        v8.statements = vec![
+            st(0, 0, "ExpressionStatement", Some(1)),
+            st(5, 0, "ExpressionStatement", Some(1)),
+            st(12, 1, "ReturnStatement", Some(2)),
+        ];
+        let mut truth = v8.clone();
+        truth.statements[1].count = Some(0);
+        truth.statements[2].count = None;
+        let r = against_truth(&v8, &truth);
+        assert_eq!(r.len(), 2);
+        assert_eq!(
+            (r[0].kind, r[0].a, r[0].b),
+            (InconsistencyKind::Strong, Some(1), Some(0))
+        );
+        assert_eq!(r[0].unit, Unit::Statement);
+        assert_eq!(r[1].kind, InconsistencyKind::Weak);
+    }
+
+    #[test]
+    fn innermost_v8_range_wins() {
+        let f = vec![
+            FunctionCoverage {
+                name: String::new(),
+                ranges: vec![
+                    BlockRange {
+                        start: 0,
+                        end: 100,
+                        count: 1,
+                    },
+                    BlockRange {
+                        start: 10,
+                        end: 50,
+                        count: 0,
+                    },
+                ],
+                is_block_coverage: true,
+            },
+            FunctionCoverage {
+                name: "f".into(),
+                ranges: vec![
+                    BlockRange {
+                        start: 20,
+                        end: 40,
+                        count: 7,
+                    },
+                    BlockRange {
+                        start: 20,
+                        end: 30,
+                        count: 2,
+                    },
+                ],
+                is_block_coverage: true,
+            },
+        ];
+        assert_eq!(crate::coverage::v8_count_at(&f, 5), Some(1));
+        assert_eq!(crate::coverage::v8_count_at(&f, 12), Some(0));
+        assert_eq!(crate::coverage::v8_count_at(&f, 25), Some(2));
+        assert_eq!(crate::coverage::v8_count_at(&f, 35), Some(7));
+        assert_eq!(crate::coverage::v8_count_at(&f, 45), Some(0));
+        assert_eq!(crate::coverage::v8_count_at(&f, 60), Some(1));
+        assert_eq!(crate::coverage::v8_count_at(&f, 100), None);
+    }
+}
