@@ -1,0 +1,464 @@
+//! Coverage profilers on this machine: gcc/gcov, clang/llvm-cov, and V8 in Node. Our per-line
+//! counts against the tools' own text reports on Csmith programs; V8's ranges against the
+//! instrumented ground truth; variants that compile and keep outputs; whole campaigns through
+//! the binary, with rejections.
+
+use morphtrace_recorder::coverage::c_profilers::{self, CProfiler, CTools};
+use morphtrace_recorder::coverage::js_syntax::JsProgram;
+use morphtrace_recorder::coverage::v8::V8Runner;
+use morphtrace_recorder::coverage::{c_syntax::CSyntax, csmith, variant};
+use morphtrace_schema::cod::{self, InconsistencyKind, Relation};
+use morphtrace_schema::{ArchiveReader, FileCoverage, Session, SessionOutcome};
+use rand::SeedableRng;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
+const RUN: Duration = Duration::from_secs(10);
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn fixture(name: &str) -> PathBuf {
+    root().join("tests/fixtures/coverage").join(name)
+}
+
+fn csmith_program(seed: u64) -> String {
+    let v = csmith::version().expect("csmith (scripts/setup.sh)");
+    csmith::generate(seed, &v, Some(&csmith::cache_dir())).unwrap()
+}
+
+/// gcov's text report (`prog.c.gcov`): `count:line:source`, `-` no information, `#####` zero,
+/// `N*` a line with an unexecuted block.
+fn gcov_text(dir: &Path, lines: usize) -> Vec<Option<u64>> {
+    let gcda = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .find(|n| n.ends_with(".gcda"))
+        .unwrap();
+    let o = Command::new("gcov")
+        .current_dir(dir)
+        .arg(&gcda)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let text = std::fs::read_to_string(dir.join("prog.c.gcov")).unwrap();
+    let mut out = vec![None; lines];
+    for l in text.lines() {
+        let mut parts = l.splitn(3, ':');
+        let (Some(count), Some(line)) = (parts.next(), parts.next()) else {
+            continue;
+        };
+        let Ok(line) = line.trim().parse::<usize>() else {
+            continue;
+        };
+        if line == 0 {
+            continue;
+        }
+        let count = count.trim().trim_end_matches('*');
+        out[line - 1] = match count {
+            "-" => None,
+            "#####" | "=====" => Some(0),
+            n => Some(n.parse().unwrap()),
+        };
+    }
+    out
+}
+
+/// LLVM's `formatCount`: `llvm-cov show` prints 1234 as `1.23k`.
+fn llvm_format(n: u64) -> String {
+    let s = n.to_string();
+    if s.len() <= 3 {
+        return s;
+    }
+    let int_len = if s.len() % 3 == 0 { 3 } else { s.len() % 3 };
+    let mut r = s[..int_len].to_string();
+    if int_len != 3 {
+        r.push('.');
+        r.push_str(&s[int_len..3]);
+    }
+    r.push(" kMGTPEZY".as_bytes()[(s.len() - 1) / 3] as char);
+    r
+}
+
+#[test]
+fn gcov_counts_equal_gcov_text_output_on_csmith_programs() {
+    let tools = CTools::find(CProfiler::Gcov);
+    let tmp = tempfile::tempdir().unwrap();
+    let mut compared = 0;
+    for seed in 1..=4 {
+        let text = csmith_program(seed);
+        let n = text.split('\n').count();
+        let b = c_profilers::compile(&tools, &tmp.path().join(seed.to_string()), &text).unwrap();
+        let Ok((run, ours)) = c_profilers::profile(&tools, &b, n, RUN) else {
+            continue; // a program that outruns the limit is not a comparison
+        };
+        assert_eq!(run.exit_code, Some(0));
+        assert!(run.stdout.starts_with("checksum = "), "{}", run.stdout);
+        let theirs = gcov_text(&b.dir, n);
+        assert_eq!(ours, theirs, "csmith seed {seed}");
+        compared += ours.iter().flatten().count();
+    }
+    assert!(compared > 500, "only {compared} lines with counts");
+}
+
+#[test]
+fn llvm_cov_counts_equal_llvm_cov_show_on_csmith_programs() {
+    let tools = CTools::find(CProfiler::LlvmCov);
+    let tmp = tempfile::tempdir().unwrap();
+    let mut compared = 0;
+    for seed in 1..=4 {
+        let text = csmith_program(seed);
+        let n = text.split('\n').count();
+        let b = c_profilers::compile(&tools, &tmp.path().join(seed.to_string()), &text).unwrap();
+        let Ok((_, ours)) = c_profilers::profile(&tools, &b, n, RUN) else {
+            continue;
+        };
+        let o = Command::new("llvm-cov")
+            .current_dir(&b.dir)
+            .args(["show", "-instr-profile=prog.profdata", "./prog"])
+            .output()
+            .unwrap();
+        assert!(o.status.success());
+        let show = String::from_utf8(o.stdout).unwrap();
+        // `show` prints the main file first; its lines are `  N|  count|source`.
+        let mut seen = 0;
+        for l in show.lines() {
+            let mut parts = l.splitn(3, '|');
+            let (Some(line), Some(count)) = (parts.next(), parts.next()) else {
+                continue;
+            };
+            let Ok(line) = line.trim().parse::<usize>() else {
+                continue;
+            };
+            if line <= seen {
+                break; // the next file's listing (a header) begins
+            }
+            seen = line;
+            let count = count.trim();
+            let ours = ours[line - 1];
+            if count.is_empty() {
+                assert_eq!(ours, None, "seed {seed} line {line}");
+            } else {
+                assert_eq!(
+                    ours.map(llvm_format).as_deref(),
+                    Some(count),
+                    "seed {seed} line {line}"
+                );
+                compared += 1;
+            }
+        }
+        assert_eq!(seen, n - 1, "show listed every line of seed {seed}");
+    }
+    assert!(compared > 500, "only {compared} lines with counts");
+}
+
+fn v8() -> V8Runner {
+    V8Runner::start(Path::new("node")).expect("node")
+}
+
+fn v8_file(runner: &mut V8Runner, text: &str) -> (JsProgram, FileCoverage, FileCoverage) {
+    let js = JsProgram::parse(text).unwrap();
+    let r = runner.run("t.js", text, RUN, None).unwrap();
+    let v8 = FileCoverage {
+        name: "t.js".into(),
+        lines: js.line_counts(&r.functions),
+        statements: js.statement_counts(&r.functions),
+        functions: r.functions,
+        line_kinds: js.line_kinds(text),
+    };
+    let (itext, counters) = js.instrument(text);
+    let n = counters.iter().flatten().count();
+    let t = runner.run("t.js", &itext, RUN, Some(n)).unwrap();
+    assert_eq!(t.run, r.run, "the instrumented program behaves the same");
+    let counts = t.counts.unwrap();
+    let truth = FileCoverage {
+        name: "t.js".into(),
+        functions: vec![],
+        lines: vec![],
+        statements: js
+            .statement_counts(&[])
+            .into_iter()
+            .zip(&counters)
+            .map(|(mut s, c)| {
+                s.count = c.map(|k| counts[k] as u64);
+                s
+            })
+            .collect(),
+        line_kinds: vec![],
+    };
+    (js, v8, truth)
+}
+
+#[test]
+fn v8_counts_per_line_and_statement_match_the_ground_truth() {
+    let text = std::fs::read_to_string(fixture("counts.js")).unwrap();
+    let mut r = v8();
+    let (_, v8, truth) = v8_file(&mut r, &text);
+    let line = |n: u32| v8.lines[(n - 1) as usize];
+    assert_eq!(line(2), Some(1), "var total");
+    assert_eq!(line(4), Some(2), "the for statement runs once per call");
+    assert_eq!(line(6), Some(0), "inside the if that never runs");
+    assert_eq!(line(9), Some(2), "return");
+    assert_eq!(line(1), None, "comment");
+    let st = |l: u32| {
+        v8.statements
+            .iter()
+            .find(|s| s.line == l - 1 && s.kind == "ExpressionStatement")
+            .unwrap()
+            .count
+    };
+    // `total += i` is the brace-less loop body: 3 + 4 iterations.
+    assert_eq!(st(4), Some(7));
+    assert!(
+        cod::against_truth(&v8, &truth).is_empty(),
+        "{:?}",
+        cod::against_truth(&v8, &truth)
+    );
+    let t = |l: u32| {
+        truth
+            .statements
+            .iter()
+            .find(|s| s.line == l - 1 && s.kind == "ExpressionStatement")
+            .unwrap()
+            .count
+    };
+    assert_eq!(t(4), Some(7));
+    assert_eq!(t(6), Some(0));
+}
+
+#[test]
+fn the_ground_truth_catches_v8_counting_a_return_that_never_runs() {
+    let text = std::fs::read_to_string(fixture("conditional-after-return.js")).unwrap();
+    let mut r = v8();
+    let (_, v8, truth) = v8_file(&mut r, &text);
+    let found = cod::against_truth(&v8, &truth);
+    // If this fails because nothing is found, V8 fixed the bug: keep the fixture as a
+    // regression test and flip the assertion.
+    let ret = found
+        .iter()
+        .find(|i| i.line == 10 && i.statement.as_deref() == Some("ReturnStatement"))
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert_eq!(ret.kind, InconsistencyKind::Strong);
+    assert_eq!(
+        (ret.a, ret.b),
+        (Some(10), Some(0)),
+        "V8 says 10, the truth 0"
+    );
+}
+
+#[test]
+fn c_variants_compile_keep_outputs_and_map_lines() {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(7);
+    let tmp = tempfile::tempdir().unwrap();
+    let tools = CTools::find(CProfiler::Gcov);
+    let mut variants = 0;
+    for seed in 1..=3 {
+        let text = csmith_program(seed);
+        let n = text.split('\n').count();
+        let syntax = CSyntax::parse(&text).unwrap();
+        assert!(!syntax.has_errors(), "tree-sitter parses Csmith's C");
+        let b = c_profilers::compile(&tools, &tmp.path().join(format!("p{seed}")), &text).unwrap();
+        let Ok((run, lines)) = c_profilers::profile(&tools, &b, n, RUN) else {
+            continue;
+        };
+        let cands = variant::unexecuted_by_lines(&syntax.candidates(&text), &lines);
+        for k in 0..3 {
+            if cands.is_empty() {
+                break;
+            }
+            let v = variant::apply(&text, variant::choose(&mut rng, &cands));
+            assert_eq!(v.text.split('\n').count(), n, "lines keep their numbers");
+            for &d in &v.deleted_lines {
+                assert_eq!(v.map.from_origin(d), None);
+                assert!(v.text.split('\n').nth(d as usize).unwrap().trim().len() <= 1);
+            }
+            let dir = tmp.path().join(format!("v{seed}-{k}"));
+            let vb = c_profilers::compile(&tools, &dir, &v.text).expect("variant compiles");
+            let (vrun, _) = c_profilers::profile(&tools, &vb, n, RUN).unwrap();
+            assert_eq!(vrun, run, "deleting unexecuted code keeps the output");
+            variants += 1;
+        }
+    }
+    assert!(variants >= 3, "{variants} variants");
+}
+
+fn sessions(path: &Path) -> Vec<Session> {
+    ArchiveReader::open(path)
+        .unwrap()
+        .sessions()
+        .map(|s| s.unwrap())
+        .collect()
+}
+
+fn run_coverage(args: &[&str], out: &Path) -> std::process::Output {
+    Command::new(RECORD)
+        .args(["run", "--strategy", "coverage", "--run-timeout", "2"])
+        .args(args)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_c_campaign_records_p_variants_and_rejections() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("c.mtrace");
+    let o = run_coverage(
+        &[
+            "--engine",
+            "gcov",
+            "--engine",
+            "llvm-cov",
+            "--corpus",
+            "csmith:1..3",
+            "--corpus",
+            &fixture("reads-env.c").display().to_string(),
+            "--corpus",
+            &fixture("spins.c").display().to_string(),
+        ],
+        &out,
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout.contains("recorded 5 programs"), "{stdout}");
+    let all = sessions(&out);
+    let reason = |name: &str| {
+        all.iter()
+            .find(|s| s.notes.iter().any(|(_, v)| v.ends_with(name)))
+            .map(|s| s.outcome.clone())
+            .unwrap()
+    };
+    assert!(
+        matches!(reason("reads-env.c"), SessionOutcome::Rejected { reason } if reason.contains("getenv")),
+    );
+    assert!(
+        matches!(reason("spins.c"), SessionOutcome::Rejected { reason } if reason.contains("does not terminate")),
+    );
+    let csmith: Vec<&Session> = all
+        .iter()
+        .filter(|s| s.notes.iter().any(|(_, v)| v.starts_with("csmith:")))
+        .collect();
+    assert_eq!(csmith.len(), 3);
+    for s in csmith {
+        if matches!(s.outcome, SessionOutcome::Rejected { .. }) {
+            continue;
+        }
+        // P under both profilers, then the variants of each.
+        let on_p = s.coverage.iter().filter(|c| c.program == s.program).count();
+        assert_eq!(on_p, 2);
+        assert_eq!(s.coverage.len(), 2 + s.transformations.len());
+        for t in &s.transformations {
+            assert_eq!(t.name, cod::DELETE);
+            assert_eq!(t.program_before, s.program);
+            assert!(t.mapping.is_some());
+        }
+        let judged = cod::judge_session(s);
+        assert!(judged.iter().any(|j| j.relation == Relation::C2v));
+        assert!(!judged
+            .iter()
+            .any(|j| j.inconsistency.kind == InconsistencyKind::Output));
+    }
+}
+
+#[test]
+fn a_js_campaign_is_deterministic_and_rejects_what_cod_cannot_use() {
+    let tmp = tempfile::tempdir().unwrap();
+    let corpus = [
+        fixture("counts.js"),
+        fixture("conditional-after-return.js"),
+        fixture("random.js"),
+        fixture("broken.js"),
+        root().join("tests/fixtures/dbdb-manual"),
+    ];
+    let mut args: Vec<String> = vec![
+        "--engine".into(),
+        "v8".into(),
+        "--seeds".into(),
+        "1..2".into(),
+    ];
+    for c in &corpus {
+        args.push("--corpus".into());
+        args.push(c.display().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let a = tmp.path().join("a.mtrace");
+    let b = tmp.path().join("b.mtrace");
+    for out in [&a, &b] {
+        let o = run_coverage(&args, out);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let norm = |p: &Path| {
+        sessions(p)
+            .into_iter()
+            .map(|mut s| {
+                s.started_at_ms = 0;
+                s.duration_us = 0;
+                (s.id, s)
+            })
+            .collect::<std::collections::BTreeMap<_, _>>()
+    };
+    assert_eq!(norm(&a), norm(&b), "same seeds, same archive");
+    let all = sessions(&a);
+    let outcome = |name: &str| {
+        all.iter()
+            .find(|s| s.notes.iter().any(|(_, v)| v.ends_with(name)))
+            .map(|s| s.outcome.clone())
+            .unwrap()
+    };
+    assert!(
+        matches!(outcome("random.js"), SessionOutcome::Rejected { reason } if reason.contains("nondeterministic"))
+    );
+    assert!(
+        matches!(outcome("broken.js"), SessionOutcome::Rejected { reason } if reason.contains("parse"))
+    );
+    let bug = all
+        .iter()
+        .find(|s| {
+            s.notes
+                .iter()
+                .any(|(_, v)| v.ends_with("conditional-after-return.js"))
+        })
+        .unwrap();
+    assert_eq!(bug.outcome, SessionOutcome::Violated);
+    assert!(cod::judge_session(bug)
+        .iter()
+        .any(|j| j.relation == Relation::Truth && j.inconsistency.line == 10));
+    let variants: usize = all
+        .iter()
+        .map(|s| {
+            s.transformations
+                .iter()
+                .filter(|t| t.name == cod::DELETE)
+                .count()
+        })
+        .sum();
+    assert!(variants > 0, "unexecuted statements were deleted somewhere");
+}
+
+#[test]
+fn wrong_flags_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("x.mtrace");
+    let o = run_coverage(&["--engine", "node", "--corpus", "csmith:1"], &out);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is a debugger"));
+    let o = Command::new(RECORD)
+        .args(["run", "--engine", "gcov", "--corpus", "csmith:1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--strategy coverage"));
+    let o = run_coverage(&["--engine", "gcov", "--corpus", "csmith:9..1"], &out);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(!out.exists(), "nothing written for an impossible request");
+}
