@@ -74,7 +74,11 @@ fn llvm_format(n: u64) -> String {
     if s.len() <= 3 {
         return s;
     }
-    let int_len = if s.len() % 3 == 0 { 3 } else { s.len() % 3 };
+    let int_len = if s.len().is_multiple_of(3) {
+        3
+    } else {
+        s.len() % 3
+    };
     let mut r = s[..int_len].to_string();
     if int_len != 3 {
         r.push('.');

@@ -706,3 +706,69 @@ fn show_prints_sessions_by_id_or_position_and_refuses_unknown_ones() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no such session"));
 }
+
+// ---------- coverage campaigns ----------
+
+const COVERAGE: &str = "coverage-csmith-fixtures.mtrace";
+
+#[test]
+fn coverage_tables_classes_and_samples() {
+    let t = ok(&[
+        "tables",
+        p(&trace(COVERAGE)),
+        "--paper",
+        "cod",
+        "--format",
+        "csv",
+    ]);
+    // Every relation the fixture exercises, with its profiler.
+    assert!(t.contains("c2v,gcov/llvm-cov,"), "{t}");
+    assert!(t.contains("truth,v8,"), "{t}");
+    // The V8 bug of tests/fixtures/coverage/conditional-after-return.js, as a class.
+    let c = ok(&["classes", p(&trace(COVERAGE))]);
+    assert!(
+        c.contains("| truth | v8 | strong | ReturnStatement |"),
+        "{c}"
+    );
+    assert!(
+        !c.contains("Diff. type"),
+        "no divergence table for a coverage archive: {c}"
+    );
+    // C2V's weak inconsistencies are noise: none of them is a class.
+    assert!(!c.contains("| c2v | gcov/llvm-cov | weak |"), "{c}");
+    let s = ok(&["sample", p(&trace(COVERAGE)), "-n", "3", "--context", "1"]);
+    assert!(s.contains("coverage inconsistencies drawn from"), "{s}");
+    assert!(s.contains("=>"), "the line is marked: {s}");
+    assert!(
+        s.contains("return y;"),
+        "the program text around the line: {s}"
+    );
+    let info = ok(&["info", p(&trace(COVERAGE))]);
+    assert!(info.contains("rejected"), "{info}");
+}
+
+#[test]
+fn coverage_inconsistencies_are_exported() {
+    let dir = tempfile::tempdir().unwrap();
+    ok(&["export", p(&trace(COVERAGE)), "--csv", p(dir.path())]);
+    let csv = std::fs::read_to_string(dir.path().join("inconsistencies.csv")).unwrap();
+    let header = csv.lines().next().unwrap();
+    assert!(
+        header.starts_with("archive,session,relation,profiler,engine"),
+        "{header}"
+    );
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert!(
+        rows.iter()
+            .any(|r| r.contains(",c2v,") && r.ends_with(",true")),
+        "C2V weak rows are noise"
+    );
+    assert!(rows
+        .iter()
+        .any(|r| r.contains(",truth,") && r.contains(",strong,") && r.ends_with(",false")));
+    let lines = std::fs::read_to_string(dir.path().join("coverage_lines.csv")).unwrap();
+    assert!(
+        lines.lines().count() > 1000,
+        "per-line counts of P and P' of every profiler"
+    );
+}

@@ -773,7 +773,10 @@ fn record_c(
         }
         Err(e @ (CoverageError::Compile(_) | CoverageError::Timeout(_))) => {
             let _ = std::fs::remove_dir_all(&dir);
-            return Err(Stop::Rejected(format!("{}: {e}", tools.compiler)));
+            return Err(Stop::Rejected(format!(
+                "{e} (built with {})",
+                tools.compiler
+            )));
         }
         Err(e) => {
             let _ = std::fs::remove_dir_all(&dir);
