@@ -11,7 +11,23 @@ const GENERATE_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// `csmith --version`'s first line, e.g. `csmith 2.3.0`.
 pub fn version() -> Result<String, CoverageError> {
-    process::version_line("csmith").ok_or_else(|| CoverageError::Missing("csmith".into()))
+    // Csmith writes `platform.info` into its working directory, even for --version.
+    let scratch = tempfile::Builder::new()
+        .prefix("morphtrace-csmith-")
+        .tempdir()?;
+    let f = process::run(
+        Command::new("csmith")
+            .current_dir(scratch.path())
+            .arg("--version"),
+        GENERATE_TIMEOUT,
+        None,
+    )
+    .map_err(|_| CoverageError::Missing("csmith".into()))?;
+    f.stdout
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .map(|l| l.trim().to_string())
+        .ok_or_else(|| CoverageError::Missing("csmith".into()))
 }
 
 /// Where generated programs are kept, so that a rerun (or a second campaign) does not pay
@@ -42,7 +58,6 @@ pub fn generate(seed: u64, version: &str, cache: Option<&Path>) -> Result<String
             return Ok(t);
         }
     }
-    // Csmith writes `platform.info` into its working directory.
     let scratch = tempfile::Builder::new()
         .prefix("morphtrace-csmith-")
         .tempdir()?;
