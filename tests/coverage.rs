@@ -97,9 +97,18 @@ fn gcov_counts_equal_gcov_text_output_on_csmith_programs() {
         let text = csmith_program(seed);
         let n = text.split('\n').count();
         let b = c_profilers::compile(&tools, &tmp.path().join(seed.to_string()), &text).unwrap();
-        let Ok((run, ours)) = c_profilers::profile(&tools, &b, n, RUN) else {
+        let Ok(c_profilers::Profiled {
+            run,
+            lines: ours,
+            functions,
+        }) = c_profilers::profile(&tools, &b, &text, RUN)
+        else {
             continue; // a program that outruns the limit is not a comparison
         };
+        let main = functions.iter().find(|f| f.name == "main").expect("main");
+        assert_eq!(main.ranges[0].count, 1, "main runs once");
+        // gcov places a function at its name.
+        assert!(text[main.ranges[0].start as usize..].starts_with("main ("));
         assert_eq!(run.exit_code, Some(0));
         assert!(run.stdout.starts_with("checksum = "), "{}", run.stdout);
         let theirs = gcov_text(&b.dir, n);
@@ -118,9 +127,18 @@ fn llvm_cov_counts_equal_llvm_cov_show_on_csmith_programs() {
         let text = csmith_program(seed);
         let n = text.split('\n').count();
         let b = c_profilers::compile(&tools, &tmp.path().join(seed.to_string()), &text).unwrap();
-        let Ok((_, ours)) = c_profilers::profile(&tools, &b, n, RUN) else {
+        let Ok(c_profilers::Profiled {
+            lines: ours,
+            functions,
+            ..
+        }) = c_profilers::profile(&tools, &b, &text, RUN)
+        else {
             continue;
         };
+        // Regions: main's first region is its body, entered once.
+        let main = functions.iter().find(|f| f.name == "main").expect("main");
+        assert_eq!(main.ranges[0].count, 1);
+        assert!(main.ranges.len() > 1);
         let o = Command::new("llvm-cov")
             .current_dir(&b.dir)
             .args(["show", "-instr-profile=prog.profdata", "./prog"])
@@ -266,7 +284,9 @@ fn c_variants_compile_keep_outputs_and_map_lines() {
         let syntax = CSyntax::parse(&text).unwrap();
         assert!(!syntax.has_errors(), "tree-sitter parses Csmith's C");
         let b = c_profilers::compile(&tools, &tmp.path().join(format!("p{seed}")), &text).unwrap();
-        let Ok((run, lines)) = c_profilers::profile(&tools, &b, n, RUN) else {
+        let Ok(c_profilers::Profiled { run, lines, .. }) =
+            c_profilers::profile(&tools, &b, &text, RUN)
+        else {
             continue;
         };
         let cands = variant::unexecuted_by_lines(&syntax.candidates(&text), &lines);
@@ -282,7 +302,7 @@ fn c_variants_compile_keep_outputs_and_map_lines() {
             }
             let dir = tmp.path().join(format!("v{seed}-{k}"));
             let vb = c_profilers::compile(&tools, &dir, &v.text).expect("variant compiles");
-            let (vrun, _) = c_profilers::profile(&tools, &vb, n, RUN).unwrap();
+            let vrun = c_profilers::profile(&tools, &vb, &v.text, RUN).unwrap().run;
             assert_eq!(vrun, run, "deleting unexecuted code keeps the output");
             variants += 1;
         }

@@ -61,7 +61,6 @@ fn naive_c(profiler: CProfiler, programs: &[String]) -> f64 {
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     let start = Instant::now();
     for (i, text) in programs.iter().enumerate() {
-        let n = text.split('\n').count();
         let profile = |t: &str, sub: String| {
             let dir = tmp.path().join(sub);
             std::fs::create_dir_all(&dir).unwrap();
@@ -106,9 +105,9 @@ fn naive_c(profiler: CProfiler, programs: &[String]) -> f64 {
                 dir: dir.clone(),
                 exe: dir.join("prog"),
             };
-            c_profilers::profile(&tools, &b, n, RUN).ok()
+            c_profilers::profile(&tools, &b, t, RUN).ok()
         };
-        let Some((_, lines)) = profile(text, format!("p{i}")) else {
+        let Some(c_profilers::Profiled { lines, .. }) = profile(text, format!("p{i}")) else {
             continue;
         };
         let syntax = CSyntax::parse(text).unwrap();

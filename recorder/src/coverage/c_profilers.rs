@@ -3,7 +3,7 @@
 
 use super::process::{self, Finished, Limits};
 use super::CoverageError;
-use morphtrace_schema::ProgramRun;
+use morphtrace_schema::{BlockRange, FunctionCoverage, ProgramRun};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -127,13 +127,47 @@ pub fn compile(t: &CTools, dir: &Path, text: &str) -> Result<Build, CoverageErro
     })
 }
 
-/// Runs the program (fresh counters) and reads its coverage. `lines` is the program's line count.
+/// What one profiled run gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profiled {
+    pub run: ProgramRun,
+    /// Per line of `prog.c` (0-based): the count, `None` without information.
+    pub lines: Vec<Option<u64>>,
+    /// gcov: each function of `prog.c` as one range (its execution count); llvm-cov: each
+    /// function with its code regions. Offsets are bytes into the source.
+    pub functions: Vec<FunctionCoverage>,
+}
+
+/// Byte offset of a 1-based (line, column) of `text`.
+struct Offsets(Vec<usize>);
+
+impl Offsets {
+    fn new(text: &str) -> Offsets {
+        let mut v = vec![0];
+        v.extend(text.match_indices('\n').map(|(i, _)| i + 1));
+        Offsets(v)
+    }
+
+    fn at(&self, line: u32, col: u32) -> u32 {
+        let start = self
+            .0
+            .get((line as usize).saturating_sub(1))
+            .or(self.0.last())
+            .copied()
+            .unwrap_or(0);
+        (start + (col as usize).saturating_sub(1)) as u32
+    }
+}
+
+/// Runs the program (fresh counters) and reads its coverage. `text` is the program's source.
 pub fn profile(
     t: &CTools,
     b: &Build,
-    lines: usize,
+    text: &str,
     timeout: Duration,
-) -> Result<(ProgramRun, Vec<Option<u64>>), CoverageError> {
+) -> Result<Profiled, CoverageError> {
+    let lines = text.split('\n').count();
+    let offsets = Offsets::new(text);
     for e in std::fs::read_dir(&b.dir)?.flatten() {
         let name = e.file_name();
         let name = name.to_string_lossy();
@@ -154,7 +188,7 @@ pub fn profile(
         stdout: f.stdout,
         exit_code: f.code,
     };
-    let counts = match t.profiler {
+    let (counts, functions) = match t.profiler {
         CProfiler::Gcov => {
             let gcda = std::fs::read_dir(&b.dir)?
                 .flatten()
@@ -172,7 +206,10 @@ pub fn profile(
                 ]),
                 "gcov",
             )?;
-            gcov_lines(&j.stdout, lines)?
+            (
+                gcov_lines(&j.stdout, lines)?,
+                gcov_functions(&j.stdout, &offsets),
+            )
         }
         CProfiler::LlvmCov => {
             tool(
@@ -194,10 +231,17 @@ pub fn profile(
                 ]),
                 "llvm-cov export",
             )?;
-            llvm_lines(&j.stdout, lines)?
+            (
+                llvm_lines(&j.stdout, lines)?,
+                llvm_functions(&j.stdout, &offsets),
+            )
         }
     };
-    Ok((run, counts))
+    Ok(Profiled {
+        run,
+        lines: counts,
+        functions,
+    })
 }
 
 #[derive(Deserialize)]
@@ -208,6 +252,17 @@ struct GcovJson {
 struct GcovFile {
     file: String,
     lines: Vec<GcovLine>,
+    #[serde(default)]
+    functions: Vec<GcovFunction>,
+}
+#[derive(Deserialize)]
+struct GcovFunction {
+    name: String,
+    start_line: u32,
+    start_column: u32,
+    end_line: u32,
+    end_column: u32,
+    execution_count: u64,
 }
 #[derive(Deserialize)]
 struct GcovLine {
@@ -231,6 +286,73 @@ pub fn gcov_lines(json: &str, lines: usize) -> Result<Vec<Option<u64>>, Coverage
         }
     }
     Ok(out)
+}
+
+/// gcov's functions of `prog.c`, each as one range with its execution count.
+fn gcov_functions(json: &str, o: &Offsets) -> Vec<FunctionCoverage> {
+    let mut out = Vec::new();
+    for doc in serde_json::Deserializer::from_str(json).into_iter::<GcovJson>() {
+        let Ok(doc) = doc else { break };
+        for f in doc.files.iter().filter(|f| f.file.ends_with("prog.c")) {
+            for func in &f.functions {
+                out.push(FunctionCoverage {
+                    name: func.name.clone(),
+                    ranges: vec![BlockRange {
+                        start: o.at(func.start_line, func.start_column),
+                        end: o.at(func.end_line, func.end_column + 1),
+                        count: func.execution_count,
+                    }],
+                    is_block_coverage: false,
+                });
+            }
+        }
+    }
+    out
+}
+
+#[derive(Deserialize)]
+struct LlvmFunctions {
+    data: Vec<LlvmFunctionData>,
+}
+#[derive(Deserialize)]
+struct LlvmFunctionData {
+    #[serde(default)]
+    functions: Vec<LlvmFunction>,
+}
+/// `[lineStart, colStart, lineEnd, colEnd, count, fileID, expandedFileID, kind]`.
+type LlvmRegion = (u32, u32, u32, u32, u64, usize, usize, u32);
+
+#[derive(Deserialize)]
+struct LlvmFunction {
+    name: String,
+    regions: Vec<LlvmRegion>,
+    filenames: Vec<String>,
+}
+
+/// llvm-cov's functions of `prog.c` with their code regions (kind 0) in `prog.c` itself.
+fn llvm_functions(json: &str, o: &Offsets) -> Vec<FunctionCoverage> {
+    let Ok(doc) = serde_json::from_str::<LlvmFunctions>(json) else {
+        return Vec::new();
+    };
+    doc.data
+        .iter()
+        .flat_map(|d| d.functions.iter())
+        .filter(|f| f.filenames.first().is_some_and(|n| n.ends_with("prog.c")))
+        .map(|f| FunctionCoverage {
+            name: f.name.clone(),
+            ranges: f
+                .regions
+                .iter()
+                .filter(|r| r.7 == 0 && f.filenames.get(r.5).is_some_and(|n| n.ends_with("prog.c")))
+                .map(|r| BlockRange {
+                    start: o.at(r.0, r.1),
+                    end: o.at(r.2, r.3),
+                    count: r.4,
+                })
+                .collect(),
+            is_block_coverage: true,
+        })
+        .collect()
 }
 
 #[derive(Deserialize)]

@@ -119,12 +119,8 @@ impl CSyntax {
         let mut offset = 0usize;
         for line in text.split('\n') {
             let trimmed = line.trim();
-            let kind = if trimmed.is_empty() {
-                "blank".to_string()
-            } else if trimmed.chars().all(|c| matches!(c, '{' | '}' | ';')) {
-                "brace".to_string()
-            } else if trimmed.starts_with("} else") || trimmed.starts_with("else") {
-                "else".to_string()
+            let kind = if let Some(k) = super::variant::structural_kind(line, &[]) {
+                k.to_string()
             } else {
                 let start = offset + (line.len() - line.trim_start().len());
                 let end = offset + line.trim_end().len();
@@ -137,7 +133,7 @@ impl CSyntax {
                         "labeled_statement" if trimmed.ends_with(':') => "label".into(),
                         "case_statement" => "case".into(),
                         "preproc_include" | "preproc_def" | "preproc_call" => "preproc".into(),
-                        "translation_unit" => "comment".into(),
+                        "translation_unit" | "comment" => "comment".into(),
                         k => k.to_string(),
                     },
                     None => "?".into(),

@@ -286,17 +286,12 @@ impl JsProgram {
             .split('\n')
             .enumerate()
             .map(|(i, l)| {
-                let t = l.trim();
-                if t.is_empty() {
+                if l.trim().is_empty() {
                     "blank"
                 } else if self.first_token.get(i).copied().flatten().is_none() {
                     "comment"
-                } else if t.starts_with("} else") || t.starts_with("else") {
-                    "else"
-                } else if t.chars().all(|c| matches!(c, '{' | '}' | ')' | ';' | ',')) {
-                    "brace"
                 } else {
-                    "?"
+                    super::variant::structural_kind(l, &[')', ',']).unwrap_or("?")
                 }
                 .to_string()
             })

@@ -13,7 +13,7 @@ pub mod v8;
 pub mod variant;
 
 use crate::engines::EngineSpec;
-use c_profilers::{CProfiler, CTools};
+use c_profilers::{CProfiler, CTools, Profiled};
 use c_syntax::CSyntax;
 use indicatif::{ProgressBar, ProgressStyle};
 use js_syntax::JsProgram;
@@ -180,8 +180,11 @@ fn describe(specs: &[EngineSpec]) -> Result<(Vec<Profiler>, Vec<EngineDescriptor
                 let mut t = CTools::find(which);
                 t.tool = s.executable.display().to_string();
                 let (cc, tool) = t.versions()?;
+                // `gcov (Debian 12.2.0-14+deb12u1) 12.2.0`, `Debian LLVM version 14.0.6`: the last
+                // number is the release.
                 let version = tool
                     .split_whitespace()
+                    .rev()
                     .find(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()))
                     .unwrap_or("unknown")
                     .to_string();
@@ -727,6 +730,15 @@ fn transformation(
     }
 }
 
+/// A directory removed when the program's work is done, however it ends.
+struct Scratch(PathBuf);
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 fn record_c(
     w: &mut Worker,
     tools: &CTools,
@@ -744,56 +756,42 @@ fn record_c(
     }
     let kinds = syntax.line_kinds(&p.text);
     let n_lines = kinds.len();
-    let dir = w.dir.path().join(format!(
+    let dir = Scratch(w.dir.path().join(format!(
         "{}-{}",
         tools.tool.replace('/', "_"),
         p.hash.short()
-    ));
-    let profile =
-        |text: &str, sub: &str| -> Result<(ProgramRun, Vec<Option<u64>>), CoverageError> {
-            let b = c_profilers::compile(tools, &dir.join(sub), text)?;
-            c_profilers::profile(tools, &b, n_lines, opts.run_timeout)
-        };
+    )));
+    let profile = |text: &str, sub: &str| -> Result<Profiled, CoverageError> {
+        let b = c_profilers::compile(tools, &dir.0.join(sub), text)?;
+        c_profilers::profile(tools, &b, text, opts.run_timeout)
+    };
     // P runs twice: Cod assumes a deterministic program, and a second run of the same binary
     // costs milliseconds.
-    let twice = || -> Result<(ProgramRun, Vec<Option<u64>>), CoverageError> {
-        let b = c_profilers::compile(tools, &dir.join("p"), &p.text)?;
-        let first = c_profilers::profile(tools, &b, n_lines, opts.run_timeout)?;
-        let second = c_profilers::profile(tools, &b, n_lines, opts.run_timeout)?;
+    let twice = || -> Result<Profiled, CoverageError> {
+        let b = c_profilers::compile(tools, &dir.0.join("p"), &p.text)?;
+        let first = c_profilers::profile(tools, &b, &p.text, opts.run_timeout)?;
+        let second = c_profilers::profile(tools, &b, &p.text, opts.run_timeout)?;
         if first != second {
             return Err(CoverageError::Nondeterministic);
         }
         Ok(first)
     };
-    let (run, lines) = match twice() {
+    let first = match twice() {
         Ok(r) => r,
-        Err(e @ CoverageError::Nondeterministic) => {
-            let _ = std::fs::remove_dir_all(&dir);
-            return Err(Stop::Rejected(e.to_string()));
-        }
+        Err(e @ CoverageError::Nondeterministic) => return Err(Stop::Rejected(e.to_string())),
         Err(e @ (CoverageError::Compile(_) | CoverageError::Timeout(_))) => {
-            let _ = std::fs::remove_dir_all(&dir);
             return Err(Stop::Rejected(format!(
                 "{e} (built with {})",
                 tools.compiler
-            )));
+            )))
         }
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&dir);
-            return Err(Stop::Harness(e.to_string()));
-        }
+        Err(e) => return Err(Stop::Harness(e.to_string())),
     };
-    if run.exit_code.is_none() {
-        let _ = std::fs::remove_dir_all(&dir);
+    if first.run.exit_code.is_none() {
         return Err(Stop::Rejected("crashes (killed by a signal)".into()));
     }
-    let candidates = variant::unexecuted_by_lines(&syntax.candidates(&p.text), &lines);
-    session.coverage.push(CoverageReport {
-        engine,
-        program: p.hash,
-        files: vec![file("prog.c", lines, &kinds)],
-        run: Some(run),
-    });
+    let candidates = variant::unexecuted_by_lines(&syntax.candidates(&p.text), &first.lines);
+    session.coverage.push(c_report(engine, p, first, &kinds));
     let mut out = Vec::new();
     let mut seen = HashSet::new();
     let mut attempts = 0;
@@ -811,7 +809,7 @@ fn record_c(
         if !seen.insert(vp.hash) {
             continue;
         }
-        let (vrun, vlines) = match profile(&v.text, &format!("v{attempts}")) {
+        let profiled = match profile(&v.text, &format!("v{attempts}")) {
             Ok(r) => r,
             Err(CoverageError::Compile(e)) => {
                 session
@@ -820,17 +818,15 @@ fn record_c(
                 continue;
             }
             // Deleting unexecuted code made it hang: an output difference (no coverage data).
-            Err(CoverageError::Timeout(_)) => (
-                ProgramRun {
+            Err(CoverageError::Timeout(_)) => Profiled {
+                run: ProgramRun {
                     stdout: String::new(),
                     exit_code: None,
                 },
-                vec![None; n_lines],
-            ),
-            Err(e) => {
-                let _ = std::fs::remove_dir_all(&dir);
-                return Err(Stop::Harness(e.to_string()));
-            }
+                lines: vec![None; n_lines],
+                functions: Vec::new(),
+            },
+            Err(e) => return Err(Stop::Harness(e.to_string())),
         };
         let vkinds = CSyntax::parse(&v.text)
             .map(|s| s.line_kinds(&v.text))
@@ -838,16 +834,27 @@ fn record_c(
         session
             .transformations
             .push(transformation(DELETE, engine, p, &vp, Some(&v)));
-        session.coverage.push(CoverageReport {
-            engine,
-            program: vp.hash,
-            files: vec![file("prog.c", vlines, &vkinds)],
-            run: Some(vrun),
-        });
+        session
+            .coverage
+            .push(c_report(engine, &vp, profiled, &vkinds));
         out.push(vp);
     }
-    let _ = std::fs::remove_dir_all(&dir);
     Ok(out)
+}
+
+fn c_report(engine: EngineRef, p: &Program, r: Profiled, kinds: &[String]) -> CoverageReport {
+    CoverageReport {
+        engine,
+        program: p.hash,
+        files: vec![FileCoverage {
+            name: "prog.c".into(),
+            functions: r.functions,
+            lines: r.lines,
+            statements: Vec::new(),
+            line_kinds: kinds.to_vec(),
+        }],
+        run: Some(r.run),
+    }
 }
 
 /// The name V8 sees for a program (the file name, for readable reports).

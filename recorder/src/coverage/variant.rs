@@ -128,6 +128,57 @@ fn map_without(lines: u32, gone: &[u32]) -> LineMap {
     LineMap { segments }
 }
 
+/// A line without its `/* */` and `//` comments, trimmed: `{ /* block id: 3 */` is a brace line.
+/// (Textual: a brace-only line holds no string literal that could contain `//`.)
+pub fn without_comments(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    loop {
+        let block = rest.find("/*");
+        let slash = rest.find("//");
+        match (block, slash) {
+            (Some(b), s) if s.is_none_or(|s| b < s) => {
+                out.push_str(&rest[..b]);
+                match rest[b + 2..].find("*/") {
+                    Some(e) => rest = &rest[b + 2 + e + 2..],
+                    None => break,
+                }
+            }
+            (_, Some(s)) => {
+                out.push_str(&rest[..s]);
+                break;
+            }
+            _ => {
+                out.push_str(rest);
+                break;
+            }
+        }
+    }
+    out.trim().to_string()
+}
+
+/// The kind of a line that holds no statement of its own, from its text without comments:
+/// `blank`, `brace` (only `{`, `}`, `;` and, in JavaScript, `)` or `,`), or `else`.
+pub fn structural_kind(line: &str, extra: &[char]) -> Option<&'static str> {
+    let t = without_comments(line);
+    if t.is_empty() {
+        return Some(if line.trim().is_empty() {
+            "blank"
+        } else {
+            "comment"
+        });
+    }
+    if t.chars()
+        .all(|c| matches!(c, '{' | '}' | ';') || extra.contains(&c))
+    {
+        return Some("brace");
+    }
+    if t.starts_with("} else") || t.starts_with("else") {
+        return Some("else");
+    }
+    None
+}
+
 /// `3,7-9,12`: the deleted lines, 1-based, for the transformation record.
 pub fn line_list(lines: &[u32]) -> String {
     let mut parts: Vec<String> = Vec::new();
@@ -183,6 +234,19 @@ mod tests {
         assert_eq!(v.deleted_lines, vec![1, 2, 3, 4]);
         assert_eq!(line_list(&v.deleted_lines), "2-5");
         assert_eq!(line_list(&[0, 2, 3, 9]), "1,3-4,10");
+    }
+
+    #[test]
+    fn structural_lines() {
+        assert_eq!(without_comments("  { /* block id: 3 */ "), "{");
+        assert_eq!(without_comments("a = 1; // b"), "a = 1;");
+        assert_eq!(without_comments("/* a */ x /* b */ y"), "x  y");
+        assert_eq!(structural_kind("{ /* block id: 3 */", &[]), Some("brace"));
+        assert_eq!(structural_kind("    } else { // no", &[]), Some("else"));
+        assert_eq!(structural_kind("  /* c */", &[]), Some("comment"));
+        assert_eq!(structural_kind("   ", &[]), Some("blank"));
+        assert_eq!(structural_kind("});", &[')']), Some("brace"));
+        assert_eq!(structural_kind("x = 1;", &[]), None);
     }
 
     #[test]
