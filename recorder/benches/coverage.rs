@@ -5,7 +5,8 @@
 //! Csmith programs come from the cache (generated before timing: generation is not profiling).
 //! Run: `cargo bench --workspace --bench coverage`.
 //! Environment: MT_BENCH_C (Csmith programs, default 40), MT_BENCH_JS_SEEDS (seeds over the JS
-//! corpus, default `1..4`), MT_BENCH_NAIVE (programs per naive row, default 12).
+//! corpus, default `1..4`), MT_BENCH_NAIVE (Csmith programs of the naive rows, default: all of
+//! them, so that both sides profile the same programs).
 
 use morphtrace_recorder::coverage::c_profilers::{self, CProfiler, CTools};
 use morphtrace_recorder::coverage::js_syntax::JsProgram;
@@ -195,7 +196,7 @@ fn row(label: &str, n: usize, secs: f64, base_n: usize, base_secs: f64, target: 
 
 fn main() {
     let n_c: u64 = env_or("MT_BENCH_C", "40").parse().unwrap();
-    let naive_n: usize = env_or("MT_BENCH_NAIVE", "12").parse().unwrap();
+    let naive_n: usize = env_or("MT_BENCH_NAIVE", &n_c.to_string()).parse().unwrap();
     let js_seeds = parse_seeds(&env_or("MT_BENCH_JS_SEEDS", "1..4")).unwrap();
     let version = csmith::version().expect("csmith (scripts/setup.sh)");
     let cache = csmith::cache_dir();
@@ -226,7 +227,7 @@ fn main() {
     let base = naive_c(CProfiler::LlvmCov, &programs[..naive_n.min(programs.len())]);
     row("llvm-cov", n, secs, naive_n, base, "≥ 60");
     let (n, secs) = ours("v8", js_sources.clone(), &js_seeds, false);
-    let base_js: Vec<String> = js_texts.iter().take(naive_n.max(1) * 2).cloned().collect();
+    let base_js = js_texts;
     let base = naive_v8(&base_js);
     row("v8", n, secs, base_js.len(), base, "≥ 300");
     let (n, secs) = ours("v8", js_sources, &js_seeds, true);

@@ -150,41 +150,42 @@ impl CSyntax {
     /// condition), containing no jump and no call to a noreturn function.
     pub fn candidates(&self, text: &str) -> Vec<Candidate> {
         let mut out = Vec::new();
-        visit(self.tree.root_node(), &mut |n| {
-            if !DELETABLE.contains(&n.kind()) {
-                return;
-            }
-            let Some(parent) = n.parent() else { return };
-            if !matches!(parent.kind(), "compound_statement" | "case_statement") {
-                return;
-            }
-            // The body of a function is a compound_statement whose parent is the definition.
-            let mut jumps = false;
-            visit(n, &mut |m| {
-                if JUMPS.contains(&m.kind()) {
-                    jumps = true;
-                }
-                if m.kind() == "call_expression" {
-                    if let Some(f) = m.child_by_field_name("function") {
-                        if NORETURN.contains(&&text[f.byte_range()]) {
-                            jumps = true;
-                        }
-                    }
-                }
-            });
-            if jumps {
-                return;
-            }
-            out.push(Candidate {
+        collect_candidates(self.tree.root_node(), text, &mut out);
+        out
+    }
+}
+
+/// Collects deletable statements below `n` and says whether `n` contains a jump (one pass,
+/// bottom-up: Csmith nests deeply).
+fn collect_candidates(n: Node, text: &str, out: &mut Vec<Candidate>) -> bool {
+    let mut jumps = JUMPS.contains(&n.kind());
+    if n.kind() == "call_expression" {
+        if let Some(f) = n.child_by_field_name("function") {
+            jumps |= NORETURN.contains(&&text[f.byte_range()]);
+        }
+    }
+    let mut c = n.walk();
+    let first = out.len();
+    for child in n.children(&mut c) {
+        jumps |= collect_candidates(child, text, out);
+    }
+    let deletable = DELETABLE.contains(&n.kind())
+        && n.parent()
+            .is_some_and(|p| matches!(p.kind(), "compound_statement" | "case_statement"));
+    if deletable && !jumps {
+        // Outer statements before the ones nested in them, as a pre-order walk lists them.
+        out.insert(
+            first,
+            Candidate {
                 start: n.start_byte(),
                 end: n.end_byte(),
                 first_line: n.start_position().row as u32,
                 last_line: n.end_position().row as u32,
                 kind: n.kind().to_string(),
-            });
-        });
-        out
+            },
+        );
     }
+    jumps
 }
 
 fn visit<'t>(n: Node<'t>, f: &mut impl FnMut(Node<'t>)) {

@@ -828,9 +828,14 @@ fn record_c(
             },
             Err(e) => return Err(Stop::Harness(e.to_string())),
         };
-        let vkinds = CSyntax::parse(&v.text)
-            .map(|s| s.line_kinds(&v.text))
-            .unwrap_or_default();
+        // P's kinds, the deleted lines named so (classes use P's kinds; a parse per variant
+        // would cost as much as a tenth of its compile).
+        let mut vkinds = kinds.clone();
+        for &l in &v.deleted_lines {
+            if let Some(k) = vkinds.get_mut(l as usize) {
+                *k = "deleted".into();
+            }
+        }
         session
             .transformations
             .push(transformation(DELETE, engine, p, &vp, Some(&v)));
