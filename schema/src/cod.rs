@@ -334,16 +334,39 @@ pub const STRUCTURAL: &[&str] = &[
     "brace", "else", "label", "case", "blank", "comment", "preproc",
 ];
 
+/// Transformation parameter: lines (1-based list, `3,7-9`) of P's local declarations that the
+/// variant leaves unused, so that the compiler may emit no code for them.
+pub const UNUSED_DECLARATIONS: &str = "unused-declarations";
+
+/// Parses a 1-based line list (`3,7-9,12`) into 0-based lines.
+pub fn parse_line_list(s: &str) -> Vec<u32> {
+    let mut out = Vec::new();
+    for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let (a, b) = part.split_once('-').unwrap_or((part, part));
+        if let (Ok(a), Ok(b)) = (a.parse::<u32>(), b.parse::<u32>()) {
+            out.extend((a.max(1)..=b).map(|l| l - 1));
+        }
+    }
+    out
+}
+
 /// The weak-noise filter: C2V's weak inconsistencies (independent profilers instrument
-/// different lines, so C2V ignores them: Cod §II-C), and Cod's weak inconsistencies on
-/// structural lines (see `STRUCTURAL`). Strong and output inconsistencies are never noise.
+/// different lines, so C2V ignores them: Cod §II-C); Cod's weak inconsistencies on structural
+/// lines (see `STRUCTURAL`) and on declarations the variant left unused (gcc emits no code for
+/// an unused local, even at -O0). Strong and output inconsistencies are never noise.
 pub fn is_noise(s: &Session, j: &Judged) -> bool {
     if j.inconsistency.kind != InconsistencyKind::Weak {
         return false;
     }
     match j.relation {
         Relation::C2v => true,
-        Relation::Cod => STRUCTURAL.contains(&syntax_of(s, j)),
+        Relation::Cod => {
+            STRUCTURAL.contains(&syntax_of(s, j))
+                || j.transformation
+                    .and_then(|t| s.transformations.get(t))
+                    .and_then(|t| t.params.iter().find(|(k, _)| k == UNUSED_DECLARATIONS))
+                    .is_some_and(|(_, v)| parse_line_list(v).contains(&j.inconsistency.line))
+        }
         Relation::Truth => false,
     }
 }
@@ -431,6 +454,13 @@ mod tests {
     }
 
     #[test]
+    fn line_lists() {
+        assert_eq!(parse_line_list("3,7-9, 12"), vec![2, 6, 7, 8, 11]);
+        assert_eq!(parse_line_list(""), Vec::<u32>::new());
+        assert_eq!(parse_line_list("x,2"), vec![1]);
+    }
+
+    #[test]
     fn c2v_reports_both_kinds() {
         let a = file(vec![Some(1), None, Some(2)]);
         let b = file(vec![Some(1), Some(7), Some(3), Some(0)]);
@@ -467,13 +497,17 @@ mod tests {
         truth.statements[1].count = Some(0);
         truth.statements[2].count = None;
         let r = against_truth(&v8, &truth);
-        assert_eq!(r.len(), 2);
+        assert_eq!(r.len(), 1, "a statement without a counter is not compared");
         assert_eq!(
             (r[0].kind, r[0].a, r[0].b),
             (InconsistencyKind::Strong, Some(1), Some(0))
         );
         assert_eq!(r[0].unit, Unit::Statement);
-        assert_eq!(r[1].kind, InconsistencyKind::Weak);
+        assert_eq!(r[0].statement.as_deref(), Some("ExpressionStatement"));
+        let mut uncovered = v8.clone();
+        uncovered.statements[0].count = None;
+        let r = against_truth(&uncovered, &v8);
+        assert_eq!((r.len(), r[0].kind), (1, InconsistencyKind::Weak));
     }
 
     #[test]

@@ -62,6 +62,40 @@ const DELETABLE: &[&str] = &[
     "switch_statement",
 ];
 
+/// A local declaration: its bytes, first line and declared names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Declaration {
+    pub start: usize,
+    pub end: usize,
+    pub line: u32,
+    pub names: Vec<String>,
+}
+
+/// Whether `name` occurs as a whole identifier in `text` outside `skip`.
+fn used(text: &str, name: &str, skip: std::ops::Range<usize>) -> bool {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back().is_some_and(ident);
+        let after = text[i + name.len()..].chars().next().is_some_and(ident);
+        !before && !after && !skip.contains(&i)
+    })
+}
+
+/// Declarations used in `p` that a variant (same offsets: deletions are blanked) no longer uses:
+/// gcc emits no code for an unused local even at -O0, so their lines lose their counts for a
+/// reason that is not the profiler's. Returns their lines.
+pub fn unused_after(p: &str, variant: &str, decls: &[Declaration]) -> Vec<u32> {
+    decls
+        .iter()
+        .filter(|d| {
+            d.names
+                .iter()
+                .all(|n| used(p, n, d.start..d.end) && !used(variant, n, d.start..d.end))
+        })
+        .map(|d| d.line)
+        .collect()
+}
+
 pub struct CSyntax {
     tree: Tree,
 }
@@ -145,6 +179,39 @@ impl CSyntax {
         kinds
     }
 
+    /// Local declarations (in a block) with the names they declare.
+    pub fn declarations(&self, text: &str) -> Vec<Declaration> {
+        let mut out = Vec::new();
+        visit(self.tree.root_node(), &mut |n| {
+            if n.kind() != "declaration"
+                || n.parent().is_none_or(|p| p.kind() != "compound_statement")
+            {
+                return;
+            }
+            let mut names = Vec::new();
+            let mut c = n.walk();
+            for d in n.children_by_field_name("declarator", &mut c) {
+                // `x`, `x = 1`, `*x[3] = {...}`: the identifier at the bottom of the declarator.
+                let mut cur = d;
+                while let Some(inner) = cur.child_by_field_name("declarator") {
+                    cur = inner;
+                }
+                if cur.kind() == "identifier" {
+                    names.push(text[cur.byte_range()].to_string());
+                }
+            }
+            if !names.is_empty() {
+                out.push(Declaration {
+                    start: n.start_byte(),
+                    end: n.end_byte(),
+                    line: n.start_position().row as u32,
+                    names,
+                });
+            }
+        });
+        out
+    }
+
     /// Statements that may be deleted when unexecuted: a whole statement inside a block or a
     /// `case` (never the only body of a brace-less `if`/loop, which gcc drops with its
     /// condition), containing no jump and no call to a noreturn function.
@@ -217,6 +284,21 @@ mod tests {
         assert_eq!(k[14], "case");
         assert_eq!(k[16], "break_statement");
         assert_eq!(k[19], "return_statement");
+    }
+
+    #[test]
+    fn declarations_left_unused_by_a_deletion() {
+        let p = "int main(void) {\n    int a = 1, *b[2] = {0};\n    const int c[2] = {1, 2};\n    a = c[1];\n    return a;\n}\n";
+        let s = CSyntax::parse(p).unwrap();
+        let d = s.declarations(p);
+        assert_eq!(d.len(), 2);
+        assert_eq!(d[0].names, vec!["a", "b"]);
+        assert_eq!(d[1].names, vec!["c"]);
+        let v = p.replace("    a = c[1];", "    ;        ");
+        assert_eq!(v.len(), p.len());
+        // `c` is unused in the variant; `a`/`b` were never all used (b is not).
+        assert_eq!(unused_after(p, &v, &d), vec![2]);
+        assert!(unused_after(p, p, &d).is_empty());
     }
 
     #[test]

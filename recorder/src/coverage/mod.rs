@@ -791,6 +791,7 @@ fn record_c(
         return Err(Stop::Rejected("crashes (killed by a signal)".into()));
     }
     let candidates = variant::unexecuted_by_lines(&syntax.candidates(&p.text), &first.lines);
+    let declarations = syntax.declarations(&p.text);
     session.coverage.push(c_report(engine, p, first, &kinds));
     let mut out = Vec::new();
     let mut seen = HashSet::new();
@@ -836,9 +837,13 @@ fn record_c(
                 *k = "deleted".into();
             }
         }
-        session
-            .transformations
-            .push(transformation(DELETE, engine, p, &vp, Some(&v)));
+        let mut t = transformation(DELETE, engine, p, &vp, Some(&v));
+        let unused = c_syntax::unused_after(&p.text, &v.text, &declarations);
+        if !unused.is_empty() {
+            t.params
+                .push((cod::UNUSED_DECLARATIONS.into(), variant::line_list(&unused)));
+        }
+        session.transformations.push(t);
         session
             .coverage
             .push(c_report(engine, &vp, profiled, &vkinds));
