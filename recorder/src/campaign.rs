@@ -5,7 +5,6 @@ use crate::debugger::{CaptureOptions, Engine};
 use crate::engines::EngineSpec;
 use crate::strategy::{self, Plan, Recording};
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::header::now_ms;
 use morphtrace_schema::relation::ComparisonPolicy;
@@ -232,18 +231,7 @@ pub async fn run(c: Campaign) -> Result<Summary> {
         skipped: total - todo.len(),
         ..Summary::default()
     };
-    let bar = if c.progress {
-        ProgressBar::new(todo.len() as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} {per_sec} ETA {eta} {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
+    let bar = crate::progress_bar(todo.len(), c.progress);
     let queue = Arc::new(Mutex::new(todo));
     let stop = Arc::new(AtomicBool::new(false));
     {

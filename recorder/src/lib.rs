@@ -10,6 +10,23 @@ mod quickack;
 pub mod rdp;
 pub mod strategy;
 
+/// The progress bar of a campaign on stderr (hidden when stderr is not a terminal).
+pub fn progress_bar(len: usize, visible: bool) -> indicatif::ProgressBar {
+    let bar = if visible {
+        indicatif::ProgressBar::new(len as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:30}] {pos}/{len} {per_sec} ETA {eta} {msg}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+        .progress_chars("=> "),
+    );
+    bar
+}
+
 /// Parses a seed specification: `7`, `1..50` (inclusive), or a comma list of either.
 pub fn parse_seeds(spec: &str) -> Result<Vec<u64>, String> {
     let mut out = Vec::new();

@@ -15,7 +15,6 @@ pub mod variant;
 use crate::engines::EngineSpec;
 use c_profilers::{CProfiler, CTools, Profiled};
 use c_syntax::CSyntax;
-use indicatif::{ProgressBar, ProgressStyle};
 use js_syntax::JsProgram;
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::cod::{self, COUNT, DELETE};
@@ -399,18 +398,7 @@ pub fn run(
         skipped,
         ..Summary::default()
     };
-    let bar = if opts.progress {
-        ProgressBar::new(tasks.len() as u64)
-    } else {
-        ProgressBar::hidden()
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{bar:30}] {pos}/{len} {per_sec} ETA {eta} {msg}",
-        )
-        .unwrap_or_else(|_| ProgressStyle::default_bar())
-        .progress_chars("=> "),
-    );
+    let bar = crate::progress_bar(tasks.len(), opts.progress);
     let queue = Arc::new(Mutex::new(tasks));
     let stop = Arc::new(AtomicBool::new(false));
     {
