@@ -68,6 +68,10 @@ enum Command {
         /// At most this many sessions.
         #[arg(long, default_value_t = 20)]
         limit: usize,
+        /// Print the text of the program whose hash starts with this (a P' of a coverage
+        /// campaign, an instrumented copy, ...) instead of sessions: a reproducer to hand on.
+        #[arg(long, value_name = "HASH")]
+        program: Option<String>,
     },
     /// DBDB equivalence classes: divergences by (type, last action, AST node type of the line
     /// where the last action was triggered), and warnings by (relation, transformation, AST
@@ -322,9 +326,29 @@ fn run(cli: Cli) -> Result<ExitCode> {
             sessions,
             diverged,
             limit,
+            program,
         } => {
             let reader = ArchiveReader::open(&archive)
                 .map_err(|e| anyhow::anyhow!("{}: {e}", archive.display()))?;
+            if let Some(prefix) = program {
+                let prefix = prefix.to_ascii_lowercase();
+                let found: Vec<_> = reader
+                    .programs()
+                    .values()
+                    .filter(|p| p.hash.to_string().starts_with(&prefix))
+                    .collect();
+                match found.as_slice() {
+                    [p] => {
+                        print!("{}", p.text);
+                        return Ok(code(unreadable));
+                    }
+                    [] => anyhow::bail!("no program {prefix}… in {}", archive.display()),
+                    _ => anyhow::bail!(
+                        "{} programs start with {prefix}: give more digits",
+                        found.len()
+                    ),
+                }
+            }
             let mut shown = 0;
             for (i, s) in reader.sessions().enumerate() {
                 let s = match s {

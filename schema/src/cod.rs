@@ -334,9 +334,10 @@ pub const STRUCTURAL: &[&str] = &[
     "brace", "else", "label", "case", "blank", "comment", "preproc",
 ];
 
-/// Transformation parameter: lines (1-based list, `3,7-9`) of P's local declarations that the
-/// variant leaves unused, so that the compiler may emit no code for them.
-pub const UNUSED_DECLARATIONS: &str = "unused-declarations";
+/// Transformation parameter: lines (1-based list, `3,7-9`) of P's local declarations whose code
+/// the compiler may stop emitting in the variant: left unused, or `const` and losing a use (gcc
+/// folds constant reads of const locals even at -O0).
+pub const LOSING_USES: &str = "declarations-losing-uses";
 
 /// Parses a 1-based line list (`3,7-9,12`) into 0-based lines.
 pub fn parse_line_list(s: &str) -> Vec<u32> {
@@ -352,8 +353,8 @@ pub fn parse_line_list(s: &str) -> Vec<u32> {
 
 /// The weak-noise filter: C2V's weak inconsistencies (independent profilers instrument
 /// different lines, so C2V ignores them: Cod §II-C); Cod's weak inconsistencies on structural
-/// lines (see `STRUCTURAL`) and on declarations the variant left unused (gcc emits no code for
-/// an unused local, even at -O0). Strong and output inconsistencies are never noise.
+/// lines (see `STRUCTURAL`) and on declarations whose code the compiler may stop emitting in
+/// the variant (`LOSING_USES`). Strong and output inconsistencies are never noise.
 pub fn is_noise(s: &Session, j: &Judged) -> bool {
     if j.inconsistency.kind != InconsistencyKind::Weak {
         return false;
@@ -364,7 +365,7 @@ pub fn is_noise(s: &Session, j: &Judged) -> bool {
             STRUCTURAL.contains(&syntax_of(s, j))
                 || j.transformation
                     .and_then(|t| s.transformations.get(t))
-                    .and_then(|t| t.params.iter().find(|(k, _)| k == UNUSED_DECLARATIONS))
+                    .and_then(|t| t.params.iter().find(|(k, _)| k == LOSING_USES))
                     .is_some_and(|(_, v)| parse_line_list(v).contains(&j.inconsistency.line))
         }
         Relation::Truth => false,

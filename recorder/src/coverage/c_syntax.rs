@@ -69,28 +69,41 @@ pub struct Declaration {
     pub end: usize,
     pub line: u32,
     pub names: Vec<String>,
+    /// `const`-qualified (`const int32_t l_5[2] = ...`).
+    pub is_const: bool,
 }
 
-/// Whether `name` occurs as a whole identifier in `text` outside `skip`.
-fn used(text: &str, name: &str, skip: std::ops::Range<usize>) -> bool {
+/// How often `name` occurs as a whole identifier in `text` outside `skip`.
+fn uses(text: &str, name: &str, skip: std::ops::Range<usize>) -> usize {
     let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices(name).any(|(i, _)| {
-        let before = text[..i].chars().next_back().is_some_and(ident);
-        let after = text[i + name.len()..].chars().next().is_some_and(ident);
-        !before && !after && !skip.contains(&i)
-    })
+    text.match_indices(name)
+        .filter(|(i, _)| {
+            let before = text[..*i].chars().next_back().is_some_and(ident);
+            let after = text[i + name.len()..].chars().next().is_some_and(ident);
+            !before && !after && !skip.contains(i)
+        })
+        .count()
 }
 
-/// Declarations used in `p` that a variant (same offsets: deletions are blanked) no longer uses:
-/// gcc emits no code for an unused local even at -O0, so their lines lose their counts for a
-/// reason that is not the profiler's. Returns their lines.
-pub fn unused_after(p: &str, variant: &str, decls: &[Declaration]) -> Vec<u32> {
+/// Declarations whose code gcc may legitimately stop emitting in a variant (same offsets:
+/// deletions are blanked): a local the variant leaves unused (no code even at -O0), or a
+/// `const` local that lost a use (gcc folds constant reads of const locals at -O0 and
+/// materializes the object only where its address or a variable index needs it). Returns their
+/// lines.
+pub fn losing_uses(p: &str, variant: &str, decls: &[Declaration]) -> Vec<u32> {
     decls
         .iter()
         .filter(|d| {
-            d.names
+            let skip = d.start..d.end;
+            let before: Vec<usize> = d.names.iter().map(|n| uses(p, n, skip.clone())).collect();
+            let after: Vec<usize> = d
+                .names
                 .iter()
-                .all(|n| used(p, n, d.start..d.end) && !used(variant, n, d.start..d.end))
+                .map(|n| uses(variant, n, skip.clone()))
+                .collect();
+            let unused = before.iter().all(|&b| b > 0) && after.iter().all(|&a| a == 0);
+            let const_lost = d.is_const && before.iter().zip(&after).any(|(b, a)| a < b);
+            unused || const_lost
         })
         .map(|d| d.line)
         .collect()
@@ -200,12 +213,17 @@ impl CSyntax {
                     names.push(text[cur.byte_range()].to_string());
                 }
             }
+            let mut c = n.walk();
+            let is_const = n
+                .children(&mut c)
+                .any(|q| q.kind() == "type_qualifier" && &text[q.byte_range()] == "const");
             if !names.is_empty() {
                 out.push(Declaration {
                     start: n.start_byte(),
                     end: n.end_byte(),
                     line: n.start_position().row as u32,
                     names,
+                    is_const,
                 });
             }
         });
@@ -294,11 +312,18 @@ mod tests {
         assert_eq!(d.len(), 2);
         assert_eq!(d[0].names, vec!["a", "b"]);
         assert_eq!(d[1].names, vec!["c"]);
+        assert!(!d[0].is_const && d[1].is_const);
         let v = p.replace("    a = c[1];", "    ;        ");
         assert_eq!(v.len(), p.len());
         // `c` is unused in the variant; `a`/`b` were never all used (b is not).
-        assert_eq!(unused_after(p, &v, &d), vec![2]);
-        assert!(unused_after(p, p, &d).is_empty());
+        assert_eq!(losing_uses(p, &v, &d), vec![2]);
+        assert!(losing_uses(p, p, &d).is_empty());
+        // A const local that loses one of two uses; a plain local that does is still used.
+        let p2 = "int main(void) {\n    const int c[2] = {1, 2};\n    int a = c[0];\n    a += c[1];\n    return a;\n}\n";
+        let s2 = CSyntax::parse(p2).unwrap();
+        let d2 = s2.declarations(p2);
+        let v2 = p2.replace("    a += c[1];", "    ;         ");
+        assert_eq!(losing_uses(p2, &v2, &d2), vec![1]);
     }
 
     #[test]

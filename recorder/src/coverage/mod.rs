@@ -826,10 +826,10 @@ fn record_c(
             }
         }
         let mut t = transformation(DELETE, engine, p, &vp, Some(&v));
-        let unused = c_syntax::unused_after(&p.text, &v.text, &declarations);
-        if !unused.is_empty() {
+        let losing = c_syntax::losing_uses(&p.text, &v.text, &declarations);
+        if !losing.is_empty() {
             t.params
-                .push((cod::UNUSED_DECLARATIONS.into(), variant::line_list(&unused)));
+                .push((cod::LOSING_USES.into(), variant::line_list(&losing)));
         }
         session.transformations.push(t);
         session
