@@ -772,3 +772,21 @@ fn coverage_inconsistencies_are_exported() {
         "per-line counts of P and P' of every profiler"
     );
 }
+
+#[test]
+fn show_prints_a_program_by_hash_prefix() {
+    let r = ArchiveReader::open(trace(COVERAGE)).unwrap();
+    let variant = r
+        .programs()
+        .values()
+        .find(|p| matches!(&p.origin, ProgramOrigin::Transformed { transformation, .. } if transformation == "delete-unexecuted"))
+        .expect("a variant P'");
+    let prefix = &variant.hash.to_string()[..12];
+    assert_eq!(
+        ok(&["show", p(&trace(COVERAGE)), "--program", prefix]),
+        variant.text
+    );
+    let o = run(&["show", p(&trace(COVERAGE)), "--program", "ffffffffffffffff"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no program"));
+}

@@ -213,10 +213,13 @@ impl CSyntax {
                     names.push(text[cur.byte_range()].to_string());
                 }
             }
-            let mut c = n.walk();
-            let is_const = n
-                .children(&mut c)
-                .any(|q| q.kind() == "type_qualifier" && &text[q.byte_range()] == "const");
+            // `const int x[2]` or `struct S ** const x[2]`: a `const` before the initializer.
+            let head_end = text[n.byte_range()]
+                .find('=')
+                .map_or(n.end_byte(), |i| n.start_byte() + i);
+            let is_const = text[n.start_byte()..head_end]
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .any(|w| w == "const");
             if !names.is_empty() {
                 out.push(Declaration {
                     start: n.start_byte(),
@@ -319,10 +322,10 @@ mod tests {
         assert_eq!(losing_uses(p, &v, &d), vec![2]);
         assert!(losing_uses(p, p, &d).is_empty());
         // A const local that loses one of two uses; a plain local that does is still used.
-        let p2 = "int main(void) {\n    const int c[2] = {1, 2};\n    int a = c[0];\n    a += c[1];\n    return a;\n}\n";
+        let p2 = "int main(void) {\n    int * const c[2] = {0, 0};\n    int a = c[0] != 0;\n    a += c[1] != 0;\n    return a;\n}\n";
         let s2 = CSyntax::parse(p2).unwrap();
         let d2 = s2.declarations(p2);
-        let v2 = p2.replace("    a += c[1];", "    ;         ");
+        let v2 = p2.replace("    a += c[1] != 0;", "    ;              ");
         assert_eq!(losing_uses(p2, &v2, &d2), vec![1]);
     }
 
