@@ -65,45 +65,41 @@ impl std::fmt::Display for Summary {
         let secs = self.elapsed.as_secs_f64();
         writeln!(
             f,
-            "recorded {} sessions in {:.1} s ({:.2} sessions/s){}{}",
+            "recorded {} sessions in {:.1} s ({:.2} sessions/s){}",
             self.recorded,
             secs,
             self.recorded as f64 / secs.max(1e-9),
-            if self.skipped > 0 {
-                format!(", {} already in the archive", self.skipped)
-            } else {
-                String::new()
-            },
-            if self.interrupted {
-                " — interrupted"
-            } else {
-                ""
-            }
+            resume_note(self.skipped, self.interrupted)
         )?;
-        let o: Vec<String> = self
-            .outcomes
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        writeln!(
-            f,
-            "outcomes: {}",
-            if o.is_empty() {
-                "none".into()
-            } else {
-                o.join(", ")
-            }
-        )?;
+        writeln!(f, "outcomes: {}", counts(&self.outcomes))?;
         if !self.divergences.is_empty() {
-            let d: Vec<String> = self
-                .divergences
-                .iter()
-                .map(|(k, v)| format!("{k} {v}"))
-                .collect();
-            writeln!(f, "divergences: {}", d.join(", "))?;
+            writeln!(f, "divergences: {}", counts(&self.divergences))?;
         }
         Ok(())
     }
+}
+
+/// `, 3 already in the archive — interrupted`: what a summary's first line adds.
+pub fn resume_note(skipped: usize, interrupted: bool) -> String {
+    let mut s = String::new();
+    if skipped > 0 {
+        s.push_str(&format!(", {skipped} already in the archive"));
+    }
+    if interrupted {
+        s.push_str(" — interrupted");
+    }
+    s
+}
+
+/// `finished 3, violated 1`: counts by name.
+pub fn counts(m: &BTreeMap<String, usize>) -> String {
+    if m.is_empty() {
+        return "none".into();
+    }
+    m.iter()
+        .map(|(k, v)| format!("{k} {v}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Tasks of a `random` (one engine per session) or `differential` (all engines in lockstep)

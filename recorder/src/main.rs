@@ -25,15 +25,19 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 #[command(
     name = "morphtrace-record",
     version,
-    about = "Record debugging sessions of real debuggers into .mtrace archives",
+    about = "Record debugging sessions of real debuggers, and coverage of real profilers, into .mtrace archives",
     long_about = "Record debugging sessions of real debuggers into .mtrace trace archives. The recorder \
-                  launches engines (Chromium and Node over CDP) on ephemeral loopback ports with fresh \
-                  profiles, generates debugging actions from a seeded generator (DBDB Algorithm 1), runs \
-                  them on one debugger or in lockstep on several (differential), and appends every \
-                  completed session to a crash-safe archive that morphtrace-analyze reads offline.",
+                  launches engines (Chromium and Node over CDP, Firefox over RDP) on ephemeral loopback \
+                  ports with fresh profiles, generates debugging actions from a seeded generator (DBDB \
+                  Algorithm 1), runs them on one debugger or in lockstep on several (differential), and \
+                  appends every completed session to a crash-safe archive that morphtrace-analyze reads \
+                  offline. With --strategy coverage it records coverage profilers (gcov, llvm-cov, V8) on \
+                  programs and on variants pruned of code reported unexecuted (Cod).",
     after_help = "Examples:\n  morphtrace-record engines\n  morphtrace-record run --engine chromium --engine node \
                   --strategy differential --corpus ../shared/corpus/dbdb --seeds 1..10 --out d.mtrace\n  \
-                  morphtrace-record replay d.mtrace --engine node@22 --out replay.mtrace"
+                  morphtrace-record replay d.mtrace --engine node@22 --out replay.mtrace\n  \
+                  morphtrace-record run --strategy coverage --engine gcov --engine llvm-cov \
+                  --corpus csmith:1..200 --out c.mtrace"
 )]
 struct Cli {
     /// Log filter (e.g. `info`, `morphtrace_recorder=debug`); RUST_LOG also works.
@@ -45,7 +49,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the debuggers found on this machine with their versions.
+    /// List the debuggers and coverage profilers found on this machine with their versions.
     Engines,
     /// Record a campaign: programs × seeds × engines with a strategy.
     Run(RunArgs),
@@ -331,6 +335,24 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                     }
                     Err(err) => println!("{spec}: unusable: {err}"),
                 }
+            }
+            // Coverage profilers: versions from the tools themselves.
+            use morphtrace_recorder::coverage::c_profilers::{CProfiler, CTools};
+            for (name, p) in [("gcov", CProfiler::Gcov), ("llvm-cov", CProfiler::LlvmCov)] {
+                match CTools::find(p).versions() {
+                    Ok((compiler, tool)) => {
+                        println!("{name:<28} {:<10} {tool} ({compiler})", "tool")
+                    }
+                    Err(e) => println!("{name}: unusable: {e}"),
+                }
+            }
+            println!(
+                "{:<28} {:<10} block coverage of any node above (--engine v8, v8@24, v8=PATH)",
+                "v8", "profiler"
+            );
+            match morphtrace_recorder::coverage::csmith::version() {
+                Ok(v) => println!("{:<28} {:<10} {v}", "csmith", "generator"),
+                Err(e) => println!("csmith: unusable: {e}"),
             }
             Ok(ExitCode::SUCCESS)
         }

@@ -9,20 +9,24 @@ use std::time::Duration;
 /// Csmith itself can take long on some seeds.
 const GENERATE_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// `csmith --version`'s first line, e.g. `csmith 2.3.0`.
-pub fn version() -> Result<String, CoverageError> {
-    // Csmith writes `platform.info` into its working directory, even for --version.
+/// Runs csmith in a scratch directory: it writes `platform.info` into its working directory,
+/// even for `--version`.
+fn csmith(args: &[&str]) -> Result<process::Finished, CoverageError> {
     let scratch = tempfile::Builder::new()
         .prefix("morphtrace-csmith-")
         .tempdir()?;
-    let f = process::run(
+    Ok(process::run(
         Command::new("csmith")
             .current_dir(scratch.path())
-            .arg("--version"),
+            .args(args),
         GENERATE_TIMEOUT,
         None,
-    )
-    .map_err(|_| CoverageError::Missing("csmith".into()))?;
+    )?)
+}
+
+/// `csmith --version`'s first line, e.g. `csmith 2.3.0`.
+pub fn version() -> Result<String, CoverageError> {
+    let f = csmith(&["--version"]).map_err(|_| CoverageError::Missing("csmith".into()))?;
     f.stdout
         .lines()
         .find(|l| !l.trim().is_empty())
@@ -58,16 +62,7 @@ pub fn generate(seed: u64, version: &str, cache: Option<&Path>) -> Result<String
             return Ok(t);
         }
     }
-    let scratch = tempfile::Builder::new()
-        .prefix("morphtrace-csmith-")
-        .tempdir()?;
-    let f = process::run(
-        Command::new("csmith")
-            .current_dir(scratch.path())
-            .args(["--seed", &seed.to_string()]),
-        GENERATE_TIMEOUT,
-        None,
-    )?;
+    let f = csmith(&["--seed", &seed.to_string()])?;
     if !f.ok() || f.stdout.is_empty() {
         return Err(CoverageError::Tool {
             what: format!("csmith --seed {seed}"),

@@ -265,27 +265,13 @@ impl std::fmt::Display for Summary {
         let secs = self.elapsed.as_secs_f64().max(1e-9);
         writeln!(
             f,
-            "recorded {} programs in {:.1} s ({:.1} programs/min){}{}",
+            "recorded {} programs in {:.1} s ({:.1} programs/min){}",
             self.recorded,
             secs,
             self.recorded as f64 * 60.0 / secs,
-            if self.skipped > 0 {
-                format!(", {} already in the archive", self.skipped)
-            } else {
-                String::new()
-            },
-            if self.interrupted {
-                " — interrupted"
-            } else {
-                ""
-            }
+            crate::campaign::resume_note(self.skipped, self.interrupted)
         )?;
-        let o: Vec<String> = self
-            .outcomes
-            .iter()
-            .map(|(k, v)| format!("{k} {v}"))
-            .collect();
-        writeln!(f, "outcomes: {}", o.join(", "))?;
+        writeln!(f, "outcomes: {}", crate::campaign::counts(&self.outcomes))?;
         for (reason, n) in &self.rejections {
             writeln!(f, "  rejected {n}: {reason}")?;
         }
@@ -718,6 +704,18 @@ fn transformation(
     }
 }
 
+/// P' as a program of its own, linked to P.
+fn variant_program(p: &Program, v: &Variant) -> Program {
+    Program::new(
+        p.language,
+        v.text.clone(),
+        ProgramOrigin::Transformed {
+            parent: p.hash,
+            transformation: DELETE.into(),
+        },
+    )
+}
+
 /// A directory removed when the program's work is done, however it ends.
 struct Scratch(PathBuf);
 
@@ -787,14 +785,7 @@ fn record_c(
     while out.len() < opts.variants && attempts < opts.variants * 3 && !candidates.is_empty() {
         attempts += 1;
         let v = variant::apply(&p.text, variant::choose(rng, &candidates));
-        let vp = Program::new(
-            Language::C,
-            v.text.clone(),
-            ProgramOrigin::Transformed {
-                parent: p.hash,
-                transformation: DELETE.into(),
-            },
-        );
+        let vp = variant_program(p, &v);
         if !seen.insert(vp.hash) {
             continue;
         }
@@ -984,14 +975,7 @@ fn record_js(
     while variants < opts.variants && attempts < opts.variants * 3 && !candidates.is_empty() {
         attempts += 1;
         let v = variant::apply(&p.text, variant::choose(rng, &candidates));
-        let vp = Program::new(
-            Language::JavaScript,
-            v.text.clone(),
-            ProgramOrigin::Transformed {
-                parent: p.hash,
-                transformation: DELETE.into(),
-            },
-        );
+        let vp = variant_program(p, &v);
         if !seen.insert(vp.hash) {
             continue;
         }
