@@ -6,6 +6,7 @@ pub mod cod;
 pub mod coverage;
 pub mod engine;
 pub mod header;
+pub mod metamorphic;
 pub mod program;
 pub mod relation;
 pub mod session;

@@ -1,0 +1,871 @@
+//! Metamorphic relations between a debugging session and its follow-up (ISSTA 2019, Table 1), as
+//! pure functions over two traces. The recorder judges every follow-up as soon as it ends (to stop
+//! a chain at the first violation); the analyzer re-judges archives offline with the same code.
+//!
+//! What a transformation changed is in its [`TransformationRecord`]: the line mapping, and in its
+//! parameters the column edits, the actions it inserted or dropped, where extra pauses are
+//! allowed and the fresh parameter a function gained. [`Expectation`] reads them back.
+
+use crate::program::LineMap;
+use crate::relation::{compare_outputs, ComparisonPolicy};
+use crate::session::TransformationRecord;
+use crate::trace::{Action, EventKind, Location, Output, PauseState, Trace};
+use crate::value::Value;
+use std::collections::BTreeSet;
+
+pub const ADD_BREAKPOINT: &str = "add-breakpoint-and-continue";
+pub const CONTINUE_TO_STEP: &str = "replace-continue-by-step";
+pub const SLIDING: &str = "breakpoint-sliding";
+pub const INSERT_DEAD_CODE: &str = "insert-dead-code";
+pub const REMOVE_DEAD_CODE: &str = "remove-dead-code";
+pub const ADD_PARAMETER: &str = "add-parameter";
+pub const ADD_NO_OP: &str = "add-no-op";
+pub const INTEGER_LITERAL: &str = "integer-literal-to-expression";
+pub const BOOLEAN_LITERAL: &str = "boolean-literal-to-expression";
+
+/// Every transformation of Table 1, action transformations first.
+pub const ALL: &[&str] = &[
+    ADD_BREAKPOINT,
+    CONTINUE_TO_STEP,
+    SLIDING,
+    INSERT_DEAD_CODE,
+    REMOVE_DEAD_CODE,
+    ADD_PARAMETER,
+    ADD_NO_OP,
+    INTEGER_LITERAL,
+    BOOLEAN_LITERAL,
+];
+
+/// Decided while the follow-up runs, from the live debugger (Table 1's interactive ones).
+pub fn is_interactive(transformation: &str) -> bool {
+    matches!(transformation, ADD_BREAKPOINT | CONTINUE_TO_STEP)
+}
+
+/// Changes the program text (the others change only the actions).
+pub fn is_program_transformation(transformation: &str) -> bool {
+    !matches!(transformation, ADD_BREAKPOINT | CONTINUE_TO_STEP | SLIDING)
+}
+
+/// The expected output relation of a transformation, by name.
+pub fn relation_of(transformation: &str) -> &'static str {
+    match transformation {
+        ADD_BREAKPOINT => "extra-pauses-only-at-the-new-breakpoint",
+        CONTINUE_TO_STEP => "every-parent-pause-still-appears",
+        ADD_PARAMETER => "same-behaviour-plus-an-undefined-parameter",
+        _ => "same-behaviour",
+    }
+}
+
+/// Text replaced inside one line: parent columns `[column, column + old_len)` became
+/// `[column, column + new_len)` on the follow-up's `line` (0-based, UTF-16 columns).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ColumnEdit {
+    pub line: u32,
+    pub column: u32,
+    pub old_len: u32,
+    pub new_len: u32,
+}
+
+/// Follow-up positions to parent positions: a line map plus column edits.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PositionMap {
+    pub lines: Option<LineMap>,
+    pub edits: Vec<ColumnEdit>,
+}
+
+impl PositionMap {
+    /// The parent position of a follow-up position; `None` for inserted lines.
+    pub fn to_parent(&self, l: Location) -> Option<Location> {
+        let line = match &self.lines {
+            Some(m) => m.to_origin(l.line)?,
+            None => l.line,
+        };
+        let mut column = l.column;
+        for e in self.edits.iter().filter(|e| e.line == l.line) {
+            if column >= e.column + e.new_len {
+                column = column - e.new_len + e.old_len;
+            } else if column >= e.column {
+                column = e.column;
+            }
+        }
+        Some(Location { line, column })
+    }
+
+    /// The follow-up position of a parent position; `None` for removed lines.
+    pub fn to_follow_up(&self, l: Location) -> Option<Location> {
+        let line = match &self.lines {
+            Some(m) => m.from_origin(l.line)?,
+            None => l.line,
+        };
+        let mut column = l.column;
+        for e in self.edits.iter().filter(|e| e.line == line) {
+            if column >= e.column + e.old_len {
+                column = column + e.new_len - e.old_len;
+            }
+        }
+        Some(Location { line, column })
+    }
+}
+
+/// A function that gained a fresh formal parameter: pauses in its own body must show it, as
+/// `undefined`, in the top frame (Figure 11).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FreshParameter {
+    pub name: String,
+    /// The function's body in the follow-up, from its `{` to its `}` (inclusive).
+    pub body: (Location, Location),
+    /// Bodies of functions nested in it (their frames do not see the parameter).
+    pub nested: Vec<(Location, Location)>,
+}
+
+impl FreshParameter {
+    fn applies_at(&self, l: Location) -> bool {
+        let inside = |(a, b): (Location, Location)| l >= a && l <= b;
+        inside(self.body) && !self.nested.iter().any(|&r| inside(r))
+    }
+}
+
+fn show_range((a, b): (Location, Location)) -> String {
+    format!("{}:{}-{}:{}", a.line, a.column, b.line, b.column)
+}
+
+fn parse_range(s: &str) -> Option<(Location, Location)> {
+    let (a, b) = s.split_once('-')?;
+    let loc = |x: &str| {
+        let (l, c) = x.split_once(':')?;
+        Some(Location::new(
+            l.trim().parse().ok()?,
+            c.trim().parse().ok()?,
+        ))
+    };
+    Some((loc(a)?, loc(b)?))
+}
+
+/// What a follow-up must satisfy, read from its transformation record.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Expectation {
+    pub map: PositionMap,
+    /// Follow-up action indices the transformation inserted (new, temporary and resynchronizing
+    /// actions); their breakpoint outputs have no parent counterpart.
+    pub inserted: BTreeSet<u32>,
+    /// Parent action indices the transformation dropped (breakpoints in removed code).
+    pub dropped: BTreeSet<u32>,
+    /// Follow-up lines where extra pauses are allowed (the new breakpoint's actual lines).
+    pub extra_lines: BTreeSet<u32>,
+    /// Follow-up action indices whose pauses may be extra (steps that replaced a continue).
+    pub extra_actions: BTreeSet<u32>,
+    /// Extra pauses are allowed on inserted lines (a no-op is real code: steps stop there).
+    pub extra_on_inserted_lines: bool,
+    pub fresh: Option<FreshParameter>,
+    /// Compare class names and function source descriptions (off when the program changed).
+    pub object_shells: bool,
+}
+
+fn list(v: &BTreeSet<u32>) -> String {
+    v.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+fn parse_list(s: &str) -> BTreeSet<u32> {
+    s.split(',').filter_map(|x| x.trim().parse().ok()).collect()
+}
+
+impl Expectation {
+    /// Parameters to store in the transformation record (0-based lines and action indices).
+    pub fn params(&self) -> Vec<(String, String)> {
+        let mut p = Vec::new();
+        if !self.map.edits.is_empty() {
+            let e: Vec<String> = self
+                .map
+                .edits
+                .iter()
+                .map(|e| format!("{}:{}:{}:{}", e.line, e.column, e.old_len, e.new_len))
+                .collect();
+            p.push(("expect.column-edits".into(), e.join(",")));
+        }
+        if !self.inserted.is_empty() {
+            p.push(("expect.inserted-actions".into(), list(&self.inserted)));
+        }
+        if !self.dropped.is_empty() {
+            p.push(("expect.dropped-actions".into(), list(&self.dropped)));
+        }
+        if !self.extra_lines.is_empty() {
+            p.push(("expect.extra-pause-lines".into(), list(&self.extra_lines)));
+        }
+        if !self.extra_actions.is_empty() {
+            p.push((
+                "expect.extra-pause-actions".into(),
+                list(&self.extra_actions),
+            ));
+        }
+        if self.extra_on_inserted_lines {
+            p.push((
+                "expect.extra-pauses-on-inserted-lines".into(),
+                "true".into(),
+            ));
+        }
+        if let Some(f) = &self.fresh {
+            p.push(("expect.fresh-parameter".into(), f.name.clone()));
+            p.push(("expect.fresh-body".into(), show_range(f.body)));
+            if !f.nested.is_empty() {
+                let n: Vec<String> = f.nested.iter().map(|&r| show_range(r)).collect();
+                p.push(("expect.fresh-nested".into(), n.join(",")));
+            }
+        }
+        p.push((
+            "expect.object-shells".into(),
+            self.object_shells.to_string(),
+        ));
+        p
+    }
+
+    /// Reads an expectation back from a transformation record.
+    pub fn of(t: &TransformationRecord) -> Expectation {
+        let get = |k: &str| {
+            t.params
+                .iter()
+                .find(|(x, _)| x == k)
+                .map(|(_, v)| v.as_str())
+        };
+        let edits = get("expect.column-edits")
+            .map(|s| {
+                s.split(',')
+                    .filter_map(|e| {
+                        let n: Vec<u32> = e.split(':').filter_map(|x| x.parse().ok()).collect();
+                        (n.len() == 4).then(|| ColumnEdit {
+                            line: n[0],
+                            column: n[1],
+                            old_len: n[2],
+                            new_len: n[3],
+                        })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let fresh = get("expect.fresh-parameter").map(|name| FreshParameter {
+            name: name.to_string(),
+            body: get("expect.fresh-body")
+                .and_then(parse_range)
+                .unwrap_or_default(),
+            nested: get("expect.fresh-nested")
+                .map(|s| s.split(',').filter_map(parse_range).collect())
+                .unwrap_or_default(),
+        });
+        Expectation {
+            map: PositionMap {
+                lines: t.mapping.clone(),
+                edits,
+            },
+            inserted: get("expect.inserted-actions")
+                .map(parse_list)
+                .unwrap_or_default(),
+            dropped: get("expect.dropped-actions")
+                .map(parse_list)
+                .unwrap_or_default(),
+            extra_lines: get("expect.extra-pause-lines")
+                .map(parse_list)
+                .unwrap_or_default(),
+            extra_actions: get("expect.extra-pause-actions")
+                .map(parse_list)
+                .unwrap_or_default(),
+            extra_on_inserted_lines: get("expect.extra-pauses-on-inserted-lines") == Some("true"),
+            fresh,
+            object_shells: get("expect.object-shells") != Some("false"),
+        }
+    }
+}
+
+/// A violated relation: where in the follow-up's trace, and what differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    pub relation: &'static str,
+    /// Index of the first differing event in the follow-up's trace.
+    pub event_index: Option<u32>,
+    pub message: String,
+}
+
+/// An output with the action it answered.
+struct Answer<'a> {
+    action_index: u32,
+    event_index: u32,
+    action: &'a Action,
+    output: &'a Output,
+}
+
+fn answers(t: &Trace) -> Vec<Answer<'_>> {
+    let mut out = Vec::new();
+    let mut current: Option<(u32, &Action)> = None;
+    let mut n = 0u32;
+    for (i, e) in t.events.iter().enumerate() {
+        match &e.kind {
+            EventKind::Action(a) => {
+                current = Some((n, a));
+                n += 1;
+            }
+            EventKind::Output(o) => {
+                if let Some((action_index, action)) = current.take() {
+                    out.push(Answer {
+                        action_index,
+                        event_index: i as u32,
+                        action,
+                        output: o,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// A follow-up pause in parent coordinates, with the fresh parameter checked and taken out.
+fn to_parent_pause(p: &PauseState, x: &Expectation) -> Result<Option<PauseState>, String> {
+    let Some(location) = x.map.to_parent(p.location) else {
+        return Ok(None);
+    };
+    let mut q = p.clone();
+    q.location = location;
+    for f in &mut q.stack {
+        // A caller frame on an inserted line cannot be: report it through the location.
+        f.location = x.map.to_parent(f.location).unwrap_or(Location {
+            line: u32::MAX,
+            column: 0,
+        });
+    }
+    if let Some(fresh) = &x.fresh {
+        if fresh.applies_at(p.location) {
+            let mut found = None;
+            if let Some(top) = q.stack.first_mut() {
+                for s in &mut top.scopes {
+                    if let Some(i) = s.variables.iter().position(|v| v.name == fresh.name) {
+                        found = Some(s.variables.remove(i).value);
+                        break;
+                    }
+                }
+            }
+            match found {
+                Some(Value::Undefined) => {}
+                Some(v) => {
+                    return Err(format!(
+                        "the fresh parameter {} is {v}, not undefined, at {}",
+                        fresh.name, p.location
+                    ))
+                }
+                None => {
+                    return Err(format!(
+                        "the fresh parameter {} is missing from the scope at {}",
+                        fresh.name, p.location
+                    ))
+                }
+            }
+        }
+    }
+    Ok(Some(q))
+}
+
+fn to_parent_output(o: &Output, x: &Expectation) -> Result<Option<Output>, String> {
+    Ok(match o {
+        Output::Paused(p) => to_parent_pause(p, x)?.map(Output::Paused),
+        Output::BreakpointSet {
+            id,
+            requested,
+            actual,
+            source,
+            policy,
+        } => Some(Output::BreakpointSet {
+            id: *id,
+            requested: x.map.to_parent(*requested).unwrap_or(*requested),
+            actual: actual
+                .iter()
+                .map(|l| {
+                    x.map.to_parent(*l).unwrap_or(Location {
+                        line: u32::MAX,
+                        column: 0,
+                    })
+                })
+                .collect(),
+            source: *source,
+            policy: policy.clone(),
+        }),
+        Output::Finished { outcome } => Some(Output::Finished {
+            outcome: outcome.clone(),
+        }),
+        other => Some(other.clone()),
+    })
+}
+
+fn describe(o: &Output) -> String {
+    match o {
+        Output::Paused(p) => format!("a pause at {}", p.location),
+        Output::Finished { outcome } => format!("the end ({})", outcome.name()),
+        Output::BreakpointSet { actual, .. } => format!(
+            "a breakpoint at [{}]",
+            actual
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        other => other.name().to_string(),
+    }
+}
+
+/// Judges a follow-up's trace against its parent's under the transformation's expected output
+/// relation: breakpoint outputs pairwise, then the parent's pauses and end in order, each
+/// compared (location, call stack, variables) modulo the position mapping. Extra follow-up
+/// pauses are allowed only where the expectation says. `None`: the relation holds.
+pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Option<Violation> {
+    let x = Expectation::of(t);
+    let relation = relation_of(&t.name);
+    let policy = ComparisonPolicy {
+        columns: true,
+        call_stack: true,
+        variables: true,
+        breakpoints: true,
+        object_shells: x.object_shells,
+    };
+    let violation = |event_index: Option<u32>, message: String| {
+        Some(Violation {
+            relation,
+            event_index,
+            message,
+        })
+    };
+    let pa = answers(parent);
+    let fa = answers(follow_up);
+
+    // Breakpoint outputs, pairwise in order.
+    let pb: Vec<&Answer> = pa
+        .iter()
+        .filter(|a| matches!(a.action, Action::SetBreakpoint { .. }))
+        .filter(|a| !x.dropped.contains(&a.action_index))
+        .collect();
+    let fb: Vec<&Answer> = fa
+        .iter()
+        .filter(|a| matches!(a.action, Action::SetBreakpoint { .. }))
+        .filter(|a| !x.inserted.contains(&a.action_index))
+        .collect();
+    for (p, f) in pb.iter().zip(&fb) {
+        let mapped = match to_parent_output(f.output, &x) {
+            Ok(Some(o)) => o,
+            Ok(None) => continue,
+            Err(m) => return violation(Some(f.event_index), m),
+        };
+        if let Some((_, detail)) = compare_outputs(p.output, &mapped, &policy) {
+            return violation(
+                Some(f.event_index),
+                format!("{} answered differently: {detail}", f.action),
+            );
+        }
+    }
+
+    // Pauses and the end, in order.
+    let pc: Vec<&Answer> = pa.iter().filter(|a| a.action.is_control()).collect();
+    let fc: Vec<&Answer> = fa.iter().filter(|a| a.action.is_control()).collect();
+    let mut j = 0;
+    for p in &pc {
+        loop {
+            let Some(f) = fc.get(j) else {
+                // The follow-up stopped early: only a failure if it did not also end.
+                return violation(
+                    fc.last().map(|f| f.event_index),
+                    format!(
+                        "the follow-up has no counterpart of the parent's {} after {}",
+                        describe(p.output),
+                        p.action
+                    ),
+                );
+            };
+            let mapped = match to_parent_output(f.output, &x) {
+                Ok(m) => m,
+                Err(m) => return violation(Some(f.event_index), m),
+            };
+            let extra = match f.output {
+                Output::Paused(q) => {
+                    x.extra_lines.contains(&q.location.line)
+                        || x.extra_actions.contains(&f.action_index)
+                        || (mapped.is_none() && x.extra_on_inserted_lines)
+                }
+                _ => false,
+            };
+            let same_place = match (&mapped, p.output) {
+                (Some(Output::Paused(a)), Output::Paused(b)) => a.location == b.location,
+                (Some(Output::Finished { .. }), Output::Finished { .. }) => true,
+                _ => false,
+            };
+            if same_place || !extra {
+                match &mapped {
+                    Some(m) => {
+                        if let Some((_, detail)) = compare_outputs(p.output, m, &policy) {
+                            return violation(
+                                Some(f.event_index),
+                                format!(
+                                    "after {}, expected {} as in the parent: {detail}",
+                                    f.action,
+                                    describe(p.output)
+                                ),
+                            );
+                        }
+                    }
+                    None => {
+                        return violation(
+                            Some(f.event_index),
+                            format!(
+                                "after {}, paused on an inserted line at {} instead of {}",
+                                f.action,
+                                match f.output {
+                                    Output::Paused(q) => q.location.to_string(),
+                                    _ => String::new(),
+                                },
+                                describe(p.output)
+                            ),
+                        )
+                    }
+                }
+                j += 1;
+                break;
+            }
+            j += 1;
+        }
+    }
+    // What the follow-up did beyond the parent's end must be extra, or the end itself again.
+    for f in &fc[j.min(fc.len())..] {
+        let allowed = match f.output {
+            Output::Paused(q) => {
+                x.extra_lines.contains(&q.location.line)
+                    || x.extra_actions.contains(&f.action_index)
+                    || (x.map.to_parent(q.location).is_none() && x.extra_on_inserted_lines)
+            }
+            _ => false,
+        };
+        if !allowed {
+            return violation(
+                Some(f.event_index),
+                format!(
+                    "{} after the parent's last pause, at {}",
+                    describe(f.output),
+                    f.action
+                ),
+            );
+        }
+    }
+    if parent.console != follow_up.console && !pc.is_empty() && finished(&pc) && finished(&fc) {
+        return violation(
+            fc.last().map(|f| f.event_index),
+            "the program printed something else".into(),
+        );
+    }
+    None
+}
+
+fn finished(answers: &[&Answer]) -> bool {
+    answers
+        .last()
+        .is_some_and(|a| matches!(a.output, Output::Finished { .. }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EngineRef;
+    use crate::program::{LineMap, LineSegment, ProgramHash};
+    use crate::trace::*;
+
+    fn pause(line: u32, column: u32, vars: &[(&str, Value)]) -> Output {
+        Output::Paused(PauseState {
+            location: Location::new(line, column),
+            reason: PauseReason::Step,
+            engine_reason: None,
+            stack: vec![Frame {
+                function: "f".into(),
+                location: Location::new(line, column),
+                scopes: vec![Scope {
+                    kind: ScopeKind::Local,
+                    name: None,
+                    variables: vars
+                        .iter()
+                        .map(|(n, v)| Variable {
+                            name: n.to_string(),
+                            value: v.clone(),
+                            reported: None,
+                        })
+                        .collect(),
+                }],
+            }],
+        })
+    }
+
+    fn trace(steps: Vec<(Action, Output)>) -> Trace {
+        let mut events = Vec::new();
+        for (a, o) in steps {
+            events.push(Event {
+                at_us: 0,
+                kind: EventKind::Action(a),
+            });
+            events.push(Event {
+                at_us: 0,
+                kind: EventKind::Output(o),
+            });
+        }
+        Trace {
+            engine: EngineRef(0),
+            events,
+            console: vec![],
+        }
+    }
+
+    fn record(name: &str, mapping: Option<LineMap>, x: &Expectation) -> TransformationRecord {
+        TransformationRecord {
+            name: name.into(),
+            interactive: is_interactive(name),
+            params: x.params(),
+            program_before: ProgramHash::of("a"),
+            program_after: ProgramHash::of("b"),
+            mapping,
+        }
+    }
+
+    fn done() -> Output {
+        Output::Finished {
+            outcome: ProgramOutcome::Completed,
+        }
+    }
+
+    fn shifted_after(line: u32) -> LineMap {
+        LineMap {
+            segments: vec![
+                LineSegment {
+                    start: 0,
+                    len: line,
+                    origin_start: 0,
+                },
+                LineSegment {
+                    start: line + 1,
+                    len: 100,
+                    origin_start: line,
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn position_maps_shift_columns_after_an_edit() {
+        let m = PositionMap {
+            lines: None,
+            edits: vec![ColumnEdit {
+                line: 2,
+                column: 8,
+                old_len: 2,
+                new_len: 6,
+            }],
+        };
+        assert_eq!(m.to_parent(Location::new(2, 4)), Some(Location::new(2, 4)));
+        assert_eq!(m.to_parent(Location::new(2, 10)), Some(Location::new(2, 8)));
+        assert_eq!(
+            m.to_parent(Location::new(2, 16)),
+            Some(Location::new(2, 12))
+        );
+        assert_eq!(
+            m.to_parent(Location::new(3, 16)),
+            Some(Location::new(3, 16))
+        );
+        assert_eq!(
+            m.to_follow_up(Location::new(2, 12)),
+            Some(Location::new(2, 16))
+        );
+        let x = Expectation {
+            map: m.clone(),
+            object_shells: false,
+            ..Default::default()
+        };
+        let t = record(INTEGER_LITERAL, None, &x);
+        assert_eq!(Expectation::of(&t), x);
+    }
+
+    #[test]
+    fn shifted_lines_compare_equal_and_a_moved_pause_is_named() {
+        let parent = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::StepOver, pause(1, 0, &[("x", Value::Number(1.0))])),
+            (Action::StepOver, done()),
+        ]);
+        let x = Expectation::default();
+        let t = record(INSERT_DEAD_CODE, Some(shifted_after(1)), &x);
+        let good = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::StepOver, pause(2, 0, &[("x", Value::Number(1.0))])),
+            (Action::StepOver, done()),
+        ]);
+        assert_eq!(judge(&parent, &good, &t), None);
+        // Pausing on the inserted dead code is a violation, named at its event.
+        let bad = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::StepOver, pause(1, 0, &[("x", Value::Number(1.0))])),
+            (Action::StepOver, done()),
+        ]);
+        let v = judge(&parent, &bad, &t).unwrap();
+        assert_eq!(v.event_index, Some(3));
+        assert!(v.message.contains("inserted line"), "{}", v.message);
+        // A changed variable is named.
+        let bad = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::StepOver, pause(2, 0, &[("x", Value::Number(2.0))])),
+            (Action::StepOver, done()),
+        ]);
+        let v = judge(&parent, &bad, &t).unwrap();
+        assert_eq!(v.event_index, Some(3));
+        assert!(v.message.contains("x: 1 vs 2"), "{}", v.message);
+    }
+
+    #[test]
+    fn no_ops_allow_pauses_on_their_own_line_only() {
+        let parent = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::StepOver, pause(1, 0, &[])),
+        ]);
+        let x = Expectation {
+            extra_on_inserted_lines: true,
+            ..Default::default()
+        };
+        let t = record(ADD_NO_OP, Some(shifted_after(1)), &x);
+        let good = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::StepOver, pause(1, 0, &[])),
+            (Action::StepOver, pause(2, 0, &[])),
+        ]);
+        assert_eq!(judge(&parent, &good, &t), None);
+        let bad = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::StepOver, pause(1, 0, &[])),
+            (Action::StepOver, pause(3, 0, &[])),
+        ]);
+        assert_eq!(judge(&parent, &bad, &t).unwrap().event_index, Some(5));
+    }
+
+    #[test]
+    fn extra_pauses_at_the_new_breakpoint_are_ignored_elsewhere_not() {
+        let parent = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::Resume, pause(5, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        let x = Expectation {
+            extra_lines: [3].into(),
+            inserted: [0].into(),
+            object_shells: true,
+            ..Default::default()
+        };
+        let t = record(ADD_BREAKPOINT, None, &x);
+        let bp = Output::BreakpointSet {
+            id: BreakpointId(1),
+            requested: Location::new(3, 0),
+            actual: vec![Location::new(3, 0)],
+            source: LocationSource::EngineReported,
+            policy: None,
+        };
+        let good = trace(vec![
+            (
+                Action::SetBreakpoint {
+                    line: 3,
+                    column: None,
+                },
+                bp.clone(),
+            ),
+            (Action::Start, pause(0, 0, &[])),
+            (Action::Resume, pause(3, 0, &[])),
+            (Action::Resume, pause(5, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        assert_eq!(judge(&parent, &good, &t), None);
+        let bad = trace(vec![
+            (
+                Action::SetBreakpoint {
+                    line: 3,
+                    column: None,
+                },
+                bp,
+            ),
+            (Action::Start, pause(0, 0, &[])),
+            (Action::Resume, pause(4, 0, &[])),
+            (Action::Resume, pause(5, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        let v = judge(&parent, &bad, &t).unwrap();
+        assert_eq!(v.event_index, Some(5));
+        assert_eq!(v.relation, relation_of(ADD_BREAKPOINT));
+        // A missing pause is a violation too.
+        let missing = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        let v = judge(&parent, &missing, &t).unwrap();
+        assert!(
+            v.message.contains("expected a pause at 6:1"),
+            "{}",
+            v.message
+        );
+    }
+
+    #[test]
+    fn steps_replacing_a_continue_may_pause_anywhere_but_must_resynchronize() {
+        let parent = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::Resume, pause(5, 0, &[])),
+        ]);
+        let x = Expectation {
+            extra_actions: [1].into(),
+            inserted: [2].into(),
+            object_shells: true,
+            ..Default::default()
+        };
+        let t = record(CONTINUE_TO_STEP, None, &x);
+        let good = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::StepOver, pause(1, 0, &[])),
+            (Action::Resume, pause(5, 0, &[])),
+        ]);
+        assert_eq!(judge(&parent, &good, &t), None);
+        let direct = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::StepOver, pause(5, 0, &[])),
+        ]);
+        assert_eq!(judge(&parent, &direct, &t), None);
+        let bad = trace(vec![
+            (Action::Start, pause(0, 0, &[])),
+            (Action::StepOver, pause(1, 0, &[])),
+            (Action::Resume, pause(6, 0, &[])),
+        ]);
+        assert_eq!(judge(&parent, &bad, &t).unwrap().event_index, Some(5));
+    }
+
+    #[test]
+    fn a_fresh_parameter_must_be_there_and_undefined() {
+        let parent = trace(vec![(Action::Start, pause(2, 0, &[("a", Value::Null)]))]);
+        let x = Expectation {
+            fresh: Some(FreshParameter {
+                name: "p".into(),
+                body: (Location::new(1, 10), Location::new(4, 0)),
+                nested: vec![(Location::new(3, 0), Location::new(3, 20))],
+            }),
+            ..Default::default()
+        };
+        let t = record(ADD_PARAMETER, None, &x);
+        assert_eq!(Expectation::of(&t), x);
+        let good = trace(vec![(
+            Action::Start,
+            pause(2, 0, &[("a", Value::Null), ("p", Value::Undefined)]),
+        )]);
+        assert_eq!(judge(&parent, &good, &t), None);
+        let missing = trace(vec![(Action::Start, pause(2, 0, &[("a", Value::Null)]))]);
+        assert!(judge(&parent, &missing, &t)
+            .unwrap()
+            .message
+            .contains("missing"));
+        let wrong = trace(vec![(
+            Action::Start,
+            pause(2, 0, &[("a", Value::Null), ("p", Value::Null)]),
+        )]);
+        assert!(judge(&parent, &wrong, &t)
+            .unwrap()
+            .message
+            .contains("not undefined"));
+    }
+}
