@@ -79,7 +79,7 @@ impl Recording {
         }
     }
 
-    fn push(&mut self, i: usize, kind: EventKind) {
+    pub(crate) fn push(&mut self, i: usize, kind: EventKind) {
         let at_us = self.start.elapsed().as_micros() as u64;
         self.traces[i].events.push(Event { at_us, kind });
     }

@@ -1,0 +1,774 @@
+//! Interactive metamorphic testing of one debugger (ISSTA 2019): an initial session, then a chain
+//! of follow-ups, each derived from its parent by one transformation of Table 1 and judged
+//! against it as soon as it ends. Action transformations that depend on what the debugger does
+//! (a step consumed by a new breakpoint, a step that replaced a continue) are decided while the
+//! follow-up runs, from the live outputs.
+
+pub mod source;
+
+use crate::corpus::{self, Loaded};
+use crate::coverage::v8::V8Runner;
+use crate::debugger::{Debugger, DebuggerError, Engine};
+use crate::strategy::{self, Plan, RandomParams, Recording};
+use morphtrace_schema::header::now_ms;
+use morphtrace_schema::metamorphic::{
+    self as mm, judge, Expectation, PositionMap, ADD_BREAKPOINT, CONTINUE_TO_STEP,
+    REMOVE_DEAD_CODE, SLIDING,
+};
+use morphtrace_schema::relation::ComparisonPolicy;
+use morphtrace_schema::{
+    Action, EngineRef, EventKind, Language, Location, Output, ParentRef, Program, ProgramOrigin,
+    Session, SessionId, SessionMode, SessionOutcome, Trace, TransformationRecord, Warning,
+};
+use rand::seq::IndexedRandom;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use source::{Analysis, Transformed};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+/// How a chain is built.
+#[derive(Debug, Clone)]
+pub struct ChainParams {
+    /// Follow-up rounds after the initial session (the paper: 5).
+    pub rounds: u32,
+    /// Transformations that may be chosen (names from `schema::metamorphic::ALL`).
+    pub transformations: Vec<&'static str>,
+    /// The initial session: DBDB's random actions, or given actions (tests, replays).
+    pub initial: Plan,
+    pub seed: u64,
+    /// How many times a follow-up may resynchronize after one parent action.
+    pub max_resync: u32,
+}
+
+impl ChainParams {
+    pub fn random(seed: u64, rounds: u32, random: RandomParams) -> ChainParams {
+        ChainParams {
+            rounds,
+            transformations: mm::ALL.to_vec(),
+            initial: Plan::Random {
+                params: random,
+                seed,
+            },
+            seed,
+            max_resync: 4,
+        }
+    }
+
+    pub fn params(&self) -> Vec<(String, String)> {
+        vec![
+            ("metamorphic.rounds".into(), self.rounds.to_string()),
+            (
+                "metamorphic.transformations".into(),
+                self.transformations.join(","),
+            ),
+        ]
+    }
+}
+
+/// Everything a chain recorded: its sessions (initial first) and the programs it derived.
+#[derive(Debug, Default)]
+pub struct Chain {
+    pub sessions: Vec<Session>,
+    pub programs: Vec<Program>,
+}
+
+/// What the chain runner needs besides the engine.
+pub struct Context<'a> {
+    pub engine: &'a mut Box<dyn Engine>,
+    pub engine_ref: EngineRef,
+    pub policy: &'a ComparisonPolicy,
+    /// Where derived programs are written for the engine to load.
+    pub workdir: &'a Path,
+    /// Precise coverage for remove-dead-code, started on first use.
+    pub coverage: &'a mut Option<V8Runner>,
+    pub node: PathBuf,
+    pub session_timeout: Duration,
+}
+
+/// Canonicalizes a transformation name given on the command line.
+pub fn transformation_named(name: &str) -> Option<&'static str> {
+    mm::ALL.iter().copied().find(|t| *t == name)
+}
+
+/// The parent's actions with the outputs that answered them (`None`: cut short).
+fn steps(t: &Trace) -> Vec<(Action, Option<Output>)> {
+    let mut out: Vec<(Action, Option<Output>)> = Vec::new();
+    for e in &t.events {
+        match &e.kind {
+            EventKind::Action(a) => out.push((a.clone(), None)),
+            EventKind::Output(o) => {
+                if let Some(last) = out.last_mut() {
+                    if last.1.is_none() {
+                        last.1 = Some(o.clone());
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn paused_at(o: &Output) -> Option<Location> {
+    match o {
+        Output::Paused(p) => Some(p.location),
+        _ => None,
+    }
+}
+
+fn slid(action: &Action, out: &Option<Output>) -> bool {
+    match (action, out) {
+        (Action::SetBreakpoint { line, column }, Some(Output::BreakpointSet { actual, .. })) => {
+            actual
+                .first()
+                .is_some_and(|a| a.line != *line || column.is_some_and(|c| c != a.column))
+        }
+        _ => false,
+    }
+}
+
+/// A follow-up's recipe: the program's position map and the action changes to make.
+#[derive(Debug, Clone)]
+struct Recipe {
+    name: &'static str,
+    map: PositionMap,
+    /// Program transformations: every breakpoint set at its parent's actual location (implicit
+    /// sliding, §3.2.1), so that inserted code cannot capture it.
+    slide_all: bool,
+    /// Breakpoint sliding: slid breakpoints set at their actual location.
+    slide_slid: bool,
+    /// Add-breakpoint: before which parent action, at which line.
+    new_breakpoint: Option<(usize, u32)>,
+    /// Replace-continue: which parent action, by which step.
+    replace: Option<(usize, Action)>,
+    /// A step that stops on an inserted line is issued again (the new code is real code).
+    restep_inserted: bool,
+}
+
+/// Drives one follow-up: the parent's actions transformed, resynchronized where needed.
+struct FollowUp<'a> {
+    dbg: Box<dyn Debugger>,
+    rec: &'a mut Recording,
+    expect: Expectation,
+    finished: bool,
+}
+
+impl FollowUp<'_> {
+    async fn apply(&mut self, a: Action) -> Result<Output, DebuggerError> {
+        self.rec.push(0, EventKind::Action(a.clone()));
+        self.rec.actions += 1;
+        let out = match &a {
+            Action::SetBreakpoint { line, column } => {
+                self.dbg.set_breakpoint(*line, *column).await?
+            }
+            Action::RemoveBreakpoint { id } => self.dbg.remove_breakpoint(*id).await?,
+            control => self.dbg.control(control).await?,
+        };
+        if matches!(out, Output::Finished { .. }) {
+            self.finished = true;
+        }
+        self.rec.push(0, EventKind::Output(out.clone()));
+        Ok(out)
+    }
+
+    fn index(&self) -> u32 {
+        self.rec.actions
+    }
+
+    /// Same place as the parent's answer (mapped), or both ended.
+    fn in_sync(&self, out: &Output, parent: &Option<Output>) -> bool {
+        match (out, parent) {
+            (Output::Paused(q), Some(Output::Paused(p))) => {
+                self.expect.map.to_parent(q.location) == Some(p.location)
+            }
+            (Output::Finished { .. }, Some(Output::Finished { .. })) => true,
+            _ => false,
+        }
+    }
+}
+
+async fn drive(
+    f: &mut FollowUp<'_>,
+    parent: &[(Action, Option<Output>)],
+    r: &Recipe,
+    max_resync: u32,
+) -> Result<(), DebuggerError> {
+    let mut ids = BTreeMap::new();
+    let mut dropped_ids = HashSet::new();
+    for (i, (action, parent_out)) in parent.iter().enumerate() {
+        if r.new_breakpoint.is_some_and(|(at, _)| at == i) && !f.finished {
+            let line = r.new_breakpoint.map(|(_, l)| l).unwrap_or(0);
+            f.expect.inserted.insert(f.index());
+            if let Output::BreakpointSet { actual, .. } = f
+                .apply(Action::SetBreakpoint { line, column: None })
+                .await?
+            {
+                f.expect.extra_lines.extend(actual.iter().map(|l| l.line));
+            }
+        }
+        match action {
+            Action::SetBreakpoint { line, column } => {
+                let parent_id = match parent_out {
+                    Some(Output::BreakpointSet { id, .. }) => Some(*id),
+                    _ => None,
+                };
+                let at_actual = r.slide_all || (r.slide_slid && slid(action, parent_out));
+                let target = match (at_actual, parent_out) {
+                    (true, Some(Output::BreakpointSet { actual, .. })) if !actual.is_empty() => r
+                        .map
+                        .to_follow_up(actual[0])
+                        .map(|l| (l.line, Some(l.column))),
+                    _ => r
+                        .map
+                        .to_follow_up(Location::new(*line, column.unwrap_or(0)))
+                        .map(|l| (l.line, column.map(|_| l.column))),
+                };
+                let Some((line, column)) = target else {
+                    // In removed code: never hit in the parent, dropped with its removal.
+                    f.expect.dropped.insert(i as u32);
+                    dropped_ids.extend(parent_id);
+                    continue;
+                };
+                let out = f.apply(Action::SetBreakpoint { line, column }).await?;
+                if let (Some(p), Output::BreakpointSet { id, .. }) = (parent_id, &out) {
+                    ids.insert(p, *id);
+                }
+            }
+            Action::RemoveBreakpoint { id } => {
+                if dropped_ids.contains(id) {
+                    f.expect.dropped.insert(i as u32);
+                    continue;
+                }
+                let id = ids.get(id).copied().unwrap_or(*id);
+                f.apply(Action::RemoveBreakpoint { id }).await?;
+            }
+            control => {
+                if f.finished {
+                    break;
+                }
+                let issued = match &r.replace {
+                    Some((at, step)) if *at == i => {
+                        f.expect.extra_actions.insert(f.index());
+                        step.clone()
+                    }
+                    _ => control.clone(),
+                };
+                let mut out = f.apply(issued.clone()).await?;
+                let mut last = issued;
+                for _ in 0..max_resync {
+                    if f.in_sync(&out, parent_out) {
+                        break;
+                    }
+                    let Some(here) = paused_at(&out) else { break };
+                    let on_new_bp = f.expect.extra_lines.contains(&here.line);
+                    let stepped = !matches!(last, Action::Resume | Action::Start);
+                    if on_new_bp && stepped && r.name == ADD_BREAKPOINT {
+                        // Figure 7: the new breakpoint consumed a step; a temporary breakpoint
+                        // where the parent's step went, a continue, and the breakpoint removed.
+                        if let Some(to) = parent_out.as_ref().and_then(paused_at) {
+                            let to = r.map.to_follow_up(to).unwrap_or(to);
+                            f.expect.inserted.insert(f.index());
+                            let temp = f
+                                .apply(Action::SetBreakpoint {
+                                    line: to.line,
+                                    column: Some(to.column),
+                                })
+                                .await?;
+                            out = f.apply(Action::Resume).await?;
+                            if let Output::BreakpointSet { id, .. } = temp {
+                                f.expect.inserted.insert(f.index());
+                                f.apply(Action::RemoveBreakpoint { id }).await?;
+                            }
+                        } else {
+                            out = f.apply(Action::Resume).await?;
+                        }
+                        last = Action::Resume;
+                    } else if on_new_bp || f.expect.extra_actions.contains(&(f.index() - 1)) {
+                        // A pause the parent did not have: continue to where it went.
+                        out = f.apply(Action::Resume).await?;
+                        last = Action::Resume;
+                    } else if r.restep_inserted && f.expect.map.to_parent(here).is_none() {
+                        out = f.apply(Action::StepOver).await?;
+                        last = Action::StepOver;
+                    } else {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    f.rec.outcome = Some(if f.finished {
+        SessionOutcome::Finished
+    } else {
+        SessionOutcome::ActionLimit
+    });
+    Ok(())
+}
+
+/// Chooses a transformation for the next round and prepares the follow-up's program.
+struct Choice {
+    recipe: Recipe,
+    program: Option<Transformed>,
+    params: Vec<(String, String)>,
+}
+
+fn choose(
+    ctx: &mut Context<'_>,
+    allowed: &[&'static str],
+    loaded: &Loaded,
+    parent: &[(Action, Option<Output>)],
+    rng: &mut ChaCha8Rng,
+) -> Option<Choice> {
+    let analysis = Analysis::of(&loaded.program.text).ok();
+    let mut options: Vec<&'static str> = vec![ADD_BREAKPOINT];
+    if parent
+        .iter()
+        .any(|(a, o)| matches!(a, Action::Resume) && o.is_some())
+    {
+        options.push(CONTINUE_TO_STEP);
+    }
+    if parent.iter().any(|(a, o)| slid(a, o)) {
+        options.push(SLIDING);
+    }
+    if let Some(a) = &analysis {
+        options.extend(a.applicable());
+        options.push(REMOVE_DEAD_CODE);
+    }
+    options.retain(|o| allowed.contains(o));
+    while !options.is_empty() {
+        let k = rng.random_range(0..options.len());
+        let name = options.swap_remove(k);
+        let base = Recipe {
+            name,
+            map: PositionMap::default(),
+            slide_all: false,
+            slide_slid: false,
+            new_breakpoint: None,
+            replace: None,
+            restep_inserted: false,
+        };
+        match name {
+            ADD_BREAKPOINT => {
+                let controls: Vec<usize> = parent
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (a, o))| a.is_control() && o.is_some())
+                    .map(|(i, _)| i)
+                    .collect();
+                let Some(&at) = controls.choose(rng) else {
+                    continue;
+                };
+                let line = rng.random_range(0..loaded.file.lines.max(1));
+                return Some(Choice {
+                    params: vec![
+                        ("line".into(), line.to_string()),
+                        ("before-action".into(), at.to_string()),
+                    ],
+                    recipe: Recipe {
+                        new_breakpoint: Some((at, line)),
+                        ..base
+                    },
+                    program: None,
+                });
+            }
+            CONTINUE_TO_STEP => {
+                let resumes: Vec<usize> = parent
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, (a, o))| matches!(a, Action::Resume) && o.is_some())
+                    .map(|(i, _)| i)
+                    .collect();
+                let Some(&at) = resumes.choose(rng) else {
+                    continue;
+                };
+                let step = [Action::StepOut, Action::StepOver, Action::StepInto]
+                    .choose(rng)?
+                    .clone();
+                return Some(Choice {
+                    params: vec![
+                        ("action".into(), at.to_string()),
+                        ("step".into(), step.to_string()),
+                    ],
+                    recipe: Recipe {
+                        replace: Some((at, step)),
+                        ..base
+                    },
+                    program: None,
+                });
+            }
+            SLIDING => {
+                return Some(Choice {
+                    params: vec![],
+                    recipe: Recipe {
+                        slide_slid: true,
+                        ..base
+                    },
+                    program: None,
+                })
+            }
+            REMOVE_DEAD_CODE => {
+                let functions = coverage_of(ctx, loaded)?;
+                let paused: HashSet<u32> = parent
+                    .iter()
+                    .filter_map(|(_, o)| match o {
+                        Some(Output::Paused(p)) => Some(p.stack.iter().map(|f| f.location.line)),
+                        _ => None,
+                    })
+                    .flatten()
+                    .collect();
+                let Some(t) =
+                    source::remove_dead_code(&loaded.program.text, &functions, &paused, rng)
+                else {
+                    continue;
+                };
+                return Some(program_choice(base, t));
+            }
+            _ => {
+                let Some(t) = analysis
+                    .as_ref()
+                    .and_then(|a| a.transform(&loaded.program.text, name, rng))
+                else {
+                    continue;
+                };
+                if source::Analysis::of(&t.text).is_err() {
+                    tracing::warn!("{name} produced a program that does not parse; skipped");
+                    continue;
+                }
+                return Some(program_choice(base, t));
+            }
+        }
+    }
+    None
+}
+
+fn program_choice(base: Recipe, t: Transformed) -> Choice {
+    Choice {
+        params: t.params.clone(),
+        recipe: Recipe {
+            map: t.map.clone(),
+            slide_all: true,
+            restep_inserted: t.inserted_line.is_some(),
+            ..base
+        },
+        program: Some(t),
+    }
+}
+
+/// V8's precise block coverage of the program (remove-dead-code), from a warm Node.
+fn coverage_of(
+    ctx: &mut Context<'_>,
+    loaded: &Loaded,
+) -> Option<Vec<morphtrace_schema::FunctionCoverage>> {
+    if ctx.coverage.is_none() {
+        match V8Runner::start(&ctx.node) {
+            Ok(r) => *ctx.coverage = Some(r),
+            Err(e) => {
+                tracing::warn!("no coverage for remove-dead-code: {e}");
+                return None;
+            }
+        }
+    }
+    let runner = ctx.coverage.as_mut()?;
+    // A few milliseconds for the corpus' programs; bounded by the run timeout.
+    let run = tokio::task::block_in_place(|| {
+        runner.run(
+            "program.js",
+            &loaded.program.text,
+            Duration::from_secs(5),
+            None,
+        )
+    });
+    match run {
+        Ok(r) if r.error.is_none() => Some(r.functions),
+        Ok(_) => None,
+        Err(e) => {
+            tracing::debug!("coverage run failed: {e}");
+            None
+        }
+    }
+}
+
+fn session_id(chain_key: &str, round: u32) -> SessionId {
+    SessionId::from_key(&format!("{chain_key}|round {round}"))
+}
+
+fn ok_to_continue(o: &SessionOutcome) -> bool {
+    matches!(o, SessionOutcome::Finished | SessionOutcome::ActionLimit)
+}
+
+/// Records a whole chain: the initial session, then up to `rounds` follow-ups, stopping at the
+/// first violation or at a session that did not end normally. Never fails: problems become
+/// session outcomes.
+pub async fn run_chain(
+    ctx: &mut Context<'_>,
+    chain_key: &str,
+    loaded: &Loaded,
+    params: &ChainParams,
+    notes: &[(String, String)],
+) -> Chain {
+    let mut chain = Chain::default();
+    let initial = record_initial(ctx, loaded, params, session_id(chain_key, 0), notes).await;
+    let mut ok = ok_to_continue(&initial.outcome);
+    let mut parent_id = initial.id;
+    let mut parent_trace = initial.traces.first().cloned();
+    chain.sessions.push(initial);
+    let mut current = loaded.clone();
+    let mut records: Vec<TransformationRecord> = Vec::new();
+    for round in 1..=params.rounds {
+        let Some(pt) = parent_trace.clone().filter(|_| ok) else {
+            break;
+        };
+        let parent_steps = steps(&pt);
+        let mut rng = strategy::rng_for(
+            params.seed ^ u64::from(round).wrapping_mul(0x9e37_79b9),
+            &current.program.hash,
+        );
+        let Some(choice) = choose(
+            ctx,
+            &params.transformations,
+            &current,
+            &parent_steps,
+            &mut rng,
+        ) else {
+            tracing::debug!(
+                "no transformation applies to {}",
+                current.program.hash.short()
+            );
+            break;
+        };
+        let next = match &choice.program {
+            Some(t) => {
+                let p = Program {
+                    origin_map: None,
+                    ..Program::new(
+                        Language::JavaScript,
+                        t.text.clone(),
+                        ProgramOrigin::Transformed {
+                            parent: current.program.hash,
+                            transformation: t.name.into(),
+                        },
+                    )
+                };
+                match corpus::materialize(p, ctx.workdir) {
+                    Ok(l) => l,
+                    Err(e) => {
+                        tracing::error!("writing a follow-up program: {e}");
+                        break;
+                    }
+                }
+            }
+            None => current.clone(),
+        };
+        let mut expect = Expectation {
+            map: choice.recipe.map.clone(),
+            extra_on_inserted_lines: choice.recipe.restep_inserted,
+            fresh: choice.program.as_ref().and_then(|t| t.fresh.clone()),
+            object_shells: choice.program.is_none(),
+            ..Default::default()
+        };
+        let id = session_id(chain_key, round);
+        let started_at_ms = now_ms();
+        let t0 = Instant::now();
+        let mut rec = Recording::new(&[ctx.engine_ref]);
+        let result = tokio::time::timeout(
+            ctx.session_timeout,
+            follow_up(
+                ctx.engine,
+                &next,
+                &parent_steps,
+                &choice.recipe,
+                params.max_resync,
+                &mut rec,
+                &mut expect,
+            ),
+        )
+        .await;
+        let restart = match result {
+            Ok(Ok(clean)) => !clean,
+            Ok(Err(e)) => {
+                rec.outcome = Some(SessionOutcome::HarnessError {
+                    message: e.to_string(),
+                });
+                true
+            }
+            Err(_) => {
+                rec.outcome = Some(SessionOutcome::Timeout);
+                true
+            }
+        };
+        if restart {
+            if let Err(e) = ctx.engine.restart().await {
+                tracing::error!("restarting {}: {e}", ctx.engine.descriptor().label());
+            }
+        }
+        let mut params_out = choice.params.clone();
+        params_out.extend(expect.params());
+        let record = TransformationRecord {
+            name: choice.recipe.name.into(),
+            interactive: mm::is_interactive(choice.recipe.name),
+            params: params_out,
+            program_before: current.program.hash,
+            program_after: next.program.hash,
+            mapping: choice.recipe.map.lines.clone(),
+        };
+        records.push(record.clone());
+        let mut outcome = rec.outcome.clone().unwrap_or(SessionOutcome::HarnessError {
+            message: "the session ended without an outcome".into(),
+        });
+        let trace = rec.traces.into_iter().next();
+        let mut warnings = Vec::new();
+        if ok_to_continue(&outcome) {
+            if let Some(v) = trace.as_ref().and_then(|t| judge(&pt, t, &record)) {
+                warnings.push(Warning {
+                    relation: v.relation.to_string(),
+                    round,
+                    against: Some(parent_id),
+                    event_index: v.event_index,
+                    message: v.message,
+                });
+                outcome = SessionOutcome::Violated;
+            }
+        }
+        ok = ok_to_continue(&outcome);
+        if let Some(t) = &choice.program {
+            let _ = t;
+            chain.programs.push(next.program.clone());
+        }
+        chain.sessions.push(Session {
+            id,
+            mode: SessionMode::Metamorphic,
+            seed: params.seed,
+            engines: vec![ctx.engine_ref],
+            program: next.program.hash,
+            parent: Some(ParentRef {
+                session: parent_id,
+                round,
+            }),
+            transformations: records.clone(),
+            outcome,
+            started_at_ms,
+            duration_us: t0.elapsed().as_micros() as u64,
+            traces: trace.clone().into_iter().collect(),
+            divergence: None,
+            warnings,
+            coverage: Vec::new(),
+            notes: notes.to_vec(),
+        });
+        parent_id = id;
+        parent_trace = trace;
+        current = next;
+    }
+    chain
+}
+
+async fn record_initial(
+    ctx: &mut Context<'_>,
+    loaded: &Loaded,
+    params: &ChainParams,
+    id: SessionId,
+    notes: &[(String, String)],
+) -> Session {
+    let mut rec = Recording::new(&[ctx.engine_ref]);
+    let started_at_ms = now_ms();
+    let t0 = Instant::now();
+    let mut engines = [&mut *ctx.engine];
+    let result = tokio::time::timeout(
+        ctx.session_timeout,
+        strategy::run(
+            &mut engines,
+            &loaded.file,
+            &loaded.program.hash,
+            &params.initial,
+            ctx.policy,
+            &mut rec,
+        ),
+    )
+    .await;
+    let restart = match result {
+        Ok(Ok(r)) => !r.is_empty(),
+        Ok(Err(e)) => {
+            rec.outcome = Some(SessionOutcome::HarnessError {
+                message: e.to_string(),
+            });
+            true
+        }
+        Err(_) => {
+            rec.outcome = Some(SessionOutcome::Timeout);
+            true
+        }
+    };
+    if restart {
+        if let Err(e) = ctx.engine.restart().await {
+            tracing::error!("restarting {}: {e}", ctx.engine.descriptor().label());
+        }
+    }
+    Session {
+        id,
+        mode: SessionMode::Metamorphic,
+        seed: params.seed,
+        engines: vec![ctx.engine_ref],
+        program: loaded.program.hash,
+        parent: None,
+        transformations: Vec::new(),
+        outcome: rec.outcome.clone().unwrap_or(SessionOutcome::HarnessError {
+            message: "the session ended without an outcome".into(),
+        }),
+        started_at_ms,
+        duration_us: t0.elapsed().as_micros() as u64,
+        traces: rec.traces,
+        divergence: None,
+        warnings: Vec::new(),
+        coverage: Vec::new(),
+        notes: notes.to_vec(),
+    }
+}
+
+/// Runs one follow-up; returns whether the debugger closed cleanly.
+async fn follow_up(
+    engine: &mut Box<dyn Engine>,
+    program: &Loaded,
+    parent: &[(Action, Option<Output>)],
+    recipe: &Recipe,
+    max_resync: u32,
+    rec: &mut Recording,
+    expect: &mut Expectation,
+) -> Result<bool, DebuggerError> {
+    let dbg = match engine.open(&program.file).await? {
+        Ok(d) => d,
+        Err(s) => {
+            // The transformed program must compile when its parent did: that is a finding too.
+            rec.push(0, EventKind::Action(Action::Start));
+            rec.push(
+                0,
+                EventKind::Output(Output::Finished {
+                    outcome: morphtrace_schema::ProgramOutcome::SyntaxError {
+                        message: s.message,
+                        location: s.location,
+                    },
+                }),
+            );
+            rec.actions = 1;
+            rec.outcome = Some(SessionOutcome::Finished);
+            return Ok(true);
+        }
+    };
+    let mut f = FollowUp {
+        dbg,
+        rec,
+        expect: std::mem::take(expect),
+        finished: false,
+    };
+    let result = drive(&mut f, parent, recipe, max_resync).await;
+    *expect = std::mem::take(&mut f.expect);
+    let console = f.dbg.console();
+    f.rec.traces[0].console = console;
+    if let Err(e) = &result {
+        f.rec.outcome = Some(SessionOutcome::HarnessError {
+            message: e.to_string(),
+        });
+    }
+    let clean = f.dbg.close().await;
+    result?;
+    Ok(clean)
+}

@@ -1,0 +1,1164 @@
+//! Program transformations of Table 1 on a real syntax tree (swc), as text edits with exact
+//! position maps: where statements may be preceded by a new line and which variables are in
+//! scope there, the integer and boolean literals, the functions that can take a fresh parameter.
+//!
+//! Every edit either inserts one whole line (lines after it shift by one, columns stay) or
+//! rewrites text inside one line (later columns on that line shift), so that the map between
+//! parent and follow-up positions is exact and the follow-up's actions can be translated.
+
+use crate::coverage::js_syntax::JsProgram;
+use crate::coverage::variant;
+use morphtrace_schema::metamorphic::{
+    ColumnEdit, FreshParameter, PositionMap, ADD_NO_OP, ADD_PARAMETER, BOOLEAN_LITERAL,
+    INSERT_DEAD_CODE, INTEGER_LITERAL,
+};
+use morphtrace_schema::{FunctionCoverage, LineMap, LineSegment, Location};
+use rand::seq::IndexedRandom;
+use rand::Rng;
+use std::collections::HashSet;
+use swc_common::sync::Lrc;
+use swc_common::{FileName, SourceMap, Spanned};
+use swc_ecma_ast as ast;
+use swc_ecma_parser::{parse_file_as_script, EsSyntax, Syntax};
+use swc_ecma_visit::{Visit, VisitWith};
+
+/// A variable visible at a point, declared in the innermost function (or the script).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name {
+    pub name: String,
+    /// Not `const` or a class, and not a global of the page (whose setters, e.g. `location`,
+    /// would run on assignment).
+    pub assignable: bool,
+}
+
+/// Where a new line may go: before a statement that starts its line.
+#[derive(Debug, Clone)]
+pub struct Point {
+    /// Byte offset of the start of the statement's line.
+    pub line_start: usize,
+    pub line: u32,
+    pub indent: String,
+    /// Initialized variables at this point (no temporal dead zone).
+    pub names: Vec<Name>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LiteralValue {
+    Int(u64),
+    Bool(bool),
+}
+
+#[derive(Debug, Clone)]
+pub struct Literal {
+    pub start: usize,
+    pub end: usize,
+    pub value: LiteralValue,
+    /// Initialized variables where the literal is evaluated.
+    pub names: Vec<Name>,
+}
+
+/// A function that can take one more formal parameter.
+#[derive(Debug, Clone)]
+pub struct FunctionSite {
+    /// Byte offset where `, p` (or `p` without parameters) goes.
+    pub insert_at: usize,
+    pub has_params: bool,
+    /// Its body, braces included (byte range).
+    pub body: (usize, usize),
+}
+
+/// What the transformations can use in one program.
+#[derive(Debug, Clone, Default)]
+pub struct Analysis {
+    pub points: Vec<Point>,
+    pub literals: Vec<Literal>,
+    pub functions: Vec<FunctionSite>,
+    /// Every function body, arrow bodies included (byte ranges).
+    pub bodies: Vec<(usize, usize)>,
+    /// `with` makes names dynamic: no transformation that names a variable.
+    pub has_with: bool,
+    line_starts: Vec<usize>,
+    utf16: Vec<u32>,
+}
+
+/// A transformed program and how its positions relate to its parent's.
+#[derive(Debug, Clone)]
+pub struct Transformed {
+    pub name: &'static str,
+    pub text: String,
+    pub map: PositionMap,
+    /// Lines of the parent that are gone (removed dead code).
+    pub removed_lines: Vec<u32>,
+    pub inserted_line: Option<u32>,
+    pub fresh: Option<FreshParameter>,
+    /// What was done, for the transformation record.
+    pub params: Vec<(String, String)>,
+}
+
+fn parse(text: &str) -> Result<(ast::Script, u32), String> {
+    let cm: Lrc<SourceMap> = Default::default();
+    let fm = cm.new_source_file(Lrc::new(FileName::Anon), text.to_string());
+    let mut errors = Vec::new();
+    let script = parse_file_as_script(
+        &fm,
+        Syntax::Es(EsSyntax::default()),
+        ast::EsVersion::latest(),
+        None,
+        &mut errors,
+    )
+    .map_err(|e| e.kind().msg().to_string())?;
+    if let Some(e) = errors.first() {
+        return Err(e.kind().msg().to_string());
+    }
+    Ok((script, fm.start_pos.0))
+}
+
+/// Binding names of a pattern (not those inside default values).
+struct Bindings(Vec<String>);
+impl Visit for Bindings {
+    fn visit_binding_ident(&mut self, b: &ast::BindingIdent) {
+        self.0.push(b.id.sym.to_string());
+    }
+    fn visit_expr(&mut self, _: &ast::Expr) {}
+}
+
+fn bindings<N: VisitWith<Bindings>>(n: &N) -> Vec<String> {
+    let mut b = Bindings(Vec::new());
+    n.visit_with(&mut b);
+    b.0
+}
+
+/// `var` and function declarations of a body, not descending into nested functions.
+struct Hoisted {
+    out: Vec<String>,
+    depth: u32,
+}
+impl Visit for Hoisted {
+    fn visit_var_decl(&mut self, d: &ast::VarDecl) {
+        if d.kind == ast::VarDeclKind::Var {
+            for x in &d.decls {
+                self.out.extend(bindings(&x.name));
+            }
+        }
+        d.visit_children_with(self);
+    }
+    fn visit_fn_decl(&mut self, f: &ast::FnDecl) {
+        if self.depth == 0 {
+            self.out.push(f.ident.sym.to_string());
+        }
+    }
+    fn visit_block_stmt(&mut self, b: &ast::BlockStmt) {
+        self.depth += 1;
+        b.visit_children_with(self);
+        self.depth -= 1;
+    }
+    fn visit_function(&mut self, _: &ast::Function) {}
+    fn visit_arrow_expr(&mut self, _: &ast::ArrowExpr) {}
+    fn visit_class(&mut self, _: &ast::Class) {}
+}
+
+fn hoisted(stmts: &[ast::Stmt]) -> Vec<String> {
+    let mut h = Hoisted {
+        out: Vec::new(),
+        depth: 0,
+    };
+    for s in stmts {
+        s.visit_with(&mut h);
+    }
+    h.out
+}
+
+/// Names that must never be picked: assigning them is a syntax error in strict code, or they
+/// are not plain variables.
+fn usable(name: &str) -> bool {
+    !matches!(
+        name,
+        "arguments" | "eval" | "undefined" | "NaN" | "Infinity"
+    )
+}
+
+#[derive(Default)]
+struct Frame {
+    hoisted: Vec<Name>,
+    blocks: Vec<Vec<Name>>,
+    uses_arguments: bool,
+}
+
+struct Collector<'a> {
+    base: u32,
+    text: &'a str,
+    line_starts: &'a [usize],
+    frames: Vec<Frame>,
+    in_params: u32,
+    /// The next function is a getter or setter (its parameter count is fixed).
+    accessor: bool,
+    /// The name the next function expression gets bound to (for `.length` reads).
+    pending_name: Option<String>,
+    length_reads: HashSet<String>,
+    candidates: Vec<(FunctionSite, Vec<String>, bool)>,
+    out: Analysis,
+}
+
+impl Collector<'_> {
+    fn off(&self, pos: swc_common::BytePos) -> usize {
+        (pos.0 - self.base) as usize
+    }
+
+    fn line_of(&self, off: usize) -> u32 {
+        (self.line_starts.partition_point(|&s| s <= off) - 1) as u32
+    }
+
+    fn names(&self) -> Vec<Name> {
+        if self.in_params > 0 {
+            return Vec::new();
+        }
+        let Some(f) = self.frames.last() else {
+            return Vec::new();
+        };
+        let mut out: Vec<Name> = Vec::new();
+        for n in f.hoisted.iter().chain(f.blocks.iter().flatten()) {
+            out.retain(|m| m.name != n.name);
+            out.push(n.clone());
+        }
+        out
+    }
+
+    fn declare(&mut self, names: Vec<String>, assignable: bool) {
+        if let Some(b) = self.frames.last_mut().and_then(|f| f.blocks.last_mut()) {
+            b.extend(
+                names
+                    .into_iter()
+                    .filter(|n| usable(n))
+                    .map(|name| Name { name, assignable }),
+            );
+        }
+    }
+
+    fn push_frame(&mut self, params: Vec<String>, body: &[ast::Stmt], global: bool) {
+        let mut hoisted: Vec<Name> = params
+            .into_iter()
+            .filter(|n| usable(n))
+            .map(|name| Name {
+                name,
+                assignable: true,
+            })
+            .collect();
+        hoisted.extend(
+            self::hoisted(body)
+                .into_iter()
+                .filter(|n| usable(n))
+                .map(|name| Name {
+                    name,
+                    assignable: !global,
+                }),
+        );
+        self.frames.push(Frame {
+            hoisted,
+            blocks: vec![Vec::new()],
+            uses_arguments: false,
+        });
+    }
+
+    /// The statement starts its line, with only blanks before it on that line.
+    fn point(&self, s: &ast::Stmt) -> Option<Point> {
+        let start = self.off(s.span().lo);
+        let line = self.line_of(start);
+        let line_start = self.line_starts[line as usize];
+        let prefix = &self.text[line_start..start];
+        prefix
+            .chars()
+            .all(|c| c == ' ' || c == '\t')
+            .then(|| Point {
+                line_start,
+                line,
+                indent: prefix.to_string(),
+                names: self.names(),
+            })
+    }
+}
+
+impl Visit for Collector<'_> {
+    fn visit_stmts(&mut self, stmts: &[ast::Stmt]) {
+        if let Some(f) = self.frames.last_mut() {
+            f.blocks.push(Vec::new());
+        }
+        let mut prologue = true;
+        for s in stmts {
+            let directive = matches!(s, ast::Stmt::Expr(e) if matches!(&*e.expr, ast::Expr::Lit(ast::Lit::Str(_))));
+            prologue = prologue && directive;
+            if !prologue {
+                if let Some(p) = self.point(s) {
+                    self.out.points.push(p);
+                }
+            }
+            s.visit_with(self);
+            // Declared only after their statement ran (before it, a read throws).
+            match s {
+                ast::Stmt::Decl(ast::Decl::Var(v)) if v.kind != ast::VarDeclKind::Var => {
+                    let names = v.decls.iter().flat_map(|d| bindings(&d.name)).collect();
+                    self.declare(names, v.kind == ast::VarDeclKind::Let);
+                }
+                ast::Stmt::Decl(ast::Decl::Class(c)) => {
+                    self.declare(vec![c.ident.sym.to_string()], false);
+                }
+                _ => {}
+            }
+        }
+        if let Some(f) = self.frames.last_mut() {
+            f.blocks.pop();
+        }
+    }
+
+    fn visit_script(&mut self, s: &ast::Script) {
+        self.push_frame(Vec::new(), &s.body, true);
+        self.visit_stmts(&s.body);
+        self.frames.pop();
+    }
+
+    fn visit_class_method(&mut self, m: &ast::ClassMethod) {
+        self.accessor = m.kind != ast::MethodKind::Method;
+        m.visit_children_with(self);
+    }
+
+    fn visit_private_method(&mut self, m: &ast::PrivateMethod) {
+        self.accessor = m.kind != ast::MethodKind::Method;
+        m.visit_children_with(self);
+    }
+
+    fn visit_getter_prop(&mut self, g: &ast::GetterProp) {
+        g.key.visit_with(self);
+        self.accessor = true;
+        g.function.visit_with(self);
+    }
+
+    fn visit_setter_prop(&mut self, g: &ast::SetterProp) {
+        g.key.visit_with(self);
+        self.accessor = true;
+        g.function.visit_with(self);
+    }
+
+    fn visit_fn_decl(&mut self, f: &ast::FnDecl) {
+        self.pending_name = Some(f.ident.sym.to_string());
+        f.function.visit_with(self);
+    }
+
+    fn visit_fn_expr(&mut self, f: &ast::FnExpr) {
+        if let Some(i) = &f.ident {
+            self.pending_name = Some(i.sym.to_string());
+        }
+        f.function.visit_with(self);
+    }
+
+    fn visit_var_declarator(&mut self, d: &ast::VarDeclarator) {
+        d.name.visit_with(self);
+        if let (ast::Pat::Ident(b), Some(init)) = (&d.name, &d.init) {
+            if matches!(&**init, ast::Expr::Fn(f) if f.ident.is_none()) {
+                self.pending_name = Some(b.id.sym.to_string());
+            }
+        }
+        d.init.visit_with(self);
+    }
+
+    fn visit_function(&mut self, f: &ast::Function) {
+        let accessor = std::mem::take(&mut self.accessor);
+        let name = self.pending_name.take();
+        let Some(body) = &f.body else {
+            return;
+        };
+        let params: Vec<String> = f.params.iter().flat_map(|p| bindings(&p.pat)).collect();
+        self.push_frame(params, &body.stmts, false);
+        self.in_params += 1;
+        f.params.visit_with(self);
+        self.in_params -= 1;
+        self.visit_stmts(&body.stmts);
+        let frame = self.frames.pop().unwrap_or_default();
+        let range = (self.off(body.span.lo), self.off(body.span.hi));
+        self.out.bodies.push(range);
+        let rest = f
+            .params
+            .last()
+            .is_some_and(|p| matches!(p.pat, ast::Pat::Rest(_)));
+        if accessor || rest || frame.uses_arguments {
+            return;
+        }
+        let insert_at = match f.params.last() {
+            Some(p) => Some(self.off(p.span.hi)),
+            None => {
+                // The first `(` after the name (or the `function` keyword) opens the list.
+                let from = self.off(f.span.lo);
+                self.text[from..range.0].find('(').map(|i| from + i + 1)
+            }
+        };
+        if let Some(insert_at) = insert_at {
+            let site = FunctionSite {
+                insert_at,
+                has_params: !f.params.is_empty(),
+                body: range,
+            };
+            self.candidates
+                .push((site, name.into_iter().collect(), f.is_generator));
+        }
+    }
+
+    fn visit_arrow_expr(&mut self, a: &ast::ArrowExpr) {
+        let params: Vec<String> = a.params.iter().flat_map(bindings).collect();
+        let stmts: &[ast::Stmt] = match &*a.body {
+            ast::ArrowFunctionBody::FunctionBody(b) => &b.stmts,
+            ast::ArrowFunctionBody::Expr(_) => &[],
+        };
+        self.push_frame(params, stmts, false);
+        self.in_params += 1;
+        a.params.visit_with(self);
+        self.in_params -= 1;
+        match &*a.body {
+            ast::ArrowFunctionBody::FunctionBody(b) => {
+                self.visit_stmts(&b.stmts);
+                self.out
+                    .bodies
+                    .push((self.off(b.span.lo), self.off(b.span.hi)));
+            }
+            ast::ArrowFunctionBody::Expr(e) => {
+                e.visit_with(self);
+                let s = e.span();
+                self.out.bodies.push((self.off(s.lo), self.off(s.hi)));
+            }
+        }
+        // Arrows see their parent's `arguments`.
+        let uses = self.frames.pop().is_some_and(|f| f.uses_arguments);
+        if let Some(f) = self.frames.last_mut() {
+            f.uses_arguments |= uses;
+        }
+    }
+
+    fn visit_for_stmt(&mut self, f: &ast::ForStmt) {
+        f.init.visit_with(self);
+        let mut pushed = false;
+        if let Some(ast::VarDeclOrExpr::VarDecl(v)) = &f.init {
+            if v.kind != ast::VarDeclKind::Var {
+                if let Some(fr) = self.frames.last_mut() {
+                    fr.blocks.push(Vec::new());
+                    pushed = true;
+                }
+                let names = v.decls.iter().flat_map(|d| bindings(&d.name)).collect();
+                self.declare(names, v.kind == ast::VarDeclKind::Let);
+            }
+        }
+        f.test.visit_with(self);
+        f.update.visit_with(self);
+        f.body.visit_with(self);
+        if pushed {
+            if let Some(fr) = self.frames.last_mut() {
+                fr.blocks.pop();
+            }
+        }
+    }
+
+    fn visit_for_in_stmt(&mut self, f: &ast::ForInStmt) {
+        self.for_each(&f.left, &f.right, &f.body);
+    }
+
+    fn visit_for_of_stmt(&mut self, f: &ast::ForOfStmt) {
+        self.for_each(&f.left, &f.right, &f.body);
+    }
+
+    fn visit_catch_clause(&mut self, c: &ast::CatchClause) {
+        if let Some(fr) = self.frames.last_mut() {
+            fr.blocks.push(Vec::new());
+        }
+        if let Some(p) = &c.param {
+            self.declare(bindings(p), true);
+        }
+        c.body.visit_with(self);
+        if let Some(fr) = self.frames.last_mut() {
+            fr.blocks.pop();
+        }
+    }
+
+    fn visit_with_stmt(&mut self, w: &ast::WithStmt) {
+        self.out.has_with = true;
+        w.visit_children_with(self);
+    }
+
+    fn visit_ident(&mut self, i: &ast::Ident) {
+        if &*i.sym == "arguments" {
+            if let Some(f) = self.frames.last_mut() {
+                f.uses_arguments = true;
+            }
+        }
+    }
+
+    fn visit_member_expr(&mut self, m: &ast::MemberExpr) {
+        if let (ast::Expr::Ident(o), ast::MemberProp::Ident(p)) = (&*m.obj, &m.prop) {
+            if &*p.sym == "length" {
+                self.length_reads.insert(o.sym.to_string());
+            }
+        }
+        m.visit_children_with(self);
+    }
+
+    fn visit_prop_name(&mut self, p: &ast::PropName) {
+        // Keys such as `{ 1: x }` are not expressions; only computed keys hold some.
+        if let ast::PropName::Computed(c) = p {
+            c.visit_with(self);
+        }
+    }
+
+    fn visit_expr(&mut self, e: &ast::Expr) {
+        if let ast::Expr::Lit(l) = e {
+            let value = match l {
+                ast::Lit::Num(n) => n
+                    .raw
+                    .as_ref()
+                    .filter(|r| r.bytes().all(|b| b.is_ascii_digit()))
+                    .filter(|r| r.len() == 1 || !r.starts_with('0'))
+                    .filter(|_| n.value < 1e9)
+                    .map(|_| LiteralValue::Int(n.value as u64)),
+                ast::Lit::Bool(b) => Some(LiteralValue::Bool(b.value)),
+                _ => None,
+            };
+            if let Some(value) = value {
+                let s = l.span();
+                self.out.literals.push(Literal {
+                    start: self.off(s.lo),
+                    end: self.off(s.hi),
+                    value,
+                    names: self.names(),
+                });
+            }
+        }
+        e.visit_children_with(self);
+    }
+}
+
+impl Collector<'_> {
+    fn for_each(&mut self, left: &ast::ForHead, right: &ast::Expr, body: &ast::Stmt) {
+        right.visit_with(self);
+        left.visit_with(self);
+        let mut pushed = false;
+        if let ast::ForHead::VarDecl(v) = left {
+            if v.kind != ast::VarDeclKind::Var {
+                if let Some(fr) = self.frames.last_mut() {
+                    fr.blocks.push(Vec::new());
+                    pushed = true;
+                }
+                let names = v.decls.iter().flat_map(|d| bindings(&d.name)).collect();
+                self.declare(names, v.kind == ast::VarDeclKind::Let);
+            }
+        }
+        body.visit_with(self);
+        if pushed {
+            if let Some(fr) = self.frames.last_mut() {
+                fr.blocks.pop();
+            }
+        }
+    }
+}
+
+impl Analysis {
+    /// Analyses a classic script; `Err` holds the parser's message.
+    pub fn of(text: &str) -> Result<Analysis, String> {
+        let (script, base) = parse(text)?;
+        let mut line_starts = vec![0usize];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+            }
+        }
+        let mut c = Collector {
+            base,
+            text,
+            line_starts: &line_starts,
+            frames: Vec::new(),
+            in_params: 0,
+            accessor: false,
+            pending_name: None,
+            length_reads: HashSet::new(),
+            candidates: Vec::new(),
+            out: Analysis::default(),
+        };
+        script.visit_with(&mut c);
+        let reads = std::mem::take(&mut c.length_reads);
+        let mut out = c.out;
+        // `f.length` counts formal parameters: a function read that way keeps its count.
+        out.functions = c
+            .candidates
+            .into_iter()
+            .filter(|(_, names, _)| !names.iter().any(|n| reads.contains(n)))
+            .map(|(s, _, _)| s)
+            .collect();
+        out.functions.sort_by_key(|f| f.insert_at);
+        out.points.sort_by_key(|p| p.line_start);
+        out.points.dedup_by_key(|p| p.line_start);
+        out.literals.sort_by_key(|l| l.start);
+        let mut utf16 = vec![0u32; text.len() + 1];
+        let mut u = 0u32;
+        for (i, ch) in text.char_indices() {
+            utf16[i] = u;
+            u += ch.len_utf16() as u32;
+        }
+        utf16[text.len()] = u;
+        out.line_starts = line_starts;
+        out.utf16 = utf16;
+        Ok(out)
+    }
+
+    /// Line and UTF-16 column (the debuggers' unit) of a byte offset.
+    pub fn location(&self, off: usize) -> Location {
+        let line = self.line_starts.partition_point(|&s| s <= off) - 1;
+        let u = |b: usize| self.utf16[b.min(self.utf16.len() - 1)];
+        Location::new(line as u32, u(off) - u(self.line_starts[line]))
+    }
+
+    fn lines(&self) -> u32 {
+        self.line_starts.len() as u32
+    }
+
+    /// Points with a variable that an assignment may name.
+    fn assignable_points(&self) -> Vec<(&Point, Vec<&Name>)> {
+        if self.has_with {
+            return Vec::new();
+        }
+        self.points
+            .iter()
+            .map(|p| (p, p.names.iter().filter(|n| n.assignable).collect()))
+            .filter(|(_, n): &(_, Vec<&Name>)| !n.is_empty())
+            .collect()
+    }
+
+    /// Which program transformations apply (remove-dead-code needs coverage and is not listed).
+    pub fn applicable(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if !self.assignable_points().is_empty() {
+            out.push(INSERT_DEAD_CODE);
+            out.push(ADD_NO_OP);
+        }
+        if !self.functions.is_empty() {
+            out.push(ADD_PARAMETER);
+        }
+        if self
+            .literals
+            .iter()
+            .any(|l| matches!(l.value, LiteralValue::Int(_)))
+        {
+            out.push(INTEGER_LITERAL);
+        }
+        if !self.has_with
+            && self
+                .literals
+                .iter()
+                .any(|l| matches!(l.value, LiteralValue::Bool(_)) && !l.names.is_empty())
+        {
+            out.push(BOOLEAN_LITERAL);
+        }
+        out
+    }
+
+    /// Applies one program transformation at a random applicable place.
+    pub fn transform(&self, text: &str, name: &str, rng: &mut impl Rng) -> Option<Transformed> {
+        match name {
+            INSERT_DEAD_CODE | ADD_NO_OP => {
+                let points = self.assignable_points();
+                let (p, names) = points.choose(rng)?;
+                let v = &names.choose(rng)?.name;
+                Some(if name == INSERT_DEAD_CODE {
+                    let value = rng.random_range(0..100u32);
+                    self.insert_line(
+                        text,
+                        p,
+                        INSERT_DEAD_CODE,
+                        &format!("if (false) {{ {v} = {value}; }}"),
+                        v,
+                    )
+                } else {
+                    self.insert_line(text, p, ADD_NO_OP, &format!("{v} = {v};"), v)
+                })
+            }
+            INTEGER_LITERAL => {
+                let ints: Vec<&Literal> = self
+                    .literals
+                    .iter()
+                    .filter(|l| matches!(l.value, LiteralValue::Int(_)))
+                    .collect();
+                let l = ints.choose(rng)?;
+                let n = &text[l.start..l.end];
+                let forms = ["({n}-1+1)", "({n}+1-1)", "({n}/1)", "({n}*1)"];
+                let form = forms.choose(rng)?;
+                Some(self.rewrite(text, l, INTEGER_LITERAL, &form.replace("{n}", n), form))
+            }
+            BOOLEAN_LITERAL => {
+                let bools: Vec<&Literal> = self
+                    .literals
+                    .iter()
+                    .filter(|l| matches!(l.value, LiteralValue::Bool(_)) && !l.names.is_empty())
+                    .collect();
+                let l = bools.choose(rng)?;
+                let v = &l.names.choose(rng)?.name;
+                // Strict (in)equality never converts a value, so no user code can run
+                // (unlike the paper's `isNaN(v)`, §5.2.2); `v !== v` only holds for NaN.
+                let form = match l.value {
+                    LiteralValue::Bool(true) => "(v === v || v !== v)",
+                    _ => "(v !== v && v === v)",
+                };
+                Some(self.rewrite(text, l, BOOLEAN_LITERAL, &form.replace('v', v), form))
+            }
+            ADD_PARAMETER => {
+                let f = self.functions.choose(rng)?;
+                Some(self.add_parameter(text, f))
+            }
+            _ => None,
+        }
+    }
+
+    fn insert_line(
+        &self,
+        text: &str,
+        p: &Point,
+        name: &'static str,
+        code: &str,
+        variable: &str,
+    ) -> Transformed {
+        let mut out = String::with_capacity(text.len() + code.len() + p.indent.len() + 1);
+        out.push_str(&text[..p.line_start]);
+        out.push_str(&p.indent);
+        out.push_str(code);
+        out.push('\n');
+        out.push_str(&text[p.line_start..]);
+        let n = self.lines();
+        Transformed {
+            name,
+            text: out,
+            map: PositionMap {
+                lines: Some(LineMap {
+                    segments: vec![
+                        LineSegment {
+                            start: 0,
+                            len: p.line,
+                            origin_start: 0,
+                        },
+                        LineSegment {
+                            start: p.line + 1,
+                            len: n - p.line,
+                            origin_start: p.line,
+                        },
+                    ]
+                    .into_iter()
+                    .filter(|s| s.len > 0)
+                    .collect(),
+                }),
+                edits: Vec::new(),
+            },
+            removed_lines: Vec::new(),
+            inserted_line: Some(p.line),
+            fresh: None,
+            params: vec![
+                ("line".into(), p.line.to_string()),
+                ("code".into(), code.into()),
+                ("variable".into(), variable.into()),
+            ],
+        }
+    }
+
+    fn rewrite(
+        &self,
+        text: &str,
+        l: &Literal,
+        name: &'static str,
+        replacement: &str,
+        form: &str,
+    ) -> Transformed {
+        let at = self.location(l.start);
+        let old_len = self.location(l.end).column - at.column;
+        let new_len = replacement.encode_utf16().count() as u32;
+        let out = format!("{}{replacement}{}", &text[..l.start], &text[l.end..]);
+        Transformed {
+            name,
+            text: out,
+            map: PositionMap {
+                lines: None,
+                edits: vec![ColumnEdit {
+                    line: at.line,
+                    column: at.column,
+                    old_len,
+                    new_len,
+                }],
+            },
+            removed_lines: Vec::new(),
+            inserted_line: None,
+            fresh: None,
+            params: vec![
+                ("location".into(), at.to_string()),
+                ("literal".into(), text[l.start..l.end].to_string()),
+                ("form".into(), form.into()),
+                ("replacement".into(), replacement.into()),
+            ],
+        }
+    }
+
+    fn add_parameter(&self, text: &str, f: &FunctionSite) -> Transformed {
+        let mut k = 1;
+        while text.contains(&format!("__mt{k}")) {
+            k += 1;
+        }
+        let fresh = format!("__mt{k}");
+        let inserted = if f.has_params {
+            format!(", {fresh}")
+        } else {
+            fresh.clone()
+        };
+        let at = self.location(f.insert_at);
+        let edit = ColumnEdit {
+            line: at.line,
+            column: at.column,
+            old_len: 0,
+            new_len: inserted.encode_utf16().count() as u32,
+        };
+        let map = PositionMap {
+            lines: None,
+            edits: vec![edit],
+        };
+        let moved = |b: usize| {
+            let l = self.location(b);
+            map.to_follow_up(l).unwrap_or(l)
+        };
+        let body = (moved(f.body.0), moved(f.body.1 - 1));
+        let nested = self
+            .bodies
+            .iter()
+            .filter(|&&b| b != f.body && b.0 >= f.body.0 && b.1 <= f.body.1)
+            .map(|&(a, b)| (moved(a), moved(b.saturating_sub(1).max(a))))
+            .collect();
+        let out = format!("{}{inserted}{}", &text[..f.insert_at], &text[f.insert_at..]);
+        Transformed {
+            name: ADD_PARAMETER,
+            text: out,
+            map,
+            removed_lines: Vec::new(),
+            inserted_line: None,
+            fresh: Some(FreshParameter {
+                name: fresh.clone(),
+                body,
+                nested,
+            }),
+            params: vec![
+                ("location".into(), at.to_string()),
+                ("parameter".into(), fresh),
+            ],
+        }
+    }
+}
+
+/// Remove dynamically dead code: one statement V8's precise coverage saw unexecuted (and where
+/// the parent session never paused), replaced by blanks so that lines keep their numbers.
+pub fn remove_dead_code(
+    text: &str,
+    coverage: &[FunctionCoverage],
+    paused_lines: &HashSet<u32>,
+    rng: &mut impl Rng,
+) -> Option<Transformed> {
+    let js = JsProgram::parse(text).ok()?;
+    let cands: Vec<_> = js
+        .candidates(coverage)
+        .into_iter()
+        .filter(|c| !(c.first_line..=c.last_line).any(|l| paused_lines.contains(&l)))
+        .collect();
+    let c = cands.choose(rng)?.clone();
+    let v = variant::apply(text, vec![c.clone()]);
+    Some(Transformed {
+        name: morphtrace_schema::metamorphic::REMOVE_DEAD_CODE,
+        text: v.text,
+        map: PositionMap {
+            lines: Some(v.map),
+            edits: Vec::new(),
+        },
+        removed_lines: v.deleted_lines,
+        inserted_line: None,
+        fresh: None,
+        params: vec![
+            ("lines".into(), format!("{}-{}", c.first_line, c.last_line)),
+            ("statement".into(), c.kind),
+        ],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::coverage::v8::V8Runner;
+    use morphtrace_schema::metamorphic::{ALL, REMOVE_DEAD_CODE};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use std::path::{Path, PathBuf};
+    use std::time::Duration;
+
+    /// The bundled programs, and the shared DBDB corpus when it is there.
+    fn corpus() -> Vec<(String, String)> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut dirs = vec![
+            root.join("tests/fixtures/sunspider"),
+            root.join("tests/fixtures/dbdb-manual"),
+        ];
+        let shared = root.join("../shared/corpus/dbdb");
+        if shared.is_dir() {
+            dirs.push(shared.join("sunspider"));
+        }
+        // (Not `loop.js`: it never ends.)
+        let mut files: Vec<PathBuf> = ["prog.js", "values.js", "throws.js"]
+            .iter()
+            .map(|f| root.join("tests/fixtures").join(f))
+            .collect();
+        for d in dirs {
+            let mut v: Vec<PathBuf> = std::fs::read_dir(&d)
+                .unwrap()
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "js"))
+                .collect();
+            v.sort();
+            files.extend(v);
+        }
+        files
+            .into_iter()
+            .map(|p| {
+                let text = std::fs::read_to_string(&p).unwrap();
+                (p.display().to_string(), text)
+            })
+            .collect()
+    }
+
+    /// Statement starts (line, UTF-16 column) with their kinds.
+    fn statements(text: &str) -> Vec<(Location, &'static str)> {
+        let js = JsProgram::parse(text).unwrap();
+        let a = Analysis::of(text).unwrap();
+        js.statements
+            .iter()
+            .map(|s| (a.location(s.start), s.kind))
+            .collect()
+    }
+
+    /// Every parent statement is where the map says in the follow-up, with the same kind, and
+    /// every follow-up statement not on an inserted line maps back to one.
+    fn check_map(name: &str, parent: &str, t: &Transformed, removed: &[(Location, Location)]) {
+        let p = statements(parent);
+        let f = statements(&t.text);
+        let inside = |l: Location| removed.iter().any(|&(a, b)| l >= a && l < b);
+        for &(loc, kind) in &p {
+            if inside(loc) {
+                continue;
+            }
+            let to = t.map.to_follow_up(loc);
+            assert!(
+                to.is_some_and(|to| f.contains(&(to, kind))),
+                "{name} {}: {kind} at {loc} went to {to:?}, not a {kind}",
+                t.name
+            );
+        }
+        let mut inserted = 0;
+        for &(loc, kind) in &f {
+            match t.map.to_parent(loc) {
+                // A removed statement leaves a `;` on a line of its own.
+                None if kind == "EmptyStatement" && !removed.is_empty() => {}
+                None => inserted += 1,
+                Some(back) => {
+                    let ok = p.contains(&(back, kind))
+                        || (kind == "EmptyStatement" && !removed.is_empty());
+                    assert!(ok, "{name} {}: {kind} at {loc} came from {back}", t.name);
+                }
+            }
+        }
+        let expected = match t.name {
+            INSERT_DEAD_CODE => 3,
+            ADD_NO_OP => 1,
+            _ => 0,
+        };
+        assert_eq!(inserted, expected, "{name} {}", t.name);
+        assert_eq!(t.inserted_line.is_some(), expected > 0);
+    }
+
+    #[test]
+    fn every_transformation_parses_and_maps_every_statement() {
+        let mut applied: std::collections::BTreeMap<&str, usize> = Default::default();
+        for (name, text) in corpus() {
+            let a = Analysis::of(&text).unwrap();
+            for t in a.applicable() {
+                for seed in 0..6 {
+                    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                    let x = a.transform(&text, t, &mut rng).unwrap();
+                    Analysis::of(&x.text).unwrap_or_else(|e| panic!("{name} {t}: {e}\n{}", x.text));
+                    check_map(&name, &text, &x, &[]);
+                    if let Some(fresh) = &x.fresh {
+                        assert!(x.text.contains(fresh.name.as_str()));
+                        assert!(fresh.body.0 < fresh.body.1);
+                    }
+                    *applied.entry(t).or_default() += 1;
+                }
+            }
+        }
+        for t in ALL
+            .iter()
+            .filter(|t| mm_program(t) && **t != REMOVE_DEAD_CODE)
+        {
+            assert!(
+                applied.get(t).copied().unwrap_or(0) > 10,
+                "{t}: {applied:?}"
+            );
+        }
+    }
+
+    fn mm_program(t: &str) -> bool {
+        morphtrace_schema::metamorphic::is_program_transformation(t)
+    }
+
+    fn node() -> V8Runner {
+        V8Runner::start(Path::new("node")).expect("node runs")
+    }
+
+    #[test]
+    fn transformed_programs_behave_the_same_under_node() {
+        let mut v8 = node();
+        let mut checked = 0;
+        for (name, text) in corpus() {
+            let before = v8
+                .run("p.js", &text, Duration::from_secs(10), None)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let a = Analysis::of(&text).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(7);
+            let mut variants: Vec<Transformed> = a
+                .applicable()
+                .into_iter()
+                .filter_map(|t| a.transform(&text, t, &mut rng))
+                .collect();
+            let paused = HashSet::new();
+            variants.extend(remove_dead_code(
+                &text,
+                &before.functions,
+                &paused,
+                &mut rng,
+            ));
+            for x in variants {
+                let after = v8
+                    .run("p.js", &x.text, Duration::from_secs(10), None)
+                    .unwrap_or_else(|e| panic!("{name} {}: {e}\n{}", x.name, x.text));
+                assert_eq!(before.run.stdout, after.run.stdout, "{name} {}", x.name);
+                // (The error names the run's URL and line, which differ.)
+                assert_eq!(
+                    before.error.is_some(),
+                    after.error.is_some(),
+                    "{name} {}:\n{}",
+                    x.name,
+                    x.text
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 50, "{checked}");
+    }
+
+    #[test]
+    fn removed_dead_code_keeps_every_other_statement_in_place() {
+        let mut v8 = node();
+        let mut removed = 0;
+        for (name, text) in corpus() {
+            let run = v8
+                .run("p.js", &text, Duration::from_secs(10), None)
+                .unwrap();
+            for seed in 0..4 {
+                let mut rng = ChaCha8Rng::seed_from_u64(seed);
+                let Some(x) = remove_dead_code(&text, &run.functions, &HashSet::new(), &mut rng)
+                else {
+                    continue;
+                };
+                let js = JsProgram::parse(&text).unwrap();
+                let a = Analysis::of(&text).unwrap();
+                let (first, last) = x.params[0].1.split_once('-').unwrap();
+                let (first, last): (u32, u32) = (first.parse().unwrap(), last.parse().unwrap());
+                let range: Vec<(Location, Location)> = js
+                    .statements
+                    .iter()
+                    .filter(|s| s.line == first && s.last_line == last && s.listed)
+                    .map(|s| (a.location(s.start), a.location(s.end)))
+                    .collect();
+                check_map(&name, &text, &x, &range);
+                for l in &x.removed_lines {
+                    assert_eq!(x.map.to_follow_up(Location::new(*l, 0)), None);
+                }
+                removed += 1;
+            }
+        }
+        assert!(removed > 10, "{removed}");
+    }
+
+    #[test]
+    fn names_respect_scopes_and_the_temporal_dead_zone() {
+        let text = "function f(a) {\n  var v;\n  let before = 1;\n  g();\n  const c = 2;\n  let after = 3;\n  function inner(b) {\n    return b;\n  }\n  return a;\n}\n";
+        let a = Analysis::of(text).unwrap();
+        let at = |line: u32| {
+            let p = a.points.iter().find(|p| p.line == line).unwrap();
+            p.names
+                .iter()
+                .map(|n| (n.name.as_str(), n.assignable))
+                .collect::<Vec<_>>()
+        };
+        // Line 3 (`g();`): `before` is initialized, `c` and `after` are not yet.
+        assert_eq!(
+            at(3),
+            vec![("a", true), ("v", true), ("inner", true), ("before", true)]
+        );
+        // Line 5: after the const.
+        assert!(at(5).contains(&("c", false)));
+        // Inside `inner`: only its own names.
+        assert_eq!(at(7), vec![("b", true)]);
+        // Top level: a global function is readable but never assigned.
+        assert_eq!(at(0), vec![("f", false)]);
+    }
+
+    #[test]
+    fn unsafe_places_are_not_offered() {
+        let text = "var o = { 1: 2, get x() { return true; }, set y(v) {} };\nfunction h() { return h.length; }\nfunction r(...xs) { return xs; }\nfunction u() { return arguments[0]; }\n/* a\n */ var z = 0x10 + 010 + 1e3 + 1.5;\nwith (o) { x; }\n";
+        let a = Analysis::of(text).unwrap();
+        // No site in a getter, a setter, a function read as `h.length`, a rest parameter or
+        // one using `arguments`.
+        assert!(a.functions.is_empty(), "{:?}", a.functions);
+        // Only decimal integers in expressions: `2` (a value) but not the key `1`.
+        let ints: Vec<&str> = a
+            .literals
+            .iter()
+            .filter(|l| matches!(l.value, LiteralValue::Int(_)))
+            .map(|l| &text[l.start..l.end])
+            .collect();
+        assert_eq!(ints, vec!["2", "0"]);
+        // The line that starts inside a comment is no insertion point.
+        assert!(a.points.iter().all(|p| p.line != 5));
+        assert!(a.has_with);
+        assert!(!a.applicable().contains(&INSERT_DEAD_CODE));
+    }
+
+    #[test]
+    fn literal_forms_and_fresh_parameters_are_exact() {
+        let text = "function f(a, b) {\n  var t = true;\n  return a + 12;\n}\nf(1, 2);\n";
+        let a = Analysis::of(text).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let x = a.transform(text, ADD_PARAMETER, &mut rng).unwrap();
+        assert!(x.text.starts_with("function f(a, b, __mt1) {"));
+        let fresh = x.fresh.unwrap();
+        assert_eq!(fresh.body, (Location::new(0, 24), Location::new(3, 0)));
+        let lit = a
+            .literals
+            .iter()
+            .find(|l| l.value == LiteralValue::Int(12))
+            .unwrap();
+        let r = a.rewrite(text, lit, INTEGER_LITERAL, "(12*1)", "({n}*1)");
+        assert!(r.text.contains("return a + (12*1);"));
+        // The `;` after the literal moved by 4 columns.
+        assert_eq!(
+            r.map.to_follow_up(Location::new(2, 15)),
+            Some(Location::new(2, 19))
+        );
+        let b = a.transform(text, BOOLEAN_LITERAL, &mut rng).unwrap();
+        assert!(
+            b.text.contains("var t = (a === a || a !== a);")
+                || b.text.contains("var t = (b === b || b !== b);")
+                || b.text.contains("var t = (t === t || t !== t);"),
+            "{}",
+            b.text
+        );
+    }
+}
