@@ -64,6 +64,7 @@ async fn measure(
             ..WriterOptions::default()
         },
         progress: false,
+        workdir: dir.path().to_path_buf(),
     };
     let s = campaign::run(c).await.unwrap();
     (s.recorded, s.recorded as f64 / s.elapsed.as_secs_f64())

@@ -3,14 +3,15 @@
 use crate::corpus::Loaded;
 use crate::debugger::{CaptureOptions, Engine};
 use crate::engines::EngineSpec;
+use crate::metamorphic::{self, ChainParams};
 use crate::strategy::{self, Plan, Recording};
 use anyhow::{bail, Context, Result};
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::header::now_ms;
 use morphtrace_schema::relation::ComparisonPolicy;
 use morphtrace_schema::{
-    ArchiveHeader, ArchiveWriter, CampaignConfig, EngineDescriptor, EngineRef, ParentRef, Session,
-    SessionId, SessionMode, SessionOutcome,
+    ArchiveHeader, ArchiveWriter, CampaignConfig, EngineDescriptor, EngineRef, ParentRef, Program,
+    Session, SessionId, SessionMode, SessionOutcome,
 };
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
@@ -31,6 +32,16 @@ pub struct Task {
     pub mode: SessionMode,
     pub parent: Option<ParentRef>,
     pub notes: Vec<(String, String)>,
+    /// A metamorphic chain (initial session and follow-ups) instead of one session; `id` is
+    /// then the initial session's.
+    pub chain: Option<ChainTask>,
+}
+
+/// What a metamorphic task needs besides the initial plan.
+#[derive(Debug, Clone)]
+pub struct ChainTask {
+    pub key: String,
+    pub params: ChainParams,
 }
 
 pub struct Campaign {
@@ -47,6 +58,8 @@ pub struct Campaign {
     pub resume: bool,
     pub writer: WriterOptions,
     pub progress: bool,
+    /// Where derived programs (metamorphic follow-ups) are written for the engines.
+    pub workdir: PathBuf,
 }
 
 /// What a campaign did, for the summary.
@@ -58,6 +71,10 @@ pub struct Summary {
     pub divergences: BTreeMap<String, usize>,
     pub elapsed: Duration,
     pub interrupted: bool,
+    /// Metamorphic: follow-ups recorded (test cases: a parent and its follow-up).
+    pub follow_ups: usize,
+    /// Metamorphic: warnings by last transformation and round.
+    pub warnings: BTreeMap<(String, u32), usize>,
 }
 
 impl std::fmt::Display for Summary {
@@ -74,6 +91,18 @@ impl std::fmt::Display for Summary {
         writeln!(f, "outcomes: {}", counts(&self.outcomes))?;
         if !self.divergences.is_empty() {
             writeln!(f, "divergences: {}", counts(&self.divergences))?;
+        }
+        if self.follow_ups > 0 {
+            writeln!(
+                f,
+                "metamorphic test cases: {} ({:.2}/s), warnings: {}",
+                self.follow_ups,
+                self.follow_ups as f64 / secs.max(1e-9),
+                self.warnings.values().sum::<usize>()
+            )?;
+            for ((t, round), n) in &self.warnings {
+                writeln!(f, "  {t} (round {round}): {n}")?;
+            }
         }
         Ok(())
     }
@@ -138,6 +167,7 @@ pub fn generation_tasks(
                     mode: mode.clone(),
                     parent: None,
                     notes: vec![],
+                    chain: None,
                 });
             }
         }
@@ -171,7 +201,46 @@ fn same_engine(a: &EngineDescriptor, b: &EngineDescriptor) -> bool {
 }
 
 struct Done {
-    session: Session,
+    sessions: Vec<Session>,
+    /// Programs the sessions derived (metamorphic follow-ups).
+    programs: Vec<Program>,
+}
+
+/// Metamorphic tasks: for every program × seed × engine, one chain.
+pub fn metamorphic_tasks(
+    specs: &[EngineSpec],
+    programs: &[Loaded],
+    seeds: &[u64],
+    random: &strategy::RandomParams,
+    rounds: u32,
+    transformations: &[&'static str],
+) -> Vec<Task> {
+    let mut tasks = Vec::new();
+    for (pi, p) in programs.iter().enumerate() {
+        for &seed in seeds {
+            for (ei, spec) in specs.iter().enumerate() {
+                let key = format!(
+                    "metamorphic|{spec}|{}|{seed}|{rounds}|{}",
+                    p.program.hash,
+                    transformations.join(",")
+                );
+                let mut params = ChainParams::random(seed, rounds, random.clone());
+                params.transformations = transformations.to_vec();
+                tasks.push(Task {
+                    id: metamorphic::session_id(&key, 0),
+                    program: pi,
+                    seed,
+                    engines: vec![ei],
+                    plan: params.initial.clone(),
+                    mode: SessionMode::Metamorphic,
+                    parent: None,
+                    notes: vec![],
+                    chain: Some(ChainTask { key, params }),
+                });
+            }
+        }
+    }
+    tasks
 }
 
 pub async fn run(c: Campaign) -> Result<Summary> {
@@ -253,12 +322,15 @@ pub async fn run(c: Campaign) -> Result<Summary> {
         let tx = tx.clone();
         let policy = c.policy.clone();
         let timeout = c.session_timeout;
+        let workdir = c.workdir.clone();
         workers.push(tokio::spawn(async move {
             let mut engines = match engines {
                 Some(e) => e,
                 None => launch_all(&specs, &capture, pool).await?,
             };
             tracing::debug!("worker {w} ready");
+            let mut coverage = None;
+            let node = crate::engines::which("node").unwrap_or_else(|| "node".into());
             loop {
                 if stop.load(Ordering::SeqCst) {
                     break;
@@ -268,15 +340,38 @@ pub async fn run(c: Campaign) -> Result<Summary> {
                     Err(_) => None,
                 };
                 let Some(task) = task else { break };
-                let session = record(
-                    &mut engines,
-                    &programs[task.program],
-                    &task,
-                    &policy,
-                    timeout,
-                )
-                .await;
-                if tx.send(Done { session }).await.is_err() {
+                let loaded = &programs[task.program];
+                let done = match &task.chain {
+                    Some(chain) => {
+                        let e = task.engines.first().copied().unwrap_or(0);
+                        let mut ctx = metamorphic::Context {
+                            engine: &mut engines[e],
+                            engine_ref: EngineRef(e as u16),
+                            policy: &policy,
+                            workdir: &workdir,
+                            coverage: &mut coverage,
+                            node: node.clone(),
+                            session_timeout: timeout,
+                        };
+                        let c = metamorphic::run_chain(
+                            &mut ctx,
+                            &chain.key,
+                            loaded,
+                            &chain.params,
+                            &task.notes,
+                        )
+                        .await;
+                        Done {
+                            sessions: c.sessions,
+                            programs: c.programs,
+                        }
+                    }
+                    None => Done {
+                        sessions: vec![record(&mut engines, loaded, &task, &policy, timeout).await],
+                        programs: Vec::new(),
+                    },
+                };
+                if tx.send(done).await.is_err() {
                     break;
                 }
             }
@@ -287,31 +382,51 @@ pub async fn run(c: Campaign) -> Result<Summary> {
         }));
     }
     drop(tx);
-    while let Some(Done { session }) = rx.recv().await {
-        for p in session.referenced_programs() {
-            if let Some(l) = programs.iter().find(|l| l.program.hash == p) {
-                writer.add_program(&l.program)?;
+    while let Some(Done {
+        sessions,
+        programs: derived,
+    }) = rx.recv().await
+    {
+        for p in &derived {
+            writer.add_program(p)?;
+        }
+        for session in sessions {
+            for p in session.referenced_programs() {
+                if let Some(l) = programs.iter().find(|l| l.program.hash == p) {
+                    writer.add_program(&l.program)?;
+                }
             }
-        }
-        writer.append(&session).context("appending a session")?;
-        summary.recorded += 1;
-        *summary
-            .outcomes
-            .entry(session.outcome.name().to_string())
-            .or_default() += 1;
-        if let Some(d) = &session.divergence {
+            writer.append(&session).context("appending a session")?;
+            if session.parent.is_some() {
+                summary.follow_ups += 1;
+            }
+            for w in &session.warnings {
+                let t = session
+                    .transformations
+                    .last()
+                    .map(|t| t.name.clone())
+                    .unwrap_or_default();
+                *summary.warnings.entry((t, w.round)).or_default() += 1;
+            }
+            summary.recorded += 1;
             *summary
-                .divergences
-                .entry(d.kind.name().to_string())
+                .outcomes
+                .entry(session.outcome.name().to_string())
                 .or_default() += 1;
+            if let Some(d) = &session.divergence {
+                *summary
+                    .divergences
+                    .entry(d.kind.name().to_string())
+                    .or_default() += 1;
+            }
+            bar.inc(1);
+            let o: Vec<String> = summary
+                .outcomes
+                .iter()
+                .map(|(k, v)| format!("{k}:{v}"))
+                .collect();
+            bar.set_message(o.join(" "));
         }
-        bar.inc(1);
-        let o: Vec<String> = summary
-            .outcomes
-            .iter()
-            .map(|(k, v)| format!("{k}:{v}"))
-            .collect();
-        bar.set_message(o.join(" "));
     }
     bar.finish_and_clear();
     for w in workers {

@@ -6,6 +6,7 @@ use morphtrace_recorder::campaign::{self, session_key, Campaign, Task};
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::debugger::CaptureOptions;
 use morphtrace_recorder::engines::{self, EngineSpec};
+use morphtrace_recorder::metamorphic;
 use morphtrace_recorder::parse_seeds;
 use morphtrace_recorder::rdp::BreakpointPolicy;
 use morphtrace_recorder::strategy::{Plan, RandomParams};
@@ -66,6 +67,10 @@ enum Strategy {
     /// Coverage profilers (gcov, llvm-cov, v8): reports of each program and of variants pruned
     /// of code reported unexecuted (Cod), for offline judging.
     Coverage,
+    /// Interactive metamorphic testing of each engine on its own (ISSTA 2019): a random initial
+    /// session, then --rounds follow-ups, each transformed from its parent (Table 1) and judged
+    /// against it while recording; a chain stops at its first warning.
+    Metamorphic,
 }
 
 #[derive(Args, Clone)]
@@ -153,6 +158,24 @@ struct RunArgs {
     /// every statement).
     #[arg(long)]
     no_truth: bool,
+    /// Metamorphic: follow-up rounds after the initial session (the paper: 5).
+    #[arg(long, default_value_t = 5)]
+    rounds: u32,
+    /// Metamorphic: the transformations to choose from (comma list; default: all of Table 1):
+    /// add-breakpoint-and-continue, replace-continue-by-step, breakpoint-sliding,
+    /// insert-dead-code, remove-dead-code, add-parameter, add-no-op,
+    /// integer-literal-to-expression, boolean-literal-to-expression.
+    #[arg(long, value_delimiter = ',', value_parser = transformation)]
+    transformations: Vec<&'static str>,
+}
+
+fn transformation(s: &str) -> Result<&'static str, String> {
+    metamorphic::transformation_named(s).ok_or_else(|| {
+        format!(
+            "unknown transformation {s}; one of: {}",
+            morphtrace_schema::metamorphic::ALL.join(", ")
+        )
+    })
 }
 
 #[derive(Args)]
@@ -293,6 +316,7 @@ fn campaign_of(
     programs: Vec<corpus::Loaded>,
     tasks: Vec<Task>,
     config: CampaignConfig,
+    workdir: &std::path::Path,
 ) -> Result<Campaign> {
     Ok(Campaign {
         specs: a.engines.clone(),
@@ -308,6 +332,7 @@ fn campaign_of(
         resume: a.resume,
         writer: WriterOptions::default(),
         progress: std::io::stderr().is_terminal(),
+        workdir: workdir.to_path_buf(),
     })
 }
 
@@ -387,15 +412,39 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 Strategy::Random => "random",
                 Strategy::Differential => "differential",
                 Strategy::Coverage => "coverage",
+                Strategy::Metamorphic => "metamorphic",
             };
-            let tasks = campaign::generation_tasks(
-                &r.common.engines,
-                &programs,
-                &seeds,
-                r.strategy == Strategy::Differential,
-                &params,
-            );
+            let transformations = if r.transformations.is_empty() {
+                morphtrace_schema::metamorphic::ALL.to_vec()
+            } else {
+                r.transformations.clone()
+            };
+            let tasks = if r.strategy == Strategy::Metamorphic {
+                campaign::metamorphic_tasks(
+                    &r.common.engines,
+                    &programs,
+                    &seeds,
+                    &params,
+                    r.rounds,
+                    &transformations,
+                )
+            } else {
+                campaign::generation_tasks(
+                    &r.common.engines,
+                    &programs,
+                    &seeds,
+                    r.strategy == Strategy::Differential,
+                    &params,
+                )
+            };
             let mut params_kv = params.params();
+            if r.strategy == Strategy::Metamorphic {
+                params_kv.push(("metamorphic.rounds".into(), r.rounds.to_string()));
+                params_kv.push((
+                    "metamorphic.transformations".into(),
+                    transformations.join(","),
+                ));
+            }
             params_kv.push(("capture.depth".into(), r.common.depth.to_string()));
             if r.common
                 .engines
@@ -423,7 +472,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 params: params_kv,
                 command_line,
             };
-            run_and_report(campaign_of(&r.common, programs, tasks, config)?).await
+            run_and_report(campaign_of(&r.common, programs, tasks, config, dir.path())?).await
         }
         Command::Replay(r) => {
             let reader = ArchiveReader::open(&r.archive)
@@ -475,6 +524,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                         round: 0,
                     }),
                     notes: vec![("replay_of".into(), s.id.to_string())],
+                    chain: None,
                 });
             }
             let loaded = programs
@@ -496,7 +546,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 )],
                 command_line,
             };
-            run_and_report(campaign_of(&r.common, loaded, tasks, config)?).await
+            run_and_report(campaign_of(&r.common, loaded, tasks, config, dir.path())?).await
         }
     }
 }

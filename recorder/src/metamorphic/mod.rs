@@ -24,7 +24,7 @@ use rand::seq::IndexedRandom;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use source::{Analysis, Transformed};
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -52,7 +52,7 @@ impl ChainParams {
                 seed,
             },
             seed,
-            max_resync: 4,
+            max_resync: 6,
         }
     }
 
@@ -144,6 +144,9 @@ struct Recipe {
     replace: Option<(usize, Action)>,
     /// A step that stops on an inserted line is issued again (the new code is real code).
     restep_inserted: bool,
+    /// Lines (follow-up coordinates) of code inserted by earlier rounds: dead code whose
+    /// condition a later round made non-constant is real code to V8, which then steps there.
+    inserted_code: BTreeSet<u32>,
 }
 
 /// Drives one follow-up: the parent's actions transformed, resynchronized where needed.
@@ -196,14 +199,22 @@ async fn drive(
 ) -> Result<(), DebuggerError> {
     let mut ids = BTreeMap::new();
     let mut dropped_ids = HashSet::new();
+    // Follow-up breakpoints by where they were requested: V8 refuses a second breakpoint at
+    // the same place, which slid ones may share with one set there directly.
+    let mut requested: BTreeMap<morphtrace_schema::BreakpointId, (u32, Option<u32>)> =
+        BTreeMap::new();
+    let mut users: BTreeMap<morphtrace_schema::BreakpointId, u32> = BTreeMap::new();
+    let mut new_bp = None;
+    f.expect.extra_lines.extend(r.inserted_code.iter().copied());
     for (i, (action, parent_out)) in parent.iter().enumerate() {
         if r.new_breakpoint.is_some_and(|(at, _)| at == i) && !f.finished {
             let line = r.new_breakpoint.map(|(_, l)| l).unwrap_or(0);
             f.expect.inserted.insert(f.index());
-            if let Output::BreakpointSet { actual, .. } = f
+            if let Output::BreakpointSet { id, actual, .. } = f
                 .apply(Action::SetBreakpoint { line, column: None })
                 .await?
             {
+                new_bp = Some(id);
                 f.expect.extra_lines.extend(actual.iter().map(|l| l.line));
             }
         }
@@ -230,9 +241,24 @@ async fn drive(
                     dropped_ids.extend(parent_id);
                     continue;
                 };
+                // Two parent breakpoints that slid to one place are one breakpoint there (V8
+                // refuses a second at the same place): share it, and count its users.
+                let shared = requested
+                    .iter()
+                    .find(|(_, &v)| v == (line, column))
+                    .map(|(&id, _)| id);
+                if let (Some(fid), Some(p)) = (shared, parent_id) {
+                    ids.insert(p, fid);
+                    *users.entry(fid).or_insert(1) += 1;
+                    f.expect.dropped.insert(i as u32);
+                    continue;
+                }
                 let out = f.apply(Action::SetBreakpoint { line, column }).await?;
-                if let (Some(p), Output::BreakpointSet { id, .. }) = (parent_id, &out) {
-                    ids.insert(p, *id);
+                if let Output::BreakpointSet { id, .. } = &out {
+                    requested.insert(*id, (line, column));
+                    if let Some(p) = parent_id {
+                        ids.insert(p, *id);
+                    }
                 }
             }
             Action::RemoveBreakpoint { id } => {
@@ -241,6 +267,13 @@ async fn drive(
                     continue;
                 }
                 let id = ids.get(id).copied().unwrap_or(*id);
+                if let Some(n) = users.get_mut(&id).filter(|n| **n > 1) {
+                    *n -= 1;
+                    f.expect.dropped.insert(i as u32);
+                    continue;
+                }
+                users.remove(&id);
+                requested.remove(&id);
                 f.apply(Action::RemoveBreakpoint { id }).await?;
             }
             control => {
@@ -256,12 +289,13 @@ async fn drive(
                 };
                 let mut out = f.apply(issued.clone()).await?;
                 let mut last = issued;
-                for _ in 0..max_resync {
+                for attempt in 0..max_resync + 1 {
                     if f.in_sync(&out, parent_out) {
                         break;
                     }
                     let Some(here) = paused_at(&out) else { break };
-                    let on_new_bp = f.expect.extra_lines.contains(&here.line);
+                    let on_old_code = r.inserted_code.contains(&here.line);
+                    let on_new_bp = f.expect.extra_lines.contains(&here.line) && !on_old_code;
                     let stepped = !matches!(last, Action::Resume | Action::Start);
                     if on_new_bp && stepped && r.name == ADD_BREAKPOINT {
                         // Figure 7: the new breakpoint consumed a step; a temporary breakpoint
@@ -285,10 +319,20 @@ async fn drive(
                         }
                         last = Action::Resume;
                     } else if on_new_bp || f.expect.extra_actions.contains(&(f.index() - 1)) {
-                        // A pause the parent did not have: continue to where it went.
+                        // A pause the parent did not have: continue to where it went. A new
+                        // breakpoint in a loop is hit again and again: after a few times it is
+                        // removed (its pauses so far stay extra).
+                        if on_new_bp && attempt + 1 >= max_resync {
+                            if let Some(id) = new_bp.take() {
+                                f.expect.inserted.insert(f.index());
+                                f.apply(Action::RemoveBreakpoint { id }).await?;
+                            }
+                        }
                         out = f.apply(Action::Resume).await?;
                         last = Action::Resume;
-                    } else if r.restep_inserted && f.expect.map.to_parent(here).is_none() {
+                    } else if on_old_code
+                        || (r.restep_inserted && f.expect.map.to_parent(here).is_none())
+                    {
                         out = f.apply(Action::StepOver).await?;
                         last = Action::StepOver;
                     } else {
@@ -347,6 +391,7 @@ fn choose(
             new_breakpoint: None,
             replace: None,
             restep_inserted: false,
+            inserted_code: BTreeSet::new(),
         };
         match name {
             ADD_BREAKPOINT => {
@@ -489,7 +534,7 @@ fn coverage_of(
     }
 }
 
-fn session_id(chain_key: &str, round: u32) -> SessionId {
+pub fn session_id(chain_key: &str, round: u32) -> SessionId {
     SessionId::from_key(&format!("{chain_key}|round {round}"))
 }
 
@@ -515,6 +560,8 @@ pub async fn run_chain(
     chain.sessions.push(initial);
     let mut current = loaded.clone();
     let mut records: Vec<TransformationRecord> = Vec::new();
+    // Lines of code inserted by the chain so far, in the current program.
+    let mut inserted_code: BTreeSet<u32> = BTreeSet::new();
     for round in 1..=params.rounds {
         let Some(pt) = parent_trace.clone().filter(|_| ok) else {
             break;
@@ -524,7 +571,7 @@ pub async fn run_chain(
             params.seed ^ u64::from(round).wrapping_mul(0x9e37_79b9),
             &current.program.hash,
         );
-        let Some(choice) = choose(
+        let Some(mut choice) = choose(
             ctx,
             &params.transformations,
             &current,
@@ -537,6 +584,20 @@ pub async fn run_chain(
             );
             break;
         };
+        inserted_code = inserted_code
+            .iter()
+            .filter_map(|&l| {
+                choice
+                    .recipe
+                    .map
+                    .to_follow_up(Location::new(l, 0))
+                    .map(|x| x.line)
+            })
+            .collect();
+        choice.recipe.inserted_code = inserted_code.clone();
+        if let Some(l) = choice.program.as_ref().and_then(|t| t.inserted_line) {
+            inserted_code.insert(l);
+        }
         let next = match &choice.program {
             Some(t) => {
                 let p = Program {
