@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's main command: record two small differential campaigns (DBDB Algorithm 1) over the
-# bundled default corpus, Chromium vs Node and Chromium vs Firefox, and a coverage campaign (Cod
-# and C2V on gcov and llvm-cov over Csmith programs, V8 over the JS corpus), then analyze the
+# bundled default corpus, Chromium vs Node and Chromium vs Firefox, a coverage campaign (Cod
+# and C2V on gcov and llvm-cov over Csmith programs, V8 over the JS corpus) and a metamorphic one
+# (ISSTA 2019: chains of five follow-ups on Chromium and on Node), then analyze the
 # archives (summary, equivalence classes, the papers' tables, an HTML report, a Parquet export).
 #   bash scripts/main.sh [OUT.mtrace]      (the Firefox one is written beside it, *-firefox.mtrace)
 set -euo pipefail
@@ -13,10 +14,11 @@ bin="$CARGO_TARGET_DIR/release"
 out="${1:-out/default.mtrace}"
 out_ff="${out%.mtrace}-firefox.mtrace"
 out_cov="${out%.mtrace}-coverage.mtrace"
+out_mm="${out%.mtrace}-metamorphic.mtrace"
 corpus=../shared/corpus/dbdb
 [ -d "$corpus" ] || corpus="tests/fixtures/*.js"
 mkdir -p "$(dirname "$out")"
-rm -f "$out" "$out_ff" "$out_cov"
+rm -f "$out" "$out_ff" "$out_cov" "$out_mm"
 "$bin/morphtrace-record" engines
 "$bin/morphtrace-record" run --engine chromium --engine node --strategy differential \
   --corpus "$corpus" --seeds 1..2 --jobs 2 --name "default: DBDB corpus, Chromium vs Node" --out "$out"
@@ -25,12 +27,17 @@ rm -f "$out" "$out_ff" "$out_cov"
 "$bin/morphtrace-record" run --strategy coverage --engine gcov --engine llvm-cov --engine v8 \
   --corpus csmith:1..20 --corpus "$corpus" --jobs 2 --name "default: Csmith 1..20 and the DBDB corpus, Cod" \
   --out "$out_cov"
-"$bin/morphtrace-analyze" info "$out" "$out_ff" "$out_cov"
+"$bin/morphtrace-record" run --engine chromium --engine node --strategy metamorphic --rounds 5 \
+  --corpus "$corpus" --seeds 1..2 --jobs 2 --name "default: DBDB corpus, metamorphic, Chromium and Node" \
+  --out "$out_mm"
+"$bin/morphtrace-analyze" info "$out" "$out_ff" "$out_cov" "$out_mm"
 # Equivalence classes, the papers' tables and an HTML report of both campaigns; Parquet for the notebooks.
 "$bin/morphtrace-analyze" classes "$out_ff" --top 10
 "$bin/morphtrace-analyze" tables "$out" "$out_ff" --paper dbdb
 "$bin/morphtrace-analyze" tables "$out_cov" --paper cod --top 10
 "$bin/morphtrace-analyze" sample "$out_cov" -n 3 --context 2
+"$bin/morphtrace-analyze" tables "$out_mm" --paper issta
+"$bin/morphtrace-analyze" classes "$out_mm" --top 10
 "$bin/morphtrace-analyze" report "$out" "$out_ff" --out "$(dirname "$out")/report.html"
 "$bin/morphtrace-analyze" export "$out" "$out_ff" --parquet "$(dirname "$out")/parquet" >/dev/null
 # The first few divergences, event by event.

@@ -1,8 +1,10 @@
 //! Campaigns through the `morphtrace-record` binary against real Chromium, Node and Firefox:
 //! determinism, SIGKILL and resume, differential summaries, replay.
 
-use morphtrace_schema::{ArchiveReader, Session, SessionId, SessionMode};
-use std::collections::BTreeMap;
+mod common;
+use common::normalized;
+
+use morphtrace_schema::{ArchiveReader, Session, SessionMode};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -31,24 +33,6 @@ fn record(args: &[&str], out: &Path) -> Command {
     }
     c.args(args).arg("--out").arg(out);
     c
-}
-
-/// Sessions by id with everything time-dependent zeroed.
-fn normalized(path: &Path) -> BTreeMap<SessionId, Session> {
-    let r = ArchiveReader::open(path).unwrap();
-    r.sessions()
-        .map(|s| {
-            let mut s = s.unwrap();
-            s.started_at_ms = 0;
-            s.duration_us = 0;
-            for t in &mut s.traces {
-                for e in &mut t.events {
-                    e.at_us = 0;
-                }
-            }
-            (s.id, s)
-        })
-        .collect()
 }
 
 const CAMPAIGN: &[&str] = &[

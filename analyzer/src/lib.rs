@@ -7,6 +7,7 @@ pub mod coverage;
 pub mod export;
 pub mod info;
 pub mod load;
+pub mod metamorphic;
 pub mod relations;
 pub mod report;
 pub mod show;

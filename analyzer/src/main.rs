@@ -4,7 +4,9 @@ use anyhow::Result;
 use clap::{Parser, Subcommand};
 use morphtrace_analyzer::load::{self, Dataset, Want};
 use morphtrace_analyzer::table::{Format, Table};
-use morphtrace_analyzer::{classes, compare, export, info, relations, report, show, tables};
+use morphtrace_analyzer::{
+    classes, compare, export, info, metamorphic, relations, report, show, tables,
+};
 use morphtrace_schema::relation::ComparisonPolicy;
 use morphtrace_schema::ArchiveReader;
 use std::path::PathBuf;
@@ -110,7 +112,8 @@ enum Command {
     },
     /// Re-judge recorded differential sessions offline under the recorded comparison policy and
     /// under alternatives (compare columns; ignore variables; ignore breakpoint outputs; ignore
-    /// object shells; ignore call stacks), printing how counts and classes change.
+    /// object shells; ignore call stacks), printing how counts and classes change; and
+    /// metamorphic follow-ups against their parents with their transformations' relations.
     Relations {
         #[arg(required = true)]
         archives: Vec<PathBuf>,
@@ -546,7 +549,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for s in r.inconsistent.iter().take(10) {
                 eprintln!("morphtrace-analyze: re-judging under the recorded policy disagrees with the recording: {s}");
             }
-            print_tables(&relations::tables(&r, top)?, format);
+            let m = metamorphic::rejudge(&readers);
+            for f in m.follow_ups.iter().filter(|f| !f.agrees()).take(10) {
+                eprintln!(
+                    "morphtrace-analyze: {}: follow-up {} re-judged differently: recorded {:?}, now {:?}{}",
+                    f.archive,
+                    f.session,
+                    f.recorded,
+                    f.again,
+                    f.message.as_ref().map(|m| format!(" ({m})")).unwrap_or_default()
+                );
+            }
+            let mut tables = Vec::new();
+            if r.sessions > 0 || m.follow_ups.is_empty() {
+                tables.extend(relations::tables(&r, top)?);
+            }
+            if !m.follow_ups.is_empty() {
+                tables.push(metamorphic::table(&m));
+            }
+            print_tables(&tables, format);
             Ok(code(unreadable))
         }
         Command::Tables {

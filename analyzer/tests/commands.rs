@@ -2,7 +2,7 @@
 //! debuggers), on a truncated copy, and on a hand-built archive with known divergences.
 
 use morphtrace_analyzer::load::{self, Want};
-use morphtrace_analyzer::{classes, relations, tables};
+use morphtrace_analyzer::{classes, metamorphic, relations, tables};
 use morphtrace_schema::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -21,6 +21,7 @@ fn trace(name: &str) -> PathBuf {
 
 const FIREFOX: &str = "differential-chromium-firefox-dbdb.mtrace";
 const NODE: &str = "differential-chromium-node-dbdb.mtrace";
+const METAMORPHIC: &str = "metamorphic-chromium-node-dbdb.mtrace";
 
 fn run(args: &[&str]) -> Run {
     Command::new(ANALYZE).args(args).output().expect("runs")
@@ -560,7 +561,55 @@ fn globs_and_directories_expand_to_archives() {
     assert!(all.windows(2).all(|w| w[0] < w[1]));
 }
 
-// ---------- metamorphic warnings (hand-built: the metamorphic strategy is a later issue) ----------
+// ---------- metamorphic campaigns ----------
+
+/// The recorded metamorphic campaign: every follow-up judged again offline gets the verdict the
+/// recorder gave it online, and the ISSTA tables count the recorded warnings.
+#[test]
+fn recorded_follow_ups_rejudged_offline_agree_with_the_recording() {
+    let path = trace(METAMORPHIC);
+    let r = ArchiveReader::open(&path).unwrap();
+    let m = metamorphic::rejudge(&[(METAMORPHIC.to_string(), r)]);
+    assert!(m.follow_ups.len() > 200, "{}", m.follow_ups.len());
+    assert_eq!(m.orphans, 0);
+    let differ: Vec<_> = m.follow_ups.iter().filter(|f| !f.agrees()).collect();
+    assert!(differ.is_empty(), "{differ:?}");
+    let transformations: std::collections::BTreeSet<&str> = m
+        .follow_ups
+        .iter()
+        .map(|f| f.transformation.as_str())
+        .collect();
+    assert_eq!(
+        transformations.len(),
+        9,
+        "all of Table 1: {transformations:?}"
+    );
+    let out = ok(&["relations", p(&path)]);
+    assert!(
+        out.contains("Metamorphic follow-ups re-judged offline against their parents"),
+        "{out}"
+    );
+    assert!(out.contains("; 0 re-judged differently now."), "{out}");
+    assert!(!out.contains("Differential sessions re-judged"), "{out}");
+
+    let d = load::load(std::slice::from_ref(&path), Want::SUMMARY).unwrap();
+    let warnings = d.frames.warnings.height();
+    let recorded = m.follow_ups.iter().filter(|f| f.recorded.is_some()).count();
+    assert_eq!(warnings, recorded);
+    let f15 = tables::figure15(&d.frames.warnings).unwrap();
+    if warnings > 0 {
+        assert_eq!(
+            f15.rows.last().unwrap()[2],
+            warnings.to_string(),
+            "cumulative: {:?}",
+            f15.rows
+        );
+    }
+    let rounds = classes::u32s(&d.frames.sessions, "round").unwrap();
+    assert_eq!(rounds.into_iter().max(), Some(5), "five rounds");
+}
+
+// ---------- metamorphic warnings (hand-built: known classes and rounds) ----------
 
 /// Follow-ups with warnings in rounds 1–3, some after an interactive transformation.
 fn metamorphic(dir: &Path) -> PathBuf {

@@ -7,17 +7,12 @@
 //! Environment: MT_BENCH_SEEDS (default `1..2`), MT_BENCH_BASELINE_SEEDS (default `1`),
 //! MT_BENCH_ONLY (run the rows whose label contains this text, e.g. `firefox`).
 
-use morphtrace_recorder::campaign::{self, Campaign};
-use morphtrace_recorder::corpus;
-use morphtrace_recorder::debugger::CaptureOptions;
+mod common;
+
+use morphtrace_recorder::campaign;
 use morphtrace_recorder::engines::EngineSpec;
 use morphtrace_recorder::parse_seeds;
 use morphtrace_recorder::strategy::RandomParams;
-use morphtrace_schema::archive::{FsyncPolicy, WriterOptions};
-use morphtrace_schema::relation::ComparisonPolicy;
-use morphtrace_schema::CampaignConfig;
-use std::path::Path;
-use std::time::Duration;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -30,11 +25,7 @@ async fn measure(
     pool: usize,
 ) -> (usize, f64) {
     let dir = tempfile::tempdir().unwrap();
-    let corpus_dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/dbdb/sunspider");
-    let paths = corpus::resolve(&[corpus_dir.display().to_string()])
-        .expect("the SunSpider corpus in ../shared");
-    let programs = corpus::load(&paths, dir.path()).unwrap();
+    let programs = common::sunspider(dir.path());
     let specs: Vec<EngineSpec> = engines
         .iter()
         .map(|e| EngineSpec::parse(e).unwrap())
@@ -47,37 +38,15 @@ async fn measure(
         differential,
         &RandomParams::default(),
     );
-    let c = Campaign {
-        specs,
-        programs,
-        tasks,
-        config: CampaignConfig::default(),
-        policy: ComparisonPolicy::default(),
-        capture: CaptureOptions::default(),
-        jobs,
-        session_timeout: Duration::from_secs(60),
-        node_pool: pool,
-        out: dir.path().join("bench.mtrace"),
-        resume: false,
-        writer: WriterOptions {
-            fsync: FsyncPolicy::EverySession,
-            ..WriterOptions::default()
-        },
-        progress: false,
-        workdir: dir.path().to_path_buf(),
-    };
+    let c = common::campaign(specs, programs, tasks, jobs, pool, dir.path());
     let s = campaign::run(c).await.unwrap();
     (s.recorded, s.recorded as f64 / s.elapsed.as_secs_f64())
 }
 
 fn main() {
-    let seeds = std::env::var("MT_BENCH_SEEDS").unwrap_or_else(|_| "1..2".into());
-    let base_seeds = std::env::var("MT_BENCH_BASELINE_SEEDS").unwrap_or_else(|_| "1".into());
-    let only = std::env::var("MT_BENCH_ONLY").unwrap_or_default();
-    let rt = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let knobs = common::Knobs::from_env();
+    let (seeds, base_seeds) = (&knobs.seeds, &knobs.baseline_seeds);
+    let rt = common::runtime();
     println!("recorder benchmark on SunSpider (26 programs), DBDB Algorithm 1 defaults, fsync every session");
     println!();
     println!("| campaign | morphtrace (2 workers, sessions prepared ahead) | naive baseline (1 at a time, nothing prepared) | target |");
@@ -104,11 +73,11 @@ fn main() {
             "≥ 1.5 runs/s",
         ),
     ] {
-        if !only.is_empty() && !label.to_lowercase().contains(&only.to_lowercase()) {
+        if !knobs.wants(label) {
             continue;
         }
-        let (n, fast) = rt.block_on(measure(engines, differential, &seeds, 2, 2));
-        let (m, slow) = rt.block_on(measure(engines, differential, &base_seeds, 1, 0));
+        let (n, fast) = rt.block_on(measure(engines, differential, seeds, 2, 2));
+        let (m, slow) = rt.block_on(measure(engines, differential, base_seeds, 1, 0));
         println!(
             "| {label} | {fast:.2}/s ({n} sessions) | {slow:.2}/s ({m} sessions) | {target} |"
         );

@@ -6,6 +6,7 @@ pub mod corpus;
 pub mod coverage;
 pub mod debugger;
 pub mod engines;
+pub mod faults;
 pub mod metamorphic;
 mod quickack;
 pub mod rdp;

@@ -12,6 +12,7 @@ use serde_json::{json, Value as Json};
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::pin::Pin;
+use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,7 +49,12 @@ pub struct CdpSession {
     healthy: bool,
     teardown: Option<Teardown>,
     declarations: Option<super::tdz::Declarations>,
+    /// What the engine process said when it died (a V8 `Check failed`), filled by its owner.
+    crash_report: Option<CrashReport>,
 }
+
+/// The fatal message of an engine process, if it printed one.
+pub type CrashReport = std::sync::Arc<std::sync::Mutex<Option<String>>>;
 
 enum Got {
     Event(Option<CdpEvent>),
@@ -149,6 +155,26 @@ impl CdpSession {
             healthy: true,
             teardown: Some(teardown),
             declarations: None,
+            crash_report: None,
+        }
+    }
+
+    /// Where the engine process's fatal message will be, to name it when the connection drops.
+    pub fn with_crash_report(mut self, report: CrashReport) -> CdpSession {
+        self.crash_report = Some(report);
+        self
+    }
+
+    /// The error for a lost connection, with the engine's last words if it printed any.
+    async fn closed(&self) -> DebuggerError {
+        let Some(report) = &self.crash_report else {
+            return err(CdpError::Closed);
+        };
+        // The process writes its message to stderr while the socket closes: give it a moment.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        match report.lock().ok().and_then(|r| r.clone()) {
+            Some(m) => DebuggerError::Crashed(format!("the debugger connection closed: {m}")),
+            None => err(CdpError::Closed),
         }
     }
 
@@ -220,20 +246,20 @@ impl CdpSession {
                         }
                     }
                     let reply = reply.map_err(err)?;
-                    let outcome = match reply.get("exceptionDetails") {
-                        Some(d) => {
-                            let (message, location) = exception_message(d);
-                            ProgramOutcome::UncaughtException { message, location }
-                        }
-                        None => ProgramOutcome::Completed,
-                    };
-                    return Ok(self.finish(outcome));
+                    return Ok(self.finish(run_outcome(&reply)));
                 }
                 Got::Event(None) => {
                     self.healthy = false;
-                    return Err(DebuggerError::Crashed(
-                        "the debugger connection closed".into(),
-                    ));
+                    // Events are read first: the reply that ended the program may have arrived
+                    // just before the process exited and closed the connection.
+                    if let Some(rx) = self.run_reply.take() {
+                        if let Ok(Ok(Ok(reply))) =
+                            tokio::time::timeout(Duration::from_millis(500), rx).await
+                        {
+                            return Ok(self.finish(run_outcome(&reply)));
+                        }
+                    }
+                    return Err(self.closed().await);
                 }
                 Got::Event(Some(ev)) => match ev.method.as_str() {
                     "Debugger.paused" => match self.pause_state(&ev.params, action).await? {
@@ -741,6 +767,10 @@ impl Debugger for CdpSession {
             match self.call(m, json!({})).await {
                 Ok(_) => {}
                 Err(CdpError::Protocol { message, .. }) => return Ok(Output::Error { message }),
+                Err(CdpError::Closed) => {
+                    self.healthy = false;
+                    return Err(self.closed().await);
+                }
                 Err(e) => {
                     self.healthy = false;
                     return Err(err(e));
@@ -781,5 +811,16 @@ impl Debugger for CdpSession {
             }
             None => self.healthy,
         }
+    }
+}
+
+/// How the program's run ended, from the reply to the call that ran it.
+fn run_outcome(reply: &Json) -> ProgramOutcome {
+    match reply.get("exceptionDetails") {
+        Some(d) => {
+            let (message, location) = exception_message(d);
+            ProgramOutcome::UncaughtException { message, location }
+        }
+        None => ProgramOutcome::Completed,
     }
 }

@@ -24,6 +24,7 @@ struct Waiting {
     child: Child,
     conn: Connection,
     events: mpsc::UnboundedReceiver<CdpEvent>,
+    crash: crate::cdp::session::CrashReport,
 }
 
 pub struct NodeEngine {
@@ -176,7 +177,22 @@ async fn start(
     .flatten()
     .ok_or_else(|| fail("no `Debugger listening on ws://` line on stderr".into()))?;
     // Keep draining stderr so that the process never blocks on a full pipe.
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    let crash = crate::cdp::session::CrashReport::default();
+    let report = crash.clone();
+    tokio::spawn(async move {
+        while let Ok(Some(line)) = lines.next_line().await {
+            // V8's fatal checks (`# Check failed: ...`) explain a lost connection.
+            if let Some(m) = line.strip_prefix("# ").filter(|m| {
+                m.starts_with("Check failed")
+                    || m.starts_with("Fatal error") && !m.contains(", line 0")
+            }) {
+                tracing::warn!("node died: {m}");
+                if let Ok(mut r) = report.lock() {
+                    r.get_or_insert_with(|| format!("node: {m}"));
+                }
+            }
+        }
+    });
     let conn = Connection::connect(&url)
         .await
         .map_err(|e| fail(e.to_string()))?;
@@ -190,6 +206,7 @@ async fn start(
         child,
         conn,
         events,
+        crash,
     })
 }
 
@@ -262,7 +279,8 @@ impl Engine for NodeEngine {
                 self.opts.clone(),
                 teardown,
             )
-            .with_program_text(&program.text),
+            .with_program_text(&program.text)
+            .with_crash_report(w.crash),
         )))
     }
 

@@ -40,6 +40,20 @@ pub struct ChainParams {
     pub seed: u64,
     /// How many times a follow-up may resynchronize after one parent action.
     pub max_resync: u32,
+    /// Fixed choices instead of random ones (reproducing a case, tests).
+    pub pin: Pin,
+}
+
+/// Choices a chain makes at random, fixed: where a breakpoint or line goes, which continue
+/// becomes which step.
+#[derive(Debug, Clone, Default)]
+pub struct Pin {
+    /// Add-breakpoint: the line; dead code and no-op: the line they are inserted before.
+    pub line: Option<u32>,
+    /// Add-breakpoint: the parent action it precedes; replace-continue: the continue replaced.
+    pub action: Option<usize>,
+    /// Replace-continue: the step.
+    pub step: Option<Action>,
 }
 
 impl ChainParams {
@@ -53,6 +67,7 @@ impl ChainParams {
             },
             seed,
             max_resync: 6,
+            pin: Pin::default(),
         }
     }
 
@@ -359,6 +374,7 @@ struct Choice {
 
 fn choose(
     ctx: &mut Context<'_>,
+    pin: &Pin,
     allowed: &[&'static str],
     loaded: &Loaded,
     parent: &[(Action, Option<Output>)],
@@ -404,7 +420,9 @@ fn choose(
                 let Some(&at) = controls.choose(rng) else {
                     continue;
                 };
+                let at = pin.action.unwrap_or(at);
                 let line = rng.random_range(0..loaded.file.lines.max(1));
+                let line = pin.line.unwrap_or(line);
                 return Some(Choice {
                     params: vec![
                         ("line".into(), line.to_string()),
@@ -430,6 +448,8 @@ fn choose(
                 let step = [Action::StepOut, Action::StepOver, Action::StepInto]
                     .choose(rng)?
                     .clone();
+                let at = pin.action.unwrap_or(at);
+                let step = pin.step.clone().unwrap_or(step);
                 return Some(Choice {
                     params: vec![
                         ("action".into(), at.to_string()),
@@ -453,7 +473,9 @@ fn choose(
                 })
             }
             REMOVE_DEAD_CODE => {
-                let functions = coverage_of(ctx, loaded)?;
+                let Some(functions) = coverage_of(ctx, loaded) else {
+                    continue;
+                };
                 let paused: HashSet<u32> = parent
                     .iter()
                     .filter_map(|(_, o)| match o {
@@ -472,7 +494,7 @@ fn choose(
             _ => {
                 let Some(t) = analysis
                     .as_ref()
-                    .and_then(|a| a.transform(&loaded.program.text, name, rng))
+                    .and_then(|a| a.transform_at(&loaded.program.text, name, pin.line, rng))
                 else {
                     continue;
                 };
@@ -515,23 +537,32 @@ fn coverage_of(
         }
     }
     let runner = ctx.coverage.as_mut()?;
-    // A few milliseconds for the corpus' programs; bounded by the run timeout.
-    let run = tokio::task::block_in_place(|| {
-        runner.run(
-            "program.js",
-            &loaded.program.text,
-            Duration::from_secs(5),
-            None,
-        )
-    });
-    match run {
-        Ok(r) if r.error.is_none() => Some(r.functions),
-        Ok(_) => None,
-        Err(e) => {
-            tracing::debug!("coverage run failed: {e}");
-            None
+    // A few milliseconds for the corpus' programs; bounded by the run timeout. A harness that
+    // crashed or hung is respawned by the next run: one retry keeps a transient failure from
+    // changing the chain (the choice must not depend on the machine's load).
+    let mut last = None;
+    for _ in 0..2 {
+        let run = tokio::task::block_in_place(|| {
+            runner.run(
+                "program.js",
+                &loaded.program.text,
+                Duration::from_secs(5),
+                None,
+            )
+        });
+        match run {
+            // Coverage of a program that throws is still coverage of what ran.
+            Ok(r) => return Some(r.functions),
+            Err(e) => last = Some(e),
         }
     }
+    if let Some(e) = last {
+        tracing::warn!(
+            "no coverage of {} for remove-dead-code: {e}",
+            loaded.program.hash.short()
+        );
+    }
+    None
 }
 
 pub fn session_id(chain_key: &str, round: u32) -> SessionId {
@@ -573,6 +604,7 @@ pub async fn run_chain(
         );
         let Some(mut choice) = choose(
             ctx,
+            &params.pin,
             &params.transformations,
             &current,
             &parent_steps,

@@ -655,9 +655,23 @@ impl Analysis {
 
     /// Applies one program transformation at a random applicable place.
     pub fn transform(&self, text: &str, name: &str, rng: &mut impl Rng) -> Option<Transformed> {
+        self.transform_at(text, name, None, rng)
+    }
+
+    /// Same, with inserted lines (dead code, no-op) before the statement on `line` if given.
+    pub fn transform_at(
+        &self,
+        text: &str,
+        name: &str,
+        line: Option<u32>,
+        rng: &mut impl Rng,
+    ) -> Option<Transformed> {
         match name {
             INSERT_DEAD_CODE | ADD_NO_OP => {
-                let points = self.assignable_points();
+                let mut points = self.assignable_points();
+                if let Some(l) = line {
+                    points.retain(|(p, _)| p.line == l);
+                }
                 let (p, names) = points.choose(rng)?;
                 let v = &names.choose(rng)?.name;
                 Some(if name == INSERT_DEAD_CODE {

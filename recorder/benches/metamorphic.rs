@@ -1,0 +1,80 @@
+//! Metamorphic benchmark: test cases (a parent session and its follow-up, judged) per second on
+//! SunSpider (`../shared/corpus/dbdb/sunspider`), every transformation of Table 1, five rounds,
+//! on Chromium (and Node) with two workers and targets prepared ahead, next to the same chains
+//! run one session at a time with a new target or process per session and nothing prepared,
+//! measured in the same run. Run: `cargo bench --workspace --bench metamorphic`.
+//! Environment: MT_BENCH_SEEDS (default `1..2`), MT_BENCH_BASELINE_SEEDS (default `1`),
+//! MT_BENCH_ONLY (rows whose label contains this text, e.g. `node`).
+
+mod common;
+
+use morphtrace_recorder::campaign::{self, Summary};
+use morphtrace_recorder::engines::EngineSpec;
+use morphtrace_recorder::parse_seeds;
+use morphtrace_recorder::strategy::RandomParams;
+use morphtrace_schema::metamorphic as mm;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+async fn measure(engine: &str, seeds: &str, jobs: usize, pool: usize) -> Summary {
+    let dir = tempfile::tempdir().unwrap();
+    let programs = common::sunspider(dir.path());
+    let specs = vec![EngineSpec::parse(engine).unwrap()];
+    let seeds = parse_seeds(seeds).unwrap();
+    let tasks = campaign::metamorphic_tasks(
+        &specs,
+        &programs,
+        &seeds,
+        &RandomParams::default(),
+        5,
+        mm::ALL,
+    );
+    let c = common::campaign(specs, programs, tasks, jobs, pool, dir.path());
+    campaign::run(c).await.unwrap()
+}
+
+fn rate(s: &Summary) -> f64 {
+    s.follow_ups as f64 / s.elapsed.as_secs_f64()
+}
+
+fn main() {
+    let knobs = common::Knobs::from_env();
+    let (seeds, base_seeds) = (&knobs.seeds, &knobs.baseline_seeds);
+    let rt = common::runtime();
+    println!(
+        "metamorphic benchmark on SunSpider (26 programs), all of Table 1, 5 rounds, seeds {seeds} \
+         (baseline {base_seeds}), fsync every session"
+    );
+    println!();
+    println!("| engine | morphtrace (2 workers, targets prepared ahead) | one at a time, a new target per session | speed-up | warnings | target |");
+    println!("|---|---|---|---|---|---|");
+    for (label, engine, target) in [
+        ("Chromium", "chromium", "≥ 5 test cases/s"),
+        ("Node", "node", "–"),
+    ] {
+        if !knobs.wants(label) {
+            continue;
+        }
+        let fast = rt.block_on(measure(engine, seeds, 2, 2));
+        let slow = rt.block_on(measure(engine, base_seeds, 1, 0));
+        println!(
+            "| {label} | {:.2}/s ({} test cases, {} sessions, {:.1} s) | {:.2}/s ({} test cases, {:.1} s) | {:.1}× | {} | {target} |",
+            rate(&fast),
+            fast.follow_ups,
+            fast.recorded,
+            fast.elapsed.as_secs_f64(),
+            rate(&slow),
+            slow.follow_ups,
+            slow.elapsed.as_secs_f64(),
+            rate(&fast) / rate(&slow),
+            fast.warnings.values().sum::<usize>(),
+        );
+    }
+    println!();
+    println!("the paper (ISSTA 2019, §5): about 0.07 test cases/s per virtual machine");
+    println!(
+        "recorder peak RSS (engines are separate processes): {:.0} MB",
+        morphtrace_schema::header::peak_rss_mb()
+    );
+}

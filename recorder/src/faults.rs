@@ -1,0 +1,146 @@
+//! Fault injection for testing the relations themselves: a wrapper around a real engine whose
+//! debugger misbehaves in one known way. A relation that should catch the fault must report it,
+//! at the event where the fault shows.
+
+use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
+use async_trait::async_trait;
+use morphtrace_schema::{Action, BreakpointId, EngineDescriptor, Location, Output};
+
+/// One way to misbehave. Lines are 0-based.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Fault {
+    /// Never pause at this line: continue silently to the next pause elsewhere.
+    DropPausesAt { line: u32 },
+    /// Leave this variable out of the top frame's scopes in pauses at this line.
+    HideVariable { line: u32, name: String },
+    /// Report a slid breakpoint one line below where it really is.
+    WrongSlide,
+    /// A step into that lands on this line steps on through one more iteration (the first
+    /// time in a session).
+    SkipIteration { line: u32 },
+}
+
+pub struct FaultyEngine {
+    inner: Box<dyn Engine>,
+    fault: Fault,
+}
+
+impl FaultyEngine {
+    pub fn wrap(inner: Box<dyn Engine>, fault: Fault) -> Box<dyn Engine> {
+        Box::new(FaultyEngine { inner, fault })
+    }
+}
+
+#[async_trait]
+impl Engine for FaultyEngine {
+    fn descriptor(&self) -> &EngineDescriptor {
+        self.inner.descriptor()
+    }
+
+    async fn open(
+        &mut self,
+        program: &ProgramFile,
+    ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
+        Ok(self.inner.open(program).await?.map(|d| {
+            Box::new(FaultyDebugger {
+                inner: d,
+                fault: self.fault.clone(),
+                skipped: false,
+            }) as Box<dyn Debugger>
+        }))
+    }
+
+    async fn restart(&mut self) -> Result<(), DebuggerError> {
+        self.inner.restart().await
+    }
+
+    async fn shutdown(&mut self) {
+        self.inner.shutdown().await
+    }
+
+    fn pid(&self) -> Option<u32> {
+        self.inner.pid()
+    }
+}
+
+struct FaultyDebugger {
+    inner: Box<dyn Debugger>,
+    fault: Fault,
+    skipped: bool,
+}
+
+fn line_of(o: &Output) -> Option<u32> {
+    match o {
+        Output::Paused(p) => Some(p.location.line),
+        _ => None,
+    }
+}
+
+#[async_trait]
+impl Debugger for FaultyDebugger {
+    async fn set_breakpoint(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+    ) -> Result<Output, DebuggerError> {
+        let mut out = self.inner.set_breakpoint(line, column).await?;
+        if self.fault == Fault::WrongSlide {
+            if let Output::BreakpointSet { actual, .. } = &mut out {
+                for a in actual.iter_mut().filter(|a| a.line != line) {
+                    *a = Location::new(a.line + 1, a.column);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
+        self.inner.remove_breakpoint(id).await
+    }
+
+    async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
+        let mut out = self.inner.control(action).await?;
+        match &self.fault {
+            Fault::DropPausesAt { line } => {
+                for _ in 0..1000 {
+                    if line_of(&out) != Some(*line) {
+                        break;
+                    }
+                    out = self.inner.control(&Action::Resume).await?;
+                }
+            }
+            Fault::HideVariable { line, name } => {
+                if let Output::Paused(p) = &mut out {
+                    if p.location.line == *line {
+                        if let Some(top) = p.stack.first_mut() {
+                            for s in &mut top.scopes {
+                                s.variables.retain(|v| &v.name != name);
+                            }
+                        }
+                    }
+                }
+            }
+            Fault::SkipIteration { line } => {
+                if *action == Action::StepInto && !self.skipped && line_of(&out) == Some(*line) {
+                    self.skipped = true;
+                    for _ in 0..10_000 {
+                        out = self.inner.control(&Action::StepInto).await?;
+                        if line_of(&out).is_none_or(|l| l == *line) {
+                            break;
+                        }
+                    }
+                }
+            }
+            Fault::WrongSlide => {}
+        }
+        Ok(out)
+    }
+
+    fn console(&self) -> Vec<String> {
+        self.inner.console()
+    }
+
+    async fn close(self: Box<Self>) -> bool {
+        self.inner.close().await
+    }
+}

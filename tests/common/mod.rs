@@ -1,0 +1,24 @@
+//! Helpers shared by the workspace's integration tests.
+
+use morphtrace_schema::{ArchiveReader, Session, SessionId};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// Sessions by id with everything time-dependent zeroed: what must be equal when a campaign is
+/// recorded twice from the same seeds.
+pub fn normalized(path: &Path) -> BTreeMap<SessionId, Session> {
+    let r = ArchiveReader::open(path).unwrap();
+    r.sessions()
+        .map(|s| {
+            let mut s = s.unwrap();
+            s.started_at_ms = 0;
+            s.duration_us = 0;
+            for t in &mut s.traces {
+                for e in &mut t.events {
+                    e.at_us = 0;
+                }
+            }
+            (s.id, s)
+        })
+        .collect()
+}

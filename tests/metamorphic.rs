@@ -1,0 +1,482 @@
+//! Interactive metamorphic testing against real Chromium and Node: the paper's Figure 1, full
+//! chains of every transformation on the DBDB programs, injected faults caught by the relations
+//! that should catch them, and a campaign through the `morphtrace-record` binary.
+
+mod common;
+use common::normalized;
+
+use morphtrace_recorder::corpus::{self, Loaded};
+use morphtrace_recorder::debugger::{CaptureOptions, Engine};
+use morphtrace_recorder::engines::EngineSpec;
+use morphtrace_recorder::faults::{Fault, FaultyEngine};
+use morphtrace_recorder::metamorphic::{self, Chain, ChainParams, Context, Pin};
+use morphtrace_recorder::strategy::{Plan, RandomParams};
+use morphtrace_schema::metamorphic as mm;
+use morphtrace_schema::relation::ComparisonPolicy;
+use morphtrace_schema::{
+    Action, ArchiveReader, EngineRef, EventKind, Language, Output, PauseReason, Program,
+    ProgramOrigin, Session, SessionId, SessionOutcome, Trace,
+};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn dir() -> PathBuf {
+    tempfile::tempdir().unwrap().keep()
+}
+
+fn inline(name: &str, text: &str) -> Loaded {
+    let p = Program::new(
+        Language::JavaScript,
+        text,
+        ProgramOrigin::Inline { name: name.into() },
+    );
+    corpus::materialize(p, &dir()).unwrap()
+}
+
+/// The DBDB programs bundled with the tests: ten SunSpider programs and the four manual ones.
+fn dbdb() -> Vec<Loaded> {
+    let specs = [
+        root().join("tests/fixtures/sunspider"),
+        root().join("tests/fixtures/dbdb-manual"),
+    ];
+    let specs: Vec<String> = specs.iter().map(|p| p.display().to_string()).collect();
+    corpus::load_specs(&specs, &dir()).unwrap()
+}
+
+async fn engine(kind: &str) -> Box<dyn Engine> {
+    EngineSpec::parse(kind)
+        .unwrap_or_else(|e| panic!("{kind}: {e} (run scripts/setup.sh)"))
+        .launch(&CaptureOptions::default(), 1)
+        .await
+        .unwrap()
+}
+
+async fn chain(engine: &mut Box<dyn Engine>, program: &Loaded, params: &ChainParams) -> Chain {
+    let policy = ComparisonPolicy::default();
+    let workdir = dir();
+    let mut coverage = None;
+    let mut ctx = Context {
+        engine,
+        engine_ref: EngineRef(0),
+        policy: &policy,
+        workdir: &workdir,
+        coverage: &mut coverage,
+        node: "node".into(),
+        session_timeout: Duration::from_secs(60),
+    };
+    metamorphic::run_chain(&mut ctx, "test", program, params, &[]).await
+}
+
+fn one(transformation: &'static str, actions: Vec<Action>, pin: Pin) -> ChainParams {
+    ChainParams {
+        rounds: 1,
+        transformations: vec![transformation],
+        initial: Plan::Replay { actions },
+        seed: 1,
+        max_resync: 6,
+        pin,
+    }
+}
+
+fn bp(line: u32) -> Action {
+    Action::SetBreakpoint { line, column: None }
+}
+
+/// (action, output, index of the output event) of a trace.
+fn answered(t: &Trace) -> Vec<(Action, Output, u32)> {
+    let mut out = Vec::new();
+    let mut last = None;
+    for (i, e) in t.events.iter().enumerate() {
+        match &e.kind {
+            EventKind::Action(a) => last = Some(a.clone()),
+            EventKind::Output(o) => {
+                if let Some(a) = last.take() {
+                    out.push((a, o.clone(), i as u32));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn pause_line(o: &Output) -> Option<u32> {
+    match o {
+        Output::Paused(p) => Some(p.location.line),
+        _ => None,
+    }
+}
+
+const FIGURE_1: &str =
+    "function foo(x) {\n  var y = x + 1;\n  return y * 2;\n}\nvar r = foo(1);\nconsole.log(r);\n";
+
+/// Figure 1: a continue at a pause in line 5 (0-based 4) goes to the breakpoint in `foo`; with
+/// the continue replaced by a step over, the breakpoint still stops the step there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn figure_1_a_step_over_instead_of_a_continue_stops_at_the_breakpoint() {
+    for kind in ["chromium", "node"] {
+        let mut e = engine(kind).await;
+        let p = inline("figure1.js", FIGURE_1);
+        let actions = vec![bp(4), bp(2), Action::Start, Action::Resume, Action::Resume];
+        let pin = Pin {
+            action: Some(3),
+            step: Some(Action::StepOver),
+            line: None,
+        };
+        let c = chain(&mut e, &p, &one(mm::CONTINUE_TO_STEP, actions, pin)).await;
+        e.shutdown().await;
+        assert_eq!(c.sessions.len(), 2, "{kind}");
+        let follow = &c.sessions[1];
+        assert!(follow.warnings.is_empty(), "{kind}: {:?}", follow.warnings);
+        assert_eq!(follow.parent.unwrap().session, c.sessions[0].id);
+        let t = &follow.transformations[0];
+        assert_eq!(t.name, mm::CONTINUE_TO_STEP);
+        assert!(t.interactive);
+        assert!(
+            t.params.contains(&("step".into(), "stepOver".into())),
+            "{t:?}"
+        );
+        let steps = answered(&follow.traces[0]);
+        let at = steps
+            .iter()
+            .position(|(a, _, _)| *a == Action::StepOver)
+            .unwrap();
+        match &steps[at].1 {
+            Output::Paused(p) => {
+                assert_eq!(p.location.line, 2, "{kind}");
+                assert!(
+                    matches!(p.reason, PauseReason::Breakpoint { .. }),
+                    "{kind}: {:?}",
+                    p.reason
+                );
+            }
+            other => panic!("{kind}: {other:?}"),
+        }
+        // In sync: no resynchronizing continue, the parent's last continue ends the program.
+        assert_eq!(steps.len(), at + 2, "{kind}: {steps:?}");
+        assert!(matches!(steps[at + 1].1, Output::Finished { .. }));
+    }
+}
+
+/// Every transformation, alone, through three rounds on every bundled DBDB program, on both
+/// engines: no warnings except one V8 behaviour, recorded here as known.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_transformation_runs_full_chains_without_warnings() {
+    let programs = dbdb();
+    let run = |kind: &'static str| {
+        let programs = programs.clone();
+        async move {
+            let mut e = engine(kind).await;
+            let mut follow_ups: BTreeMap<&str, usize> = BTreeMap::new();
+            let mut warnings = Vec::new();
+            for t in mm::ALL {
+                for p in &programs {
+                    let mut params = ChainParams::random(3, 3, RandomParams::default());
+                    params.transformations = vec![t];
+                    let c = chain(&mut e, p, &params).await;
+                    for s in &c.sessions[1..] {
+                        assert_eq!(s.transformations.last().unwrap().name, *t);
+                        // Node 20's V8 sometimes dies of a failed check in its scope iterator
+                        // while we read a pause's scopes: a real crash, named, not ours.
+                        let v8_crash = matches!(&s.outcome, SessionOutcome::HarnessError { message }
+                            if message.contains("node: Check failed"));
+                        assert!(
+                            v8_crash
+                                || matches!(
+                                    s.outcome.name(),
+                                    "finished" | "action-limit" | "violated"
+                                ),
+                            "{kind} {t} {}: {:?}",
+                            p.program.origin.name(),
+                            s.outcome
+                        );
+                        *follow_ups.entry(t).or_default() += 1;
+                        let param = |name: &str| {
+                            s.transformations[s.transformations.len() - 1]
+                                .params
+                                .iter()
+                                .find(|(k, _)| k == name)
+                                .map(|(_, v)| v.clone())
+                        };
+                        let line: Option<u32> = param("line").and_then(|l| l.parse().ok());
+                        for w in &s.warnings {
+                            warnings.push((
+                                kind,
+                                *t,
+                                p.program.origin.name(),
+                                (param("variable"), line),
+                                w.clone(),
+                            ));
+                        }
+                    }
+                }
+            }
+            e.shutdown().await;
+            (follow_ups, warnings)
+        }
+    };
+    let (a, b) = tokio::join!(run("chromium"), run("node"));
+    for (kind, (follow_ups, warnings)) in [("chromium", a), ("node", b)] {
+        for t in mm::ALL {
+            assert!(
+                follow_ups.get(t).copied().unwrap_or(0) >= 3,
+                "{kind}: {t} ran {:?}",
+                follow_ups.get(t)
+            );
+        }
+        for (kind, t, program, (variable, line_param), w) in &warnings {
+            // V8 leaves a declared local that nothing uses out of its scopes; dead code or a
+            // no-op that names it makes it appear (bitops-bits-in-byte's `t`, manual/1.js's
+            // `notInitialized`). A real finding, kept, and the only one allowed here.
+            let known = variable.as_ref().is_some_and(|v| {
+                w.message
+                    .ends_with(&format!(": {v} only on the second side"))
+            });
+            // V8 gives `x = x;` no break position, yet a step over the line before it then
+            // stops at the start of the next statement (`return c;` at 1), where the parent's
+            // step went on to the statement's expression. Also a real finding.
+            let inserted = line_param.map(|l| format!(" vs {}:1", l + 1));
+            let known = known
+                || (*t == "add-no-op"
+                    && inserted.is_some_and(|suffix| w.message.ends_with(&suffix)));
+            assert!(known, "{kind} {t} {program}: {w:?}");
+        }
+    }
+}
+
+const LOOP: &str = "function run(n) {\n  var s = 0;\n  for (var i = 0; i < n; i++) {\n    s += i;\n    s += 1;\n  }\n  return s;\n}\nconsole.log(run(3));\n";
+
+/// Runs a one-round chain on Node with and without the fault; returns both follow-ups.
+async fn with_and_without(fault: Fault, text: &str, params: &ChainParams) -> (Session, Session) {
+    let p = inline("fault.js", text);
+    let mut clean = engine("node").await;
+    let good = chain(&mut clean, &p, params).await;
+    clean.shutdown().await;
+    let mut faulty = FaultyEngine::wrap(engine("node").await, fault);
+    let bad = chain(&mut faulty, &p, params).await;
+    faulty.shutdown().await;
+    assert_eq!(good.sessions.len(), 2);
+    assert_eq!(bad.sessions.len(), 2);
+    (good.sessions[1].clone(), bad.sessions[1].clone())
+}
+
+/// The warning's event is the first output of the follow-up that pauses at `line`.
+fn assert_warned_at(s: &Session, relation: &str, line: u32) {
+    assert_eq!(s.warnings.len(), 1, "{:?}", s.outcome);
+    let w = &s.warnings[0];
+    assert_eq!(w.relation, relation);
+    assert_eq!(w.round, 1);
+    let first = answered(&s.traces[0])
+        .into_iter()
+        .find(|(_, o, _)| pause_line(o) == Some(line))
+        .map(|(_, _, i)| i);
+    assert_eq!(w.event_index, first, "{w:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dropped_pauses_are_caught_by_inserted_dead_code() {
+    // Dead code before line 3 moves `s += 1` (line 4) to line 5, out of the faulty line.
+    let actions = vec![bp(4), bp(6), Action::Start, Action::Resume, Action::Resume];
+    let pin = Pin {
+        line: Some(3),
+        ..Pin::default()
+    };
+    let params = one(mm::INSERT_DEAD_CODE, actions.clone(), pin.clone());
+    let (good, bad) = with_and_without(Fault::DropPausesAt { line: 4 }, LOOP, &params).await;
+    assert!(good.warnings.is_empty(), "{:?}", good.warnings);
+    assert_warned_at(&bad, "same-behaviour", 5);
+    // The same fault under add-no-op (also a line shift).
+    let params = one(mm::ADD_NO_OP, actions, pin);
+    let (good, bad) = with_and_without(Fault::DropPausesAt { line: 4 }, LOOP, &params).await;
+    assert!(good.warnings.is_empty(), "{:?}", good.warnings);
+    assert_warned_at(&bad, "same-behaviour", 5);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hidden_variable_is_caught_by_inserted_dead_code() {
+    let actions = vec![bp(4), Action::Start, Action::Resume, Action::Resume];
+    let pin = Pin {
+        line: Some(3),
+        ..Pin::default()
+    };
+    let params = one(mm::INSERT_DEAD_CODE, actions, pin);
+    let fault = Fault::HideVariable {
+        line: 4,
+        name: "s".into(),
+    };
+    let (good, bad) = with_and_without(fault, LOOP, &params).await;
+    assert!(good.warnings.is_empty(), "{:?}", good.warnings);
+    assert_warned_at(&bad, "same-behaviour", 5);
+    assert!(bad.warnings[0]
+        .message
+        .contains("s only on the second side"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_slide_is_caught_by_breakpoint_sliding() {
+    let text = "function run(n) {\n  var s = 0;\n  // slides from here\n  s += n;\n  s += 1;\n  return s;\n}\nconsole.log(run(3));\n";
+    let actions = vec![bp(2), Action::Start, Action::Resume, Action::Resume];
+    let params = one(mm::SLIDING, actions, Pin::default());
+    let (good, bad) = with_and_without(Fault::WrongSlide, text, &params).await;
+    assert!(good.warnings.is_empty(), "{:?}", good.warnings);
+    // Set directly where the debugger said it slid, the breakpoint pauses one line lower.
+    assert_warned_at(&bad, "same-behaviour", 4);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_skipped_iteration_is_caught_by_replacing_a_continue_with_step_into() {
+    let mut actions = vec![bp(3), Action::Start];
+    actions.extend(std::iter::repeat_n(Action::Resume, 5));
+    // Parent: start (line 8), continue to line 3 (i = 0), continue to line 3 (i = 1), ...
+    let pin = Pin {
+        action: Some(3),
+        step: Some(Action::StepInto),
+        line: None,
+    };
+    let params = one(mm::CONTINUE_TO_STEP, actions, pin);
+    let (good, bad) = with_and_without(Fault::SkipIteration { line: 4 }, LOOP, &params).await;
+    assert!(good.warnings.is_empty(), "{:?}", good.warnings);
+    let w = &bad.warnings[0];
+    assert_eq!(w.relation, "every-parent-pause-still-appears");
+    // The continue that resynchronized paused one iteration late: that is the event named.
+    let steps = answered(&bad.traces[0]);
+    let resync = steps
+        .iter()
+        .position(|(a, _, _)| *a == Action::StepInto)
+        .unwrap()
+        + 1;
+    assert_eq!(steps[resync].0, Action::Resume);
+    assert_eq!(w.event_index, Some(steps[resync].2), "{w:?}");
+    assert!(w.message.contains('i') || w.message.contains('s'), "{w:?}");
+}
+
+fn summary_line<'a>(out: &'a str, prefix: &str) -> &'a str {
+    out.lines()
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix} in {out}"))
+}
+
+/// A campaign over the bundled DBDB programs and test262 tests on Chromium and Node, five
+/// rounds, two seeds: chains linked in the archive, derived programs stored, the summary per
+/// transformation and round, and the same archive again from the same seeds.
+#[test]
+fn a_campaign_records_linked_chains_deterministically() {
+    let out = dir();
+    let run = |name: &str| {
+        let path = out.join(name);
+        let o = Command::new(RECORD)
+            .args(["run", "--strategy", "metamorphic", "--engine", "chromium"])
+            .args(["--engine", "node", "--rounds", "5", "--seeds", "1..2"])
+            .arg("--corpus")
+            .arg(root().join("tests/fixtures/dbdb-manual"))
+            .arg("--corpus")
+            .arg(root().join("tests/fixtures/sunspider"))
+            .arg("--corpus")
+            .arg(format!(
+                "test262:{}",
+                root()
+                    .join("tests/fixtures/test262/test/language/statements")
+                    .display()
+            ))
+            .arg("--out")
+            .arg(&path)
+            .output()
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout).to_string();
+        assert!(
+            o.status.success(),
+            "{stdout}{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        (path, stdout + &String::from_utf8_lossy(&o.stderr))
+    };
+    let (a, stdout) = run("a.mtrace");
+    let cases = summary_line(&stdout, "metamorphic test cases: ");
+    let n: usize = cases
+        .trim_start_matches("metamorphic test cases: ")
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(n > 100, "{stdout}");
+    let sessions = normalized(&a);
+    let reader = ArchiveReader::open(&a).unwrap();
+    let by_id: HashMap<SessionId, &Session> = sessions.iter().map(|(k, v)| (*k, v)).collect();
+    let mut initial = 0;
+    for s in sessions.values() {
+        assert!(reader.program(&s.program).is_some(), "program of {}", s.id);
+        match s.parent {
+            None => {
+                initial += 1;
+                assert!(s.transformations.is_empty());
+            }
+            Some(p) => {
+                let parent = by_id[&p.session];
+                assert_eq!(s.transformations.len() as u32, p.round);
+                assert_eq!(parent.transformations.len() as u32 + 1, p.round);
+                let t = s.transformations.last().unwrap();
+                assert_eq!(t.program_before, parent.program);
+                assert_eq!(t.program_after, s.program);
+                assert_eq!(s.engines, parent.engines);
+                for w in &s.warnings {
+                    assert_eq!(w.round, p.round);
+                    assert_eq!(w.against, Some(p.session));
+                }
+            }
+        }
+    }
+    // 14 programs and 4 test262 tests (strict and sloppy) × 2 seeds × 2 engines.
+    assert!(initial >= 22 * 2 * 2, "{initial}: {stdout}");
+    let (b, log_b) = run("b.mtrace");
+    let again = normalized(&b);
+    // An engine that dies mid-session (Node 20's V8 check failure, rarely Chromium) is not
+    // reproducible: such a session and the rounds its chain could not run are left out of the
+    // comparison, and there must be few of them. Everything else must be equal.
+    let died = |m: &BTreeMap<SessionId, Session>| -> Vec<SessionId> {
+        m.values()
+            .filter(|s| matches!(s.outcome, SessionOutcome::HarnessError { .. }))
+            .map(|s| s.id)
+            .collect()
+    };
+    let mut skipped: BTreeSet<SessionId> = died(&sessions).into_iter().collect();
+    skipped.extend(died(&again));
+    // Descendants of a session that died in one run exist only in the other.
+    let mut compared = 0;
+    for id in sessions.keys().chain(again.keys()) {
+        let (x, y) = (sessions.get(id), again.get(id));
+        if skipped.contains(id) || x.is_none() || y.is_none() {
+            let s = x.or(y).unwrap();
+            let mut p = s.parent.map(|p| p.session);
+            let mut explained = skipped.contains(id);
+            while let Some(pid) = p {
+                explained |= skipped.contains(&pid);
+                p = sessions
+                    .get(&pid)
+                    .or(again.get(&pid))
+                    .and_then(|q| q.parent.map(|r| r.session));
+            }
+            assert!(
+                explained,
+                "session {id} is in one run only\n--- first run\n{stdout}\n--- second run\n{log_b}"
+            );
+            continue;
+        }
+        compared += 1;
+        assert_eq!(x, y, "session {id} differs between two runs");
+    }
+    assert!(
+        skipped.len() * 50 <= sessions.len(),
+        "{} of {} sessions lost their engine",
+        skipped.len(),
+        sessions.len()
+    );
+    assert!(compared >= sessions.len() * 9 / 10);
+}
