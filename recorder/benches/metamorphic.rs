@@ -3,7 +3,7 @@
 //! on Chromium (and Node) with two workers and targets prepared ahead, next to the same chains
 //! run one session at a time with a new target or process per session and nothing prepared,
 //! measured in the same run. Run: `cargo bench --workspace --bench metamorphic`.
-//! Environment: MT_BENCH_SEEDS (default `1..2`), MT_BENCH_BASELINE_SEEDS (default `1`),
+//! Environment: MT_BENCH_SEEDS (default `1..2`), MT_BENCH_BASELINE_SEEDS (default: the same),
 //! MT_BENCH_ONLY (rows whose label contains this text, e.g. `node`).
 
 mod common;
@@ -40,7 +40,9 @@ fn rate(s: &Summary) -> f64 {
 
 fn main() {
     let knobs = common::Knobs::from_env();
-    let (seeds, base_seeds) = (&knobs.seeds, &knobs.baseline_seeds);
+    // The baseline records the same chains (same seeds) unless told otherwise.
+    let seeds = &knobs.seeds;
+    let base_seeds = knobs.baseline_seeds.as_deref().unwrap_or(seeds);
     let rt = common::runtime();
     println!(
         "metamorphic benchmark on SunSpider (26 programs), all of Table 1, 5 rounds, seeds {seeds} \

@@ -45,7 +45,8 @@ async fn measure(
 
 fn main() {
     let knobs = common::Knobs::from_env();
-    let (seeds, base_seeds) = (&knobs.seeds, &knobs.baseline_seeds);
+    let seeds = &knobs.seeds;
+    let base_seeds = knobs.baseline_seeds.as_deref().unwrap_or("1");
     let rt = common::runtime();
     println!("recorder benchmark on SunSpider (26 programs), DBDB Algorithm 1 defaults, fsync every session");
     println!();

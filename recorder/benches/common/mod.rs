@@ -51,10 +51,11 @@ pub fn campaign(
 }
 
 /// The benchmarks' knobs, from the environment: MT_BENCH_SEEDS (default `1..2`),
-/// MT_BENCH_BASELINE_SEEDS (default `1`), MT_BENCH_ONLY (rows whose label contains this text).
+/// MT_BENCH_BASELINE_SEEDS (each benchmark has its default), MT_BENCH_ONLY (rows whose label
+/// contains this text).
 pub struct Knobs {
     pub seeds: String,
-    pub baseline_seeds: String,
+    pub baseline_seeds: Option<String>,
     only: String,
 }
 
@@ -63,7 +64,7 @@ impl Knobs {
         let var = |k: &str, d: &str| std::env::var(k).unwrap_or_else(|_| d.into());
         Knobs {
             seeds: var("MT_BENCH_SEEDS", "1..2"),
-            baseline_seeds: var("MT_BENCH_BASELINE_SEEDS", "1"),
+            baseline_seeds: std::env::var("MT_BENCH_BASELINE_SEEDS").ok(),
             only: var("MT_BENCH_ONLY", "").to_lowercase(),
         }
     }

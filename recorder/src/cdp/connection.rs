@@ -170,8 +170,11 @@ impl Connection {
         params: Value,
         timeout: Duration,
     ) -> Result<Value, CdpError> {
+        let t0 = std::time::Instant::now();
         let rx = self.send(session, method, params);
-        match tokio::time::timeout(timeout, rx).await {
+        let reply = tokio::time::timeout(timeout, rx).await;
+        tracing::trace!(method, us = t0.elapsed().as_micros() as u64, "cdp call");
+        match reply {
             Ok(Ok(reply)) => reply,
             Ok(Err(_)) => Err(CdpError::Closed),
             Err(_) => Err(CdpError::Timeout(method.to_string(), timeout)),

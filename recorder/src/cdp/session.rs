@@ -4,6 +4,7 @@ use super::connection::{CdpError, CdpEvent, Connection};
 use super::values::primitive_or_shell;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError};
 use async_trait::async_trait;
+use futures_util::future::try_join_all;
 use morphtrace_schema::{
     Action, BreakpointId, Entry, Frame, Key, Location, LocationSource, ObjectKind, Output,
     PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
@@ -357,8 +358,7 @@ impl CdpSession {
     }
 
     async fn scopes(&self, frame: &Json) -> Result<Vec<Scope>, DebuggerError> {
-        let mut out = Vec::new();
-        let mut seen_names = HashSet::new();
+        let mut chain = Vec::new();
         for s in frame
             .get("scopeChain")
             .and_then(Json::as_array)
@@ -381,38 +381,58 @@ impl CdpSession {
                 "eval" => ScopeKind::Eval,
                 other => ScopeKind::Other(other.to_string()),
             };
-            let Some(object_id) = s.pointer("/object/objectId").and_then(Json::as_str) else {
-                continue;
-            };
-            let props = self
-                .call(
-                    "Runtime.getProperties",
-                    json!({"objectId": object_id, "ownProperties": true}),
-                )
-                .await
-                .map_err(err)?;
+            if let Some(object_id) = s.pointer("/object/objectId").and_then(Json::as_str) {
+                chain.push((s, kind, object_id));
+            }
+        }
+        // Every request of a pause is in flight at once: a pause costs a few round trips through
+        // the browser instead of one per scope and variable.
+        let props = try_join_all(chain.iter().map(|(_, _, id)| {
+            self.call(
+                "Runtime.getProperties",
+                json!({"objectId": id, "ownProperties": true}),
+            )
+        }))
+        .await
+        .map_err(err)?;
+        let bindings: Vec<Vec<&Json>> = props
+            .iter()
+            .map(|p| {
+                p.get("result")
+                    .and_then(Json::as_array)
+                    .into_iter()
+                    .flatten()
+                    .collect()
+            })
+            .collect();
+        let values = try_join_all(bindings.iter().map(|b| {
+            try_join_all(b.iter().map(|p| async move {
+                match p.get("value") {
+                    Some(ro) => self.value(ro, self.opts.depth).await.map(Some),
+                    None => Ok(None),
+                }
+            }))
+        }))
+        .await?;
+        let mut out = Vec::new();
+        let mut seen_names = HashSet::new();
+        for (((s, kind, _), b), vs) in chain.into_iter().zip(bindings).zip(values) {
             let mut variables = Vec::new();
-            for p in props
-                .get("result")
-                .and_then(Json::as_array)
-                .into_iter()
-                .flatten()
-            {
+            for (p, value) in b.into_iter().zip(vs) {
                 let name = p
                     .get("name")
                     .and_then(Json::as_str)
                     .unwrap_or("")
                     .to_string();
                 let shadowed = !seen_names.insert(name.clone());
-                let var = match p.get("value") {
+                let var = match value {
                     // Chromium gives a binding in its temporal dead zone no value at all.
                     None => Variable {
                         name,
                         value: Value::Uninitialized,
                         reported: Some(Value::Unavailable),
                     },
-                    Some(ro) => {
-                        let value = self.value(ro, self.opts.depth).await?;
+                    Some(value) => {
                         // Node reports a TDZ binding as undefined: infer it from the source, for
                         // the top frame's own scopes only (its code runs in text order).
                         let tdz = value == Value::Undefined
@@ -606,6 +626,7 @@ impl CdpSession {
             return Ok((out, truncated));
         }
         let indexed = matches!(kind, ObjectKind::Array | ObjectKind::TypedArray);
+        let mut chosen = Vec::new();
         for p in props
             .get("result")
             .and_then(Json::as_array)
@@ -615,7 +636,7 @@ impl CdpSession {
             if p.get("enumerable").and_then(Json::as_bool) != Some(true) {
                 continue;
             }
-            if out.len() >= self.opts.max_entries {
+            if chosen.len() >= self.opts.max_entries {
                 truncated = true;
                 break;
             }
@@ -628,7 +649,10 @@ impl CdpSession {
                 Ok(i) if indexed => Key::Index(i),
                 _ => Key::Name(name.to_string()),
             };
-            let value = match p.get("value") {
+            chosen.push((key, p));
+        }
+        let values = try_join_all(chosen.iter().map(|(_, p)| async move {
+            Ok::<_, DebuggerError>(match p.get("value") {
                 Some(ro) => self.value(ro, depth).await?,
                 // An accessor: reading it would run program code.
                 None => Value::Object {
@@ -638,9 +662,15 @@ impl CdpSession {
                     entries: None,
                     truncated: false,
                 },
-            };
-            out.push(Entry { key, value });
-        }
+            })
+        }))
+        .await?;
+        out.extend(
+            chosen
+                .into_iter()
+                .zip(values)
+                .map(|((key, _), value)| Entry { key, value }),
+        );
         Ok((out, truncated))
     }
 }
