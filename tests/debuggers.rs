@@ -583,3 +583,80 @@ async fn chromium_vs_firefox_closing_brace_is_a_pause_location_divergence() {
     c.shutdown().await;
     f.shutdown().await;
 }
+
+/// Chromium reuses a healthy session's target (reset: program terminated, breakpoints removed,
+/// new document). A session on a reused target must not see anything of the one before: not
+/// its breakpoints (URL breakpoints outlive documents), not its globals, not its pause; and it
+/// must answer exactly as on a brand-new target.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_reused_targets_start_clean() {
+    let _g = SERIAL.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let load = |name: &str, text: &str| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        corpus::load(&[path], dir.path()).unwrap().remove(0)
+    };
+    let leaky = load(
+        "leaky.js",
+        "var leaked = 1;\nfunction f(n) {\n  leaked += n;\n  return leaked;\n}\nfor (var i = 0; i < 3; i++) f(i);\nconsole.log(leaked);\n",
+    );
+    let probe = load("probe.js", "console.log(typeof leaked, typeof f);\n");
+    // The same actions on a session: a breakpoint in f, start, two steps, a resume to the end.
+    async fn run(e: &mut Box<dyn Engine>, p: &corpus::Loaded, to_end: bool) -> Vec<Output> {
+        let mut d = open(e, p).await;
+        let mut out = vec![d.set_breakpoint(2, None).await.unwrap()];
+        for a in [Action::Start, Action::StepOver, Action::StepOver] {
+            out.push(d.control(&a).await.unwrap());
+        }
+        if to_end {
+            d.remove_breakpoint(morphtrace_schema::BreakpointId(0))
+                .await
+                .unwrap();
+            out.push(d.control(&Action::Resume).await.unwrap());
+            assert_eq!(d.console(), ["4"]);
+        }
+        assert!(d.close().await, "healthy");
+        out
+    }
+    // Targets prepared ahead, hence reused.
+    let mut e = engine("chromium", CaptureOptions::default()).await;
+    // Left paused in f with its breakpoint set, four times over: the later sessions reuse it.
+    let first = run(&mut e, &leaky, false).await;
+    for _ in 0..3 {
+        assert_eq!(run(&mut e, &leaky, false).await, first);
+    }
+    let full = run(&mut e, &leaky, true).await;
+    assert_eq!(
+        actual(&full[0]),
+        [Location::new(2, 2)],
+        "one breakpoint, not one per old document"
+    );
+    assert!(matches!(
+        full.last(),
+        Some(Output::Finished {
+            outcome: ProgramOutcome::Completed
+        })
+    ));
+    let mut d = open(&mut e, &probe).await;
+    assert!(matches!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Finished { .. }
+    ));
+    assert_eq!(
+        d.console(),
+        ["undefined undefined"],
+        "no globals of earlier programs"
+    );
+    d.close().await;
+    e.shutdown().await;
+    // A browser that never reuses a target (nothing prepared ahead) answers the same.
+    let mut fresh = EngineSpec::parse("chromium")
+        .unwrap()
+        .launch(&CaptureOptions::default(), 0)
+        .await
+        .unwrap();
+    assert_eq!(run(&mut fresh, &leaky, false).await, first);
+    assert_eq!(run(&mut fresh, &leaky, true).await, full);
+    fresh.shutdown().await;
+}

@@ -6,4 +6,4 @@ pub mod tdz;
 pub mod values;
 
 pub use connection::{CdpError, CdpEvent, Connection};
-pub use session::{syntax_error, CdpSession, Flavor, Teardown};
+pub use session::{syntax_error, CdpSession, Flavor, Leftover, Teardown};

@@ -22,13 +22,28 @@ pub enum Flavor {
     Node,
 }
 
-/// How a session is torn down: Chromium closes its target, Node kills its process.
+/// How a session is torn down: Chromium closes its target or hands it back for reuse, Node
+/// kills its process.
 pub enum Teardown {
     Target {
         browser: Connection,
         target_id: String,
+        /// Where a healthy session's target goes to be reset and reused instead of closed.
+        recycle: Option<mpsc::UnboundedSender<Leftover>>,
     },
     Process(tokio::process::Child),
+}
+
+/// A healthy Chromium session's target, still attached, as the session left it: possibly
+/// paused in the program, with breakpoints set. The engine resets it before reusing it.
+pub struct Leftover {
+    pub target_id: String,
+    pub sid: String,
+    pub events: mpsc::UnboundedReceiver<CdpEvent>,
+    /// The reply to `Runtime.runScript` if the program started and has not ended.
+    pub run_reply: Option<oneshot::Receiver<Result<Json, CdpError>>>,
+    /// The engine's ids of breakpoints that may still be set.
+    pub breakpoints: Vec<String>,
 }
 
 pub struct CdpSession {
@@ -819,9 +834,33 @@ impl Debugger for CdpSession {
     }
 
     async fn close(mut self: Box<Self>) -> bool {
+        if let Some(Teardown::Target {
+            recycle: Some(back),
+            target_id,
+            ..
+        }) = &self.teardown
+        {
+            if self.healthy {
+                if let Some(sid) = self.sid.clone() {
+                    let (_, events) = mpsc::unbounded_channel();
+                    let left = Leftover {
+                        target_id: target_id.clone(),
+                        sid,
+                        events: std::mem::replace(&mut self.events, events),
+                        run_reply: self.run_reply.take(),
+                        breakpoints: self.bp_engine.values().cloned().collect(),
+                    };
+                    if back.send(left).is_ok() {
+                        return true;
+                    }
+                }
+            }
+        }
         self.conn.unsubscribe(self.sid.as_deref());
         match self.teardown.take() {
-            Some(Teardown::Target { browser, target_id }) => {
+            Some(Teardown::Target {
+                browser, target_id, ..
+            }) => {
                 let close =
                     browser.send(None, "Target.closeTarget", json!({"targetId": target_id}));
                 if self.healthy {

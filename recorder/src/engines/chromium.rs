@@ -1,7 +1,11 @@
-//! Chromium: one headless browser per worker, reused across sessions; a fresh target per session
-//! (compile → breakpoints → run, cookbook §1.2); relaunched after a crash or a hang.
+//! Chromium: one headless browser per worker, reused across sessions; each session in a fresh
+//! page (compile → breakpoints → run, cookbook §1.2): a new target, or a healthy earlier one reset
+//! (program terminated, breakpoints removed, navigated to a new about:blank document), which costs
+//! a third of creating one; relaunched after a crash or a hang.
 
-use crate::cdp::{syntax_error, CdpError, CdpEvent, CdpSession, Connection, Flavor, Teardown};
+use crate::cdp::{
+    syntax_error, CdpError, CdpEvent, CdpSession, Connection, Flavor, Leftover, Teardown,
+};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use crate::engines::DieWithParent;
 use async_trait::async_trait;
@@ -23,13 +27,68 @@ pub struct ChromiumEngine {
     /// Targets created, attached and enabled ahead of time: off the critical path.
     ready: VecDeque<JoinHandle<Result<Ready, CdpError>>>,
     ready_targets: usize,
+    /// Targets of healthy sessions, to be reset and reused (only when targets are prepared
+    /// ahead: `ready_targets` 0 is the naive baseline, a new target per session).
+    recycled: mpsc::UnboundedReceiver<Leftover>,
+    recycle: mpsc::UnboundedSender<Leftover>,
+    /// Sessions each live target has served.
+    uses: std::collections::HashMap<String, u32>,
 }
+
+/// Sessions a target serves before it is closed, bounding what a page accumulates.
+const TARGET_USES: u32 = 100;
 
 /// A fresh page target with Runtime and Debugger enabled, waiting for a program.
 struct Ready {
     target_id: String,
     sid: String,
     events: mpsc::UnboundedReceiver<CdpEvent>,
+}
+
+/// Makes a healthy session's target like a new one: ends the program if it is still paused in
+/// it, removes the breakpoints (Chromium keeps URL breakpoints across documents) and navigates to
+/// a new about:blank document, which discards the program's global state and scripts. `None` if
+/// the target does not cooperate in time: it is then closed.
+async fn reset(conn: &Connection, mut left: Leftover, t: Duration) -> Option<Ready> {
+    let s = Some(left.sid.as_str());
+    if let Some(run) = left.run_reply.take() {
+        // Terminate takes effect when the paused program resumes; its reply comes after.
+        let terminate = conn.send(s, "Runtime.terminateExecution", json!({}));
+        let _ = conn.call(s, "Debugger.resume", json!({}), t).await;
+        // "Execution was terminated", or the program's own end if it got there first.
+        let _ended = tokio::time::timeout(t, run).await.ok()?.ok()?;
+        let _ = tokio::time::timeout(t, terminate).await.ok()?;
+    }
+    let removals: Vec<_> = left
+        .breakpoints
+        .iter()
+        .map(|id| conn.send(s, "Debugger.removeBreakpoint", json!({"breakpointId": id})))
+        .collect();
+    for r in removals {
+        match tokio::time::timeout(t, r).await.ok()?.ok()? {
+            Ok(_) | Err(CdpError::Protocol { .. }) => {}
+            Err(_) => return None,
+        }
+    }
+    conn.call(s, "Page.navigate", json!({"url": "about:blank"}), t)
+        .await
+        .ok()?;
+    let deadline = tokio::time::Instant::now() + t;
+    loop {
+        let ev = tokio::time::timeout_at(deadline, left.events.recv())
+            .await
+            .ok()??;
+        if ev.method == "Runtime.executionContextCreated" {
+            break;
+        }
+    }
+    // Whatever the old document still reported is not the next session's.
+    while left.events.try_recv().is_ok() {}
+    Some(Ready {
+        target_id: left.target_id,
+        sid: left.sid,
+        events: left.events,
+    })
 }
 
 async fn prepare(conn: Connection, t: Duration) -> Result<Ready, CdpError> {
@@ -161,6 +220,7 @@ impl ChromiumEngine {
                 ("userAgent".into(), s("userAgent")),
             ],
         };
+        let (recycle, recycled) = mpsc::unbounded_channel();
         Ok(ChromiumEngine {
             exe,
             desc,
@@ -168,6 +228,9 @@ impl ChromiumEngine {
             browser: Some(browser),
             ready: VecDeque::new(),
             ready_targets,
+            recycled,
+            recycle,
+            uses: Default::default(),
         })
     }
 
@@ -184,6 +247,27 @@ impl ChromiumEngine {
         for h in self.ready.drain(..) {
             h.abort();
         }
+        while self.recycled.try_recv().is_ok() {}
+        self.uses.clear();
+    }
+
+    /// A reset target of an earlier session, if one is waiting; one that cannot be reset is
+    /// closed.
+    async fn reuse(&mut self, conn: &Connection) -> Option<Ready> {
+        while let Ok(left) = self.recycled.try_recv() {
+            let target_id = left.target_id.clone();
+            let sid = left.sid.clone();
+            match reset(conn, left, self.opts.call_timeout).await {
+                Some(r) => return Some(r),
+                None => {
+                    tracing::debug!("a target could not be reset; closing it");
+                    self.uses.remove(&target_id);
+                    conn.unsubscribe(Some(&sid));
+                    conn.send(None, "Target.closeTarget", json!({"targetId": target_id}));
+                }
+            }
+        }
+        None
     }
 
     async fn browser(&mut self) -> Result<&Browser, DebuggerError> {
@@ -216,17 +300,28 @@ impl Engine for ChromiumEngine {
         let conn = self.browser().await?.conn.clone();
         let t = opts.call_timeout;
         let crash = |e: CdpError| DebuggerError::Crashed(e.to_string());
-        self.fill();
-        let next = self.ready.pop_front();
-        self.fill();
-        let ready = match next {
-            Some(h) => match h.await {
-                Ok(r) => r.map_err(crash)?,
-                Err(e) => return Err(DebuggerError::Crashed(e.to_string())),
-            },
-            None => prepare(conn.clone(), t).await.map_err(crash)?,
+        let ready = match self.reuse(&conn).await {
+            Some(r) => r,
+            None => {
+                self.fill();
+                let next = self.ready.pop_front();
+                self.fill();
+                match next {
+                    Some(h) => match h.await {
+                        Ok(r) => r.map_err(crash)?,
+                        Err(e) => return Err(DebuggerError::Crashed(e.to_string())),
+                    },
+                    None => prepare(conn.clone(), t).await.map_err(crash)?,
+                }
+            }
         };
         let (target_id, sid, events) = (ready.target_id, ready.sid, ready.events);
+        let uses = self.uses.entry(target_id.clone()).or_insert(0);
+        *uses += 1;
+        let reusable = self.ready_targets > 0 && *uses < TARGET_USES;
+        if !reusable {
+            self.uses.remove(&target_id);
+        }
         let s = Some(sid.as_str());
         let compiled = conn
             .call(
@@ -240,6 +335,7 @@ impl Engine for ChromiumEngine {
         let teardown = Teardown::Target {
             browser: conn.clone(),
             target_id,
+            recycle: reusable.then(|| self.recycle.clone()),
         };
         let Some(script_id) = compiled.get("scriptId").and_then(Json::as_str) else {
             let (message, location) = syntax_error(&compiled);
