@@ -638,6 +638,21 @@ async fn chromium_reused_targets_start_clean() {
             outcome: ProgramOutcome::Completed
         })
     ));
+    // A step off the program's end leaves Chromium unable to stop a later program on that page
+    // at its breakpoints: the target must not be reused after it.
+    let mut d = open(&mut e, &leaky).await;
+    d.set_breakpoint(6, None).await.unwrap();
+    paused(d.control(&Action::Start).await.unwrap());
+    let mut steps = 0;
+    while !matches!(
+        d.control(&Action::StepOver).await.unwrap(),
+        Output::Finished { .. }
+    ) {
+        steps += 1;
+        assert!(steps < 5, "the program ends within a few steps");
+    }
+    assert!(d.close().await);
+    assert_eq!(run(&mut e, &leaky, false).await, first);
     let mut d = open(&mut e, &probe).await;
     assert!(matches!(
         d.control(&Action::Start).await.unwrap(),

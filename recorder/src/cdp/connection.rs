@@ -98,6 +98,9 @@ impl Connection {
                     tracing::warn!("unparsable CDP message: {text:.200}");
                     continue;
                 };
+                if v.get("id").is_none() {
+                    tracing::trace!(event = %v.get("method").and_then(|m| m.as_str()).unwrap_or(""), "cdp event");
+                }
                 reader.dispatch(v);
             }
             // Connection gone: fail every waiter and end every event stream.

@@ -63,6 +63,8 @@ pub struct CdpSession {
     console: Vec<String>,
     run_reply: Option<oneshot::Receiver<Result<Json, CdpError>>>,
     healthy: bool,
+    /// Whether a healthy session's target may serve another session.
+    reusable: bool,
     teardown: Option<Teardown>,
     declarations: Option<super::tdz::Declarations>,
     /// What the engine process said when it died (a V8 `Check failed`), filled by its owner.
@@ -169,6 +171,7 @@ impl CdpSession {
             console: Vec::new(),
             run_reply: None,
             healthy: true,
+            reusable: true,
             teardown: Some(teardown),
             declarations: None,
             crash_report: None,
@@ -823,8 +826,21 @@ impl Debugger for CdpSession {
             }
         }
         let out = self.wait_outcome(action).await;
-        if out.is_err() {
-            self.healthy = false;
+        match &out {
+            Err(_) => self.healthy = false,
+            // A step that runs off the program's end leaves Chromium's renderer in a state
+            // where later programs on the page never stop at their breakpoints (found when
+            // targets were first reused; a new document and Debugger.disable do not clear it):
+            // such a target is closed, not reused.
+            Ok(Output::Finished { .. })
+                if matches!(
+                    action,
+                    Action::StepInto | Action::StepOver | Action::StepOut
+                ) =>
+            {
+                self.reusable = false
+            }
+            Ok(_) => {}
         }
         out
     }
@@ -840,7 +856,7 @@ impl Debugger for CdpSession {
             ..
         }) = &self.teardown
         {
-            if self.healthy {
+            if self.healthy && self.reusable {
                 if let Some(sid) = self.sid.clone() {
                     let (_, events) = mpsc::unbounded_channel();
                     let left = Leftover {

@@ -55,6 +55,7 @@ async fn reset(conn: &Connection, mut left: Leftover, t: Duration) -> Option<Rea
         // Terminate takes effect when the paused program resumes; its reply comes after.
         let terminate = conn.send(s, "Runtime.terminateExecution", json!({}));
         let _ = conn.call(s, "Debugger.resume", json!({}), t).await;
+
         // "Execution was terminated", or the program's own end if it got there first.
         let _ended = tokio::time::timeout(t, run).await.ok()?.ok()?;
         let _ = tokio::time::timeout(t, terminate).await.ok()?;
@@ -70,6 +71,10 @@ async fn reset(conn: &Connection, mut left: Leftover, t: Duration) -> Option<Rea
             Err(_) => return None,
         }
     }
+    // Disabling the debugger drops the session's debugging state (breakpoints, stepping,
+    // instrumented code) in one call, whatever the removals above missed.
+    conn.call(s, "Debugger.disable", json!({}), t).await.ok()?;
+    while left.events.try_recv().is_ok() {}
     conn.call(s, "Page.navigate", json!({"url": "about:blank"}), t)
         .await
         .ok()?;
@@ -82,6 +87,12 @@ async fn reset(conn: &Connection, mut left: Leftover, t: Duration) -> Option<Rea
             break;
         }
     }
+    conn.call(s, "Debugger.enable", json!({}), t).await.ok()?;
+    // A page left paused would run the next program in a nested loop, never stopping at its
+    // breakpoints: resume whatever pause there is ("not paused" is the usual answer). Sessions
+    // that stepped off their program's end are not reused at all (see CdpSession::control).
+    let _ = conn.call(s, "Debugger.resume", json!({}), t).await;
+
     // Whatever the old document still reported is not the next session's.
     while left.events.try_recv().is_ok() {}
     Some(Ready {
@@ -151,6 +162,11 @@ impl Browser {
                 "--disable-sync",
                 "--disable-extensions",
                 "--disable-dev-shm-usage",
+                // A reused target is a background tab once newer ones exist: keep its renderer
+                // at full priority (Puppeteer's defaults).
+                "--disable-renderer-backgrounding",
+                "--disable-background-timer-throttling",
+                "--disable-backgrounding-occluded-windows",
                 "--remote-debugging-address=127.0.0.1",
                 "--remote-debugging-port=0",
             ])
