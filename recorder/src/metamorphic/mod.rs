@@ -219,6 +219,9 @@ async fn drive(
     let mut requested: BTreeMap<morphtrace_schema::BreakpointId, (u32, Option<u32>)> =
         BTreeMap::new();
     let mut users: BTreeMap<morphtrace_schema::BreakpointId, u32> = BTreeMap::new();
+    // Follow-up breakpoints by the parent's request, mapped (before any sliding).
+    let mut as_asked: BTreeMap<morphtrace_schema::BreakpointId, (u32, Option<u32>)> =
+        BTreeMap::new();
     let mut new_bp = None;
     f.expect.extra_lines.extend(r.inserted_code.iter().copied());
     for (i, (action, parent_out)) in parent.iter().enumerate() {
@@ -256,11 +259,12 @@ async fn drive(
                     dropped_ids.extend(parent_id);
                     continue;
                 };
-                // Two parent breakpoints that slid to one place are one breakpoint there (V8
-                // refuses a second at the same place): share it, and count its users.
+                // Two parent breakpoints that slid to one place are one breakpoint there: V8
+                // refuses a second breakpoint with the same URL, line and column (no column
+                // counts as column 0), so share it, and count its users.
                 let shared = requested
                     .iter()
-                    .find(|(_, &v)| v == (line, column))
+                    .find(|(_, &(l, c))| l == line && c.unwrap_or(0) == column.unwrap_or(0))
                     .map(|(&id, _)| id);
                 if let (Some(fid), Some(p)) = (shared, parent_id) {
                     ids.insert(p, fid);
@@ -268,8 +272,29 @@ async fn drive(
                     f.expect.dropped.insert(i as u32);
                     continue;
                 }
+                // The parent asked again for a breakpoint it already had, and was refused: ask
+                // the follow-up for the very same one again, to be refused alike.
+                let (pl, pc) = match action {
+                    Action::SetBreakpoint { line, column } => (*line, *column),
+                    _ => (line, column),
+                };
+                let asked = r
+                    .map
+                    .to_follow_up(Location::new(pl, pc.unwrap_or(0)))
+                    .map(|l| (l.line, pc.map(|_| l.column)));
+                let (line, column) = match (parent_out, asked) {
+                    (Some(Output::BreakpointSet { .. }), _) | (_, None) => (line, column),
+                    (_, Some(a)) => as_asked
+                        .iter()
+                        .find(|(id, &q)| q == a && requested.contains_key(id))
+                        .and_then(|(id, _)| requested.get(id).copied())
+                        .unwrap_or((line, column)),
+                };
                 let out = f.apply(Action::SetBreakpoint { line, column }).await?;
                 if let Output::BreakpointSet { id, .. } = &out {
+                    if let Some(a) = asked {
+                        as_asked.insert(*id, a);
+                    }
                     requested.insert(*id, (line, column));
                     if let Some(p) = parent_id {
                         ids.insert(p, *id);
