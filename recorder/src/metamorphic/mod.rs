@@ -219,9 +219,9 @@ async fn drive(
     let mut requested: BTreeMap<morphtrace_schema::BreakpointId, (u32, Option<u32>)> =
         BTreeMap::new();
     let mut users: BTreeMap<morphtrace_schema::BreakpointId, u32> = BTreeMap::new();
-    // Follow-up breakpoints by the parent's request, mapped (before any sliding).
-    let mut as_asked: BTreeMap<morphtrace_schema::BreakpointId, (u32, Option<u32>)> =
-        BTreeMap::new();
+    // The parent's breakpoints by V8's key of its request (line, column; no column is 0): a
+    // request that meets one of them was refused in the parent, and must be in the follow-up.
+    let mut parent_keys: BTreeMap<(u32, u32), morphtrace_schema::BreakpointId> = BTreeMap::new();
     let mut new_bp = None;
     f.expect.extra_lines.extend(r.inserted_code.iter().copied());
     for (i, (action, parent_out)) in parent.iter().enumerate() {
@@ -241,6 +241,17 @@ async fn drive(
                 let parent_id = match parent_out {
                     Some(Output::BreakpointSet { id, .. }) => Some(*id),
                     _ => None,
+                };
+                let parent_key = (*line, column.unwrap_or(0));
+                let refused_like = match parent_id {
+                    Some(p) => {
+                        parent_keys.insert(parent_key, p);
+                        None
+                    }
+                    None => parent_keys
+                        .get(&parent_key)
+                        .and_then(|p| ids.get(p))
+                        .and_then(|fid| requested.get(fid).copied()),
                 };
                 let at_actual = r.slide_all || (r.slide_slid && slid(action, parent_out));
                 let target = match (at_actual, parent_out) {
@@ -274,27 +285,9 @@ async fn drive(
                 }
                 // The parent asked again for a breakpoint it already had, and was refused: ask
                 // the follow-up for the very same one again, to be refused alike.
-                let (pl, pc) = match action {
-                    Action::SetBreakpoint { line, column } => (*line, *column),
-                    _ => (line, column),
-                };
-                let asked = r
-                    .map
-                    .to_follow_up(Location::new(pl, pc.unwrap_or(0)))
-                    .map(|l| (l.line, pc.map(|_| l.column)));
-                let (line, column) = match (parent_out, asked) {
-                    (Some(Output::BreakpointSet { .. }), _) | (_, None) => (line, column),
-                    (_, Some(a)) => as_asked
-                        .iter()
-                        .find(|(id, &q)| q == a && requested.contains_key(id))
-                        .and_then(|(id, _)| requested.get(id).copied())
-                        .unwrap_or((line, column)),
-                };
+                let (line, column) = refused_like.unwrap_or((line, column));
                 let out = f.apply(Action::SetBreakpoint { line, column }).await?;
                 if let Output::BreakpointSet { id, .. } = &out {
-                    if let Some(a) = asked {
-                        as_asked.insert(*id, a);
-                    }
                     requested.insert(*id, (line, column));
                     if let Some(p) = parent_id {
                         ids.insert(p, *id);
@@ -302,6 +295,7 @@ async fn drive(
                 }
             }
             Action::RemoveBreakpoint { id } => {
+                parent_keys.retain(|_, p| p != id);
                 if dropped_ids.contains(id) {
                     f.expect.dropped.insert(i as u32);
                     continue;
