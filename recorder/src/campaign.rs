@@ -11,7 +11,7 @@ use morphtrace_schema::header::now_ms;
 use morphtrace_schema::relation::ComparisonPolicy;
 use morphtrace_schema::{
     ArchiveHeader, ArchiveWriter, CampaignConfig, EngineDescriptor, EngineRef, ParentRef, Program,
-    Session, SessionId, SessionMode, SessionOutcome,
+    Session, SessionId, SessionMode,
 };
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
@@ -472,19 +472,9 @@ async fn record(
         ),
     )
     .await;
-    let restart: Vec<usize> = match result {
-        Ok(Ok(r)) => r,
-        Ok(Err(e)) => {
-            rec.outcome = Some(SessionOutcome::HarnessError {
-                message: e.to_string(),
-            });
-            (0..selected.len()).collect()
-        }
-        Err(_) => {
-            rec.outcome = Some(SessionOutcome::Timeout);
-            (0..selected.len()).collect()
-        }
-    };
+    let restart: Vec<usize> = rec
+        .settle(result)
+        .unwrap_or_else(|| (0..selected.len()).collect());
     for i in restart {
         if let Err(e) = selected[i].restart().await {
             tracing::error!("restarting {}: {e}", selected[i].descriptor().label());
@@ -498,9 +488,7 @@ async fn record(
         program: loaded.program.hash,
         parent: task.parent,
         transformations: Vec::new(),
-        outcome: rec.outcome.clone().unwrap_or(SessionOutcome::HarnessError {
-            message: "the session ended without an outcome".into(),
-        }),
+        outcome: rec.final_outcome(),
         started_at_ms,
         duration_us: t0.elapsed().as_micros() as u64,
         traces: rec.traces,

@@ -62,6 +62,36 @@ pub struct Recording {
 }
 
 impl Recording {
+    /// The session's outcome; a harness error if nothing set one.
+    pub fn final_outcome(&self) -> SessionOutcome {
+        self.outcome
+            .clone()
+            .unwrap_or(SessionOutcome::HarnessError {
+                message: "the session ended without an outcome".into(),
+            })
+    }
+
+    /// Records how a session's run ended when it did not end by itself: an engine error or a
+    /// session timeout becomes the outcome, and `None` says every engine must be restarted.
+    pub fn settle<E: std::fmt::Display, T>(
+        &mut self,
+        result: Result<Result<T, E>, tokio::time::error::Elapsed>,
+    ) -> Option<T> {
+        match result {
+            Ok(Ok(r)) => Some(r),
+            Ok(Err(e)) => {
+                self.outcome = Some(SessionOutcome::HarnessError {
+                    message: e.to_string(),
+                });
+                None
+            }
+            Err(_) => {
+                self.outcome = Some(SessionOutcome::Timeout);
+                None
+            }
+        }
+    }
+
     pub fn new(engines: &[EngineRef]) -> Recording {
         Recording {
             traces: engines

@@ -696,23 +696,8 @@ pub async fn run_chain(
             ),
         )
         .await;
-        let restart = match result {
-            Ok(Ok(clean)) => !clean,
-            Ok(Err(e)) => {
-                rec.outcome = Some(SessionOutcome::HarnessError {
-                    message: e.to_string(),
-                });
-                true
-            }
-            Err(_) => {
-                rec.outcome = Some(SessionOutcome::Timeout);
-                true
-            }
-        };
-        if restart {
-            if let Err(e) = ctx.engine.restart().await {
-                tracing::error!("restarting {}: {e}", ctx.engine.descriptor().label());
-            }
+        if rec.settle(result).is_none_or(|clean| !clean) {
+            restart(ctx).await;
         }
         let mut params_out = choice.params.clone();
         params_out.extend(expect.params());
@@ -725,9 +710,7 @@ pub async fn run_chain(
             mapping: choice.recipe.map.lines.clone(),
         };
         records.push(record.clone());
-        let mut outcome = rec.outcome.clone().unwrap_or(SessionOutcome::HarnessError {
-            message: "the session ended without an outcome".into(),
-        });
+        let mut outcome = rec.final_outcome();
         let trace = rec.traces.into_iter().next();
         let mut warnings = Vec::new();
         if ok_to_continue(&outcome) {
@@ -797,23 +780,8 @@ async fn record_initial(
         ),
     )
     .await;
-    let restart = match result {
-        Ok(Ok(r)) => !r.is_empty(),
-        Ok(Err(e)) => {
-            rec.outcome = Some(SessionOutcome::HarnessError {
-                message: e.to_string(),
-            });
-            true
-        }
-        Err(_) => {
-            rec.outcome = Some(SessionOutcome::Timeout);
-            true
-        }
-    };
-    if restart {
-        if let Err(e) = ctx.engine.restart().await {
-            tracing::error!("restarting {}: {e}", ctx.engine.descriptor().label());
-        }
+    if rec.settle(result).is_none_or(|r| !r.is_empty()) {
+        restart(ctx).await;
     }
     Session {
         id,
@@ -823,9 +791,7 @@ async fn record_initial(
         program: loaded.program.hash,
         parent: None,
         transformations: Vec::new(),
-        outcome: rec.outcome.clone().unwrap_or(SessionOutcome::HarnessError {
-            message: "the session ended without an outcome".into(),
-        }),
+        outcome: rec.final_outcome(),
         started_at_ms,
         duration_us: t0.elapsed().as_micros() as u64,
         traces: rec.traces,
@@ -833,6 +799,13 @@ async fn record_initial(
         warnings: Vec::new(),
         coverage: Vec::new(),
         notes: notes.to_vec(),
+    }
+}
+
+/// Restarts the chain's engine after a session that left it unusable.
+async fn restart(ctx: &mut Context<'_>) {
+    if let Err(e) = ctx.engine.restart().await {
+        tracing::error!("restarting {}: {e}", ctx.engine.descriptor().label());
     }
 }
 
