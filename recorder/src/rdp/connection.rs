@@ -239,9 +239,11 @@ impl Connection {
                 .or_default()
                 .push_back((method.to_string(), tx));
             let out = self.inner.out.lock().map_err(|_| RdpError::Closed)?;
+            let bytes = encode(&Value::Object(packet));
+            tracing::trace!("→ {}", short(&bytes));
             out.as_ref()
                 .ok_or(RdpError::Closed)?
-                .send(encode(&Value::Object(packet)))
+                .send(bytes)
                 .map_err(|_| RdpError::Closed)?;
         }
         match tokio::time::timeout(timeout, rx).await {
@@ -268,7 +270,15 @@ impl Connection {
     }
 }
 
+/// A packet's first bytes, for trace logs (`--log morphtrace_recorder::rdp::connection=trace`).
+fn short(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned()
+}
+
 fn route(inner: &Inner, events: &mpsc::UnboundedSender<Value>, packet: Value) {
+    if tracing::enabled!(tracing::Level::TRACE) {
+        tracing::trace!("← {}", short(packet.to_string().as_bytes()));
+    }
     let from = packet
         .get("from")
         .and_then(Value::as_str)
