@@ -5,6 +5,7 @@ pub mod archive;
 pub mod cod;
 pub mod coverage;
 pub mod engine;
+pub mod genmorph;
 pub mod header;
 pub mod metamorphic;
 pub mod program;

@@ -20,6 +20,8 @@ pub enum FrameKind {
     Program = 2,
     Session = 3,
     Index = 4,
+    /// GenMorph's recorded executions of one function (`genmorph::ExecutionBatch`).
+    Executions = 5,
 }
 
 impl FrameKind {
@@ -29,6 +31,7 @@ impl FrameKind {
             2 => Some(FrameKind::Program),
             3 => Some(FrameKind::Session),
             4 => Some(FrameKind::Index),
+            5 => Some(FrameKind::Executions),
             _ => None,
         }
     }
@@ -156,6 +159,7 @@ impl FrameEncoder {
             FrameKind::Program => "program",
             FrameKind::Session => "session",
             FrameKind::Index => "index",
+            FrameKind::Executions => "executions",
         };
         self.raw.clear();
         let enc = if self.named {

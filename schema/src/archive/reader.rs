@@ -107,6 +107,8 @@ pub struct ArchiveReader {
     programs: HashMap<ProgramHash, Program>,
     program_offsets: Vec<(ProgramHash, u64)>,
     sessions: Vec<SessionFrame>,
+    /// Offsets of `FrameKind::Executions` frames, in file order.
+    executions: Vec<u64>,
     by_id: HashMap<SessionId, usize>,
     data_end: u64,
     recovery: RecoveryReport,
@@ -162,6 +164,7 @@ impl ArchiveReader {
         let mut programs = HashMap::new();
         let mut program_offsets = Vec::new();
         let mut sessions = Vec::new();
+        let mut executions = Vec::new();
         for f in &frames[1..] {
             match FrameKind::from_u8(f.header.kind) {
                 Some(FrameKind::Program) => {
@@ -185,6 +188,7 @@ impl ArchiveReader {
                     outcome: None,
                     events: 0,
                 }),
+                Some(FrameKind::Executions) => executions.push(f.offset),
                 // A stray header or index frame in the data (e.g. a duplicated header) carries no data.
                 _ => {}
             }
@@ -223,6 +227,7 @@ impl ArchiveReader {
             programs,
             program_offsets,
             sessions,
+            executions,
             by_id,
             data_end,
             recovery,
@@ -256,6 +261,32 @@ impl ArchiveReader {
     /// End of the last intact data frame: where an appending writer continues.
     pub(crate) fn data_end(&self) -> u64 {
         self.data_end
+    }
+
+    /// Offsets of the archive's execution frames (GenMorph), in file order.
+    pub fn execution_offsets(&self) -> &[u64] {
+        &self.executions
+    }
+
+    pub fn execution_count(&self) -> usize {
+        self.executions.len()
+    }
+
+    /// Decodes the `i`-th execution frame.
+    pub fn executions(&self, i: usize) -> Result<crate::genmorph::ExecutionBatch, ArchiveError> {
+        let offset = *self.executions.get(i).ok_or_else(|| ArchiveError::Frame {
+            offset: 0,
+            reason: format!("no execution frame number {i}"),
+        })?;
+        let at = &self.data[offset as usize..];
+        let header = parse_frame_header(at).ok_or_else(|| ArchiveError::Frame {
+            offset,
+            reason: "frame header damaged".into(),
+        })?;
+        frame::decode_payload(&header, at).map_err(|reason| ArchiveError::Frame {
+            offset,
+            reason: format!("execution frame does not decode: {reason}"),
+        })
     }
 
     pub fn session_frames(&self) -> &[SessionFrame] {
@@ -460,6 +491,7 @@ fn kind_name(kind: u8) -> &'static str {
         Some(FrameKind::Program) => "program",
         Some(FrameKind::Session) => "session",
         Some(FrameKind::Index) => "index",
+        Some(FrameKind::Executions) => "executions",
         None => "unknown",
     }
 }

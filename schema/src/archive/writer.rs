@@ -169,6 +169,17 @@ impl ArchiveWriter {
                 events: 0,
             });
         }
+        for &offset in reader.execution_offsets() {
+            w.index.push(IndexEntry {
+                offset,
+                kind: FrameKind::Executions as u8,
+                session: None,
+                program: None,
+                mode: None,
+                outcome: None,
+                events: 0,
+            });
+        }
         w.index.sort_by_key(|e| e.offset);
         w.sessions = sessions.clone();
         // Append after the last intact data frame: this drops the old index and trailer (rewritten
@@ -273,6 +284,32 @@ impl ArchiveWriter {
             mode: Some(session.mode.name().to_string()),
             outcome: Some(session.outcome.name().to_string()),
             events: session.event_count() as u32,
+        });
+        Ok(())
+    }
+
+    /// Appends the recorded executions of one function (GenMorph), durable like a session.
+    pub fn append_executions(
+        &mut self,
+        batch: &crate::genmorph::ExecutionBatch,
+    ) -> Result<(), ArchiveError> {
+        self.check_poisoned()?;
+        batch.validate().map_err(|reason| ArchiveError::Encode {
+            what: "executions",
+            reason,
+        })?;
+        let offset = self.pos;
+        self.encoder
+            .encode(FrameKind::Executions, batch, &mut self.buf)?;
+        self.flush_buf(self.opts.fsync == FsyncPolicy::EverySession)?;
+        self.index.push(IndexEntry {
+            offset,
+            kind: FrameKind::Executions as u8,
+            session: None,
+            program: None,
+            mode: Some("executions".into()),
+            outcome: None,
+            events: batch.inputs.len() as u32,
         });
         Ok(())
     }

@@ -1,0 +1,259 @@
+//! JavaScript values as a function under test receives and returns them, encoded exactly:
+//! NaN, ±Infinity and −0 survive (MessagePack keeps every f64 bit). Equality is JavaScript's
+//! `Object.is`, element-wise for arrays, so that "the mutant returned the same" means the same.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum JsValue {
+    Undefined,
+    Null,
+    Bool(bool),
+    Number(f64),
+    String(String),
+    Array(Vec<JsValue>),
+    /// Anything else (objects, functions, symbols, bigints), by its description.
+    Other(String),
+}
+
+/// What one call did.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub enum Outcome {
+    Returned(JsValue),
+    Threw {
+        name: String,
+        message: String,
+    },
+    /// No answer within the harness's per-call budget (an infinite loop in a mutant).
+    Timeout,
+}
+
+/// `Object.is` on numbers: NaN is NaN, 0 is not −0.
+pub fn same_number(a: f64, b: f64) -> bool {
+    if a.is_nan() || b.is_nan() {
+        return a.is_nan() && b.is_nan();
+    }
+    a == b && a.is_sign_negative() == b.is_sign_negative()
+}
+
+impl PartialEq for JsValue {
+    fn eq(&self, other: &JsValue) -> bool {
+        use JsValue::*;
+        match (self, other) {
+            (Undefined, Undefined) | (Null, Null) => true,
+            (Bool(a), Bool(b)) => a == b,
+            (Number(a), Number(b)) => same_number(*a, *b),
+            (String(a), String(b)) | (Other(a), Other(b)) => a == b,
+            (Array(a), Array(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl PartialEq for Outcome {
+    fn eq(&self, other: &Outcome) -> bool {
+        match (self, other) {
+            (Outcome::Returned(a), Outcome::Returned(b)) => a == b,
+            // The message names the fault, the name its kind: both must agree.
+            (
+                Outcome::Threw { name, message },
+                Outcome::Threw {
+                    name: n2,
+                    message: m2,
+                },
+            ) => name == n2 && message == m2,
+            (Outcome::Timeout, Outcome::Timeout) => true,
+            _ => false,
+        }
+    }
+}
+
+/// A number as JavaScript prints it (`String(x)`) for the common cases, `-0` kept visible.
+pub fn js_number(x: f64) -> String {
+    if x.is_nan() {
+        "NaN".into()
+    } else if x.is_infinite() {
+        if x > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else if x == 0.0 && x.is_sign_negative() {
+        "-0".into()
+    } else if x.fract() == 0.0 && x.abs() < 1e21 {
+        format!("{x:.0}")
+    } else {
+        // Rust's shortest round-trip form is JavaScript's too, but for exponents.
+        let s = format!("{x}");
+        if s.len() > 24 {
+            format!("{x:e}").replace('e', "e+").replace("e+-", "e-")
+        } else {
+            s
+        }
+    }
+}
+
+impl JsValue {
+    /// A JavaScript expression that evaluates to this value (for generated tests).
+    pub fn to_js(&self) -> String {
+        match self {
+            JsValue::Undefined => "undefined".into(),
+            JsValue::Null => "null".into(),
+            JsValue::Bool(b) => b.to_string(),
+            JsValue::Number(x) => {
+                let s = js_number(*x);
+                if s.starts_with('-') {
+                    format!("({s})")
+                } else {
+                    s
+                }
+            }
+            JsValue::String(s) => serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()),
+            JsValue::Array(a) => {
+                let items: Vec<String> = a.iter().map(JsValue::to_js).collect();
+                format!("[{}]", items.join(", "))
+            }
+            JsValue::Other(d) => format!("undefined /* {d} */"),
+        }
+    }
+
+    pub fn as_number(&self) -> Option<f64> {
+        match self {
+            JsValue::Number(x) => Some(*x),
+            _ => None,
+        }
+    }
+
+    /// Decodes the harness's tagged JSON: `["n", 1.5]`, `["n", "NaN"]` (also `"-0"`,
+    /// `"Infinity"`, `"-Infinity"`), `["s", "..."]`, `["b", true]`, `["a", [...]]`, `["u"]`,
+    /// `["l"]`, `["o", "description"]`.
+    pub fn from_tagged(j: &serde_json::Value) -> Result<JsValue, String> {
+        let a = j
+            .as_array()
+            .ok_or_else(|| format!("not a tagged value: {j}"))?;
+        let tag = a.first().and_then(|t| t.as_str()).unwrap_or("");
+        let arg = a.get(1);
+        Ok(match (tag, arg) {
+            ("u", _) => JsValue::Undefined,
+            ("l", _) => JsValue::Null,
+            ("b", Some(b)) => JsValue::Bool(b.as_bool().ok_or("bad boolean")?),
+            ("n", Some(serde_json::Value::String(s))) => JsValue::Number(match s.as_str() {
+                "NaN" => f64::NAN,
+                "Infinity" => f64::INFINITY,
+                "-Infinity" => f64::NEG_INFINITY,
+                "-0" => -0.0,
+                other => return Err(format!("bad special number {other:?}")),
+            }),
+            ("n", Some(n)) => JsValue::Number(n.as_f64().ok_or("bad number")?),
+            ("s", Some(s)) => JsValue::String(s.as_str().ok_or("bad string")?.to_string()),
+            ("a", Some(items)) => JsValue::Array(
+                items
+                    .as_array()
+                    .ok_or("bad array")?
+                    .iter()
+                    .map(JsValue::from_tagged)
+                    .collect::<Result<_, _>>()?,
+            ),
+            ("o", Some(d)) => JsValue::Other(d.as_str().unwrap_or("?").to_string()),
+            _ => return Err(format!("unknown tagged value {j}")),
+        })
+    }
+
+    /// The inverse of `from_tagged`.
+    pub fn to_tagged(&self) -> serde_json::Value {
+        use serde_json::json;
+        match self {
+            JsValue::Undefined => json!(["u"]),
+            JsValue::Null => json!(["l"]),
+            JsValue::Bool(b) => json!(["b", b]),
+            JsValue::Number(x) if x.is_finite() && !(*x == 0.0 && x.is_sign_negative()) => {
+                json!(["n", x])
+            }
+            JsValue::Number(x) => json!(["n", js_number(*x)]),
+            JsValue::String(s) => json!(["s", s]),
+            JsValue::Array(a) => json!(["a", a.iter().map(JsValue::to_tagged).collect::<Vec<_>>()]),
+            JsValue::Other(d) => json!(["o", d]),
+        }
+    }
+}
+
+impl fmt::Display for JsValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            JsValue::Other(d) => write!(f, "<{d}>"),
+            v => write!(f, "{}", v.to_js()),
+        }
+    }
+}
+
+impl fmt::Display for Outcome {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Outcome::Returned(v) => write!(f, "{v}"),
+            Outcome::Threw { name, message } => write!(f, "throws {name}: {message}"),
+            Outcome::Timeout => write!(f, "timeout"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn equality_is_object_is() {
+        let n = JsValue::Number;
+        assert_eq!(n(f64::NAN), n(f64::NAN));
+        assert_ne!(n(0.0), n(-0.0));
+        assert_eq!(n(1.5), n(1.5));
+        assert_ne!(n(1.0), JsValue::String("1".into()));
+        assert_eq!(
+            JsValue::Array(vec![n(f64::NAN), JsValue::Null]),
+            JsValue::Array(vec![n(f64::NAN), JsValue::Null])
+        );
+        assert_ne!(
+            JsValue::Array(vec![n(1.0)]),
+            JsValue::Array(vec![n(1.0), n(1.0)])
+        );
+    }
+
+    #[test]
+    fn tagged_json_round_trips_special_numbers() {
+        for x in [
+            f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            -0.0,
+            0.0,
+            0.1,
+            -3.0,
+            1e300,
+        ] {
+            let v = JsValue::Number(x);
+            let back = JsValue::from_tagged(&v.to_tagged()).unwrap();
+            assert_eq!(v, back, "{x}");
+        }
+        let v = JsValue::Array(vec![
+            JsValue::String("a\"b".into()),
+            JsValue::Bool(true),
+            JsValue::Undefined,
+        ]);
+        assert_eq!(JsValue::from_tagged(&v.to_tagged()).unwrap(), v);
+        assert!(JsValue::from_tagged(&serde_json::json!(["n", "oops"])).is_err());
+        assert!(JsValue::from_tagged(&serde_json::json!({"x": 1})).is_err());
+    }
+
+    #[test]
+    fn messagepack_keeps_every_bit() {
+        let v = JsValue::Array(vec![JsValue::Number(-0.0), JsValue::Number(f64::NAN)]);
+        let bytes = rmp_serde::to_vec(&v).unwrap();
+        let back: JsValue = rmp_serde::from_slice(&bytes).unwrap();
+        assert_eq!(v, back);
+    }
+
+    #[test]
+    fn javascript_literals() {
+        assert_eq!(JsValue::Number(-0.0).to_js(), "(-0)");
+        assert_eq!(JsValue::Number(3.0).to_js(), "3");
+        assert_eq!(JsValue::Number(0.1).to_js(), "0.1");
+        assert_eq!(JsValue::Number(f64::NAN).to_js(), "NaN");
+        assert_eq!(JsValue::String("é\n".into()).to_js(), "\"é\\n\"");
+    }
+}
