@@ -5,6 +5,7 @@ pub mod classes;
 pub mod compare;
 pub mod coverage;
 pub mod export;
+pub mod genmorph;
 pub mod info;
 pub mod load;
 pub mod metamorphic;

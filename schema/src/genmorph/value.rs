@@ -69,25 +69,54 @@ impl PartialEq for Outcome {
     }
 }
 
-/// A number as JavaScript prints it (`String(x)`) for the common cases, `-0` kept visible.
+/// A number exactly as JavaScript's `String(x)` prints it (ECMAScript Number::toString: the
+/// shortest digits that round-trip, which Rust's formatter also finds, laid out by the spec's
+/// rules), except that −0 is shown as `-0` (`String(-0)` is `0`; `js_to_string` gives that).
 pub fn js_number(x: f64) -> String {
-    if x.is_nan() {
-        "NaN".into()
-    } else if x.is_infinite() {
-        if x > 0.0 { "Infinity" } else { "-Infinity" }.into()
-    } else if x == 0.0 && x.is_sign_negative() {
-        "-0".into()
-    } else if x.fract() == 0.0 && x.abs() < 1e21 {
-        format!("{x:.0}")
-    } else {
-        // Rust's shortest round-trip form is JavaScript's too, but for exponents.
-        let s = format!("{x}");
-        if s.len() > 24 {
-            format!("{x:e}").replace('e', "e+").replace("e+-", "e-")
-        } else {
-            s
-        }
+    if x == 0.0 && x.is_sign_negative() {
+        return "-0".into();
     }
+    js_to_string(x)
+}
+
+/// ECMAScript `Number::toString(x)` in radix 10.
+pub fn js_to_string(x: f64) -> String {
+    if x.is_nan() {
+        return "NaN".into();
+    }
+    if x == 0.0 {
+        return "0".into();
+    }
+    if x.is_infinite() {
+        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    let sign = if x < 0.0 { "-" } else { "" };
+    // `{:e}` gives the shortest round-trip digits: d.ddde±x.
+    let e = format!("{:e}", x.abs());
+    let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
+    let k = digits.len() as i32;
+    let n = exp.parse::<i32>().unwrap_or(0) + 1;
+    let body = if k <= n && n <= 21 {
+        format!("{digits}{}", "0".repeat((n - k) as usize))
+    } else if 0 < n && n <= 21 {
+        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
+    } else if -6 < n && n <= 0 {
+        format!("0.{}{digits}", "0".repeat((-n) as usize))
+    } else {
+        let e = n - 1;
+        let e = if e >= 0 {
+            format!("+{e}")
+        } else {
+            e.to_string()
+        };
+        if k == 1 {
+            format!("{digits}e{e}")
+        } else {
+            format!("{}.{}e{e}", &digits[..1], &digits[1..])
+        }
+    };
+    format!("{sign}{body}")
 }
 
 impl JsValue {
@@ -255,5 +284,26 @@ mod tests {
         assert_eq!(JsValue::Number(0.1).to_js(), "0.1");
         assert_eq!(JsValue::Number(f64::NAN).to_js(), "NaN");
         assert_eq!(JsValue::String("é\n".into()).to_js(), "\"é\\n\"");
+    }
+
+    #[test]
+    fn numbers_print_as_javascript_prints_them() {
+        for (x, js) in [
+            (1e21, "1e+21"),
+            (1e20, "100000000000000000000"),
+            (123.456, "123.456"),
+            (1e-7, "1e-7"),
+            (1.5e-7, "1.5e-7"),
+            (0.000001, "0.000001"),
+            (-2.5, "-2.5"),
+            (0.1 + 0.2, "0.30000000000000004"),
+            (5e-324, "5e-324"),
+            (1.7976931348623157e308, "1.7976931348623157e+308"),
+            (-0.0, "0"),
+            (4294967296.0, "4294967296"),
+        ] {
+            assert_eq!(js_to_string(x), js, "{x:e}");
+        }
+        assert_eq!(js_number(-0.0), "-0");
     }
 }

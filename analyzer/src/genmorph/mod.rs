@@ -1,0 +1,11 @@
+//! Relation synthesis (GenMorph, TSE): output relations evolved offline over recorded
+//! executions. `tree` is Table I, `data` turns execution frames into correct and incorrect
+//! executions, `search` is Algorithm 1, `simplify` makes results readable.
+
+pub mod data;
+pub mod search;
+pub mod simplify;
+pub mod tree;
+
+#[cfg(test)]
+mod tests;

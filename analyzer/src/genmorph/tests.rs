@@ -1,0 +1,326 @@
+//! Fitness, dominance, data preparation and a search that must recover a known relation.
+
+use super::data::Dataset;
+use super::search::*;
+use super::tree::{Expr, Op, Val};
+use morphtrace_schema::genmorph::*;
+use std::cmp::Ordering;
+use std::time::Duration;
+
+/// `pow(k, e)` by squaring, as in the paper's Listing 1, with an optional fault.
+fn pow(k: i64, e: i64, fault: u8) -> Outcome {
+    if e < 0 {
+        return Outcome::Threw {
+            name: "Error".into(),
+            message: "NotPositiveException".into(),
+        };
+    }
+    let (mut result, mut k2p, mut e) = (1f64, k as f64, e);
+    while e != 0 {
+        if e & 1 != 0 {
+            if fault == 2 {
+                result += k2p;
+            } else {
+                result *= k2p;
+            }
+        }
+        if fault != 1 {
+            k2p *= k2p; // fault 1 removes this line (the paper's mutant)
+        }
+        e >>= if fault == 3 { 2 } else { 1 };
+    }
+    Outcome::Returned(JsValue::Number(if fault == 4 { -result } else { result }))
+}
+
+fn pow_batch(sources: &[(i64, i64)], mutants: &[u8], role: MutantRole) -> ExecutionBatch {
+    let n = |x: i64| JsValue::Number(x as f64);
+    let t = InputTransformation::NumericAddition {
+        param: 1,
+        constant: -1.0,
+    };
+    let mut inputs = Vec::new();
+    for &(k, e) in sources {
+        let s = inputs.len() as u32;
+        inputs.push(InputRecord {
+            origin: InputOrigin::Source,
+            values: vec![n(k), n(e)],
+        });
+        inputs.push(InputRecord {
+            origin: InputOrigin::FollowUp {
+                source: s,
+                transformation: 0,
+            },
+            values: t.apply(&[n(k), n(e)]).unwrap(),
+        });
+    }
+    let mut variants = vec![Variant::Original];
+    for &m in mutants {
+        variants.push(Variant::Mutant(MutantRecord {
+            id: format!("m{m}"),
+            role,
+            tool: "test".into(),
+            operator: format!("fault {m}"),
+            line: 0,
+            column: 0,
+            original: String::new(),
+            replacement: String::new(),
+        }));
+    }
+    let outcomes = std::iter::once(0u8)
+        .chain(mutants.iter().copied())
+        .map(|m| {
+            inputs
+                .iter()
+                .map(|i| {
+                    let k = i.values[0].as_number().unwrap() as i64;
+                    let e = i.values[1].as_number().unwrap() as i64;
+                    pow(k, e, m)
+                })
+                .collect()
+        })
+        .collect();
+    let int = |name: &str| Param {
+        name: name.into(),
+        kind: Kind::Int,
+    };
+    let b = ExecutionBatch {
+        subject: Subject {
+            name: "test.pow".into(),
+            package: "test".into(),
+            version: "0".into(),
+            module: "pow.js".into(),
+            function: "pow".into(),
+            call: "m => m".into(),
+            params: vec![int("k"), int("e")],
+            returns: Kind::Int,
+            source: String::new(),
+            span: (0, 0),
+        },
+        seed: 1,
+        node: "none".into(),
+        constants: vec![(-1.0, 1), (1.0, 1)],
+        transformations: vec![t],
+        inputs,
+        variants,
+        outcomes,
+        coverage: (0, 0),
+        elapsed_ms: 0,
+    };
+    b.validate().unwrap();
+    b
+}
+
+fn grid() -> Vec<(i64, i64)> {
+    let mut v = Vec::new();
+    for k in [-7, -3, -2, -1, 0, 1, 2, 3, 5, 9] {
+        for e in 0..7 {
+            v.push((k, e));
+        }
+    }
+    v
+}
+
+#[test]
+fn datasets_keep_only_what_mutants_change() {
+    let b = pow_batch(&grid(), &[1, 2], MutantRole::Training);
+    let d = Dataset::training(&b, 0, 9000, 9000, 1);
+    assert_eq!(d.vars.names, ["k_s", "k_f", "e_s", "e_f", "out_s", "out_f"]);
+    // e = 0 makes the follow-up throw: those pairs are not states.
+    assert_eq!(d.correct.len(), 10 * 6);
+    assert!(!d.incorrect.is_empty());
+    for (st, m) in d.incorrect.iter().zip(&d.incorrect_mutant) {
+        assert!(
+            !d.correct.contains(st),
+            "mutant {m} state equals a correct one"
+        );
+    }
+    // Sampling caps are honoured, deterministically.
+    let small = Dataset::training(&b, 0, 10, 5, 7);
+    assert_eq!((small.correct.len(), small.incorrect.len()), (10, 5));
+    let again = Dataset::training(&b, 0, 10, 5, 7);
+    assert_eq!(small.correct, again.correct);
+}
+
+#[test]
+fn fitness_counts_false_positives_and_negatives() {
+    let b = pow_batch(&grid(), &[1, 2, 3], MutantRole::Training);
+    let d = Dataset::training(&b, 0, 9000, 9000, 1);
+    let (os, of) = d.vars.outputs;
+    let k_s = 0;
+    // out_s == out_f * k_s: the paper's Eq. 1, rearranged so that k = 0 is no exception.
+    let good = Expr::Op(
+        Op::Eq,
+        vec![
+            Expr::Var(os),
+            Expr::Op(Op::Mul, vec![Expr::Var(of), Expr::Var(k_s)]),
+        ],
+    );
+    let i = evaluate(good.clone(), &d, &d.vars);
+    assert_eq!(i.fp, 0);
+    let held: usize = d.incorrect.iter().filter(|s| good.holds(s)).count();
+    assert_eq!(i.fn_, held);
+    assert!(
+        i.fn_ < d.incorrect.len() / 2,
+        "{} of {}",
+        i.fn_,
+        d.incorrect.len()
+    );
+    // The paper's invalid Eq. 2 (outputs differ) has false positives at k = 0 and k = 1.
+    let bad = Expr::Op(Op::Ne, vec![Expr::Var(of), Expr::Var(os)]);
+    let j = evaluate(bad, &d, &d.vars);
+    assert!(j.fp > 0);
+    // A tautology has no FP and every FN.
+    let taut = Expr::Op(Op::Eq, vec![Expr::Var(os), Expr::Var(os)]);
+    let t = evaluate(taut, &d, &d.vars);
+    assert_eq!((t.fp, t.fn_), (0, d.incorrect.len()));
+    assert!(
+        !is_mr(&t.expr, &d.vars),
+        "the soft constraint wants both outputs"
+    );
+    assert!(is_mr(&good, &d.vars));
+    // Correctly classified states are marked for best-match selection.
+    let right: u32 = i.right.iter().map(|w| w.count_ones()).sum();
+    assert_eq!(right as usize, d.correct.len() + d.incorrect.len() - i.fn_);
+}
+
+fn ind(fp: usize, fn_: usize, size: usize) -> Individual {
+    Individual {
+        expr: Expr::Bool(true),
+        fp,
+        fn_,
+        size,
+        right: vec![],
+        fn_hash: 0,
+        text: String::new(),
+    }
+}
+
+#[test]
+fn dominance_orders_as_definitions_4_and_5() {
+    use Ordering::*;
+    assert_eq!(dominates_fp(&ind(0, 9, 9), &ind(1, 0, 1)), Less);
+    assert_eq!(dominates_fp(&ind(1, 2, 9), &ind(1, 3, 1)), Less);
+    assert_eq!(dominates_fp(&ind(1, 2, 3), &ind(1, 2, 4)), Less);
+    assert_eq!(dominates_fp(&ind(1, 2, 3), &ind(1, 2, 3)), Equal);
+    assert_eq!(dominates_fn(&ind(9, 0, 9), &ind(0, 1, 1)), Less);
+    assert_eq!(dominates_fn(&ind(2, 1, 9), &ind(3, 1, 1)), Less);
+    assert_eq!(dominates_fn(&ind(2, 1, 3), &ind(2, 1, 4)), Less);
+}
+
+#[test]
+fn elites_are_unique_by_relation_and_by_false_negatives() {
+    let b = pow_batch(&grid(), &[1, 2, 3], MutantRole::Training);
+    let d = Dataset::training(&b, 0, 9000, 9000, 1);
+    let (os, of) = d.vars.outputs;
+    let eq = |a: Expr, b: Expr| Expr::Op(Op::Eq, vec![a, b]);
+    let r1 = eq(Expr::Var(of), Expr::Var(os));
+    // Same FN set as r1 (a tautological conjunct), different text.
+    let r2 = Expr::Op(Op::And, vec![r1.clone(), Expr::Bool(true)]);
+    let r3 = eq(
+        Expr::Var(os),
+        Expr::Op(Op::Mul, vec![Expr::Var(of), Expr::Var(0)]),
+    );
+    let pop: Vec<Individual> = [r1.clone(), r1.clone(), r2, r3]
+        .into_iter()
+        .map(|e| evaluate(e, &d, &d.vars))
+        .collect();
+    let elite = best(&pop, dominates_fp, 10, &d.vars);
+    assert_eq!(
+        elite.len(),
+        2,
+        "{:?}",
+        elite.iter().map(|i| &i.text).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn crossover_and_mutation_keep_types_and_bounds() {
+    use rand::SeedableRng;
+    let b = pow_batch(&grid(), &[1], MutantRole::Training);
+    let d = Dataset::training(&b, 0, 9000, 9000, 1);
+    let g = Generator::new(&d.vars, &[-1.0, 1.0]);
+    let cfg = Config::default();
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(3);
+    for _ in 0..500 {
+        let a = g.initial(5, &mut rng);
+        let c = g.initial(5, &mut rng);
+        let (x, y) = crossover(&a, &c, &d.vars, &mut rng);
+        let m = mutate(&x, &g, &cfg, &mut rng);
+        for e in [&a, &c, &x, &y, &m] {
+            assert_eq!(e.ty(&d.vars), super::tree::Ty::Bool);
+            // Well-typed: evaluation yields a Boolean on every state.
+            assert!(matches!(e.eval(&d.correct[0]), Val::B(_)));
+        }
+    }
+}
+
+#[test]
+fn search_recovers_the_pow_relation() {
+    let b = pow_batch(&grid(), &[1, 2, 3, 4], MutantRole::Training);
+    let d = Dataset::training(&b, 0, 9000, 9000, 1);
+    let cfg = Config {
+        population: 1000,
+        max_generations: Some(100),
+        budget: Duration::from_secs(600),
+        seed: 9,
+        ..Config::default()
+    };
+    let out = search(&d, &[-1.0, 1.0], &cfg, 4);
+    let best = &out.relations[0];
+    // The paper's Eq. 1 (as out_s == out_f * k_s, which has no k = 0 exception) is the bar:
+    // some mutant states satisfy it too, so its false negatives are not zero.
+    let (os, of) = d.vars.outputs;
+    let eq1 = Expr::Op(
+        Op::Eq,
+        vec![
+            Expr::Var(os),
+            Expr::Op(Op::Mul, vec![Expr::Var(of), Expr::Var(0)]),
+        ],
+    );
+    let bar = evaluate(eq1, &d, &d.vars);
+    assert_eq!(best.fp, 0, "{}", best.text);
+    assert!(
+        best.fn_ <= bar.fn_,
+        "{} has {} FNs, Eq. 1 {}",
+        best.text,
+        best.fn_,
+        bar.fn_
+    );
+    // It generalizes: no false positive on unseen pairs, and it catches unseen faults.
+    let fresh: Vec<(i64, i64)> = (0..200).map(|i| ((i % 23) - 11, (i % 9) + 1)).collect();
+    let unseen = pow_batch(&fresh, &[1, 2, 3, 4], MutantRole::Evaluation);
+    let vars = super::data::vars(&unseen);
+    for p in unseen.pairs(InputOrigin::Source) {
+        let orig = unseen.original();
+        let st = super::data::state(
+            &unseen,
+            p.source,
+            p.follow_up,
+            &orig[p.source],
+            &orig[p.follow_up],
+        )
+        .unwrap();
+        assert!(
+            best.expr.holds(&st),
+            "FP of {} on {:?}",
+            best.expr.render(&vars),
+            st
+        );
+    }
+    assert!(out.generations == 100 && out.evaluations > 1000);
+    // The same seed gives the same relations.
+    let small = Config {
+        population: 200,
+        max_generations: Some(10),
+        ..cfg
+    };
+    let out = search(&d, &[-1.0, 1.0], &small, 4);
+    let again = search(&d, &[-1.0, 1.0], &small, 4);
+    let texts = |o: &SearchResult| {
+        o.relations
+            .iter()
+            .map(|i| i.text.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(texts(&out), texts(&again));
+}
