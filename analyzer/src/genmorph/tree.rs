@@ -3,7 +3,7 @@
 //! calls helpers (`__mt`, see `js::PRELUDE`) with exactly these semantics, so that a relation
 //! judged here judges the same in a generated test.
 
-use morphtrace_schema::genmorph::value::js_to_string;
+use morphtrace_schema::genmorph::value::{js_literal, js_to_string};
 use std::fmt::Write;
 
 /// Relative tolerance of numeric comparisons (GenMorph compares reals at fixed precision).
@@ -351,14 +351,7 @@ impl Expr {
     /// JavaScript over the relation's variables, e.g. `__mt.eq(out_f, __mt.div(out_s, k_s))`.
     pub fn to_js(&self, vars: &Vars) -> String {
         match self {
-            Expr::Num(x) => {
-                let s = js_to_string(*x);
-                if x.is_sign_negative() {
-                    format!("({s})")
-                } else {
-                    s
-                }
-            }
+            Expr::Num(x) => js_literal(*x),
             Expr::Bool(b) => b.to_string(),
             Expr::Var(i) => vars.names[*i as usize].clone(),
             Expr::Op(op, args) => {

@@ -2,7 +2,7 @@
 //! the source inputs, exactly one follow-up satisfies the relation, the one `apply` returns.
 
 use super::executions::{Kind, Param};
-use super::value::{js_number, JsValue};
+use super::value::{js_literal, js_number, JsValue};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -145,24 +145,16 @@ impl InputTransformation {
     /// The source-side expression each follow-up parameter equals, over `<name>_s`.
     fn follow_up_exprs(&self, names: &[String], js: bool) -> Vec<String> {
         let src = |i: usize| format!("{}_s", names[i]);
-        let num = |c: f64| {
-            let s = js_number(c);
-            if s.starts_with('-') {
-                format!("({s})")
-            } else {
-                s
-            }
-        };
         (0..names.len())
             .map(|i| match *self {
                 InputTransformation::PermuteParameters { a, b } if i == a => src(b),
                 InputTransformation::PermuteParameters { a, b } if i == b => src(a),
                 InputTransformation::BooleanFlip { param } if i == param => format!("!{}", src(i)),
                 InputTransformation::NumericAddition { param, constant } if i == param => {
-                    format!("{} + {}", src(i), num(constant))
+                    format!("{} + {}", src(i), js_literal(constant))
                 }
                 InputTransformation::NumericMultiplication { param, constant } if i == param => {
-                    format!("{} * {}", src(i), num(constant))
+                    format!("{} * {}", src(i), js_literal(constant))
                 }
                 InputTransformation::SequenceRemove { param, index } if i == param => {
                     if js {

@@ -79,6 +79,17 @@ pub fn js_number(x: f64) -> String {
     js_to_string(x)
 }
 
+/// A number as a JavaScript literal that can stand as an operand: `js_number`, negatives
+/// (−0 included) in parentheses.
+pub fn js_literal(x: f64) -> String {
+    let s = js_number(x);
+    if s.starts_with('-') {
+        format!("({s})")
+    } else {
+        s
+    }
+}
+
 /// ECMAScript `Number::toString(x)` in radix 10.
 pub fn js_to_string(x: f64) -> String {
     if x.is_nan() {
@@ -126,14 +137,7 @@ impl JsValue {
             JsValue::Undefined => "undefined".into(),
             JsValue::Null => "null".into(),
             JsValue::Bool(b) => b.to_string(),
-            JsValue::Number(x) => {
-                let s = js_number(*x);
-                if s.starts_with('-') {
-                    format!("({s})")
-                } else {
-                    s
-                }
-            }
+            JsValue::Number(x) => js_literal(*x),
             JsValue::String(s) => serde_json::to_string(s).unwrap_or_else(|_| "\"\"".into()),
             JsValue::Array(a) => {
                 let items: Vec<String> = a.iter().map(JsValue::to_js).collect();
