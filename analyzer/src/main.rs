@@ -184,6 +184,12 @@ enum Command {
         #[arg(long)]
         schema: bool,
     },
+    /// Relation synthesis (GenMorph): search output relations over recorded executions of
+    /// library functions, print Table II, write the relations as node tests.
+    Genmorph {
+        #[command(subcommand)]
+        command: morphtrace_analyzer::genmorph::commands::GenmorphCommand,
+    },
 }
 
 /// Loads the inputs, reporting damage on stderr; fails when nothing could be read.
@@ -623,6 +629,10 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
             println!("{}", out.display());
             Ok(code(unreadable))
+        }
+        Command::Genmorph { command } => {
+            morphtrace_analyzer::genmorph::commands::run(command)?;
+            Ok(ExitCode::SUCCESS)
         }
         Command::Export {
             archives,

@@ -7,6 +7,7 @@ pub mod coverage;
 pub mod debugger;
 pub mod engines;
 pub mod faults;
+pub mod genmorph;
 pub mod metamorphic;
 mod quickack;
 pub mod rdp;

@@ -56,6 +56,70 @@ enum Command {
     Run(RunArgs),
     /// Re-issue the actions of recorded sessions on other engines or versions.
     Replay(ReplayArgs),
+    /// GenMorph's executions: library functions (pinned npm lodash and mathjs) on coverage-guided
+    /// source inputs, random evaluation inputs and their follow-ups, as the original, our swc
+    /// training mutants and StrykerJS's evaluation mutants, one frame per function.
+    Genmorph(GenmorphArgs),
+    /// GenMorph's filtering step 2 (the role of OASIs): search inputs that make the original
+    /// break relations proposed by `morphtrace-analyze genmorph search`.
+    Falsify(FalsifyArgs),
+}
+
+#[derive(Args)]
+struct GenmorphArgs {
+    /// Functions: names (`lodash.padStart`), packages (`lodash`, `mathjs`) or `all`; comma list.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    subjects: Vec<String>,
+    /// Seed of every generator (inputs, mutant sampling).
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Source inputs per function (coverage-adding ones first).
+    #[arg(long, default_value_t = 60)]
+    sources: usize,
+    /// Evaluation inputs per function (random; never seen by the search).
+    #[arg(long, default_value_t = 100)]
+    evaluation: usize,
+    /// Rounds of 32 candidates in the coverage loop.
+    #[arg(long, default_value_t = 12)]
+    rounds: usize,
+    /// At most this many training mutants per function (a seeded sample of ours).
+    #[arg(long, default_value_t = 150)]
+    max_training: usize,
+    /// Per-call budget in milliseconds before a call counts as a timeout.
+    #[arg(long, default_value_t = 25)]
+    timeout_ms: u64,
+    /// The Node executable of the harness (default: `node` on PATH; `node@22` for a local one).
+    #[arg(long)]
+    node: Option<String>,
+    /// Archive to write.
+    #[arg(long)]
+    out: PathBuf,
+    /// Continue: functions already in --out are skipped.
+    #[arg(long)]
+    resume: bool,
+    #[arg(long)]
+    name: Option<String>,
+}
+
+#[derive(Args)]
+struct FalsifyArgs {
+    /// The archive the relations were searched on.
+    archive: PathBuf,
+    /// Relations (JSON) written by `morphtrace-analyze genmorph search --relations`.
+    #[arg(long)]
+    relations: PathBuf,
+    /// Report (JSON) to write, read by `morphtrace-analyze genmorph table --falsified`.
+    #[arg(long)]
+    out: PathBuf,
+    /// Pairs tried per function and input transformation.
+    #[arg(long, default_value_t = 2_000)]
+    budget: u32,
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    #[arg(long, default_value_t = 25)]
+    timeout_ms: u64,
+    #[arg(long)]
+    node: Option<String>,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -297,6 +361,150 @@ async fn run_coverage(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode>
     })
 }
 
+fn harness_node(spec: &Option<String>) -> Result<PathBuf> {
+    match spec {
+        None => {
+            engines::which("node").context("no `node` on PATH (the GenMorph harness runs in Node)")
+        }
+        Some(s) if s.starts_with("node@") || s == "node" => {
+            Ok(EngineSpec::parse(s).map_err(anyhow::Error::msg)?.executable)
+        }
+        Some(path) => Ok(PathBuf::from(path)),
+    }
+}
+
+fn genmorph(g: GenmorphArgs, command_line: Vec<String>) -> Result<ExitCode> {
+    use morphtrace_recorder::genmorph::{self, record, subjects};
+    if g.out.exists() && !g.resume {
+        bail!("{} exists (use --resume to continue it)", g.out.display());
+    }
+    if g.sources == 0 || g.timeout_ms == 0 {
+        bail!("--sources and --timeout-ms must be positive");
+    }
+    let specs = subjects::select(&g.subjects)?;
+    let options = record::Options {
+        seed: g.seed,
+        sources: g.sources,
+        evaluation: g.evaluation,
+        rounds: g.rounds.max(1),
+        max_training: g.max_training,
+        timeout_ms: g.timeout_ms,
+        ..record::Options::default()
+    };
+    let params = vec![
+        ("sources".to_string(), g.sources.to_string()),
+        ("evaluation".to_string(), g.evaluation.to_string()),
+        ("rounds".to_string(), options.rounds.to_string()),
+        ("max_training".to_string(), g.max_training.to_string()),
+        ("timeout_ms".to_string(), g.timeout_ms.to_string()),
+    ];
+    let config = CampaignConfig {
+        name: g
+            .name
+            .clone()
+            .unwrap_or_else(|| "genmorph executions".into()),
+        strategy: "genmorph".into(),
+        corpus: specs.iter().map(|s| s.name.to_string()).collect(),
+        seeds: g.seed.to_string(),
+        params,
+        command_line,
+    };
+    let summary = genmorph::record_all(genmorph::Recording {
+        node: harness_node(&g.node)?,
+        subjects: specs,
+        options,
+        out: g.out.clone(),
+        resume: g.resume,
+        config,
+        progress: std::io::stderr().is_terminal(),
+    })?;
+    println!(
+        "recorded {} functions, skipped {} (already in the archive), failed {}",
+        summary.recorded.len(),
+        summary.skipped.len(),
+        summary.failed.len()
+    );
+    for (name, why) in &summary.failed {
+        println!("  failed: {name}: {why}");
+    }
+    println!("archive: {}", g.out.display());
+    Ok(if summary.failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+fn falsify(f: FalsifyArgs) -> Result<ExitCode> {
+    use morphtrace_recorder::genmorph::{falsify, harness};
+    use morphtrace_schema::genmorph::relations::{FalsificationReport, RelationSet};
+    let text = std::fs::read_to_string(&f.relations)
+        .with_context(|| format!("reading {}", f.relations.display()))?;
+    let set: RelationSet = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a relations file", f.relations.display()))?;
+    let reader = ArchiveReader::open(&f.archive)
+        .with_context(|| format!("opening {}", f.archive.display()))?;
+    let mut h = harness::Harness::start(&harness_node(&f.node)?)?;
+    let opts = falsify::Options {
+        seed: f.seed,
+        budget: f.budget,
+        timeout_ms: f.timeout_ms,
+    };
+    let mut results = Vec::new();
+    let mut missing: Vec<String> = set.relations.iter().map(|r| r.subject.clone()).collect();
+    missing.sort();
+    missing.dedup();
+    let bar = morphtrace_recorder::progress_bar(
+        reader.execution_count(),
+        std::io::stderr().is_terminal(),
+    );
+    for i in 0..reader.execution_count() {
+        bar.inc(1);
+        let batch = reader.executions(i)?;
+        let rels: Vec<_> = set
+            .relations
+            .iter()
+            .filter(|r| r.subject == batch.subject.name)
+            .cloned()
+            .collect();
+        if rels.is_empty() {
+            continue;
+        }
+        missing.retain(|m| *m != batch.subject.name);
+        bar.set_message(batch.subject.name.clone());
+        results.extend(falsify::falsify(
+            &mut h,
+            &harness::js_dir(),
+            &batch,
+            &rels,
+            &opts,
+        )?);
+    }
+    bar.finish_and_clear();
+    if !missing.is_empty() {
+        bail!(
+            "{} has no executions of {}",
+            f.archive.display(),
+            missing.join(", ")
+        );
+    }
+    let n = results.iter().filter(|r| r.falsified).count();
+    let report = FalsificationReport {
+        seed: f.seed,
+        budget: f.budget,
+        node: h.node_version.clone(),
+        results,
+    };
+    std::fs::write(&f.out, serde_json::to_string_pretty(&report)?)
+        .with_context(|| format!("writing {}", f.out.display()))?;
+    println!(
+        "{n} of {} relations falsified; report: {}",
+        report.results.len(),
+        f.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
 fn policy(a: &EngineArgs) -> ComparisonPolicy {
     ComparisonPolicy {
         columns: a.compare_columns,
@@ -381,6 +589,10 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Genmorph(g) => {
+            tokio::task::spawn_blocking(move || genmorph(g, command_line)).await?
+        }
+        Command::Falsify(f) => tokio::task::spawn_blocking(move || falsify(f)).await?,
         Command::Run(r) if r.strategy == Strategy::Coverage => run_coverage(r, command_line).await,
         Command::Run(r) => {
             let seeds = parse_seeds(&r.seeds).map_err(anyhow::Error::msg)?;

@@ -33,6 +33,17 @@ fn pow(k: i64, e: i64, fault: u8) -> Outcome {
 }
 
 fn pow_batch(sources: &[(i64, i64)], mutants: &[u8], role: MutantRole) -> ExecutionBatch {
+    pow_batch_of(sources, mutants, role, InputOrigin::Source)
+}
+
+/// `pow` on these inputs (of this origin), each with its follow-up by e − 1, and mutants with
+/// the faults of `pow` above.
+pub(crate) fn pow_batch_of(
+    sources: &[(i64, i64)],
+    mutants: &[u8],
+    role: MutantRole,
+    origin: InputOrigin,
+) -> ExecutionBatch {
     let n = |x: i64| JsValue::Number(x as f64);
     let t = InputTransformation::NumericAddition {
         param: 1,
@@ -42,7 +53,7 @@ fn pow_batch(sources: &[(i64, i64)], mutants: &[u8], role: MutantRole) -> Execut
     for &(k, e) in sources {
         let s = inputs.len() as u32;
         inputs.push(InputRecord {
-            origin: InputOrigin::Source,
+            origin,
             values: vec![n(k), n(e)],
         });
         inputs.push(InputRecord {

@@ -125,7 +125,7 @@ impl Op {
     }
 
     /// The name of the `__mt` helper that computes this operator in JavaScript.
-    fn js(self) -> &'static str {
+    pub fn js(self) -> &'static str {
         match self {
             Op::Add => "add",
             Op::Sub => "sub",
@@ -304,6 +304,56 @@ impl Expr {
         None
     }
 
+    /// Exact prefix form for files: `(eq out_f (div out_s 2.5))`; numbers round-trip.
+    pub fn to_sexpr(&self, vars: &Vars) -> String {
+        match self {
+            Expr::Num(x) => format!("{x:?}"),
+            Expr::Bool(b) => b.to_string(),
+            Expr::Var(i) => vars.names[*i as usize].clone(),
+            Expr::Op(op, args) => {
+                let mut s = format!("({}", op.js());
+                for a in args {
+                    s.push(' ');
+                    s.push_str(&a.to_sexpr(vars));
+                }
+                s.push(')');
+                s
+            }
+        }
+    }
+
+    /// The inverse of `to_sexpr`, with the types checked.
+    pub fn parse_sexpr(text: &str, vars: &Vars) -> Result<Expr, String> {
+        let spaced = text.replace('(', " ( ").replace(')', " ) ");
+        let mut tokens = spaced.split_whitespace().peekable();
+        let e = parse_tokens(&mut tokens, vars)?;
+        if tokens.next().is_some() {
+            return Err(format!("trailing text in {text:?}"));
+        }
+        e.check(vars)?;
+        Ok(e)
+    }
+
+    fn check(&self, vars: &Vars) -> Result<Ty, String> {
+        match self {
+            Expr::Num(_) => Ok(Ty::Num),
+            Expr::Bool(_) => Ok(Ty::Bool),
+            Expr::Var(i) => Ok(vars.types[*i as usize]),
+            Expr::Op(op, args) => {
+                let (want, ret) = op.signature();
+                if want.len() != args.len() {
+                    return Err(format!("{} takes {} operands", op.js(), want.len()));
+                }
+                for (a, t) in args.iter().zip(want) {
+                    if a.check(vars)? != *t {
+                        return Err(format!("an operand of {} has the wrong type", op.js()));
+                    }
+                }
+                Ok(ret)
+            }
+        }
+    }
+
     /// For people: `(out_f == (out_s / k_s))`.
     pub fn render(&self, vars: &Vars) -> String {
         let mut s = String::new();
@@ -360,6 +410,38 @@ impl Expr {
             }
         }
     }
+}
+
+fn parse_tokens<'a, I: Iterator<Item = &'a str>>(
+    tokens: &mut std::iter::Peekable<I>,
+    vars: &Vars,
+) -> Result<Expr, String> {
+    let t = tokens.next().ok_or("unexpected end")?;
+    if t == "(" {
+        let name = tokens.next().ok_or("missing operator")?;
+        let op = Op::ALL
+            .into_iter()
+            .find(|o| o.js() == name)
+            .ok_or_else(|| format!("unknown operator {name}"))?;
+        let mut args = Vec::new();
+        while tokens.peek() != Some(&")") {
+            args.push(parse_tokens(tokens, vars)?);
+        }
+        tokens.next();
+        return Ok(Expr::Op(op, args));
+    }
+    match t {
+        "true" => return Ok(Expr::Bool(true)),
+        "false" => return Ok(Expr::Bool(false)),
+        ")" => return Err("unexpected )".into()),
+        _ => {}
+    }
+    if let Some(i) = vars.names.iter().position(|n| n == t) {
+        return Ok(Expr::Var(i as u16));
+    }
+    t.parse::<f64>()
+        .map(Expr::Num)
+        .map_err(|_| format!("unknown name {t}"))
 }
 
 fn num(v: &Val) -> f64 {

@@ -95,7 +95,8 @@ pub struct Transformed {
     pub params: Vec<(String, String)>,
 }
 
-fn parse(text: &str) -> Result<(ast::Script, u32), String> {
+/// A script's syntax tree and the offset of its first byte in swc's positions.
+pub(crate) fn parse(text: &str) -> Result<(ast::Script, u32), String> {
     let cm: Lrc<SourceMap> = Default::default();
     let fm = cm.new_source_file(Lrc::new(FileName::Anon), text.to_string());
     let mut errors = Vec::new();

@@ -4,6 +4,7 @@
 //! records the executions) and the analyzer (which evolves output relations over them).
 
 pub mod executions;
+pub mod relations;
 pub mod transform;
 pub mod value;
 
@@ -13,3 +14,7 @@ pub use executions::{
 };
 pub use transform::InputTransformation;
 pub use value::{JsValue, Outcome};
+
+/// The JavaScript helpers (`__mt`) that generated tests and the recorder's falsification search
+/// evaluate relations with; the analyzer's tree evaluator has the same semantics.
+pub const PRELUDE: &str = include_str!("prelude.js");

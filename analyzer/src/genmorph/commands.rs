@@ -1,0 +1,349 @@
+//! `morphtrace-analyze genmorph ...`: the search over recorded executions, Table II, and the
+//! generated JS tests.
+
+use super::search::Config;
+use super::synth::synthesize;
+use super::table2::{falsified_map, row, table};
+use crate::table::{Format, Table};
+use anyhow::{bail, Context, Result};
+use clap::{Args, Subcommand};
+use morphtrace_schema::genmorph::relations::{FalsificationReport, RelationRecord, RelationSet};
+use morphtrace_schema::genmorph::ExecutionBatch;
+use morphtrace_schema::ArchiveReader;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+#[derive(Subcommand)]
+pub enum GenmorphCommand {
+    /// Evolve output relations (Algorithm 1) for every function in the archive, split the
+    /// budget over its input relations, keep those without false positives, apply filtering
+    /// step 1 (evaluation inputs), and write them as JSON for `morphtrace-record falsify` and
+    /// `genmorph table`. Prints candidate evaluations per second and the time to the final
+    /// relations of each function.
+    Search(SearchArgs),
+    /// Table II per function from the archive and the relations (and a falsification report).
+    Table(TableArgs),
+    /// Write the valid relations as `node --test` files (Listing 4's shape), one per function.
+    Tests(TestsArgs),
+}
+
+#[derive(Args)]
+pub struct SearchArgs {
+    /// Archive with execution frames (`morphtrace-record genmorph`).
+    pub archive: PathBuf,
+    /// Relations file to write (JSON).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Seconds of search per function, shared by its input relations (Table III: 30 minutes
+    /// per method; our target is 3).
+    #[arg(long, default_value_t = 180.0)]
+    pub budget: f64,
+    /// Stop each search after this many generations (deterministic runs).
+    #[arg(long)]
+    pub max_generations: Option<usize>,
+    /// Relations kept per input relation.
+    #[arg(long, default_value_t = 4)]
+    pub top: usize,
+    /// Only these functions (comma list of names).
+    #[arg(long, value_delimiter = ',')]
+    pub subjects: Vec<String>,
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Population per side (Table III: 1000).
+    #[arg(long, default_value_t = 1000)]
+    pub population: usize,
+    /// Largest tree (Table III: 16 nodes).
+    #[arg(long, default_value_t = 16)]
+    pub size_bound: usize,
+    /// Caps of E+ and E− (Table III: 9000 each).
+    #[arg(long, default_value_t = 9000)]
+    pub max_states: usize,
+}
+
+#[derive(Args)]
+pub struct TableArgs {
+    pub archive: PathBuf,
+    /// Relations written by `genmorph search`.
+    #[arg(long)]
+    pub relations: PathBuf,
+    /// Report of `morphtrace-record falsify` (PZO and step 2); without it, step 1 only.
+    #[arg(long)]
+    pub falsified: Option<PathBuf>,
+    #[arg(long, value_enum, default_value_t = Format::Markdown)]
+    pub format: Format,
+    /// Also list every valid relation per function.
+    #[arg(long)]
+    pub relations_list: bool,
+}
+
+#[derive(Args)]
+pub struct TestsArgs {
+    pub archive: PathBuf,
+    #[arg(long)]
+    pub relations: PathBuf,
+    #[arg(long)]
+    pub falsified: Option<PathBuf>,
+    /// Directory for the test files.
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Where the libraries are installed (a folder with node_modules); default: the harness
+    /// folder recorded in the archive.
+    #[arg(long)]
+    pub js_dir: Option<PathBuf>,
+}
+
+pub fn run(cmd: GenmorphCommand) -> Result<()> {
+    match cmd {
+        GenmorphCommand::Search(a) => search(a),
+        GenmorphCommand::Table(a) => print_table(a),
+        GenmorphCommand::Tests(a) => tests(a),
+    }
+}
+
+fn batches(archive: &Path) -> Result<Vec<ExecutionBatch>> {
+    let reader =
+        ArchiveReader::open(archive).with_context(|| format!("opening {}", archive.display()))?;
+    let n = reader.execution_count();
+    if n == 0 {
+        bail!(
+            "{} holds no execution frames (record them with `morphtrace-record genmorph`)",
+            archive.display()
+        );
+    }
+    (0..n)
+        .map(|i| {
+            reader
+                .executions(i)
+                .with_context(|| format!("execution frame {i}"))
+        })
+        .collect()
+}
+
+fn read_relations(path: &Path) -> Result<RelationSet> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a relations file", path.display()))
+}
+
+fn read_falsified(path: &Option<PathBuf>) -> Result<Option<FalsificationReport>> {
+    path.as_ref()
+        .map(|p| {
+            let text =
+                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+            serde_json::from_str(&text)
+                .with_context(|| format!("{} is not a falsification report", p.display()))
+        })
+        .transpose()
+}
+
+fn search(a: SearchArgs) -> Result<()> {
+    if !(a.budget > 0.0 && a.budget.is_finite()) {
+        bail!("--budget must be a positive number of seconds");
+    }
+    if a.population < 4 || a.size_bound < 3 {
+        bail!("--population must be at least 4 and --size-bound at least 3");
+    }
+    let mut all = batches(&a.archive)?;
+    if !a.subjects.is_empty() {
+        let known: Vec<String> = all.iter().map(|b| b.subject.name.clone()).collect();
+        if let Some(s) = a.subjects.iter().find(|s| !known.contains(s)) {
+            bail!(
+                "{} has no executions of {s}; it has {}",
+                a.archive.display(),
+                known.join(", ")
+            );
+        }
+        all.retain(|b| a.subjects.contains(&b.subject.name));
+    }
+    let cfg = Config {
+        budget: Duration::from_secs_f64(a.budget),
+        max_generations: a.max_generations,
+        population: a.population,
+        size_bound: a.size_bound,
+        max_correct: a.max_states,
+        max_incorrect: a.max_states,
+        migrants: (a.population * 4 / 25).max(1),
+        seed: a.seed,
+        ..Config::default()
+    };
+    let bar = if std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::new(all.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    let mut relations: Vec<RelationRecord> = Vec::new();
+    let mut perf = Table::new(
+        "genmorph-search",
+        "GenMorph search per function",
+        &[
+            "function",
+            "input relations",
+            "generations",
+            "candidate evaluations",
+            "evaluations/s",
+            "search s",
+            "s to final relations",
+            "MRs (no FP)",
+            "pass step 1",
+        ],
+    );
+    for b in &all {
+        bar.set_message(b.subject.name.clone());
+        let s = synthesize(b, &cfg, a.top);
+        let secs = s.elapsed().as_secs_f64();
+        perf.push(vec![
+            s.subject.clone(),
+            s.runs.len().to_string(),
+            s.runs
+                .iter()
+                .map(|r| r.generations)
+                .sum::<usize>()
+                .to_string(),
+            s.evaluations().to_string(),
+            format!("{:.0}", s.evaluations() as f64 / secs.max(1e-9)),
+            format!("{secs:.1}"),
+            format!("{:.1}", s.time_to_final()),
+            s.relations.len().to_string(),
+            s.relations
+                .iter()
+                .filter(|r| r.evaluation_fp == 0)
+                .count()
+                .to_string(),
+        ]);
+        relations.extend(s.relations);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let set = RelationSet {
+        archive: a.archive.display().to_string(),
+        relations,
+    };
+    std::fs::write(&a.out, serde_json::to_string_pretty(&set)?)
+        .with_context(|| format!("writing {}", a.out.display()))?;
+    print!("{}", perf.render(Format::Markdown));
+    println!(
+        "relations: {} ({} pass step 1)",
+        a.out.display(),
+        set.relations
+            .iter()
+            .filter(|r| r.evaluation_fp == 0)
+            .count()
+    );
+    Ok(())
+}
+
+fn print_table(a: TableArgs) -> Result<()> {
+    let all = batches(&a.archive)?;
+    let set = read_relations(&a.relations)?;
+    let report = read_falsified(&a.falsified)?;
+    let map = report.as_ref().map(falsified_map);
+    if let Some(m) = &map {
+        let unchecked: Vec<&str> = set
+            .relations
+            .iter()
+            .filter(|r| r.evaluation_fp == 0 && !m.contains_key(&r.id))
+            .map(|r| r.id.as_str())
+            .collect();
+        if !unchecked.is_empty() {
+            bail!(
+                "the falsification report does not cover {} (of {}); run falsify on these relations",
+                unchecked.len(),
+                unchecked.first().copied().unwrap_or("")
+            );
+        }
+    }
+    let mut rows = Vec::new();
+    for b in &all {
+        let rels: Vec<RelationRecord> = set
+            .relations
+            .iter()
+            .filter(|r| r.subject == b.subject.name)
+            .cloned()
+            .collect();
+        rows.push(row(b, &rels, map.as_ref()).map_err(anyhow::Error::msg)?);
+    }
+    print!("{}", table(&rows).render(a.format));
+    if a.relations_list {
+        let mut t = Table::new(
+            "genmorph-valid",
+            "Valid relations",
+            &["function", "id", "input relation", "output relation"],
+        );
+        for r in &set.relations {
+            if rows.iter().any(|row| row.valid.contains(&r.id)) {
+                t.push(vec![
+                    r.subject.clone(),
+                    r.id.clone(),
+                    r.input_relation.clone(),
+                    r.text.clone(),
+                ]);
+            }
+        }
+        print!("\n{}", t.render(a.format));
+    }
+    Ok(())
+}
+
+/// The harness folder recorded in the archive's header.
+fn recorded_js_dir(archive: &Path) -> Option<PathBuf> {
+    let reader = ArchiveReader::open(archive).ok()?;
+    let harness = reader
+        .header()
+        .engines
+        .iter()
+        .flat_map(|e| e.details.iter())
+        .find(|(k, _)| k == "harness")?
+        .1
+        .clone();
+    Path::new(&harness).parent().map(Path::to_path_buf)
+}
+
+fn tests(a: TestsArgs) -> Result<()> {
+    let all = batches(&a.archive)?;
+    let set = read_relations(&a.relations)?;
+    let report = read_falsified(&a.falsified)?;
+    let map = report.as_ref().map(falsified_map);
+    let js_dir = a
+        .js_dir
+        .clone()
+        .or_else(|| recorded_js_dir(&a.archive))
+        .context("no --js-dir given and none recorded in the archive")?;
+    std::fs::create_dir_all(&a.out).with_context(|| format!("creating {}", a.out.display()))?;
+    let mut written = 0;
+    for b in &all {
+        let valid: Vec<&RelationRecord> = set
+            .relations
+            .iter()
+            .filter(|r| r.subject == b.subject.name && r.evaluation_fp == 0)
+            .filter(|r| {
+                map.as_ref()
+                    .is_none_or(|m| !m.get(&r.id).copied().unwrap_or(false))
+            })
+            .collect();
+        if valid.is_empty() {
+            continue;
+        }
+        let text = super::jstests::test_file(
+            b,
+            &valid,
+            &a.archive.display().to_string(),
+            &js_dir.display().to_string(),
+        );
+        let file = a.out.join(format!("{}.test.js", b.subject.name));
+        std::fs::write(&file, text).with_context(|| format!("writing {}", file.display()))?;
+        written += 1;
+    }
+    println!(
+        "{written} test files in {} (run: node --test {})",
+        a.out.display(),
+        a.out.display()
+    );
+    Ok(())
+}

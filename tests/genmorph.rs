@@ -1,0 +1,372 @@
+//! GenMorph end to end against real Node and the pinned npm libraries: the harness's exact
+//! values and loop handling, recording real functions with StrykerJS and our mutants, the
+//! analyzer's search, the falsification search, Table II and generated tests run by node.
+
+use morphtrace_recorder::genmorph::harness::{Harness, Verdict};
+use morphtrace_recorder::genmorph::mutants::guard_loops;
+use morphtrace_schema::genmorph::relations::{FalsificationReport, RelationRecord, RelationSet};
+use morphtrace_schema::genmorph::{
+    ExecutionBatch, InputOrigin, JsValue, MutantRole, Outcome, Variant, PRELUDE,
+};
+use morphtrace_schema::ArchiveReader;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
+
+fn node() -> PathBuf {
+    morphtrace_recorder::engines::which("node").expect("node on PATH")
+}
+
+fn analyze() -> PathBuf {
+    Path::new(RECORD).with_file_name("morphtrace-analyze")
+}
+
+fn run(cmd: &mut Command) -> String {
+    let o = cmd.output().unwrap();
+    assert!(
+        o.status.success(),
+        "{cmd:?}\n{}\n{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn harness_keeps_values_exact_and_survives_loops() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("m.js");
+    let source = "function f(x, n) {\n  if (x === 'loop') { while (n !== 0) { n -= 2; } return n; }\n  if (x === 'throw') throw new RangeError('no ' + n);\n  return x;\n}\nmodule.exports = f;\n";
+    std::fs::write(&path, source).unwrap();
+    let mut h = Harness::start(&node()).unwrap();
+    assert!(h.node_version.starts_with('v'));
+    h.load("o", &path, source, "m => m").unwrap();
+    let n = JsValue::Number;
+    let s = |x: &str| JsValue::String(x.into());
+    let inputs = vec![
+        vec![n(-0.0), n(0.0)],
+        vec![n(f64::NAN), n(0.0)],
+        vec![n(f64::NEG_INFINITY), n(0.0)],
+        vec![
+            JsValue::Array(vec![n(1.0), s("a"), JsValue::Bool(true)]),
+            n(0.0),
+        ],
+        vec![JsValue::Undefined, JsValue::Null],
+        vec![s("throw"), n(3.0)],
+        vec![s("loop"), n(4.0)],
+        vec![s("loop"), n(3.0)],
+        vec![s("\u{e9}\u{1f600}"), n(1.0)],
+    ];
+    let out = h.run("o", None, &inputs, 25).unwrap();
+    for (i, v) in [0, 1, 2, 3, 4, 8].into_iter().map(|i| (i, &inputs[i][0])) {
+        assert_eq!(out[i], Outcome::Returned(v.clone()), "input {i}");
+    }
+    assert_eq!(
+        out[5],
+        Outcome::Threw {
+            name: "RangeError".into(),
+            message: "no 3".into()
+        }
+    );
+    assert_eq!(out[6], Outcome::Returned(n(0.0)));
+    assert_eq!(out[7], Outcome::Timeout, "3, 1, -1, ... never reaches 0");
+    // With the loop guard the same loop stops by the iteration limit, and the harness goes on.
+    let guarded = guard_loops(source, "f").unwrap();
+    h.load("g", &path, &guarded, "m => m").unwrap();
+    let many: Vec<Vec<JsValue>> = (0..200).map(|_| vec![s("loop"), n(3.0)]).collect();
+    let t0 = std::time::Instant::now();
+    let out = h.run("g", None, &many, 25).unwrap();
+    assert!(out.iter().all(|o| *o == Outcome::Timeout));
+    assert!(t0.elapsed().as_secs() < 20, "{:?}", t0.elapsed());
+    // A relation judged in the harness with the prelude.
+    h.prelude(PRELUDE).unwrap();
+    let names: Vec<String> = ["x_s", "x_f", "n_s", "n_f", "out_s", "out_f"]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+    let pairs = vec![
+        (vec![n(2.0), n(0.0)], vec![n(2.0), n(0.0)]),
+        (vec![n(2.0), n(0.0)], vec![n(3.0), n(0.0)]),
+        (vec![s("throw"), n(0.0)], vec![n(3.0), n(0.0)]),
+    ];
+    let v = h
+        .check("o", "__mt.eq(out_s, out_f)", &names, &pairs, 25)
+        .unwrap();
+    assert!(matches!(v[0], Verdict::Holds));
+    assert!(
+        matches!(&v[1], Verdict::Fails { out_s, out_f } if *out_s == n(2.0) && *out_f == n(3.0))
+    );
+    assert!(matches!(v[2], Verdict::Skipped(_)));
+    // Bad requests are errors, not crashes.
+    assert!(h.run("nope", None, &inputs, 25).is_err());
+    assert!(h.load("bad", &path, "function (", "m => m").is_err());
+    assert_eq!(h.run("o", None, &inputs[..1], 25).unwrap().len(), 1);
+}
+
+fn gcd(a: f64, b: f64) -> f64 {
+    let (mut a, mut b) = (a, b);
+    while b != 0.0 {
+        let r = a % b;
+        a = b;
+        b = r;
+    }
+    if a < 0.0 {
+        -a
+    } else {
+        a
+    }
+}
+
+fn record(out: &Path, subjects: &str, seed: &str) {
+    run(Command::new(RECORD).args([
+        "genmorph",
+        "--subjects",
+        subjects,
+        "--seed",
+        seed,
+        "--sources",
+        "30",
+        "--evaluation",
+        "40",
+        "--max-training",
+        "40",
+        "--out",
+        out.to_str().unwrap(),
+    ]));
+}
+
+fn batches(path: &Path) -> Vec<ExecutionBatch> {
+    let r = ArchiveReader::open(path).unwrap();
+    (0..r.execution_count())
+        .map(|i| r.executions(i).unwrap())
+        .collect()
+}
+
+#[test]
+fn records_searches_falsifies_and_generates_tests() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("g.mtrace");
+    record(&archive, "mathjs.gcd,lodash.repeat", "3");
+    let all = batches(&archive);
+    assert_eq!(all.len(), 2);
+    for b in &all {
+        b.validate().unwrap();
+        let (lo, hi) = b.subject.span;
+        assert!(b.subject.source[lo as usize..].starts_with("function "));
+        assert!(b.inputs.iter().any(|i| i.origin == InputOrigin::Source));
+        assert_eq!(
+            b.inputs
+                .iter()
+                .filter(|i| i.origin == InputOrigin::Evaluation)
+                .count(),
+            40
+        );
+        assert!(
+            b.coverage.0 > 0 && b.coverage.0 <= b.coverage.1,
+            "{:?}",
+            b.coverage
+        );
+        assert!(!b.mutants(MutantRole::Training).is_empty());
+        assert!(!b.mutants(MutantRole::Evaluation).is_empty());
+        for v in &b.variants[1..] {
+            let Variant::Mutant(m) = v else { panic!() };
+            let line_start: usize = b
+                .subject
+                .source
+                .split('\n')
+                .take(m.line as usize)
+                .map(|l| l.len() + 1)
+                .sum();
+            assert!(line_start + (m.column as usize) >= lo as usize, "{m:?}");
+            assert!(line_start <= hi as usize, "{m:?} outside the function");
+        }
+        // Follow-ups are their transformation of their source.
+        for r in &b.inputs {
+            if let InputOrigin::FollowUp {
+                source,
+                transformation,
+            } = r.origin
+            {
+                let t = &b.transformations[transformation as usize];
+                assert!(t.holds(&b.inputs[source as usize].values, &r.values));
+            }
+        }
+    }
+    // gcd: the original's outcomes are Euclid's; non-integers throw mathjs's error.
+    let g = &all[0];
+    assert_eq!(g.subject.name, "mathjs.gcd");
+    for (i, r) in g.inputs.iter().enumerate() {
+        let (JsValue::Number(a), JsValue::Number(b)) = (&r.values[0], &r.values[1]) else {
+            panic!("{r:?}");
+        };
+        match &g.original()[i] {
+            Outcome::Returned(JsValue::Number(x)) => {
+                assert!(a.fract() == 0.0 && b.fract() == 0.0);
+                assert_eq!(*x, gcd(*a, *b), "gcd({a}, {b})");
+            }
+            Outcome::Threw { message, .. } => {
+                assert!(message.contains("integer"), "{message}");
+                assert!(a.fract() != 0.0 || b.fract() != 0.0 || !a.is_finite() || !b.is_finite());
+            }
+            o => panic!("gcd({a}, {b}): {o:?}"),
+        }
+    }
+    // Some mutant of each role behaves differently from the original somewhere.
+    for role in [MutantRole::Training, MutantRole::Evaluation] {
+        assert!(g
+            .mutants(role)
+            .iter()
+            .any(|&m| g.outcomes[m] != g.outcomes[0]));
+    }
+    // The same seed gives the same executions.
+    let again = dir.path().join("again.mtrace");
+    record(&again, "mathjs.gcd", "3");
+    let mut a = batches(&again).remove(0);
+    a.elapsed_ms = g.elapsed_ms;
+    assert!(a == *g, "recording is deterministic");
+
+    // Search (deterministic: a generation cap), step 1, falsification, Table II, tests.
+    let search = |out: &Path| -> RelationSet {
+        let text = run(Command::new(analyze()).args([
+            "genmorph",
+            "search",
+            archive.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--budget",
+            "120",
+            "--max-generations",
+            "8",
+            "--population",
+            "200",
+            "--top",
+            "2",
+        ]));
+        assert!(text.contains("evaluations/s"), "{text}");
+        serde_json::from_str(&std::fs::read_to_string(out).unwrap()).unwrap()
+    };
+    let rel = dir.path().join("rel.json");
+    let set = search(&rel);
+    assert!(!set.relations.is_empty());
+    let set2 = search(&dir.path().join("rel2.json"));
+    assert_eq!(
+        set.relations, set2.relations,
+        "the search is deterministic under a cap"
+    );
+
+    // Falsification: add a relation that is false for gcd (gcd(a, b) == gcd(a + 1, b) ...) and
+    // one that is true (gcd is symmetric); the first must fall, the second stand.
+    let mut set = set;
+    let t_perm = g
+        .transformations
+        .iter()
+        .position(|t| t.template() == "PermuteParameters")
+        .unwrap();
+    let t_add = g
+        .transformations
+        .iter()
+        .position(|t| t.template() == "NumericAddition")
+        .unwrap();
+    let names: Vec<String> = ["a_s", "a_f", "b_s", "b_f", "out_s", "out_f"]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+    for (id, t, tree) in [
+        ("test#true", t_perm, "(eq out_s out_f)"),
+        ("test#false", t_add, "(eq out_s out_f)"),
+    ] {
+        set.relations.push(RelationRecord {
+            id: id.into(),
+            subject: "mathjs.gcd".into(),
+            transformation: t as u32,
+            input_relation: g.transformations[t].describe(&g.subject.param_names()),
+            text: "out_s == out_f".into(),
+            js: "__mt.eq(out_s, out_f)".into(),
+            tree: tree.into(),
+            names: names.clone(),
+            fp: 0,
+            fn_: 0,
+            evaluation_fp: 0,
+        });
+    }
+    std::fs::write(&rel, serde_json::to_string(&set).unwrap()).unwrap();
+    let report = dir.path().join("falsified.json");
+    run(Command::new(RECORD).args([
+        "falsify",
+        archive.to_str().unwrap(),
+        "--relations",
+        rel.to_str().unwrap(),
+        "--out",
+        report.to_str().unwrap(),
+        "--budget",
+        "300",
+    ]));
+    let rep: FalsificationReport =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let by_id = |id: &str| rep.results.iter().find(|r| r.id == id).unwrap().clone();
+    assert!(!by_id("test#true").falsified);
+    let f = by_id("test#false");
+    assert!(f.falsified && f.counterexample.as_ref().is_some_and(|c| c.len() == 4));
+    assert_eq!(rep.results.len(), set.relations.len());
+
+    let table = run(Command::new(analyze()).args([
+        "genmorph",
+        "table",
+        archive.to_str().unwrap(),
+        "--relations",
+        rel.to_str().unwrap(),
+        "--falsified",
+        report.to_str().unwrap(),
+        "--format",
+        "csv",
+    ]));
+    assert!(table.contains("mathjs.gcd,\"int(int,int)\""), "{table}");
+    assert!(
+        table.contains("lodash.repeat,\"string(string,int)\""),
+        "{table}"
+    );
+
+    // Generated tests pass on the installed (original) library under node --test.
+    let tests = dir.path().join("tests");
+    run(Command::new(analyze()).args([
+        "genmorph",
+        "tests",
+        archive.to_str().unwrap(),
+        "--relations",
+        rel.to_str().unwrap(),
+        "--falsified",
+        report.to_str().unwrap(),
+        "--out",
+        tests.to_str().unwrap(),
+    ]));
+    let gcd_tests = tests.join("mathjs.gcd.test.js");
+    let text = std::fs::read_to_string(&gcd_tests).unwrap();
+    assert!(text.contains("test#true") && !text.contains("test#false"));
+    let o = Command::new(node())
+        .arg("--test")
+        .arg(&gcd_tests)
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{out}");
+    assert!(out.contains("# fail 0"), "{out}");
+    // ... and fail on a broken gcd: the true relation's test catches an asymmetric mutant.
+    let broken = text.replacen("const f = (", "const f0 = (", 1).replacen(
+        "\ntest.describe(",
+        "\nconst f = (a, b) => (a > b ? f0(a, b) : f0(a, b) + 1);\ntest.describe(",
+        1,
+    );
+    let broken_path = tests.join("broken.test.js");
+    std::fs::write(&broken_path, broken).unwrap();
+    let o = Command::new(node())
+        .arg("--test")
+        .arg(&broken_path)
+        .output()
+        .unwrap();
+    assert!(
+        !o.status.success(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
