@@ -43,3 +43,8 @@ rm -f "$out" "$out_ff" "$out_cov" "$out_mm"
 # The first few divergences, event by event.
 "$bin/morphtrace-analyze" show "$out" --diverged --limit 2
 "$bin/morphtrace-analyze" show "$out_ff" --diverged --limit 3
+# GenMorph on four library functions with a short budget: executions, relations, falsification,
+# Table II and the generated node tests (scripts/genmorph.sh; BUDGET=180 and SUBJECTS=all for the full run).
+out_gm="$(dirname "$out")/genmorph"
+rm -rf "$out_gm"
+SUBJECTS=mathjs.gcd,mathjs.pow,lodash.repeat,lodash.padStart BUDGET=30 bash scripts/genmorph.sh "$out_gm"

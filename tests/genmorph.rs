@@ -308,7 +308,14 @@ fn records_searches_falsifies_and_generates_tests() {
     assert!(!by_id("test#true").falsified);
     let f = by_id("test#false");
     assert!(f.falsified && f.counterexample.as_ref().is_some_and(|c| c.len() == 4));
-    assert_eq!(rep.results.len(), set.relations.len());
+    assert_eq!(
+        rep.results.len(),
+        set.relations
+            .iter()
+            .filter(|r| r.evaluation_fp == 0)
+            .count(),
+        "step 2 judges what step 1 left"
+    );
 
     let table = run(Command::new(analyze()).args([
         "genmorph",
@@ -368,5 +375,54 @@ fn records_searches_falsifies_and_generates_tests() {
         !o.status.success(),
         "{}",
         String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
+fn bad_input_gives_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.mtrace");
+    let fails = |cmd: &mut Command, expect: &str| {
+        let o = cmd.output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(!o.status.success(), "{cmd:?} succeeded");
+        assert!(err.contains(expect), "{cmd:?}: {err}");
+        assert!(!err.contains("panicked"), "{err}");
+    };
+    fails(
+        Command::new(RECORD)
+            .args(["genmorph", "--subjects", "lodash.nope", "--out"])
+            .arg(&out),
+        "no subject \"lodash.nope\"",
+    );
+    assert!(!out.exists(), "nothing written for an impossible request");
+    let no_frames =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces/random-node-manual.mtrace");
+    fails(
+        Command::new(analyze())
+            .args(["genmorph", "search"])
+            .arg(&no_frames)
+            .args(["--out"])
+            .arg(dir.path().join("r.json")),
+        "holds no execution frames",
+    );
+    let garbage = dir.path().join("garbage.json");
+    std::fs::write(&garbage, "{\"relations\": 3}").unwrap();
+    fails(
+        Command::new(RECORD)
+            .arg("falsify")
+            .arg(&no_frames)
+            .arg("--relations")
+            .arg(&garbage)
+            .arg("--out")
+            .arg(dir.path().join("f.json")),
+        "is not a relations file",
+    );
+    fails(
+        Command::new(analyze())
+            .args(["genmorph", "search"])
+            .arg(&no_frames)
+            .args(["--budget", "0", "--out", "r.json"]),
+        "--budget must be a positive",
     );
 }

@@ -61,7 +61,8 @@ enum Command {
     /// training mutants and StrykerJS's evaluation mutants, one frame per function.
     Genmorph(GenmorphArgs),
     /// GenMorph's filtering step 2 (the role of OASIs): search inputs that make the original
-    /// break relations proposed by `morphtrace-analyze genmorph search`.
+    /// break relations proposed by `morphtrace-analyze genmorph search` (those that passed
+    /// step 1, the evaluation inputs).
     Falsify(FalsifyArgs),
 }
 
@@ -464,13 +465,14 @@ fn falsify(f: FalsifyArgs) -> Result<ExitCode> {
         let rels: Vec<_> = set
             .relations
             .iter()
-            .filter(|r| r.subject == batch.subject.name)
+            // Step 2 judges what step 1 left.
+            .filter(|r| r.subject == batch.subject.name && r.evaluation_fp == 0)
             .cloned()
             .collect();
+        missing.retain(|m| *m != batch.subject.name);
         if rels.is_empty() {
             continue;
         }
-        missing.retain(|m| *m != batch.subject.name);
         bar.set_message(batch.subject.name.clone());
         results.extend(falsify::falsify(
             &mut h,

@@ -335,3 +335,123 @@ fn search_recovers_the_pow_relation() {
     };
     assert_eq!(texts(&out), texts(&again));
 }
+
+/// The `__mt` helpers that generated tests and the falsification search use must judge every
+/// relation as the search's evaluator does: random typed trees over numbers (NaN, −0,
+/// infinities, exponent forms), strings (surrogate pairs), arrays and Booleans, evaluated here
+/// and by node.
+#[test]
+fn javascript_helpers_judge_as_the_tree_evaluator() {
+    use super::data::to_val;
+    use super::tree::{Ty, Vars};
+    use rand::seq::IndexedRandom;
+    use rand::{Rng, SeedableRng};
+    let kinds = [Kind::Number, Kind::Str, Kind::NumberArray, Kind::Bool];
+    let mut names = Vec::new();
+    let mut types = Vec::new();
+    let mut var_kinds = Vec::new();
+    for (p, k) in ["k", "s", "a", "b"].iter().zip(kinds) {
+        for side in ["s", "f"] {
+            names.push(format!("{p}_{side}"));
+            types.push(super::data::ty(k));
+            var_kinds.push(k);
+        }
+    }
+    for side in ["s", "f"] {
+        names.push(format!("out_{side}"));
+        types.push(Ty::Seq);
+        var_kinds.push(Kind::Str);
+    }
+    let vars = Vars {
+        names: names.clone(),
+        types,
+        outputs: (8, 9),
+    };
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(5);
+    let numbers = [
+        0.0,
+        -0.0,
+        1.0,
+        -1.0,
+        2.5,
+        0.1,
+        3.0,
+        1e21,
+        1.5e-7,
+        -123456.75,
+        f64::NAN,
+        f64::INFINITY,
+        f64::NEG_INFINITY,
+        1e-300,
+    ];
+    let strings = [
+        "",
+        "a",
+        "ab",
+        "ba",
+        "\u{e9}t\u{e9}",
+        "x\u{1f600}y",
+        "10",
+        "  ",
+    ];
+    let value = |k: Kind, rng: &mut rand_chacha::ChaCha8Rng| match k {
+        Kind::Number => JsValue::Number(*numbers.choose(rng).unwrap()),
+        Kind::Str => JsValue::String(strings.choose(rng).unwrap().to_string()),
+        Kind::Bool => JsValue::Bool(rng.random()),
+        _ => JsValue::Array(
+            (0..rng.random_range(0..4))
+                .map(|_| JsValue::Number(*numbers.choose(rng).unwrap()))
+                .collect(),
+        ),
+    };
+    let states: Vec<Vec<JsValue>> = (0..24)
+        .map(|_| var_kinds.iter().map(|&k| value(k, &mut rng)).collect())
+        .collect();
+    let g = Generator::new(&vars, &[-1.0, 2.0, 0.5]);
+    let trees: Vec<Expr> = (0..400).map(|_| g.tree(Ty::Bool, 4, &mut rng)).collect();
+    let mut js = String::from(PRELUDE);
+    js.push_str("const states = [\n");
+    for st in &states {
+        let vals: Vec<String> = st.iter().map(JsValue::to_js).collect();
+        js.push_str(&format!("  [{}],\n", vals.join(", ")));
+    }
+    js.push_str("];\nconst rels = [\n");
+    for t in &trees {
+        js.push_str(&format!(
+            "  ({}) => {},\n",
+            names.join(", "),
+            t.to_js(&vars)
+        ));
+    }
+    js.push_str(
+        "];\nconsole.log(JSON.stringify(rels.map((r) => states.map((s) => (r(...s) === true ? '1' : '0')).join(''))));\n",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("check.js");
+    std::fs::write(&file, js).unwrap();
+    let o = std::process::Command::new("node")
+        .arg(&file)
+        .output()
+        .expect("node");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let judged: Vec<String> = serde_json::from_slice(&o.stdout).unwrap();
+    let vals: Vec<Vec<Val>> = states
+        .iter()
+        .map(|st| {
+            st.iter()
+                .zip(&var_kinds)
+                .map(|(v, &k)| to_val(k, v).unwrap())
+                .collect()
+        })
+        .collect();
+    let mut mixed = 0;
+    for (t, line) in trees.iter().zip(&judged) {
+        let ours: String = vals
+            .iter()
+            .map(|st| if t.holds(st) { '1' } else { '0' })
+            .collect();
+        assert_eq!(&ours, line, "{}", t.to_js(&vars));
+        mixed += usize::from(ours.contains('1') && ours.contains('0'));
+    }
+    assert!(mixed > 50, "the trees tell states apart ({mixed})");
+}
