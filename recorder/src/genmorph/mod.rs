@@ -65,6 +65,7 @@ fn descriptor(node: &Path, version: &str) -> EngineDescriptor {
 pub fn record_all(r: Recording) -> Result<Summary, GenmorphError> {
     let js = harness::js_dir();
     let mut h = harness::Harness::start(&r.node)?;
+    let mut instrumenter = harness::Harness::start(&r.node)?;
     let mut summary = Summary::default();
     let mut done: Vec<String> = Vec::new();
     let mut writer = if r.resume && r.out.exists() {
@@ -94,7 +95,7 @@ pub fn record_all(r: Recording) -> Result<Summary, GenmorphError> {
             bar.inc(1);
             continue;
         }
-        match record::record(&mut h, spec, &js, &r.options) {
+        match record::record(&mut h, &mut instrumenter, spec, &js, &r.options) {
             Ok(batch) => {
                 writer.append_executions(&batch)?;
                 tracing::info!(
@@ -114,6 +115,7 @@ pub fn record_all(r: Recording) -> Result<Summary, GenmorphError> {
                     continue;
                 }
                 h = harness::Harness::start(&r.node)?;
+                instrumenter = harness::Harness::start(&r.node)?;
             }
         }
         bar.inc(1);

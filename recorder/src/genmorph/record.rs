@@ -200,9 +200,12 @@ fn shape(v: &JsValue) -> String {
     }
 }
 
-/// Records one subject. `h` may be left unusable on error (the caller restarts it).
+/// Records one subject. `h` runs the calls; `instrumenter` only runs StrykerJS's instrumenter
+/// (Babel's thousands of functions would make every coverage snapshot of `h` slow). Either may
+/// be left unusable on error (the caller restarts them).
 pub fn record(
     h: &mut Harness,
+    instrumenter: &mut Harness,
     spec: &Spec,
     js_dir: &Path,
     opts: &Options,
@@ -340,7 +343,7 @@ pub fn record(
     }
 
     // Evaluation mutants: StrykerJS's, those inside the function.
-    let (instrumented, stryker) = h.instrument(&path, &source)?;
+    let (instrumented, stryker) = instrumenter.instrument(&path, &source)?;
     // Our loop guard too: StrykerJS's hit counter sits in mutant switches, and a mutant that
     // empties a loop body leaves none to count.
     let instrumented = mutants::guard_loops(&instrumented, spec.function).unwrap_or(instrumented);
