@@ -74,8 +74,9 @@ struct GenmorphArgs {
     /// Seed of every generator (inputs, mutant sampling).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// Source inputs per function (coverage-adding ones first).
-    #[arg(long, default_value_t = 60)]
+    /// Source inputs per function (coverage-adding ones first). More give more correct states
+    /// and fewer overfitted relations (60 → 150: PZ 0.57 → 0.87 on four functions).
+    #[arg(long, default_value_t = 150)]
     sources: usize,
     /// Evaluation inputs per function (random; never seen by the search).
     #[arg(long, default_value_t = 100)]

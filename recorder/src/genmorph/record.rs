@@ -41,7 +41,7 @@ impl Default for Options {
     fn default() -> Options {
         Options {
             seed: 1,
-            sources: 60,
+            sources: 150,
             evaluation: 100,
             rounds: 12,
             max_training: 150,
