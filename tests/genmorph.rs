@@ -317,6 +317,60 @@ fn records_searches_falsifies_and_generates_tests() {
         "step 2 judges what step 1 left"
     );
 
+    // Refinement: the counterexamples join the correct states of a second round that starts
+    // from the first round's relations; `falsify --all` judges every relation.
+    let refined = dir.path().join("refined.json");
+    let text = run(Command::new(analyze()).args([
+        "genmorph",
+        "search",
+        archive.to_str().unwrap(),
+        "--out",
+        refined.to_str().unwrap(),
+        "--max-generations",
+        "4",
+        "--population",
+        "200",
+        "--counterexamples",
+        report.to_str().unwrap(),
+        "--warm",
+        rel.to_str().unwrap(),
+    ]));
+    let added: usize = text
+        .lines()
+        .find_map(|l| {
+            l.strip_prefix("refinement: ")?
+                .split(' ')
+                .next()?
+                .parse()
+                .ok()
+        })
+        .unwrap_or_else(|| panic!("no refinement line in {text}"));
+    assert!(added >= 1, "{text}");
+    let refined_set: RelationSet =
+        serde_json::from_str(&std::fs::read_to_string(&refined).unwrap()).unwrap();
+    assert!(
+        refined_set
+            .relations
+            .iter()
+            .all(|r| !(r.transformation as usize == t_add && r.tree == "(eq out_s out_f)")),
+        "the broken relation is not found again"
+    );
+    let all_report = dir.path().join("all.json");
+    run(Command::new(RECORD).args([
+        "falsify",
+        archive.to_str().unwrap(),
+        "--relations",
+        refined.to_str().unwrap(),
+        "--out",
+        all_report.to_str().unwrap(),
+        "--budget",
+        "100",
+        "--all",
+    ]));
+    let all: FalsificationReport =
+        serde_json::from_str(&std::fs::read_to_string(&all_report).unwrap()).unwrap();
+    assert_eq!(all.results.len(), refined_set.relations.len());
+
     let table = run(Command::new(analyze()).args([
         "genmorph",
         "table",
@@ -425,4 +479,27 @@ fn bad_input_gives_clear_errors() {
             .args(["--budget", "0", "--out", "r.json"]),
         "--budget must be a positive",
     );
+    let recorded =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces/genmorph150-lodash-mathjs.mtrace");
+    fails(
+        Command::new(analyze())
+            .args(["genmorph", "search"])
+            .arg(&recorded)
+            .args(["--subjects", "mathjs.gcd", "--counterexamples"])
+            .arg(&garbage)
+            .arg("--out")
+            .arg(dir.path().join("r.json")),
+        "is not a falsification report",
+    );
+    fails(
+        Command::new(analyze())
+            .args(["genmorph", "search"])
+            .arg(&recorded)
+            .args(["--subjects", "mathjs.gcd", "--warm"])
+            .arg(&garbage)
+            .arg("--out")
+            .arg(dir.path().join("r.json")),
+        "is not a relations file",
+    );
+    assert!(!dir.path().join("r.json").exists());
 }

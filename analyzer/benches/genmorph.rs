@@ -102,7 +102,7 @@ fn main() {
                 budget: Duration::from_secs_f64(budget),
                 ..Config::default()
             };
-            let s = synthesize(b, &cfg, 4);
+            let s = synthesize(b, &cfg, 4, &Default::default());
             let r = row(b, &s.relations, None).expect("relations parse");
             let rate = s.evaluations() as f64 / s.elapsed().as_secs_f64().max(1e-9);
             println!(

@@ -122,6 +122,10 @@ struct FalsifyArgs {
     timeout_ms: u64,
     #[arg(long)]
     node: Option<String>,
+    /// Judge every relation, also those that failed filtering step 1: for a refinement round
+    /// (`genmorph search --counterexamples`), where every counterexample is something to learn.
+    #[arg(long)]
+    all: bool,
 }
 
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
@@ -467,7 +471,7 @@ fn falsify(f: FalsifyArgs) -> Result<ExitCode> {
             .relations
             .iter()
             // Step 2 judges what step 1 left.
-            .filter(|r| r.subject == batch.subject.name && r.evaluation_fp == 0)
+            .filter(|r| r.subject == batch.subject.name && (f.all || r.evaluation_fp == 0))
             .cloned()
             .collect();
         missing.retain(|m| *m != batch.subject.name);

@@ -2,7 +2,7 @@
 //! generated JS tests.
 
 use super::search::Config;
-use super::synth::synthesize;
+use super::synth::{synthesize, Refinement};
 use super::table2::{falsified_map, row, table};
 use crate::table::{Format, Table};
 use anyhow::{bail, Context, Result};
@@ -59,6 +59,15 @@ pub struct SearchArgs {
     /// Caps of E+ and E− (Table III: 9000 each).
     #[arg(long, default_value_t = 9000)]
     pub max_states: usize,
+    /// Counterexample-guided refinement: falsification reports of an earlier round
+    /// (`morphtrace-record falsify`) whose counterexamples join the correct states. Repeatable.
+    /// Judge the refined relations with a falsify run of another seed.
+    #[arg(long)]
+    pub counterexamples: Vec<PathBuf>,
+    /// Relations of an earlier round (a `genmorph search` output) that the populations start
+    /// from.
+    #[arg(long)]
+    pub warm: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -127,15 +136,14 @@ fn read_relations(path: &Path) -> Result<RelationSet> {
         .with_context(|| format!("{} is not a relations file", path.display()))
 }
 
+fn read_report(p: &Path) -> Result<FalsificationReport> {
+    let text = std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+    serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a falsification report", p.display()))
+}
+
 fn read_falsified(path: &Option<PathBuf>) -> Result<Option<FalsificationReport>> {
-    path.as_ref()
-        .map(|p| {
-            let text =
-                std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-            serde_json::from_str(&text)
-                .with_context(|| format!("{} is not a falsification report", p.display()))
-        })
-        .transpose()
+    path.as_deref().map(read_report).transpose()
 }
 
 fn search(a: SearchArgs) -> Result<()> {
@@ -168,6 +176,12 @@ fn search(a: SearchArgs) -> Result<()> {
         seed: a.seed,
         ..Config::default()
     };
+    let reports = a
+        .counterexamples
+        .iter()
+        .map(|p| read_report(p))
+        .collect::<Result<Vec<FalsificationReport>>>()?;
+    let warm = a.warm.as_deref().map(read_relations).transpose()?;
     let bar = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(all.len() as u64)
     } else {
@@ -179,6 +193,7 @@ fn search(a: SearchArgs) -> Result<()> {
         bar.set_style(style.progress_chars("=> "));
     }
     let mut relations: Vec<RelationRecord> = Vec::new();
+    let mut added = 0;
     let mut perf = Table::new(
         "genmorph-search",
         "GenMorph search per function",
@@ -196,7 +211,23 @@ fn search(a: SearchArgs) -> Result<()> {
     );
     for b in &all {
         bar.set_message(b.subject.name.clone());
-        let s = synthesize(b, &cfg, a.top);
+        let mut refine = Refinement::default();
+        for r in &reports {
+            let unreadable = refine.add_counterexamples(b, &r.results);
+            if unreadable > 0 {
+                tracing::warn!(
+                    "{}: {unreadable} counterexamples have values without a GP form; left out",
+                    b.subject.name
+                );
+            }
+        }
+        if let Some(w) = &warm {
+            refine
+                .add_warm(b, &w.relations)
+                .map_err(anyhow::Error::msg)
+                .context("--warm")?;
+        }
+        let s = synthesize(b, &cfg, a.top, &refine);
         let secs = s.elapsed().as_secs_f64();
         perf.push(vec![
             s.subject.clone(),
@@ -217,6 +248,7 @@ fn search(a: SearchArgs) -> Result<()> {
                 .count()
                 .to_string(),
         ]);
+        added += s.runs.iter().map(|r| r.added).sum::<usize>();
         relations.extend(s.relations);
         bar.inc(1);
     }
@@ -228,6 +260,9 @@ fn search(a: SearchArgs) -> Result<()> {
     std::fs::write(&a.out, serde_json::to_string_pretty(&set)?)
         .with_context(|| format!("writing {}", a.out.display()))?;
     print!("{}", perf.render(Format::Markdown));
+    if !a.counterexamples.is_empty() {
+        println!("refinement: {added} counterexample states added to the correct ones");
+    }
     println!(
         "relations: {} ({} pass step 1)",
         a.out.display(),

@@ -75,13 +75,30 @@ pub fn state(
     let (Outcome::Returned(os), Outcome::Returned(of)) = (out_s, out_f) else {
         return None;
     };
+    state_of(
+        batch,
+        &batch.inputs[source].values,
+        &batch.inputs[follow_up].values,
+        os,
+        of,
+    )
+}
+
+/// The GP state of a pair given by its values (a falsification's counterexample).
+pub fn state_of(
+    batch: &ExecutionBatch,
+    source: &[JsValue],
+    follow_up: &[JsValue],
+    out_s: &JsValue,
+    out_f: &JsValue,
+) -> Option<Vec<Val>> {
     let mut st = Vec::new();
     for (k, p) in batch.subject.params.iter().enumerate() {
-        st.push(to_val(p.kind, batch.inputs[source].values.get(k)?)?);
-        st.push(to_val(p.kind, batch.inputs[follow_up].values.get(k)?)?);
+        st.push(to_val(p.kind, source.get(k)?)?);
+        st.push(to_val(p.kind, follow_up.get(k)?)?);
     }
-    st.push(to_val(batch.subject.returns, os)?);
-    st.push(to_val(batch.subject.returns, of)?);
+    st.push(to_val(batch.subject.returns, out_s)?);
+    st.push(to_val(batch.subject.returns, out_f)?);
     Some(st)
 }
 
@@ -184,5 +201,28 @@ impl Dataset {
             incorrect,
             incorrect_mutant,
         }
+    }
+
+    /// Adds correct states found after the recording (counterexamples of an earlier round's
+    /// relations). A state that is correct cannot count as incorrect: such states leave E−.
+    /// Returns how many were new.
+    pub fn add_correct(&mut self, states: &[Vec<Val>]) -> usize {
+        let mut seen: HashSet<Vec<u64>> = self.correct.iter().map(|s| key(s)).collect();
+        let before = self.correct.len();
+        for st in states {
+            if seen.insert(key(st)) {
+                self.correct.push(st.clone());
+            }
+        }
+        let keep: Vec<bool> = self
+            .incorrect
+            .iter()
+            .map(|s| !seen.contains(&key(s)))
+            .collect();
+        let mut k = keep.iter();
+        self.incorrect.retain(|_| *k.next().unwrap_or(&true));
+        let mut k = keep.iter();
+        self.incorrect_mutant.retain(|_| *k.next().unwrap_or(&true));
+        self.correct.len() - before
     }
 }

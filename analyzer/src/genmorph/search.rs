@@ -478,8 +478,15 @@ pub struct SearchResult {
     pub progress: Vec<(f64, usize, usize)>,
 }
 
-/// Algorithm 1 for one input relation.
-pub fn search(data: &Dataset, constants: &[f64], cfg: &Config, top: usize) -> SearchResult {
+/// Algorithm 1 for one input relation. `warm`: relations of an earlier round that both initial
+/// populations start with (refinement); the rest is random.
+pub fn search(
+    data: &Dataset,
+    constants: &[f64],
+    cfg: &Config,
+    top: usize,
+    warm: &[Expr],
+) -> SearchResult {
     let t0 = Instant::now();
     let vars = &data.vars;
     let g = Generator::new(vars, constants);
@@ -490,7 +497,12 @@ pub fn search(data: &Dataset, constants: &[f64], cfg: &Config, top: usize) -> Se
         evaluations: 0,
     };
     let init = |rng: &mut ChaCha8Rng| {
-        let mut v = Vec::with_capacity(cfg.population);
+        let mut v: Vec<Expr> = warm
+            .iter()
+            .filter(|e| e.size() <= cfg.size_bound)
+            .take(cfg.population / 2)
+            .cloned()
+            .collect();
         while v.len() < cfg.population {
             let e = g.initial(cfg.max_depth, rng);
             if e.size() <= cfg.size_bound {

@@ -2,12 +2,94 @@
 //! have something to learn, Algorithm 1 for each, the relations without false positives kept
 //! (no tautologies: each must reject some incorrect state), and filtering step 1 applied.
 
-use super::data::{vars, Dataset};
+use super::data::{state_of, vars, Dataset};
 use super::evaluate::evaluation_fp;
 use super::search::{search, Config};
-use morphtrace_schema::genmorph::relations::RelationRecord;
-use morphtrace_schema::genmorph::ExecutionBatch;
+use super::tree::{Expr, Val};
+use morphtrace_schema::genmorph::relations::{Falsification, RelationRecord};
+use morphtrace_schema::genmorph::{ExecutionBatch, JsValue};
+use std::collections::HashMap;
 use std::time::Duration;
+
+/// What an earlier round left for a function's next search (counterexample-guided refinement):
+/// per transformation, correct states that broke its relations, and the relations to start from.
+#[derive(Debug, Clone, Default)]
+pub struct Refinement {
+    pub correct: HashMap<usize, Vec<Vec<Val>>>,
+    pub warm: HashMap<usize, Vec<Expr>>,
+}
+
+/// `mathjs.pow#3.1` → (`mathjs.pow`, 3).
+pub fn parse_id(id: &str) -> Option<(&str, usize)> {
+    let (subject, rest) = id.rsplit_once('#')?;
+    let t = rest.split('.').next()?.parse().ok()?;
+    Some((subject, t))
+}
+
+impl Refinement {
+    /// Adds the counterexamples of `falsified` that belong to `batch`'s subject. Returns how
+    /// many counterexamples could not be read as states (a value without a GP form).
+    pub fn add_counterexamples(
+        &mut self,
+        batch: &ExecutionBatch,
+        falsified: &[Falsification],
+    ) -> usize {
+        let mut unreadable = 0;
+        for f in falsified {
+            let Some((subject, t)) = parse_id(&f.id) else {
+                continue;
+            };
+            if subject != batch.subject.name || t >= batch.transformations.len() {
+                continue;
+            }
+            for c in f.counterexamples() {
+                let st = read_counterexample(batch, c);
+                match st {
+                    Some(st) => self.correct.entry(t).or_default().push(st),
+                    None => unreadable += 1,
+                }
+            }
+        }
+        unreadable
+    }
+
+    /// Starts the transformations' searches from `relations` (of `batch`'s subject).
+    pub fn add_warm(
+        &mut self,
+        batch: &ExecutionBatch,
+        relations: &[RelationRecord],
+    ) -> Result<(), String> {
+        let v = vars(batch);
+        for r in relations.iter().filter(|r| r.subject == batch.subject.name) {
+            let e =
+                Expr::parse_sexpr(&r.tree, &v).map_err(|e| format!("relation {}: {e}", r.id))?;
+            self.warm
+                .entry(r.transformation as usize)
+                .or_default()
+                .push(e);
+        }
+        Ok(())
+    }
+}
+
+fn read_counterexample(batch: &ExecutionBatch, c: &[serde_json::Value]) -> Option<Vec<Val>> {
+    let [source, follow_up, out_s, out_f] = c else {
+        return None;
+    };
+    let list = |j: &serde_json::Value| -> Option<Vec<JsValue>> {
+        j.as_array()?
+            .iter()
+            .map(|x| JsValue::from_tagged(x).ok())
+            .collect()
+    };
+    state_of(
+        batch,
+        &list(source)?,
+        &list(follow_up)?,
+        &JsValue::from_tagged(out_s).ok()?,
+        &JsValue::from_tagged(out_f).ok()?,
+    )
+}
 
 /// One input relation's search.
 #[derive(Debug, Clone)]
@@ -15,6 +97,8 @@ pub struct TransformationRun {
     pub transformation: usize,
     pub correct: usize,
     pub incorrect: usize,
+    /// Correct states that came from counterexamples (refinement), new to E+.
+    pub added: usize,
     pub generations: usize,
     pub evaluations: u64,
     pub elapsed: Duration,
@@ -52,20 +136,28 @@ impl Synthesis {
 }
 
 /// Runs the search for every input relation of `batch` within `cfg.budget` in all, keeping up to
-/// `top` relations per input relation.
-pub fn synthesize(batch: &ExecutionBatch, cfg: &Config, top: usize) -> Synthesis {
+/// `top` relations per input relation; `refine` adds an earlier round's counterexamples to E+
+/// and starts from its relations.
+pub fn synthesize(
+    batch: &ExecutionBatch,
+    cfg: &Config,
+    top: usize,
+    refine: &Refinement,
+) -> Synthesis {
     let names = batch.subject.param_names();
     let v = vars(batch);
     let constants: Vec<f64> = batch.constants.iter().map(|c| c.0).collect();
-    let datasets: Vec<(usize, Dataset)> = (0..batch.transformations.len())
+    let datasets: Vec<(usize, Dataset, usize)> = (0..batch.transformations.len())
         .map(|t| {
-            (
-                t,
-                Dataset::training(batch, t, cfg.max_correct, cfg.max_incorrect, cfg.seed),
-            )
+            let mut d = Dataset::training(batch, t, cfg.max_correct, cfg.max_incorrect, cfg.seed);
+            let added = refine
+                .correct
+                .get(&t)
+                .map_or(0, |extra| d.add_correct(extra));
+            (t, d, added)
         })
         // Nothing to learn without correct states, or without mutants to tell apart.
-        .filter(|(_, d)| !d.correct.is_empty() && !d.incorrect.is_empty())
+        .filter(|(_, d, _)| !d.correct.is_empty() && !d.incorrect.is_empty())
         .collect();
     let share = cfg.budget / datasets.len().max(1) as u32;
     let mut out = Synthesis {
@@ -73,17 +165,19 @@ pub fn synthesize(batch: &ExecutionBatch, cfg: &Config, top: usize) -> Synthesis
         relations: Vec::new(),
         runs: Vec::new(),
     };
-    for (t, data) in datasets {
+    for (t, data, added) in datasets {
         let run_cfg = Config {
             budget: share,
             seed: cfg.seed ^ (t as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15),
             ..cfg.clone()
         };
-        let res = search(&data, &constants, &run_cfg, top);
+        let warm = refine.warm.get(&t).map(Vec::as_slice).unwrap_or(&[]);
+        let res = search(&data, &constants, &run_cfg, top, warm);
         out.runs.push(TransformationRun {
             transformation: t,
             correct: data.correct.len(),
             incorrect: data.incorrect.len(),
+            added,
             generations: res.generations,
             evaluations: res.evaluations,
             elapsed: res.elapsed,

@@ -2,6 +2,7 @@
 
 use super::data::Dataset;
 use super::search::*;
+use super::synth::{parse_id, synthesize, Refinement};
 use super::tree::{Expr, Op, Val};
 use morphtrace_schema::genmorph::*;
 use std::cmp::Ordering;
@@ -276,7 +277,7 @@ fn search_recovers_the_pow_relation() {
         seed: 9,
         ..Config::default()
     };
-    let out = search(&d, &[-1.0, 1.0], &cfg, 4);
+    let out = search(&d, &[-1.0, 1.0], &cfg, 4, &[]);
     let best = &out.relations[0];
     // The paper's Eq. 1 (as out_s == out_f * k_s, which has no k = 0 exception) is the bar:
     // some mutant states satisfy it too, so its false negatives are not zero.
@@ -325,8 +326,8 @@ fn search_recovers_the_pow_relation() {
         max_generations: Some(10),
         ..cfg
     };
-    let out = search(&d, &[-1.0, 1.0], &small, 4);
-    let again = search(&d, &[-1.0, 1.0], &small, 4);
+    let out = search(&d, &[-1.0, 1.0], &small, 4, &[]);
+    let again = search(&d, &[-1.0, 1.0], &small, 4, &[]);
     let texts = |o: &SearchResult| {
         o.relations
             .iter()
@@ -334,6 +335,100 @@ fn search_recovers_the_pow_relation() {
             .collect::<Vec<_>>()
     };
     assert_eq!(texts(&out), texts(&again));
+}
+
+#[test]
+fn counterexample_states_join_e_plus_and_leave_e_minus() {
+    let b = pow_batch(&grid(), &[1], MutantRole::Training);
+    let mut d = Dataset::training(&b, 0, 9000, 9000, 1);
+    let (nc, ni) = (d.correct.len(), d.incorrect.len());
+    // An incorrect state declared correct moves over; a known correct one is not repeated.
+    let moved = d.incorrect[0].clone();
+    let known = d.correct[0].clone();
+    assert_eq!(d.add_correct(&[moved.clone(), known, moved.clone()]), 1);
+    assert_eq!(d.correct.len(), nc + 1);
+    assert_eq!(d.incorrect.len(), ni - 1);
+    assert_eq!(d.incorrect.len(), d.incorrect_mutant.len());
+    assert!(!d.incorrect.contains(&moved));
+    assert_eq!(parse_id("mathjs.pow#3.1"), Some(("mathjs.pow", 3)));
+    assert_eq!(parse_id("a#b#12.0"), Some(("a#b", 12)));
+    assert_eq!(parse_id("nohash"), None);
+}
+
+/// Counterexample-guided refinement: relations learned on positive bases only overfit; their
+/// counterexamples (as the falsification report carries them) enter E+, and the next round's
+/// relations hold on all of them.
+#[test]
+fn refinement_learns_from_counterexamples() {
+    let positive: Vec<(i64, i64)> = (1..=6).flat_map(|k| (1..=6).map(move |e| (k, e))).collect();
+    let b = pow_batch(&positive, &[1, 2, 3, 4], MutantRole::Training);
+    let v = super::data::vars(&b);
+    let cfg = Config {
+        population: 300,
+        max_generations: Some(15),
+        seed: 5,
+        ..Config::default()
+    };
+    let first = synthesize(&b, &cfg, 4, &Refinement::default());
+    assert!(!first.relations.is_empty());
+    let value = |o: Outcome| match o {
+        Outcome::Returned(v) => v,
+        _ => unreachable!("pow returns for e >= 0"),
+    };
+    let others: Vec<(i64, i64)> = (-6..=0)
+        .flat_map(|k| (1..=6).map(move |e| (k, e)))
+        .collect();
+    let mut reports = Vec::new();
+    for r in &first.relations {
+        let e = Expr::parse_sexpr(&r.tree, &v).unwrap();
+        let fails: Vec<Vec<serde_json::Value>> = others
+            .iter()
+            .filter_map(|&(k, x)| {
+                let src = [JsValue::Number(k as f64), JsValue::Number(x as f64)];
+                let fu = [JsValue::Number(k as f64), JsValue::Number((x - 1) as f64)];
+                let (os, of) = (value(pow(k, x, 0)), value(pow(k, x - 1, 0)));
+                let st = super::data::state_of(&b, &src, &fu, &os, &of)?;
+                (!e.holds(&st)).then(|| relations::counterexample(&src, &fu, &os, &of))
+            })
+            .collect();
+        if let Some((c, more)) = fails.split_first() {
+            reports.push(relations::Falsification {
+                id: r.id.clone(),
+                falsified: true,
+                evaluations: 1,
+                counterexample: Some(c.clone()),
+                more: more.to_vec(),
+            });
+        }
+    }
+    assert!(
+        !reports.is_empty(),
+        "premise: a relation overfits positive bases"
+    );
+    let mut refine = Refinement::default();
+    assert_eq!(refine.add_counterexamples(&b, &reports), 0);
+    refine.add_warm(&b, &first.relations).unwrap();
+    let learned = &refine.correct[&0];
+    assert!(!learned.is_empty());
+    let second = synthesize(&b, &cfg, 4, &refine);
+    assert!(!second.relations.is_empty());
+    for r in &second.relations {
+        let e = Expr::parse_sexpr(&r.tree, &v).unwrap();
+        for st in learned {
+            assert!(e.holds(st), "{} fails on a counterexample {st:?}", r.text);
+        }
+    }
+    // Counterexamples of another function are not taken.
+    let mut other = Refinement::default();
+    let foreign: Vec<_> = reports
+        .iter()
+        .map(|f| relations::Falsification {
+            id: f.id.replace("test.pow", "test.other"),
+            ..f.clone()
+        })
+        .collect();
+    other.add_counterexamples(&b, &foreign);
+    assert!(other.correct.is_empty());
 }
 
 /// The `__mt` helpers that generated tests and the falsification search use must judge every

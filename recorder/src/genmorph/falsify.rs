@@ -48,6 +48,7 @@ pub fn falsify(
             falsified: false,
             evaluations: 0,
             counterexample: None,
+            more: Vec::new(),
         })
         .collect();
     let mut groups: Vec<u32> = relations.iter().map(|r| r.transformation).collect();
@@ -98,17 +99,26 @@ pub fn falsify(
                     &pairs,
                     opts.timeout_ms,
                 )?;
-                match verdicts
+                // Every failing pair of the round is kept (up to 32): a refining search learns
+                // more from several counterexamples than from one.
+                let fails: Vec<_> = verdicts
                     .iter()
-                    .position(|v| matches!(v, Verdict::Fails { .. }))
-                {
-                    Some(k) => {
+                    .enumerate()
+                    .filter_map(|(k, v)| match v {
+                        Verdict::Fails { out_s, out_f } => {
+                            Some((k, counterexample(&pairs[k].0, &pairs[k].1, out_s, out_f)))
+                        }
+                        _ => None,
+                    })
+                    .take(32)
+                    .collect();
+                match fails.first() {
+                    Some(&(k, _)) => {
                         out[i].falsified = true;
                         out[i].evaluations += k as u32 + 1;
-                        if let Verdict::Fails { out_s, out_f } = &verdicts[k] {
-                            out[i].counterexample =
-                                Some(counterexample(&pairs[k].0, &pairs[k].1, out_s, out_f));
-                        }
+                        let mut cs = fails.into_iter().map(|f| f.1);
+                        out[i].counterexample = cs.next();
+                        out[i].more = cs.collect();
                     }
                     None => out[i].evaluations += pairs.len() as u32,
                 }

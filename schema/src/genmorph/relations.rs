@@ -42,6 +42,17 @@ pub struct Falsification {
     pub evaluations: u32,
     /// A source input, its follow-up and the two outputs that break the relation (tagged).
     pub counterexample: Option<Vec<serde_json::Value>>,
+    /// The other pairs of the same round that break it too (at most 31), in the same form:
+    /// correct states that a further search can learn from (`genmorph search --counterexamples`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub more: Vec<Vec<serde_json::Value>>,
+}
+
+impl Falsification {
+    /// Every counterexample found, the first one first.
+    pub fn counterexamples(&self) -> impl Iterator<Item = &Vec<serde_json::Value>> {
+        self.counterexample.iter().chain(&self.more)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -88,12 +99,18 @@ mod tests {
                 id: "a#0.0".into(),
                 falsified: true,
                 evaluations: 3,
-                counterexample: Some(c),
+                counterexample: Some(c.clone()),
+                more: vec![c],
             }],
         };
         let text = serde_json::to_string(&r).unwrap();
         let back: FalsificationReport = serde_json::from_str(&text).unwrap();
         assert_eq!(back, r);
+        assert_eq!(back.results[0].counterexamples().count(), 2);
+        // Reports written before `more` existed still load.
+        let old = text.replace(r#","more":"#, r#","_more":"#);
+        let old: FalsificationReport = serde_json::from_str(&old).unwrap();
+        assert!(old.results[0].more.is_empty());
         let ce = back.results[0].counterexample.as_ref().unwrap();
         let f = JsValue::from_tagged(&ce[1][0]).unwrap();
         assert_eq!(f, JsValue::Number(-0.0));
