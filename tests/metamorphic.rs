@@ -132,7 +132,14 @@ async fn figure_1_a_step_over_instead_of_a_continue_stops_at_the_breakpoint() {
         };
         let c = chain(&mut e, &p, &one(mm::CONTINUE_TO_STEP, actions, pin)).await;
         e.shutdown().await;
-        assert_eq!(c.sessions.len(), 2, "{kind}");
+        // A chain stops after an initial session that did not end normally: say how it ended.
+        assert_eq!(
+            c.sessions.len(),
+            2,
+            "{kind}: the initial session ended {:?} ({:?})",
+            c.sessions[0].outcome,
+            c.sessions[0].notes
+        );
         let follow = &c.sessions[1];
         assert!(follow.warnings.is_empty(), "{kind}: {:?}", follow.warnings);
         assert_eq!(follow.parent.unwrap().session, c.sessions[0].id);
