@@ -214,15 +214,13 @@ impl Dataset {
                 self.correct.push(st.clone());
             }
         }
-        let keep: Vec<bool> = self
-            .incorrect
-            .iter()
-            .map(|s| !seen.contains(&key(s)))
-            .collect();
-        let mut k = keep.iter();
-        self.incorrect.retain(|_| *k.next().unwrap_or(&true));
-        let mut k = keep.iter();
-        self.incorrect_mutant.retain(|_| *k.next().unwrap_or(&true));
+        let (incorrect, mutants) = std::mem::take(&mut self.incorrect)
+            .into_iter()
+            .zip(std::mem::take(&mut self.incorrect_mutant))
+            .filter(|(st, _)| !seen.contains(&key(st)))
+            .unzip();
+        self.incorrect = incorrect;
+        self.incorrect_mutant = mutants;
         self.correct.len() - before
     }
 }

@@ -19,7 +19,12 @@ pub struct Refinement {
     pub warm: HashMap<usize, Vec<Expr>>,
 }
 
-/// `mathjs.pow#3.1` → (`mathjs.pow`, 3).
+/// A relation's id: subject, transformation index, rank (`mathjs.pow#3.1`).
+pub fn relation_id(subject: &str, transformation: usize, rank: usize) -> String {
+    format!("{subject}#{transformation}.{rank}")
+}
+
+/// The inverse of `relation_id` up to the rank: `mathjs.pow#3.1` → (`mathjs.pow`, 3).
 pub fn parse_id(id: &str) -> Option<(&str, usize)> {
     let (subject, rest) = id.rsplit_once('#')?;
     let t = rest.split('.').next()?.parse().ok()?;
@@ -191,7 +196,7 @@ pub fn synthesize(
             .enumerate()
         {
             out.relations.push(RelationRecord {
-                id: format!("{}#{t}.{rank}", batch.subject.name),
+                id: relation_id(&batch.subject.name, t, rank),
                 subject: batch.subject.name.clone(),
                 transformation: t as u32,
                 input_relation: input_relation.clone(),
