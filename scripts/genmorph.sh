@@ -3,7 +3,7 @@
 # and mathjs, StrykerJS mutants), search relations, falsify them, print Table II and run the
 # generated tests under node.
 #   bash scripts/genmorph.sh [OUT_DIR]     env: SUBJECTS (default all), BUDGET (s/function, 180,
-#                                               shared by the rounds), ROUNDS (3), SEED (1),
+#                                               shared by the rounds), ROUNDS (5), SEED (1),
 #                                               FALSIFY_BUDGET (pairs, 2000)
 # Rounds: each round but the last is falsified with its own seed, and the next round searches
 # again with those counterexamples among the correct states, starting from the round's relations
@@ -22,7 +22,7 @@ mkdir -p "$out"
 if [ ! -f "$out/executions.mtrace" ]; then
   "$bin/morphtrace-record" genmorph --subjects "$subjects" --seed "$seed" --out "$out/executions.mtrace"
 fi
-rounds="${ROUNDS:-3}"
+rounds="${ROUNDS:-5}"
 per_round=$(awk -v b="${BUDGET:-180}" -v r="$rounds" 'BEGIN { print b / r }')
 cex=()
 warm=()

@@ -10,7 +10,7 @@
 //! MT_GENMORPH_BUDGETS (seconds per function, comma list; default 20,60,180).
 
 use morphtrace_analyzer::genmorph::data::Dataset;
-use morphtrace_analyzer::genmorph::search::{evaluate, Config, Generator};
+use morphtrace_analyzer::genmorph::search::{evaluate_per_state, Config, Generator};
 use morphtrace_analyzer::genmorph::synth::synthesize;
 use morphtrace_analyzer::genmorph::table2::row;
 use morphtrace_schema::genmorph::ExecutionBatch;
@@ -51,7 +51,7 @@ fn baseline(b: &ExecutionBatch, cfg: &Config) -> f64 {
     let t0 = Instant::now();
     let mut n = 0u64;
     for e in exprs {
-        std::hint::black_box(evaluate(e, &data, &data.vars));
+        std::hint::black_box(evaluate_per_state(e, &data, &data.vars));
         n += 1;
         if t0.elapsed() > Duration::from_secs(5) {
             break;

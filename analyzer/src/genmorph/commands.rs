@@ -84,6 +84,10 @@ pub struct TableArgs {
     /// Also list every valid relation per function.
     #[arg(long)]
     pub relations_list: bool,
+    /// Only these functions (comma list of names), e.g. those a `search --subjects` covered:
+    /// the means then leave the others out.
+    #[arg(long, value_delimiter = ',')]
+    pub subjects: Vec<String>,
 }
 
 #[derive(Args)]
@@ -153,18 +157,7 @@ fn search(a: SearchArgs) -> Result<()> {
     if a.population < 4 || a.size_bound < 3 {
         bail!("--population must be at least 4 and --size-bound at least 3");
     }
-    let mut all = batches(&a.archive)?;
-    if !a.subjects.is_empty() {
-        let known: Vec<String> = all.iter().map(|b| b.subject.name.clone()).collect();
-        if let Some(s) = a.subjects.iter().find(|s| !known.contains(s)) {
-            bail!(
-                "{} has no executions of {s}; it has {}",
-                a.archive.display(),
-                known.join(", ")
-            );
-        }
-        all.retain(|b| a.subjects.contains(&b.subject.name));
-    }
+    let all = only(batches(&a.archive)?, &a.subjects, &a.archive)?;
     let cfg = Config {
         budget: Duration::from_secs_f64(a.budget),
         max_generations: a.max_generations,
@@ -274,8 +267,28 @@ fn search(a: SearchArgs) -> Result<()> {
     Ok(())
 }
 
+/// The batches of these functions (all when none is named); a name the archive lacks is an error.
+fn only(
+    mut all: Vec<ExecutionBatch>,
+    subjects: &[String],
+    archive: &Path,
+) -> Result<Vec<ExecutionBatch>> {
+    if !subjects.is_empty() {
+        let known: Vec<String> = all.iter().map(|b| b.subject.name.clone()).collect();
+        if let Some(s) = subjects.iter().find(|s| !known.contains(s)) {
+            bail!(
+                "{} has no executions of {s}; it has {}",
+                archive.display(),
+                known.join(", ")
+            );
+        }
+        all.retain(|b| subjects.contains(&b.subject.name));
+    }
+    Ok(all)
+}
+
 fn print_table(a: TableArgs) -> Result<()> {
-    let all = batches(&a.archive)?;
+    let all = only(batches(&a.archive)?, &a.subjects, &a.archive)?;
     let set = read_relations(&a.relations)?;
     let report = read_falsified(&a.falsified)?;
     let map = report.as_ref().map(falsified_map);

@@ -2,6 +2,7 @@
 //! executions. `tree` is Table I, `data` turns execution frames into correct and incorrect
 //! executions, `search` is Algorithm 1, `simplify` makes results readable.
 
+pub mod columns;
 pub mod commands;
 pub mod data;
 pub mod evaluate;

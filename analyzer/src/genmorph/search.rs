@@ -5,6 +5,7 @@
 //! random choice comes from one seeded generator; with a generation cap instead of a time
 //! budget, a run is deterministic.
 
+use super::columns::Columns;
 use super::data::Dataset;
 use super::simplify::simplify;
 use super::tree::{Expr, Op, Ty, Vars};
@@ -94,25 +95,48 @@ pub fn is_mr(expr: &Expr, vars: &Vars) -> bool {
     expr.uses(vars.outputs.0) && expr.uses(vars.outputs.1)
 }
 
-pub fn evaluate(expr: Expr, data: &Dataset, vars: &Vars) -> Individual {
-    let n = data.correct.len() + data.incorrect.len();
+/// Fitness over E+ and E− (column-wise: see `columns`).
+pub fn evaluate(expr: Expr, cols: &Columns, vars: &Vars) -> Individual {
+    let holds = cols.holds(&expr);
+    individual(expr, cols.correct, holds.into_iter(), vars)
+}
+
+/// The same fitness computed state by state with `Expr::holds`: the reference for `evaluate`,
+/// and the benchmark's baseline.
+pub fn evaluate_per_state(expr: Expr, data: &Dataset, vars: &Vars) -> Individual {
+    let holds: Vec<bool> = data
+        .correct
+        .iter()
+        .chain(&data.incorrect)
+        .map(|st| expr.holds(st))
+        .collect();
+    individual(expr, data.correct.len(), holds.into_iter(), vars)
+}
+
+/// Counts from whether the relation holds on each state (E+ first, then E−).
+fn individual(
+    expr: Expr,
+    correct: usize,
+    holds: impl ExactSizeIterator<Item = bool>,
+    vars: &Vars,
+) -> Individual {
+    let n = holds.len();
     let mut right = vec![0u64; n.div_ceil(64)];
     let (mut fp, mut fn_) = (0, 0);
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for (i, st) in data.correct.iter().enumerate() {
-        if expr.holds(st) {
-            right[i / 64] |= 1 << (i % 64);
-        } else {
-            fp += 1;
-        }
-    }
-    let off = data.correct.len();
-    for (j, st) in data.incorrect.iter().enumerate() {
-        if expr.holds(st) {
+    for (i, held) in holds.enumerate() {
+        // E+: right when it holds; E−: right when it fails.
+        let ok = if i < correct {
+            fp += usize::from(!held);
+            held
+        } else if held {
             fn_ += 1;
-            h = (h ^ j as u64).wrapping_mul(0x100_0000_01b3);
+            h = (h ^ (i - correct) as u64).wrapping_mul(0x100_0000_01b3);
+            false
         } else {
-            let i = off + j;
+            true
+        };
+        if ok {
             right[i / 64] |= 1 << (i % 64);
         }
     }
@@ -381,6 +405,7 @@ fn select(pop: &[Individual], rank: Rank, cfg: &Config, rng: &mut ChaCha8Rng) ->
 
 struct Evaluator<'a> {
     data: &'a Dataset,
+    cols: Columns,
     cache: HashMap<String, Individual>,
     evaluations: u64,
 }
@@ -397,7 +422,7 @@ impl Evaluator<'_> {
             .collect();
         let done: Vec<Individual> = todo
             .into_par_iter()
-            .map(|(_, e)| evaluate(e, self.data, vars))
+            .map(|(_, e)| evaluate(e, &self.cols, vars))
             .collect();
         self.evaluations += done.len() as u64;
         for d in done {
@@ -412,7 +437,7 @@ impl Evaluator<'_> {
             .zip(texts)
             .map(|(e, t)| match self.cache.get(&t) {
                 Some(i) => i.clone(),
-                None => evaluate(e, self.data, vars),
+                None => evaluate(e, &self.cols, vars),
             })
             .collect()
     }
@@ -493,6 +518,7 @@ pub fn search(
     let mut rng = ChaCha8Rng::seed_from_u64(cfg.seed);
     let mut ev = Evaluator {
         data,
+        cols: Columns::new(data),
         cache: HashMap::new(),
         evaluations: 0,
     };

@@ -1,5 +1,6 @@
 //! Fitness, dominance, data preparation and a search that must recover a known relation.
 
+use super::columns::Columns;
 use super::data::Dataset;
 use super::search::*;
 use super::synth::{parse_id, synthesize, Refinement};
@@ -167,7 +168,7 @@ fn fitness_counts_false_positives_and_negatives() {
             Expr::Op(Op::Mul, vec![Expr::Var(of), Expr::Var(k_s)]),
         ],
     );
-    let i = evaluate(good.clone(), &d, &d.vars);
+    let i = evaluate(good.clone(), &Columns::new(&d), &d.vars);
     assert_eq!(i.fp, 0);
     let held: usize = d.incorrect.iter().filter(|s| good.holds(s)).count();
     assert_eq!(i.fn_, held);
@@ -179,11 +180,11 @@ fn fitness_counts_false_positives_and_negatives() {
     );
     // The paper's invalid Eq. 2 (outputs differ) has false positives at k = 0 and k = 1.
     let bad = Expr::Op(Op::Ne, vec![Expr::Var(of), Expr::Var(os)]);
-    let j = evaluate(bad, &d, &d.vars);
+    let j = evaluate(bad, &Columns::new(&d), &d.vars);
     assert!(j.fp > 0);
     // A tautology has no FP and every FN.
     let taut = Expr::Op(Op::Eq, vec![Expr::Var(os), Expr::Var(os)]);
-    let t = evaluate(taut, &d, &d.vars);
+    let t = evaluate(taut, &Columns::new(&d), &d.vars);
     assert_eq!((t.fp, t.fn_), (0, d.incorrect.len()));
     assert!(
         !is_mr(&t.expr, &d.vars),
@@ -234,7 +235,7 @@ fn elites_are_unique_by_relation_and_by_false_negatives() {
     );
     let pop: Vec<Individual> = [r1.clone(), r1.clone(), r2, r3]
         .into_iter()
-        .map(|e| evaluate(e, &d, &d.vars))
+        .map(|e| evaluate(e, &Columns::new(&d), &d.vars))
         .collect();
     let elite = best(&pop, dominates_fp, 10, &d.vars);
     assert_eq!(
@@ -289,7 +290,7 @@ fn search_recovers_the_pow_relation() {
             Expr::Op(Op::Mul, vec![Expr::Var(of), Expr::Var(0)]),
         ],
     );
-    let bar = evaluate(eq1, &d, &d.vars);
+    let bar = evaluate(eq1, &Columns::new(&d), &d.vars);
     assert_eq!(best.fp, 0, "{}", best.text);
     assert!(
         best.fn_ <= bar.fn_,

@@ -3,7 +3,7 @@
 //! calls helpers (`__mt`, see `js::PRELUDE`) with exactly these semantics, so that a relation
 //! judged here judges the same in a generated test.
 
-use morphtrace_schema::genmorph::value::{js_literal, js_to_string};
+use morphtrace_schema::genmorph::value::{js_literal, js_to_string, write_js_number};
 use std::fmt::Write;
 
 /// Relative tolerance of numeric comparisons (GenMorph compares reals at fixed precision).
@@ -208,8 +208,16 @@ fn py_index(len: usize, i: f64) -> Option<usize> {
     (0..n).contains(&j).then_some(j as usize)
 }
 
+/// `String(x)` as UTF-16 code units (all ASCII), formatted in a reused per-thread buffer.
 pub fn js_string_units(x: f64) -> Vec<f64> {
-    js_to_string(x).encode_utf16().map(f64::from).collect()
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    SCRATCH.with_borrow_mut(|s| {
+        s.clear();
+        write_js_number(x, s);
+        s.bytes().map(f64::from).collect()
+    })
 }
 
 impl Expr {

@@ -92,42 +92,90 @@ pub fn js_literal(x: f64) -> String {
 
 /// ECMAScript `Number::toString(x)` in radix 10.
 pub fn js_to_string(x: f64) -> String {
+    let mut s = String::with_capacity(24);
+    write_js_number(x, &mut s);
+    s
+}
+
+/// A fixed buffer for `{:e}` of an f64 (at most 24 bytes: `1.7976931348623157e308`).
+struct Scratch {
+    buf: [u8; 32],
+    len: usize,
+}
+
+impl std::fmt::Write for Scratch {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        if end > self.buf.len() {
+            return Err(std::fmt::Error);
+        }
+        self.buf[self.len..end].copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// Appends `Number::toString(x)` to `out` without allocating on its own: relation search
+/// formats numbers millions of times.
+pub fn write_js_number(x: f64, out: &mut String) {
+    use std::fmt::Write;
     if x.is_nan() {
-        return "NaN".into();
+        out.push_str("NaN");
+        return;
     }
     if x == 0.0 {
-        return "0".into();
+        out.push('0');
+        return;
     }
     if x.is_infinite() {
-        return if x > 0.0 { "Infinity" } else { "-Infinity" }.into();
+        out.push_str(if x > 0.0 { "Infinity" } else { "-Infinity" });
+        return;
     }
-    let sign = if x < 0.0 { "-" } else { "" };
+    if x < 0.0 {
+        out.push('-');
+    }
     // `{:e}` gives the shortest round-trip digits: d.ddde±x.
-    let e = format!("{:e}", x.abs());
-    let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
-    let digits: String = mantissa.chars().filter(|c| *c != '.').collect();
-    let k = digits.len() as i32;
-    let n = exp.parse::<i32>().unwrap_or(0) + 1;
-    let body = if k <= n && n <= 21 {
-        format!("{digits}{}", "0".repeat((n - k) as usize))
-    } else if 0 < n && n <= 21 {
-        format!("{}.{}", &digits[..n as usize], &digits[n as usize..])
-    } else if -6 < n && n <= 0 {
-        format!("0.{}{digits}", "0".repeat((-n) as usize))
-    } else {
-        let e = n - 1;
-        let e = if e >= 0 {
-            format!("+{e}")
-        } else {
-            e.to_string()
-        };
-        if k == 1 {
-            format!("{digits}e{e}")
-        } else {
-            format!("{}.{}e{e}", &digits[..1], &digits[1..])
-        }
+    let mut e = Scratch {
+        buf: [0; 32],
+        len: 0,
     };
-    format!("{sign}{body}")
+    if write!(e, "{:e}", x.abs()).is_err() {
+        // Unreachable for finite f64; fall back to Rust's form rather than lose the value.
+        out.push_str(&x.abs().to_string());
+        return;
+    }
+    let text = std::str::from_utf8(&e.buf[..e.len]).unwrap_or("0e0");
+    let (mantissa, exp) = text.split_once('e').unwrap_or((text, "0"));
+    let mut digits = [0u8; 24];
+    let mut k = 0usize;
+    for c in mantissa.bytes().filter(|c| *c != b'.') {
+        digits[k] = c;
+        k += 1;
+    }
+    let digits = std::str::from_utf8(&digits[..k]).unwrap_or("0");
+    let k = k as i32;
+    let n = exp.parse::<i32>().unwrap_or(0) + 1;
+    let zeros = |out: &mut String, m: i32| (0..m).for_each(|_| out.push('0'));
+    if k <= n && n <= 21 {
+        out.push_str(digits);
+        zeros(out, n - k);
+    } else if 0 < n && n <= 21 {
+        out.push_str(&digits[..n as usize]);
+        out.push('.');
+        out.push_str(&digits[n as usize..]);
+    } else if -6 < n && n <= 0 {
+        out.push_str("0.");
+        zeros(out, -n);
+        out.push_str(digits);
+    } else {
+        out.push_str(&digits[..1]);
+        if k > 1 {
+            out.push('.');
+            out.push_str(&digits[1..]);
+        }
+        let e = n - 1;
+        let _ = write!(out, "e{}{e}", if e >= 0 { "+" } else { "" });
+    }
 }
 
 impl JsValue {
