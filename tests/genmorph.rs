@@ -387,6 +387,31 @@ fn records_searches_falsifies_and_generates_tests() {
         table.contains("lodash.repeat,\"string(string,int)\""),
         "{table}"
     );
+    // --subjects keeps those rows only (and their means); an unknown name is an error.
+    let table_args = |subjects: &str| {
+        let mut c = Command::new(analyze());
+        c.args([
+            "genmorph",
+            "table",
+            archive.to_str().unwrap(),
+            "--relations",
+        ])
+        .arg(&rel)
+        .arg("--falsified")
+        .arg(&report)
+        .args(["--format", "csv", "--subjects", subjects]);
+        c
+    };
+    let gcd_only = run(&mut table_args("mathjs.gcd"));
+    assert!(gcd_only.contains("mathjs.gcd,"), "{gcd_only}");
+    assert!(!gcd_only.contains("lodash.repeat"), "{gcd_only}");
+    let o = table_args("mathjs.nope").output().unwrap();
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("has no executions of mathjs.nope"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
 
     // Generated tests pass on the installed (original) library under node --test.
     let tests = dir.path().join("tests");
