@@ -2,7 +2,8 @@
 //! function breaks a relation that passed the evaluation inputs. The search is seeded: rounds
 //! of fresh inputs and mutations of the recorded source inputs and of earlier candidates, each
 //! with its follow-up by the relation's transformation, judged in the harness with the same
-//! `__mt` helpers as generated tests. Unlike OASIs, it has no branch-distance guidance.
+//! `__mt` helpers as generated tests. A quarter of the candidates are widened (numbers scaled by
+//! 10–1000, strings repeated). Unlike OASIs, it has no branch-distance guidance.
 
 use super::harness::{Harness, Verdict};
 use super::inputs::{Generator, Style};
@@ -80,6 +81,13 @@ pub fn falsify(
                 } else {
                     let i = rng.random_range(0..pool.len());
                     gen.mutate(&s.params, &pool[i], &mut rng)
+                };
+                // Now and then far from the small values both the sources and `gen` keep to;
+                // widened inputs join the pool, so magnitudes also grow step by step.
+                let c = if rng.random_bool(0.25) {
+                    gen.widen(&s.params, &c, &mut rng)
+                } else {
+                    c
                 };
                 if let Some(f) = tr.apply(&c) {
                     pairs.push((c, f));

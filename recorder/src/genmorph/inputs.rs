@@ -26,6 +26,8 @@ const SOURCE_CHARS: &[char] = &['a', 'b', 'c', 'A', 'B', ' ', '-', '_', '0', '1'
 const EVALUATION_CHARS: &[char] = &[
     'a', 'e', 'i', 'o', 'z', 'Q', 'W', ' ', '.', ',', '7', '9', '\u{e9}', '#',
 ];
+/// Largest integer argument `Generator::widen` makes.
+const MAX_WIDE_INT: f64 = 10_000.0;
 /// Randoop's seed primitives.
 const RANDOOP_INTS: &[f64] = &[-1.0, 0.0, 1.0, 10.0, 100.0];
 
@@ -229,6 +231,56 @@ impl Generator {
     }
 }
 
+impl Generator {
+    /// Falsification's wider reach: OASIs searches the whole input space, while both our
+    /// generators keep to small values. One argument is scaled by 10, 100 or 1000 (a number, or
+    /// every number of an array; integers stay integers, zero becomes ±factor) or a string is
+    /// repeated. Relations that hold only on the small values the search saw (thresholds such as
+    /// `out_f ≤ 17.8`) break on these inputs.
+    pub fn widen(&mut self, params: &[Param], input: &[JsValue], rng: &mut ChaCha8Rng) -> Vec<JsValue> {
+        let mut out = input.to_vec();
+        let n = params.len().min(out.len());
+        if n == 0 {
+            return out;
+        }
+        let k = rng.random_range(0..n);
+        let f = [10.0, 100.0, 1000.0].choose(rng).copied().unwrap_or(10.0);
+        out[k] = match &input[k] {
+            JsValue::Number(x) => {
+                let y = if *x == 0.0 {
+                    if rng.random_bool(0.5) {
+                        f
+                    } else {
+                        -f
+                    }
+                } else {
+                    x * f
+                };
+                // Integer arguments are often sizes (padStart's length, repeat's count): past
+                // ±10,000 a call only builds huge strings.
+                JsValue::Number(if params[k].kind == Kind::Int {
+                    y.clamp(-MAX_WIDE_INT, MAX_WIDE_INT)
+                } else {
+                    y
+                })
+            }
+            // Widened inputs are widened again later: strings stop growing at 256 units.
+            JsValue::String(s) if s.is_empty() || s.len() > 256 => JsValue::String(self.string(rng)),
+            JsValue::String(s) => JsValue::String(s.repeat(rng.random_range(2..=4))),
+            JsValue::Array(a) => JsValue::Array(
+                a.iter()
+                    .map(|e| match e {
+                        JsValue::Number(x) => JsValue::Number(x * f),
+                        other => other.clone(),
+                    })
+                    .collect(),
+            ),
+            other => other.clone(),
+        };
+        out
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -286,6 +338,39 @@ mod tests {
             };
             assert_eq!(run(3), run(3));
             assert_ne!(run(3), run(4));
+        }
+    }
+
+    #[test]
+    fn widening_keeps_kinds_and_leaves_the_small_values() {
+        let ps = params();
+        let run = |seed| {
+            let mut g = Generator::new(Style::Source, &[7.0]);
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            (0..300)
+                .map(|_| {
+                    let i = g.input(&ps, &mut rng);
+                    g.widen(&ps, &i, &mut rng)
+                })
+                .collect::<Vec<_>>()
+        };
+        let wide = run(5);
+        assert_eq!(wide, run(5));
+        for input in &wide {
+            for (p, v) in ps.iter().zip(input) {
+                assert!(fits(p.kind, v), "{:?} {v:?}", p.kind);
+            }
+        }
+        // Source integers stay within ±1000 and array elements within [-5, 10]: widened ones
+        // go beyond, and strings beyond the source's 8 characters.
+        let big = |v: &JsValue| match v {
+            JsValue::Number(x) => x.abs() > 1000.0,
+            JsValue::Array(a) => a.iter().any(|e| matches!(e, JsValue::Number(x) if x.abs() > 10.0)),
+            JsValue::String(s) => s.chars().count() > 8,
+            _ => false,
+        };
+        for k in 0..4 {
+            assert!(wide.iter().any(|i| big(&i[k])), "argument {k} never widened");
         }
     }
 }
