@@ -237,7 +237,12 @@ impl Generator {
     /// every number of an array; integers stay integers, zero becomes ±factor) or a string is
     /// repeated. Relations that hold only on the small values the search saw (thresholds such as
     /// `out_f ≤ 17.8`) break on these inputs.
-    pub fn widen(&mut self, params: &[Param], input: &[JsValue], rng: &mut ChaCha8Rng) -> Vec<JsValue> {
+    pub fn widen(
+        &mut self,
+        params: &[Param],
+        input: &[JsValue],
+        rng: &mut ChaCha8Rng,
+    ) -> Vec<JsValue> {
         let mut out = input.to_vec();
         let n = params.len().min(out.len());
         if n == 0 {
@@ -265,7 +270,9 @@ impl Generator {
                 })
             }
             // Widened inputs are widened again later: strings stop growing at 256 units.
-            JsValue::String(s) if s.is_empty() || s.len() > 256 => JsValue::String(self.string(rng)),
+            JsValue::String(s) if s.is_empty() || s.encode_utf16().count() > 256 => {
+                JsValue::String(self.string(rng))
+            }
             JsValue::String(s) => JsValue::String(s.repeat(rng.random_range(2..=4))),
             JsValue::Array(a) => JsValue::Array(
                 a.iter()
@@ -365,12 +372,17 @@ mod tests {
         // go beyond, and strings beyond the source's 8 characters.
         let big = |v: &JsValue| match v {
             JsValue::Number(x) => x.abs() > 1000.0,
-            JsValue::Array(a) => a.iter().any(|e| matches!(e, JsValue::Number(x) if x.abs() > 10.0)),
+            JsValue::Array(a) => a
+                .iter()
+                .any(|e| matches!(e, JsValue::Number(x) if x.abs() > 10.0)),
             JsValue::String(s) => s.chars().count() > 8,
             _ => false,
         };
         for k in 0..4 {
-            assert!(wide.iter().any(|i| big(&i[k])), "argument {k} never widened");
+            assert!(
+                wide.iter().any(|i| big(&i[k])),
+                "argument {k} never widened"
+            );
         }
     }
 }
