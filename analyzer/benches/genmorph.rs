@@ -1,13 +1,14 @@
 //! GenMorph search benchmark on recorded executions of real library functions: candidate
 //! evaluations per second, and the mutation score (StrykerJS mutants, evaluation inputs, valid
 //! relations after step 1) reached within growing budgets, i.e. the time to the final MS.
-//! Baseline measured in the same run: the same candidates' fitness evaluated one at a time on one
-//! thread without the fitness cache (what a plain loop over the population costs).
+//! Baseline measured in the same run: random candidates' fitness evaluated state by state (a tree
+//! walk per state, as the search did before the column-wise evaluator) one at a time on one thread
+//! without the fitness cache.
 //!
 //! Run: `cargo bench --workspace --bench genmorph`.
-//! Environment: MT_GENMORPH_ARCHIVE (default traces/genmorph-lodash-mathjs.mtrace),
-//! MT_GENMORPH_SUBJECTS (comma list; default mathjs.gcd,mathjs.pow,lodash.repeat,lodash.padStart),
-//! MT_GENMORPH_BUDGETS (seconds per function, comma list; default 20,60,180).
+//! Environment: MT_GENMORPH_ARCHIVE (default traces/genmorph150-lodash-mathjs.mtrace),
+//! MT_GENMORPH_SUBJECTS (comma list; default lodash.repeat,mathjs.combinations,mathjs.gamma),
+//! MT_GENMORPH_BUDGETS (seconds per function, comma list; default 30,180).
 
 use morphtrace_analyzer::genmorph::data::Dataset;
 use morphtrace_analyzer::genmorph::search::{evaluate_per_state, Config, Generator};
@@ -65,13 +66,13 @@ fn main() {
         .map(PathBuf::from)
         .unwrap_or_else(|_| {
             PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../traces/genmorph-lodash-mathjs.mtrace")
+                .join("../traces/genmorph150-lodash-mathjs.mtrace")
         });
     let subjects = list(
         "MT_GENMORPH_SUBJECTS",
-        "mathjs.gcd,mathjs.pow,lodash.repeat,lodash.padStart",
+        "lodash.repeat,mathjs.combinations,mathjs.gamma",
     );
-    let budgets: Vec<f64> = list("MT_GENMORPH_BUDGETS", "20,60,180")
+    let budgets: Vec<f64> = list("MT_GENMORPH_BUDGETS", "30,180")
         .iter()
         .filter_map(|b| b.parse().ok())
         .collect();
