@@ -229,9 +229,7 @@ impl Generator {
         };
         out
     }
-}
 
-impl Generator {
     /// Falsification's wider reach: OASIs searches the whole input space, while both our
     /// generators keep to small values. One argument is scaled by 10, 100 or 1000 (a number, or
     /// every number of an array; integers stay integers, zero becomes ±factor) or a string is
