@@ -173,12 +173,12 @@ fn differential_campaign_is_summarized_by_divergence_type_and_replays() {
         assert_eq!(s.mode, SessionMode::Replay);
         let parent = s.parent.expect("linked to the recorded session").session;
         let orig = sessions.iter().find(|o| o.id == parent).unwrap();
-        // Node's side of the original issued the same actions up to where it stopped.
-        let want: Vec<_> = orig.traces[1].actions().cloned().collect();
-        let got: Vec<_> = s.traces[0].actions().cloned().collect();
+        // Node is deterministic: the replay reproduces Node's side of the original, every
+        // action and every answer (a replay that issued fewer actions fails here).
+        assert!(orig.traces[1].actions().count() > 1, "{parent}");
         assert_eq!(
-            &got[..],
-            &want[..got.len().min(want.len())],
+            common::events(&s.traces[0]),
+            common::events(&orig.traces[1]),
             "replay of {parent}"
         );
     }
@@ -245,8 +245,26 @@ fn firefox_campaigns_are_deterministic_differential_and_replayable() {
         .output()
         .unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let replayed = ArchiveReader::open(&r).unwrap().session_count();
-    assert_eq!(replayed, sessions.len());
+    let replayed: Vec<Session> = ArchiveReader::open(&r)
+        .unwrap()
+        .sessions()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(replayed.len(), sessions.len());
+    // Replayed onto Firefox, each session reproduces Firefox's side of the original, up to and
+    // including the answer that diverged from Chromium's (the duplicate parameter among them).
+    for s in &replayed {
+        let parent = s.parent.expect("linked to the recorded session").session;
+        let orig = sessions.iter().find(|o| o.id == parent).unwrap();
+        let want = common::events(&orig.traces[1]);
+        let got = common::events(&s.traces[0]);
+        assert!(
+            got.len() >= want.len() && got[..want.len()] == want[..],
+            "replay of {parent} on Firefox: {} events, the original's side {}",
+            got.len(),
+            want.len()
+        );
+    }
 }
 
 #[test]
@@ -284,4 +302,39 @@ fn bad_flags_and_inputs_fail_clearly() {
         "run", "--engine", "node", "--seeds", "9..1", "--corpus", "x", "--out", "y",
     ]);
     assert!(!o.status.success());
+}
+
+/// A campaign in which no session could be judged (every one timed out) exits non-zero, says
+/// why by reason, and keeps every session it recorded.
+#[test]
+fn a_campaign_that_judges_nothing_fails_and_keeps_its_sessions() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("t.mtrace");
+    let o = Command::new(RECORD)
+        .args(["run", "--engine", "node", "--seeds", "1..2", "--corpus"])
+        .arg(root().join("tests/fixtures/loop.js"))
+        .args(["--session-timeout", "1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert!(
+        stdout.contains("0 sessions complete (0.00/s), 2 undecided (timeout 2)"),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains("no session could be judged (2 undecided: timeout 2)"),
+        "{stderr}"
+    );
+    let kept: Vec<Session> = ArchiveReader::open(&out)
+        .unwrap()
+        .sessions()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(kept.len(), 2);
+    assert!(kept.iter().all(|s| s.outcome.name() == "timeout"));
 }

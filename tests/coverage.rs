@@ -386,6 +386,8 @@ fn a_c_campaign_records_p_variants_and_rejections() {
             assert!(t.mapping.is_some());
         }
         let judged = cod::judge_session(s);
+        assert!(judged.unjudged.is_empty(), "{:?}", judged.unjudged);
+        let judged = judged.found;
         assert!(judged.iter().any(|j| j.relation == Relation::C2v));
         assert!(!judged
             .iter()
@@ -454,6 +456,7 @@ fn a_js_campaign_is_deterministic_and_rejects_what_cod_cannot_use() {
         .unwrap();
     assert_eq!(bug.outcome, SessionOutcome::Violated);
     assert!(cod::judge_session(bug)
+        .found
         .iter()
         .any(|j| j.relation == Relation::Truth && j.inconsistency.line == 10));
     let variants: usize = all

@@ -1209,7 +1209,7 @@ impl Ctx<'_> {
     fn add_inconsistencies(&self, b: &mut Builders, pos: u32, s: &Session) {
         let a = self.archive;
         let program = s.program.short();
-        for j in cod::judge_session(s) {
+        for j in cod::judge_session(s).found {
             let i = &j.inconsistency;
             let ic = &mut b.inconsistencies;
             ic.archive.push(a);

@@ -2,15 +2,18 @@
 //! recorded comparison policy and under alternatives, without re-recording.
 //!
 //! A recording stops at its first divergence, so a laxer policy can only say that the recorded
-//! prefix agrees: such sessions are *undecided* (what came after was never recorded). A stricter
-//! policy can find an earlier divergence in any session.
+//! prefix agrees: such sessions are *undecided* (what came after was never recorded). So are
+//! sessions whose engine died, that timed out or hit a harness error (unless a stricter policy
+//! finds a divergence in what was recorded), and traces that lack an answer. A stricter policy
+//! can find an earlier divergence in any session.
 
 use crate::ast::Memo;
 use crate::classes::{self, DIVERGENCE_KEYS};
 use crate::load::trigger_line;
 use crate::table::{percent, Table};
-use morphtrace_schema::relation::{judge_lockstep, ComparisonPolicy};
-use morphtrace_schema::{ArchiveReader, Session, SessionOutcome};
+use morphtrace_schema::relation::Judgement;
+use morphtrace_schema::relation::{judge_lockstep, ComparisonPolicy, Lockstep};
+use morphtrace_schema::{ArchiveReader, Session, SessionOutcome, Verdict as SessionVerdict};
 use polars::prelude::*;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -49,8 +52,38 @@ pub enum Verdict {
         class: [String; 3],
     },
     Agreed,
-    /// The recorded prefix agrees, but the recording stopped at a divergence of another policy.
-    Undecided,
+    /// Nothing diverged in what was recorded, but the recording did not reach the program's end
+    /// or its action budget: it stopped at a divergence of another policy, the engine died, the
+    /// session timed out, or a trace lacks an answer. The reason says which.
+    Undecided {
+        reason: String,
+    },
+}
+
+/// Why a session is undecided although its recorded prefix agrees.
+pub const STOPPED_AT_DIVERGENCE: &str = "stopped at the recorded divergence";
+
+/// A session's verdict from what judging its traces found and how its recording ended.
+pub fn verdict_of(found: Lockstep, outcome: &SessionOutcome) -> Result<Judgement, Verdict> {
+    match found {
+        Lockstep::Diverged(j) => Ok(j),
+        Lockstep::Agreed => Err(match outcome {
+            SessionOutcome::Finished | SessionOutcome::ActionLimit => Verdict::Agreed,
+            SessionOutcome::Diverged => Verdict::Undecided {
+                reason: STOPPED_AT_DIVERGENCE.into(),
+            },
+            other => Verdict::Undecided {
+                reason: other.name().into(),
+            },
+        }),
+        Lockstep::Unanswered { .. } => Err(Verdict::Undecided {
+            reason: match outcome.undecided() {
+                Some(r) => r.into(),
+                None if matches!(outcome, SessionOutcome::Diverged) => STOPPED_AT_DIVERGENCE.into(),
+                None => "an action without an answer".into(),
+            },
+        }),
+    }
 }
 
 /// Every differential session's recorded class and verdicts, in archive order.
@@ -108,29 +141,33 @@ pub fn rejudge(readers: &[(String, ArchiveReader)], extra: &[Variant]) -> Rejudg
                 let recorded = s.divergence.as_ref().map(|d| {
                     class_of(&s, &memo, r, d.action_index, d.kind.name(), d.action.name())
                 });
-                let stopped_early = matches!(s.outcome, SessionOutcome::Diverged);
                 let verdicts: Vec<Verdict> = vs
                     .iter()
-                    .map(|v| match judge_lockstep(&s.traces, &v.policy) {
-                        Some(j) => Verdict::Diverged {
-                            class: class_of(
-                                &s,
-                                &memo,
-                                r,
-                                j.action_index,
-                                j.kind.name(),
-                                j.action.name(),
-                            ),
+                    .map(
+                        |v| match verdict_of(judge_lockstep(&s.traces, &v.policy), &s.outcome) {
+                            Ok(j) => Verdict::Diverged {
+                                class: class_of(
+                                    &s,
+                                    &memo,
+                                    r,
+                                    j.action_index,
+                                    j.kind.name(),
+                                    j.action.name(),
+                                ),
+                            },
+                            Err(v) => v,
                         },
-                        None if stopped_early => Verdict::Undecided,
-                        None => Verdict::Agreed,
-                    })
+                    )
                     .collect();
-                let again = match &verdicts[0] {
-                    Verdict::Diverged { class } => Some(class.clone()),
-                    _ => None,
+                // The self-check compares whole verdicts: the recorded class, or agreement for
+                // a session recorded to its end, or undecided for one that never was.
+                let consistent = match (&verdicts[0], &recorded) {
+                    (Verdict::Diverged { class }, Some(rec)) => class == rec,
+                    (Verdict::Agreed, None) => s.outcome.verdict() == SessionVerdict::Agreed,
+                    (Verdict::Undecided { .. }, None) => !s.outcome.verdict().is_judged(),
+                    _ => false,
                 };
-                let bad = (again != recorded).then(|| format!("{path}: session {}", s.id));
+                let bad = (!consistent).then(|| format!("{path}: session {}", s.id));
                 (recorded, verdicts, bad)
             })
             .collect();
@@ -164,12 +201,25 @@ pub fn tables(r: &Rejudged, top: usize) -> PolarsResult<Vec<Table>> {
     let mut summary = Table::new(
         "relations",
         "Differential sessions re-judged under each comparison policy",
-        &["policy", "diverged", "of sessions", "agreed", "undecided", "newly diverged", "no longer diverged", "classes"],
+        &[
+            "policy",
+            "diverged",
+            "of judged",
+            "agreed",
+            "undecided",
+            "undecided by reason",
+            "newly diverged",
+            "no longer diverged",
+            "classes",
+        ],
     )
     .with_note(format!(
-        "{} differential sessions. Undecided: the recorded prefix agrees under this policy, but the \
-         recording stopped at the recorded divergence, so what came after is unknown. Re-judging \
-         under the recorded policy gave the recorded verdict for all but {} sessions.",
+        "{} differential sessions. Undecided: nothing diverged under this policy in what was \
+         recorded, but the recording did not reach the program's end or its action budget (it \
+         stopped at the recorded divergence, the engine died, the session timed out, or a trace \
+         lacks an answer), so what came after is unknown; undecided sessions are not counted in \
+         `of judged`. Re-judging under the recorded policy gave the recorded verdict (class, \
+         agreed or undecided) for all but {} sessions.",
         r.sessions,
         r.inconsistent.len()
     ));
@@ -180,6 +230,7 @@ pub fn tables(r: &Rejudged, top: usize) -> PolarsResult<Vec<Table>> {
     for (vi, name) in r.variants.iter().enumerate() {
         let mut diverged = Vec::new();
         let (mut agreed, mut undecided, mut new, mut gone) = (0, 0, 0, 0);
+        let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
         let mut kinds = BTreeMap::new();
         for (si, vs) in r.verdicts.iter().enumerate() {
             match &vs[vi] {
@@ -196,9 +247,12 @@ pub fn tables(r: &Rejudged, top: usize) -> PolarsResult<Vec<Table>> {
                         gone += 1;
                     }
                 }
-                Verdict::Undecided => {
+                Verdict::Undecided { reason } => {
                     undecided += 1;
-                    gone += 1;
+                    *reasons.entry(reason.as_str()).or_default() += 1;
+                    if r.recorded[si].is_some() {
+                        gone += 1;
+                    }
                 }
             }
         }
@@ -206,9 +260,14 @@ pub fn tables(r: &Rejudged, top: usize) -> PolarsResult<Vec<Table>> {
         summary.push(vec![
             name.clone(),
             diverged.len().to_string(),
-            percent(diverged.len(), r.sessions),
+            percent(diverged.len(), diverged.len() + agreed),
             agreed.to_string(),
             undecided.to_string(),
+            reasons
+                .iter()
+                .map(|(k, n)| format!("{k}: {n}"))
+                .collect::<Vec<_>>()
+                .join(", "),
             new.to_string(),
             gone.to_string(),
             classes.height().to_string(),

@@ -408,6 +408,88 @@ fn relations_rejudged_under_the_recorded_policy_agree_with_the_recording() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown key"));
 }
 
+/// Finding 1 of the honest-counts issue: a session whose engine died, timed out or lacks an
+/// answer is undecided under every policy, never agreed; only a session recorded to its end is.
+#[test]
+fn relations_never_call_a_session_that_was_not_judged_to_its_end_agreed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("undecided.mtrace");
+    let a = Program::new(
+        Language::JavaScript,
+        PROG_A,
+        ProgramOrigin::Inline {
+            name: "a.js".into(),
+        },
+    );
+    let agreeing = |i: u64, outcome: SessionOutcome| {
+        let mut s = session(
+            i,
+            &a,
+            vec![
+                (Action::Start, pause(0), pause(0)),
+                (Action::StepOver, pause(2), pause(2)),
+            ],
+            DivergenceKind::PauseLocation,
+        );
+        s.outcome = outcome;
+        s.divergence = None;
+        s
+    };
+    let mut unanswered = agreeing(4, SessionOutcome::Finished);
+    unanswered.traces[1].events.pop();
+    let sessions = [
+        agreeing(1, SessionOutcome::Finished),
+        agreeing(2, SessionOutcome::Timeout),
+        agreeing(
+            3,
+            SessionOutcome::HarnessError {
+                message: "the engine died".into(),
+            },
+        ),
+        unanswered,
+    ];
+    let mut w = ArchiveWriter::create(&path, &synth::header("undecided"), WriterOptions::default())
+        .unwrap();
+    w.add_program(&a).unwrap();
+    for s in &sessions {
+        w.append(s).unwrap();
+    }
+    w.finish().unwrap();
+    let r = ArchiveReader::open(&path).unwrap();
+    let j = relations::rejudge(&[("undecided".into(), r)], &[]);
+    assert_eq!(j.sessions, 4);
+    let undecided = |reason: &str| relations::Verdict::Undecided {
+        reason: reason.into(),
+    };
+    for v in &j.verdicts {
+        assert_eq!(v.len(), j.variants.len());
+    }
+    let recorded: Vec<_> = j.verdicts.iter().map(|v| v[0].clone()).collect();
+    assert_eq!(
+        recorded,
+        [
+            relations::Verdict::Agreed,
+            undecided("timeout"),
+            undecided("harness-error"),
+            undecided("an action without an answer"),
+        ]
+    );
+    // Session 4 was recorded as finished, yet a trace lacks an answer: the self-check says so.
+    assert_eq!(j.inconsistent, ["undecided: session 0000000000000004"]);
+    // The table counts one agreed and three undecided sessions, by reason, and rates over judged ones.
+    let out = ok(&["relations", p(&path)]);
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("| recorded |"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let cells: Vec<&str> = row.split('|').map(str::trim).collect();
+    assert_eq!(&cells[2..6], ["0", "0.0%", "1", "3"], "{row}");
+    assert!(
+        cells[6].contains("timeout: 1") && cells[6].contains("harness-error: 1"),
+        "{row}"
+    );
+}
+
 #[test]
 fn compare_shows_what_changed_between_two_campaigns() {
     let same = ok(&["compare", p(&trace(FIREFOX)), p(&trace(FIREFOX))]);

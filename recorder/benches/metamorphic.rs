@@ -1,4 +1,5 @@
-//! Metamorphic benchmark: test cases (a parent session and its follow-up, judged) per second on
+//! Metamorphic benchmark: judged test cases (a parent session and its follow-up whose relation
+//! was judged; undecided ones are shown by reason, never counted) per second on
 //! SunSpider (`../shared/corpus/dbdb/sunspider`), every transformation of Table 1, five rounds,
 //! on Chromium (and Node) with two workers and targets prepared ahead, next to the same chains
 //! run one session at a time with a new target or process per session and nothing prepared,
@@ -34,8 +35,18 @@ async fn measure(engine: &str, seeds: &str, jobs: usize, pool: usize) -> Summary
     campaign::run(c).await.unwrap()
 }
 
+/// Judged test cases per second: a follow-up whose engine died or timed out is undecided and
+/// not counted.
 fn rate(s: &Summary) -> f64 {
-    s.follow_ups as f64 / s.elapsed.as_secs_f64()
+    s.tally.rate(s.elapsed)
+}
+
+fn undecided(s: &Summary) -> String {
+    if s.tally.undecided.is_empty() {
+        "none".into()
+    } else {
+        morphtrace_recorder::tally::counts(&s.tally.undecided)
+    }
 }
 
 fn main() {
@@ -49,8 +60,8 @@ fn main() {
          (baseline {base_seeds}), fsync every session"
     );
     println!();
-    println!("| engine | morphtrace (2 workers, targets prepared ahead) | one at a time, a new target per session | speed-up | warnings | target |");
-    println!("|---|---|---|---|---|---|");
+    println!("| engine | morphtrace (2 workers, targets prepared ahead) | one at a time, a new target per session | speed-up | warnings | undecided (morphtrace; baseline) | target |");
+    println!("|---|---|---|---|---|---|---|");
     for (label, engine, target) in [
         ("Chromium", "chromium", "≥ 5 test cases/s"),
         ("Node", "node", "–"),
@@ -61,16 +72,18 @@ fn main() {
         let fast = rt.block_on(measure(engine, seeds, 2, 2));
         let slow = rt.block_on(measure(engine, base_seeds, 1, 0));
         println!(
-            "| {label} | {:.2}/s ({} test cases, {} sessions, {:.1} s) | {:.2}/s ({} test cases, {:.1} s) | {:.1}× | {} | {target} |",
+            "| {label} | {:.2}/s ({} test cases judged, {} sessions, {:.1} s) | {:.2}/s ({} test cases judged, {:.1} s) | {:.1}× | {} | {}; {} | {target} |",
             rate(&fast),
-            fast.follow_ups,
-            fast.recorded,
+            fast.tally.judged,
+            fast.tally.recorded,
             fast.elapsed.as_secs_f64(),
             rate(&slow),
-            slow.follow_ups,
+            slow.tally.judged,
             slow.elapsed.as_secs_f64(),
             rate(&fast) / rate(&slow),
             fast.warnings.values().sum::<usize>(),
+            undecided(&fast),
+            undecided(&slow),
         );
     }
     println!();

@@ -1,4 +1,5 @@
-//! Recorder benchmark: sessions per second on SunSpider (`../shared/corpus/dbdb/sunspider`) for
+//! Recorder benchmark: sessions per second (complete random sessions, judged differential
+//! ones; undecided ones shown by reason, never counted) on SunSpider (`../shared/corpus/dbdb/sunspider`) for
 //! random campaigns on Chromium and on Node and for a Chromium-vs-Node differential campaign,
 //! next to a naive baseline measured in the same run (one session at a time, a new target or
 //! process created per session, nothing prepared ahead). Prints the recorder's own peak memory
@@ -23,7 +24,7 @@ async fn measure(
     seeds: &str,
     jobs: usize,
     pool: usize,
-) -> (usize, f64) {
+) -> campaign::Summary {
     let dir = tempfile::tempdir().unwrap();
     let programs = common::sunspider(dir.path());
     let specs: Vec<EngineSpec> = engines
@@ -39,8 +40,27 @@ async fn measure(
         &RandomParams::default(),
     );
     let c = common::campaign(specs, programs, tasks, jobs, pool, dir.path());
-    let s = campaign::run(c).await.unwrap();
-    (s.recorded, s.recorded as f64 / s.elapsed.as_secs_f64())
+    campaign::run(c).await.unwrap()
+}
+
+/// `9.81/s (52 complete of 52; undecided: timeout 1)`: the rate counts complete (random) or
+/// judged (differential) sessions only; the rest are shown by reason.
+fn cell(s: &campaign::Summary) -> String {
+    let t = &s.tally;
+    let mut c = format!(
+        "{:.2}/s ({} of {} sessions",
+        t.rate(s.elapsed),
+        t.judged,
+        t.recorded
+    );
+    if !t.undecided.is_empty() {
+        c.push_str(&format!(
+            "; undecided: {}",
+            morphtrace_recorder::tally::counts(&t.undecided)
+        ));
+    }
+    c.push(')');
+    c
 }
 
 fn main() {
@@ -77,11 +97,9 @@ fn main() {
         if !knobs.wants(label) {
             continue;
         }
-        let (n, fast) = rt.block_on(measure(engines, differential, seeds, 2, 2));
-        let (m, slow) = rt.block_on(measure(engines, differential, base_seeds, 1, 0));
-        println!(
-            "| {label} | {fast:.2}/s ({n} sessions) | {slow:.2}/s ({m} sessions) | {target} |"
-        );
+        let fast = rt.block_on(measure(engines, differential, seeds, 2, 2));
+        let slow = rt.block_on(measure(engines, differential, base_seeds, 1, 0));
+        println!("| {label} | {} | {} | {target} |", cell(&fast), cell(&slow));
     }
     println!();
     println!(

@@ -5,6 +5,8 @@ use crate::debugger::{CaptureOptions, Engine};
 use crate::engines::EngineSpec;
 use crate::metamorphic::{self, ChainParams};
 use crate::strategy::{self, Plan, Recording};
+pub use crate::tally::counts;
+use crate::tally::Tally;
 use anyhow::{bail, Context, Result};
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::header::now_ms;
@@ -65,14 +67,13 @@ pub struct Campaign {
 /// What a campaign did, for the summary.
 #[derive(Debug, Default)]
 pub struct Summary {
-    pub recorded: usize,
+    /// The strategy's name (`random`, `differential`, `metamorphic`, `replay`).
+    pub strategy: String,
     pub skipped: usize,
-    pub outcomes: BTreeMap<String, usize>,
+    pub tally: Tally,
     pub divergences: BTreeMap<String, usize>,
     pub elapsed: Duration,
     pub interrupted: bool,
-    /// Metamorphic: follow-ups recorded (test cases: a parent and its follow-up).
-    pub follow_ups: usize,
     /// Metamorphic: warnings by last transformation and round.
     pub warnings: BTreeMap<(String, u32), usize>,
 }
@@ -80,26 +81,26 @@ pub struct Summary {
 impl std::fmt::Display for Summary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let secs = self.elapsed.as_secs_f64();
+        // A random session is compared with nothing while recording: it is complete, not judged.
+        let what = match self.strategy.as_str() {
+            "random" | "replay" => "sessions complete",
+            "metamorphic" => "test cases judged",
+            _ => "sessions judged",
+        };
         writeln!(
             f,
-            "recorded {} sessions in {:.1} s ({:.2} sessions/s){}",
-            self.recorded,
+            "recorded {} sessions in {:.1} s{}: {}",
+            self.tally.recorded,
             secs,
-            self.recorded as f64 / secs.max(1e-9),
-            resume_note(self.skipped, self.interrupted)
+            resume_note(self.skipped, self.interrupted),
+            self.tally.judged_line(what, self.elapsed)
         )?;
-        writeln!(f, "outcomes: {}", counts(&self.outcomes))?;
+        writeln!(f, "outcomes: {}", counts(&self.tally.outcomes))?;
         if !self.divergences.is_empty() {
             writeln!(f, "divergences: {}", counts(&self.divergences))?;
         }
-        if self.follow_ups > 0 {
-            writeln!(
-                f,
-                "metamorphic test cases: {} ({:.2}/s), warnings: {}",
-                self.follow_ups,
-                self.follow_ups as f64 / secs.max(1e-9),
-                self.warnings.values().sum::<usize>()
-            )?;
+        if self.strategy == "metamorphic" {
+            writeln!(f, "warnings: {}", self.warnings.values().sum::<usize>())?;
             for ((t, round), n) in &self.warnings {
                 writeln!(f, "  {t} (round {round}): {n}")?;
             }
@@ -118,17 +119,6 @@ pub fn resume_note(skipped: usize, interrupted: bool) -> String {
         s.push_str(" — interrupted");
     }
     s
-}
-
-/// `finished 3, violated 1`: counts by name.
-pub fn counts(m: &BTreeMap<String, usize>) -> String {
-    if m.is_empty() {
-        return "none".into();
-    }
-    m.iter()
-        .map(|(k, v)| format!("{k} {v}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Tasks of a `random` (one engine per session) or `differential` (all engines in lockstep)
@@ -293,6 +283,7 @@ pub async fn run(c: Campaign) -> Result<Summary> {
         .filter(|t| !done_ids.contains(&t.id))
         .collect();
     let mut summary = Summary {
+        strategy: c.config.strategy.clone(),
         skipped: total - todo.len(),
         ..Summary::default()
     };
@@ -397,9 +388,7 @@ pub async fn run(c: Campaign) -> Result<Summary> {
                 }
             }
             writer.append(&session).context("appending a session")?;
-            if session.parent.is_some() {
-                summary.follow_ups += 1;
-            }
+            summary.tally.add(&session);
             for w in &session.warnings {
                 let t = session
                     .transformations
@@ -408,11 +397,6 @@ pub async fn run(c: Campaign) -> Result<Summary> {
                     .unwrap_or_default();
                 *summary.warnings.entry((t, w.round)).or_default() += 1;
             }
-            summary.recorded += 1;
-            *summary
-                .outcomes
-                .entry(session.outcome.name().to_string())
-                .or_default() += 1;
             if let Some(d) = &session.divergence {
                 *summary
                     .divergences
@@ -421,6 +405,7 @@ pub async fn run(c: Campaign) -> Result<Summary> {
             }
             bar.inc(1);
             let o: Vec<String> = summary
+                .tally
                 .outcomes
                 .iter()
                 .map(|(k, v)| format!("{k}:{v}"))

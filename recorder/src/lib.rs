@@ -12,6 +12,7 @@ pub mod metamorphic;
 mod quickack;
 pub mod rdp;
 pub mod strategy;
+pub mod tally;
 
 /// The progress bar of a campaign on stderr (hidden when stderr is not a terminal).
 pub fn progress_bar(len: usize, visible: bool) -> indicatif::ProgressBar {

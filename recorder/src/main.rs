@@ -296,17 +296,39 @@ fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
     })
 }
 
-/// Runs a campaign and prints its summary; exit 130 if it was interrupted (ctrl-c).
+/// Runs a campaign and prints its summary.
 async fn run_and_report(c: Campaign) -> Result<ExitCode> {
     let out = c.out.clone();
     let summary = campaign::run(c).await?;
     print!("{summary}");
     println!("archive: {}", out.display());
-    Ok(if summary.interrupted {
+    Ok(exit_code(&summary.tally, summary.interrupted))
+}
+
+/// 130 if the campaign was interrupted (ctrl-c); 1 if it recorded sessions but could judge none
+/// of them (every engine died, timed out or was rejected): the user asked for something that
+/// could not be done. Every recorded session is in the archive either way.
+fn exit_code(tally: &morphtrace_recorder::tally::Tally, interrupted: bool) -> ExitCode {
+    if interrupted {
         ExitCode::from(130)
+    } else if tally.nothing_judged() {
+        if tally.undecided.is_empty() {
+            eprintln!(
+                "morphtrace-record: no session could be judged: no transformation applied to \
+                 any of the {} initial sessions",
+                tally.parents
+            );
+        } else {
+            eprintln!(
+                "morphtrace-record: no session could be judged ({} undecided: {})",
+                tally.undecided_total(),
+                morphtrace_recorder::tally::counts(&tally.undecided)
+            );
+        }
+        ExitCode::FAILURE
     } else {
         ExitCode::SUCCESS
-    })
+    }
 }
 
 /// `run --strategy coverage`: profilers are command-line tools and a warm Node, driven from
@@ -360,11 +382,7 @@ async fn run_coverage(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode>
     .await??;
     print!("{summary}");
     println!("archive: {}", r.common.out.display());
-    Ok(if summary.interrupted {
-        ExitCode::from(130)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(exit_code(&summary.tally, summary.interrupted))
 }
 
 fn harness_node(spec: &Option<String>) -> Result<PathBuf> {

@@ -243,15 +243,37 @@ pub fn report(s: &Session, engine: EngineRef, program: ProgramHash) -> Option<&C
         .find(|c| c.engine == engine && c.program == program)
 }
 
+/// A relation of a coverage session that could not be judged: the session lacks what it needs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unjudged {
+    pub relation: Relation,
+    /// Index of the transformation among the session's (Cod, truth).
+    pub transformation: Option<usize>,
+    pub reason: &'static str,
+}
+
+/// What judging one coverage session found: its inconsistencies, and the relations it could not
+/// judge (never silently passed over, so that no count credits them as consistent).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionJudgement {
+    pub found: Vec<Judged>,
+    pub unjudged: Vec<Unjudged>,
+}
+
 /// Every relation of a coverage session, judged: Cod for each variant, the ground truth for
 /// each instrumented copy, and C2V for each pair of profilers that profiled P.
-pub fn judge_session(s: &Session) -> Vec<Judged> {
-    let mut out = Vec::new();
+pub fn judge_session(s: &Session) -> SessionJudgement {
+    let mut out = SessionJudgement::default();
     for (ti, t) in s.transformations.iter().enumerate() {
         let relation = match t.name.as_str() {
             DELETE => Relation::Cod,
             COUNT => Relation::Truth,
             _ => continue,
+        };
+        let unjudged = |reason| Unjudged {
+            relation,
+            transformation: Some(ti),
+            reason,
         };
         let Some(engine) = t
             .params
@@ -260,17 +282,26 @@ pub fn judge_session(s: &Session) -> Vec<Judged> {
             .and_then(|(_, v)| v.parse().ok())
             .map(EngineRef)
         else {
+            out.unjudged
+                .push(unjudged("the transformation names no profiler"));
             continue;
         };
         let (Some(p), Some(v)) = (
             report(s, engine, t.program_before),
             report(s, engine, t.program_after),
         ) else {
+            out.unjudged.push(unjudged("a coverage report is missing"));
             continue;
         };
         let (Some(pf), Some(vf)) = (p.files.first(), v.files.first()) else {
+            out.unjudged.push(unjudged("a coverage report has no file"));
             continue;
         };
+        if relation == Relation::Truth && vf.statements.iter().all(|c| c.count.is_none()) {
+            out.unjudged
+                .push(unjudged("the instrumented run counted no statement"));
+            continue;
+        }
         let found = match relation {
             Relation::Cod => cod(
                 p.run.as_ref(),
@@ -281,7 +312,7 @@ pub fn judge_session(s: &Session) -> Vec<Judged> {
             ),
             _ => against_truth(pf, vf),
         };
-        out.extend(found.into_iter().map(|i| Judged {
+        out.found.extend(found.into_iter().map(|i| Judged {
             relation,
             engine,
             other: None,
@@ -298,9 +329,14 @@ pub fn judge_session(s: &Session) -> Vec<Judged> {
     for (i, a) in on_p.iter().enumerate() {
         for b in &on_p[i + 1..] {
             let (Some(af), Some(bf)) = (a.files.first(), b.files.first()) else {
+                out.unjudged.push(Unjudged {
+                    relation: Relation::C2v,
+                    transformation: None,
+                    reason: "a coverage report has no file",
+                });
                 continue;
             };
-            out.extend(c2v(af, bf).into_iter().map(|inc| Judged {
+            out.found.extend(c2v(af, bf).into_iter().map(|inc| Judged {
                 relation: Relation::C2v,
                 engine: a.engine,
                 other: Some(b.engine),
@@ -509,6 +545,64 @@ mod tests {
         uncovered.statements[0].count = None;
         let r = against_truth(&uncovered, &v8);
         assert_eq!((r.len(), r[0].kind), (1, InconsistencyKind::Weak));
+    }
+
+    /// Finding 5 of the honest-counts issue: a relation whose report is missing, or a ground
+    /// truth that counted nothing, was passed over silently (and so looked consistent).
+    #[test]
+    fn relations_that_cannot_be_judged_are_reported_not_skipped() {
+        use crate::session::{SessionId, SessionMode, SessionOutcome, TransformationRecord};
+        let (p, v, t) = (
+            ProgramHash::of("p"),
+            ProgramHash::of("v"),
+            ProgramHash::of("t"),
+        );
+        let record = |name: &str, after| TransformationRecord {
+            name: name.into(),
+            interactive: false,
+            params: vec![("engine".into(), "0".into())],
+            program_before: p,
+            program_after: after,
+            mapping: None,
+        };
+        let report = |program, f: FileCoverage| CoverageReport {
+            engine: EngineRef(0),
+            program,
+            files: vec![f],
+            run: Some(run("")),
+        };
+        let mut truth = file(vec![]);
+        truth.statements = vec![st(0, 0, "ExpressionStatement", None)];
+        let mut v8 = file(vec![Some(1)]);
+        v8.statements = vec![st(0, 0, "ExpressionStatement", Some(1))];
+        let s = Session {
+            id: SessionId(1),
+            mode: SessionMode::Coverage,
+            seed: 1,
+            engines: vec![EngineRef(0)],
+            program: p,
+            parent: None,
+            // The variant's report is missing; the truth counted nothing.
+            transformations: vec![record(DELETE, v), record(COUNT, t)],
+            outcome: SessionOutcome::Finished,
+            started_at_ms: 0,
+            duration_us: 0,
+            traces: vec![],
+            divergence: None,
+            warnings: vec![],
+            coverage: vec![report(p, v8), report(t, truth)],
+            notes: vec![],
+        };
+        let j = judge_session(&s);
+        assert!(j.found.is_empty());
+        let why: Vec<_> = j.unjudged.iter().map(|u| (u.relation, u.reason)).collect();
+        assert_eq!(
+            why,
+            [
+                (Relation::Cod, "a coverage report is missing"),
+                (Relation::Truth, "the instrumented run counted no statement"),
+            ]
+        );
     }
 
     #[test]

@@ -25,7 +25,7 @@ pub use header::{ArchiveHeader, CampaignConfig, FormatVersion, HostInfo};
 pub use program::{Language, LineMap, LineSegment, Program, ProgramHash, ProgramOrigin};
 pub use session::{
     Divergence, DivergenceKind, DivergenceSide, ParentRef, Session, SessionId, SessionMode,
-    SessionOutcome, TransformationRecord, Warning,
+    SessionOutcome, TransformationRecord, Verdict, Warning,
 };
 pub use trace::{
     Action, BreakpointId, Event, EventKind, Frame, Location, LocationSource, Output, PauseReason,

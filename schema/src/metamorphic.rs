@@ -547,6 +547,19 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
             );
         }
     }
+    // Breakpoints were compared pairwise above: one the parent set that the follow-up did not
+    // (or the reverse) is a difference too, not something the pairing may drop.
+    if pb.len() != fb.len() {
+        let extra = fb.get(pb.len()).map(|f| f.event_index);
+        return violation(
+            extra.or(fa.last().map(|f| f.event_index)),
+            format!(
+                "the parent's breakpoint requests were answered {} times, the follow-up's {} times",
+                pb.len(),
+                fb.len()
+            ),
+        );
+    }
     if parent.console != follow_up.console && !pc.is_empty() && finished(&pc) && finished(&fc) {
         return violation(
             fc.last().map(|f| f.event_index),
@@ -713,6 +726,36 @@ mod tests {
         let v = judge(&parent, &bad, &t).unwrap();
         assert_eq!(v.event_index, Some(3));
         assert!(v.message.contains("x: 1 vs 2"), "{}", v.message);
+    }
+
+    /// Finding 5 of the honest-counts issue: breakpoint answers were paired with `zip`, so a
+    /// follow-up that set fewer (or more) breakpoints than its parent went unreported.
+    #[test]
+    fn a_breakpoint_the_follow_up_did_not_set_is_a_violation() {
+        let bp = |line: u32| {
+            (
+                Action::SetBreakpoint { line, column: None },
+                Output::BreakpointSet {
+                    id: BreakpointId(line),
+                    requested: Location::new(line, 0),
+                    actual: vec![Location::new(line, 0)],
+                    source: LocationSource::EngineReported,
+                    policy: None,
+                },
+            )
+        };
+        let run = vec![(Action::Start, pause(0, 0, &[])), (Action::Resume, done())];
+        let parent = trace([vec![bp(3), bp(7)], run.clone()].concat());
+        let t = record(INTEGER_LITERAL, None, &Expectation::default());
+        let same = trace([vec![bp(3), bp(7)], run.clone()].concat());
+        assert_eq!(judge(&parent, &same, &t), None);
+        for follow_up in [
+            trace([vec![bp(3)], run.clone()].concat()),
+            trace([vec![bp(3), bp(7), bp(9)], run.clone()].concat()),
+        ] {
+            let v = judge(&parent, &follow_up, &t).expect("a violation");
+            assert!(v.message.contains("breakpoint requests"), "{}", v.message);
+        }
     }
 
     #[test]

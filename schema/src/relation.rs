@@ -234,23 +234,39 @@ fn steps(t: &crate::trace::Trace) -> Vec<Step<'_>> {
     v
 }
 
+/// What re-judging lockstep traces found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Lockstep {
+    /// Every action of the first trace was answered in every trace, alike under the policy.
+    /// Whether that makes the session *agreed* depends on how it ended (a session that timed out
+    /// after its last answer was still never judged to its end).
+    Agreed,
+    /// The first action whose outputs differ.
+    Diverged(Judgement),
+    /// Some trace has no answer to this action (the recording stopped there, e.g. the engine
+    /// died or the session timed out): nothing can be said of it or of what came after.
+    Unanswered { action_index: u32 },
+}
+
 /// Re-judges lockstep traces (the same actions, each answered by one output per debugger) under
-/// `policy`: the first action whose outputs differ between the first trace and another one. An
-/// action without an answer in some trace ends the comparison (the recording stopped there).
-pub fn judge_lockstep(
-    traces: &[crate::trace::Trace],
-    policy: &ComparisonPolicy,
-) -> Option<Judgement> {
-    let first = steps(traces.first()?);
+/// `policy`: the first action whose outputs differ between the first trace and another one, or
+/// the first action some trace left unanswered.
+pub fn judge_lockstep(traces: &[crate::trace::Trace], policy: &ComparisonPolicy) -> Lockstep {
+    let Some(first) = traces.first().map(steps) else {
+        return Lockstep::Unanswered { action_index: 0 };
+    };
     let others: Vec<_> = traces[1..].iter().map(steps).collect();
     for (i, (action, out)) in first.iter().enumerate() {
-        let Some(a) = out else { return None };
+        let unanswered = Lockstep::Unanswered {
+            action_index: i as u32,
+        };
+        let Some(a) = out else { return unanswered };
         for o in &others {
             let Some((other_action, Some(b))) = o.get(i) else {
-                return None;
+                return unanswered;
             };
             if other_action != action {
-                return Some(Judgement {
+                return Lockstep::Diverged(Judgement {
                     action_index: i as u32,
                     action: (*action).clone(),
                     kind: DivergenceKind::Other("actions".into()),
@@ -258,7 +274,7 @@ pub fn judge_lockstep(
                 });
             }
             if let Some((kind, detail)) = compare_outputs(a, b, policy) {
-                return Some(Judgement {
+                return Lockstep::Diverged(Judgement {
                     action_index: i as u32,
                     action: (*action).clone(),
                     kind,
@@ -267,7 +283,7 @@ pub fn judge_lockstep(
             }
         }
     }
-    None
+    Lockstep::Agreed
 }
 
 impl ComparisonPolicy {

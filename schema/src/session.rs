@@ -96,6 +96,59 @@ impl SessionOutcome {
     }
 }
 
+impl SessionOutcome {
+    /// Why the session's verdict is undecided (`timeout`, `harness-error`, `rejected`), or `None`
+    /// when the recording reached a point where its relation or comparison was judged.
+    pub fn undecided(&self) -> Option<&'static str> {
+        match self {
+            SessionOutcome::Timeout
+            | SessionOutcome::HarnessError { .. }
+            | SessionOutcome::Rejected { .. } => Some(self.name()),
+            _ => None,
+        }
+    }
+
+    /// The session's verdict as recorded (DESIGN §2): judged (agreed, or diverged/violated) or
+    /// undecided with the reason.
+    pub fn verdict(&self) -> Verdict {
+        match self {
+            SessionOutcome::Finished | SessionOutcome::ActionLimit => Verdict::Agreed,
+            SessionOutcome::Diverged | SessionOutcome::Violated => Verdict::Diverged,
+            other => Verdict::Undecided {
+                reason: other.name().to_string(),
+            },
+        }
+    }
+}
+
+/// What a session's recording established. Rates and tables count judged sessions only
+/// (`Agreed`, `Diverged`); an undecided one is shown by its reason, never folded into either.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Verdict {
+    /// Judged: nothing diverged, no relation was violated.
+    Agreed,
+    /// Judged: the debuggers diverged, or a relation was violated.
+    Diverged,
+    /// Not judged: the engine died, the session timed out, the harness failed, the program was
+    /// rejected, or a trace lacks the answer the judgement needs.
+    Undecided { reason: String },
+}
+
+impl Verdict {
+    pub fn is_judged(&self) -> bool {
+        !matches!(self, Verdict::Undecided { .. })
+    }
+
+    /// `agreed`, `diverged`, or `undecided (reason)`.
+    pub fn name(&self) -> String {
+        match self {
+            Verdict::Agreed => "agreed".into(),
+            Verdict::Diverged => "diverged".into(),
+            Verdict::Undecided { reason } => format!("undecided ({reason})"),
+        }
+    }
+}
+
 /// The six divergence types of DBDB §3.4.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum DivergenceKind {

@@ -22,3 +22,8 @@ pub fn normalized(path: &Path) -> BTreeMap<SessionId, Session> {
         })
         .collect()
 }
+
+/// A trace's events without their times: what a replay on the same engine must reproduce.
+pub fn events(t: &morphtrace_schema::Trace) -> Vec<morphtrace_schema::EventKind> {
+    t.events.iter().map(|e| e.kind.clone()).collect()
+}

@@ -246,12 +246,13 @@ fn compile_flags(p: CProfiler) -> &'static str {
 /// The campaign's tally, printed at the end.
 #[derive(Debug, Default)]
 pub struct Summary {
-    pub recorded: usize,
     pub skipped: usize,
-    pub outcomes: BTreeMap<String, usize>,
+    pub tally: crate::tally::Tally,
     pub rejections: BTreeMap<String, usize>,
     pub variants: usize,
     pub variants_dropped: usize,
+    /// Relations that could not be judged, by `relation: reason`.
+    pub unjudged: BTreeMap<String, usize>,
     /// (relation, profiler, kind) → count, judged online for this summary.
     pub inconsistencies: BTreeMap<(String, String, String), usize>,
     /// Seconds of work per profiler (over all workers) and programs profiled.
@@ -263,15 +264,23 @@ pub struct Summary {
 impl std::fmt::Display for Summary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let secs = self.elapsed.as_secs_f64().max(1e-9);
+        // Programs that were rejected (or whose profiling failed) are undecided: the rate counts
+        // the programs whose coverage can be judged.
         writeln!(
             f,
-            "recorded {} programs in {:.1} s ({:.1} programs/min){}",
-            self.recorded,
+            "recorded {} programs in {:.1} s{}: {} programs judged ({:.1}/min), {} undecided",
+            self.tally.recorded,
             secs,
-            self.recorded as f64 * 60.0 / secs,
-            crate::campaign::resume_note(self.skipped, self.interrupted)
+            crate::campaign::resume_note(self.skipped, self.interrupted),
+            self.tally.judged,
+            self.tally.judged as f64 * 60.0 / secs,
+            self.tally.undecided_total(),
         )?;
-        writeln!(f, "outcomes: {}", crate::campaign::counts(&self.outcomes))?;
+        writeln!(
+            f,
+            "outcomes: {}",
+            crate::tally::counts(&self.tally.outcomes)
+        )?;
         for (reason, n) in &self.rejections {
             writeln!(f, "  rejected {n}: {reason}")?;
         }
@@ -286,6 +295,9 @@ impl std::fmt::Display for Summary {
                 "{p}: {n} programs, {:.2} s of work each",
                 busy / (*n).max(1) as f64
             )?;
+        }
+        for (why, n) in &self.unjudged {
+            writeln!(f, "not judged {n}: {why}")?;
         }
         if self.inconsistencies.is_empty() {
             writeln!(f, "inconsistencies: none")?;
@@ -472,10 +484,7 @@ fn ctrlc_flag(stop: Arc<AtomicBool>) -> std::io::Result<()> {
 }
 
 fn tally(s: &mut Summary, d: &Done, descriptors: &[EngineDescriptor]) {
-    s.recorded += 1;
-    *s.outcomes
-        .entry(d.session.outcome.name().to_string())
-        .or_default() += 1;
+    s.tally.add(&d.session);
     if let SessionOutcome::Rejected { reason } = &d.session.outcome {
         // Group reasons by their first words (the cause, not the details).
         let short: String = reason.split(':').next().unwrap_or(reason).to_string();
@@ -498,7 +507,13 @@ fn tally(s: &mut Summary, d: &Done, descriptors: &[EngineDescriptor]) {
         .iter()
         .filter(|(k, _)| k == "variant-dropped")
         .count();
-    for j in cod::judge_session(&d.session) {
+    let judged = cod::judge_session(&d.session);
+    for u in &judged.unjudged {
+        *s.unjudged
+            .entry(format!("{}: {}", u.relation.name(), u.reason))
+            .or_default() += 1;
+    }
+    for j in judged.found {
         let label = |e: EngineRef| {
             descriptors
                 .get(e.0 as usize)
@@ -646,6 +661,7 @@ fn record(
         }
     }
     let violated = cod::judge_session(&session)
+        .found
         .iter()
         .any(|j| j.relation != cod::Relation::C2v);
     if session.outcome == SessionOutcome::Finished && violated {
@@ -927,6 +943,15 @@ fn record_js(
             },
         );
         match runner.run(&name, &ip.text, opts.run_timeout, Some(n)) {
+            // A run that returned no counters (or not one per counter) has no ground truth to
+            // compare: recording it would judge nothing and look like agreement.
+            Ok(r) if r.counts.as_ref().is_none_or(|c| c.len() != n) => session.notes.push((
+                "truth-skipped".into(),
+                format!(
+                    "the instrumented run returned {} counters, {n} expected",
+                    r.counts.as_ref().map_or(0, |c| c.len())
+                ),
+            )),
             Ok(r) if cod::same_output(Some(&r.run), p_run.as_ref()) => {
                 let counts = r.counts.unwrap_or_default();
                 let statements: Vec<StatementCount> = js
