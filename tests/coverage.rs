@@ -372,6 +372,21 @@ fn a_c_campaign_records_p_variants_and_rejections() {
         .filter(|s| s.notes.iter().any(|(_, v)| v.starts_with("csmith:")))
         .collect();
     assert_eq!(csmith.len(), 3);
+    // Rejected programs are undecided: shown by reason, not counted as judged.
+    let judged_programs = csmith
+        .iter()
+        .filter(|s| !matches!(s.outcome, SessionOutcome::Rejected { .. }))
+        .count();
+    assert!(
+        stdout.contains(&format!("{judged_programs} programs judged"))
+            && stdout.contains(&format!("{} undecided", 5 - judged_programs)),
+        "{stdout}"
+    );
+    // The checks below must check something: most Csmith programs terminate in time.
+    assert!(
+        judged_programs >= 2,
+        "{judged_programs} of 3 Csmith programs judged"
+    );
     for s in csmith {
         if matches!(s.outcome, SessionOutcome::Rejected { .. }) {
             continue;

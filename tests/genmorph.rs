@@ -272,9 +272,27 @@ fn records_searches_falsifies_and_generates_tests() {
         .iter()
         .map(|x| x.to_string())
         .collect();
-    for (id, t, tree) in [
-        ("test#true", t_perm, "(eq out_s out_f)"),
-        ("test#false", t_add, "(eq out_s out_f)"),
+    // A third relation throws on every pair: nothing is judged, so it is undecided, never a
+    // survivor (the skipped pairs are counted, not credited).
+    for (id, t, tree, js) in [
+        (
+            "test#true",
+            t_perm,
+            "(eq out_s out_f)",
+            "__mt.eq(out_s, out_f)",
+        ),
+        (
+            "test#false",
+            t_add,
+            "(eq out_s out_f)",
+            "__mt.eq(out_s, out_f)",
+        ),
+        (
+            "test#throws",
+            t_perm,
+            "(eq out_s out_f)",
+            "(() => { throw new Error('no') })()",
+        ),
     ] {
         set.relations.push(RelationRecord {
             id: id.into(),
@@ -282,7 +300,7 @@ fn records_searches_falsifies_and_generates_tests() {
             transformation: t as u32,
             input_relation: g.transformations[t].describe(&g.subject.param_names()),
             text: "out_s == out_f".into(),
-            js: "__mt.eq(out_s, out_f)".into(),
+            js: js.into(),
             tree: tree.into(),
             names: names.clone(),
             fp: 0,
@@ -305,9 +323,19 @@ fn records_searches_falsifies_and_generates_tests() {
     let rep: FalsificationReport =
         serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
     let by_id = |id: &str| rep.results.iter().find(|r| r.id == id).unwrap().clone();
-    assert!(!by_id("test#true").falsified);
+    let t = by_id("test#true");
+    assert!(!t.falsified && t.undecided.is_none() && t.evaluations >= rep.min_judged);
     let f = by_id("test#false");
     assert!(f.falsified && f.counterexample.as_ref().is_some_and(|c| c.len() == 4));
+    let x = by_id("test#throws");
+    assert!(!x.falsified && x.evaluations == 0 && x.skipped > 0, "{x:?}");
+    assert!(
+        x.undecided
+            .as_deref()
+            .is_some_and(|u| u.contains("0 pairs judged")),
+        "{x:?}"
+    );
+    assert_eq!(rep.relations_digest, Some(set.digest()));
     assert_eq!(
         rep.results.len(),
         set.relations
@@ -386,6 +414,46 @@ fn records_searches_falsifies_and_generates_tests() {
     assert!(
         table.contains("lodash.repeat,\"string(string,int)\""),
         "{table}"
+    );
+    // The undecided relation is counted apart, with its skipped pairs, and not in PZO.
+    let gcd_row = table
+        .lines()
+        .find(|l| l.starts_with("mathjs.gcd,"))
+        .unwrap_or_else(|| panic!("{table}"));
+    // After the quoted signature: mutants, MRs, PZ, PZO, undecided (step 2), skipped pairs, ...
+    let cells: Vec<&str> = gcd_row.split_once("\",").unwrap().1.split(',').collect();
+    assert_eq!(cells[4], "1", "one relation undecided by step 2: {gcd_row}");
+    let gcd_ids: Vec<&str> = set
+        .relations
+        .iter()
+        .filter(|r| r.subject == "mathjs.gcd")
+        .map(|r| r.id.as_str())
+        .collect();
+    let skipped: u32 = rep
+        .results
+        .iter()
+        .filter(|r| gcd_ids.contains(&r.id.as_str()))
+        .map(|r| r.skipped)
+        .sum();
+    assert_eq!(cells[5], skipped.to_string(), "{gcd_row}");
+    // A report is bound to the relation set it judged: another set's report is refused.
+    let o = Command::new(analyze())
+        .args([
+            "genmorph",
+            "table",
+            archive.to_str().unwrap(),
+            "--relations",
+        ])
+        .arg(&refined)
+        .arg("--falsified")
+        .arg(&report)
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("judged another relation set"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
     );
     // --subjects keeps those rows only (and their means); an unknown name is an error.
     let table_args = |subjects: &str| {
@@ -505,7 +573,7 @@ fn bad_input_gives_clear_errors() {
         "--budget must be a positive",
     );
     let recorded =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces/genmorph150-lodash-mathjs.mtrace");
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces/genmorph-executions.mtrace");
     fails(
         Command::new(analyze())
             .args(["genmorph", "search"])

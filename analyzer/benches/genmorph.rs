@@ -1,17 +1,20 @@
 //! GenMorph search benchmark on recorded executions of real library functions: candidate
 //! evaluations per second, and the mutation score (StrykerJS mutants, evaluation inputs, valid
 //! relations after step 1) reached within growing budgets, i.e. the time to the final MS.
-//! Baseline measured in the same run: random candidates' fitness evaluated state by state (a tree
-//! walk per state, as the search did before the column-wise evaluator) one at a time on one thread
-//! without the fitness cache.
+//! Baselines measured in the same run, on the same random candidates over every input relation's
+//! dataset (the search splits its budget over all of them), one at a time on one thread without
+//! the fitness cache: the tree walk per state (as the search did before the column-wise
+//! evaluator), and the column-wise evaluator alone. The search's own rate also counts its cache
+//! and its threads, on evolved (not random) candidates.
 //!
 //! Run: `cargo bench --workspace --bench genmorph`.
-//! Environment: MT_GENMORPH_ARCHIVE (default traces/genmorph150-lodash-mathjs.mtrace),
+//! Environment: MT_GENMORPH_ARCHIVE (default traces/genmorph-executions.mtrace),
 //! MT_GENMORPH_SUBJECTS (comma list; default lodash.repeat,mathjs.combinations,mathjs.gamma),
 //! MT_GENMORPH_BUDGETS (seconds per function, comma list; default 30,180).
 
+use morphtrace_analyzer::genmorph::columns::Columns;
 use morphtrace_analyzer::genmorph::data::Dataset;
-use morphtrace_analyzer::genmorph::search::{evaluate_per_state, Config, Generator};
+use morphtrace_analyzer::genmorph::search::{evaluate, evaluate_per_state, Config, Generator};
 use morphtrace_analyzer::genmorph::synth::synthesize;
 use morphtrace_analyzer::genmorph::table2::row;
 use morphtrace_schema::genmorph::ExecutionBatch;
@@ -32,41 +35,46 @@ fn list(name: &str, default: &str) -> Vec<String> {
         .collect()
 }
 
-/// Fitness evaluations per second of a plain sequential loop over random candidates.
-fn baseline(b: &ExecutionBatch, cfg: &Config) -> f64 {
-    let t = (0..b.transformations.len())
-        .map(|t| {
-            (
-                t,
-                Dataset::training(b, t, cfg.max_correct, cfg.max_incorrect, 1),
-            )
-        })
-        .max_by_key(|(_, d)| d.correct.len() + d.incorrect.len());
-    let Some((_, data)) = t else { return f64::NAN };
+/// Fitness evaluations per second of two single-threaded loops without the fitness cache, over
+/// the same random candidates on every input relation's dataset (the search splits its budget
+/// over all of them): the tree walk per state (the search before the column-wise evaluator), and
+/// the column-wise evaluator the search uses. Returns (tree walk, column-wise).
+fn baselines(b: &ExecutionBatch, cfg: &Config) -> (f64, f64) {
+    const PER_DATASET: usize = 300;
     let constants: Vec<f64> = b.constants.iter().map(|c| c.0).collect();
-    let g = Generator::new(&data.vars, &constants);
-    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-    let exprs: Vec<_> = (0..4_000)
-        .map(|_| g.initial(cfg.max_depth, &mut rng))
-        .collect();
-    let t0 = Instant::now();
-    let mut n = 0u64;
-    for e in exprs {
-        std::hint::black_box(evaluate_per_state(e, &data, &data.vars));
-        n += 1;
-        if t0.elapsed() > Duration::from_secs(5) {
-            break;
+    let (mut walk, mut columns, mut n) = (Duration::ZERO, Duration::ZERO, 0u64);
+    for t in 0..b.transformations.len() {
+        let data = Dataset::training(b, t, cfg.max_correct, cfg.max_incorrect, 1);
+        if data.correct.is_empty() && data.incorrect.is_empty() {
+            continue;
         }
+        let g = Generator::new(&data.vars, &constants);
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(t as u64 + 1);
+        let exprs: Vec<_> = (0..PER_DATASET)
+            .map(|_| g.initial(cfg.max_depth, &mut rng))
+            .collect();
+        let t0 = Instant::now();
+        for e in exprs.iter().cloned() {
+            std::hint::black_box(evaluate_per_state(e, &data, &data.vars));
+        }
+        walk += t0.elapsed();
+        let cols = Columns::new(&data);
+        let t0 = Instant::now();
+        for e in exprs {
+            std::hint::black_box(evaluate(e, &cols, &data.vars));
+        }
+        columns += t0.elapsed();
+        n += PER_DATASET as u64;
     }
-    n as f64 / t0.elapsed().as_secs_f64()
+    let rate = |d: Duration| n as f64 / d.as_secs_f64().max(1e-9);
+    (rate(walk), rate(columns))
 }
 
 fn main() {
     let archive = std::env::var("MT_GENMORPH_ARCHIVE")
         .map(PathBuf::from)
         .unwrap_or_else(|_| {
-            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-                .join("../traces/genmorph150-lodash-mathjs.mtrace")
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../traces/genmorph-executions.mtrace")
         });
     let subjects = list(
         "MT_GENMORPH_SUBJECTS",
@@ -92,12 +100,12 @@ fn main() {
         archive.display()
     );
     println!(
-        "| function | budget s | evaluations/s | baseline evaluations/s | speed-up | MRs | valid (step 1) | MS (all valid) | s to final relations |"
+        "| function | budget s | evaluations/s | baseline: tree walk per state, 1 thread | column-wise, 1 thread, same candidates | speed-up over the baseline | MRs | valid (step 1) | MS (all valid) | s to final relations |"
     );
-    println!("|---|---|---|---|---|---|---|---|---|");
+    println!("|---|---|---|---|---|---|---|---|---|---|");
     for b in &batches {
         let cfg = Config::default();
-        let base = baseline(b, &cfg);
+        let (base, columns) = baselines(b, &cfg);
         for &budget in &budgets {
             let cfg = Config {
                 budget: Duration::from_secs_f64(budget),
@@ -107,7 +115,7 @@ fn main() {
             let r = row(b, &s.relations, None).expect("relations parse");
             let rate = s.evaluations() as f64 / s.elapsed().as_secs_f64().max(1e-9);
             println!(
-                "| {} | {budget:.0} | {rate:.0} | {base:.0} | {:.1}x | {} | {} | {:.2} | {:.1} |",
+                "| {} | {budget:.0} | {rate:.0} | {base:.0} | {columns:.0} | {:.1}x | {} | {} | {:.2} | {:.1} |",
                 b.subject.name,
                 rate / base,
                 s.relations.len(),

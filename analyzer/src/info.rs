@@ -37,6 +37,8 @@ pub struct ArchiveInfo {
     pub corpus: Vec<String>,
     pub seeds: String,
     pub params: Vec<(String, String)>,
+    /// The recorder's command line (what made the archive).
+    pub command_line: Vec<String>,
     pub started_at_ms: i64,
     pub host: String,
     pub engines: Vec<EngineSummary>,
@@ -149,6 +151,7 @@ pub fn summarize(path: &str, reader: &ArchiveReader) -> ArchiveInfo {
         corpus: h.campaign.corpus.clone(),
         seeds: h.campaign.seeds.clone(),
         params: h.campaign.params.clone(),
+        command_line: h.campaign.command_line.clone(),
         started_at_ms: h.started_at_ms,
         host: format!(
             "{} ({}/{}, {} cpus{mem})",
@@ -209,6 +212,9 @@ pub fn render(info: &ArchiveInfo, max_programs: usize) -> String {
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         let _ = writeln!(o, "params    {}", p.join(", "));
+    }
+    if !info.command_line.is_empty() {
+        let _ = writeln!(o, "command   {}", info.command_line.join(" "));
     }
     let _ = writeln!(o, "recorded  {} on {}", time(info.started_at_ms), info.host);
     let _ = writeln!(o, "engines   {}", info.engines.len());

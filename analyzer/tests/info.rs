@@ -150,3 +150,23 @@ fn wrong_flags_are_usage_errors() {
     let (out, _) = text(&o);
     assert!(out.contains("info") && out.contains("offline"));
 }
+
+/// An archive says how it was made: the recorder's command line, from its header.
+#[test]
+fn info_prints_the_command_that_recorded_the_archive() {
+    let a = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../traces/differential-chromium-node-dbdb.mtrace");
+    let o = info(&[&a], false);
+    let (out, err) = text(&o);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("command   "))
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        line.contains(
+            "morphtrace-record run --engine chromium --engine node --strategy differential"
+        ),
+        "{line}"
+    );
+}

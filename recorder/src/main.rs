@@ -120,6 +120,11 @@ struct FalsifyArgs {
     seed: u64,
     #[arg(long, default_value_t = 25)]
     timeout_ms: u64,
+    /// A relation not falsified on fewer judged pairs than this (pairs whose call or relation
+    /// threw or timed out are skipped, not judged) is undecided, not a survivor. Default: a
+    /// tenth of --budget.
+    #[arg(long)]
+    min_judged: Option<u32>,
     #[arg(long)]
     node: Option<String>,
     /// Judge every relation, also those that failed filtering step 1: for a refinement round
@@ -473,6 +478,9 @@ fn falsify(f: FalsifyArgs) -> Result<ExitCode> {
         seed: f.seed,
         budget: f.budget,
         timeout_ms: f.timeout_ms,
+        min_judged: f
+            .min_judged
+            .unwrap_or_else(|| falsify::Options::default_min_judged(f.budget)),
     };
     let mut results = Vec::new();
     let mut missing: Vec<String> = set.relations.iter().map(|r| r.subject.clone()).collect();
@@ -514,17 +522,23 @@ fn falsify(f: FalsifyArgs) -> Result<ExitCode> {
         );
     }
     let n = results.iter().filter(|r| r.falsified).count();
+    let undecided = results.iter().filter(|r| r.undecided.is_some()).count();
+    let skipped: u64 = results.iter().map(|r| u64::from(r.skipped)).sum();
     let report = FalsificationReport {
         seed: f.seed,
         budget: f.budget,
         node: h.node_version.clone(),
+        relations_digest: Some(set.digest()),
+        min_judged: opts.min_judged,
         results,
     };
     std::fs::write(&f.out, serde_json::to_string_pretty(&report)?)
         .with_context(|| format!("writing {}", f.out.display()))?;
     println!(
-        "{n} of {} relations falsified; report: {}",
+        "{n} of {} relations falsified, {undecided} undecided (fewer than {} judged pairs), \
+         {skipped} pairs skipped (a call or the relation threw or timed out); report: {}",
         report.results.len(),
+        opts.min_judged,
         f.out.display()
     );
     Ok(ExitCode::SUCCESS)

@@ -24,6 +24,7 @@ pub fn normalized(path: &Path) -> BTreeMap<SessionId, Session> {
 }
 
 /// A trace's events without their times: what a replay on the same engine must reproduce.
+#[allow(dead_code)] // each test crate compiles this module; not all of them replay
 pub fn events(t: &morphtrace_schema::Trace) -> Vec<morphtrace_schema::EventKind> {
     t.events.iter().map(|e| e.kind.clone()).collect()
 }

@@ -3,11 +3,13 @@
 
 use super::search::Config;
 use super::synth::{synthesize, Refinement};
-use super::table2::{falsified_map, row, table};
+use super::table2::{row, step2_map, table};
 use crate::table::{Format, Table};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
-use morphtrace_schema::genmorph::relations::{FalsificationReport, RelationRecord, RelationSet};
+use morphtrace_schema::genmorph::relations::{
+    FalsificationReport, RelationRecord, RelationSet, Step2,
+};
 use morphtrace_schema::genmorph::ExecutionBatch;
 use morphtrace_schema::ArchiveReader;
 use std::io::IsTerminal;
@@ -146,8 +148,31 @@ fn read_report(p: &Path) -> Result<FalsificationReport> {
         .with_context(|| format!("{} is not a falsification report", p.display()))
 }
 
-fn read_falsified(path: &Option<PathBuf>) -> Result<Option<FalsificationReport>> {
-    path.as_deref().map(read_report).transpose()
+/// The falsification report of `set`: refused when it judged another relation set (ids repeat
+/// every round, so a stale report would otherwise apply silently).
+fn read_falsified(
+    path: &Option<PathBuf>,
+    set: &RelationSet,
+) -> Result<Option<FalsificationReport>> {
+    let Some(p) = path.as_deref() else {
+        return Ok(None);
+    };
+    let report = read_report(p)?;
+    match &report.relations_digest {
+        Some(d) if *d != set.digest() => bail!(
+            "{} judged another relation set (digest {}…, these relations {}…): run \
+             `morphtrace-record falsify` on these relations",
+            p.display(),
+            &d[..d.len().min(12)],
+            &set.digest()[..12]
+        ),
+        Some(_) => {}
+        None => tracing::warn!(
+            "{} predates relation-set digests: it cannot be checked against these relations",
+            p.display()
+        ),
+    }
+    Ok(Some(report))
 }
 
 fn search(a: SearchArgs) -> Result<()> {
@@ -290,8 +315,8 @@ fn only(
 fn print_table(a: TableArgs) -> Result<()> {
     let all = only(batches(&a.archive)?, &a.subjects, &a.archive)?;
     let set = read_relations(&a.relations)?;
-    let report = read_falsified(&a.falsified)?;
-    let map = report.as_ref().map(falsified_map);
+    let report = read_falsified(&a.falsified, &set)?;
+    let map = report.as_ref().map(step2_map);
     if let Some(m) = &map {
         let unchecked: Vec<&str> = set
             .relations
@@ -356,8 +381,8 @@ fn recorded_js_dir(archive: &Path) -> Option<PathBuf> {
 fn tests(a: TestsArgs) -> Result<()> {
     let all = batches(&a.archive)?;
     let set = read_relations(&a.relations)?;
-    let report = read_falsified(&a.falsified)?;
-    let map = report.as_ref().map(falsified_map);
+    let report = read_falsified(&a.falsified, &set)?;
+    let map = report.as_ref().map(step2_map);
     let js_dir = a
         .js_dir
         .clone()
@@ -372,7 +397,7 @@ fn tests(a: TestsArgs) -> Result<()> {
             .filter(|r| r.subject == b.subject.name && r.evaluation_fp == 0)
             .filter(|r| {
                 map.as_ref()
-                    .is_none_or(|m| !m.get(&r.id).copied().unwrap_or(false))
+                    .is_none_or(|m| m.get(&r.id).is_some_and(|s| s.0 == Step2::Survived))
             })
             .collect();
         if valid.is_empty() {

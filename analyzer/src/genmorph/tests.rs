@@ -397,6 +397,8 @@ fn refinement_learns_from_counterexamples() {
                 id: r.id.clone(),
                 falsified: true,
                 evaluations: 1,
+                skipped: 0,
+                undecided: None,
                 counterexample: Some(c.clone()),
                 more: more.to_vec(),
             });

@@ -20,6 +20,15 @@ pub struct Options {
     /// Pairs tried per transformation before a relation is deemed to survive.
     pub budget: u32,
     pub timeout_ms: u64,
+    /// A relation not falsified with fewer judged pairs than this is undecided.
+    pub min_judged: u32,
+}
+
+impl Options {
+    /// The threshold `falsify` uses by default: a tenth of the budget (at least one pair).
+    pub fn default_min_judged(budget: u32) -> u32 {
+        (budget / 10).max(1)
+    }
 }
 
 /// Searches counterexamples for `relations` (all of `batch`'s subject).
@@ -48,6 +57,8 @@ pub fn falsify(
             id: r.id.clone(),
             falsified: false,
             evaluations: 0,
+            skipped: 0,
+            undecided: None,
             counterexample: None,
             more: Vec::new(),
         })
@@ -56,7 +67,13 @@ pub fn falsify(
     groups.sort_unstable();
     groups.dedup();
     for t in groups {
+        let members: Vec<usize> = (0..relations.len())
+            .filter(|&i| relations[i].transformation == t)
+            .collect();
         let Some(tr) = batch.transformations.get(t as usize) else {
+            for &i in &members {
+                out[i].undecided = Some(format!("unknown transformation {t}"));
+            }
             continue;
         };
         let mut x = opts.seed ^ u64::from(t).wrapping_mul(0x9e37_79b9_7f4a_7c15);
@@ -66,9 +83,6 @@ pub fn falsify(
         let mut rng = ChaCha8Rng::seed_from_u64(x);
         let mut gen = Generator::new(Style::Source, &literals);
         let mut pool = seeds.clone();
-        let members: Vec<usize> = (0..relations.len())
-            .filter(|&i| relations[i].transformation == t)
-            .collect();
         let mut tried = 0u32;
         while tried < opts.budget && members.iter().any(|&i| !out[i].falsified) {
             let want = (opts.budget - tried).min(64) as usize;
@@ -120,15 +134,20 @@ pub fn falsify(
                     })
                     .take(32)
                     .collect();
-                match fails.first() {
-                    Some(&(k, _)) => {
-                        out[i].falsified = true;
-                        out[i].evaluations += k as u32 + 1;
-                        let mut cs = fails.into_iter().map(|f| f.1);
-                        out[i].counterexample = cs.next();
-                        out[i].more = cs.collect();
-                    }
-                    None => out[i].evaluations += pairs.len() as u32,
+                // Pairs up to the first failure (or all): judged ones count, skipped ones are
+                // counted apart and never credited.
+                let seen = fails.first().map_or(verdicts.len(), |f| f.0 + 1);
+                let skipped = verdicts[..seen]
+                    .iter()
+                    .filter(|v| matches!(v, Verdict::Skipped(_)))
+                    .count() as u32;
+                out[i].skipped += skipped;
+                out[i].evaluations += seen as u32 - skipped;
+                if !fails.is_empty() {
+                    out[i].falsified = true;
+                    let mut cs = fails.into_iter().map(|f| f.1);
+                    out[i].counterexample = cs.next();
+                    out[i].more = cs.collect();
                 }
             }
             tried += pairs.len() as u32;
@@ -136,6 +155,21 @@ pub fn falsify(
             if pool.len() > 2_000 {
                 pool.drain(..pool.len() - 2_000);
             }
+        }
+    }
+    for f in out
+        .iter_mut()
+        .filter(|f| !f.falsified && f.undecided.is_none())
+    {
+        if f.evaluations < opts.min_judged {
+            f.undecided = Some(if f.evaluations + f.skipped == 0 {
+                "no pairs could be generated".into()
+            } else {
+                format!(
+                    "{} pairs judged ({} skipped), fewer than {}",
+                    f.evaluations, f.skipped, opts.min_judged
+                )
+            });
         }
     }
     h.forget("o")?;

@@ -34,12 +34,49 @@ pub struct RelationSet {
     pub relations: Vec<RelationRecord>,
 }
 
+impl RelationSet {
+    /// A digest of what a falsification report judges (each relation's id, tree, JavaScript and
+    /// names): binds a report to the set it was made from, since ids repeat every round.
+    pub fn digest(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut h = Sha256::new();
+        for r in &self.relations {
+            for part in [&r.id, &r.tree, &r.js] {
+                h.update(part.as_bytes());
+                h.update([0]);
+            }
+            h.update(r.names.join(",").as_bytes());
+            h.update([1]);
+        }
+        h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+/// What step 2 established for one relation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step2 {
+    /// A counterexample was found.
+    Falsified,
+    /// Enough pairs were judged and none broke it.
+    Survived,
+    /// Too few pairs could be judged (calls or the relation threw or timed out, no pair could
+    /// be made, an unknown transformation): neither valid nor falsified.
+    Undecided,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Falsification {
     pub id: String,
     pub falsified: bool,
-    /// Pairs tried (until the first failure, or the budget).
+    /// Pairs judged (until the first failure, or the budget). Skipped pairs are not counted.
     pub evaluations: u32,
+    /// Pairs tried but not judged: the call or the relation threw or timed out.
+    #[serde(default)]
+    pub skipped: u32,
+    /// Why the relation is undecided (too few judged pairs, no pairs, unknown transformation);
+    /// `None` for a falsified or surviving relation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undecided: Option<String>,
     /// A source input, its follow-up and the two outputs that break the relation (tagged).
     pub counterexample: Option<Vec<serde_json::Value>>,
     /// The other pairs of the same round that break it too (at most 31), in the same form:
@@ -49,6 +86,16 @@ pub struct Falsification {
 }
 
 impl Falsification {
+    pub fn step2(&self) -> Step2 {
+        if self.falsified {
+            Step2::Falsified
+        } else if self.undecided.is_some() {
+            Step2::Undecided
+        } else {
+            Step2::Survived
+        }
+    }
+
     /// Every counterexample found, the first one first.
     pub fn counterexamples(&self) -> impl Iterator<Item = &Vec<serde_json::Value>> {
         self.counterexample.iter().chain(&self.more)
@@ -60,6 +107,12 @@ pub struct FalsificationReport {
     pub seed: u64,
     pub budget: u32,
     pub node: String,
+    /// `RelationSet::digest` of the relations judged (absent in reports made before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relations_digest: Option<String>,
+    /// A relation not falsified with fewer judged pairs than this is undecided.
+    #[serde(default)]
+    pub min_judged: u32,
     pub results: Vec<Falsification>,
 }
 
@@ -95,10 +148,14 @@ mod tests {
             seed: 1,
             budget: 10,
             node: "v20".into(),
+            relations_digest: Some("d".into()),
+            min_judged: 1,
             results: vec![Falsification {
                 id: "a#0.0".into(),
                 falsified: true,
                 evaluations: 3,
+                skipped: 2,
+                undecided: None,
                 counterexample: Some(c.clone()),
                 more: vec![c],
             }],
@@ -111,6 +168,12 @@ mod tests {
         let old = text.replace(r#","more":"#, r#","_more":"#);
         let old: FalsificationReport = serde_json::from_str(&old).unwrap();
         assert!(old.results[0].more.is_empty());
+        // And before skipped pairs, undecided relations and digests.
+        let old = text
+            .replace(r#""skipped":"#, r#""_skipped":"#)
+            .replace(r#""relations_digest":"#, r#""_digest":"#);
+        let old: FalsificationReport = serde_json::from_str(&old).unwrap();
+        assert_eq!((old.results[0].skipped, old.relations_digest), (0, None));
         let ce = back.results[0].counterexample.as_ref().unwrap();
         let f = JsValue::from_tagged(&ce[1][0]).unwrap();
         assert_eq!(f, JsValue::Number(-0.0));
