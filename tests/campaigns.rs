@@ -338,3 +338,76 @@ fn a_campaign_that_judges_nothing_fails_and_keeps_its_sessions() {
     assert_eq!(kept.len(), 2);
     assert!(kept.iter().all(|s| s.outcome.name() == "timeout"));
 }
+
+/// A strategy-specific flag given to a strategy that does not use it is a usage error naming
+/// both, for every such pair (never silently ignored).
+#[test]
+fn a_flag_of_another_strategy_is_refused_for_every_pair() {
+    const ALL: [&str; 4] = ["random", "differential", "metamorphic", "coverage"];
+    let debugging = &["random", "differential", "metamorphic"][..];
+    let flags: &[(&str, Option<&str>, &[&str])] = &[
+        ("--bp-per-line", Some("0.2"), debugging),
+        ("--remove-prob", Some("0.1"), debugging),
+        ("--max-actions", Some("5"), debugging),
+        ("--session-timeout", Some("9"), debugging),
+        ("--action-timeout", Some("2"), debugging),
+        ("--depth", Some("1"), debugging),
+        ("--node-pool", Some("1"), debugging),
+        ("--firefox-breakpoints", Some("same-line"), debugging),
+        ("--restart-every", Some("9"), debugging),
+        ("--variants", Some("2"), &["coverage"]),
+        ("--run-timeout", Some("2"), &["coverage"]),
+        ("--no-truth", None, &["coverage"]),
+        ("--rounds", Some("2"), &["metamorphic"]),
+        ("--transformations", Some("add-no-op"), &["metamorphic"]),
+        ("--compare-columns", None, &["differential"]),
+        ("--ignore-variables", None, &["differential"]),
+        ("--ignore-breakpoints", None, &["differential"]),
+        ("--ignore-object-shells", None, &["differential"]),
+    ];
+    let mut refused = 0;
+    for (flag, value, fits) in flags {
+        for strategy in ALL.iter().filter(|s| !fits.contains(s)) {
+            let mut c = Command::new(RECORD);
+            c.args([
+                "run",
+                "--engine",
+                "node",
+                "--corpus",
+                "/no/such",
+                "--out",
+                "/no/such.mtrace",
+            ])
+            .args(["--strategy", strategy, flag]);
+            if let Some(v) = value {
+                c.arg(v);
+            }
+            let o = c.output().unwrap();
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{flag} with {strategy}: {err}");
+            assert!(
+                err.contains(&format!("{flag} does not apply to --strategy {strategy}")),
+                "{flag} with {strategy}: {err}"
+            );
+            refused += 1;
+        }
+    }
+    // 9 debugger flags × coverage, 3 coverage flags, 2 metamorphic and 4 differential ones × 3.
+    assert_eq!(refused, 36);
+    // A flag of the strategy itself passes this check (and fails later, on the missing corpus).
+    let o = Command::new(RECORD)
+        .args([
+            "run",
+            "--engine",
+            "node",
+            "--corpus",
+            "/no/such",
+            "--out",
+            "/no/such.mtrace",
+        ])
+        .args(["--strategy", "metamorphic", "--rounds", "2"])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("/no/such"));
+}

@@ -1,7 +1,8 @@
 //! `morphtrace-record`: drives real debuggers and records sessions into .mtrace archives.
 
 use anyhow::{bail, Context, Result};
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use morphtrace_recorder::campaign::{self, session_key, Campaign, Task};
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::debugger::CaptureOptions;
@@ -261,8 +262,63 @@ struct ReplayArgs {
     common: EngineArgs,
 }
 
+/// The strategies that use each strategy-specific flag of `run`; the others refuse it, so that a
+/// flag given to the wrong strategy is never silently ignored.
+const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
+    use Strategy::*;
+    &[
+        ("bp_per_line", &[Random, Differential, Metamorphic]),
+        ("remove_prob", &[Random, Differential, Metamorphic]),
+        ("max_actions", &[Random, Differential, Metamorphic]),
+        ("variants", &[Coverage]),
+        ("run_timeout", &[Coverage]),
+        ("no_truth", &[Coverage]),
+        ("rounds", &[Metamorphic]),
+        ("transformations", &[Metamorphic]),
+        ("compare_columns", &[Differential]),
+        ("ignore_variables", &[Differential]),
+        ("ignore_breakpoints", &[Differential]),
+        ("ignore_object_shells", &[Differential]),
+        ("session_timeout", &[Random, Differential, Metamorphic]),
+        ("action_timeout", &[Random, Differential, Metamorphic]),
+        ("depth", &[Random, Differential, Metamorphic]),
+        ("node_pool", &[Random, Differential, Metamorphic]),
+        ("firefox_breakpoints", &[Random, Differential, Metamorphic]),
+        ("restart_every", &[Random, Differential, Metamorphic]),
+    ]
+};
+
+/// Refuses a strategy-specific flag given (on the command line) to a strategy that does not use it.
+fn check_strategy_flags(run: &ArgMatches, strategy: Strategy) -> Result<(), String> {
+    let name = |s: Strategy| s.to_possible_value().map(|v| v.get_name().to_string());
+    for (id, fits) in STRATEGY_FLAGS {
+        if fits.contains(&strategy) || run.value_source(id) != Some(ValueSource::CommandLine) {
+            continue;
+        }
+        let flag = format!("--{}", id.replace('_', "-"));
+        let users: Vec<String> = fits.iter().filter_map(|s| name(*s)).collect();
+        return Err(format!(
+            "{flag} does not apply to --strategy {}: it is for --strategy {}",
+            name(strategy).unwrap_or_default(),
+            users.join(" or ")
+        ));
+    }
+    Ok(())
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let cli = match Cli::from_arg_matches(&matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    if let (Command::Run(r), Some(("run", m))) = (&cli.command, matches.subcommand()) {
+        if let Err(msg) = check_strategy_flags(m, r.strategy) {
+            Cli::command()
+                .error(clap::error::ErrorKind::ArgumentConflict, msg)
+                .exit();
+        }
+    }
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(&cli.log));
     tracing_subscriber::fmt()
