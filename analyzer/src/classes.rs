@@ -26,29 +26,61 @@ pub fn u32s(df: &DataFrame, name: &str) -> PolarsResult<Vec<u32>> {
     Ok(c.u32()?.iter().map(|v| v.unwrap_or(0)).collect())
 }
 
+/// Rows of `df` grouped by the text of `keys` (nulls as `-`): each group's key and its rows in
+/// order, largest group first, ties by key so that the order is stable. Plain grouping over
+/// the key columns' text: the frames grouped here are small (one row per divergence, warning or
+/// inconsistency), and it spares the analyzer polars' lazy engine (see Cargo.toml).
+pub fn groups(df: &DataFrame, keys: &[&str]) -> PolarsResult<Vec<(Vec<String>, Vec<usize>)>> {
+    let cols: Vec<Vec<String>> = keys
+        .iter()
+        .map(|k| strings(df, k))
+        .collect::<PolarsResult<_>>()?;
+    let mut by_key: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
+    for row in 0..df.height() {
+        let key: Vec<String> = cols.iter().map(|c| c[row].clone()).collect();
+        by_key.entry(key).or_default().push(row);
+    }
+    let mut out: Vec<(Vec<String>, Vec<usize>)> = by_key.into_iter().collect();
+    out.sort_by(|a, b| b.1.len().cmp(&a.1.len()).then_with(|| a.0.cmp(&b.0)));
+    Ok(out)
+}
+
+/// A frame of `keys` columns (text) followed by `counts` columns (u32), one row per entry.
+pub fn frame(
+    keys: &[&str],
+    rows: &[(Vec<String>, Vec<u32>)],
+    counts: &[&str],
+) -> PolarsResult<DataFrame> {
+    let mut columns: Vec<Column> = keys
+        .iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let v: Vec<&str> = rows.iter().map(|r| r.0[i].as_str()).collect();
+            Column::new((*k).into(), v)
+        })
+        .collect();
+    columns.extend(counts.iter().enumerate().map(|(i, c)| {
+        let v: Vec<u32> = rows.iter().map(|r| r.1[i]).collect();
+        Column::new((*c).into(), v)
+    }));
+    DataFrame::new(rows.len(), columns)
+}
+
 /// Classes of `members` by `keys`: one row per class with `size` and `share` (percent of all
 /// members), largest first, ties by key so that the order is stable.
 pub fn classes(members: &DataFrame, keys: &[&str]) -> PolarsResult<DataFrame> {
     let total = members.height().max(1) as f64;
-    let key_exprs: Vec<Expr> = keys
-        .iter()
-        .map(|k| col(*k).cast(DataType::String).fill_null(lit("-")))
+    let rows: Vec<(Vec<String>, Vec<u32>)> = groups(members, keys)?
+        .into_iter()
+        .map(|(k, r)| (k, vec![r.len() as u32]))
         .collect();
-    let mut order = vec![col("size")];
-    order.extend(keys.iter().map(|k| col(*k)));
-    let mut descending = vec![true];
-    descending.extend(keys.iter().map(|_| false));
-    members
-        .clone()
-        .lazy()
-        .group_by(key_exprs)
-        .agg([len().cast(DataType::UInt32).alias("size")])
-        .with_column((col("size").cast(DataType::Float64) * lit(100.0) / lit(total)).alias("share"))
-        .sort_by_exprs(
-            order,
-            SortMultipleOptions::default().with_order_descending_multi(descending),
-        )
-        .collect()
+    let mut df = frame(keys, &rows, &["size"])?;
+    let share: Vec<f64> = rows
+        .iter()
+        .map(|r| f64::from(r.1[0]) * 100.0 / total)
+        .collect();
+    df.with_column(Column::new("share".into(), share))?;
+    Ok(df)
 }
 
 /// One member drawn by `sample`.
@@ -64,25 +96,9 @@ pub struct Drawn {
 /// DBDB's sampling: one member per class in turn, largest class first, until `n` are drawn or
 /// every member is; within a class, members come in a seeded random order.
 pub fn sample(members: &DataFrame, keys: &[&str], n: usize, seed: u64) -> PolarsResult<Vec<Drawn>> {
-    let classes = classes(members, keys)?;
-    let class_keys: Vec<Vec<String>> = {
-        let cols: Vec<Vec<String>> = keys
-            .iter()
-            .map(|k| strings(&classes, k))
-            .collect::<PolarsResult<_>>()?;
-        (0..classes.height())
-            .map(|i| cols.iter().map(|c| c[i].clone()).collect())
-            .collect()
-    };
-    let member_cols: Vec<Vec<String>> = keys
-        .iter()
-        .map(|k| strings(members, k))
-        .collect::<PolarsResult<_>>()?;
-    let mut by_key: HashMap<Vec<String>, Vec<usize>> = HashMap::new();
-    for row in 0..members.height() {
-        let key: Vec<String> = member_cols.iter().map(|c| c[row].clone()).collect();
-        by_key.entry(key).or_default().push(row);
-    }
+    let groups = groups(members, keys)?;
+    let class_keys: Vec<Vec<String>> = groups.iter().map(|g| g.0.clone()).collect();
+    let mut by_key: HashMap<Vec<String>, Vec<usize>> = groups.into_iter().collect();
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut queues: Vec<Vec<usize>> = class_keys
         .iter()

@@ -10,13 +10,28 @@ use std::collections::HashMap;
 /// A coverage inconsistency's class: (relation, profiler, kind, syntax kind of the line).
 pub const KEYS: [&str; 4] = ["relation", "profiler", "kind", "syntax"];
 
+/// The `noise` column: true where the weak-noise filter drops the inconsistency.
+fn noise(df: &DataFrame) -> PolarsResult<Vec<bool>> {
+    Ok(df
+        .column("noise")?
+        .bool()?
+        .iter()
+        .map(|b| b.unwrap_or(false))
+        .collect())
+}
+
+/// The rows of `df` where `keep` holds.
+fn rows_where(df: &DataFrame, keep: impl IntoIterator<Item = bool>) -> PolarsResult<DataFrame> {
+    let mask: BooleanChunked = keep.into_iter().map(Some).collect();
+    df.filter(&mask)
+}
+
 /// Inconsistencies that pass the weak-noise filter.
 pub fn reports(f: &crate::load::Frames) -> PolarsResult<DataFrame> {
-    f.inconsistencies
-        .clone()
-        .lazy()
-        .filter(col("noise").not())
-        .collect()
+    rows_where(
+        &f.inconsistencies,
+        noise(&f.inconsistencies)?.into_iter().map(|n| !n),
+    )
 }
 
 /// Classes of the reports left after the weak-noise filter.
@@ -47,20 +62,16 @@ pub fn classes_table(f: &crate::load::Frames, top: usize) -> PolarsResult<Table>
     Ok(t)
 }
 
-fn count_where(df: &DataFrame, pred: Expr) -> PolarsResult<usize> {
-    Ok(df.clone().lazy().filter(pred).collect()?.height())
-}
-
 /// Cod's evaluation per profiler: programs, variants, inconsistencies by kind, and what the
 /// weak-noise filter leaves; C2V's per pair.
 pub fn table(f: &crate::load::Frames) -> PolarsResult<Table> {
     let inc = &f.inconsistencies;
-    let sessions = f
-        .sessions
-        .clone()
-        .lazy()
-        .filter(col("mode").eq(lit("coverage")))
-        .collect()?;
+    let sessions = rows_where(
+        &f.sessions,
+        strings(&f.sessions, "mode")?
+            .into_iter()
+            .map(|m| m == "coverage"),
+    )?;
     let outcomes = strings(&sessions, "outcome")?;
     let rejected = outcomes.iter().filter(|o| *o == "rejected").count();
     let mut t = Table::new(
@@ -82,40 +93,24 @@ pub fn table(f: &crate::load::Frames) -> PolarsResult<Table> {
         sessions.height(),
         rejected
     ));
-    let groups = inc
-        .clone()
-        .lazy()
-        .group_by([col("relation"), col("profiler")])
-        .agg([len().alias("n")])
-        .sort(["relation", "profiler"], Default::default())
-        .collect()?;
-    let rel = strings(&groups, "relation")?;
-    let prof = strings(&groups, "profiler")?;
-    for (r, p) in rel.iter().zip(&prof) {
-        let these = inc
-            .clone()
-            .lazy()
-            .filter(
-                col("relation")
-                    .eq(lit(r.as_str()))
-                    .and(col("profiler").eq(lit(p.as_str()))),
-            )
-            .collect()?;
-        let programs = these
-            .column("program")?
-            .as_materialized_series()
-            .n_unique()?;
-        let k = |kind: &str| count_where(&these, col("kind").eq(lit(kind.to_string())));
-        let left = count_where(&these, col("noise").not())?;
+    let (program, kind, noise) = (strings(inc, "program")?, strings(inc, "kind")?, noise(inc)?);
+    let mut groups = classes::groups(inc, &["relation", "profiler"])?;
+    groups.sort_by(|a, b| a.0.cmp(&b.0));
+    for (key, rows) in groups {
+        let programs: std::collections::HashSet<&str> =
+            rows.iter().map(|&i| program[i].as_str()).collect();
+        let k = |name: &str| rows.iter().filter(|&&i| kind[i] == name).count();
+        let left = rows.iter().filter(|&&i| !noise[i]).count();
+        let [r, p] = [key[0].clone(), key[1].clone()];
         t.push(vec![
-            r.clone(),
-            p.clone(),
-            programs.to_string(),
-            k("strong")?.to_string(),
-            k("weak")?.to_string(),
-            k("output")?.to_string(),
-            these.height().to_string(),
-            format!("{left} ({})", percent(left, these.height())),
+            r,
+            p,
+            programs.len().to_string(),
+            k("strong").to_string(),
+            k("weak").to_string(),
+            k("output").to_string(),
+            rows.len().to_string(),
+            format!("{left} ({})", percent(left, rows.len())),
         ]);
     }
     Ok(t)
@@ -123,22 +118,19 @@ pub fn table(f: &crate::load::Frames) -> PolarsResult<Table> {
 
 /// Inconsistencies left after the filter by profiler, kind and the syntax kind of the line.
 pub fn by_syntax(f: &crate::load::Frames, top: usize) -> PolarsResult<Table> {
+    const KEYS: [&str; 3] = ["profiler", "kind", "syntax"];
     let r = reports(f)?;
-    let c = r
-        .lazy()
-        .group_by([col("profiler"), col("kind"), col("syntax")])
-        .agg([
-            len().cast(DataType::UInt32).alias("n"),
-            col("program")
-                .n_unique()
-                .cast(DataType::UInt32)
-                .alias("programs"),
-        ])
-        .sort_by_exprs(
-            [col("n"), col("profiler"), col("kind"), col("syntax")],
-            SortMultipleOptions::default().with_order_descending_multi([true, false, false, false]),
-        )
-        .collect()?;
+    let program = strings(&r, "program")?;
+    // Largest first, ties by key (`groups`' order).
+    let rows: Vec<(Vec<String>, Vec<u32>)> = classes::groups(&r, &KEYS)?
+        .into_iter()
+        .map(|(key, rows)| {
+            let programs: std::collections::HashSet<&str> =
+                rows.iter().map(|&i| program[i].as_str()).collect();
+            (key, vec![rows.len() as u32, programs.len() as u32])
+        })
+        .collect();
+    let c = classes::frame(&KEYS, &rows, &["n", "programs"])?;
     let c = if top > 0 { c.head(Some(top)) } else { c };
     let mut t = Table::from_df(
         "coverage_syntax",
@@ -170,17 +162,17 @@ fn line_counts(
     engine: u32,
     program: &str,
 ) -> PolarsResult<HashMap<u32, u64>> {
-    let df = lines
-        .clone()
-        .lazy()
-        .filter(
-            col("archive")
-                .eq(lit(archive))
-                .and(col("session").eq(lit(session)))
-                .and(col("engine").eq(lit(engine)))
-                .and(col("program").eq(lit(program.to_string()))),
-        )
-        .collect()?;
+    let (a, s, e, p) = (
+        u32s(lines, "archive")?,
+        u32s(lines, "session")?,
+        u32s(lines, "engine")?,
+        strings(lines, "program")?,
+    );
+    let df = rows_where(
+        lines,
+        (0..lines.height())
+            .map(|i| a[i] == archive && s[i] == session && e[i] == engine && p[i] == program),
+    )?;
     let l = u32s(&df, "line")?;
     let c = df.column("count")?.cast(&DataType::UInt64)?;
     Ok(l.into_iter()
