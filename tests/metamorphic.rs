@@ -8,7 +8,9 @@ use common::normalized;
 use morphtrace_recorder::corpus::{self, Loaded};
 use morphtrace_recorder::debugger::{CaptureOptions, Engine};
 use morphtrace_recorder::engines::EngineSpec;
-use morphtrace_recorder::faults::{Fault, FaultyEngine};
+#[path = "support/faults.rs"]
+mod faults;
+use faults::{Fault, FaultyEngine};
 use morphtrace_recorder::metamorphic::{self, Chain, ChainParams, Context, Pin};
 use morphtrace_recorder::strategy::{Plan, RandomParams};
 use morphtrace_schema::metamorphic as mm;

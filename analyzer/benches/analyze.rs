@@ -12,6 +12,7 @@ use morphtrace_analyzer::load::{self, Want};
 use morphtrace_analyzer::{classes, tables};
 use morphtrace_schema::rayon::prelude::*;
 use morphtrace_schema::*;
+use morphtrace_testkit::synth;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 

@@ -4,6 +4,7 @@
 use morphtrace_analyzer::load::{self, Want};
 use morphtrace_analyzer::{classes, metamorphic, relations, tables};
 use morphtrace_schema::*;
+use morphtrace_testkit::synth;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

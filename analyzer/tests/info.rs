@@ -6,9 +6,10 @@ use std::process::{Command, Output};
 const ANALYZE: &str = env!("CARGO_BIN_EXE_morphtrace-analyze");
 
 fn synth(path: &Path, extra: &[&str]) {
-    // The synthetic writer lives in the schema package; build the archive through the library.
+    // The synthetic generator lives in the testkit package; build the archive through the library.
     use morphtrace_schema::archive::FsyncPolicy;
-    use morphtrace_schema::{synth, ArchiveWriter, WriterOptions};
+    use morphtrace_schema::{ArchiveWriter, WriterOptions};
+    use morphtrace_testkit::synth;
     let opts = WriterOptions {
         fsync: FsyncPolicy::Never,
         ..WriterOptions::default()

@@ -6,7 +6,6 @@ pub mod corpus;
 pub mod coverage;
 pub mod debugger;
 pub mod engines;
-pub mod faults;
 pub mod genmorph;
 pub mod metamorphic;
 mod quickack;

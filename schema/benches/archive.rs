@@ -5,7 +5,8 @@
 
 use morphtrace_schema::archive::{FsyncPolicy, IndexStatus};
 use morphtrace_schema::rayon::prelude::*;
-use morphtrace_schema::{synth, ArchiveReader, ArchiveWriter, Session, WriterOptions};
+use morphtrace_schema::{ArchiveReader, ArchiveWriter, Session, WriterOptions};
+use morphtrace_testkit::synth;
 use std::io::{BufRead, BufWriter, Write};
 use std::time::Instant;
 

@@ -12,7 +12,6 @@ pub mod program;
 pub mod relation;
 pub mod session;
 pub mod summary;
-pub mod synth;
 pub mod trace;
 pub mod value;
 
@@ -35,3 +34,15 @@ pub use value::{Entry, Key, ObjectKind, Value};
 
 /// Re-exported so that users of `ArchiveReader::par_sessions` have the same rayon.
 pub use rayon;
+
+/// Sessions of an archive the project recorded into `traces/`, for unit tests that want real,
+/// rich sessions (the synthetic generator lives in the testkit crate, outside the contract).
+#[cfg(test)]
+pub(crate) fn recorded(name: &str) -> (ArchiveReader, Vec<Session>) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../traces")
+        .join(name);
+    let r = ArchiveReader::open(&path).expect("a recorded archive in traces/");
+    let sessions = r.sessions().map(Result::unwrap).collect();
+    (r, sessions)
+}

@@ -254,13 +254,15 @@ impl From<&Session> for SessionSummary {
 mod tests {
     use super::*;
     use crate::archive::Encoding;
-    use crate::{synth, ArchiveReader, ArchiveWriter, WriterOptions};
+    use crate::{ArchiveReader, ArchiveWriter, WriterOptions};
 
     /// Decoding the light view from an archive gives what converting the whole session gives,
     /// in both encodings: the mirror has every field in the right place.
     #[test]
     fn the_light_view_decodes_what_the_full_session_holds() {
-        let programs = synth::programs(3, 4);
+        // Real sessions (Chromium vs Firefox: divergences, values of every kind, slid breakpoints).
+        let (recorded, all) = crate::recorded("differential-chromium-firefox-dbdb.mtrace");
+        assert!(all.iter().any(|s| s.divergence.is_some()));
         for encoding in [Encoding::Named, Encoding::Compact] {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("a.mtrace");
@@ -268,19 +270,19 @@ mod tests {
                 encoding,
                 ..WriterOptions::default()
             };
-            let mut w = ArchiveWriter::create(&path, &synth::header("t"), opts).unwrap();
-            for p in &programs {
-                w.add_program(p).unwrap();
-            }
+            let mut w = ArchiveWriter::create(&path, recorded.header(), opts).unwrap();
             let mut sessions = Vec::new();
-            for i in 0..60 {
-                let mut s = synth::session(3, i, &programs[i as usize % 4], 40);
+            for (i, s) in all.iter().enumerate() {
+                let mut s = s.clone();
+                for p in s.referenced_programs() {
+                    w.add_program(recorded.program(&p).unwrap()).unwrap();
+                }
                 s.notes.push(("k".into(), "v".into()));
                 s.warnings.push(Warning {
                     relation: "r".into(),
                     round: 2,
                     against: Some(SessionId(9)),
-                    event_index: Some(3),
+                    event_index: Some(i as u32),
                     message: "m".into(),
                 });
                 w.append(&s).unwrap();

@@ -4,7 +4,8 @@
 
 use morphtrace_schema::archive::{Encoding, FsyncPolicy, WriterOptions};
 use morphtrace_schema::genmorph::*;
-use morphtrace_schema::{synth, ArchiveReader, ArchiveWriter};
+use morphtrace_schema::{ArchiveReader, ArchiveWriter};
+use morphtrace_testkit::synth;
 
 fn batch(name: &str) -> ExecutionBatch {
     let n = JsValue::Number;

@@ -2,7 +2,8 @@
 //! either reads (keeping only intact sessions, never a corrupted one) or says why it cannot.
 
 use morphtrace_schema::archive::{FsyncPolicy, IndexStatus, PRELUDE_LEN};
-use morphtrace_schema::{synth, ArchiveReader, ArchiveWriter, Session, SessionId, WriterOptions};
+use morphtrace_schema::{ArchiveReader, ArchiveWriter, Session, SessionId, WriterOptions};
+use morphtrace_testkit::synth;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;

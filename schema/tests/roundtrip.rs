@@ -3,6 +3,7 @@
 use morphtrace_schema::archive::{Encoding, FsyncPolicy};
 use morphtrace_schema::rayon::prelude::*;
 use morphtrace_schema::*;
+use morphtrace_testkit::synth;
 use proptest::collection::vec;
 use proptest::option;
 use proptest::prelude::*;

@@ -245,8 +245,11 @@ mod tests {
     /// A newer minor version adds fields; this build must still read its frames (named encoding).
     #[test]
     fn frames_with_unknown_fields_from_a_newer_minor_version_decode() {
-        let programs = crate::synth::programs(1, 1);
-        let session = crate::synth::session(1, 0, &programs[0], 30);
+        let (_, sessions) = crate::recorded("differential-chromium-firefox-dbdb.mtrace");
+        let session = sessions
+            .into_iter()
+            .max_by_key(|s| s.event_count())
+            .unwrap();
         let mut v = serde_json::to_value(&session).unwrap();
         v["future_field"] = serde_json::json!({"added_in": "1.1", "n": 3});
         v["traces"][0]["events"][0]["future_event_field"] = serde_json::json!([1, 2]);
@@ -261,8 +264,11 @@ mod tests {
     /// An older minor version lacks the optional fields added since; they take their defaults.
     #[test]
     fn frames_from_an_older_minor_version_without_optional_fields_decode() {
-        let programs = crate::synth::programs(1, 1);
-        let session = crate::synth::session(1, 0, &programs[0], 30);
+        let (_, sessions) = crate::recorded("differential-chromium-firefox-dbdb.mtrace");
+        let session = sessions
+            .into_iter()
+            .max_by_key(|s| s.event_count())
+            .unwrap();
         let mut v = serde_json::to_value(&session).unwrap();
         v.as_object_mut().unwrap().remove("notes");
         v["traces"][0].as_object_mut().unwrap().remove("console");

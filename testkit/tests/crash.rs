@@ -1,7 +1,8 @@
 //! A writer killed with SIGKILL mid-write loses nothing it had returned from, and can be resumed.
 
 use morphtrace_schema::archive::IndexStatus;
-use morphtrace_schema::{synth, ArchiveReader, SessionId};
+use morphtrace_schema::{ArchiveReader, SessionId};
+use morphtrace_testkit::synth;
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader};
 use std::path::Path;

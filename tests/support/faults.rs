@@ -2,8 +2,8 @@
 //! debugger misbehaves in one known way. A relation that should catch the fault must report it,
 //! at the event where the fault shows.
 
-use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use async_trait::async_trait;
+use morphtrace_recorder::debugger::{Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use morphtrace_schema::{Action, BreakpointId, EngineDescriptor, Location, Output};
 
 /// One way to misbehave. Lines are 0-based.

@@ -6,12 +6,12 @@
 //! loop counters, strings, arrays and nested objects; differential sessions carry two traces
 //! and sometimes a divergence. Everything is drawn from a seeded ChaCha8 generator.
 
-use crate::engine::{EngineDescriptor, EngineKind, EngineRef, Protocol};
-use crate::header::{ArchiveHeader, CampaignConfig};
-use crate::program::{Language, Program, ProgramOrigin};
-use crate::session::*;
-use crate::trace::*;
-use crate::value::{Entry, Key, ObjectKind, Value};
+use morphtrace_schema::engine::{EngineDescriptor, EngineKind, EngineRef, Protocol};
+use morphtrace_schema::header::{ArchiveHeader, CampaignConfig};
+use morphtrace_schema::program::{Language, Program, ProgramOrigin};
+use morphtrace_schema::session::*;
+use morphtrace_schema::trace::*;
+use morphtrace_schema::value::{Entry, Key, ObjectKind, Value};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 

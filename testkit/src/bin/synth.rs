@@ -4,7 +4,8 @@
 use anyhow::{Context, Result};
 use clap::Parser;
 use morphtrace_schema::archive::{Encoding, FsyncPolicy};
-use morphtrace_schema::{synth, ArchiveWriter, WriterOptions};
+use morphtrace_schema::{ArchiveWriter, WriterOptions};
+use morphtrace_testkit::synth;
 use std::io::Write;
 use std::path::PathBuf;
 
