@@ -10,14 +10,24 @@ pub enum FileFormat {
     Csv,
 }
 
+/// Why an export failed, with the path it failed on.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error("{0}: cannot create the directory: {1}")]
+    Directory(PathBuf, std::io::Error),
+    #[error("{0}: {1}")]
+    File(PathBuf, std::io::Error),
+    #[error("{0}: {1}")]
+    Write(PathBuf, PolarsError),
+}
+
 /// Writes `DIR/<frame>.parquet` (or `.csv`) for every frame; returns the files with their rows.
 pub fn export(
     frames: &Frames,
     dir: &Path,
     format: FileFormat,
-) -> anyhow::Result<Vec<(PathBuf, usize)>> {
-    std::fs::create_dir_all(dir)
-        .map_err(|e| anyhow::anyhow!("{}: cannot create the directory: {e}", dir.display()))?;
+) -> Result<Vec<(PathBuf, usize)>, ExportError> {
+    std::fs::create_dir_all(dir).map_err(|e| ExportError::Directory(dir.to_path_buf(), e))?;
     let mut written = Vec::new();
     for (name, df) in frames.all() {
         let ext = match format {
@@ -25,21 +35,20 @@ pub fn export(
             FileFormat::Csv => "csv",
         };
         let path = dir.join(format!("{name}.{ext}"));
-        let file =
-            std::fs::File::create(&path).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+        let file = std::fs::File::create(&path).map_err(|e| ExportError::File(path.clone(), e))?;
         let mut df = df.clone();
         match format {
             FileFormat::Parquet => {
                 ParquetWriter::new(file)
                     .with_compression(ParquetCompression::Zstd(None))
                     .finish(&mut df)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+                    .map_err(|e| ExportError::Write(path.clone(), e))?;
             }
             FileFormat::Csv => {
                 CsvWriter::new(file)
                     .include_header(true)
                     .finish(&mut df)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+                    .map_err(|e| ExportError::Write(path.clone(), e))?;
             }
         }
         written.push((path, df.height()));

@@ -1,16 +1,17 @@
 //! Campaigns: programs × seeds × engines in parallel workers, one crash-safe archive, resumable.
 
 use crate::corpus::Loaded;
+use crate::debugger::DebuggerError;
 use crate::debugger::{CaptureOptions, Engine};
 use crate::engines::EngineSpec;
 use crate::metamorphic::{self, ChainParams};
 use crate::strategy::{self, Plan, Recording};
 pub use crate::tally::counts;
 use crate::tally::Tally;
-use anyhow::{bail, Context, Result};
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::header::now_ms;
 use morphtrace_schema::relation::ComparisonPolicy;
+use morphtrace_schema::ArchiveError;
 use morphtrace_schema::{
     ArchiveHeader, ArchiveWriter, CampaignConfig, EngineDescriptor, EngineRef, ParentRef, Program,
     Session, SessionId, SessionMode,
@@ -21,6 +22,27 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
+
+/// Why a campaign could not run or could not keep what it recorded (a session's own failure is
+/// its outcome, never an error).
+#[derive(Debug, thiserror::Error)]
+pub enum CampaignError {
+    #[error("launching {engine}: {source}")]
+    Launch {
+        engine: String,
+        source: DebuggerError,
+    },
+    #[error("reopening {path} to resume: {source}")]
+    Reopen { path: String, source: ArchiveError },
+    #[error(
+        "{path} was recorded with other engines ({engines}); resume with the same --engine list"
+    )]
+    OtherEngines { path: String, engines: String },
+    #[error("creating {path} (use --resume to continue it): {source}")]
+    Create { path: String, source: ArchiveError },
+    #[error("writing the archive: {0}")]
+    Write(#[from] ArchiveError),
+}
 
 /// One session to record.
 #[derive(Debug, Clone)]
@@ -174,13 +196,16 @@ async fn launch_all(
     specs: &[EngineSpec],
     capture: &CaptureOptions,
     pool: usize,
-) -> Result<Vec<Box<dyn Engine>>> {
+) -> Result<Vec<Box<dyn Engine>>, CampaignError> {
     let mut out = Vec::new();
     for s in specs {
         out.push(
             s.launch(capture, pool)
                 .await
-                .with_context(|| format!("launching {s}"))?,
+                .map_err(|source| CampaignError::Launch {
+                    engine: s.to_string(),
+                    source,
+                })?,
         );
     }
     Ok(out)
@@ -233,7 +258,7 @@ pub fn metamorphic_tasks(
     tasks
 }
 
-pub async fn run(c: Campaign) -> Result<Summary> {
+pub async fn run(c: Campaign) -> Result<Summary, CampaignError> {
     let started = Instant::now();
     // Launch once up front: versions for the header, and worker 0 reuses these engines.
     let first = launch_all(&c.specs, &c.capture, c.node_pool).await?;
@@ -241,8 +266,12 @@ pub async fn run(c: Campaign) -> Result<Summary> {
     let mut config = c.config.clone();
     config.params.extend(c.policy.params());
     let (mut writer, done_ids) = if c.resume && c.out.exists() {
-        let (w, info) = ArchiveWriter::open_append(&c.out, c.writer)
-            .with_context(|| format!("reopening {} to resume", c.out.display()))?;
+        let (w, info) = ArchiveWriter::open_append(&c.out, c.writer).map_err(|source| {
+            CampaignError::Reopen {
+                path: c.out.display().to_string(),
+                source,
+            }
+        })?;
         if info.header.engines.len() != descriptors.len()
             || !info
                 .header
@@ -251,16 +280,16 @@ pub async fn run(c: Campaign) -> Result<Summary> {
                 .zip(&descriptors)
                 .all(|(a, b)| same_engine(a, b))
         {
-            bail!(
-                "{} was recorded with other engines ({}); resume with the same --engine list",
-                c.out.display(),
-                info.header
+            return Err(CampaignError::OtherEngines {
+                path: c.out.display().to_string(),
+                engines: info
+                    .header
                     .engines
                     .iter()
                     .map(|e| e.label())
                     .collect::<Vec<_>>()
-                    .join(", ")
-            );
+                    .join(", "),
+            });
         }
         if info.truncated_bytes > 0 {
             tracing::warn!(
@@ -271,8 +300,11 @@ pub async fn run(c: Campaign) -> Result<Summary> {
         (w, info.sessions)
     } else {
         let header = ArchiveHeader::new(config, descriptors.clone());
-        let w = ArchiveWriter::create(&c.out, &header, c.writer).with_context(|| {
-            format!("creating {} (use --resume to continue it)", c.out.display())
+        let w = ArchiveWriter::create(&c.out, &header, c.writer).map_err(|source| {
+            CampaignError::Create {
+                path: c.out.display().to_string(),
+                source,
+            }
         })?;
         (w, Default::default())
     };
@@ -369,7 +401,7 @@ pub async fn run(c: Campaign) -> Result<Summary> {
             for e in engines.iter_mut() {
                 e.shutdown().await;
             }
-            anyhow::Ok(())
+            Ok::<(), CampaignError>(())
         }));
     }
     drop(tx);
@@ -387,7 +419,7 @@ pub async fn run(c: Campaign) -> Result<Summary> {
                     writer.add_program(&l.program)?;
                 }
             }
-            writer.append(&session).context("appending a session")?;
+            writer.append(&session)?;
             summary.tally.add(&session);
             for w in &session.warnings {
                 let t = session
@@ -417,11 +449,11 @@ pub async fn run(c: Campaign) -> Result<Summary> {
     for w in workers {
         match w.await {
             Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::error!("a worker stopped: {e:#}"),
+            Ok(Err(e)) => tracing::error!("a worker stopped: {e}"),
             Err(e) => tracing::error!("a worker panicked: {e}"),
         }
     }
-    writer.finish().context("closing the archive")?;
+    writer.finish()?;
     summary.interrupted = stop.load(Ordering::SeqCst);
     summary.elapsed = started.elapsed();
     Ok(summary)

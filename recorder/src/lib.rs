@@ -10,6 +10,7 @@ pub mod genmorph;
 pub mod metamorphic;
 mod quickack;
 pub mod rdp;
+pub mod replay;
 pub mod strategy;
 pub mod tally;
 

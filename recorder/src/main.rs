@@ -3,17 +3,17 @@
 use anyhow::{bail, Context, Result};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use morphtrace_recorder::campaign::{self, session_key, Campaign, Task};
+use morphtrace_recorder::campaign::{self, Campaign, Task};
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::debugger::CaptureOptions;
 use morphtrace_recorder::engines::{self, EngineSpec};
 use morphtrace_recorder::metamorphic;
 use morphtrace_recorder::parse_seeds;
 use morphtrace_recorder::rdp::BreakpointPolicy;
-use morphtrace_recorder::strategy::{Plan, RandomParams};
+use morphtrace_recorder::strategy::RandomParams;
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::relation::ComparisonPolicy;
-use morphtrace_schema::{ArchiveReader, CampaignConfig, EngineKind, ParentRef, SessionMode};
+use morphtrace_schema::{ArchiveReader, CampaignConfig, EngineKind};
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -610,10 +610,6 @@ fn policy(a: &EngineArgs) -> ComparisonPolicy {
     }
 }
 
-fn labels(specs: &[EngineSpec], idx: &[usize]) -> Vec<String> {
-    idx.iter().map(|&i| specs[i].to_string()).collect()
-}
-
 fn campaign_of(
     a: &EngineArgs,
     programs: Vec<corpus::Loaded>,
@@ -794,50 +790,12 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             let dir = tempfile::Builder::new()
                 .prefix("morphtrace-programs-")
                 .tempdir()?;
-            let mut programs = Vec::new();
-            let mut index = std::collections::HashMap::new();
-            let all: Vec<usize> = (0..r.common.engines.len()).collect();
-            let engine_labels = labels(&r.common.engines, &all);
-            let mut tasks = Vec::new();
-            for s in reader.sessions() {
-                let s = match s {
-                    Ok(s) => s,
-                    Err(e) => {
-                        eprintln!("morphtrace-record: skipping an undecodable session: {e}");
-                        continue;
-                    }
-                };
-                let Some(program) = reader.program(&s.program) else {
-                    continue;
-                };
-                let pi = *index.entry(s.program).or_insert_with(|| {
-                    programs.push(program.clone());
-                    programs.len() - 1
-                });
-                let actions: Vec<_> = s
-                    .traces
-                    .first()
-                    .map(|t| t.actions().cloned().collect())
-                    .unwrap_or_default();
-                tasks.push(Task {
-                    id: session_key("replay", &engine_labels, &s.id.to_string(), s.seed),
-                    program: pi,
-                    seed: s.seed,
-                    engines: all.clone(),
-                    plan: Plan::Replay { actions },
-                    mode: SessionMode::Replay,
-                    parent: Some(ParentRef {
-                        session: s.id,
-                        round: 0,
-                    }),
-                    notes: vec![("replay_of".into(), s.id.to_string())],
-                    chain: None,
-                });
+            let replay =
+                morphtrace_recorder::replay::tasks(&reader, &r.common.engines, dir.path())?;
+            for why in &replay.undecodable {
+                eprintln!("morphtrace-record: skipping a session: {why}");
             }
-            let loaded = programs
-                .into_iter()
-                .map(|p| corpus::materialize(p, dir.path()))
-                .collect::<Result<Vec<_>, _>>()?;
+            let (loaded, tasks) = (replay.programs, replay.tasks);
             let config = CampaignConfig {
                 name: r
                     .common

@@ -3,7 +3,6 @@
 //! executions, `search` is Algorithm 1, `simplify` makes results readable.
 
 pub mod columns;
-pub mod commands;
 pub mod data;
 pub mod evaluate;
 pub mod jstests;

@@ -1,12 +1,13 @@
-//! `morphtrace-analyze genmorph ...`: the search over recorded executions, Table II, and the
-//! generated JS tests.
+//! `morphtrace-analyze genmorph ...`: the command line of the search over recorded executions,
+//! Table II and the generated JS tests (the work itself is the library's `genmorph` module). The
+//! command line lives with the binary: the library has no CLI code and no anyhow.
 
-use super::search::Config;
-use super::synth::{synthesize, Refinement};
-use super::table2::{row, step2_map, table};
-use crate::table::{Format, Table};
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
+use morphtrace_analyzer::genmorph::search::Config;
+use morphtrace_analyzer::genmorph::synth::{synthesize, Refinement};
+use morphtrace_analyzer::genmorph::table2::{row, step2_map, table};
+use morphtrace_analyzer::table::{Format, Table};
 use morphtrace_schema::genmorph::relations::{
     FalsificationReport, RelationRecord, RelationSet, Step2,
 };
@@ -403,7 +404,7 @@ fn tests(a: TestsArgs) -> Result<()> {
         if valid.is_empty() {
             continue;
         }
-        let text = super::jstests::test_file(
+        let text = morphtrace_analyzer::genmorph::jstests::test_file(
             b,
             &valid,
             &a.archive.display().to_string(),

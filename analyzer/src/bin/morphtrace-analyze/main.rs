@@ -1,5 +1,7 @@
 //! `morphtrace-analyze`: offline analysis of morphtrace archives.
 
+mod genmorph;
+
 use anyhow::Result;
 use clap::{Parser, Subcommand};
 use morphtrace_analyzer::load::{self, Dataset, Want};
@@ -188,7 +190,7 @@ enum Command {
     /// library functions, print Table II, write the relations as node tests.
     Genmorph {
         #[command(subcommand)]
-        command: morphtrace_analyzer::genmorph::commands::GenmorphCommand,
+        command: genmorph::GenmorphCommand,
     },
 }
 
@@ -631,7 +633,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(code(unreadable))
         }
         Command::Genmorph { command } => {
-            morphtrace_analyzer::genmorph::commands::run(command)?;
+            genmorph::run(command)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Export {
