@@ -5,6 +5,7 @@ mod common;
 use common::normalized;
 
 use morphtrace_schema::{ArchiveReader, Session, SessionMode};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -410,4 +411,105 @@ fn a_flag_of_another_strategy_is_refused_for_every_pair() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("/no/such"));
+}
+
+/// Ctrl-C (SIGINT) stops every kind of campaign alike: the tasks in flight finish, the archive
+/// is closed intact, the exit code is 130, and `--resume` records exactly what is missing.
+/// One test for the shared runner pieces, over a debugger campaign, a coverage campaign and a
+/// GenMorph recording.
+#[test]
+fn ctrl_c_stops_every_strategy_cleanly_and_resume_completes_it() {
+    type Count = fn(&ArchiveReader) -> usize;
+    let sessions: Count = |r| r.session_count();
+    let executions: Count = |r| r.execution_count();
+    let sunspider = root()
+        .join("tests/fixtures/sunspider")
+        .display()
+        .to_string();
+    let cases: Vec<(&str, Vec<String>, Count, usize)> = vec![
+        (
+            "random",
+            [
+                "run", "--engine", "node", "--seeds", "1..8", "--corpus", &sunspider,
+            ]
+            .map(String::from)
+            .to_vec(),
+            sessions,
+            10 * 8,
+        ),
+        (
+            "coverage",
+            [
+                "run",
+                "--strategy",
+                "coverage",
+                "--engine",
+                "gcov",
+                "--corpus",
+                "csmith:1..12",
+            ]
+            .map(String::from)
+            .to_vec(),
+            sessions,
+            12,
+        ),
+        (
+            "genmorph",
+            [
+                "genmorph",
+                "--subjects",
+                "mathjs.gcd,mathjs.lcm,mathjs.mod,lodash.repeat",
+            ]
+            .map(String::from)
+            .to_vec(),
+            executions,
+            4,
+        ),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (name, args, count, total) in cases {
+        let out = dir.path().join(format!("{name}.mtrace"));
+        let child = Command::new(RECORD)
+            .args(&args)
+            .arg("--out")
+            .arg(&out)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(300);
+        while ArchiveReader::open(&out).map(|r| count(&r)).unwrap_or(0) == 0 {
+            assert!(Instant::now() < deadline, "{name}: nothing recorded");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        // SAFETY: signalling our own child process.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+        }
+        let o = child.wait_with_output().unwrap();
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(o.status.code(), Some(130), "{name}: {stdout}");
+        assert!(stdout.contains("interrupted"), "{name}: {stdout}");
+        let r = ArchiveReader::open(&out).unwrap();
+        assert!(r.recovery().is_intact(), "{name}: {}", r.recovery());
+        let kept = count(&r);
+        assert!(kept >= 1 && kept < total, "{name}: kept {kept} of {total}");
+        let o = Command::new(RECORD)
+            .args(&args)
+            .args(["--resume", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let r = ArchiveReader::open(&out).unwrap();
+        assert_eq!(count(&r), total, "{name}: resumed to the whole campaign");
+        if name != "genmorph" {
+            let ids: BTreeSet<_> = r.sessions().map(|s| s.unwrap().id).collect();
+            assert_eq!(ids.len(), total, "{name}: no session twice");
+        }
+    }
 }

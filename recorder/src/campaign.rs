@@ -5,6 +5,7 @@ use crate::debugger::DebuggerError;
 use crate::debugger::{CaptureOptions, Engine};
 use crate::engines::EngineSpec;
 use crate::metamorphic::{self, ChainParams};
+use crate::runner::{open_archive, Interrupt, OpenError};
 use crate::strategy::{self, Plan, Recording};
 pub use crate::tally::counts;
 use crate::tally::Tally;
@@ -13,12 +14,11 @@ use morphtrace_schema::header::now_ms;
 use morphtrace_schema::relation::ComparisonPolicy;
 use morphtrace_schema::ArchiveError;
 use morphtrace_schema::{
-    ArchiveHeader, ArchiveWriter, CampaignConfig, EngineDescriptor, EngineRef, ParentRef, Program,
-    Session, SessionId, SessionMode,
+    ArchiveHeader, CampaignConfig, EngineDescriptor, EngineRef, ParentRef, Program, Session,
+    SessionId, SessionMode,
 };
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::mpsc;
@@ -32,14 +32,8 @@ pub enum CampaignError {
         engine: String,
         source: DebuggerError,
     },
-    #[error("reopening {path} to resume: {source}")]
-    Reopen { path: String, source: ArchiveError },
-    #[error(
-        "{path} was recorded with other engines ({engines}); resume with the same --engine list"
-    )]
-    OtherEngines { path: String, engines: String },
-    #[error("creating {path} (use --resume to continue it): {source}")]
-    Create { path: String, source: ArchiveError },
+    #[error(transparent)]
+    Open(#[from] OpenError),
     #[error("writing the archive: {0}")]
     Write(#[from] ArchiveError),
 }
@@ -211,10 +205,6 @@ async fn launch_all(
     Ok(out)
 }
 
-fn same_engine(a: &EngineDescriptor, b: &EngineDescriptor) -> bool {
-    a.kind == b.kind && a.executable == b.executable && a.version == b.version
-}
-
 struct Done {
     sessions: Vec<Session>,
     /// Programs the sessions derived (metamorphic follow-ups).
@@ -265,49 +255,9 @@ pub async fn run(c: Campaign) -> Result<Summary, CampaignError> {
     let descriptors: Vec<EngineDescriptor> = first.iter().map(|e| e.descriptor().clone()).collect();
     let mut config = c.config.clone();
     config.params.extend(c.policy.params());
-    let (mut writer, done_ids) = if c.resume && c.out.exists() {
-        let (w, info) = ArchiveWriter::open_append(&c.out, c.writer).map_err(|source| {
-            CampaignError::Reopen {
-                path: c.out.display().to_string(),
-                source,
-            }
-        })?;
-        if info.header.engines.len() != descriptors.len()
-            || !info
-                .header
-                .engines
-                .iter()
-                .zip(&descriptors)
-                .all(|(a, b)| same_engine(a, b))
-        {
-            return Err(CampaignError::OtherEngines {
-                path: c.out.display().to_string(),
-                engines: info
-                    .header
-                    .engines
-                    .iter()
-                    .map(|e| e.label())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-            });
-        }
-        if info.truncated_bytes > 0 {
-            tracing::warn!(
-                "cut {} bytes of a torn tail before resuming",
-                info.truncated_bytes
-            );
-        }
-        (w, info.sessions)
-    } else {
-        let header = ArchiveHeader::new(config, descriptors.clone());
-        let w = ArchiveWriter::create(&c.out, &header, c.writer).map_err(|source| {
-            CampaignError::Create {
-                path: c.out.display().to_string(),
-                source,
-            }
-        })?;
-        (w, Default::default())
-    };
+    let header = ArchiveHeader::new(config, descriptors.clone());
+    let (mut writer, resumed) = open_archive(&c.out, c.resume, &header, c.writer)?;
+    let done_ids = resumed.map(|r| r.sessions).unwrap_or_default();
     let total = c.tasks.len();
     let todo: VecDeque<Task> = c
         .tasks
@@ -321,15 +271,7 @@ pub async fn run(c: Campaign) -> Result<Summary, CampaignError> {
     };
     let bar = crate::progress_bar(todo.len(), c.progress);
     let queue = Arc::new(Mutex::new(todo));
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        tokio::spawn(async move {
-            if tokio::signal::ctrl_c().await.is_ok() {
-                stop.store(true, Ordering::SeqCst);
-            }
-        });
-    }
+    let stop = Interrupt::install();
     let programs = Arc::new(c.programs);
     let (tx, mut rx) = mpsc::channel::<Done>(64);
     let mut workers = Vec::new();
@@ -355,7 +297,7 @@ pub async fn run(c: Campaign) -> Result<Summary, CampaignError> {
             let mut coverage = None;
             let node = crate::engines::which("node").unwrap_or_else(|| "node".into());
             loop {
-                if stop.load(Ordering::SeqCst) {
+                if stop.requested() {
                     break;
                 }
                 let task = match queue.lock() {
@@ -454,7 +396,7 @@ pub async fn run(c: Campaign) -> Result<Summary, CampaignError> {
         }
     }
     writer.finish()?;
-    summary.interrupted = stop.load(Ordering::SeqCst);
+    summary.interrupted = stop.requested();
     summary.elapsed = started.elapsed();
     Ok(summary)
 }

@@ -11,6 +11,7 @@ pub mod metamorphic;
 mod quickack;
 pub mod rdp;
 pub mod replay;
+pub mod runner;
 pub mod strategy;
 pub mod tally;
 

@@ -513,7 +513,10 @@ fn genmorph(g: GenmorphArgs, command_line: Vec<String>) -> Result<ExitCode> {
         println!("  failed: {name}: {why}");
     }
     println!("archive: {}", g.out.display());
-    Ok(if summary.failed.is_empty() {
+    Ok(if summary.interrupted {
+        println!("interrupted: continue with --resume");
+        ExitCode::from(130)
+    } else if summary.failed.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

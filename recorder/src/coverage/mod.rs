@@ -20,14 +20,13 @@ use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::cod::{self, COUNT, DELETE};
 use morphtrace_schema::header::now_ms;
 use morphtrace_schema::{
-    ArchiveHeader, ArchiveWriter, CampaignConfig, CoverageReport, EngineDescriptor, EngineKind,
-    EngineRef, FileCoverage, Language, Program, ProgramOrigin, ProgramRun, Protocol, Session,
-    SessionId, SessionMode, SessionOutcome, StatementCount, TransformationRecord,
+    ArchiveHeader, CampaignConfig, CoverageReport, EngineDescriptor, EngineKind, EngineRef,
+    FileCoverage, Language, Program, ProgramOrigin, ProgramRun, Protocol, Session, SessionId,
+    SessionMode, SessionOutcome, StatementCount, TransformationRecord,
 };
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 use v8::V8Runner;
@@ -55,6 +54,8 @@ pub enum CoverageError {
     Archive(#[from] morphtrace_schema::ArchiveError),
     #[error("{0}")]
     Usage(String),
+    #[error(transparent)]
+    Open(#[from] crate::runner::OpenError),
 }
 
 /// Where the programs come from.
@@ -353,29 +354,10 @@ pub fn run(
         None
     };
     let labels: Vec<String> = descriptors.iter().map(|d| d.label()).collect();
-    let (mut writer, done) = if opts.resume && out.exists() {
-        let (w, info) = ArchiveWriter::open_append(out, opts.writer)?;
-        let same = info.header.engines.len() == descriptors.len()
-            && info
-                .header
-                .engines
-                .iter()
-                .zip(&descriptors)
-                .all(|(a, b)| a.kind == b.kind && a.version == b.version);
-        if !same {
-            return Err(CoverageError::Usage(format!(
-                "{} was recorded with other profilers; resume with the same --engine list",
-                out.display()
-            )));
-        }
-        (w, info.sessions)
-    } else {
-        let header = ArchiveHeader::new(config, descriptors.clone());
-        (
-            ArchiveWriter::create(out, &header, opts.writer)?,
-            Default::default(),
-        )
-    };
+    let header = ArchiveHeader::new(config, descriptors.clone());
+    let (mut writer, resumed) =
+        crate::runner::open_archive(out, opts.resume, &header, opts.writer)?;
+    let done = resumed.map(|r| r.sessions).unwrap_or_default();
     let mut tasks = VecDeque::new();
     let mut skipped = 0;
     for src in &sources {
@@ -398,12 +380,8 @@ pub fn run(
     };
     let bar = crate::progress_bar(tasks.len(), opts.progress);
     let queue = Arc::new(Mutex::new(tasks));
-    let stop = Arc::new(AtomicBool::new(false));
-    {
-        let stop = stop.clone();
-        // Ctrl-C: finish the programs in flight, keep every completed session.
-        let _ = ctrlc_flag(stop);
-    }
+    // Ctrl-C: finish the programs in flight, keep every completed session.
+    let stop = crate::runner::Interrupt::install();
     let (tx, rx) = mpsc::sync_channel::<Done>(16);
     let profilers = Arc::new(profilers);
     let mut handles = Vec::new();
@@ -423,7 +401,7 @@ pub fn run(
                 csmith_version,
             };
             loop {
-                if stop.load(Ordering::SeqCst) {
+                if stop.requested() {
                     break;
                 }
                 let task = queue.lock().ok().and_then(|mut q| q.pop_front());
@@ -453,34 +431,9 @@ pub fn run(
     }
     writer.finish()?;
     bar.finish_and_clear();
-    summary.interrupted = stop.load(Ordering::SeqCst);
+    summary.interrupted = stop.requested();
     summary.elapsed = started.elapsed();
     Ok(summary)
-}
-
-/// Sets `stop` on SIGINT (the first one; a second one kills as usual).
-fn ctrlc_flag(stop: Arc<AtomicBool>) -> std::io::Result<()> {
-    static STOP: std::sync::OnceLock<Arc<AtomicBool>> = std::sync::OnceLock::new();
-    if STOP.set(stop).is_err() {
-        return Ok(());
-    }
-    extern "C" fn on_sigint(_: libc::c_int) {
-        if let Some(s) = STOP.get() {
-            s.store(true, Ordering::SeqCst);
-        }
-        // SAFETY: restoring the default disposition is async-signal-safe.
-        unsafe {
-            libc::signal(libc::SIGINT, libc::SIG_DFL);
-        }
-    }
-    // SAFETY: the handler only stores to an atomic and resets the disposition.
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_sigint as extern "C" fn(libc::c_int) as libc::sighandler_t,
-        );
-    }
-    Ok(())
 }
 
 fn tally(s: &mut Summary, d: &Done, descriptors: &[EngineDescriptor]) {

@@ -10,7 +10,7 @@ pub mod mutants;
 pub mod record;
 pub mod subjects;
 
-use morphtrace_schema::archive::{ArchiveWriter, WriterOptions};
+use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::{
     ArchiveHeader, ArchiveReader, CampaignConfig, EngineDescriptor, EngineKind, Protocol,
 };
@@ -26,6 +26,8 @@ pub enum GenmorphError {
     Request { op: String, message: String },
     #[error("archive: {0}")]
     Archive(#[from] morphtrace_schema::archive::ArchiveError),
+    #[error(transparent)]
+    Open(#[from] crate::runner::OpenError),
 }
 
 /// What a recording did.
@@ -34,6 +36,8 @@ pub struct Summary {
     pub recorded: Vec<String>,
     pub skipped: Vec<String>,
     pub failed: Vec<(String, String)>,
+    /// Ctrl-C stopped the recording between two functions.
+    pub interrupted: bool,
 }
 
 pub struct Recording {
@@ -68,27 +72,23 @@ pub fn record_all(r: Recording) -> Result<Summary, GenmorphError> {
     let mut instrumenter = harness::Harness::start(&r.node)?;
     let mut summary = Summary::default();
     let mut done: Vec<String> = Vec::new();
-    let mut writer = if r.resume && r.out.exists() {
+    if r.resume && r.out.exists() {
+        // The functions already recorded (execution frames are not sessions: read them here).
         let reader = ArchiveReader::open(&r.out)?;
         for i in 0..reader.execution_count() {
             done.push(reader.executions(i)?.subject.name);
         }
-        drop(reader);
-        let (w, info) = ArchiveWriter::open_append(&r.out, WriterOptions::default())?;
-        if info.truncated_bytes > 0 {
-            tracing::warn!(
-                "cut {} bytes of a torn tail before resuming",
-                info.truncated_bytes
-            );
-        }
-        w
-    } else {
-        let header =
-            ArchiveHeader::new(r.config.clone(), vec![descriptor(&r.node, &h.node_version)]);
-        ArchiveWriter::create(&r.out, &header, WriterOptions::default())?
-    };
+    }
+    let header = ArchiveHeader::new(r.config.clone(), vec![descriptor(&r.node, &h.node_version)]);
+    let (mut writer, _) =
+        crate::runner::open_archive(&r.out, r.resume, &header, WriterOptions::default())?;
+    let stop = crate::runner::Interrupt::install();
     let bar = crate::progress_bar(r.subjects.len(), r.progress);
     for spec in &r.subjects {
+        if stop.requested() {
+            summary.interrupted = true;
+            break;
+        }
         bar.set_message(spec.name);
         if done.iter().any(|d| d == spec.name) {
             summary.skipped.push(spec.name.into());
