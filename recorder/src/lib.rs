@@ -2,6 +2,7 @@
 
 pub mod campaign;
 pub mod cdp;
+pub mod child;
 pub mod corpus;
 pub mod coverage;
 pub mod debugger;

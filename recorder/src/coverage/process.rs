@@ -62,9 +62,7 @@ pub fn run(
     // SAFETY: prctl and setrlimit are async-signal-safe; nothing else runs between fork and exec.
     unsafe {
         cmd.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
+            crate::child::die_with_parent_now()?;
             if let Some(l) = limits {
                 for (res, v) in [
                     (libc::RLIMIT_CPU, l.cpu_seconds),

@@ -132,16 +132,7 @@ impl V8Runner {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
-        use std::os::unix::process::CommandExt;
-        // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
-        unsafe {
-            cmd.pre_exec(|| {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
+        crate::child::DieWithParent::die_with_parent(&mut cmd);
         let mut child = cmd.spawn()?;
         let stdin = child.stdin.take().ok_or(CoverageError::Crashed)?;
         let stdout = child.stdout.take().ok_or(CoverageError::Crashed)?;

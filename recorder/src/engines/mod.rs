@@ -8,27 +8,7 @@ use crate::debugger::{CaptureOptions, DebuggerError, Engine};
 use morphtrace_schema::EngineKind;
 use std::path::{Path, PathBuf};
 
-/// Engines die with the recorder, even when it is killed with SIGKILL (no destructor runs then):
-/// a killed campaign must not leave browsers behind.
-pub trait DieWithParent {
-    fn die_with_parent(&mut self) -> &mut Self;
-}
-
-impl DieWithParent for tokio::process::Command {
-    fn die_with_parent(&mut self) -> &mut Self {
-        #[cfg(target_os = "linux")]
-        // SAFETY: prctl is async-signal-safe; nothing else runs between fork and exec.
-        unsafe {
-            self.pre_exec(|| {
-                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                Ok(())
-            });
-        }
-        self
-    }
-}
+pub use crate::child::DieWithParent;
 
 /// An engine as named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
