@@ -5,7 +5,7 @@ use morphtrace_recorder::debugger::{CaptureOptions, Debugger, Engine};
 use morphtrace_recorder::engines::EngineSpec;
 use morphtrace_recorder::rdp::BreakpointPolicy;
 use morphtrace_recorder::strategy::{self, Plan, Recording};
-use morphtrace_schema::relation::ComparisonPolicy;
+use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::{
     Action, DivergenceKind, EngineRef, Key, Location, LocationSource, ObjectKind, Output,
     PauseReason, PauseState, ProgramOutcome, Value,

@@ -13,8 +13,8 @@ mod faults;
 use faults::{Fault, FaultyEngine};
 use morphtrace_recorder::metamorphic::{self, Chain, ChainParams, Context, Pin};
 use morphtrace_recorder::strategy::{Plan, RandomParams};
+use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::metamorphic as mm;
-use morphtrace_schema::relation::ComparisonPolicy;
 use morphtrace_schema::{
     Action, ArchiveReader, EngineRef, EventKind, Language, Output, PauseReason, Program,
     ProgramOrigin, Session, SessionId, SessionOutcome, Trace,

@@ -2,8 +2,8 @@
 //! replay on a new version): what changed, session by session, class by class, program by program.
 
 use crate::classes::{strings, u32s};
-use crate::load::Dataset;
-use crate::table::Table;
+use crate::load::Archives;
+use crate::render::Table;
 use polars::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -19,7 +19,7 @@ struct SessionResult {
 }
 
 /// Sessions keyed by (program, seed, mode); the first of duplicates wins.
-fn results(d: &Dataset) -> PolarsResult<BTreeMap<(String, u64, String), SessionResult>> {
+fn results(d: &Archives) -> PolarsResult<BTreeMap<(String, u64, String), SessionResult>> {
     let s = &d.frames.sessions;
     let (arch, pos) = (u32s(s, "archive")?, u32s(s, "session")?);
     let (program, mode, outcome, divergence) = (
@@ -67,7 +67,7 @@ fn results(d: &Dataset) -> PolarsResult<BTreeMap<(String, u64, String), SessionR
     Ok(out)
 }
 
-fn engines(d: &Dataset) -> String {
+fn engines(d: &Archives) -> String {
     let mut labels: Vec<String> = d
         .sources
         .iter()
@@ -80,7 +80,7 @@ fn engines(d: &Dataset) -> String {
 }
 
 /// The comparison as tables: overview, outcome transitions, classes, programs, changed sessions.
-pub fn compare(a: &Dataset, b: &Dataset, limit: usize) -> PolarsResult<Vec<Table>> {
+pub fn compare(a: &Archives, b: &Archives, limit: usize) -> PolarsResult<Vec<Table>> {
     let ra = results(a)?;
     let rb = results(b)?;
     let matched: Vec<_> = ra.keys().filter(|k| rb.contains_key(*k)).cloned().collect();

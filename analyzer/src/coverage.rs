@@ -2,8 +2,8 @@
 //! and representatives shown with both reports side by side.
 
 use crate::classes::{self, strings, u32s};
-use crate::load::Dataset;
-use crate::table::{percent, Table};
+use crate::load::Archives;
+use crate::render::{percent, Table};
 use polars::prelude::*;
 use std::collections::HashMap;
 
@@ -183,7 +183,7 @@ fn line_counts(
 
 /// `sample` for coverage: one representative per class in turn, each with P and the other
 /// side's program around the line, both counts in the margin.
-pub fn sample(d: &Dataset, n: usize, seed: u64, context: u32) -> PolarsResult<String> {
+pub fn sample(d: &Archives, n: usize, seed: u64, context: u32) -> PolarsResult<String> {
     use std::fmt::Write;
     let members = reports(&d.frames)?;
     let drawn = classes::sample(&members, &KEYS, n, seed)?;

@@ -119,7 +119,7 @@ impl Source {
 }
 
 /// Everything loaded, as DataFrames, plus the programs (for AST nodes and excerpts).
-pub struct Dataset {
+pub struct Archives {
     pub sources: Vec<Source>,
     /// Archives that could not be opened at all: `path: error`.
     pub unreadable: Vec<String>,
@@ -603,7 +603,7 @@ pub fn open_all(paths: &[PathBuf]) -> (Vec<(String, ArchiveReader)>, Vec<String>
 
 /// Loads archives into DataFrames. An archive that cannot be opened is listed in `unreadable`
 /// and the others still load; sessions that do not decode are listed in their source.
-pub fn load(paths: &[PathBuf], want: Want) -> Result<Dataset, LoadError> {
+pub fn load(paths: &[PathBuf], want: Want) -> Result<Archives, LoadError> {
     let (readers, unreadable) = open_all(paths);
     let mut programs: HashMap<ProgramHash, Program> = HashMap::new();
     for (_, r) in &readers {
@@ -738,7 +738,7 @@ pub fn load(paths: &[PathBuf], want: Want) -> Result<Dataset, LoadError> {
         inconsistencies: next(),
     };
     let programs = Arc::try_unwrap(programs).unwrap_or_else(|p| (*p).clone());
-    Ok(Dataset {
+    Ok(Archives {
         sources,
         unreadable,
         programs,

@@ -4,7 +4,7 @@
 //! Shows that the recorder's online verdicts are reproducible, and re-judges old archives after
 //! a relation changes.
 
-use crate::table::Table;
+use crate::render::Table;
 use morphtrace_schema::metamorphic::judge;
 use morphtrace_schema::{ArchiveReader, Session, SessionId, SessionOutcome, Trace};
 use rayon::prelude::*;

@@ -2,8 +2,8 @@
 //! SVG plots drawn by plotters: cumulative outcomes by number of actions (DBDB Figure 7), class
 //! sizes, and cumulative warnings per round (ISSTA 2019 Figure 15).
 
-use crate::load::Dataset;
-use crate::table::Table;
+use crate::load::Archives;
+use crate::render::Table;
 use plotters::prelude::*;
 use std::fmt::Write as _;
 
@@ -215,7 +215,7 @@ fn html_table(t: &Table) -> String {
 }
 
 /// The page: sources, then each table, with a plot before the tables it draws.
-pub fn render(d: &Dataset, tables: &[Table]) -> String {
+pub fn render(d: &Archives, tables: &[Table]) -> String {
     let mut body = String::new();
     let _ = writeln!(body, "<h1>morphtrace report</h1>");
     let _ = writeln!(

@@ -4,7 +4,7 @@
 
 use crate::classes::{self, strings, u32s, DIVERGENCE_KEYS};
 use crate::load::Frames;
-use crate::table::{percent, Table};
+use crate::render::{percent, Table};
 use polars::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 

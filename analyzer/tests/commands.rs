@@ -2,7 +2,7 @@
 //! debuggers), on a truncated copy, and on a hand-built archive with known divergences.
 
 use morphtrace_analyzer::load::{self, Want};
-use morphtrace_analyzer::{classes, metamorphic, relations, tables};
+use morphtrace_analyzer::{classes, metamorphic, rejudge, tables};
 use morphtrace_schema::*;
 use morphtrace_testkit::synth;
 use std::path::{Path, PathBuf};
@@ -380,7 +380,7 @@ fn tables_reproduce_the_shape_of_dbdb_table_2_and_figure_7() {
 fn relations_rejudged_under_the_recorded_policy_agree_with_the_recording() {
     for name in [FIREFOX, NODE] {
         let r = morphtrace_schema::ArchiveReader::open(trace(name)).unwrap();
-        let j = relations::rejudge(&[(name.to_string(), r)], &[]);
+        let j = rejudge::rejudge(&[(name.to_string(), r)], &[]);
         assert_eq!(j.sessions, 90);
         assert!(j.inconsistent.is_empty(), "{name}: {:?}", j.inconsistent);
     }
@@ -457,9 +457,9 @@ fn relations_never_call_a_session_that_was_not_judged_to_its_end_agreed() {
     }
     w.finish().unwrap();
     let r = ArchiveReader::open(&path).unwrap();
-    let j = relations::rejudge(&[("undecided".into(), r)], &[]);
+    let j = rejudge::rejudge(&[("undecided".into(), r)], &[]);
     assert_eq!(j.sessions, 4);
-    let undecided = |reason: &str| relations::Verdict::Undecided {
+    let undecided = |reason: &str| rejudge::Verdict::Undecided {
         reason: reason.into(),
     };
     for v in &j.verdicts {
@@ -469,7 +469,7 @@ fn relations_never_call_a_session_that_was_not_judged_to_its_end_agreed() {
     assert_eq!(
         recorded,
         [
-            relations::Verdict::Agreed,
+            rejudge::Verdict::Agreed,
             undecided("timeout"),
             undecided("harness-error"),
             undecided("an action without an answer"),

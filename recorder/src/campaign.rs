@@ -10,8 +10,8 @@ use crate::strategy::{self, Plan, Recording};
 pub use crate::tally::counts;
 use crate::tally::Tally;
 use morphtrace_schema::archive::WriterOptions;
+use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::header::now_ms;
-use morphtrace_schema::relation::ComparisonPolicy;
 use morphtrace_schema::ArchiveError;
 use morphtrace_schema::{
     ArchiveHeader, CampaignConfig, EngineDescriptor, EngineRef, ParentRef, Program, Session,

@@ -12,7 +12,7 @@ use morphtrace_recorder::parse_seeds;
 use morphtrace_recorder::rdp::BreakpointPolicy;
 use morphtrace_recorder::strategy::RandomParams;
 use morphtrace_schema::archive::WriterOptions;
-use morphtrace_schema::relation::ComparisonPolicy;
+use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::{ArchiveReader, CampaignConfig, EngineKind};
 
 use std::io::IsTerminal;
@@ -494,7 +494,7 @@ fn genmorph(g: GenmorphArgs, command_line: Vec<String>) -> Result<ExitCode> {
         params,
         command_line,
     };
-    let summary = genmorph::record_all(genmorph::Recording {
+    let summary = genmorph::record_all(genmorph::Campaign {
         node: harness_node(&g.node)?,
         subjects: specs,
         options,

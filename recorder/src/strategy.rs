@@ -3,7 +3,7 @@
 
 use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
 use futures_util::future::join_all;
-use morphtrace_schema::relation::{compare_outputs, ComparisonPolicy};
+use morphtrace_schema::dbdb::{compare_outputs, ComparisonPolicy};
 use morphtrace_schema::{
     Action, Divergence, DivergenceSide, EngineRef, Event, EventKind, Output, ProgramOutcome,
     SessionOutcome, Trace,

@@ -4,12 +4,12 @@
 pub mod archive;
 pub mod cod;
 pub mod coverage;
+pub mod dbdb;
 pub mod engine;
 pub mod genmorph;
 pub mod header;
 pub mod metamorphic;
 pub mod program;
-pub mod relation;
 pub mod session;
 pub mod summary;
 pub mod trace;

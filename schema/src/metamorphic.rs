@@ -6,8 +6,8 @@
 //! parameters the column edits, the actions it inserted or dropped, where extra pauses are
 //! allowed and the fresh parameter a function gained. [`Expectation`] reads them back.
 
+use crate::dbdb::{compare_outputs, ComparisonPolicy};
 use crate::program::LineMap;
-use crate::relation::{compare_outputs, ComparisonPolicy};
 use crate::session::TransformationRecord;
 use crate::trace::{Action, EventKind, Location, Output, PauseState, Trace};
 use crate::value::Value;

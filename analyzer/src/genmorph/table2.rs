@@ -6,7 +6,7 @@
 use super::data::vars;
 use super::evaluate::{kills, regression_kills};
 use super::tree::Expr;
-use crate::table::Table;
+use crate::render::Table;
 use morphtrace_schema::genmorph::relations::{FalsificationReport, RelationRecord, Step2};
 use morphtrace_schema::genmorph::{ExecutionBatch, MutantRole};
 use std::collections::{BTreeSet, HashMap};

@@ -5,7 +5,7 @@ use morphtrace_recorder::corpus::{self, Loaded};
 use morphtrace_recorder::debugger::CaptureOptions;
 use morphtrace_recorder::engines::EngineSpec;
 use morphtrace_schema::archive::{FsyncPolicy, WriterOptions};
-use morphtrace_schema::relation::ComparisonPolicy;
+use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::CampaignConfig;
 use std::path::Path;
 use std::time::Duration;

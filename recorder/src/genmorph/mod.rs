@@ -40,7 +40,8 @@ pub struct Summary {
     pub interrupted: bool,
 }
 
-pub struct Recording {
+/// A GenMorph recording campaign: which functions, how, into which archive.
+pub struct Campaign {
     pub node: PathBuf,
     pub subjects: Vec<subjects::Spec>,
     pub options: record::Options,
@@ -66,7 +67,7 @@ fn descriptor(node: &Path, version: &str) -> EngineDescriptor {
 
 /// Records every subject into `out`; a subject that fails is reported and the harness
 /// restarted, and completed frames are kept whatever happens later.
-pub fn record_all(r: Recording) -> Result<Summary, GenmorphError> {
+pub fn record_all(r: Campaign) -> Result<Summary, GenmorphError> {
     let js = harness::js_dir();
     let mut h = harness::Harness::start(&r.node)?;
     let mut instrumenter = harness::Harness::start(&r.node)?;

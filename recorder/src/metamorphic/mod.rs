@@ -10,12 +10,12 @@ use crate::corpus::{self, Loaded};
 use crate::coverage::v8::V8Runner;
 use crate::debugger::{Debugger, DebuggerError, Engine};
 use crate::strategy::{self, Plan, RandomParams, Recording};
+use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::header::now_ms;
 use morphtrace_schema::metamorphic::{
     self as mm, judge, Expectation, PositionMap, ADD_BREAKPOINT, CONTINUE_TO_STEP,
     REMOVE_DEAD_CODE, SLIDING,
 };
-use morphtrace_schema::relation::ComparisonPolicy;
 use morphtrace_schema::{
     Action, EngineRef, EventKind, Language, Location, Output, ParentRef, Program, ProgramOrigin,
     Session, SessionId, SessionMode, SessionOutcome, Trace, TransformationRecord, Warning,

@@ -7,7 +7,7 @@ use clap::{Args, Subcommand};
 use morphtrace_analyzer::genmorph::search::Config;
 use morphtrace_analyzer::genmorph::synth::{synthesize, Refinement};
 use morphtrace_analyzer::genmorph::table2::{row, step2_map, table};
-use morphtrace_analyzer::table::{Format, Table};
+use morphtrace_analyzer::render::{Format, Table};
 use morphtrace_schema::genmorph::relations::{
     FalsificationReport, RelationRecord, RelationSet, Step2,
 };

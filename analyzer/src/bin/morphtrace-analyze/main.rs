@@ -4,12 +4,12 @@ mod genmorph;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
-use morphtrace_analyzer::load::{self, Dataset, Want};
-use morphtrace_analyzer::table::{Format, Table};
+use morphtrace_analyzer::load::{self, Archives, Want};
+use morphtrace_analyzer::render::{Format, Table};
 use morphtrace_analyzer::{
-    classes, compare, export, info, metamorphic, relations, report, show, tables,
+    classes, compare, export, info, metamorphic, rejudge, report, show, tables,
 };
-use morphtrace_schema::relation::ComparisonPolicy;
+use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::ArchiveReader;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -195,7 +195,7 @@ enum Command {
 }
 
 /// Loads the inputs, reporting damage on stderr; fails when nothing could be read.
-fn load_inputs(inputs: &[PathBuf], want: Want, unreadable: &mut bool) -> Result<Dataset> {
+fn load_inputs(inputs: &[PathBuf], want: Want, unreadable: &mut bool) -> Result<Archives> {
     let paths = load::expand(inputs)?;
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_message(format!("loading {} archive(s)", paths.len()));
@@ -238,7 +238,7 @@ fn print_tables(ts: &[Table], f: Format) {
 }
 
 /// `NAME=key=value,...` as a variant of `base` (the recorded policy).
-fn parse_policy(spec: &str, base: &ComparisonPolicy) -> Result<relations::Variant> {
+fn parse_policy(spec: &str, base: &ComparisonPolicy) -> Result<rejudge::PolicyVariant> {
     let (name, settings) = spec
         .split_once('=')
         .ok_or_else(|| anyhow::anyhow!("--policy {spec:?}: expected NAME=key=value,..."))?;
@@ -257,7 +257,7 @@ fn parse_policy(spec: &str, base: &ComparisonPolicy) -> Result<relations::Varian
             );
         }
     }
-    Ok(relations::Variant {
+    Ok(rejudge::PolicyVariant {
         name: name.to_string(),
         policy,
     })
@@ -553,7 +553,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             for spec in &policies {
                 extra.push(parse_policy(spec, &base)?);
             }
-            let r = relations::rejudge(&readers, &extra);
+            let r = rejudge::rejudge(&readers, &extra);
             for s in r.inconsistent.iter().take(10) {
                 eprintln!("morphtrace-analyze: re-judging under the recorded policy disagrees with the recording: {s}");
             }
@@ -570,7 +570,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             let mut tables = Vec::new();
             if r.sessions > 0 || m.follow_ups.is_empty() {
-                tables.extend(relations::tables(&r, top)?);
+                tables.extend(rejudge::tables(&r, top)?);
             }
             if !m.follow_ups.is_empty() {
                 tables.push(metamorphic::table(&m));

@@ -10,27 +10,27 @@
 use crate::ast::Memo;
 use crate::classes::{self, DIVERGENCE_KEYS};
 use crate::load::trigger_line;
-use crate::table::{percent, Table};
-use morphtrace_schema::relation::Judgement;
-use morphtrace_schema::relation::{judge_lockstep, ComparisonPolicy, Lockstep};
+use crate::render::{percent, Table};
+use morphtrace_schema::dbdb::Judgement;
+use morphtrace_schema::dbdb::{judge_lockstep, ComparisonPolicy, Lockstep};
 use morphtrace_schema::{ArchiveReader, Session, SessionOutcome, Verdict as SessionVerdict};
 use polars::prelude::*;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 
 /// A named variant of a policy.
-pub struct Variant {
+pub struct PolicyVariant {
     pub name: String,
     pub policy: ComparisonPolicy,
 }
 
 /// The recorded policy and the alternatives the issue names: columns too, no variables, no
 /// breakpoint outputs; plus no object shells and no call stacks.
-pub fn variants(recorded: &ComparisonPolicy) -> Vec<Variant> {
+pub fn variants(recorded: &ComparisonPolicy) -> Vec<PolicyVariant> {
     let v = |name: &str, f: &dyn Fn(&mut ComparisonPolicy)| {
         let mut p = recorded.clone();
         f(&mut p);
-        Variant {
+        PolicyVariant {
             name: name.into(),
             policy: p,
         }
@@ -116,7 +116,7 @@ fn class_of(
     [kind.to_string(), action.to_string(), node]
 }
 
-pub fn rejudge(readers: &[(String, ArchiveReader)], extra: &[Variant]) -> Rejudged {
+pub fn rejudge(readers: &[(String, ArchiveReader)], extra: &[PolicyVariant]) -> Rejudged {
     let memo = Memo::default();
     let mut names: Vec<String> = Vec::new();
     let mut recorded_all = Vec::new();
@@ -125,7 +125,7 @@ pub fn rejudge(readers: &[(String, ArchiveReader)], extra: &[Variant]) -> Rejudg
     for (path, r) in readers {
         let recorded_policy = ComparisonPolicy::from_params(&r.header().campaign.params);
         let mut vs = variants(&recorded_policy);
-        vs.extend(extra.iter().map(|v| Variant {
+        vs.extend(extra.iter().map(|v| PolicyVariant {
             name: v.name.clone(),
             policy: v.policy.clone(),
         }));

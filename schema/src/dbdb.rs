@@ -1,4 +1,4 @@
-//! Relations as pure functions over outputs and traces: what counts as the same behaviour of two
+//! DBDB (ESEC/FSE 2018): relations as pure functions over outputs and traces, what counts as the same behaviour of two
 //! debuggers (DBDB §3.4). The recorder applies them online; the analyzer re-judges offline,
 //! possibly with another policy.
 
