@@ -366,24 +366,28 @@ fn a_flag_of_another_strategy_is_refused_for_every_pair() {
         ("--ignore-breakpoints", None, &["differential"]),
         ("--ignore-object-shells", None, &["differential"]),
     ];
+    // A run that cannot start (no corpus): only the flag check can stop it earlier.
+    let run = |strategy: &str, flag: &str, value: Option<&str>| {
+        let mut c = Command::new(RECORD);
+        c.args([
+            "run",
+            "--engine",
+            "node",
+            "--corpus",
+            "/no/such",
+            "--out",
+            "/no/such.mtrace",
+        ])
+        .args(["--strategy", strategy, flag]);
+        if let Some(v) = value {
+            c.arg(v);
+        }
+        c.output().unwrap()
+    };
     let mut refused = 0;
     for (flag, value, fits) in flags {
         for strategy in ALL.iter().filter(|s| !fits.contains(s)) {
-            let mut c = Command::new(RECORD);
-            c.args([
-                "run",
-                "--engine",
-                "node",
-                "--corpus",
-                "/no/such",
-                "--out",
-                "/no/such.mtrace",
-            ])
-            .args(["--strategy", strategy, flag]);
-            if let Some(v) = value {
-                c.arg(v);
-            }
-            let o = c.output().unwrap();
+            let o = run(strategy, flag, *value);
             let err = String::from_utf8_lossy(&o.stderr);
             assert_eq!(o.status.code(), Some(2), "{flag} with {strategy}: {err}");
             assert!(
@@ -396,19 +400,7 @@ fn a_flag_of_another_strategy_is_refused_for_every_pair() {
     // 9 debugger flags × coverage, 3 coverage flags, 2 metamorphic and 4 differential ones × 3.
     assert_eq!(refused, 36);
     // A flag of the strategy itself passes this check (and fails later, on the missing corpus).
-    let o = Command::new(RECORD)
-        .args([
-            "run",
-            "--engine",
-            "node",
-            "--corpus",
-            "/no/such",
-            "--out",
-            "/no/such.mtrace",
-        ])
-        .args(["--strategy", "metamorphic", "--rounds", "2"])
-        .output()
-        .unwrap();
+    let o = run("metamorphic", "--rounds", Some("2"));
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("/no/such"));
 }

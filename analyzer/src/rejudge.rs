@@ -11,9 +11,8 @@ use crate::ast::Memo;
 use crate::classes::{self, DIVERGENCE_KEYS};
 use crate::load::trigger_line;
 use crate::render::{percent, Table};
-use morphtrace_schema::dbdb::Judgement;
-use morphtrace_schema::dbdb::{judge_lockstep, ComparisonPolicy, Lockstep};
-use morphtrace_schema::{ArchiveReader, Session, SessionOutcome, Verdict as SessionVerdict};
+use morphtrace_schema::dbdb::{judge_session, ComparisonPolicy, LockstepVerdict};
+use morphtrace_schema::{ArchiveReader, Session, Verdict as SessionVerdict};
 use polars::prelude::*;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -58,32 +57,6 @@ pub enum Verdict {
     Undecided {
         reason: String,
     },
-}
-
-/// Why a session is undecided although its recorded prefix agrees.
-pub const STOPPED_AT_DIVERGENCE: &str = "stopped at the recorded divergence";
-
-/// A session's verdict from what judging its traces found and how its recording ended.
-pub fn verdict_of(found: Lockstep, outcome: &SessionOutcome) -> Result<Judgement, Verdict> {
-    match found {
-        Lockstep::Diverged(j) => Ok(j),
-        Lockstep::Agreed => Err(match outcome {
-            SessionOutcome::Finished | SessionOutcome::ActionLimit => Verdict::Agreed,
-            SessionOutcome::Diverged => Verdict::Undecided {
-                reason: STOPPED_AT_DIVERGENCE.into(),
-            },
-            other => Verdict::Undecided {
-                reason: other.name().into(),
-            },
-        }),
-        Lockstep::Unanswered { .. } => Err(Verdict::Undecided {
-            reason: match outcome.undecided() {
-                Some(r) => r.into(),
-                None if matches!(outcome, SessionOutcome::Diverged) => STOPPED_AT_DIVERGENCE.into(),
-                None => "an action without an answer".into(),
-            },
-        }),
-    }
 }
 
 /// Every differential session's recorded class and verdicts, in archive order.
@@ -143,21 +116,20 @@ pub fn rejudge(readers: &[(String, ArchiveReader)], extra: &[PolicyVariant]) -> 
                 });
                 let verdicts: Vec<Verdict> = vs
                     .iter()
-                    .map(
-                        |v| match verdict_of(judge_lockstep(&s.traces, &v.policy), &s.outcome) {
-                            Ok(j) => Verdict::Diverged {
-                                class: class_of(
-                                    &s,
-                                    &memo,
-                                    r,
-                                    j.action_index,
-                                    j.kind.name(),
-                                    j.action.name(),
-                                ),
-                            },
-                            Err(v) => v,
+                    .map(|v| match judge_session(&s.traces, &s.outcome, &v.policy) {
+                        LockstepVerdict::Diverged(j) => Verdict::Diverged {
+                            class: class_of(
+                                &s,
+                                &memo,
+                                r,
+                                j.action_index,
+                                j.kind.name(),
+                                j.action.name(),
+                            ),
                         },
-                    )
+                        LockstepVerdict::Agreed => Verdict::Agreed,
+                        LockstepVerdict::Undecided { reason } => Verdict::Undecided { reason },
+                    })
                     .collect();
                 // The self-check compares whole verdicts: the recorded class, or agreement for
                 // a session recorded to its end, or undecided for one that never was.

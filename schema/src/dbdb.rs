@@ -286,6 +286,49 @@ pub fn judge_lockstep(traces: &[crate::trace::Trace], policy: &ComparisonPolicy)
     Lockstep::Agreed
 }
 
+/// Why a session is undecided although what was recorded agrees: the recording stopped at a
+/// divergence of the recorded policy, so a laxer policy cannot know what came after.
+pub const STOPPED_AT_DIVERGENCE: &str = "stopped at the recorded divergence";
+
+/// A lockstep session's verdict under a policy, from its traces and how its recording ended.
+#[derive(Debug, Clone, PartialEq)]
+pub enum LockstepVerdict {
+    Diverged(Judgement),
+    /// Every action answered alike, and the recording reached the program's end or its budget.
+    Agreed,
+    /// Nothing diverged in what was recorded, but the recording did not reach its end (the
+    /// recorded divergence, a dead engine, a timeout) or a trace lacks an answer.
+    Undecided {
+        reason: String,
+    },
+}
+
+/// Re-judges a recorded lockstep session under `policy`: agreed only when it was recorded to
+/// the program's end or its action budget (DESIGN §2: undecided work is never agreed).
+pub fn judge_session(
+    traces: &[crate::trace::Trace],
+    outcome: &crate::session::SessionOutcome,
+    policy: &ComparisonPolicy,
+) -> LockstepVerdict {
+    use crate::session::SessionOutcome as O;
+    let undecided = |reason: &str| LockstepVerdict::Undecided {
+        reason: reason.into(),
+    };
+    match judge_lockstep(traces, policy) {
+        Lockstep::Diverged(j) => LockstepVerdict::Diverged(j),
+        Lockstep::Agreed => match outcome {
+            O::Finished | O::ActionLimit => LockstepVerdict::Agreed,
+            O::Diverged => undecided(STOPPED_AT_DIVERGENCE),
+            other => undecided(other.name()),
+        },
+        Lockstep::Unanswered { .. } => match outcome.undecided() {
+            Some(r) => undecided(r),
+            None if matches!(outcome, O::Diverged) => undecided(STOPPED_AT_DIVERGENCE),
+            None => undecided("an action without an answer"),
+        },
+    }
+}
+
 impl ComparisonPolicy {
     /// The settings `set` accepts, as in the header's `compare.<key>` parameters.
     pub const KEYS: [&'static str; 5] = [

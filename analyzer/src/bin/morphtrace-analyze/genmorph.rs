@@ -164,7 +164,8 @@ fn read_falsified(
             "{} judged another relation set (digest {}…, these relations {}…): run \
              `morphtrace-record falsify` on these relations",
             p.display(),
-            &d[..d.len().min(12)],
+            // The report's digest is whatever its file says: cut by characters, not bytes.
+            d.chars().take(12).collect::<String>(),
             &set.digest()[..12]
         ),
         Some(_) => {}
