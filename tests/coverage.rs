@@ -8,6 +8,7 @@ use morphtrace_recorder::coverage::js_syntax::JsProgram;
 use morphtrace_recorder::coverage::v8::V8Runner;
 use morphtrace_recorder::coverage::{c_syntax::CSyntax, csmith, variant};
 use morphtrace_schema::cod::{self, InconsistencyKind, Relation};
+use morphtrace_schema::lines::Breaks;
 use morphtrace_schema::{ArchiveReader, FileCoverage, Session, SessionOutcome};
 use rand::SeedableRng;
 use std::path::{Path, PathBuf};
@@ -294,7 +295,7 @@ fn c_variants_compile_keep_outputs_and_map_lines() {
             if cands.is_empty() {
                 break;
             }
-            let v = variant::apply(&text, variant::choose(&mut rng, &cands));
+            let v = variant::apply(&text, variant::choose(&mut rng, &cands), Breaks::C);
             assert_eq!(v.text.split('\n').count(), n, "lines keep their numbers");
             for &d in &v.deleted_lines {
                 assert_eq!(v.map.from_origin(d), None);

@@ -3,97 +3,63 @@
 //! stored in the archive, with swc; node types use ESTree names (`ForStatement`,
 //! `BinaryExpression`, `Property`), which is what readers of the papers know.
 
+use morphtrace_js::ast;
+use morphtrace_js::visit::{Visit, VisitWith};
+use morphtrace_js::Goal;
+use morphtrace_js::{Span, Spanned};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
-use swc_common::comments::SingleThreadedComments;
-use swc_common::sync::Lrc;
-use swc_common::{FileName, SourceMap, Span, Spanned};
-use swc_ecma_ast as ast;
-use swc_ecma_parser::{parse_file_as_program, EsSyntax, Syntax};
-use swc_ecma_visit::{Visit, VisitWith};
 
 /// Node type of lines of a program that does not parse (syntax-error tests).
 pub const UNPARSABLE: &str = "Unparsable";
+/// Node type of lines of a program too large or deep for morphtrace to analyze.
+pub const UNANALYZED: &str = "Unanalyzed";
 pub const PROGRAM: &str = "Program";
 
 /// The node type of every line of one program (0-based lines).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineNodes {
     lines: Vec<&'static str>,
-    parsed: bool,
+    /// What every line is when the program was not classified.
+    all: Option<&'static str>,
 }
 
 impl LineNodes {
     /// The node type of a 0-based line; lines past the end are empty lines (`Program`).
     pub fn of(&self, line: u32) -> &'static str {
-        if !self.parsed {
-            return UNPARSABLE;
+        if let Some(all) = self.all {
+            return all;
         }
         self.lines.get(line as usize).copied().unwrap_or(PROGRAM)
     }
 
     pub fn parsed(&self) -> bool {
-        self.parsed
+        self.all.is_none()
     }
 
-    /// Classifies every line of `text`.
+    /// Classifies every line of `text` (lines end at every ECMAScript line break).
     pub fn compute(text: &str) -> LineNodes {
-        let cm: Lrc<SourceMap> = Default::default();
-        let fm = cm.new_source_file(Lrc::new(FileName::Anon), text.to_string());
-        let comments = SingleThreadedComments::default();
-        let mut errors = Vec::new();
-        let parsed = parse_file_as_program(
-            &fm,
-            Syntax::Es(EsSyntax::default()),
-            ast::EsVersion::latest(),
-            Some(&comments),
-            &mut errors,
-        );
-        let program = match parsed {
-            Ok(p) if errors.is_empty() => p,
-            _ => {
-                return LineNodes {
-                    lines: Vec::new(),
-                    parsed: false,
-                }
-            }
-        };
-        let base = fm.start_pos.0;
-        let mut tree = Tree::new(text.len() as u32);
-        program.visit_with(&mut Collector {
-            tree: &mut tree,
-            stack: vec![0],
-            base,
-        });
-        // Comments are not tokens: blank them out before looking for a line's tokens.
-        let mut is_token: Vec<bool> = text.bytes().map(|b| !b.is_ascii_whitespace()).collect();
-        let (leading, trailing) = comments.take_all();
-        for map in [leading, trailing] {
-            for list in map.borrow().values() {
-                for c in list {
-                    let lo = c.span.lo.0.saturating_sub(base) as usize;
-                    let hi = (c.span.hi.0.saturating_sub(base) as usize).min(is_token.len());
-                    for t in &mut is_token[lo.min(hi)..hi] {
-                        *t = false;
-                    }
-                }
-            }
-        }
-        let mut lines = Vec::new();
-        let mut start = 0usize;
-        for line in text.split_inclusive('\n') {
-            let end = start + line.len();
-            let first = (start..end).find(|&i| is_token[i]);
-            let last = (start..end).rev().find(|&i| is_token[i]);
-            lines.push(match (first, last) {
-                (Some(f), Some(l)) => tree.deepest(f as u32, l as u32 + 1),
-                _ => PROGRAM,
+        let lines = morphtrace_js::parse(text, Goal::Program, |p| {
+            let mut tree = Tree::new(text.len() as u32);
+            p.program.visit_with(&mut Collector {
+                tree: &mut tree,
+                stack: vec![0],
+                base: p.base,
             });
-            start = end;
-        }
-        LineNodes {
-            lines,
-            parsed: true,
+            p.line_tokens()
+                .into_iter()
+                .map(|t| match t {
+                    Some((f, l)) => tree.deepest(f as u32, l as u32 + 1),
+                    None => PROGRAM,
+                })
+                .collect()
+        });
+        match lines {
+            Ok(lines) => LineNodes { lines, all: None },
+            Err(e) => LineNodes {
+                lines: Vec::new(),
+                all: Some(if e.is_limit() { UNANALYZED } else { UNPARSABLE }),
+            },
         }
     }
 }
@@ -341,7 +307,9 @@ mod tests {
 
     fn nodes(text: &str) -> Vec<&'static str> {
         let n = LineNodes::compute(text);
-        (0..text.lines().count() as u32).map(|l| n.of(l)).collect()
+        let lines =
+            morphtrace_schema::lines::count(text, morphtrace_schema::lines::Breaks::EcmaScript);
+        (0..lines as u32).map(|l| n.of(l)).collect()
     }
 
     #[test]
@@ -379,6 +347,7 @@ z = 2; // a comment after the statement is not a token
                 "Property",
                 "VariableDeclaration", // `};`
                 "ExpressionStatement",
+                "Program", // after the last line break
             ]
         );
     }
@@ -388,6 +357,32 @@ z = 2; // a comment after the statement is not a token
         let n = LineNodes::compute("var = ;\n");
         assert!(!n.parsed());
         assert_eq!(n.of(0), UNPARSABLE);
+    }
+
+    #[test]
+    fn programs_beyond_our_limits_are_unanalyzed_not_fatal() {
+        let deep = format!("x = {}1{};", "[".repeat(100_000), "]".repeat(100_000));
+        let n = LineNodes::compute(&deep);
+        assert!(!n.parsed());
+        assert_eq!(n.of(0), UNANALYZED);
+    }
+
+    #[test]
+    fn every_line_break_ends_a_line() {
+        for br in ["\n", "\r", "\r\n", "\u{2028}", "\u{2029}"] {
+            let text = ["var a = 1;", "// c", "if (a) {", "  a = 2;", "}"].join(br);
+            assert_eq!(
+                nodes(&text),
+                vec![
+                    "VariableDeclaration",
+                    "Program",
+                    "IfStatement",
+                    "ExpressionStatement",
+                    "BlockStatement"
+                ],
+                "{br:?}"
+            );
+        }
     }
 
     #[test]

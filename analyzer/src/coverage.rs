@@ -4,6 +4,7 @@
 use crate::classes::{self, strings, u32s};
 use crate::load::Archives;
 use crate::render::{percent, Table};
+use morphtrace_schema::lines::LineIndex;
 use polars::prelude::*;
 use std::collections::HashMap;
 
@@ -257,8 +258,14 @@ pub fn sample(d: &Archives, n: usize, seed: u64, context: u32) -> PolarsResult<S
             let _ = writeln!(out, "  (program text not in the archive)");
             continue;
         };
-        let a_lines: Vec<&str> = pa.text.split('\n').collect();
-        let b_lines: Vec<&str> = pb.map(|p| p.text.split('\n').collect()).unwrap_or_default();
+        let lines_of = |p: &morphtrace_schema::Program| -> Vec<String> {
+            LineIndex::new(&p.text, p.language.into())
+                .lines(&p.text)
+                .map(str::to_string)
+                .collect()
+        };
+        let a_lines = lines_of(pa);
+        let b_lines = pb.map(|p| lines_of(p)).unwrap_or_default();
         let _ = writeln!(
             out,
             "  {:>6} {:>8} {:>8}  {:<48} | other side",
@@ -270,7 +277,7 @@ pub fn sample(d: &Archives, n: usize, seed: u64, context: u32) -> PolarsResult<S
             let Some(ta) = a_lines.get(l as usize - 1) else {
                 break;
             };
-            let tb = b_lines.get(l as usize - 1).copied().unwrap_or("");
+            let tb = b_lines.get(l as usize - 1).map_or("", String::as_str);
             let fmt =
                 |m: &HashMap<u32, u64>| m.get(&l).map(|c| c.to_string()).unwrap_or("-".into());
             let mark = if l == line[r] { "=>" } else { "  " };

@@ -15,6 +15,7 @@ use morphtrace_recorder::coverage::{self, c_syntax::CSyntax, csmith, variant, Op
 use morphtrace_recorder::engines::EngineSpec;
 use morphtrace_recorder::parse_seeds;
 use morphtrace_schema::archive::{FsyncPolicy, WriterOptions};
+use morphtrace_schema::lines::Breaks;
 use morphtrace_schema::{BlockRange, CampaignConfig, FunctionCoverage};
 use rand::SeedableRng;
 use std::path::Path;
@@ -119,7 +120,7 @@ fn naive_c(profiler: CProfiler, programs: &[String]) -> f64 {
             if cands.is_empty() {
                 break;
             }
-            let v = variant::apply(text, variant::choose(&mut rng, &cands));
+            let v = variant::apply(text, variant::choose(&mut rng, &cands), Breaks::C);
             let _ = profile(&v.text, format!("v{i}-{k}"));
         }
     }
@@ -180,7 +181,7 @@ fn naive_v8(programs: &[String]) -> f64 {
             if cands.is_empty() {
                 break;
             }
-            let v = variant::apply(text, variant::choose(&mut rng, &cands));
+            let v = variant::apply(text, variant::choose(&mut rng, &cands), Breaks::C);
             let _ = run(&v.text, format!("v{i}-{k}"));
         }
     }

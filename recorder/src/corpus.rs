@@ -108,8 +108,8 @@ pub fn materialize(program: Program, dir: &Path) -> Result<Loaded, CorpusError> 
         url: file_url(&path),
         path,
         text: program.text.clone(),
-        // The line after a final newline is a real position (the script end).
-        lines: program.text.split('\n').count() as u32,
+        // The line after a final line break is a real position (the script end).
+        lines: program.line_count() as u32,
     };
     Ok(Loaded { program, file })
 }
@@ -173,6 +173,7 @@ pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusErr
 /// the strict variant. The line map leads program lines back to the test file.
 pub mod test262 {
     use super::CorpusError;
+    use morphtrace_schema::lines::{self, Breaks};
     use morphtrace_schema::{Language, LineMap, LineSegment, Program, ProgramOrigin};
     use std::path::{Path, PathBuf};
 
@@ -263,7 +264,7 @@ pub mod test262 {
             .map(|strict| {
                 let prefix = if strict { "\"use strict\";\n" } else { "" };
                 let head = format!("{prefix}{harness}");
-                let offset = head.matches('\n').count() as u32;
+                let offset = lines::count(&head, Breaks::EcmaScript) as u32 - 1;
                 let mut p = Program::new(
                     Language::JavaScript,
                     format!("{head}{text}"),
@@ -276,7 +277,7 @@ pub mod test262 {
                 p.origin_map = Some(LineMap {
                     segments: vec![LineSegment {
                         start: offset,
-                        len: text.split('\n').count() as u32,
+                        len: lines::count(&text, Breaks::EcmaScript) as u32,
                         origin_start: 0,
                     }],
                 });

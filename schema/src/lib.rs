@@ -8,6 +8,7 @@ pub mod dbdb;
 pub mod engine;
 pub mod genmorph;
 pub mod header;
+pub mod lines;
 pub mod metamorphic;
 pub mod program;
 pub mod session;

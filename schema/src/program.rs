@@ -207,8 +207,10 @@ impl Program {
         }
     }
 
+    /// Lines as the program's engines count them (see [`crate::lines`]): a final line break
+    /// starts an empty last line.
     pub fn line_count(&self) -> usize {
-        self.text.lines().count()
+        crate::lines::count(&self.text, self.language.into())
     }
 }
 

@@ -24,12 +24,14 @@ pub struct Declarations {
 impl Declarations {
     pub fn scan(text: &str) -> Declarations {
         let chars: Vec<char> = text.chars().collect();
-        // 0-based line and UTF-16 column of every char index.
+        // 0-based line and UTF-16 column of every char index (every ECMAScript line break).
+        let is_break = |c: char| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
         let mut pos = Vec::with_capacity(chars.len() + 1);
         let (mut line, mut col) = (0u32, 0u32);
-        for c in &chars {
+        for (k, c) in chars.iter().enumerate() {
             pos.push(Location::new(line, col));
-            if *c == '\n' {
+            // CRLF is one break: the CR's position is still on the line it ends.
+            if is_break(*c) && !(*c == '\r' && chars.get(k + 1) == Some(&'\n')) {
                 line += 1;
                 col = 0;
             } else {
@@ -45,7 +47,7 @@ impl Declarations {
         while i < n {
             let c = chars[i];
             if c == '/' && i + 1 < n && chars[i + 1] == '/' {
-                while i < n && chars[i] != '\n' {
+                while i < n && !is_break(chars[i]) {
                     i += 1;
                 }
             } else if c == '/' && i + 1 < n && chars[i + 1] == '*' {
@@ -83,7 +85,7 @@ impl Declarations {
                             '(' | '[' | '{' => depth += 1,
                             ')' | ']' | '}' => depth -= 1,
                             ';' if depth <= 0 => break,
-                            '\n' if depth <= 0 && !in_for => break,
+                            c if is_break(c) && depth <= 0 && !in_for => break,
                             _ => {}
                         }
                         if depth < 0 {

@@ -3,6 +3,7 @@
 
 use super::process::{self, Finished, Limits};
 use super::CoverageError;
+use morphtrace_schema::lines::{Breaks, LineIndex};
 use morphtrace_schema::{BlockRange, FunctionCoverage, ProgramRun};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -140,23 +141,17 @@ pub struct Profiled {
 }
 
 /// Byte offset of a 1-based (line, column) of `text`.
-struct Offsets(Vec<usize>);
+/// Byte offsets of llvm-cov's 1-based lines and columns (lines as clang counts them).
+struct Offsets(LineIndex);
 
 impl Offsets {
     fn new(text: &str) -> Offsets {
-        let mut v = vec![0];
-        v.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        Offsets(v)
+        Offsets(LineIndex::new(text, Breaks::C))
     }
 
     fn at(&self, line: u32, col: u32) -> u32 {
-        let start = self
-            .0
-            .get((line as usize).saturating_sub(1))
-            .or(self.0.last())
-            .copied()
-            .unwrap_or(0);
-        (start + (col as usize).saturating_sub(1)) as u32
+        let l = line.saturating_sub(1).min(self.0.len() as u32 - 1);
+        (self.0.start(l) + (col as usize).saturating_sub(1)) as u32
     }
 }
 
@@ -167,8 +162,8 @@ pub fn profile(
     text: &str,
     timeout: Duration,
 ) -> Result<Profiled, CoverageError> {
-    let lines = text.split('\n').count();
     let offsets = Offsets::new(text);
+    let lines = offsets.0.len();
     for e in std::fs::read_dir(&b.dir)?.flatten() {
         let name = e.file_name();
         let name = name.to_string_lossy();

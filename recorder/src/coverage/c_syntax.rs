@@ -2,6 +2,7 @@
 //! Cod may delete, and programs rejected because they read their environment.
 
 use super::variant::{Candidate, LineKinds};
+use morphtrace_schema::lines::{Breaks, LineIndex};
 use tree_sitter::{Node, Parser, Tree};
 
 /// Calls that make a run depend on the environment or on time, so that P and P' may differ
@@ -111,14 +112,21 @@ pub fn losing_uses(p: &str, variant: &str, decls: &[Declaration]) -> Vec<u32> {
 
 pub struct CSyntax {
     tree: Tree,
+    /// Lines as gcc and clang count them (tree-sitter's rows count `\n` only).
+    lines: LineIndex,
 }
 
 impl CSyntax {
     pub fn parse(text: &str) -> Option<CSyntax> {
         let mut p = Parser::new();
         p.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
+        // tree-sitter parses without recursion; the walks below do not recurse either, so a
+        // program nested 10^5 deep is analyzed, not fatal.
         let tree = p.parse(text, None)?;
-        Some(CSyntax { tree })
+        Some(CSyntax {
+            tree,
+            lines: LineIndex::new(text, Breaks::C),
+        })
     }
 
     /// Whether the parser had to recover from errors (the program is not plain C it understands).
@@ -163,8 +171,9 @@ impl CSyntax {
     /// lines of braces, `else`, labels and `case` named as such.
     pub fn line_kinds(&self, text: &str) -> LineKinds {
         let mut kinds = Vec::new();
-        let mut offset = 0usize;
-        for line in text.split('\n') {
+        for l in 0..self.lines.len() as u32 {
+            let offset = self.lines.start(l);
+            let line = self.lines.line(text, l);
             let trimmed = line.trim();
             let kind = if let Some(k) = super::variant::structural_kind(line, &[]) {
                 k.to_string()
@@ -187,7 +196,6 @@ impl CSyntax {
                 }
             };
             kinds.push(kind);
-            offset += line.len() + 1;
         }
         kinds
     }
@@ -224,7 +232,7 @@ impl CSyntax {
                 out.push(Declaration {
                     start: n.start_byte(),
                     end: n.end_byte(),
-                    line: n.start_position().row as u32,
+                    line: self.lines.line_of(n.start_byte()),
                     names,
                     is_const,
                 });
@@ -237,50 +245,107 @@ impl CSyntax {
     /// `case` (never the only body of a brace-less `if`/loop, which gcc drops with its
     /// condition), containing no jump and no call to a noreturn function.
     pub fn candidates(&self, text: &str) -> Vec<Candidate> {
-        let mut out = Vec::new();
-        collect_candidates(self.tree.root_node(), text, &mut out);
-        out
+        collect_candidates(self.tree.root_node(), text, &self.lines)
     }
 }
 
-/// Collects deletable statements below `n` and says whether `n` contains a jump (one pass,
-/// bottom-up: Csmith nests deeply).
-fn collect_candidates(n: Node, text: &str, out: &mut Vec<Candidate>) -> bool {
-    let mut jumps = JUMPS.contains(&n.kind());
-    if n.kind() == "call_expression" {
-        if let Some(f) = n.child_by_field_name("function") {
-            jumps |= NORETURN.contains(&&text[f.byte_range()]);
+/// Deletable statements below `root`, outer statements before the ones nested in them (as a
+/// pre-order walk lists them). One bottom-up pass, without recursion: Csmith nests deeply, and a
+/// hostile program deeper still.
+fn collect_candidates(root: Node, text: &str, lines: &LineIndex) -> Vec<Candidate> {
+    struct Open<'t> {
+        node: Node<'t>,
+        /// Its rank in a pre-order walk.
+        order: usize,
+        jumps: bool,
+    }
+    let own_jump = |n: Node| {
+        JUMPS.contains(&n.kind())
+            || (n.kind() == "call_expression"
+                && n.child_by_field_name("function")
+                    .is_some_and(|f| NORETURN.contains(&&text[f.byte_range()])))
+    };
+    let mut found: Vec<(usize, Candidate)> = Vec::new();
+    let mut order = 0;
+    let mut stack = vec![Open {
+        node: root,
+        order,
+        jumps: own_jump(root),
+    }];
+    let mut cursor = root.walk();
+    'walk: loop {
+        if cursor.goto_first_child() {
+            order += 1;
+            let node = cursor.node();
+            stack.push(Open {
+                node,
+                order,
+                jumps: own_jump(node),
+            });
+            continue;
         }
+        // Close nodes until one has a next sibling.
+        while let Some(done) = stack.pop() {
+            let n = done.node;
+            // The parent is the next one down the stack (tree-sitter's `parent()` walks from
+            // the root: quadratic on deep programs).
+            let in_list = stack
+                .last()
+                .is_some_and(|p| matches!(p.node.kind(), "compound_statement" | "case_statement"));
+            if DELETABLE.contains(&n.kind()) && in_list && !done.jumps {
+                found.push((
+                    done.order,
+                    Candidate {
+                        start: n.start_byte(),
+                        end: n.end_byte(),
+                        first_line: lines.line_of(n.start_byte()),
+                        last_line: lines.line_of(n.end_byte()),
+                        kind: n.kind().to_string(),
+                    },
+                ));
+            }
+            let Some(parent) = stack.last_mut() else {
+                break 'walk;
+            };
+            parent.jumps |= done.jumps;
+            if cursor.goto_next_sibling() {
+                order += 1;
+                let node = cursor.node();
+                stack.push(Open {
+                    node,
+                    order,
+                    jumps: own_jump(node),
+                });
+                continue 'walk;
+            }
+            cursor.goto_parent();
+        }
+        break;
     }
-    let mut c = n.walk();
-    let first = out.len();
-    for child in n.children(&mut c) {
-        jumps |= collect_candidates(child, text, out);
-    }
-    let deletable = DELETABLE.contains(&n.kind())
-        && n.parent()
-            .is_some_and(|p| matches!(p.kind(), "compound_statement" | "case_statement"));
-    if deletable && !jumps {
-        // Outer statements before the ones nested in them, as a pre-order walk lists them.
-        out.insert(
-            first,
-            Candidate {
-                start: n.start_byte(),
-                end: n.end_byte(),
-                first_line: n.start_position().row as u32,
-                last_line: n.end_position().row as u32,
-                kind: n.kind().to_string(),
-            },
-        );
-    }
-    jumps
+    // Outer statements before the ones nested in them, as a pre-order walk lists them.
+    found.sort_by_key(|(order, _)| *order);
+    found.into_iter().map(|(_, c)| c).collect()
 }
 
+/// Every node below `n` (itself first), in pre-order, without recursion.
 fn visit<'t>(n: Node<'t>, f: &mut impl FnMut(Node<'t>)) {
-    f(n);
     let mut c = n.walk();
-    for child in n.children(&mut c) {
-        visit(child, f);
+    loop {
+        f(c.node());
+        if c.goto_first_child() {
+            continue;
+        }
+        loop {
+            if c.node() == n {
+                return;
+            }
+            if c.goto_next_sibling() {
+                break;
+            }
+            if !c.goto_parent() {
+                return;
+            }
+        }
     }
 }
 
@@ -355,5 +420,43 @@ mod tests {
             .contains("getenv"));
         let nomain = "int f(void) { return 0; }";
         assert!(CSyntax::parse(nomain).unwrap().rejection(nomain).is_some());
+    }
+
+    /// gcc and clang end lines at CR and CRLF too (checked with both): our lines must agree.
+    #[test]
+    fn lines_end_where_the_compilers_end_them() {
+        let s = CSyntax::parse(PROG).unwrap();
+        let want = (s.line_kinds(PROG), s.candidates(PROG), s.declarations(PROG));
+        for br in ["\r", "\r\n"] {
+            let text = PROG.replace('\n', br);
+            let t = CSyntax::parse(&text).unwrap();
+            assert_eq!(t.line_kinds(&text), want.0, "{br:?}");
+            let lines = |c: &[Candidate]| -> Vec<(u32, u32)> {
+                c.iter().map(|c| (c.first_line, c.last_line)).collect()
+            };
+            assert_eq!(lines(&t.candidates(&text)), lines(&want.1), "{br:?}");
+            let decl: Vec<u32> = t.declarations(&text).iter().map(|d| d.line).collect();
+            assert_eq!(decl, want.2.iter().map(|d| d.line).collect::<Vec<_>>());
+        }
+    }
+
+    /// The walks do not recurse: a program nested 100,000 deep is analyzed.
+    #[test]
+    fn deep_programs_are_walked_without_recursion() {
+        let n = 100_000;
+        let text = format!(
+            "int main(void) {{ int g = 0; {} g++; {} return g; }}\n",
+            "{ ".repeat(n),
+            "} ".repeat(n)
+        );
+        let s = CSyntax::parse(&text).unwrap();
+        assert_eq!(s.rejection(&text), None);
+        let c = s.candidates(&text);
+        assert!(
+            c.len() > n,
+            "every nested block and the statement: {}",
+            c.len()
+        );
+        assert_eq!(s.declarations(&text).len(), 1);
     }
 }

@@ -3,15 +3,14 @@
 //! instrumentation (a counter per statement).
 
 use super::variant::{Candidate, LineKinds};
+use morphtrace_js::ast;
+use morphtrace_js::visit::{Visit, VisitWith};
+use morphtrace_js::Spanned;
+use morphtrace_js::{Goal, Refusal};
 use morphtrace_schema::coverage::v8_count_at;
+use morphtrace_schema::lines::Positions;
 use morphtrace_schema::{FunctionCoverage, StatementCount};
 use std::collections::HashSet;
-use swc_common::comments::SingleThreadedComments;
-use swc_common::sync::Lrc;
-use swc_common::{FileName, SourceMap, Spanned};
-use swc_ecma_ast as ast;
-use swc_ecma_parser::{parse_file_as_script, EsSyntax, Syntax};
-use swc_ecma_visit::{Visit, VisitWith};
 
 /// The global array the instrumented program counts in.
 pub const COUNTERS: &str = "__morphtrace_counts";
@@ -49,8 +48,7 @@ pub struct JsProgram {
     pub statements: Vec<Stmt>,
     /// First token of each line (byte offset), if the line has one.
     first_token: Vec<Option<usize>>,
-    /// UTF-16 offset of every byte offset that starts a character (and of the end).
-    utf16: Vec<u32>,
+    positions: Positions,
 }
 
 fn kind(s: &ast::Stmt) -> &'static str {
@@ -170,82 +168,38 @@ impl Visit for Collector<'_> {
 }
 
 impl JsProgram {
-    /// Parses a classic script (what Node's `vm.Script` runs). `Err` holds the parser's message.
-    pub fn parse(text: &str) -> Result<JsProgram, String> {
-        let cm: Lrc<SourceMap> = Default::default();
-        let fm = cm.new_source_file(Lrc::new(FileName::Anon), text.to_string());
-        let comments = SingleThreadedComments::default();
-        let mut errors = Vec::new();
-        let script = parse_file_as_script(
-            &fm,
-            Syntax::Es(EsSyntax::default()),
-            ast::EsVersion::latest(),
-            Some(&comments),
-            &mut errors,
-        )
-        .map_err(|e| e.kind().msg().to_string())?;
-        if let Some(e) = errors.first() {
-            return Err(e.kind().msg().to_string());
-        }
-        let base = fm.start_pos.0;
-        let mut line_starts = vec![0usize];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i + 1);
-            }
-        }
-        let line_of = |off: usize| (line_starts.partition_point(|&s| s <= off) - 1) as u32;
-        let mut c = Collector {
-            base,
-            line_of: &line_of,
-            listed: HashSet::new(),
-            labeled: HashSet::new(),
-            directives: HashSet::new(),
-            out: Vec::new(),
-        };
-        c.list(&script.body);
-        script.visit_with(&mut c);
-        let mut statements = c.out;
-        statements.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
-        // Comments are not tokens.
-        let mut is_token: Vec<bool> = text.bytes().map(|b| !b.is_ascii_whitespace()).collect();
-        let (leading, trailing) = comments.take_all();
-        for map in [leading, trailing] {
-            for list in map.borrow().values() {
-                for cm in list {
-                    let lo = cm.span.lo.0.saturating_sub(base) as usize;
-                    let hi = (cm.span.hi.0.saturating_sub(base) as usize).min(is_token.len());
-                    for t in &mut is_token[lo.min(hi)..hi] {
-                        *t = false;
-                    }
-                }
-            }
-        }
-        let first_token = line_starts
-            .iter()
-            .enumerate()
-            .map(|(i, &s)| {
-                let e = line_starts.get(i + 1).copied().unwrap_or(text.len());
-                (s..e).find(|&k| is_token[k])
+    /// Parses a classic script (what Node's `vm.Script` runs): a syntax error, or a program
+    /// too large or deep for morphtrace (then it must be rejected), is the `Err`.
+    pub fn parse(text: &str) -> Result<JsProgram, Refusal> {
+        morphtrace_js::parse(text, Goal::Script, |p| {
+            let Some(script) = p.script() else {
+                return Err(Refusal::Syntax("not a script".into()));
+            };
+            let lines = &p.positions.lines;
+            let line_of = |off: usize| lines.line_of(off);
+            let mut c = Collector {
+                base: p.base,
+                line_of: &line_of,
+                listed: HashSet::new(),
+                labeled: HashSet::new(),
+                directives: HashSet::new(),
+                out: Vec::new(),
+            };
+            c.list(&script.body);
+            script.visit_with(&mut c);
+            let mut statements = c.out;
+            statements.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+            Ok(JsProgram {
+                statements,
+                first_token: p.line_tokens().iter().map(|t| t.map(|(f, _)| f)).collect(),
+                positions: p.positions.clone(),
             })
-            .collect();
-        let mut utf16 = vec![0u32; text.len() + 1];
-        let mut u = 0u32;
-        for (i, ch) in text.char_indices() {
-            utf16[i] = u;
-            u += ch.len_utf16() as u32;
-        }
-        utf16[text.len()] = u;
-        Ok(JsProgram {
-            statements,
-            first_token,
-            utf16,
-        })
+        })?
     }
 
     /// The UTF-16 offset (V8's unit) of a byte offset.
     pub fn utf16(&self, byte: usize) -> u32 {
-        self.utf16[byte.min(self.utf16.len() - 1)]
+        self.positions.utf16(byte)
     }
 
     /// Statements whose counts are compared: not function or class declarations, whose start V8
@@ -282,8 +236,10 @@ impl JsProgram {
     /// The syntax kind of each line: the innermost statement starting on it, else `brace`,
     /// `else`, `comment` or `blank`.
     pub fn line_kinds(&self, text: &str) -> LineKinds {
-        let mut kinds: Vec<String> = text
-            .split('\n')
+        let mut kinds: Vec<String> = self
+            .positions
+            .lines
+            .lines(text)
             .enumerate()
             .map(|(i, l)| {
                 if l.trim().is_empty() {

@@ -753,7 +753,11 @@ fn record_c(
     let mut attempts = 0;
     while out.len() < opts.variants && attempts < opts.variants * 3 && !candidates.is_empty() {
         attempts += 1;
-        let v = variant::apply(&p.text, variant::choose(rng, &candidates));
+        let v = variant::apply(
+            &p.text,
+            variant::choose(rng, &candidates),
+            p.language.into(),
+        );
         let vp = variant_program(p, &v);
         if !seen.insert(vp.hash) {
             continue;
@@ -952,7 +956,11 @@ fn record_js(
     let mut variants = 0;
     while variants < opts.variants && attempts < opts.variants * 3 && !candidates.is_empty() {
         attempts += 1;
-        let v = variant::apply(&p.text, variant::choose(rng, &candidates));
+        let v = variant::apply(
+            &p.text,
+            variant::choose(rng, &candidates),
+            p.language.into(),
+        );
         let vp = variant_program(p, &v);
         if !seen.insert(vp.hash) {
             continue;

@@ -1,6 +1,7 @@
 //! Cod's program variants (P'): unexecuted statements deleted at random, with the exact line
 //! mapping from P' back to P.
 
+use morphtrace_schema::lines::{Breaks, LineIndex};
 use morphtrace_schema::{LineMap, LineSegment};
 use rand::Rng;
 
@@ -67,10 +68,15 @@ pub fn choose(rng: &mut impl Rng, cands: &[Candidate]) -> Vec<Candidate> {
     out
 }
 
-/// Deletes the statements: each becomes `;` followed by blanks, newlines kept, so that every line
-/// keeps its number, UTF-16 offsets do not move, and no two neighbours join into one statement
-/// (JavaScript's automatic semicolons). Lines whose whole text was deleted have no counterpart.
-pub fn apply(text: &str, deleted: Vec<Candidate>) -> Variant {
+/// Deletes the statements: each becomes `;` followed by blanks, line breaks kept, so that every
+/// line keeps its number, UTF-16 offsets do not move, and no two neighbours join into one
+/// statement (JavaScript's automatic semicolons). Lines whose whole text was deleted have no
+/// counterpart.
+pub fn apply(text: &str, deleted: Vec<Candidate>, breaks: Breaks) -> Variant {
+    let is_break = |c: char| match breaks {
+        Breaks::C => matches!(c, '\n' | '\r'),
+        Breaks::EcmaScript => matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}'),
+    };
     let mut out = String::with_capacity(text.len());
     let mut pos = 0;
     for d in &deleted {
@@ -78,8 +84,8 @@ pub fn apply(text: &str, deleted: Vec<Candidate>) -> Variant {
         out.push(';');
         let mut first = true;
         for ch in text[d.start..d.end].chars() {
-            if ch == '\n' {
-                out.push('\n');
+            if is_break(ch) {
+                out.push(ch);
             } else {
                 let width = ch.len_utf16();
                 let width = if first { width - 1 } else { width };
@@ -92,16 +98,16 @@ pub fn apply(text: &str, deleted: Vec<Candidate>) -> Variant {
     out.push_str(&text[pos..]);
     // A line is deleted when all its non-blank text lies inside deleted statements.
     let mut deleted_lines = Vec::new();
-    let mut offset = 0usize;
-    for (i, line) in text.split('\n').enumerate() {
+    let index = LineIndex::new(text, breaks);
+    for (i, line) in index.lines(text).enumerate() {
+        let offset = index.start(i as u32);
         let start = offset + (line.len() - line.trim_start().len());
         let end = offset + line.trim_end().len();
         if end > start && deleted.iter().any(|d| d.start <= start && end <= d.end) {
             deleted_lines.push(i as u32);
         }
-        offset += line.len() + 1;
     }
-    let lines = text.split('\n').count() as u32;
+    let lines = index.len() as u32;
     let map = map_without(lines, &deleted_lines);
     Variant {
         text: out,
@@ -218,7 +224,7 @@ mod tests {
     fn deletion_keeps_lines_and_offsets() {
         let text = "a = 1;\nif (c) {\n  b = 'é😀';\n  d = 2;\n}\ne = 3;\n";
         let c = cand(text, "b = 'é😀';", 2);
-        let v = apply(text, vec![c]);
+        let v = apply(text, vec![c], Breaks::EcmaScript);
         assert_eq!(v.text.lines().count(), text.lines().count());
         let utf16 = |s: &str| s.encode_utf16().count();
         assert_eq!(utf16(&v.text), utf16(text));
@@ -230,10 +236,24 @@ mod tests {
         assert_eq!(v.map.to_origin(6), Some(6));
         // A multi-line deletion.
         let c = cand(text, "if (c) {\n  b = 'é😀';\n  d = 2;\n}", 1);
-        let v = apply(text, vec![c]);
+        let v = apply(text, vec![c], Breaks::EcmaScript);
         assert_eq!(v.deleted_lines, vec![1, 2, 3, 4]);
         assert_eq!(line_list(&v.deleted_lines), "2-5");
         assert_eq!(line_list(&[0, 2, 3, 9]), "1,3-4,10");
+    }
+
+    #[test]
+    fn deletion_keeps_every_kind_of_line_break() {
+        for br in ["\r", "\r\n", "\u{2028}", "\u{2029}"] {
+            let text = ["a = 1;", "if (c) {", "  b = 2;", "}", "e = 3;"].join(br);
+            let stmt = format!("if (c) {{{br}  b = 2;{br}}}");
+            let c = cand(&text, &stmt, 1);
+            let v = apply(&text, vec![c], Breaks::EcmaScript);
+            assert_eq!(v.deleted_lines, vec![1, 2, 3], "{br:?}");
+            let lines = |t: &str| LineIndex::js(t).len();
+            assert_eq!(lines(&v.text), lines(&text), "{br:?}");
+            assert_eq!(v.map.to_origin(4), Some(4));
+        }
     }
 
     #[test]

@@ -3,9 +3,10 @@
 //! arithmetic, relational, conditional and logical (bitwise) operator replacement, literal value
 //! replacement, statement deletion and unary insertion. Every mutant parses.
 
-use swc_common::{Span, Spanned};
-use swc_ecma_ast as ast;
-use swc_ecma_visit::{Visit, VisitWith};
+use morphtrace_js::ast;
+use morphtrace_js::visit::{Visit, VisitWith};
+use morphtrace_js::Goal;
+use morphtrace_js::{Span, Spanned};
 
 /// One edit of the module's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,8 +29,12 @@ impl Mutation {
     }
 }
 
-fn parse(text: &str) -> Option<(ast::Script, u32)> {
-    crate::metamorphic::source::parse(text).ok()
+/// Runs `f` on the script's syntax tree and swc's offset of its first byte; `None` when it does
+/// not parse (or is beyond what morphtrace analyzes).
+fn with_script<T: Send>(text: &str, f: impl FnOnce(&ast::Script, u32) -> T + Send) -> Option<T> {
+    morphtrace_js::parse(text, Goal::Script, |p| p.script().map(|s| f(s, p.base)))
+        .ok()
+        .flatten()
 }
 
 /// The top-level declaration `function name(...) {...}` of a script.
@@ -42,9 +47,10 @@ fn find_function<'a>(script: &'a ast::Script, name: &str) -> Option<&'a ast::FnD
 
 /// Byte range of the top-level `function name(...) {...}` in a module.
 pub fn function_span(source: &str, name: &str) -> Option<(u32, u32)> {
-    let (script, base) = parse(source)?;
-    let f = find_function(&script, name)?;
-    Some((f.span().lo.0 - base, f.span().hi.0 - base))
+    with_script(source, |script, base| {
+        let f = find_function(script, name)?;
+        Some((f.span().lo.0 - base, f.span().hi.0 - base))
+    })?
 }
 
 const ARITHMETIC: &[&str] = &["+", "-", "*", "/", "%"];
@@ -261,24 +267,22 @@ pub struct Analysis {
 
 /// Every training mutant of function `name` in `source`.
 pub fn analyze(source: &str, name: &str) -> Option<Analysis> {
-    let (script, base) = parse(source)?;
-    let f = find_function(&script, name)?;
-    let mut finder = Finder {
-        src: source,
-        base,
-        out: Vec::new(),
-        numbers: Vec::new(),
-    };
-    if let Some(body) = &f.function.body {
-        body.visit_with(&mut finder);
-    }
-    let mut mutations = finder.out;
+    let (mut mutations, numbers) = with_script(source, |script, base| {
+        let f = find_function(script, name)?;
+        let mut finder = Finder {
+            src: source,
+            base,
+            out: Vec::new(),
+            numbers: Vec::new(),
+        };
+        if let Some(body) = &f.function.body {
+            body.visit_with(&mut finder);
+        }
+        Some((finder.out, finder.numbers))
+    })??;
     mutations.dedup();
-    mutations.retain(|m| parse(&m.apply(source)).is_some());
-    Some(Analysis {
-        mutations,
-        numbers: finder.numbers,
-    })
+    mutations.retain(|m| with_script(&m.apply(source), |_, _| ()).is_some());
+    Some(Analysis { mutations, numbers })
 }
 
 /// Loop bodies of a function, for the loop guard.
@@ -329,49 +333,22 @@ impl Visit for Loops<'_> {
 /// counts iterations per call and stops a call past its limit (recorded as a timeout), as
 /// StrykerJS's hit limit does for its own mutants. Below the limit the guard changes nothing.
 pub fn guard_loops(source: &str, name: &str) -> Option<String> {
-    let (script, base) = parse(source)?;
-    let f = find_function(&script, name)?;
-    let mut loops = Loops {
-        base,
-        src: source,
-        edits: Vec::new(),
-    };
-    f.visit_with(&mut loops);
-    loops.edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut edits = with_script(source, |script, base| {
+        let f = find_function(script, name)?;
+        let mut loops = Loops {
+            base,
+            src: source,
+            edits: Vec::new(),
+        };
+        f.visit_with(&mut loops);
+        Some(loops.edits)
+    })??;
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
     let mut out = source.to_string();
-    for (at, text) in loops.edits {
+    for (at, text) in edits {
         out.insert_str(at, text);
     }
     Some(out)
-}
-
-/// 0-based line and column (in UTF-16 units, as JavaScript tools count) of a byte offset.
-pub fn line_column(source: &str, offset: usize) -> (u32, u32) {
-    let before = &source[..offset.min(source.len())];
-    let line = before.matches('\n').count();
-    let start = before.rfind('\n').map_or(0, |i| i + 1);
-    (line as u32, before[start..].encode_utf16().count() as u32)
-}
-
-/// The byte offset of a 0-based line and UTF-16 column.
-pub fn offset_of(source: &str, line: u32, column: u32) -> Option<usize> {
-    let mut start = 0;
-    for _ in 0..line {
-        start += source.get(start..)?.find('\n')? + 1;
-    }
-    let mut units = 0;
-    for (i, c) in source[start..].char_indices() {
-        if units >= column {
-            return Some(start + i);
-        }
-        units += c.len_utf16() as u32;
-    }
-    Some(source.len())
-}
-
-/// UTF-16 offset of a byte offset (V8's coverage counts code units).
-pub fn utf16_offset(source: &str, byte: usize) -> u32 {
-    source[..byte.min(source.len())].encode_utf16().count() as u32
 }
 
 #[cfg(test)]
@@ -400,7 +377,7 @@ mod tests {
             assert!(m.start >= lo as usize && m.end <= hi as usize, "{m:?}");
             let text = m.apply(SRC);
             assert_ne!(text, SRC);
-            assert!(parse(&text).is_some(), "{m:?}");
+            assert!(with_script(&text, |_, _| ()).is_some(), "{m:?}");
         }
         // `a % b` becomes each other arithmetic operator; `r -= 1` each other assignment.
         assert!(a
@@ -435,15 +412,6 @@ mod tests {
             g.ends_with("function g() { while (1) {} }"),
             "other functions untouched"
         );
-        assert!(parse(&g).is_some());
-    }
-
-    #[test]
-    fn positions() {
-        let s = "ab\nc\u{e9}d\nx";
-        let off = s.find('d').unwrap();
-        assert_eq!(line_column(s, off), (1, 2));
-        assert_eq!(offset_of(s, 1, 2), Some(off));
-        assert_eq!(utf16_offset(s, off), 5);
+        assert!(with_script(&g, |_, _| ()).is_some());
     }
 }

@@ -4,13 +4,15 @@
 
 use super::harness::Harness;
 use super::inputs::{Generator, Style};
-use super::mutants::{self, line_column, offset_of, utf16_offset};
+use super::mutants;
 use super::subjects::Spec;
 use super::GenmorphError;
 use morphtrace_schema::genmorph::{
     ExecutionBatch, InputOrigin, InputRecord, InputTransformation, JsValue, MutantRecord,
     MutantRole, Outcome, Param, Variant,
 };
+use morphtrace_schema::lines::Positions;
+use morphtrace_schema::Location;
 use rand::seq::index::sample;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -216,7 +218,8 @@ pub fn record(
     let source = subject.source.clone();
     let params = subject.params.clone();
     let (lo, hi) = (subject.span.0 as usize, subject.span.1 as usize);
-    let span16 = (utf16_offset(&source, lo), utf16_offset(&source, hi));
+    let positions = Positions::js(&source);
+    let span16 = (positions.utf16(lo), positions.utf16(hi));
     let analysis = mutants::analyze(&source, spec.function)
         .ok_or_else(|| GenmorphError::Setup(format!("cannot parse {}", path.display())))?;
     // Separate seed streams per subject and per role, so that adding a subject changes nothing
@@ -255,7 +258,7 @@ pub fn record(
     // value in every execution), most frequent first.
     let mut counts: BTreeMap<u64, (f64, u32, usize)> = BTreeMap::new();
     for (i, &(v, at)) in analysis.numbers.iter().enumerate() {
-        let at16 = utf16_offset(&source, at);
+        let at16 = positions.utf16(at);
         let executed = blocks
             .all
             .iter()
@@ -325,7 +328,7 @@ pub fn record(
             tracing::debug!(subject = spec.name, mutant = %id, "mutant does not load: {e}");
             continue;
         }
-        let (line, column) = line_column(&source, m.start);
+        let Location { line, column } = positions.location(m.start);
         let t0 = Instant::now();
         outcomes.push(h.run(&id, None, &calls, opts.timeout_ms)?);
         tracing::debug!(subject = spec.name, mutant = %id, op = m.operator, ms = t0.elapsed().as_millis() as u64, "ran");
@@ -350,8 +353,8 @@ pub fn record(
     h.load("stryker", &path, &instrumented, spec.call)?;
     for m in stryker {
         let (Some(s), Some(e)) = (
-            offset_of(&source, m.start.0, m.start.1),
-            offset_of(&source, m.end.0, m.end.1),
+            positions.byte_of(Location::new(m.start.0, m.start.1)),
+            positions.byte_of(Location::new(m.end.0, m.end.1)),
         ) else {
             continue;
         };

@@ -8,6 +8,11 @@
 
 use crate::coverage::js_syntax::JsProgram;
 use crate::coverage::variant;
+use morphtrace_js::ast;
+use morphtrace_js::visit::{Visit, VisitWith};
+use morphtrace_js::Spanned;
+use morphtrace_js::{Goal, Refusal};
+use morphtrace_schema::lines::{Breaks, LineIndex, Positions};
 use morphtrace_schema::metamorphic::{
     ColumnEdit, FreshParameter, PositionMap, ADD_NO_OP, ADD_PARAMETER, BOOLEAN_LITERAL,
     INSERT_DEAD_CODE, INTEGER_LITERAL,
@@ -16,11 +21,6 @@ use morphtrace_schema::{FunctionCoverage, LineMap, LineSegment, Location};
 use rand::seq::IndexedRandom;
 use rand::Rng;
 use std::collections::HashSet;
-use swc_common::sync::Lrc;
-use swc_common::{FileName, SourceMap, Spanned};
-use swc_ecma_ast as ast;
-use swc_ecma_parser::{parse_file_as_script, EsSyntax, Syntax};
-use swc_ecma_visit::{Visit, VisitWith};
 
 /// A variable visible at a point, declared in the innermost function (or the script).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -68,7 +68,7 @@ pub struct FunctionSite {
 }
 
 /// What the transformations can use in one program.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Analysis {
     pub points: Vec<Point>,
     pub literals: Vec<Literal>,
@@ -77,8 +77,7 @@ pub struct Analysis {
     pub bodies: Vec<(usize, usize)>,
     /// `with` makes names dynamic: no transformation that names a variable.
     pub has_with: bool,
-    line_starts: Vec<usize>,
-    utf16: Vec<u32>,
+    positions: Positions,
 }
 
 /// A transformed program and how its positions relate to its parent's.
@@ -93,25 +92,6 @@ pub struct Transformed {
     pub fresh: Option<FreshParameter>,
     /// What was done, for the transformation record.
     pub params: Vec<(String, String)>,
-}
-
-/// A script's syntax tree and the offset of its first byte in swc's positions.
-pub(crate) fn parse(text: &str) -> Result<(ast::Script, u32), String> {
-    let cm: Lrc<SourceMap> = Default::default();
-    let fm = cm.new_source_file(Lrc::new(FileName::Anon), text.to_string());
-    let mut errors = Vec::new();
-    let script = parse_file_as_script(
-        &fm,
-        Syntax::Es(EsSyntax::default()),
-        ast::EsVersion::latest(),
-        None,
-        &mut errors,
-    )
-    .map_err(|e| e.kind().msg().to_string())?;
-    if let Some(e) = errors.first() {
-        return Err(e.kind().msg().to_string());
-    }
-    Ok((script, fm.start_pos.0))
 }
 
 /// Binding names of a pattern (not those inside default values).
@@ -188,7 +168,7 @@ struct Frame {
 struct Collector<'a> {
     base: u32,
     text: &'a str,
-    line_starts: &'a [usize],
+    lines: &'a LineIndex,
     frames: Vec<Frame>,
     in_params: u32,
     /// The next function is a getter or setter (its parameter count is fixed).
@@ -201,12 +181,12 @@ struct Collector<'a> {
 }
 
 impl Collector<'_> {
-    fn off(&self, pos: swc_common::BytePos) -> usize {
+    fn off(&self, pos: morphtrace_js::BytePos) -> usize {
         (pos.0 - self.base) as usize
     }
 
     fn line_of(&self, off: usize) -> u32 {
-        (self.line_starts.partition_point(|&s| s <= off) - 1) as u32
+        self.lines.line_of(off)
     }
 
     fn names(&self) -> Vec<Name> {
@@ -264,7 +244,7 @@ impl Collector<'_> {
     fn point(&self, s: &ast::Stmt) -> Option<Point> {
         let start = self.off(s.span().lo);
         let line = self.line_of(start);
-        let line_start = self.line_starts[line as usize];
+        let line_start = self.lines.start(line);
         let prefix = &self.text[line_start..start];
         prefix
             .chars()
@@ -556,62 +536,57 @@ impl Collector<'_> {
 }
 
 impl Analysis {
-    /// Analyses a classic script; `Err` holds the parser's message.
-    pub fn of(text: &str) -> Result<Analysis, String> {
-        let (script, base) = parse(text)?;
-        let mut line_starts = vec![0usize];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i + 1);
-            }
-        }
-        let mut c = Collector {
-            base,
-            text,
-            line_starts: &line_starts,
-            frames: Vec::new(),
-            in_params: 0,
-            accessor: false,
-            pending_name: None,
-            length_reads: HashSet::new(),
-            candidates: Vec::new(),
-            out: Analysis::default(),
-        };
-        script.visit_with(&mut c);
-        let reads = std::mem::take(&mut c.length_reads);
-        let mut out = c.out;
-        // `f.length` counts formal parameters: a function read that way keeps its count.
-        out.functions = c
-            .candidates
-            .into_iter()
-            .filter(|(_, names, _)| !names.iter().any(|n| reads.contains(n)))
-            .map(|(s, _, _)| s)
-            .collect();
-        out.functions.sort_by_key(|f| f.insert_at);
-        out.points.sort_by_key(|p| p.line_start);
-        out.points.dedup_by_key(|p| p.line_start);
-        out.literals.sort_by_key(|l| l.start);
-        let mut utf16 = vec![0u32; text.len() + 1];
-        let mut u = 0u32;
-        for (i, ch) in text.char_indices() {
-            utf16[i] = u;
-            u += ch.len_utf16() as u32;
-        }
-        utf16[text.len()] = u;
-        out.line_starts = line_starts;
-        out.utf16 = utf16;
-        Ok(out)
+    /// Analyses a classic script: a syntax error, or a program too large or deep for
+    /// morphtrace, is the `Err`.
+    pub fn of(text: &str) -> Result<Analysis, Refusal> {
+        morphtrace_js::parse(text, Goal::Script, |p| {
+            let Some(script) = p.script() else {
+                return Err(Refusal::Syntax("not a script".into()));
+            };
+            let mut c = Collector {
+                base: p.base,
+                text,
+                lines: &p.positions.lines,
+                frames: Vec::new(),
+                in_params: 0,
+                accessor: false,
+                pending_name: None,
+                length_reads: HashSet::new(),
+                candidates: Vec::new(),
+                out: Analysis {
+                    points: Vec::new(),
+                    literals: Vec::new(),
+                    functions: Vec::new(),
+                    bodies: Vec::new(),
+                    has_with: false,
+                    positions: p.positions.clone(),
+                },
+            };
+            script.visit_with(&mut c);
+            let reads = std::mem::take(&mut c.length_reads);
+            let mut out = c.out;
+            // `f.length` counts formal parameters: a function read that way keeps its count.
+            out.functions = c
+                .candidates
+                .into_iter()
+                .filter(|(_, names, _)| !names.iter().any(|n| reads.contains(n)))
+                .map(|(s, _, _)| s)
+                .collect();
+            out.functions.sort_by_key(|f| f.insert_at);
+            out.points.sort_by_key(|p| p.line_start);
+            out.points.dedup_by_key(|p| p.line_start);
+            out.literals.sort_by_key(|l| l.start);
+            Ok(out)
+        })?
     }
 
     /// Line and UTF-16 column (the debuggers' unit) of a byte offset.
     pub fn location(&self, off: usize) -> Location {
-        let line = self.line_starts.partition_point(|&s| s <= off) - 1;
-        let u = |b: usize| self.utf16[b.min(self.utf16.len() - 1)];
-        Location::new(line as u32, u(off) - u(self.line_starts[line]))
+        self.positions.location(off)
     }
 
     fn lines(&self) -> u32 {
-        self.line_starts.len() as u32
+        self.positions.lines.len() as u32
     }
 
     /// Points with a variable that an assignment may name.
@@ -877,7 +852,7 @@ pub fn remove_dead_code(
         .filter(|c| !(c.first_line..=c.last_line).any(|l| paused_lines.contains(&l)))
         .collect();
     let c = cands.choose(rng)?.clone();
-    let v = variant::apply(text, vec![c.clone()]);
+    let v = variant::apply(text, vec![c.clone()], Breaks::EcmaScript);
     Some(Transformed {
         name: morphtrace_schema::metamorphic::REMOVE_DEAD_CODE,
         text: v.text,
