@@ -221,7 +221,7 @@ fn main() {
     let js_texts: Vec<String> = js_sources
         .iter()
         .filter_map(|s| match s {
-            Source::Loaded(p) => Some(p.text.clone()),
+            Source::Loaded(p, _) => Some(p.text.clone()),
             Source::Csmith(_) => None,
         })
         .collect();

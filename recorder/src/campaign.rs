@@ -15,7 +15,7 @@ use morphtrace_schema::header::now_ms;
 use morphtrace_schema::ArchiveError;
 use morphtrace_schema::{
     ArchiveHeader, CampaignConfig, EngineDescriptor, EngineRef, ParentRef, Program, Session,
-    SessionId, SessionMode,
+    SessionId, SessionMode, SessionOutcome,
 };
 use std::collections::{BTreeMap, VecDeque};
 use std::path::PathBuf;
@@ -306,8 +306,17 @@ pub async fn run(c: Campaign) -> Result<Summary, CampaignError> {
                 };
                 let Some(task) = task else { break };
                 let loaded = &programs[task.program];
-                let done = match &task.chain {
-                    Some(chain) => {
+                let rejection = loaded.rejected.clone().or_else(|| {
+                    task.chain
+                        .as_ref()
+                        .and_then(|_| metamorphic::rejection(&loaded.program))
+                });
+                let done = match (&task.chain, rejection) {
+                    (_, Some(reason)) => Done {
+                        sessions: vec![rejected(&task, loaded, reason)],
+                        programs: Vec::new(),
+                    },
+                    (Some(chain), None) => {
                         let e = task.engines.first().copied().unwrap_or(0);
                         let mut ctx = metamorphic::Context {
                             engine: &mut engines[e],
@@ -331,7 +340,7 @@ pub async fn run(c: Campaign) -> Result<Summary, CampaignError> {
                             programs: c.programs,
                         }
                     }
-                    None => Done {
+                    (None, None) => Done {
                         sessions: vec![record(&mut engines, loaded, &task, &policy, timeout).await],
                         programs: Vec::new(),
                     },
@@ -401,6 +410,27 @@ pub async fn run(c: Campaign) -> Result<Summary, CampaignError> {
     Ok(summary)
 }
 
+/// The session of a task whose program may not run (never started on an engine).
+fn rejected(task: &Task, loaded: &Loaded, reason: String) -> Session {
+    Session {
+        id: task.id,
+        mode: task.mode.clone(),
+        seed: task.seed,
+        engines: task.engines.iter().map(|&i| EngineRef(i as u16)).collect(),
+        program: loaded.program.hash,
+        parent: task.parent,
+        transformations: Vec::new(),
+        outcome: SessionOutcome::Rejected { reason },
+        started_at_ms: now_ms(),
+        duration_us: 0,
+        traces: Vec::new(),
+        divergence: None,
+        warnings: Vec::new(),
+        coverage: Vec::new(),
+        notes: task.notes.clone(),
+    }
+}
+
 /// Records one task; never fails: harness problems become the session's outcome.
 async fn record(
     engines: &mut [Box<dyn Engine>],
@@ -431,9 +461,9 @@ async fn record(
         ),
     )
     .await;
-    let restart: Vec<usize> = rec
-        .settle(result)
-        .unwrap_or_else(|| (0..selected.len()).collect());
+    let settled = rec.settle(result);
+    rec.note_memory_kill(selected.iter().map(|e| e.pid()));
+    let restart: Vec<usize> = settled.unwrap_or_else(|| (0..selected.len()).collect());
     for i in restart {
         if let Err(e) = selected[i].restart().await {
             tracing::error!("restarting {}: {e}", selected[i].descriptor().label());

@@ -19,6 +19,77 @@ pub enum CorpusError {
 pub struct Loaded {
     pub program: Program,
     pub file: ProgramFile,
+    /// Why no engine may run it (its bytes are not text an engine decodes): every session of
+    /// it is recorded as rejected with this reason, and the campaign goes on.
+    pub rejected: Option<String>,
+}
+
+/// Decodes a program file as the engines do: UTF-8 with or without a byte order mark, UTF-16
+/// (LE or BE) with one. The mark is not part of the text (engines drop it before positions are
+/// counted). `Err` says why the bytes are none of these.
+pub fn decode(bytes: &[u8]) -> Result<String, String> {
+    let utf16 = |be: bool| -> Result<String, String> {
+        let body = &bytes[2..];
+        if !body.len().is_multiple_of(2) {
+            return Err("UTF-16 (by its byte order mark) with an odd number of bytes".into());
+        }
+        let units = body.chunks_exact(2).map(|c| {
+            if be {
+                u16::from_be_bytes([c[0], c[1]])
+            } else {
+                u16::from_le_bytes([c[0], c[1]])
+            }
+        });
+        char::decode_utf16(units)
+            .enumerate()
+            .map(|(i, c)| {
+                c.map_err(|e| {
+                    format!(
+                        "UTF-16 (by its byte order mark) with an unpaired surrogate {:04X} at byte {}",
+                        e.unpaired_surrogate(),
+                        2 + 2 * i
+                    )
+                })
+            })
+            .collect()
+    };
+    match bytes {
+        [0xEF, 0xBB, 0xBF, rest @ ..] => std::str::from_utf8(rest)
+            .map(str::to_string)
+            .map_err(|e| format!("UTF-8 byte order mark, then {}", not_utf8(e, 3))),
+        [0xFF, 0xFE, ..] => utf16(false),
+        [0xFE, 0xFF, ..] => utf16(true),
+        _ => std::str::from_utf8(bytes)
+            .map(str::to_string)
+            .map_err(|e| not_utf8(e, 0)),
+    }
+}
+
+fn not_utf8(e: std::str::Utf8Error, skipped: usize) -> String {
+    format!(
+        "not UTF-8 (an invalid byte at offset {}) nor UTF-16 with a byte order mark",
+        e.valid_up_to() + skipped
+    )
+}
+
+/// Reads and decodes a program file; undecodable bytes become a rejected program (its text the
+/// lossy decoding, for the archive's reader), never an error of the campaign.
+pub fn read_program(
+    path: &Path,
+    language: Language,
+) -> Result<(Program, Option<String>), CorpusError> {
+    let bytes = std::fs::read(path).map_err(|e| CorpusError::Unreadable {
+        path: path.display().to_string(),
+        reason: e.to_string(),
+    })?;
+    let (text, rejected) = match decode(&bytes) {
+        Ok(t) => (t, None),
+        Err(reason) => (String::from_utf8_lossy(&bytes).into_owned(), Some(reason)),
+    };
+    let origin = ProgramOrigin::File {
+        path: path.display().to_string(),
+    };
+    Ok((Program::new(language, text, origin), rejected))
 }
 
 fn js_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
@@ -57,7 +128,20 @@ pub fn resolve(specs: &[String]) -> Result<Vec<PathBuf>, CorpusError> {
             if matches.is_empty() {
                 return Err(CorpusError::NotFound(spec.clone()));
             }
-            out.extend(matches);
+            let (js, other): (Vec<PathBuf>, Vec<PathBuf>) = matches
+                .into_iter()
+                .partition(|p| p.extension().is_some_and(|x| x == "js"));
+            if !other.is_empty() {
+                tracing::warn!(
+                    "{spec}: skipped {} file(s) that are not .js (e.g. {})",
+                    other.len(),
+                    other[0].display()
+                );
+            }
+            if js.is_empty() {
+                return Err(CorpusError::NotFound(format!("{spec} (no .js file)")));
+            }
+            out.extend(js);
         }
     }
     out.sort();
@@ -66,22 +150,21 @@ pub fn resolve(specs: &[String]) -> Result<Vec<PathBuf>, CorpusError> {
 }
 
 /// Reads the programs and writes each into `dir` under its hash, so that every engine sees the
-/// same bytes under a stable `file://` URL.
+/// same bytes (UTF-8, whatever the file's encoding) under a stable `file://` URL.
 pub fn load(paths: &[PathBuf], dir: &Path) -> Result<Vec<Loaded>, CorpusError> {
     let mut out = Vec::with_capacity(paths.len());
     for p in paths {
-        let text = std::fs::read_to_string(p).map_err(|e| CorpusError::Unreadable {
-            path: p.display().to_string(),
-            reason: e.to_string(),
-        })?;
-        let program = Program::new(
-            Language::JavaScript,
-            text,
-            ProgramOrigin::File {
-                path: p.display().to_string(),
-            },
-        );
-        out.push(materialize(program, dir)?);
+        let (program, rejected) = read_program(p, Language::JavaScript)?;
+        if let Some(r) = &rejected {
+            tracing::warn!(
+                "{}: {r}; its sessions are recorded as rejected",
+                p.display()
+            );
+        }
+        out.push(Loaded {
+            rejected,
+            ..materialize(program, dir)?
+        });
     }
     Ok(out)
 }
@@ -111,7 +194,11 @@ pub fn materialize(program: Program, dir: &Path) -> Result<Loaded, CorpusError> 
         // The line after a final line break is a real position (the script end).
         lines: program.line_count() as u32,
     };
-    Ok(Loaded { program, file })
+    Ok(Loaded {
+        program,
+        file,
+        rejected: None,
+    })
 }
 
 /// `file://` URL of an absolute path, percent-encoding what Node's pathToFileURL encodes.
@@ -146,8 +233,18 @@ pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusErr
             .filter(|p| !p.to_string_lossy().ends_with("_FIXTURE.js"))
             .collect();
         for p in paths {
-            for program in test262::assemble(&p)? {
-                out.push(materialize(program, dir)?);
+            let (programs, rejected) = test262::assemble(&p)?;
+            if let Some(r) = &rejected {
+                tracing::warn!(
+                    "{}: {r}; its sessions are recorded as rejected",
+                    p.display()
+                );
+            }
+            for program in programs {
+                out.push(Loaded {
+                    rejected: rejected.clone(),
+                    ..materialize(program, dir)?
+                });
             }
         }
     }
@@ -219,7 +316,9 @@ pub mod test262 {
         Vec::new()
     }
 
-    pub fn assemble(test: &Path) -> Result<Vec<Program>, CorpusError> {
+    /// The test's runnable programs (strict and sloppy where both apply), and why none may run
+    /// if the test's bytes are not text.
+    pub fn assemble(test: &Path) -> Result<(Vec<Program>, Option<String>), CorpusError> {
         let fail = |reason: String| CorpusError::Unreadable {
             path: test.display().to_string(),
             reason,
@@ -227,7 +326,11 @@ pub mod test262 {
         let root = root_of(test).ok_or_else(|| {
             fail("not inside a test262 checkout (no harness/assert.js above it)".into())
         })?;
-        let text = std::fs::read_to_string(test).map_err(|e| fail(e.to_string()))?;
+        let bytes = std::fs::read(test).map_err(|e| fail(e.to_string()))?;
+        let (text, rejected) = match super::decode(&bytes) {
+            Ok(t) => (t, None),
+            Err(r) => (String::from_utf8_lossy(&bytes).into_owned(), Some(r)),
+        };
         let flags = front_matter_list(&text, "flags");
         let includes = front_matter_list(&text, "includes");
         let raw = flags.iter().any(|f| f == "raw");
@@ -259,7 +362,7 @@ pub mod test262 {
             .unwrap_or(test)
             .display()
             .to_string();
-        Ok(strict_modes
+        let programs = strict_modes
             .into_iter()
             .map(|strict| {
                 let prefix = if strict { "\"use strict\";\n" } else { "" };
@@ -283,7 +386,8 @@ pub mod test262 {
                 });
                 p
             })
-            .collect())
+            .collect();
+        Ok((programs, rejected))
     }
 
     #[cfg(test)]
@@ -302,7 +406,8 @@ pub mod test262 {
         fn corpus_tests_assemble_with_a_line_map_back_to_the_test() {
             let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/test262");
             let test = root.join("test/language/expressions/async-arrow-function/prototype.js");
-            let programs = assemble(&test).unwrap();
+            let (programs, rejected) = assemble(&test).unwrap();
+            assert_eq!(rejected, None);
             assert_eq!(programs.len(), 2, "strict and non-strict");
             let original = std::fs::read_to_string(&test).unwrap();
             for p in &programs {
@@ -340,5 +445,42 @@ mod tests {
         let spec = src.path().display().to_string();
         let loaded = super::load_specs(&[spec.clone(), spec], out.path()).unwrap();
         assert_eq!(loaded.len(), 2);
+    }
+
+    #[test]
+    fn files_are_decoded_as_engines_decode_them() {
+        use super::decode;
+        assert_eq!(decode(b"var x;").as_deref(), Ok("var x;"));
+        assert_eq!(
+            decode(b"\xEF\xBB\xBFvar x;").as_deref(),
+            Ok("var x;"),
+            "BOM dropped"
+        );
+        let le: Vec<u8> = [0xFF, 0xFE, b'x', 0, 0x3D, 0xD8, 0x00, 0xDE].to_vec();
+        assert_eq!(decode(&le).as_deref(), Ok("x\u{1F600}"));
+        let be: Vec<u8> = [0xFE, 0xFF, 0, b'x', 0, b';'].to_vec();
+        assert_eq!(decode(&be).as_deref(), Ok("x;"));
+        let e = decode(b"var \xC3(;").unwrap_err();
+        assert!(e.contains("not UTF-8") && e.contains("offset 4"), "{e}");
+        assert!(decode(&[0xFF, 0xFE, b'x'])
+            .unwrap_err()
+            .contains("odd number"));
+        let lone = decode(&[0xFF, 0xFE, 0x00, 0xD8, b'x', 0]).unwrap_err();
+        assert!(lone.contains("unpaired surrogate D800"), "{lone}");
+    }
+
+    #[test]
+    fn undecodable_files_are_rejected_programs_not_errors() {
+        let src = tempfile::tempdir().unwrap();
+        let out = tempfile::tempdir().unwrap();
+        std::fs::write(src.path().join("bad.js"), b"\xFF\x00\xC3(").unwrap();
+        std::fs::write(src.path().join("good.js"), "1;\n").unwrap();
+        std::fs::write(src.path().join("notes.txt"), "not a program").unwrap();
+        let glob = format!("{}/*", src.path().display());
+        let loaded = super::load_specs(&[glob], out.path()).unwrap();
+        assert_eq!(loaded.len(), 2, "the .txt file is skipped");
+        let bad = loaded.iter().find(|l| l.rejected.is_some()).unwrap();
+        assert!(bad.program.origin.name().ends_with("bad.js"));
+        assert!(loaded.iter().any(|l| l.rejected.is_none()));
     }
 }

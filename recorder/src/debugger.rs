@@ -97,7 +97,8 @@ pub trait Engine: Send {
     /// Kills and relaunches (after a crash or a hang).
     async fn restart(&mut self) -> Result<(), DebuggerError>;
     async fn shutdown(&mut self);
-    /// Process id of the long-lived engine process, if there is one (diagnostics, crash tests).
+    /// Process id of the engine process that runs the current session: the long-lived browser,
+    /// or Node's process of the session opened last (memory guard, diagnostics, crash tests).
     fn pid(&self) -> Option<u32> {
         None
     }

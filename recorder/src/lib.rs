@@ -8,6 +8,7 @@ pub mod coverage;
 pub mod debugger;
 pub mod engines;
 pub mod genmorph;
+pub mod memory;
 pub mod metamorphic;
 mod quickack;
 pub mod rdp;

@@ -175,6 +175,11 @@ struct EngineArgs {
     /// the breakable positions and records that it did (and under which policy).
     #[arg(long, value_enum, default_value = "next-breakable")]
     firefox_breakpoints: BreakpointPolicy,
+    /// Memory bound per engine, in MiB: the resident memory of its processes (a browser's
+    /// helpers included). A session that passes it is ended, with that reason, and its engine
+    /// restarted. 0: no bound.
+    #[arg(long, default_value_t = 2048)]
+    memory_limit: u64,
     /// Relaunch Firefox after this many sessions (0: never), against memory growth.
     #[arg(long, default_value_t = 200)]
     restart_every: usize,
@@ -363,16 +368,27 @@ async fn run_and_report(c: Campaign) -> Result<ExitCode> {
     let summary = campaign::run(c).await?;
     print!("{summary}");
     println!("archive: {}", out.display());
-    Ok(exit_code(&summary.tally, summary.interrupted))
+    Ok(exit_code(
+        &summary.tally,
+        summary.skipped,
+        summary.interrupted,
+    ))
 }
 
 /// 130 if the campaign was interrupted (ctrl-c); 1 if it recorded sessions but could judge none
 /// of them (every engine died, timed out or was rejected): the user asked for something that
 /// could not be done. Every recorded session is in the archive either way.
-fn exit_code(tally: &morphtrace_recorder::tally::Tally, interrupted: bool) -> ExitCode {
+/// 130 when interrupted; 1 when a campaign judged nothing at all. A resumed campaign whose last
+/// sessions were all undecided (a slow program at the end) still holds the judged sessions of
+/// its earlier runs: 0.
+fn exit_code(
+    tally: &morphtrace_recorder::tally::Tally,
+    resumed: usize,
+    interrupted: bool,
+) -> ExitCode {
     if interrupted {
         ExitCode::from(130)
-    } else if tally.nothing_judged() {
+    } else if tally.nothing_judged() && resumed == 0 {
         if tally.undecided.is_empty() {
             eprintln!(
                 "morphtrace-record: no session could be judged: no transformation applied to \
@@ -443,7 +459,11 @@ async fn run_coverage(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode>
     .await??;
     print!("{summary}");
     println!("archive: {}", r.common.out.display());
-    Ok(exit_code(&summary.tally, summary.interrupted))
+    Ok(exit_code(
+        &summary.tally,
+        summary.skipped,
+        summary.interrupted,
+    ))
 }
 
 fn harness_node(spec: &Option<String>) -> Result<PathBuf> {
@@ -640,6 +660,12 @@ fn campaign_of(
 
 async fn run(cli: Cli) -> Result<ExitCode> {
     let command_line: Vec<String> = std::env::args().collect();
+    let _memory_guard = match &cli.command {
+        Command::Run(RunArgs { common, .. }) | Command::Replay(ReplayArgs { common, .. }) => {
+            morphtrace_recorder::memory::Guard::start(common.memory_limit)
+        }
+        _ => None,
+    };
     match cli.command {
         Command::Engines => {
             let found = engines::discover();

@@ -92,6 +92,18 @@ impl Recording {
         }
     }
 
+    /// A session whose engine the memory guard killed ends with that reason, not with the
+    /// protocol error the kill caused. `pids`: the engines' processes during the session.
+    pub fn note_memory_kill(&mut self, pids: impl IntoIterator<Item = Option<u32>>) {
+        for pid in pids.into_iter().flatten() {
+            if let Some(k) = crate::memory::take_kill(pid) {
+                self.outcome = Some(SessionOutcome::HarnessError {
+                    message: k.reason(),
+                });
+            }
+        }
+    }
+
     pub fn new(engines: &[EngineRef]) -> Recording {
         Recording {
             traces: engines

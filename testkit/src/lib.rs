@@ -2,4 +2,5 @@
 //! synthetic sessions and archives (`synth`, and the `morphtrace-synth` binary) for benchmarks,
 //! crash tests and analyzer load tests.
 
+pub mod hostile;
 pub mod synth;

@@ -35,6 +35,8 @@ pub struct NodeEngine {
     flags: Arc<Vec<String>>,
     pool: VecDeque<JoinHandle<Result<Waiting, DebuggerError>>>,
     pool_size: usize,
+    /// The process of the session opened last (one process per session).
+    current: Option<u32>,
 }
 
 async fn output_of(exe: &Path, args: &[&str]) -> Option<String> {
@@ -87,6 +89,7 @@ impl NodeEngine {
             flags: Arc::new(flags),
             pool: VecDeque::new(),
             pool_size,
+            current: None,
         };
         e.fill_pool();
         Ok(e)
@@ -252,6 +255,7 @@ impl Engine for NodeEngine {
             )
             .await
             .map_err(crash)?;
+        self.current = w.child.id();
         let teardown = Teardown::Process(w.child);
         let Some(script_id) = compiled.get("scriptId").and_then(Json::as_str) else {
             let (message, location) = syntax_error(&compiled);
@@ -282,6 +286,10 @@ impl Engine for NodeEngine {
             .with_program_text(&program.text)
             .with_crash_report(w.crash),
         )))
+    }
+
+    fn pid(&self) -> Option<u32> {
+        self.current
     }
 
     async fn restart(&mut self) -> Result<(), DebuggerError> {

@@ -595,6 +595,16 @@ fn ok_to_continue(o: &SessionOutcome) -> bool {
 /// Records a whole chain: the initial session, then up to `rounds` follow-ups, stopping at the
 /// first violation or at a session that did not end normally. Never fails: problems become
 /// session outcomes.
+/// Why a program cannot start a chain: it is beyond what morphtrace analyzes (program
+/// transformations and position maps need its syntax tree). A syntax error is no reason: the
+/// chain debugs such a program with action transformations.
+pub fn rejection(program: &Program) -> Option<String> {
+    match Analysis::of(&program.text) {
+        Err(e) if e.is_limit() => Some(e.to_string()),
+        _ => None,
+    }
+}
+
 pub async fn run_chain(
     ctx: &mut Context<'_>,
     chain_key: &str,
@@ -696,7 +706,9 @@ pub async fn run_chain(
             ),
         )
         .await;
-        if rec.settle(result).is_none_or(|clean| !clean) {
+        let settled = rec.settle(result);
+        rec.note_memory_kill([ctx.engine.pid()]);
+        if settled.is_none_or(|clean| !clean) {
             restart(ctx).await;
         }
         let mut params_out = choice.params.clone();
@@ -780,7 +792,9 @@ async fn record_initial(
         ),
     )
     .await;
-    if rec.settle(result).is_none_or(|r| !r.is_empty()) {
+    let settled = rec.settle(result);
+    rec.note_memory_kill([ctx.engine.pid()]);
+    if settled.is_none_or(|r| !r.is_empty()) {
         restart(ctx).await;
     }
     Session {

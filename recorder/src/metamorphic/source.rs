@@ -22,6 +22,12 @@ use rand::seq::IndexedRandom;
 use rand::Rng;
 use std::collections::HashSet;
 
+/// Names kept per point or literal: the innermost (a transformation names one of them).
+const MAX_NAMES: usize = 256;
+/// Points and literals kept per program: the first (a chain uses a handful; a generated program
+/// may have millions, and each keeps its names).
+const MAX_SITES: usize = 20_000;
+
 /// A variable visible at a point, declared in the innermost function (or the script).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Name {
@@ -189,6 +195,8 @@ impl Collector<'_> {
         self.lines.line_of(off)
     }
 
+    /// The names visible here, each once (a later declaration shadows an earlier one and
+    /// takes its place), at most [`MAX_NAMES`]: the innermost.
     fn names(&self) -> Vec<Name> {
         if self.in_params > 0 {
             return Vec::new();
@@ -196,11 +204,23 @@ impl Collector<'_> {
         let Some(f) = self.frames.last() else {
             return Vec::new();
         };
+        let mut seen = HashSet::new();
         let mut out: Vec<Name> = Vec::new();
-        for n in f.hoisted.iter().chain(f.blocks.iter().flatten()) {
-            out.retain(|m| m.name != n.name);
-            out.push(n.clone());
+        for n in f
+            .blocks
+            .iter()
+            .rev()
+            .flat_map(|b| b.iter().rev())
+            .chain(f.hoisted.iter().rev())
+        {
+            if out.len() == MAX_NAMES {
+                break;
+            }
+            if seen.insert(n.name.as_str()) {
+                out.push(n.clone());
+            }
         }
+        out.reverse();
         out
     }
 
@@ -233,6 +253,11 @@ impl Collector<'_> {
                     assignable: !global,
                 }),
         );
+        // `var x` repeated a hundred thousand times is one name.
+        let mut seen = HashSet::new();
+        hoisted.reverse();
+        hoisted.retain(|n| seen.insert(n.name.clone()));
+        hoisted.reverse();
         self.frames.push(Frame {
             hoisted,
             blocks: vec![Vec::new()],
@@ -267,7 +292,7 @@ impl Visit for Collector<'_> {
         for s in stmts {
             let directive = matches!(s, ast::Stmt::Expr(e) if matches!(&*e.expr, ast::Expr::Lit(ast::Lit::Str(_))));
             prologue = prologue && directive;
-            if !prologue {
+            if !prologue && self.out.points.len() < MAX_SITES {
                 if let Some(p) = self.point(s) {
                     self.out.points.push(p);
                 }
@@ -497,7 +522,7 @@ impl Visit for Collector<'_> {
                 ast::Lit::Bool(b) => Some(LiteralValue::Bool(b.value)),
                 _ => None,
             };
-            if let Some(value) = value {
+            if let Some(value) = value.filter(|_| self.out.literals.len() < MAX_SITES) {
                 let s = l.span();
                 self.out.literals.push(Literal {
                     start: self.off(s.lo),

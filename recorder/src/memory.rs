@@ -1,0 +1,208 @@
+//! A memory bound on engines: a program that allocates until the engine runs out of memory must
+//! end its session, not the machine's other work. A watchdog thread sums the resident anonymous
+//! memory of
+//! every process tree the recorder started (an engine and its helpers: Chromium's renderers,
+//! Firefox's content processes) and kills a tree that passes the bound. The session that used
+//! it ends with the reason, and its engine is restarted like after any crash.
+//!
+//! Engines' own heap limits do not suffice: they leave out array buffers, Wasm memory and the
+//! browser's other processes, and Firefox has none that ends a process.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How often the watchdog looks (a process allocating 1 GB/s passes the bound by at most this).
+const PERIOD: Duration = Duration::from_millis(100);
+
+/// A process tree killed for memory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Kill {
+    /// The tree's root (the process the recorder started).
+    pub pid: u32,
+    pub used_mib: u64,
+    pub bound_mib: u64,
+}
+
+impl Kill {
+    pub fn reason(&self) -> String {
+        format!(
+            "memory bound: the engine's processes used {} MiB, more than the bound of {} MiB; killed and restarted",
+            self.used_mib, self.bound_mib
+        )
+    }
+}
+
+static KILLS: Mutex<Vec<Kill>> = Mutex::new(Vec::new());
+
+/// The kill of the tree rooted at `pid`, if the watchdog made one (taken: reported once).
+pub fn take_kill(pid: u32) -> Option<Kill> {
+    let mut kills = KILLS.lock().ok()?;
+    let i = kills.iter().position(|k| k.pid == pid)?;
+    Some(kills.swap_remove(i))
+}
+
+/// The watchdog; stops when dropped.
+pub struct Guard {
+    stop: Arc<AtomicBool>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Guard {
+    /// Starts watching the recorder's child process trees; `None` when the bound is 0 (off) or
+    /// the system has no /proc.
+    pub fn start(bound_mib: u64) -> Option<Guard> {
+        Guard::watching(bound_mib, None)
+    }
+
+    /// Watches only the tree rooted at `only`, if given (tests, which share their process).
+    fn watching(bound_mib: u64, only: Option<u32>) -> Option<Guard> {
+        if bound_mib == 0 || !std::path::Path::new("/proc/self/stat").exists() {
+            return None;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let me = std::process::id();
+        let thread = std::thread::Builder::new()
+            .name("memory-guard".into())
+            .spawn(move || {
+                while !flag.load(Ordering::Relaxed) {
+                    for (root, pids, bytes) in trees(me) {
+                        if only.is_some_and(|o| o != root) {
+                            continue;
+                        }
+                        let used_mib = bytes >> 20;
+                        if used_mib > bound_mib {
+                            for p in &pids {
+                                // SAFETY: kill(2) on a pid we just read as our descendant; the
+                                // worst case of a reused pid is a signal to a process of ours.
+                                unsafe {
+                                    libc::kill(*p as i32, libc::SIGKILL);
+                                }
+                            }
+                            tracing::warn!(
+                                "process {root} and its children used {used_mib} MiB (bound {bound_mib} MiB): killed"
+                            );
+                            if let Ok(mut k) = KILLS.lock() {
+                                k.push(Kill {
+                                    pid: root,
+                                    used_mib,
+                                    bound_mib,
+                                });
+                            }
+                        }
+                    }
+                    std::thread::sleep(PERIOD);
+                }
+            })
+            .ok()?;
+        Some(Guard {
+            stop,
+            thread: Some(thread),
+        })
+    }
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+/// `(ppid, resident anonymous bytes)` of a process, from /proc. Anonymous memory is what a
+/// program allocates (heaps, array buffers, Wasm memory); the resident set would count the
+/// browser's shared libraries once per process (an idle headless Chromium sums to about 930 MB of
+/// RSS over its nine processes, 224 MB anonymous).
+fn stat(pid: u32) -> Option<(u32, u64)> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| -> Option<u64> {
+        let line = s.lines().find(|l| l.starts_with(name))?;
+        line[name.len()..].split_whitespace().next()?.parse().ok()
+    };
+    let ppid = field("PPid:")? as u32;
+    // Kernel threads and zombies have no RssAnon line.
+    let kib = field("RssAnon:").unwrap_or(0);
+    Some((ppid, kib << 10))
+}
+
+/// Every tree rooted at a child of `me`: its root, its processes and their resident anonymous
+/// bytes.
+fn trees(me: u32) -> Vec<(u32, Vec<u32>, u64)> {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut rss: HashMap<u32, u64> = HashMap::new();
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        if let Some((ppid, bytes)) = stat(pid) {
+            children.entry(ppid).or_default().push(pid);
+            rss.insert(pid, bytes);
+        }
+    }
+    let roots = children.get(&me).cloned().unwrap_or_default();
+    roots
+        .into_iter()
+        .map(|root| {
+            let mut pids = vec![root];
+            let mut i = 0;
+            while i < pids.len() {
+                if let Some(c) = children.get(&pids[i]) {
+                    // Parent links form a tree: nothing is reached twice.
+                    pids.extend_from_slice(c);
+                }
+                i += 1;
+            }
+            let bytes = pids.iter().filter_map(|p| rss.get(p)).sum();
+            (root, pids, bytes)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_child_over_the_bound_is_killed_and_reported_once() {
+        // A child that holds about 200 MiB resident.
+        let mut child = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import time; b = bytearray(200 << 20); b[::4096] = b'x' * len(b[::4096]); time.sleep(30)",
+            ])
+            .spawn()
+            .expect("python3");
+        let pid = child.id();
+        let guard = Guard::watching(64, Some(pid)).expect("a watchdog on Linux");
+        let status = child.wait().expect("the child ends");
+        drop(guard);
+        assert!(!status.success(), "killed, not finished: {status:?}");
+        let k = take_kill(pid).expect("the kill is reported");
+        assert!(k.used_mib > 64 && k.bound_mib == 64, "{k:?}");
+        assert!(k.reason().contains("memory bound"));
+        assert_eq!(take_kill(pid), None, "reported once");
+    }
+
+    #[test]
+    fn the_processes_of_a_tree_are_found_with_their_memory() {
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "sleep 5 & sleep 5; wait"])
+            .spawn()
+            .expect("sh");
+        std::thread::sleep(Duration::from_millis(200));
+        let t = trees(std::process::id());
+        let mine = t.iter().find(|(root, _, _)| *root == child.id());
+        let _ = child.kill();
+        let _ = child.wait();
+        let (_, pids, bytes) = mine.expect("the child's tree");
+        assert!(pids.len() >= 3, "sh and its two sleeps: {pids:?}");
+        assert!(*bytes > 0);
+    }
+}

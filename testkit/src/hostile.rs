@@ -1,0 +1,198 @@
+//! A hostile corpus: odd but ordinary inputs that a campaign meets in the wild (test suites,
+//! fuzzers, bug trackers). Every strategy must give each of them an outcome — a session or a
+//! rejection with its reason — and go on.
+
+use rand::{Rng, SeedableRng};
+use std::path::Path;
+
+/// One hostile program: its file name and bytes.
+pub struct Hostile {
+    pub name: &'static str,
+    pub bytes: Vec<u8>,
+}
+
+const N: usize = 100_000;
+
+fn text(name: &'static str, s: String) -> Hostile {
+    Hostile {
+        name,
+        bytes: s.into_bytes(),
+    }
+}
+
+/// A small program with a loop, a function and several lines, every line ended by `br`.
+fn lines(br: &str) -> String {
+    [
+        "var total = 0;",
+        "function add(a, b) {",
+        "  return a + b; // sum",
+        "}",
+        "for (var i = 0; i < 3; i++) {",
+        "  total = add(total, i);",
+        "}",
+        "/* a comment",
+        "   over lines */ var s = 'done';",
+        "console.log(total, s);",
+        "",
+    ]
+    .join(br)
+}
+
+/// The JavaScript corpus, deterministic.
+pub fn javascript() -> Vec<Hostile> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(28);
+    let random: Vec<u8> = (0..4096).map(|_| rng.random()).collect();
+    // Each its own text (the same text under two names is one program).
+    let mut bom8 = vec![0xEF, 0xBB, 0xBF];
+    bom8.extend(format!("// UTF-8 with a byte order mark\n{}", lines("\n")).into_bytes());
+    let utf16 = |be: bool| -> Vec<u8> {
+        let mut out = if be {
+            vec![0xFE, 0xFF]
+        } else {
+            vec![0xFF, 0xFE]
+        };
+        let text = format!(
+            "// UTF-16 {}: é, 😀\n{}",
+            if be { "BE" } else { "LE" },
+            lines("\n")
+        );
+        for u in text.encode_utf16() {
+            out.extend(if be { u.to_be_bytes() } else { u.to_le_bytes() });
+        }
+        out
+    };
+    let statement = "var x0 = 12345 + 67890; // padding the program to ten megabytes\n";
+    vec![
+        Hostile {
+            name: "random-bytes.js",
+            bytes: random,
+        },
+        text("empty.js", String::new()),
+        text(
+            "nested-brackets.js",
+            format!("var x = {}1{};\n", "[".repeat(N), "]".repeat(N)),
+        ),
+        text(
+            "nested-parens.js",
+            format!("var x = {}1{};\n", "(".repeat(N), ")".repeat(N)),
+        ),
+        text(
+            "nested-blocks.js",
+            format!("{}var x = 1;{}\n", "{".repeat(N), "}".repeat(N)),
+        ),
+        text(
+            "nested-objects.js",
+            format!("var x = {}1{};\n", "{a:".repeat(N), "}".repeat(N)),
+        ),
+        text(
+            "nested-templates.js",
+            format!("var x = {}1{};\n", "`${".repeat(N), "}`".repeat(N)),
+        ),
+        text(
+            "nested-statements.js",
+            format!("var a = 1;\n{}a = 2;\n", "if (a) ".repeat(N)),
+        ),
+        text(
+            "ten-megabytes.js",
+            statement.repeat((10 << 20) / statement.len()),
+        ),
+        text(
+            "one-megabyte-line.js",
+            format!(
+                "var a = [{}0];\nconsole.log(a.length);\n",
+                "0,".repeat(1 << 19)
+            ),
+        ),
+        text(
+            "nul-bytes.js",
+            "var s = \"a\0b\"; // a NUL \0 in a comment\nvar t = s.length;\n".into(),
+        ),
+        text(
+            "lone-surrogates.js",
+            "var s = \"\\uD800\";\nvar t = '\\uDC00x';\nvar n = s.length + t.length;\n".into(),
+        ),
+        Hostile {
+            name: "bom-utf8.js",
+            bytes: bom8,
+        },
+        Hostile {
+            name: "bom-utf16le.js",
+            bytes: utf16(false),
+        },
+        Hostile {
+            name: "bom-utf16be.js",
+            bytes: utf16(true),
+        },
+        text("breaks-cr.js", lines("\r")),
+        text("breaks-crlf.js", lines("\r\n")),
+        text("breaks-ls.js", lines("\u{2028}")),
+        text("breaks-ps.js", lines("\u{2029}")),
+        text(
+            "out-of-memory.js",
+            "var hog = [];\nwhile (true) {\n  hog.push(new Array(1 << 20).fill(hog.length));\n}\n"
+                .into(),
+        ),
+        // One statement of builtin calls (no break position inside) that fills 1.6 GB.
+        text(
+            "out-of-memory-at-once.js",
+            "var x = 1;\nvar hog = [new Array(1e8).fill(1.5), new Array(1e8).fill(2.5)];\nx = hog.length;\n"
+                .into(),
+        ),
+        text(
+            "busy-after-end.js",
+            "var x = 1;\nsetTimeout(function () {\n  for (;;) {}\n}, 0);\nx = 2;\n".into(),
+        ),
+    ]
+}
+
+/// The C corpus (coverage profilers), deterministic.
+pub fn c() -> Vec<Hostile> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(29);
+    let random: Vec<u8> = (0..4096).map(|_| rng.random()).collect();
+    let program = |br: &str| {
+        [
+            "#include <stdio.h>",
+            "int g;",
+            "int main(void) {",
+            "    int i;",
+            "    for (i = 0; i < 3; i++)",
+            "        g += i;",
+            "    if (g > 100)",
+            "        g = 0;",
+            "    printf(\"%d\\n\", g);",
+            "    return 0;",
+            "}",
+            "",
+        ]
+        .join(br)
+    };
+    vec![
+        Hostile {
+            name: "random-bytes.c",
+            bytes: random,
+        },
+        text(
+            "nested-blocks.c",
+            format!(
+                "int main(void) {{ int g = 0; {} g++; {} return g - 1; }}\n",
+                "{ ".repeat(10_000),
+                "} ".repeat(10_000)
+            ),
+        ),
+        text("breaks-cr.c", program("\r")),
+        text("breaks-crlf.c", program("\r\n")),
+        text(
+            "nul-bytes.c",
+            "int main(void) { return 0; } /* \0 */\n".into(),
+        ),
+    ]
+}
+
+/// Writes `programs` into `dir`.
+pub fn write(dir: &Path, programs: &[Hostile]) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    for p in programs {
+        std::fs::write(dir.join(p.name), &p.bytes)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,373 @@
+//! Hostile programs end one session, never the campaign: every strategy on every engine over a
+//! corpus of odd but ordinary inputs (testkit::hostile) finishes, exits 0 (something was
+//! judged), gives every program an outcome, and the analyzer reads the archive. Prints the table
+//! program × strategy/engine → outcome.
+
+use morphtrace_schema::{ArchiveReader, ProgramOrigin, SessionOutcome};
+use morphtrace_testkit::hostile;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
+
+fn analyze() -> PathBuf {
+    Path::new(RECORD).with_file_name("morphtrace-analyze")
+}
+
+/// Limits that keep the slow programs short (busy loops, the out-of-memory program).
+const DEBUGGER_LIMITS: &[&str] = &[
+    // Long enough for the out-of-memory program to pass the bound in one step.
+    "--action-timeout",
+    "8",
+    "--session-timeout",
+    "25",
+    "--memory-limit",
+    "1024",
+    "--max-actions",
+    "8",
+];
+
+const COVERAGE_LIMITS: &[&str] = &["--run-timeout", "3", "--memory-limit", "1024"];
+
+fn limits(args: &[&str]) -> &'static [&'static str] {
+    if args.contains(&"coverage") {
+        COVERAGE_LIMITS
+    } else {
+        DEBUGGER_LIMITS
+    }
+}
+
+struct Run {
+    /// Program file name → outcomes of its sessions (`rejected: reason` for rejections).
+    outcomes: BTreeMap<String, Vec<String>>,
+    archive: PathBuf,
+}
+
+fn outcome(o: &SessionOutcome) -> String {
+    match o {
+        SessionOutcome::Rejected { reason } => format!("rejected ({reason})"),
+        SessionOutcome::HarnessError { message } => {
+            format!(
+                "harness-error ({})",
+                message.chars().take(60).collect::<String>()
+            )
+        }
+        o => o.name().to_string(),
+    }
+}
+
+fn read(archive: &Path) -> BTreeMap<String, Vec<String>> {
+    let r = ArchiveReader::open(archive).expect("the archive reads");
+    let names: BTreeMap<_, _> = r
+        .programs()
+        .values()
+        .map(|p| {
+            let name = match &p.origin {
+                ProgramOrigin::File { path } => Path::new(path)
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                o => o.name(),
+            };
+            (p.hash, name)
+        })
+        .collect();
+    let mut out: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for s in r.sessions() {
+        let s = s.expect("a session");
+        // Metamorphic follow-ups run derived programs: they count under their chain's program.
+        if s.parent.is_some() {
+            continue;
+        }
+        let name = names.get(&s.program).cloned().unwrap_or_default();
+        out.entry(name).or_default().push(outcome(&s.outcome));
+    }
+    out
+}
+
+fn record(dir: &Path, corpus: &Path, label: &str, args: &[&str]) -> Run {
+    let archive = dir.join(format!("{}.mtrace", label.replace('/', "-")));
+    let t0 = Instant::now();
+    let out = Command::new(RECORD)
+        .arg("run")
+        .args(["--corpus", &corpus.display().to_string()])
+        .args(args)
+        .args(limits(args))
+        .arg("--out")
+        .arg(&archive)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the recorder runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "{label}: the campaign must finish and exit 0: {:?}\n{stderr}",
+        out.status
+    );
+    eprintln!("{label}: {:.1} s", t0.elapsed().as_secs_f64());
+    // The analyzer reads what the campaign wrote.
+    let report = dir.join(format!("{}.html", label.replace('/', "-")));
+    let report = report.display().to_string();
+    for cmd in [
+        vec!["info"],
+        vec!["classes"],
+        vec!["relations"],
+        vec!["tables"],
+        vec!["report", "--out", &report],
+    ] {
+        let a = Command::new(analyze())
+            .args(&cmd)
+            .arg(&archive)
+            .output()
+            .expect("the analyzer runs");
+        let err = String::from_utf8_lossy(&a.stderr);
+        assert!(
+            a.status.code().is_some() && !err.contains("panicked"),
+            "{label}: analyze {cmd:?} crashed: {err}"
+        );
+    }
+    Run {
+        outcomes: read(&archive),
+        archive,
+    }
+}
+
+/// Every program of the corpus has at least `per_program` outcomes.
+fn check_all_accounted(label: &str, run: &Run, corpus: &[hostile::Hostile], per_program: usize) {
+    for p in corpus {
+        let n = run.outcomes.get(p.name).map_or(0, Vec::len);
+        assert!(
+            n >= per_program,
+            "{label}: {} has {n} outcomes, want {per_program}: {:?}",
+            p.name,
+            run.outcomes
+        );
+    }
+}
+
+fn table(rows: &[(&str, &Run)], corpus: &[hostile::Hostile]) {
+    eprintln!(
+        "\n| program | {} |",
+        rows.iter().map(|r| r.0).collect::<Vec<_>>().join(" | ")
+    );
+    eprintln!("|---|{}", "---|".repeat(rows.len()));
+    for p in corpus {
+        let cells: Vec<String> = rows
+            .iter()
+            .map(|(_, r)| {
+                let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+                for o in r.outcomes.get(p.name).into_iter().flatten() {
+                    *counts.entry(o.as_str()).or_default() += 1;
+                }
+                counts
+                    .iter()
+                    .map(|(o, n)| {
+                        if *n > 1 {
+                            format!("{o} ×{n}")
+                        } else {
+                            o.to_string()
+                        }
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            })
+            .collect();
+        eprintln!("| {} | {} |", p.name, cells.join(" | "));
+    }
+}
+
+fn rejected_for(run: &Run, name: &str, why: &str) -> bool {
+    run.outcomes
+        .get(name)
+        .is_some_and(|o| !o.is_empty() && o.iter().all(|o| o.contains(why)))
+}
+
+fn js_corpus(dir: &Path) -> (PathBuf, Vec<hostile::Hostile>) {
+    let corpus = hostile::javascript();
+    let at = dir.join("js");
+    hostile::write(&at, &corpus).expect("the corpus is written");
+    (at, corpus)
+}
+
+#[test]
+fn debugger_strategies_give_every_hostile_program_an_outcome() {
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus_dir, corpus) = js_corpus(dir.path());
+    let mut runs = Vec::new();
+    for engine in ["node", "chromium", "firefox"] {
+        let label = format!("random/{engine}");
+        let run = record(dir.path(), &corpus_dir, &label, &["--engine", engine]);
+        check_all_accounted(&label, &run, &corpus, 1);
+        assert!(
+            rejected_for(&run, "random-bytes.js", "not UTF-8"),
+            "{label}"
+        );
+        // Decoded like the engines decode them: these run.
+        for ok in [
+            "bom-utf8.js",
+            "bom-utf16le.js",
+            "bom-utf16be.js",
+            "breaks-ls.js",
+        ] {
+            assert!(
+                run.outcomes[ok]
+                    .iter()
+                    .all(|o| o == "finished" || o == "action-limit"),
+                "{label}: {ok}: {:?}",
+                run.outcomes[ok]
+            );
+        }
+        // The memory bound ends the session that passes it, with the reason.
+        assert!(
+            rejected_for(&run, "out-of-memory-at-once.js", "memory bound"),
+            "{label}: {:?}",
+            run.outcomes["out-of-memory-at-once.js"]
+        );
+        runs.push((label, run));
+    }
+    let label = "differential/chromium+node".to_string();
+    let run = record(
+        dir.path(),
+        &corpus_dir,
+        &label,
+        &[
+            "--strategy",
+            "differential",
+            "--engine",
+            "chromium",
+            "--engine",
+            "node",
+        ],
+    );
+    check_all_accounted(&label, &run, &corpus, 1);
+    runs.push((label, run));
+    for engine in ["node", "chromium"] {
+        let label = format!("metamorphic/{engine}");
+        let run = record(
+            dir.path(),
+            &corpus_dir,
+            &label,
+            &[
+                "--strategy",
+                "metamorphic",
+                "--engine",
+                engine,
+                "--rounds",
+                "2",
+            ],
+        );
+        check_all_accounted(&label, &run, &corpus, 1);
+        // Too deep for our analysis: rejected with the reason (the engines may well run them).
+        for deep in [
+            "nested-brackets.js",
+            "nested-statements.js",
+            "nested-templates.js",
+        ] {
+            assert!(
+                rejected_for(&run, deep, "too deep to analyze"),
+                "{label}: {deep}"
+            );
+        }
+        runs.push((label, run));
+    }
+    let rows: Vec<(&str, &Run)> = runs.iter().map(|(l, r)| (l.as_str(), r)).collect();
+    table(&rows, &corpus);
+}
+
+#[test]
+fn coverage_gives_every_hostile_program_an_outcome() {
+    let dir = tempfile::tempdir().unwrap();
+    let (js_dir, js) = js_corpus(dir.path());
+    let label = "coverage/v8";
+    let v8 = record(
+        dir.path(),
+        &js_dir,
+        label,
+        &["--strategy", "coverage", "--engine", "v8"],
+    );
+    check_all_accounted(label, &v8, &js, 1);
+    assert!(rejected_for(
+        &v8,
+        "nested-brackets.js",
+        "too deep to analyze"
+    ));
+    assert!(rejected_for(&v8, "random-bytes.js", "not UTF-8"));
+    let c = hostile::c();
+    let c_dir = dir.path().join("c");
+    hostile::write(&c_dir, &c).unwrap();
+    let label = "coverage/gcov+llvm-cov";
+    let cc = record(
+        dir.path(),
+        &c_dir,
+        label,
+        &[
+            "--strategy",
+            "coverage",
+            "--engine",
+            "gcov",
+            "--engine",
+            "llvm-cov",
+        ],
+    );
+    check_all_accounted(label, &cc, &c, 1);
+    assert!(rejected_for(&cc, "random-bytes.c", "not UTF-8"));
+    // Lines end where the compilers end them: no inconsistency of ours on CR or CRLF programs.
+    for p in ["breaks-cr.c", "breaks-crlf.c"] {
+        assert!(
+            cc.outcomes[p].iter().all(|o| o == "finished"),
+            "{p}: {:?}",
+            cc.outcomes[p]
+        );
+    }
+    table(&[("coverage/v8", &v8)], &js);
+    table(&[("coverage/gcov+llvm-cov", &cc)], &c);
+}
+
+/// Interrupted at any point (here: during the ten-megabyte program, the out-of-memory one and
+/// the busy loop), `--resume` completes the campaign to the same outcomes.
+#[test]
+fn an_interrupted_hostile_campaign_resumes_to_every_outcome() {
+    let dir = tempfile::tempdir().unwrap();
+    let (corpus_dir, corpus) = js_corpus(dir.path());
+    let args = ["--engine", "node", "--jobs", "1"];
+    let full = record(dir.path(), &corpus_dir, "full", &args);
+    let cut = dir.path().join("cut.mtrace");
+    for wait in [3.0, 9.0] {
+        let mut child = Command::new(RECORD)
+            .arg("run")
+            .args(["--corpus", &corpus_dir.display().to_string()])
+            .args(args)
+            .args(DEBUGGER_LIMITS)
+            .arg("--resume")
+            .arg("--out")
+            .arg(&cut)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_secs_f64(wait));
+        // SAFETY: a signal to our own child.
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGKILL);
+        }
+        let _ = child.wait();
+    }
+    let resumed = record(
+        dir.path(),
+        &corpus_dir,
+        "cut",
+        &[&args[..], &["--resume"]].concat(),
+    );
+    assert_eq!(resumed.archive, cut);
+    // The same sessions (outcomes of the slow programs may differ with timing: timeouts).
+    let counts = |r: &Run| -> BTreeMap<String, usize> {
+        r.outcomes
+            .iter()
+            .map(|(k, v)| (k.clone(), v.len()))
+            .collect()
+    };
+    assert_eq!(counts(&resumed), counts(&full));
+    check_all_accounted("resumed", &resumed, &corpus, 1);
+}
