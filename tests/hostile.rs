@@ -12,6 +12,14 @@ use std::time::{Duration, Instant};
 
 const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
 
+/// One campaign at a time: the out-of-memory program must pass its bound within one action's
+/// time, which two campaigns sharing two cores can stretch.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    SERIAL.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn analyze() -> PathBuf {
     Path::new(RECORD).with_file_name("morphtrace-analyze")
 }
@@ -193,6 +201,7 @@ fn js_corpus(dir: &Path) -> (PathBuf, Vec<hostile::Hostile>) {
 
 #[test]
 fn debugger_strategies_give_every_hostile_program_an_outcome() {
+    let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
     let (corpus_dir, corpus) = js_corpus(dir.path());
     let mut runs = Vec::new();
@@ -278,6 +287,7 @@ fn debugger_strategies_give_every_hostile_program_an_outcome() {
 
 #[test]
 fn coverage_gives_every_hostile_program_an_outcome() {
+    let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
     let (js_dir, js) = js_corpus(dir.path());
     let label = "coverage/v8";
@@ -329,6 +339,7 @@ fn coverage_gives_every_hostile_program_an_outcome() {
 /// the busy loop), `--resume` completes the campaign to the same outcomes.
 #[test]
 fn an_interrupted_hostile_campaign_resumes_to_every_outcome() {
+    let _serial = serial();
     let dir = tempfile::tempdir().unwrap();
     let (corpus_dir, corpus) = js_corpus(dir.path());
     let args = ["--engine", "node", "--jobs", "1"];
