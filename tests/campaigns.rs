@@ -145,7 +145,7 @@ fn differential_campaign_is_summarized_by_divergence_type_and_replays() {
         assert!(!d.detail.is_empty());
     }
     // The analyzer summarizes divergences by type.
-    let analyze = Path::new(RECORD).with_file_name("morphtrace-analyze");
+    let analyze = common::analyzer();
     let info = Command::new(&analyze)
         .arg("info")
         .arg(&out)

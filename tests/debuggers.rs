@@ -1,10 +1,10 @@
 //! Real Chromium, Node and Firefox, driven through the recorder's adapters: the cookbook's facts.
 
 use morphtrace_recorder::corpus;
+use morphtrace_recorder::dbdb::{self, Plan, Recording};
+use morphtrace_recorder::debugger::engines::EngineSpec;
+use morphtrace_recorder::debugger::rdp::BreakpointPolicy;
 use morphtrace_recorder::debugger::{CaptureOptions, Debugger, Engine};
-use morphtrace_recorder::engines::EngineSpec;
-use morphtrace_recorder::rdp::BreakpointPolicy;
-use morphtrace_recorder::strategy::{self, Plan, Recording};
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::{
     Action, DivergenceKind, EngineRef, Key, Location, LocationSource, ObjectKind, Output,
@@ -563,7 +563,7 @@ async fn chromium_vs_firefox_closing_brace_is_a_pause_location_divergence() {
     };
     let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
     let mut engines = [&mut c, &mut f];
-    strategy::run(
+    dbdb::run(
         &mut engines,
         &p.file,
         &p.program.hash,

@@ -2,11 +2,13 @@
 //! values and loop handling, recording real functions with StrykerJS and our mutants, the
 //! analyzer's search, the falsification search, Table II and generated tests run by node.
 
+mod common;
+
 use morphtrace_recorder::genmorph::harness::{Harness, Verdict};
 use morphtrace_recorder::genmorph::mutants::guard_loops;
 use morphtrace_schema::genmorph::relations::{FalsificationReport, RelationRecord, RelationSet};
 use morphtrace_schema::genmorph::{
-    ExecutionBatch, InputOrigin, JsValue, MutantRole, Outcome, Variant, PRELUDE,
+    ExecutionBatch, Implementation, InputOrigin, JsValue, MutantRole, Outcome, PRELUDE,
 };
 use morphtrace_schema::ArchiveReader;
 use std::path::{Path, PathBuf};
@@ -15,11 +17,7 @@ use std::process::Command;
 const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
 
 fn node() -> PathBuf {
-    morphtrace_recorder::engines::which("node").expect("node on PATH")
-}
-
-fn analyze() -> PathBuf {
-    Path::new(RECORD).with_file_name("morphtrace-analyze")
+    morphtrace_recorder::debugger::engines::which("node").expect("node on PATH")
 }
 
 fn run(cmd: &mut Command) -> String {
@@ -170,7 +168,9 @@ fn records_searches_falsifies_and_generates_tests() {
         assert!(!b.mutants(MutantRole::Training).is_empty());
         assert!(!b.mutants(MutantRole::Evaluation).is_empty());
         for v in &b.variants[1..] {
-            let Variant::Mutant(m) = v else { panic!() };
+            let Implementation::Mutant(m) = v else {
+                panic!()
+            };
             let line_start: usize = b
                 .subject
                 .source
@@ -228,7 +228,7 @@ fn records_searches_falsifies_and_generates_tests() {
 
     // Search (deterministic: a generation cap), step 1, falsification, Table II, tests.
     let search = |out: &Path| -> RelationSet {
-        let text = run(Command::new(analyze()).args([
+        let text = run(Command::new(common::analyzer()).args([
             "genmorph",
             "search",
             archive.to_str().unwrap(),
@@ -348,7 +348,7 @@ fn records_searches_falsifies_and_generates_tests() {
     // Refinement: the counterexamples join the correct states of a second round that starts
     // from the first round's relations; `falsify --all` judges every relation.
     let refined = dir.path().join("refined.json");
-    let text = run(Command::new(analyze()).args([
+    let text = run(Command::new(common::analyzer()).args([
         "genmorph",
         "search",
         archive.to_str().unwrap(),
@@ -399,7 +399,7 @@ fn records_searches_falsifies_and_generates_tests() {
         serde_json::from_str(&std::fs::read_to_string(&all_report).unwrap()).unwrap();
     assert_eq!(all.results.len(), refined_set.relations.len());
 
-    let table = run(Command::new(analyze()).args([
+    let table = run(Command::new(common::analyzer()).args([
         "genmorph",
         "table",
         archive.to_str().unwrap(),
@@ -437,7 +437,7 @@ fn records_searches_falsifies_and_generates_tests() {
         .sum();
     assert_eq!(cells[5], skipped.to_string(), "{gcd_row}");
     // A report is bound to the relation set it judged: another set's report is refused.
-    let o = Command::new(analyze())
+    let o = Command::new(common::analyzer())
         .args([
             "genmorph",
             "table",
@@ -457,7 +457,7 @@ fn records_searches_falsifies_and_generates_tests() {
     );
     // --subjects keeps those rows only (and their means); an unknown name is an error.
     let table_args = |subjects: &str| {
-        let mut c = Command::new(analyze());
+        let mut c = Command::new(common::analyzer());
         c.args([
             "genmorph",
             "table",
@@ -483,7 +483,7 @@ fn records_searches_falsifies_and_generates_tests() {
 
     // Generated tests pass on the installed (original) library under node --test.
     let tests = dir.path().join("tests");
-    run(Command::new(analyze()).args([
+    run(Command::new(common::analyzer()).args([
         "genmorph",
         "tests",
         archive.to_str().unwrap(),
@@ -546,7 +546,7 @@ fn bad_input_gives_clear_errors() {
     let no_frames =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces/random-node-manual.mtrace");
     fails(
-        Command::new(analyze())
+        Command::new(common::analyzer())
             .args(["genmorph", "search"])
             .arg(&no_frames)
             .args(["--out"])
@@ -566,7 +566,7 @@ fn bad_input_gives_clear_errors() {
         "is not a relations file",
     );
     fails(
-        Command::new(analyze())
+        Command::new(common::analyzer())
             .args(["genmorph", "search"])
             .arg(&no_frames)
             .args(["--budget", "0", "--out", "r.json"]),
@@ -575,7 +575,7 @@ fn bad_input_gives_clear_errors() {
     let recorded =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces/genmorph-executions.mtrace");
     fails(
-        Command::new(analyze())
+        Command::new(common::analyzer())
             .args(["genmorph", "search"])
             .arg(&recorded)
             .args(["--subjects", "mathjs.gcd", "--counterexamples"])
@@ -585,7 +585,7 @@ fn bad_input_gives_clear_errors() {
         "is not a falsification report",
     );
     fails(
-        Command::new(analyze())
+        Command::new(common::analyzer())
             .args(["genmorph", "search"])
             .arg(&recorded)
             .args(["--subjects", "mathjs.gcd", "--warm"])

@@ -3,6 +3,8 @@
 //! judged), gives every program an outcome, and the analyzer reads the archive. Prints the table
 //! program × strategy/engine → outcome.
 
+mod common;
+
 use morphtrace_schema::{ArchiveReader, ProgramOrigin, SessionOutcome};
 use morphtrace_testkit::hostile;
 use std::collections::BTreeMap;
@@ -18,10 +20,6 @@ static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn serial() -> std::sync::MutexGuard<'static, ()> {
     SERIAL.lock().unwrap_or_else(|e| e.into_inner())
-}
-
-fn analyze() -> PathBuf {
-    Path::new(RECORD).with_file_name("morphtrace-analyze")
 }
 
 /// Limits that keep the slow programs short (busy loops, the out-of-memory program).
@@ -125,7 +123,7 @@ fn record(dir: &Path, corpus: &Path, label: &str, args: &[&str]) -> Run {
         vec!["tables"],
         vec!["report", "--out", &report],
     ] {
-        let a = Command::new(analyze())
+        let a = Command::new(common::analyzer())
             .args(&cmd)
             .arg(&archive)
             .output()

@@ -6,13 +6,13 @@ mod common;
 use common::normalized;
 
 use morphtrace_recorder::corpus::{self, Loaded};
+use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::{CaptureOptions, Engine};
-use morphtrace_recorder::engines::EngineSpec;
 #[path = "support/faults.rs"]
 mod faults;
 use faults::{Fault, FaultyEngine};
+use morphtrace_recorder::dbdb::{Plan, RandomParams};
 use morphtrace_recorder::metamorphic::{self, Chain, ChainParams, Context, Pin};
-use morphtrace_recorder::strategy::{Plan, RandomParams};
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::metamorphic as mm;
 use morphtrace_schema::{

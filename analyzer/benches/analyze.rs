@@ -7,9 +7,10 @@
 //! Environment: MT_BENCH_SESSIONS (default 100000), MT_BENCH_EVENTS (average per session, default 52),
 //! MT_BENCH_ARCHIVE (reuse or create this file instead of a temporary one).
 
-use morphtrace_analyzer::ast::LineNodes;
+use morphtrace_analyzer::dbdb::ast::LineNodes;
+use morphtrace_analyzer::dbdb::classes;
 use morphtrace_analyzer::load::{self, Want};
-use morphtrace_analyzer::{classes, tables};
+use morphtrace_analyzer::tables;
 use morphtrace_schema::rayon::prelude::*;
 use morphtrace_schema::*;
 use morphtrace_testkit::synth;

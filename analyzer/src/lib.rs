@@ -1,15 +1,16 @@
 //! morphtrace's analyzer: works from archives alone, never from a debugger (DESIGN §7).
 
-pub mod ast;
-pub mod classes;
-pub mod compare;
-pub mod coverage;
-pub mod export;
+// The papers' analyses.
+pub mod cod;
+pub mod dbdb;
 pub mod genmorph;
+pub mod metamorphic;
+
+// Shared: loading archives, what one holds, tables and reports for people and tools.
+pub mod compare;
+pub mod export;
 pub mod info;
 pub mod load;
-pub mod metamorphic;
-pub mod rejudge;
 pub mod render;
 pub mod report;
 pub mod show;

@@ -5,7 +5,7 @@
 //! Rows refer to their session by `archive` (index into the `archives` frame) and `session`
 //! (position in that archive, which `show` accepts too).
 
-use crate::ast;
+use crate::dbdb::ast;
 use morphtrace_schema::cod::{self, InconsistencyKind};
 use morphtrace_schema::summary::{EventKindSummary, OutputSummary, SessionSummary, TraceSummary};
 use morphtrace_schema::{

@@ -2,7 +2,7 @@
 //! Table 2, divergence types and runtimes; ISSTA 2019 Figure 15, warnings per transformation and
 //! the share of warnings with an interactive transformation.
 
-use crate::classes::{self, strings, u32s, DIVERGENCE_KEYS};
+use crate::dbdb::classes::{self, strings, u32s, DIVERGENCE_KEYS};
 use crate::load::Frames;
 use crate::render::{percent, Table};
 use polars::prelude::*;
@@ -55,7 +55,7 @@ pub fn all(f: &Frames, paper: Paper, top: usize) -> PolarsResult<Vec<Table>> {
         out.push(interactive_share(&f.warnings)?);
     }
     if paper == Paper::Cod || (paper == Paper::All && f.inconsistencies.height() > 0) {
-        out.extend(crate::coverage::tables(f, top)?);
+        out.extend(crate::cod::tables(f, top)?);
     }
     Ok(out)
 }

@@ -1,8 +1,9 @@
 //! Every analysis command on the archives in `traces/` (recorded by the project on real
 //! debuggers), on a truncated copy, and on a hand-built archive with known divergences.
 
+use morphtrace_analyzer::dbdb::{classes, rejudge};
 use morphtrace_analyzer::load::{self, Want};
-use morphtrace_analyzer::{classes, metamorphic, rejudge, tables};
+use morphtrace_analyzer::{metamorphic, tables};
 use morphtrace_schema::*;
 use morphtrace_testkit::synth;
 use std::path::{Path, PathBuf};

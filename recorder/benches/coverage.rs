@@ -8,11 +8,11 @@
 //! corpus, default `1..4`), MT_BENCH_NAIVE (Csmith programs of the naive rows, default: all of
 //! them, so that both sides profile the same programs).
 
-use morphtrace_recorder::coverage::c_profilers::{self, CProfiler, CTools};
-use morphtrace_recorder::coverage::js_syntax::JsProgram;
-use morphtrace_recorder::coverage::process;
-use morphtrace_recorder::coverage::{self, c_syntax::CSyntax, csmith, variant, Options, Source};
-use morphtrace_recorder::engines::EngineSpec;
+use morphtrace_recorder::cod::c_profilers::{self, CProfiler, CTools};
+use morphtrace_recorder::cod::js_syntax::JsProgram;
+use morphtrace_recorder::cod::process;
+use morphtrace_recorder::cod::{self, c_syntax::CSyntax, csmith, variant, Options, Source};
+use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::parse_seeds;
 use morphtrace_schema::archive::{FsyncPolicy, WriterOptions};
 use morphtrace_schema::lines::Breaks;
@@ -46,7 +46,7 @@ fn ours(engine: &str, sources: Vec<Source>, seeds: &[u64], truth: bool) -> (usiz
         csmith_cache: Some(csmith::cache_dir()),
     };
     let specs = vec![EngineSpec::parse(engine).unwrap()];
-    let s = coverage::run(
+    let s = cod::run(
         &specs,
         sources,
         seeds,
@@ -217,7 +217,7 @@ fn main() {
         .map(|s| csmith::generate(s, &version, Some(&cache)).unwrap())
         .collect();
     let js_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/dbdb");
-    let js_sources = coverage::sources(&[js_dir.display().to_string()]).unwrap();
+    let js_sources = cod::sources(&[js_dir.display().to_string()]).unwrap();
     let js_texts: Vec<String> = js_sources
         .iter()
         .filter_map(|s| match s {

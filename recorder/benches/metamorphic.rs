@@ -10,20 +10,27 @@
 mod common;
 
 use morphtrace_recorder::campaign::{self, Summary};
-use morphtrace_recorder::engines::EngineSpec;
+use morphtrace_recorder::dbdb::RandomParams;
+use morphtrace_recorder::debugger::engines::EngineSpec;
+use morphtrace_recorder::metamorphic;
 use morphtrace_recorder::parse_seeds;
-use morphtrace_recorder::strategy::RandomParams;
 use morphtrace_schema::metamorphic as mm;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-async fn measure(engine: &str, seeds: &str, jobs: usize, pool: usize) -> Summary {
+fn measure(
+    rt: &tokio::runtime::Runtime,
+    engine: &str,
+    seeds: &str,
+    jobs: usize,
+    pool: usize,
+) -> Summary {
     let dir = tempfile::tempdir().unwrap();
     let programs = common::sunspider(dir.path());
     let specs = vec![EngineSpec::parse(engine).unwrap()];
     let seeds = parse_seeds(seeds).unwrap();
-    let tasks = campaign::metamorphic_tasks(
+    let tasks = metamorphic::tasks(
         &specs,
         &programs,
         &seeds,
@@ -32,7 +39,7 @@ async fn measure(engine: &str, seeds: &str, jobs: usize, pool: usize) -> Summary
         mm::ALL,
     );
     let c = common::campaign(specs, programs, tasks, jobs, pool, dir.path());
-    campaign::run(c).await.unwrap()
+    campaign::run(c, rt.handle().clone()).unwrap()
 }
 
 /// Judged test cases per second: a follow-up whose engine died or timed out is undecided and
@@ -69,8 +76,8 @@ fn main() {
         if !knobs.wants(label) {
             continue;
         }
-        let fast = rt.block_on(measure(engine, seeds, 2, 2));
-        let slow = rt.block_on(measure(engine, base_seeds, 1, 0));
+        let fast = measure(&rt, engine, seeds, 2, 2);
+        let slow = measure(&rt, engine, base_seeds, 1, 0);
         println!(
             "| {label} | {:.2}/s ({} test cases judged, {} sessions, {:.1} s) | {:.2}/s ({} test cases judged, {:.1} s) | {:.1}× | {} | {}; {} | {target} |",
             rate(&fast),
@@ -81,7 +88,7 @@ fn main() {
             slow.tally.judged,
             slow.elapsed.as_secs_f64(),
             rate(&fast) / rate(&slow),
-            fast.warnings.values().sum::<usize>(),
+            fast.counts.warnings.values().sum::<usize>(),
             undecided(&fast),
             undecided(&slow),
         );

@@ -11,14 +11,15 @@
 mod common;
 
 use morphtrace_recorder::campaign;
-use morphtrace_recorder::engines::EngineSpec;
+use morphtrace_recorder::dbdb::{self, RandomParams};
+use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::parse_seeds;
-use morphtrace_recorder::strategy::RandomParams;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-async fn measure(
+fn measure(
+    rt: &tokio::runtime::Runtime,
     engines: &[&str],
     differential: bool,
     seeds: &str,
@@ -32,7 +33,7 @@ async fn measure(
         .map(|e| EngineSpec::parse(e).unwrap())
         .collect();
     let seeds = parse_seeds(seeds).unwrap();
-    let tasks = campaign::generation_tasks(
+    let tasks = dbdb::generation_tasks(
         &specs,
         &programs,
         &seeds,
@@ -40,7 +41,7 @@ async fn measure(
         &RandomParams::default(),
     );
     let c = common::campaign(specs, programs, tasks, jobs, pool, dir.path());
-    campaign::run(c).await.unwrap()
+    campaign::run(c, rt.handle().clone()).unwrap()
 }
 
 /// `9.81/s (52 complete of 52; undecided: timeout 1)`: the rate counts complete (random) or
@@ -97,8 +98,8 @@ fn main() {
         if !knobs.wants(label) {
             continue;
         }
-        let fast = rt.block_on(measure(engines, differential, seeds, 2, 2));
-        let slow = rt.block_on(measure(engines, differential, base_seeds, 1, 0));
+        let fast = measure(&rt, engines, differential, seeds, 2, 2);
+        let slow = measure(&rt, engines, differential, base_seeds, 1, 0);
         println!("| {label} | {} | {} | {target} |", cell(&fast), cell(&slow));
     }
     println!();

@@ -1,27 +1,27 @@
 //! Campaigns: programs × seeds × engines in parallel workers, one crash-safe archive, resumable.
 
+use crate::cod::v8::V8Runner;
 use crate::corpus::Loaded;
+use crate::dbdb::{self, Plan, Recording};
+use crate::debugger::engines::EngineSpec;
 use crate::debugger::DebuggerError;
 use crate::debugger::{CaptureOptions, Engine};
-use crate::engines::EngineSpec;
 use crate::metamorphic::{self, ChainParams};
-use crate::runner::{open_archive, Interrupt, OpenError};
-use crate::strategy::{self, Plan, Recording};
+use crate::runner::{self, Key, OpenError};
 pub use crate::tally::counts;
-use crate::tally::Tally;
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::header::now_ms;
-use morphtrace_schema::ArchiveError;
+use morphtrace_schema::{ArchiveError, ArchiveWriter};
 use morphtrace_schema::{
     ArchiveHeader, CampaignConfig, EngineDescriptor, EngineRef, ParentRef, Program, Session,
     SessionId, SessionMode, SessionOutcome,
 };
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tokio::sync::mpsc;
+use tokio::runtime::Handle;
 
 /// Why a campaign could not run or could not keep what it recorded (a session's own failure is
 /// its outcome, never an error).
@@ -80,38 +80,33 @@ pub struct Campaign {
     pub workdir: PathBuf,
 }
 
-/// What a campaign did, for the summary.
+/// What a debugger campaign counts beyond the tally.
 #[derive(Debug, Default)]
-pub struct Summary {
+pub struct Counts {
     /// The strategy's name (`random`, `differential`, `metamorphic`, `replay`).
     pub strategy: String,
-    pub skipped: usize,
-    pub tally: Tally,
     pub divergences: BTreeMap<String, usize>,
-    pub elapsed: Duration,
-    pub interrupted: bool,
     /// Metamorphic: warnings by last transformation and round.
     pub warnings: BTreeMap<(String, u32), usize>,
 }
 
-impl std::fmt::Display for Summary {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let secs = self.elapsed.as_secs_f64();
+impl runner::Counts for Counts {
+    fn unit(&self) -> &'static str {
+        "sessions"
+    }
+
+    fn judged(&self) -> Option<&'static str> {
         // A random session is compared with nothing while recording: it is complete, not judged.
-        let what = match self.strategy.as_str() {
+        Some(match self.strategy.as_str() {
             "random" | "replay" => "sessions complete",
             "metamorphic" => "test cases judged",
             _ => "sessions judged",
-        };
-        writeln!(
-            f,
-            "recorded {} sessions in {:.1} s{}: {}",
-            self.tally.recorded,
-            secs,
-            resume_note(self.skipped, self.interrupted),
-            self.tally.judged_line(what, self.elapsed)
-        )?;
-        writeln!(f, "outcomes: {}", counts(&self.tally.outcomes))?;
+        })
+    }
+}
+
+impl std::fmt::Display for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if !self.divergences.is_empty() {
             writeln!(f, "divergences: {}", counts(&self.divergences))?;
         }
@@ -125,61 +120,7 @@ impl std::fmt::Display for Summary {
     }
 }
 
-/// `, 3 already in the archive — interrupted`: what a summary's first line adds.
-pub fn resume_note(skipped: usize, interrupted: bool) -> String {
-    let mut s = String::new();
-    if skipped > 0 {
-        s.push_str(&format!(", {skipped} already in the archive"));
-    }
-    if interrupted {
-        s.push_str(" — interrupted");
-    }
-    s
-}
-
-/// Tasks of a `random` (one engine per session) or `differential` (all engines in lockstep)
-/// campaign: every program × seed (× engine for `random`).
-pub fn generation_tasks(
-    specs: &[EngineSpec],
-    programs: &[Loaded],
-    seeds: &[u64],
-    differential: bool,
-    params: &strategy::RandomParams,
-) -> Vec<Task> {
-    let (name, mode) = if differential {
-        ("differential", SessionMode::Differential)
-    } else {
-        ("random", SessionMode::Random)
-    };
-    let sets: Vec<Vec<usize>> = if differential {
-        vec![(0..specs.len()).collect()]
-    } else {
-        (0..specs.len()).map(|i| vec![i]).collect()
-    };
-    let mut tasks = Vec::new();
-    for (pi, p) in programs.iter().enumerate() {
-        for &seed in seeds {
-            for set in &sets {
-                let labels: Vec<String> = set.iter().map(|&i| specs[i].to_string()).collect();
-                tasks.push(Task {
-                    id: session_key(name, &labels, &p.program.hash.to_string(), seed),
-                    program: pi,
-                    seed,
-                    engines: set.clone(),
-                    plan: Plan::Random {
-                        params: params.clone(),
-                        seed,
-                    },
-                    mode: mode.clone(),
-                    parent: None,
-                    notes: vec![],
-                    chain: None,
-                });
-            }
-        }
-    }
-    tasks
-}
+pub type Summary = runner::Summary<Counts>;
 
 /// The deterministic identity of a session (what a resumed campaign recognises).
 pub fn session_key(strategy: &str, labels: &[String], program: &str, seed: u64) -> SessionId {
@@ -205,208 +146,187 @@ async fn launch_all(
     Ok(out)
 }
 
-struct Done {
+/// What one task recorded.
+pub struct Done {
     sessions: Vec<Session>,
     /// Programs the sessions derived (metamorphic follow-ups).
     programs: Vec<Program>,
 }
 
-/// Metamorphic tasks: for every program × seed × engine, one chain.
-pub fn metamorphic_tasks(
-    specs: &[EngineSpec],
-    programs: &[Loaded],
-    seeds: &[u64],
-    random: &strategy::RandomParams,
-    rounds: u32,
-    transformations: &[&'static str],
-) -> Vec<Task> {
-    let mut tasks = Vec::new();
-    for (pi, p) in programs.iter().enumerate() {
-        for &seed in seeds {
-            for (ei, spec) in specs.iter().enumerate() {
-                let key = format!(
-                    "metamorphic|{spec}|{}|{seed}|{rounds}|{}",
-                    p.program.hash,
-                    transformations.join(",")
-                );
-                let mut params = ChainParams::random(seed, rounds, random.clone());
-                params.transformations = transformations.to_vec();
-                tasks.push(Task {
-                    id: metamorphic::session_id(&key, 0),
-                    program: pi,
-                    seed,
-                    engines: vec![ei],
-                    plan: params.initial.clone(),
-                    mode: SessionMode::Metamorphic,
-                    parent: None,
-                    notes: vec![],
-                    chain: Some(ChainTask { key, params }),
-                });
-            }
-        }
-    }
-    tasks
+/// A debugger campaign for the runner: engines launched per worker thread, driven on the
+/// process's tokio runtime.
+struct Debugging {
+    specs: Vec<EngineSpec>,
+    programs: Vec<Loaded>,
+    policy: ComparisonPolicy,
+    capture: CaptureOptions,
+    session_timeout: Duration,
+    node_pool: usize,
+    workdir: PathBuf,
+    strategy: String,
+    rt: Handle,
+    /// The engines launched to write the header, handed to the first worker that starts.
+    first: Mutex<Option<Vec<Box<dyn Engine>>>>,
+    node: PathBuf,
 }
 
-pub async fn run(c: Campaign) -> Result<Summary, CampaignError> {
-    let started = Instant::now();
-    // Launch once up front: versions for the header, and worker 0 reuses these engines.
-    let first = launch_all(&c.specs, &c.capture, c.node_pool).await?;
-    let descriptors: Vec<EngineDescriptor> = first.iter().map(|e| e.descriptor().clone()).collect();
-    let mut config = c.config.clone();
-    config.params.extend(c.policy.params());
-    let header = ArchiveHeader::new(config, descriptors.clone());
-    let (mut writer, resumed) = open_archive(&c.out, c.resume, &header, c.writer)?;
-    let done_ids = resumed.map(|r| r.sessions).unwrap_or_default();
-    let total = c.tasks.len();
-    let todo: VecDeque<Task> = c
-        .tasks
-        .into_iter()
-        .filter(|t| !done_ids.contains(&t.id))
-        .collect();
-    let mut summary = Summary {
-        strategy: c.config.strategy.clone(),
-        skipped: total - todo.len(),
-        ..Summary::default()
-    };
-    let bar = crate::progress_bar(todo.len(), c.progress);
-    let queue = Arc::new(Mutex::new(todo));
-    let stop = Interrupt::install();
-    let programs = Arc::new(c.programs);
-    let (tx, mut rx) = mpsc::channel::<Done>(64);
-    let mut workers = Vec::new();
-    let mut first = Some(first);
-    for w in 0..c.jobs.max(1) {
-        let engines = first.take();
-        let specs = c.specs.clone();
-        let capture = c.capture.clone();
-        let pool = c.node_pool;
-        let queue = queue.clone();
-        let stop = stop.clone();
-        let programs = programs.clone();
-        let tx = tx.clone();
-        let policy = c.policy.clone();
-        let timeout = c.session_timeout;
-        let workdir = c.workdir.clone();
-        workers.push(tokio::spawn(async move {
-            let mut engines = match engines {
-                Some(e) => e,
-                None => launch_all(&specs, &capture, pool).await?,
-            };
-            tracing::debug!("worker {w} ready");
-            let mut coverage = None;
-            let node = crate::engines::which("node").unwrap_or_else(|| "node".into());
-            loop {
-                if stop.requested() {
-                    break;
-                }
-                let task = match queue.lock() {
-                    Ok(mut q) => q.pop_front(),
-                    Err(_) => None,
+/// A worker's engines, and a warm Node for precise coverage (metamorphic dead-code removal).
+pub struct Station {
+    engines: Vec<Box<dyn Engine>>,
+    coverage: Option<V8Runner>,
+}
+
+impl runner::Work for Debugging {
+    type Task = Task;
+    type Worker = Station;
+    type Done = Done;
+    type Counts = Counts;
+    type Error = CampaignError;
+
+    fn key(&self, task: &Task) -> Key {
+        Key::Session(task.id)
+    }
+
+    fn start(&self, _index: usize) -> Result<Station, CampaignError> {
+        let first = self.first.lock().ok().and_then(|mut f| f.take());
+        let engines = match first {
+            Some(e) => e,
+            None => self
+                .rt
+                .block_on(launch_all(&self.specs, &self.capture, self.node_pool))?,
+        };
+        Ok(Station {
+            engines,
+            coverage: None,
+        })
+    }
+
+    fn record(&self, w: &mut Station, task: Task) -> Done {
+        let loaded = &self.programs[task.program];
+        let rejection = loaded.rejected.clone().or_else(|| {
+            task.chain
+                .as_ref()
+                .and_then(|_| metamorphic::rejection(&loaded.program))
+        });
+        match (&task.chain, rejection) {
+            (_, Some(reason)) => Done {
+                sessions: vec![rejected(&task, loaded, reason)],
+                programs: Vec::new(),
+            },
+            (Some(chain), None) => {
+                let e = task.engines.first().copied().unwrap_or(0);
+                let mut ctx = metamorphic::Context {
+                    engine: &mut w.engines[e],
+                    engine_ref: EngineRef(e as u16),
+                    policy: &self.policy,
+                    workdir: &self.workdir,
+                    coverage: &mut w.coverage,
+                    node: self.node.clone(),
+                    session_timeout: self.session_timeout,
                 };
-                let Some(task) = task else { break };
-                let loaded = &programs[task.program];
-                let rejection = loaded.rejected.clone().or_else(|| {
-                    task.chain
-                        .as_ref()
-                        .and_then(|_| metamorphic::rejection(&loaded.program))
-                });
-                let done = match (&task.chain, rejection) {
-                    (_, Some(reason)) => Done {
-                        sessions: vec![rejected(&task, loaded, reason)],
-                        programs: Vec::new(),
-                    },
-                    (Some(chain), None) => {
-                        let e = task.engines.first().copied().unwrap_or(0);
-                        let mut ctx = metamorphic::Context {
-                            engine: &mut engines[e],
-                            engine_ref: EngineRef(e as u16),
-                            policy: &policy,
-                            workdir: &workdir,
-                            coverage: &mut coverage,
-                            node: node.clone(),
-                            session_timeout: timeout,
-                        };
-                        let c = metamorphic::run_chain(
-                            &mut ctx,
-                            &chain.key,
-                            loaded,
-                            &chain.params,
-                            &task.notes,
-                        )
-                        .await;
-                        Done {
-                            sessions: c.sessions,
-                            programs: c.programs,
-                        }
-                    }
-                    (None, None) => Done {
-                        sessions: vec![record(&mut engines, loaded, &task, &policy, timeout).await],
-                        programs: Vec::new(),
-                    },
-                };
-                if tx.send(done).await.is_err() {
-                    break;
+                let c = self.rt.block_on(metamorphic::run_chain(
+                    &mut ctx,
+                    &chain.key,
+                    loaded,
+                    &chain.params,
+                    &task.notes,
+                ));
+                Done {
+                    sessions: c.sessions,
+                    programs: c.programs,
                 }
             }
-            for e in engines.iter_mut() {
+            (None, None) => Done {
+                sessions: vec![self.rt.block_on(record(
+                    &mut w.engines,
+                    loaded,
+                    &task,
+                    &self.policy,
+                    self.session_timeout,
+                ))],
+                programs: Vec::new(),
+            },
+        }
+    }
+
+    fn stop(&self, mut w: Station) {
+        self.rt.block_on(async {
+            for e in w.engines.iter_mut() {
                 e.shutdown().await;
             }
-            Ok::<(), CampaignError>(())
-        }));
+        });
     }
-    drop(tx);
-    while let Some(Done {
-        sessions,
-        programs: derived,
-    }) = rx.recv().await
-    {
-        for p in &derived {
+
+    fn write(&self, done: &Done, writer: &mut ArchiveWriter) -> Result<(), ArchiveError> {
+        for p in &done.programs {
             writer.add_program(p)?;
         }
-        for session in sessions {
+        for session in &done.sessions {
             for p in session.referenced_programs() {
-                if let Some(l) = programs.iter().find(|l| l.program.hash == p) {
+                if let Some(l) = self.programs.iter().find(|l| l.program.hash == p) {
                     writer.add_program(&l.program)?;
                 }
             }
-            writer.append(&session)?;
-            summary.tally.add(&session);
+            writer.append(session)?;
+        }
+        Ok(())
+    }
+
+    fn sessions<'a>(&self, done: &'a Done) -> &'a [Session] {
+        &done.sessions
+    }
+
+    fn count(&self, done: &Done, counts: &mut Counts) {
+        for session in &done.sessions {
             for w in &session.warnings {
                 let t = session
                     .transformations
                     .last()
                     .map(|t| t.name.clone())
                     .unwrap_or_default();
-                *summary.warnings.entry((t, w.round)).or_default() += 1;
+                *counts.warnings.entry((t, w.round)).or_default() += 1;
             }
             if let Some(d) = &session.divergence {
-                *summary
+                *counts
                     .divergences
                     .entry(d.kind.name().to_string())
                     .or_default() += 1;
             }
-            bar.inc(1);
-            let o: Vec<String> = summary
-                .tally
-                .outcomes
-                .iter()
-                .map(|(k, v)| format!("{k}:{v}"))
-                .collect();
-            bar.set_message(o.join(" "));
         }
     }
-    bar.finish_and_clear();
-    for w in workers {
-        match w.await {
-            Ok(Ok(())) => {}
-            Ok(Err(e)) => tracing::error!("a worker stopped: {e}"),
-            Err(e) => tracing::error!("a worker panicked: {e}"),
-        }
-    }
-    writer.finish()?;
-    summary.interrupted = stop.requested();
-    summary.elapsed = started.elapsed();
+}
+
+/// Records a campaign through the runner. Blocking: call it off the runtime's worker threads
+/// (`spawn_blocking`); `rt` drives the engines.
+pub fn run(c: Campaign, rt: Handle) -> Result<Summary, CampaignError> {
+    // Launch once up front: versions for the header, and the first worker reuses these engines.
+    let first = rt.block_on(launch_all(&c.specs, &c.capture, c.node_pool))?;
+    let descriptors: Vec<EngineDescriptor> = first.iter().map(|e| e.descriptor().clone()).collect();
+    let mut config = c.config.clone();
+    config.params.extend(c.policy.params());
+    let header = ArchiveHeader::new(config, descriptors);
+    let opts = runner::Options {
+        out: c.out,
+        resume: c.resume,
+        writer: c.writer,
+        jobs: c.jobs,
+        progress: c.progress,
+    };
+    let work = Debugging {
+        specs: c.specs,
+        programs: c.programs,
+        policy: c.policy,
+        capture: c.capture,
+        session_timeout: c.session_timeout,
+        node_pool: c.node_pool,
+        workdir: c.workdir,
+        strategy: c.config.strategy.clone(),
+        rt,
+        first: Mutex::new(Some(first)),
+        node: crate::debugger::engines::which("node").unwrap_or_else(|| "node".into()),
+    };
+    let mut summary = runner::run(&work, &header, c.tasks, &opts)?;
+    summary.counts.strategy = work.strategy;
     Ok(summary)
 }
 
@@ -451,7 +371,7 @@ async fn record(
         .collect();
     let result = tokio::time::timeout(
         timeout,
-        strategy::run(
+        dbdb::run(
             &mut selected,
             &loaded.file,
             &loaded.program.hash,

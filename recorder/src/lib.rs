@@ -1,20 +1,19 @@
 //! morphtrace's recorder: drives real debuggers and records sessions (DESIGN §6).
 
+// The four papers, each over the shared cores below.
+pub mod cod;
+pub mod dbdb;
+pub mod genmorph;
+pub mod metamorphic;
+
+// Shared cores: driving debuggers (the session abstraction, its CDP and RDP adapters, engine
+// launch), the corpus, the one campaign runner and its tally, the recorder's child processes.
 pub mod campaign;
-pub mod cdp;
 pub mod child;
 pub mod corpus;
-pub mod coverage;
 pub mod debugger;
-pub mod engines;
-pub mod genmorph;
 pub mod memory;
-pub mod metamorphic;
-mod quickack;
-pub mod rdp;
-pub mod replay;
 pub mod runner;
-pub mod strategy;
 pub mod tally;
 
 /// The progress bar of a campaign on stderr (hidden when stderr is not a terminal).

@@ -5,12 +5,12 @@ use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use morphtrace_recorder::campaign::{self, Campaign, Task};
 use morphtrace_recorder::corpus;
+use morphtrace_recorder::dbdb::{self, RandomParams};
+use morphtrace_recorder::debugger::engines::{self, EngineSpec};
+use morphtrace_recorder::debugger::rdp::BreakpointPolicy;
 use morphtrace_recorder::debugger::CaptureOptions;
-use morphtrace_recorder::engines::{self, EngineSpec};
 use morphtrace_recorder::metamorphic;
 use morphtrace_recorder::parse_seeds;
-use morphtrace_recorder::rdp::BreakpointPolicy;
-use morphtrace_recorder::strategy::RandomParams;
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::{ArchiveReader, CampaignConfig, EngineKind};
@@ -365,7 +365,8 @@ fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
 /// Runs a campaign and prints its summary.
 async fn run_and_report(c: Campaign) -> Result<ExitCode> {
     let out = c.out.clone();
-    let summary = campaign::run(c).await?;
+    let rt = tokio::runtime::Handle::current();
+    let summary = tokio::task::spawn_blocking(move || campaign::run(c, rt)).await??;
     print!("{summary}");
     println!("archive: {}", out.display());
     Ok(exit_code(
@@ -411,7 +412,7 @@ fn exit_code(
 /// `run --strategy coverage`: profilers are command-line tools and a warm Node, driven from
 /// worker threads.
 async fn run_coverage(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode> {
-    use morphtrace_recorder::coverage;
+    use morphtrace_recorder::cod;
     let seeds = parse_seeds(&r.seeds).map_err(anyhow::Error::msg)?;
     if let Some(d) = r.common.engines.iter().find(|e| !e.kind.is_profiler()) {
         bail!(
@@ -422,7 +423,7 @@ async fn run_coverage(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode>
     if r.run_timeout.is_nan() || r.run_timeout <= 0.0 {
         bail!("--run-timeout must be positive");
     }
-    let sources = coverage::sources(&r.corpus)?;
+    let sources = cod::sources(&r.corpus)?;
     if sources.is_empty() {
         bail!("the corpus holds no programs");
     }
@@ -438,7 +439,7 @@ async fn run_coverage(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode>
         params: Vec::new(),
         command_line,
     };
-    let opts = coverage::Options {
+    let opts = cod::Options {
         variants: r.variants,
         run_timeout: Duration::from_secs_f64(r.run_timeout),
         truth: !r.no_truth,
@@ -446,17 +447,16 @@ async fn run_coverage(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode>
         progress: std::io::stderr().is_terminal(),
         resume: r.common.resume,
         writer: WriterOptions::default(),
-        csmith_cache: Some(coverage::csmith::cache_dir()),
+        csmith_cache: Some(cod::csmith::cache_dir()),
     };
     let out = r.common.out.clone();
     if out.exists() && !opts.resume {
         bail!("{} exists (use --resume to continue it)", out.display());
     }
     let specs = r.common.engines.clone();
-    let summary = tokio::task::spawn_blocking(move || {
-        coverage::run(&specs, sources, &seeds, config, &opts, &out)
-    })
-    .await??;
+    let summary =
+        tokio::task::spawn_blocking(move || cod::run(&specs, sources, &seeds, config, &opts, &out))
+            .await??;
     print!("{summary}");
     println!("archive: {}", r.common.out.display());
     Ok(exit_code(
@@ -523,20 +523,12 @@ fn genmorph(g: GenmorphArgs, command_line: Vec<String>) -> Result<ExitCode> {
         config,
         progress: std::io::stderr().is_terminal(),
     })?;
-    println!(
-        "recorded {} functions, skipped {} (already in the archive), failed {}",
-        summary.recorded.len(),
-        summary.skipped.len(),
-        summary.failed.len()
-    );
-    for (name, why) in &summary.failed {
-        println!("  failed: {name}: {why}");
-    }
+    print!("{summary}");
     println!("archive: {}", g.out.display());
     Ok(if summary.interrupted {
         println!("interrupted: continue with --resume");
         ExitCode::from(130)
-    } else if summary.failed.is_empty() {
+    } else if summary.counts.failed.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE
@@ -690,7 +682,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 }
             }
             // Coverage profilers: versions from the tools themselves.
-            use morphtrace_recorder::coverage::c_profilers::{CProfiler, CTools};
+            use morphtrace_recorder::cod::c_profilers::{CProfiler, CTools};
             for (name, p) in [("gcov", CProfiler::Gcov), ("llvm-cov", CProfiler::LlvmCov)] {
                 match CTools::find(p).versions() {
                     Ok((compiler, tool)) => {
@@ -703,7 +695,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 "{:<28} {:<10} block coverage of any node above (--engine v8, v8@24, v8=PATH)",
                 "v8", "profiler"
             );
-            match morphtrace_recorder::coverage::csmith::version() {
+            match morphtrace_recorder::cod::csmith::version() {
                 Ok(v) => println!("{:<28} {:<10} {v}", "csmith", "generator"),
                 Err(e) => println!("csmith: unusable: {e}"),
             }
@@ -752,7 +744,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 r.transformations.clone()
             };
             let tasks = if r.strategy == Strategy::Metamorphic {
-                campaign::metamorphic_tasks(
+                metamorphic::tasks(
                     &r.common.engines,
                     &programs,
                     &seeds,
@@ -761,7 +753,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                     &transformations,
                 )
             } else {
-                campaign::generation_tasks(
+                dbdb::generation_tasks(
                     &r.common.engines,
                     &programs,
                     &seeds,
@@ -820,7 +812,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 .prefix("morphtrace-programs-")
                 .tempdir()?;
             let replay =
-                morphtrace_recorder::replay::tasks(&reader, &r.common.engines, dir.path())?;
+                morphtrace_recorder::dbdb::replay::tasks(&reader, &r.common.engines, dir.path())?;
             for why in &replay.undecodable {
                 eprintln!("morphtrace-record: skipping a session: {why}");
             }

@@ -1,13 +1,17 @@
-//! What every campaign runner shares (random, differential, metamorphic and replay campaigns,
-//! coverage campaigns, GenMorph recordings): the archive, opened new or resumed only with the
-//! engines it was recorded with, and Ctrl-C, which stops taking tasks, lets the ones in flight
-//! finish and closes the archive.
+//! The one campaign runner (random, differential, metamorphic and replay campaigns, coverage
+//! campaigns, GenMorph recordings): it owns the archive (opened new, or resumed only with the
+//! engines it was recorded with), the task queue, the worker threads, Ctrl-C (stop taking tasks,
+//! let the ones in flight finish, close the archive), the progress bar and the summary. What one
+//! task records is the strategy's: a [`Work`].
 
+use crate::tally::{counts, Tally};
 use morphtrace_schema::archive::{ArchiveError, ResumeInfo, WriterOptions};
-use morphtrace_schema::{ArchiveHeader, ArchiveWriter, EngineDescriptor};
-use std::path::Path;
+use morphtrace_schema::{ArchiveHeader, ArchiveWriter, EngineDescriptor, Session, SessionId};
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{mpsc, Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 /// Set by the first SIGINT of the process (a second one kills as usual).
 #[derive(Clone)]
@@ -111,4 +115,439 @@ pub fn open_archive(
     let w = ArchiveWriter::create(out, header, options)
         .map_err(|source| OpenError::Create { path, source })?;
     Ok((w, None))
+}
+
+/// Where and how a campaign runs.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub out: PathBuf,
+    /// Continue `out` if it exists: tasks whose key it holds are skipped.
+    pub resume: bool,
+    pub writer: WriterOptions,
+    /// Worker threads, each with its own engines.
+    pub jobs: usize,
+    /// Show a progress bar on stderr.
+    pub progress: bool,
+}
+
+/// What identifies a task's result in an archive, so that a resumed campaign skips it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Key {
+    /// A session (or the initial session of a metamorphic chain).
+    Session(SessionId),
+    /// The execution frame of a GenMorph subject.
+    Subject(String),
+}
+
+/// What a strategy's summary adds to the runner's, and how its judged work is named.
+pub trait Counts: Default + std::fmt::Display {
+    /// What the summary's first line counts (`sessions`, `programs`, `functions`).
+    fn unit(&self) -> &'static str;
+    /// What a judged session is called (`sessions judged`, `test cases judged`, …); `None` when
+    /// the work records no sessions (GenMorph's execution frames).
+    fn judged(&self) -> Option<&'static str>;
+}
+
+/// One kind of campaign: what a task is, what a worker holds (engines, harnesses, a work
+/// directory) and what one task records. A task's own failure is what it records (an outcome),
+/// never an error: only the archive can end a campaign.
+pub trait Work: Sync {
+    type Task: Send;
+    type Worker;
+    type Done: Send;
+    type Counts: Counts;
+    type Error: From<OpenError> + From<ArchiveError> + std::fmt::Display + Send;
+
+    fn key(&self, task: &Self::Task) -> Key;
+    /// The state of worker `index`, made on its thread.
+    fn start(&self, index: usize) -> Result<Self::Worker, Self::Error>;
+    fn record(&self, worker: &mut Self::Worker, task: Self::Task) -> Self::Done;
+    /// Ends a worker (engines shut down) once the queue is empty or Ctrl-C came.
+    fn stop(&self, worker: Self::Worker) {
+        drop(worker);
+    }
+    /// Appends what a task recorded (its programs first).
+    fn write(&self, done: &Self::Done, writer: &mut ArchiveWriter) -> Result<(), ArchiveError>;
+    /// The sessions a task recorded, for the tally.
+    fn sessions<'a>(&self, _done: &'a Self::Done) -> &'a [Session] {
+        &[]
+    }
+    /// What the strategy counts beyond the tally.
+    fn count(&self, done: &Self::Done, counts: &mut Self::Counts);
+}
+
+/// What a campaign did.
+#[derive(Debug, Default)]
+pub struct Summary<C> {
+    /// Tasks that this run recorded.
+    pub done: usize,
+    /// Tasks already in the archive (resumed).
+    pub skipped: usize,
+    /// The recorded sessions by verdict.
+    pub tally: Tally,
+    pub counts: C,
+    pub elapsed: Duration,
+    /// Ctrl-C stopped the campaign before its queue was empty.
+    pub interrupted: bool,
+}
+
+impl<C: Counts> std::fmt::Display for Summary<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let unit = self.counts.unit();
+        let secs = self.elapsed.as_secs_f64();
+        let note = resume_note(self.skipped, self.interrupted);
+        match self.counts.judged() {
+            Some(what) => {
+                writeln!(
+                    f,
+                    "recorded {} {unit} in {secs:.1} s{note}: {}",
+                    self.tally.recorded,
+                    self.tally.judged_line(what, self.elapsed)
+                )?;
+                writeln!(f, "outcomes: {}", counts(&self.tally.outcomes))?;
+            }
+            None => writeln!(f, "recorded {} {unit} in {secs:.1} s{note}", self.done)?,
+        }
+        write!(f, "{}", self.counts)
+    }
+}
+
+/// `, 3 already in the archive — interrupted`: what a summary's first line adds.
+pub fn resume_note(skipped: usize, interrupted: bool) -> String {
+    let mut s = String::new();
+    if skipped > 0 {
+        s.push_str(&format!(", {skipped} already in the archive"));
+    }
+    if interrupted {
+        s.push_str(" — interrupted");
+    }
+    s
+}
+
+/// Runs `tasks` on `opts.jobs` worker threads into the archive `opts.out` (written with
+/// `header`, or resumed). Every completed task is in the archive when this returns, whatever
+/// happened to the others.
+pub fn run<W: Work>(
+    work: &W,
+    header: &ArchiveHeader,
+    tasks: Vec<W::Task>,
+    opts: &Options,
+) -> Result<Summary<W::Counts>, W::Error> {
+    let started = Instant::now();
+    let (mut writer, resumed) = open_archive(&opts.out, opts.resume, header, opts.writer)?;
+    let (sessions, subjects) = match resumed {
+        Some(ResumeInfo {
+            sessions, subjects, ..
+        }) => (sessions, subjects),
+        None => Default::default(),
+    };
+    let total = tasks.len();
+    let todo: VecDeque<W::Task> = tasks
+        .into_iter()
+        .filter(|t| match work.key(t) {
+            Key::Session(id) => !sessions.contains(&id),
+            Key::Subject(name) => !subjects.contains(&name),
+        })
+        .collect();
+    let mut summary = Summary {
+        skipped: total - todo.len(),
+        ..Summary::default()
+    };
+    let bar = crate::progress_bar(todo.len(), opts.progress);
+    let queue = Mutex::new(todo);
+    let stop = Interrupt::install();
+    // Set when the archive fails: workers stop taking tasks.
+    let abort = AtomicBool::new(false);
+    let started_workers = AtomicBool::new(false);
+    let failed_starts: Mutex<Vec<W::Error>> = Mutex::new(Vec::new());
+    let mut write_error = None;
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::sync_channel::<W::Done>(16);
+        let mut handles = Vec::new();
+        for index in 0..opts.jobs.max(1) {
+            let tx = tx.clone();
+            let (queue, stop, abort) = (&queue, &stop, &abort);
+            let (started_workers, failed_starts) = (&started_workers, &failed_starts);
+            handles.push(scope.spawn(move || {
+                let mut worker = match work.start(index) {
+                    Ok(w) => w,
+                    Err(e) => {
+                        tracing::error!("worker {index} could not start: {e}");
+                        if let Ok(mut f) = failed_starts.lock() {
+                            f.push(e);
+                        }
+                        return;
+                    }
+                };
+                started_workers.store(true, Ordering::SeqCst);
+                tracing::debug!("worker {index} ready");
+                while !stop.requested() && !abort.load(Ordering::SeqCst) {
+                    let task = queue.lock().ok().and_then(|mut q| q.pop_front());
+                    let Some(task) = task else { break };
+                    if tx.send(work.record(&mut worker, task)).is_err() {
+                        break;
+                    }
+                }
+                work.stop(worker);
+            }));
+        }
+        drop(tx);
+        for done in rx.iter() {
+            if let Err(e) = work.write(&done, &mut writer) {
+                abort.store(true, Ordering::SeqCst);
+                write_error = Some(e);
+                break;
+            }
+            summary.done += 1;
+            for s in work.sessions(&done) {
+                summary.tally.add(s);
+            }
+            work.count(&done, &mut summary.counts);
+            bar.inc(1);
+            if !summary.tally.outcomes.is_empty() {
+                bar.set_message(
+                    summary
+                        .tally
+                        .outcomes
+                        .iter()
+                        .map(|(k, v)| format!("{k}:{v}"))
+                        .collect::<Vec<_>>()
+                        .join(" "),
+                );
+            }
+        }
+        // The receiver goes first, so that a worker blocked on a full channel sees it closed.
+        drop(rx);
+        for h in handles {
+            if h.join().is_err() {
+                tracing::error!("a worker panicked; the others went on");
+            }
+        }
+    });
+    bar.finish_and_clear();
+    if let Some(e) = write_error {
+        // What was appended before is durable; the index is rebuilt when the archive is read.
+        return Err(e.into());
+    }
+    writer.finish()?;
+    if !started_workers.load(Ordering::SeqCst) {
+        if let Some(e) = failed_starts
+            .into_inner()
+            .ok()
+            .and_then(|v| v.into_iter().next())
+        {
+            return Err(e);
+        }
+    }
+    summary.interrupted = stop.requested();
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The runner's own behaviour, the same for every strategy: resume, workers that cannot
+    //! start or that panic, an archive that refuses a frame. The tasks record plain sessions of
+    //! a one-line program (what engines record is tested with the engines, in tests/).
+    use super::*;
+    use morphtrace_schema::{
+        ArchiveReader, CampaignConfig, EngineRef, Language, Program, ProgramOrigin, SessionMode,
+        SessionOutcome,
+    };
+
+    #[derive(Default, Debug)]
+    struct Seen(usize);
+
+    impl Counts for Seen {
+        fn unit(&self) -> &'static str {
+            "sessions"
+        }
+        fn judged(&self) -> Option<&'static str> {
+            Some("sessions complete")
+        }
+    }
+
+    impl std::fmt::Display for Seen {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            writeln!(f, "seen: {}", self.0)
+        }
+    }
+
+    /// Task `n` records session `n`; workers listed in `broken` cannot start; task `panic`
+    /// panics; with `twice`, every task's session id is the same (the archive refuses the second).
+    struct Plain {
+        program: Program,
+        broken: Vec<usize>,
+        panic: Option<u64>,
+        twice: bool,
+    }
+
+    impl Plain {
+        fn new() -> Plain {
+            Plain {
+                program: Program::new(
+                    Language::JavaScript,
+                    "let x = 1;\n",
+                    ProgramOrigin::Generated {
+                        generator: "runner test".into(),
+                        seed: 0,
+                    },
+                ),
+                broken: vec![],
+                panic: None,
+                twice: false,
+            }
+        }
+
+        fn id(&self, n: u64) -> SessionId {
+            SessionId::from_key(&format!("runner test {}", if self.twice { 0 } else { n }))
+        }
+    }
+
+    impl Work for Plain {
+        type Task = u64;
+        type Worker = usize;
+        type Done = Session;
+        type Counts = Seen;
+        type Error = OpenOrWrite;
+
+        fn key(&self, n: &u64) -> Key {
+            Key::Session(self.id(*n))
+        }
+        fn start(&self, index: usize) -> Result<usize, OpenOrWrite> {
+            if self.broken.contains(&index) {
+                return Err(OpenOrWrite(format!("worker {index} is broken")));
+            }
+            Ok(index)
+        }
+        fn record(&self, _: &mut usize, n: u64) -> Session {
+            assert!(self.panic != Some(n), "task {n} panics");
+            Session {
+                id: self.id(n),
+                mode: SessionMode::Random,
+                seed: n,
+                engines: vec![EngineRef(0)],
+                program: self.program.hash,
+                parent: None,
+                transformations: vec![],
+                outcome: if n % 4 == 3 {
+                    SessionOutcome::Timeout
+                } else {
+                    SessionOutcome::Finished
+                },
+                started_at_ms: 0,
+                duration_us: 0,
+                traces: vec![],
+                divergence: None,
+                warnings: vec![],
+                coverage: vec![],
+                notes: vec![],
+            }
+        }
+        fn write(&self, s: &Session, w: &mut ArchiveWriter) -> Result<(), ArchiveError> {
+            w.add_program(&self.program)?;
+            w.append(s)
+        }
+        fn sessions<'a>(&self, s: &'a Session) -> &'a [Session] {
+            std::slice::from_ref(s)
+        }
+        fn count(&self, _: &Session, c: &mut Seen) {
+            c.0 += 1;
+        }
+    }
+
+    #[derive(Debug)]
+    struct OpenOrWrite(String);
+
+    impl std::fmt::Display for OpenOrWrite {
+        fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+            f.write_str(&self.0)
+        }
+    }
+    impl From<OpenError> for OpenOrWrite {
+        fn from(e: OpenError) -> Self {
+            OpenOrWrite(e.to_string())
+        }
+    }
+    impl From<ArchiveError> for OpenOrWrite {
+        fn from(e: ArchiveError) -> Self {
+            OpenOrWrite(e.to_string())
+        }
+    }
+
+    fn header() -> ArchiveHeader {
+        ArchiveHeader::new(CampaignConfig::default(), vec![])
+    }
+
+    fn options(out: &Path, resume: bool, jobs: usize) -> Options {
+        Options {
+            out: out.to_path_buf(),
+            resume,
+            writer: WriterOptions::default(),
+            jobs,
+            progress: false,
+        }
+    }
+
+    fn seeds(path: &Path) -> Vec<u64> {
+        let mut s: Vec<u64> = ArchiveReader::open(path)
+            .unwrap()
+            .sessions()
+            .map(|s| s.unwrap().seed)
+            .collect();
+        s.sort();
+        s
+    }
+
+    #[test]
+    fn every_task_once_and_a_resume_records_only_what_is_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("a.mtrace");
+        let w = Plain::new();
+        let s = run(&w, &header(), (0..8).collect(), &options(&out, false, 3)).unwrap();
+        assert_eq!((s.done, s.skipped, s.counts.0), (8, 0, 8));
+        assert_eq!(s.tally.recorded, 8);
+        // Tasks 3 and 7 timed out: undecided, not complete.
+        assert_eq!(s.tally.judged, 6);
+        assert_eq!(s.tally.undecided.get("timeout"), Some(&2));
+        assert!(s.to_string().starts_with("recorded 8 sessions in "), "{s}");
+        assert!(s.to_string().contains("6 sessions complete"), "{s}");
+        assert_eq!(seeds(&out), (0..8).collect::<Vec<_>>());
+        // Without --resume an existing archive is refused.
+        assert!(run(&w, &header(), (0..8).collect(), &options(&out, false, 1)).is_err());
+        let s = run(&w, &header(), (0..12).collect(), &options(&out, true, 2)).unwrap();
+        assert_eq!((s.done, s.skipped), (4, 8));
+        assert!(s.to_string().contains(", 8 already in the archive"), "{s}");
+        assert_eq!(seeds(&out), (0..12).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn a_worker_that_cannot_start_or_panics_leaves_the_others_working() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("a.mtrace");
+        let mut w = Plain::new();
+        w.broken = vec![0];
+        w.panic = Some(5);
+        let s = run(&w, &header(), (0..10).collect(), &options(&out, false, 3)).unwrap();
+        // Task 5 died with its worker; the other live worker took the rest.
+        assert_eq!(s.done, 9);
+        assert_eq!(seeds(&out), [0, 1, 2, 3, 4, 6, 7, 8, 9]);
+        // No worker at all: the campaign fails with the first worker's reason.
+        w.broken = vec![0, 1];
+        w.panic = None;
+        let out = dir.path().join("b.mtrace");
+        let e = run(&w, &header(), (0..3).collect(), &options(&out, false, 2)).unwrap_err();
+        assert!(e.0.contains("is broken"), "{e}");
+    }
+
+    #[test]
+    fn an_archive_that_refuses_a_frame_ends_the_campaign_keeping_what_it_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("a.mtrace");
+        let mut w = Plain::new();
+        w.twice = true;
+        let e = run(&w, &header(), (0..6).collect(), &options(&out, false, 2)).unwrap_err();
+        assert!(e.0.contains("already") || e.0.contains("duplicate"), "{e}");
+        assert_eq!(seeds(&out).len(), 1);
+    }
 }

@@ -43,7 +43,7 @@ fn batch(name: &str) -> ExecutionBatch {
         },
     ];
     let mutant = |id: &str, role| {
-        Variant::Mutant(MutantRecord {
+        Implementation::Mutant(MutantRecord {
             id: id.into(),
             role,
             tool: "test".into(),
@@ -73,7 +73,7 @@ fn batch(name: &str) -> ExecutionBatch {
         transformations: vec![InputTransformation::SequenceFlip { param: 0 }],
         inputs,
         variants: vec![
-            Variant::Original,
+            Implementation::Original,
             mutant("t0", MutantRole::Training),
             mutant("e0", MutantRole::Evaluation),
         ],

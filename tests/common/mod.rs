@@ -2,10 +2,26 @@
 
 use morphtrace_schema::{ArchiveReader, Session, SessionId};
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+/// The analyzer's binary. The engine tests belong to the recorder's package (Cargo gives a test
+/// the binaries of its own package only) but check the analyzer over what they record: both
+/// binaries come from one `cargo test --workspace` build, side by side.
+#[allow(dead_code)] // each test crate compiles this module; not all of them analyze
+pub fn analyzer() -> PathBuf {
+    let path =
+        Path::new(env!("CARGO_BIN_EXE_morphtrace-record")).with_file_name("morphtrace-analyze");
+    assert!(
+        path.exists(),
+        "{} is missing: the engine tests need both binaries (cargo test --workspace builds them)",
+        path.display()
+    );
+    path
+}
 
 /// Sessions by id with everything time-dependent zeroed: what must be equal when a campaign is
 /// recorded twice from the same seeds.
+#[allow(dead_code)] // each test crate compiles this module; not all of them compare campaigns
 pub fn normalized(path: &Path) -> BTreeMap<SessionId, Session> {
     let r = ArchiveReader::open(path).unwrap();
     r.sessions()

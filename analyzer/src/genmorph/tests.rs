@@ -66,9 +66,9 @@ pub(crate) fn pow_batch_of(
             values: t.apply(&[n(k), n(e)]).unwrap(),
         });
     }
-    let mut variants = vec![Variant::Original];
+    let mut variants = vec![Implementation::Original];
     for &m in mutants {
-        variants.push(Variant::Mutant(MutantRecord {
+        variants.push(Implementation::Mutant(MutantRecord {
             id: format!("m{m}"),
             role,
             tool: "test".into(),

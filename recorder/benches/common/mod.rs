@@ -2,8 +2,8 @@
 
 use morphtrace_recorder::campaign::{Campaign, Task};
 use morphtrace_recorder::corpus::{self, Loaded};
+use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::CaptureOptions;
-use morphtrace_recorder::engines::EngineSpec;
 use morphtrace_schema::archive::{FsyncPolicy, WriterOptions};
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::CampaignConfig;

@@ -11,9 +11,8 @@ pub mod record;
 pub mod subjects;
 
 use morphtrace_schema::archive::WriterOptions;
-use morphtrace_schema::{
-    ArchiveHeader, ArchiveReader, CampaignConfig, EngineDescriptor, EngineKind, Protocol,
-};
+use morphtrace_schema::genmorph::ExecutionBatch;
+use morphtrace_schema::{ArchiveHeader, CampaignConfig, EngineDescriptor, EngineKind, Protocol};
 use std::path::{Path, PathBuf};
 
 #[derive(Debug, thiserror::Error)]
@@ -30,15 +29,39 @@ pub enum GenmorphError {
     Open(#[from] crate::runner::OpenError),
 }
 
-/// What a recording did.
+/// What a GenMorph recording counts: the functions recorded and those that failed (why).
 #[derive(Debug, Default)]
-pub struct Summary {
+pub struct Counts {
     pub recorded: Vec<String>,
-    pub skipped: Vec<String>,
     pub failed: Vec<(String, String)>,
-    /// Ctrl-C stopped the recording between two functions.
-    pub interrupted: bool,
 }
+
+impl crate::runner::Counts for Counts {
+    fn unit(&self) -> &'static str {
+        "functions"
+    }
+
+    fn judged(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+impl std::fmt::Display for Counts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        writeln!(
+            f,
+            "{} recorded, {} failed",
+            self.recorded.len(),
+            self.failed.len()
+        )?;
+        for (name, why) in &self.failed {
+            writeln!(f, "  failed: {name}: {why}")?;
+        }
+        Ok(())
+    }
+}
+
+pub type Summary = crate::runner::Summary<Counts>;
 
 /// A GenMorph recording campaign: which functions, how, into which archive.
 pub struct Campaign {
@@ -65,40 +88,67 @@ fn descriptor(node: &Path, version: &str) -> EngineDescriptor {
     }
 }
 
-/// Records every subject into `out`; a subject that fails is reported and the harness
-/// restarted, and completed frames are kept whatever happens later.
-pub fn record_all(r: Campaign) -> Result<Summary, GenmorphError> {
-    let js = harness::js_dir();
-    let mut h = harness::Harness::start(&r.node)?;
-    let mut instrumenter = harness::Harness::start(&r.node)?;
-    let mut summary = Summary::default();
-    let mut done: Vec<String> = Vec::new();
-    if r.resume && r.out.exists() {
-        // The functions already recorded (execution frames are not sessions: read them here).
-        let reader = ArchiveReader::open(&r.out)?;
-        for i in 0..reader.execution_count() {
-            done.push(reader.executions(i)?.subject.name);
+/// The two warm Node processes of a worker: one runs the functions, one runs StrykerJS's
+/// instrumenter. `None` after a failure that could not restart them.
+pub struct Harnesses {
+    run: Option<harness::Harness>,
+    instrumenter: Option<harness::Harness>,
+}
+
+/// A GenMorph recording for the runner: one task per function.
+struct Executions {
+    node: PathBuf,
+    js: PathBuf,
+    options: record::Options,
+    /// The harnesses started to learn Node's version, handed to the first worker.
+    first: std::sync::Mutex<Option<Harnesses>>,
+}
+
+/// One function's executions, or why they could not be recorded.
+pub type Done = (String, Result<ExecutionBatch, String>);
+
+impl Executions {
+    fn harnesses(&self) -> Result<Harnesses, GenmorphError> {
+        Ok(Harnesses {
+            run: Some(harness::Harness::start(&self.node)?),
+            instrumenter: Some(harness::Harness::start(&self.node)?),
+        })
+    }
+}
+
+impl crate::runner::Work for Executions {
+    type Task = subjects::Spec;
+    type Worker = Harnesses;
+    type Done = Done;
+    type Counts = Counts;
+    type Error = GenmorphError;
+
+    fn key(&self, spec: &subjects::Spec) -> crate::runner::Key {
+        crate::runner::Key::Subject(spec.name.to_string())
+    }
+
+    fn start(&self, _index: usize) -> Result<Harnesses, GenmorphError> {
+        match self.first.lock().ok().and_then(|mut f| f.take()) {
+            Some(h) => Ok(h),
+            None => self.harnesses(),
         }
     }
-    let header = ArchiveHeader::new(r.config.clone(), vec![descriptor(&r.node, &h.node_version)]);
-    let (mut writer, _) =
-        crate::runner::open_archive(&r.out, r.resume, &header, WriterOptions::default())?;
-    let stop = crate::runner::Interrupt::install();
-    let bar = crate::progress_bar(r.subjects.len(), r.progress);
-    for spec in &r.subjects {
-        if stop.requested() {
-            summary.interrupted = true;
-            break;
+
+    /// A subject that fails is reported and the harnesses restarted (a setup error leaves them
+    /// as they are: it happened before anything ran).
+    fn record(&self, w: &mut Harnesses, spec: subjects::Spec) -> Done {
+        let name = spec.name.to_string();
+        if w.run.is_none() || w.instrumenter.is_none() {
+            match self.harnesses() {
+                Ok(h) => *w = h,
+                Err(e) => return (name, Err(format!("restarting the harness: {e}"))),
+            }
         }
-        bar.set_message(spec.name);
-        if done.iter().any(|d| d == spec.name) {
-            summary.skipped.push(spec.name.into());
-            bar.inc(1);
-            continue;
-        }
-        match record::record(&mut h, &mut instrumenter, spec, &js, &r.options) {
+        let (Some(h), Some(i)) = (w.run.as_mut(), w.instrumenter.as_mut()) else {
+            return (name, Err("no harness".into()));
+        };
+        match record::record(h, i, &spec, &self.js, &self.options) {
             Ok(batch) => {
-                writer.append_executions(&batch)?;
                 tracing::info!(
                     subject = spec.name,
                     inputs = batch.inputs.len(),
@@ -106,22 +156,64 @@ pub fn record_all(r: Campaign) -> Result<Summary, GenmorphError> {
                     ms = batch.elapsed_ms,
                     "recorded"
                 );
-                summary.recorded.push(spec.name.into());
+                (name, Ok(batch))
             }
             Err(e) => {
                 tracing::error!(subject = spec.name, "not recorded: {e}");
-                summary.failed.push((spec.name.into(), e.to_string()));
-                if matches!(e, GenmorphError::Setup(_)) {
-                    bar.inc(1);
-                    continue;
+                if !matches!(e, GenmorphError::Setup(_)) {
+                    w.run = None;
+                    w.instrumenter = None;
                 }
-                h = harness::Harness::start(&r.node)?;
-                instrumenter = harness::Harness::start(&r.node)?;
+                (name, Err(e.to_string()))
             }
         }
-        bar.inc(1);
     }
-    bar.finish_and_clear();
-    writer.finish()?;
-    Ok(summary)
+
+    fn write(
+        &self,
+        (_, done): &Done,
+        writer: &mut morphtrace_schema::ArchiveWriter,
+    ) -> Result<(), morphtrace_schema::ArchiveError> {
+        match done {
+            Ok(batch) => writer.append_executions(batch),
+            Err(_) => Ok(()),
+        }
+    }
+
+    fn count(&self, (name, done): &Done, c: &mut Counts) {
+        match done {
+            Ok(_) => c.recorded.push(name.clone()),
+            Err(why) => c.failed.push((name.clone(), why.clone())),
+        }
+    }
+}
+
+/// Records every subject into `out` through the runner; completed frames are kept whatever
+/// happens later.
+pub fn record_all(r: Campaign) -> Result<Summary, GenmorphError> {
+    let work = Executions {
+        js: harness::js_dir(),
+        options: r.options,
+        first: std::sync::Mutex::new(None),
+        node: r.node,
+    };
+    let first = work.harnesses()?;
+    let version = first
+        .run
+        .as_ref()
+        .map(|h| h.node_version.clone())
+        .unwrap_or_default();
+    let header = ArchiveHeader::new(r.config, vec![descriptor(&work.node, &version)]);
+    if let Ok(mut f) = work.first.lock() {
+        *f = Some(first);
+    }
+    let opts = crate::runner::Options {
+        out: r.out,
+        resume: r.resume,
+        writer: WriterOptions::default(),
+        // One worker: the functions share the machine's cores with their harness processes.
+        jobs: 1,
+        progress: r.progress,
+    };
+    crate::runner::run(&work, &header, r.subjects, &opts)
 }

@@ -8,8 +8,8 @@ use super::mutants;
 use super::subjects::Spec;
 use super::GenmorphError;
 use morphtrace_schema::genmorph::{
-    ExecutionBatch, InputOrigin, InputRecord, InputTransformation, JsValue, MutantRecord,
-    MutantRole, Outcome, Param, Variant,
+    ExecutionBatch, Implementation, InputOrigin, InputRecord, InputTransformation, JsValue,
+    MutantRecord, MutantRole, Outcome, Param,
 };
 use morphtrace_schema::lines::Positions;
 use morphtrace_schema::Location;
@@ -309,7 +309,7 @@ pub fn record(
     }
     let calls: Vec<Vec<JsValue>> = inputs.iter().map(|r| r.values.clone()).collect();
 
-    let mut variants = vec![Variant::Original];
+    let mut variants = vec![Implementation::Original];
     let mut outcomes = vec![h.run("o", None, &calls, opts.timeout_ms)?];
     h.forget("o")?;
 
@@ -333,7 +333,7 @@ pub fn record(
         outcomes.push(h.run(&id, None, &calls, opts.timeout_ms)?);
         tracing::debug!(subject = spec.name, mutant = %id, op = m.operator, ms = t0.elapsed().as_millis() as u64, "ran");
         h.forget(&id)?;
-        variants.push(Variant::Mutant(MutantRecord {
+        variants.push(Implementation::Mutant(MutantRecord {
             id,
             role: MutantRole::Training,
             tool: OUR_TOOL.into(),
@@ -364,7 +364,7 @@ pub fn record(
         let t0 = Instant::now();
         outcomes.push(h.run("stryker", Some(&m.id), &calls, opts.timeout_ms)?);
         tracing::debug!(subject = spec.name, mutant = %m.id, op = %m.mutator, ms = t0.elapsed().as_millis() as u64, "ran");
-        variants.push(Variant::Mutant(MutantRecord {
+        variants.push(Implementation::Mutant(MutantRecord {
             id: format!("s{}", m.id),
             role: MutantRole::Evaluation,
             tool: STRYKER_TOOL.into(),

@@ -6,10 +6,12 @@
 
 pub mod source;
 
+use crate::campaign::{ChainTask, Task};
+use crate::cod::v8::V8Runner;
 use crate::corpus::{self, Loaded};
-use crate::coverage::v8::V8Runner;
+use crate::dbdb::{self, Plan, RandomParams, Recording};
+use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine};
-use crate::strategy::{self, Plan, RandomParams, Recording};
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::header::now_ms;
 use morphtrace_schema::metamorphic::{
@@ -627,7 +629,7 @@ pub async fn run_chain(
             break;
         };
         let parent_steps = steps(&pt);
-        let mut rng = strategy::rng_for(
+        let mut rng = dbdb::rng_for(
             params.seed ^ u64::from(round).wrapping_mul(0x9e37_79b9),
             &current.program.hash,
         );
@@ -782,7 +784,7 @@ async fn record_initial(
     let mut engines = [&mut *ctx.engine];
     let result = tokio::time::timeout(
         ctx.session_timeout,
-        strategy::run(
+        dbdb::run(
             &mut engines,
             &loaded.file,
             &loaded.program.hash,
@@ -870,4 +872,41 @@ async fn follow_up(
     let clean = f.dbg.close().await;
     result?;
     Ok(clean)
+}
+
+/// Metamorphic tasks: for every program × seed × engine, one chain.
+pub fn tasks(
+    specs: &[EngineSpec],
+    programs: &[Loaded],
+    seeds: &[u64],
+    random: &RandomParams,
+    rounds: u32,
+    transformations: &[&'static str],
+) -> Vec<Task> {
+    let mut tasks = Vec::new();
+    for (pi, p) in programs.iter().enumerate() {
+        for &seed in seeds {
+            for (ei, spec) in specs.iter().enumerate() {
+                let key = format!(
+                    "metamorphic|{spec}|{}|{seed}|{rounds}|{}",
+                    p.program.hash,
+                    transformations.join(",")
+                );
+                let mut params = ChainParams::random(seed, rounds, random.clone());
+                params.transformations = transformations.to_vec();
+                tasks.push(Task {
+                    id: session_id(&key, 0),
+                    program: pi,
+                    seed,
+                    engines: vec![ei],
+                    plan: params.initial.clone(),
+                    mode: SessionMode::Metamorphic,
+                    parent: None,
+                    notes: vec![],
+                    chain: Some(ChainTask { key, params }),
+                });
+            }
+        }
+    }
+    tasks
 }

@@ -6,8 +6,8 @@
 //! rewrites text inside one line (later columns on that line shift), so that the map between
 //! parent and follow-up positions is exact and the follow-up's actions can be translated.
 
-use crate::coverage::js_syntax::JsProgram;
-use crate::coverage::variant;
+use crate::cod::js_syntax::JsProgram;
+use crate::cod::variant;
 use morphtrace_js::ast;
 use morphtrace_js::visit::{Visit, VisitWith};
 use morphtrace_js::Spanned;
@@ -898,7 +898,7 @@ pub fn remove_dead_code(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coverage::v8::V8Runner;
+    use crate::cod::v8::V8Runner;
     use morphtrace_schema::metamorphic::{ALL, REMOVE_DEAD_CODE};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;

@@ -57,6 +57,9 @@ impl Default for WriterOptions {
 pub struct ResumeInfo {
     pub header: ArchiveHeader,
     pub sessions: HashSet<SessionId>,
+    /// GenMorph subjects whose execution frame the archive holds (one that no longer decodes is
+    /// not held: it is recorded again).
+    pub subjects: HashSet<String>,
     pub recovery: RecoveryReport,
     /// Bytes of a torn or corrupt tail that were cut before appending.
     pub truncated_bytes: u64,
@@ -169,6 +172,10 @@ impl ArchiveWriter {
                 events: 0,
             });
         }
+        let subjects = (0..reader.execution_count())
+            .filter_map(|i| reader.executions(i).ok())
+            .map(|b| b.subject.name)
+            .collect();
         for &offset in reader.execution_offsets() {
             w.index.push(IndexEntry {
                 offset,
@@ -193,6 +200,7 @@ impl ArchiveWriter {
         let info = ResumeInfo {
             header: reader.header().clone(),
             sessions,
+            subjects,
             recovery: reader.recovery().clone(),
             truncated_bytes: len - end,
         };

@@ -121,8 +121,10 @@ pub struct MutantRecord {
     pub replacement: String,
 }
 
+/// Which implementation of the function ran: the library's own or a mutant of it (the batch's
+/// `variants`, a name the archive keeps).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum Variant {
+pub enum Implementation {
     Original,
     Mutant(MutantRecord),
 }
@@ -158,7 +160,7 @@ pub struct ExecutionBatch {
     pub transformations: Vec<InputTransformation>,
     pub inputs: Vec<InputRecord>,
     /// `variants[0]` is the original.
-    pub variants: Vec<Variant>,
+    pub variants: Vec<Implementation>,
     /// `outcomes[v][i]`: variant `v` called with input `i`.
     pub outcomes: Vec<Vec<Outcome>>,
     /// Blocks of the function covered by the source inputs, of all its blocks (V8 coverage).
@@ -210,7 +212,7 @@ impl ExecutionBatch {
             .iter()
             .enumerate()
             .filter_map(|(i, v)| match v {
-                Variant::Mutant(m) if m.role == role => Some(i),
+                Implementation::Mutant(m) if m.role == role => Some(i),
                 _ => None,
             })
             .collect()
@@ -218,7 +220,7 @@ impl ExecutionBatch {
 
     /// Checks the batch's shape: one outcome per variant and input, follow-ups that point back.
     pub fn validate(&self) -> Result<(), String> {
-        if !matches!(self.variants.first(), Some(Variant::Original)) {
+        if !matches!(self.variants.first(), Some(Implementation::Original)) {
             return Err("the first variant is not the original".into());
         }
         if self.outcomes.len() != self.variants.len() {
@@ -306,8 +308,8 @@ pub(crate) mod tests {
             }],
             inputs,
             variants: vec![
-                Variant::Original,
-                Variant::Mutant(MutantRecord {
+                Implementation::Original,
+                Implementation::Mutant(MutantRecord {
                     id: "m0".into(),
                     role: MutantRole::Training,
                     tool: "morphtrace (swc)".into(),

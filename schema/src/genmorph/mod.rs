@@ -9,8 +9,8 @@ pub mod transform;
 pub mod value;
 
 pub use executions::{
-    ExecutionBatch, InputOrigin, InputRecord, Kind, MutantRecord, MutantRole, Param, Subject,
-    Variant,
+    ExecutionBatch, Implementation, InputOrigin, InputRecord, Kind, MutantRecord, MutantRole,
+    Param, Subject,
 };
 pub use transform::InputTransformation;
 pub use value::{JsValue, Outcome};

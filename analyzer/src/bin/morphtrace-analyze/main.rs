@@ -4,11 +4,10 @@ mod genmorph;
 
 use anyhow::Result;
 use clap::{Parser, Subcommand};
+use morphtrace_analyzer::dbdb::{classes, rejudge};
 use morphtrace_analyzer::load::{self, Archives, Want};
 use morphtrace_analyzer::render::{Format, Table};
-use morphtrace_analyzer::{
-    classes, compare, export, info, metamorphic, rejudge, report, show, tables,
-};
+use morphtrace_analyzer::{compare, export, info, metamorphic, report, show, tables};
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::ArchiveReader;
 use std::path::PathBuf;
@@ -438,7 +437,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 shown.push(t2);
             }
             if nc > 0 {
-                shown.push(morphtrace_analyzer::coverage::classes_table(f, top)?);
+                shown.push(morphtrace_analyzer::cod::classes_table(f, top)?);
             }
             print_tables(&shown, format);
             Ok(code(unreadable))
@@ -463,7 +462,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if coverage || (only_coverage && !warnings) {
                 print!(
                     "{}",
-                    morphtrace_analyzer::coverage::sample(&d, n, seed, context)?
+                    morphtrace_analyzer::cod::sample(&d, n, seed, context)?
                 );
                 return Ok(code(unreadable));
             }

@@ -3,11 +3,11 @@
 //! (program terminated, breakpoints removed, navigated to a new about:blank document), which costs
 //! a third of creating one; relaunched after a crash or a hang.
 
-use crate::cdp::{
+use crate::debugger::cdp::{
     syntax_error, CdpError, CdpEvent, CdpSession, Connection, Flavor, Leftover, Teardown,
 };
+use crate::debugger::engines::DieWithParent;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
-use crate::engines::DieWithParent;
 use async_trait::async_trait;
 use morphtrace_schema::{EngineDescriptor, EngineKind, Protocol};
 use serde_json::{json, Value as Json};

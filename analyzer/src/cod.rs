@@ -1,7 +1,7 @@
 //! Coverage campaigns (Cod, C2V, ground truth): inconsistency classes, the evaluation tables,
 //! and representatives shown with both reports side by side.
 
-use crate::classes::{self, strings, u32s};
+use crate::dbdb::classes::{self, strings, u32s};
 use crate::load::Archives;
 use crate::render::{percent, Table};
 use morphtrace_schema::lines::LineIndex;

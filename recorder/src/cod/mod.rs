@@ -12,7 +12,7 @@ pub mod process;
 pub mod v8;
 pub mod variant;
 
-use crate::engines::EngineSpec;
+use crate::debugger::engines::EngineSpec;
 use c_profilers::{CProfiler, CTools, Profiled};
 use c_syntax::CSyntax;
 use js_syntax::JsProgram;
@@ -25,9 +25,8 @@ use morphtrace_schema::{
     SessionMode, SessionOutcome, StatementCount, TransformationRecord,
 };
 use rand_chacha::ChaCha8Rng;
-use std::collections::{BTreeMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 use v8::V8Runner;
 use variant::Variant;
@@ -258,11 +257,9 @@ fn compile_flags(p: CProfiler) -> &'static str {
     }
 }
 
-/// The campaign's tally, printed at the end.
+/// What a coverage campaign counts beyond the tally.
 #[derive(Debug, Default)]
-pub struct Summary {
-    pub skipped: usize,
-    pub tally: crate::tally::Tally,
+pub struct Counts {
     pub rejections: BTreeMap<String, usize>,
     pub variants: usize,
     pub variants_dropped: usize,
@@ -272,30 +269,22 @@ pub struct Summary {
     pub inconsistencies: BTreeMap<(String, String, String), usize>,
     /// Seconds of work per profiler (over all workers) and programs profiled.
     pub busy: BTreeMap<String, (f64, usize)>,
-    pub elapsed: Duration,
-    pub interrupted: bool,
 }
 
-impl std::fmt::Display for Summary {
+impl crate::runner::Counts for Counts {
+    fn unit(&self) -> &'static str {
+        "programs"
+    }
+
+    /// Programs that were rejected (or whose profiling failed) are undecided: the rate counts
+    /// the programs whose coverage can be judged.
+    fn judged(&self) -> Option<&'static str> {
+        Some("programs judged")
+    }
+}
+
+impl std::fmt::Display for Counts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let secs = self.elapsed.as_secs_f64().max(1e-9);
-        // Programs that were rejected (or whose profiling failed) are undecided: the rate counts
-        // the programs whose coverage can be judged.
-        writeln!(
-            f,
-            "recorded {} programs in {:.1} s{}: {} programs judged ({:.1}/min), {} undecided",
-            self.tally.recorded,
-            secs,
-            crate::campaign::resume_note(self.skipped, self.interrupted),
-            self.tally.judged,
-            self.tally.judged as f64 * 60.0 / secs,
-            self.tally.undecided_total(),
-        )?;
-        writeln!(
-            f,
-            "outcomes: {}",
-            crate::tally::counts(&self.tally.outcomes)
-        )?;
         for (reason, n) in &self.rejections {
             writeln!(f, "  rejected {n}: {reason}")?;
         }
@@ -324,18 +313,80 @@ impl std::fmt::Display for Summary {
     }
 }
 
+pub type Summary = crate::runner::Summary<Counts>;
+
 /// A session and the programs it refers to.
-struct Done {
+pub struct Done {
     session: Session,
     programs: Vec<Program>,
     busy: Vec<(String, f64)>,
 }
 
 /// Per-worker state: a work directory, and a warm Node per V8 profiler.
-struct Worker {
+pub struct Worker {
     dir: tempfile::TempDir,
     v8: BTreeMap<usize, V8Runner>,
     csmith_version: Option<String>,
+}
+
+/// One coverage task: a program source and a seed.
+pub struct Task {
+    id: SessionId,
+    source: Source,
+    seed: u64,
+}
+
+/// A coverage campaign for the runner.
+struct Profiling {
+    profilers: Vec<Profiler>,
+    descriptors: Vec<EngineDescriptor>,
+    opts: Options,
+    csmith_version: Option<String>,
+}
+
+impl crate::runner::Work for Profiling {
+    type Task = Task;
+    type Worker = Worker;
+    type Done = Done;
+    type Counts = Counts;
+    type Error = CoverageError;
+
+    fn key(&self, task: &Task) -> crate::runner::Key {
+        crate::runner::Key::Session(task.id)
+    }
+
+    fn start(&self, _index: usize) -> Result<Worker, CoverageError> {
+        Ok(Worker {
+            dir: tempfile::Builder::new()
+                .prefix("morphtrace-coverage-")
+                .tempdir()?,
+            v8: BTreeMap::new(),
+            csmith_version: self.csmith_version.clone(),
+        })
+    }
+
+    fn record(&self, w: &mut Worker, t: Task) -> Done {
+        record(w, &self.profilers, &self.opts, t.id, &t.source, t.seed)
+    }
+
+    fn write(
+        &self,
+        d: &Done,
+        writer: &mut morphtrace_schema::ArchiveWriter,
+    ) -> Result<(), morphtrace_schema::ArchiveError> {
+        for p in &d.programs {
+            writer.add_program(p)?;
+        }
+        writer.append(&d.session)
+    }
+
+    fn sessions<'a>(&self, d: &'a Done) -> &'a [Session] {
+        std::slice::from_ref(&d.session)
+    }
+
+    fn count(&self, d: &Done, s: &mut Counts) {
+        count(s, d, &self.descriptors)
+    }
 }
 
 /// Records a coverage campaign into `out`.
@@ -348,7 +399,6 @@ pub fn run(
     opts: &Options,
     out: &Path,
 ) -> Result<Summary, CoverageError> {
-    let started = Instant::now();
     let (profilers, descriptors) = describe(specs)?;
     let mut config = config;
     config
@@ -369,89 +419,38 @@ pub fn run(
     };
     let labels: Vec<String> = descriptors.iter().map(|d| d.label()).collect();
     let header = ArchiveHeader::new(config, descriptors.clone());
-    let (mut writer, resumed) =
-        crate::runner::open_archive(out, opts.resume, &header, opts.writer)?;
-    let done = resumed.map(|r| r.sessions).unwrap_or_default();
-    let mut tasks = VecDeque::new();
-    let mut skipped = 0;
-    for src in &sources {
+    let mut tasks = Vec::new();
+    for source in sources {
         for &seed in seeds {
             let id = SessionId::from_key(&format!(
                 "coverage\u{1f}{}\u{1f}{}\u{1f}{seed}",
                 labels.join(","),
-                src.name()
+                source.name()
             ));
-            if done.contains(&id) {
-                skipped += 1;
-            } else {
-                tasks.push_back((id, src.clone(), seed));
-            }
+            tasks.push(Task {
+                id,
+                source: source.clone(),
+                seed,
+            });
         }
     }
-    let mut summary = Summary {
-        skipped,
-        ..Summary::default()
+    let work = Profiling {
+        profilers,
+        descriptors,
+        opts: opts.clone(),
+        csmith_version,
     };
-    let bar = crate::progress_bar(tasks.len(), opts.progress);
-    let queue = Arc::new(Mutex::new(tasks));
-    // Ctrl-C: finish the programs in flight, keep every completed session.
-    let stop = crate::runner::Interrupt::install();
-    let (tx, rx) = mpsc::sync_channel::<Done>(16);
-    let profilers = Arc::new(profilers);
-    let mut handles = Vec::new();
-    for _ in 0..opts.jobs.max(1) {
-        let queue = queue.clone();
-        let stop = stop.clone();
-        let tx = tx.clone();
-        let profilers = profilers.clone();
-        let opts = opts.clone();
-        let csmith_version = csmith_version.clone();
-        handles.push(std::thread::spawn(move || -> Result<(), CoverageError> {
-            let mut w = Worker {
-                dir: tempfile::Builder::new()
-                    .prefix("morphtrace-coverage-")
-                    .tempdir()?,
-                v8: BTreeMap::new(),
-                csmith_version,
-            };
-            loop {
-                if stop.requested() {
-                    break;
-                }
-                let task = queue.lock().ok().and_then(|mut q| q.pop_front());
-                let Some((id, src, seed)) = task else { break };
-                let d = record(&mut w, &profilers, &opts, id, &src, seed);
-                if tx.send(d).is_err() {
-                    break;
-                }
-            }
-            Ok(())
-        }));
-    }
-    drop(tx);
-    for d in rx {
-        for p in &d.programs {
-            writer.add_program(p)?;
-        }
-        writer.append(&d.session)?;
-        tally(&mut summary, &d, &descriptors);
-        bar.inc(1);
-    }
-    for h in handles {
-        match h.join() {
-            Ok(r) => r?,
-            Err(_) => tracing::error!("a coverage worker panicked"),
-        }
-    }
-    writer.finish()?;
-    bar.finish_and_clear();
-    summary.interrupted = stop.requested();
-    summary.elapsed = started.elapsed();
-    Ok(summary)
+    let run = crate::runner::Options {
+        out: out.to_path_buf(),
+        resume: opts.resume,
+        writer: opts.writer,
+        jobs: opts.jobs,
+        progress: opts.progress,
+    };
+    crate::runner::run(&work, &header, tasks, &run)
 }
 
-fn tally(s: &mut Summary, d: &Done, descriptors: &[EngineDescriptor]) {
-    s.tally.add(&d.session);
+fn count(s: &mut Counts, d: &Done, descriptors: &[EngineDescriptor]) {
     if let SessionOutcome::Rejected { reason } = &d.session.outcome {
         // Group reasons by their first words (the cause, not the details).
         let short: String = reason.split(':').next().unwrap_or(reason).to_string();
@@ -579,7 +578,7 @@ fn record(
             busy,
         };
     }
-    let mut rng = crate::strategy::rng_for(seed, &program.hash);
+    let mut rng = crate::dbdb::rng_for(seed, &program.hash);
     let applicable: Vec<usize> = profilers
         .iter()
         .enumerate()

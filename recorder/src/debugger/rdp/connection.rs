@@ -145,7 +145,7 @@ impl Connection {
         tcp.set_nodelay(true)
             .map_err(|e| RdpError::Io(e.to_string()))?;
         // Firefox sends a step's reply and its `paused` event as two segments (see quickack.rs).
-        let (mut rd, mut wr) = tokio::io::split(crate::quickack::QuickAck(tcp));
+        let (mut rd, mut wr) = tokio::io::split(crate::debugger::quickack::QuickAck(tcp));
         let (out, mut out_rx) = mpsc::unbounded_channel::<Vec<u8>>();
         let (ev_tx, ev_rx) = mpsc::unbounded_channel::<Value>();
         let (greet_tx, greet_rx) = oneshot::channel::<Value>();
@@ -270,7 +270,7 @@ impl Connection {
     }
 }
 
-/// A packet's first bytes, for trace logs (`--log morphtrace_recorder::rdp::connection=trace`).
+/// A packet's first bytes, for trace logs (`--log morphtrace_recorder::debugger::rdp::connection=trace`).
 fn short(bytes: &[u8]) -> String {
     String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned()
 }

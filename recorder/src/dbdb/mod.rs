@@ -1,12 +1,18 @@
-//! Session strategies (DESIGN §6): DBDB's random generation (Algorithm 1), differential lockstep
-//! over N debuggers (the same loop, compared after every action), and replay of recorded actions.
+//! DBDB (ASE 2022) and the session strategies it rests on (DESIGN §6): random generation
+//! (Algorithm 1), differential lockstep over N debuggers (the same loop, compared after every
+//! action), and replay of recorded actions; the tasks of `random` and `differential` campaigns.
 
+pub mod replay;
+
+use crate::campaign::{session_key, Task};
+use crate::corpus::Loaded;
+use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
 use futures_util::future::join_all;
 use morphtrace_schema::dbdb::{compare_outputs, ComparisonPolicy};
 use morphtrace_schema::{
     Action, Divergence, DivergenceSide, EngineRef, Event, EventKind, Output, ProgramOutcome,
-    SessionOutcome, Trace,
+    SessionMode, SessionOutcome, Trace,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -400,4 +406,48 @@ pub fn program_outcome(trace: &Trace) -> Option<&ProgramOutcome> {
         Output::Finished { outcome } => Some(outcome),
         _ => None,
     })
+}
+
+/// Tasks of a `random` (one engine per session) or `differential` (all engines in lockstep)
+/// campaign: every program × seed (× engine for `random`).
+pub fn generation_tasks(
+    specs: &[EngineSpec],
+    programs: &[Loaded],
+    seeds: &[u64],
+    differential: bool,
+    params: &RandomParams,
+) -> Vec<Task> {
+    let (name, mode) = if differential {
+        ("differential", SessionMode::Differential)
+    } else {
+        ("random", SessionMode::Random)
+    };
+    let sets: Vec<Vec<usize>> = if differential {
+        vec![(0..specs.len()).collect()]
+    } else {
+        (0..specs.len()).map(|i| vec![i]).collect()
+    };
+    let mut tasks = Vec::new();
+    for (pi, p) in programs.iter().enumerate() {
+        for &seed in seeds {
+            for set in &sets {
+                let labels: Vec<String> = set.iter().map(|&i| specs[i].to_string()).collect();
+                tasks.push(Task {
+                    id: session_key(name, &labels, &p.program.hash.to_string(), seed),
+                    program: pi,
+                    seed,
+                    engines: set.clone(),
+                    plan: Plan::Random {
+                        params: params.clone(),
+                        seed,
+                    },
+                    mode: mode.clone(),
+                    parent: None,
+                    notes: vec![],
+                    chain: None,
+                });
+            }
+        }
+    }
+    tasks
 }

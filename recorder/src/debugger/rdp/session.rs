@@ -94,8 +94,8 @@ pub struct Link {
     pub owned: bool,
 }
 
-/// What `open` found when the program first paused.
-pub struct Loaded {
+/// What `open` found when the program first paused: its thread, source and breakable positions.
+pub struct FirstPause {
     pub thread: String,
     pub source_actor: String,
     pub source_url: String,
@@ -206,7 +206,7 @@ impl RdpSession {
     pub fn new(
         link: &Link,
         events: OwnedMutexGuard<mpsc::UnboundedReceiver<Json>>,
-        loaded: Loaded,
+        loaded: FirstPause,
         marker: String,
         policy: BreakpointPolicy,
         opts: CaptureOptions,

@@ -3,8 +3,8 @@
 
 use crate::campaign::{session_key, Task};
 use crate::corpus::{self, CorpusError, Loaded};
-use crate::engines::EngineSpec;
-use crate::strategy::Plan;
+use crate::dbdb::Plan;
+use crate::debugger::engines::EngineSpec;
 use morphtrace_schema::{ArchiveReader, ParentRef, SessionMode};
 use std::collections::HashMap;
 use std::path::Path;

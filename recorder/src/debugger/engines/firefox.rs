@@ -3,10 +3,12 @@
 //! sessions. Each session navigates the tab to a generated page that loads the program and then
 //! logs an end marker (cookbook §3.3, §3.5).
 
+use crate::debugger::engines::DieWithParent;
+use crate::debugger::rdp::session::{
+    page_error, parse_positions, resources, where_location, FirstPause, Link,
+};
+use crate::debugger::rdp::{BreakpointPolicy, Connection, RdpError, RdpSession};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
-use crate::engines::DieWithParent;
-use crate::rdp::session::{page_error, parse_positions, resources, where_location, Link, Loaded};
-use crate::rdp::{BreakpointPolicy, Connection, RdpError, RdpSession};
 use async_trait::async_trait;
 use morphtrace_schema::{EngineDescriptor, EngineKind, Location, Protocol};
 use serde_json::{json, Value as Json};
@@ -416,7 +418,9 @@ impl FirefoxEngine {
                 Some("resources-available-array") => {
                     for (ty, r) in resources(&ev) {
                         match ty {
-                            "console-message" => console.push(crate::rdp::session::console_line(r)),
+                            "console-message" => {
+                                console.push(crate::debugger::rdp::session::console_line(r))
+                            }
                             "error-message" => errors.extend(page_error(r)),
                             _ => {}
                         }
@@ -488,7 +492,7 @@ impl FirefoxEngine {
             )
             .await
             .map_err(crash)?;
-        let loaded = Loaded {
+        let loaded = FirstPause {
             thread,
             source_actor,
             source_url,
@@ -536,7 +540,7 @@ impl FirefoxEngine {
             for (ty, r) in resources(&ev) {
                 match ty {
                     "console-message"
-                        if !ended && crate::rdp::session::console_line(r) == marker =>
+                        if !ended && crate::debugger::rdp::session::console_line(r) == marker =>
                     {
                         ended = true;
                         deadline = tokio::time::Instant::now() + Duration::from_millis(500);
@@ -554,9 +558,9 @@ impl FirefoxEngine {
         match errors.into_iter().next() {
             Some((message, location)) => Ok(Err(SyntaxError { message, location })),
             // Nothing to pause at, nothing wrong: the program ends as soon as it starts.
-            None if ended => Ok(Ok(Box::new(crate::rdp::session::EmptyProgram::new(
-                self.policy,
-            )))),
+            None if ended => Ok(Ok(Box::new(
+                crate::debugger::rdp::session::EmptyProgram::new(self.policy),
+            ))),
             None => Err(DebuggerError::Timeout(format!(
                 "the page neither paused in the program nor ended ({first_pause})"
             ))),

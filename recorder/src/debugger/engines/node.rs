@@ -1,9 +1,9 @@
 //! Node: one process per session (`--inspect` on an ephemeral loopback port), pre-started in
 //! a small pool so that process start-up is off the critical path (cookbook §2).
 
-use crate::cdp::{syntax_error, CdpEvent, CdpSession, Connection, Flavor, Teardown};
+use crate::debugger::cdp::{syntax_error, CdpEvent, CdpSession, Connection, Flavor, Teardown};
+use crate::debugger::engines::DieWithParent;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
-use crate::engines::DieWithParent;
 use async_trait::async_trait;
 use morphtrace_schema::{EngineDescriptor, EngineKind, Protocol};
 use serde_json::{json, Value as Json};
@@ -24,7 +24,7 @@ struct Waiting {
     child: Child,
     conn: Connection,
     events: mpsc::UnboundedReceiver<CdpEvent>,
-    crash: crate::cdp::session::CrashReport,
+    crash: crate::debugger::cdp::session::CrashReport,
 }
 
 pub struct NodeEngine {
@@ -180,7 +180,7 @@ async fn start(
     .flatten()
     .ok_or_else(|| fail("no `Debugger listening on ws://` line on stderr".into()))?;
     // Keep draining stderr so that the process never blocks on a full pipe.
-    let crash = crate::cdp::session::CrashReport::default();
+    let crash = crate::debugger::cdp::session::CrashReport::default();
     let report = crash.clone();
     tokio::spawn(async move {
         while let Ok(Some(line)) = lines.next_line().await {
@@ -242,7 +242,7 @@ impl Engine for NodeEngine {
             }
         };
         let t = self.opts.call_timeout;
-        let crash = |e: crate::cdp::CdpError| DebuggerError::Crashed(e.to_string());
+        let crash = |e: crate::debugger::cdp::CdpError| DebuggerError::Crashed(e.to_string());
         // Drop what the idle process reported while it waited in the pool.
         while w.events.try_recv().is_ok() {}
         let compiled = w

@@ -7,8 +7,8 @@
 //! finds a divergence in what was recorded), and traces that lack an answer. A stricter policy
 //! can find an earlier divergence in any session.
 
-use crate::ast::Memo;
-use crate::classes::{self, DIVERGENCE_KEYS};
+use crate::dbdb::ast::Memo;
+use crate::dbdb::classes::{self, DIVERGENCE_KEYS};
 use crate::load::trigger_line;
 use crate::render::{percent, Table};
 use morphtrace_schema::dbdb::{judge_session, ComparisonPolicy, LockstepVerdict};
@@ -82,7 +82,7 @@ fn class_of(
         .first()
         .and_then(|t| trigger_line(&t.into(), action_index));
     let node = match (line, reader.program(&s.program)) {
-        (None, _) => crate::ast::PROGRAM.to_string(),
+        (None, _) => crate::dbdb::ast::PROGRAM.to_string(),
         (Some(l), Some(p)) => memo.get(s.program, &p.text).of(l).to_string(),
         (Some(_), None) => "Unknown".into(),
     };

@@ -1,5 +1,10 @@
 //! The debugger abstraction every adapter implements (DESIGN §6): normalized actions and outputs.
 
+pub mod cdp;
+pub mod engines;
+mod quickack;
+pub mod rdp;
+
 use async_trait::async_trait;
 use morphtrace_schema::{Action, BreakpointId, EngineDescriptor, Location, Output};
 use std::path::PathBuf;
@@ -31,7 +36,7 @@ pub struct CaptureOptions {
     /// Scopes of every frame, not only the top frame.
     pub all_frame_scopes: bool,
     /// Where Firefox breakpoints go (its server does not slide them; the adapter chooses).
-    pub breakpoint_policy: crate::rdp::BreakpointPolicy,
+    pub breakpoint_policy: crate::debugger::rdp::BreakpointPolicy,
     /// Relaunch a browser after this many sessions (0: never). Firefox only.
     pub restart_every: usize,
 }
@@ -44,7 +49,7 @@ impl Default for CaptureOptions {
             action_timeout: Duration::from_secs(5),
             call_timeout: Duration::from_secs(10),
             all_frame_scopes: false,
-            breakpoint_policy: crate::rdp::BreakpointPolicy::default(),
+            breakpoint_policy: crate::debugger::rdp::BreakpointPolicy::default(),
             restart_every: 200,
         }
     }

@@ -66,9 +66,10 @@ impl Connection {
         // CDP is many small request/reply pairs: no Nagle on our side, no delayed ACKs either.
         tcp.set_nodelay(true)
             .map_err(|e| CdpError::Ws(format!("{url}: {e}")))?;
-        let (ws, _) = tokio_tungstenite::client_async(url, crate::quickack::QuickAck(tcp))
-            .await
-            .map_err(|e| CdpError::Ws(format!("{url}: {e}")))?;
+        let (ws, _) =
+            tokio_tungstenite::client_async(url, crate::debugger::quickack::QuickAck(tcp))
+                .await
+                .map_err(|e| CdpError::Ws(format!("{url}: {e}")))?;
         let (mut sink, mut stream) = ws.split();
         let (out, mut out_rx) = mpsc::unbounded_channel::<Message>();
         let inner = Arc::new(Inner {
