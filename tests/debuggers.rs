@@ -107,6 +107,20 @@ async fn node_breakpoints_slide_as_the_cookbook_says() {
     sliding_facts("node").await;
 }
 
+/// Control actions outside a program's life are refused alike by every adapter, and change
+/// nothing: a step before `Start`, and a second `Start`.
+async fn refuses_outside_the_programs_life(d: &mut Box<dyn Debugger>, kind: &str) {
+    for a in [Action::StepOver, Action::Resume] {
+        assert_eq!(
+            d.control(&a).await.unwrap(),
+            Output::Error {
+                message: "the program has not started".into()
+            },
+            "{kind}: {a:?} before Start"
+        );
+    }
+}
+
 async fn control_actions(kind: &str) {
     let _g = SERIAL.lock().await;
     let mut e = engine(kind, CaptureOptions::default()).await;
@@ -115,10 +129,18 @@ async fn control_actions(kind: &str) {
     for line in [1, 6, 9, 21] {
         d.set_breakpoint(line - 1, None).await.unwrap();
     }
+    refuses_outside_the_programs_life(&mut d, kind).await;
     // Cookbook §1.5: 21:14 bp → stepInto → 8:15 → stepInto → 9:16 → stepOver → 9:21 → stepOut
     // → 3:13 (a breakpoint inside add interrupts the step out) → stepOver → 4:12.
     let p0 = paused(d.control(&Action::Start).await.unwrap());
     assert_eq!(p0.location, at(21, 14), "{kind}");
+    assert_eq!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Error {
+            message: "the program already started".into()
+        },
+        "{kind}"
+    );
     assert!(
         matches!(p0.reason, PauseReason::Breakpoint { .. }),
         "{kind}: {:?}",
@@ -165,10 +187,13 @@ async fn control_actions(kind: &str) {
     }
     assert_eq!(d.console(), vec!["result 3".to_string()], "{kind}");
     // Nothing after the end: an action is answered by an error output, not a hang.
-    assert!(matches!(
+    assert_eq!(
         d.control(&Action::StepOver).await.unwrap(),
-        Output::Error { .. }
-    ));
+        Output::Error {
+            message: "the program already ended (completed)".into()
+        },
+        "{kind}"
+    );
     d.close().await;
     e.shutdown().await;
 }
@@ -483,8 +508,15 @@ async fn firefox_control_actions() {
     for line in [1, 6, 9, 21] {
         d.set_breakpoint(line - 1, None).await.unwrap();
     }
+    refuses_outside_the_programs_life(&mut d, "firefox").await;
     let p0 = paused(d.control(&Action::Start).await.unwrap());
     assert_eq!(p0.location, at(21, 14));
+    assert_eq!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Error {
+            message: "the program already started".into()
+        }
+    );
     assert_eq!(p0.stack.len(), 1, "only program frames");
     let p1 = paused(d.control(&Action::StepInto).await.unwrap());
     assert_eq!(p1.location, at(8, 15));

@@ -6,7 +6,7 @@ mod quickack;
 pub mod rdp;
 
 use async_trait::async_trait;
-use morphtrace_schema::{Action, BreakpointId, EngineDescriptor, Location, Output};
+use morphtrace_schema::{Action, BreakpointId, EngineDescriptor, Location, Output, ProgramOutcome};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -90,6 +90,27 @@ pub trait Debugger: Send {
     async fn close(self: Box<Self>) -> bool;
 }
 
+/// The session's life that every adapter enforces alike before a control action (DESIGN §2): a
+/// program starts once, runs only once started, and takes no control action after it ended.
+/// Returns the `Error` output an engine-independent refusal gives, or `None` to go ahead.
+pub fn refusal(action: &Action, started: bool, ended: Option<&ProgramOutcome>) -> Option<Output> {
+    let message = match (action, ended) {
+        (_, Some(outcome)) => format!("the program already ended ({})", outcome.name()),
+        (Action::Start, None) if started => "the program already started".into(),
+        (Action::Start, None) => return None,
+        (Action::Resume | Action::StepInto | Action::StepOver | Action::StepOut, None)
+            if !started =>
+        {
+            "the program has not started".into()
+        }
+        (Action::Resume | Action::StepInto | Action::StepOver | Action::StepOut, None) => {
+            return None
+        }
+        (other, None) => format!("{other} is not a control action"),
+    };
+    Some(Output::Error { message })
+}
+
 /// A launched engine that opens sessions.
 #[async_trait]
 pub trait Engine: Send {
@@ -106,5 +127,48 @@ pub trait Engine: Send {
     /// or Node's process of the session opened last (memory guard, diagnostics, crash tests).
     fn pid(&self) -> Option<u32> {
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refused(action: Action, started: bool, ended: Option<ProgramOutcome>) -> Option<String> {
+        refusal(&action, started, ended.as_ref()).map(|o| match o {
+            Output::Error { message } => message,
+            other => panic!("not an error: {other:?}"),
+        })
+    }
+
+    #[test]
+    fn every_adapter_refuses_the_same_control_actions() {
+        assert_eq!(refused(Action::Start, false, None), None);
+        assert_eq!(
+            refused(Action::Start, true, None).as_deref(),
+            Some("the program already started")
+        );
+        for a in [
+            Action::Resume,
+            Action::StepInto,
+            Action::StepOver,
+            Action::StepOut,
+        ] {
+            assert_eq!(
+                refused(a.clone(), false, None).as_deref(),
+                Some("the program has not started")
+            );
+            assert_eq!(refused(a.clone(), true, None), None);
+            assert!(refused(a, true, Some(ProgramOutcome::Completed))
+                .is_some_and(|m| m.starts_with("the program already ended")));
+        }
+        assert!(refused(
+            Action::RemoveBreakpoint {
+                id: BreakpointId(1)
+            },
+            true,
+            None
+        )
+        .is_some_and(|m| m.ends_with("is not a control action")));
     }
 }

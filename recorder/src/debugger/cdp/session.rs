@@ -59,6 +59,8 @@ pub struct CdpSession {
     bp_at: HashMap<BreakpointId, Vec<Location>>,
     next_bp: u32,
     finished: Option<ProgramOutcome>,
+    /// `Start` was applied (a program starts once; steps need a started program).
+    started: bool,
     exception: Option<(String, Option<Location>)>,
     console: Vec<String>,
     run_reply: Option<oneshot::Receiver<Result<Json, CdpError>>>,
@@ -167,6 +169,7 @@ impl CdpSession {
             bp_at: HashMap::new(),
             next_bp: 0,
             finished: None,
+            started: false,
             exception: None,
             console: Vec::new(),
             run_reply: None,
@@ -784,13 +787,14 @@ impl Debugger for CdpSession {
     }
 
     async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
-        if let Some(outcome) = &self.finished {
-            return Ok(Output::Error {
-                message: format!("the program already ended ({})", outcome.name()),
-            });
+        if let Some(refused) =
+            crate::debugger::refusal(action, self.started, self.finished.as_ref())
+        {
+            return Ok(refused);
         }
         let method = match action {
             Action::Start => {
+                self.started = true;
                 self.run_reply = Some(self.conn.send(
                     self.sid.as_deref(),
                     "Runtime.runScript",
@@ -804,12 +808,8 @@ impl Debugger for CdpSession {
             Action::Resume => Some("Debugger.resume"),
             Action::StepInto => Some("Debugger.stepInto"),
             Action::StepOver => Some("Debugger.stepOver"),
-            Action::StepOut => Some("Debugger.stepOut"),
-            other => {
-                return Ok(Output::Error {
-                    message: format!("{other} is not a control action"),
-                })
-            }
+            // StepOut: `refusal` let only control actions through.
+            _ => Some("Debugger.stepOut"),
         };
         if let Some(m) = method {
             match self.call(m, json!({})).await {

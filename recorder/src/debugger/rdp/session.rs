@@ -885,17 +885,12 @@ impl Debugger for RdpSession {
     }
 
     async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
-        if let Some(outcome) = &self.finished {
-            return Ok(Output::Error {
-                message: format!("the program already ended ({})", outcome.name()),
-            });
+        if let Some(refused) =
+            crate::debugger::refusal(action, self.started, self.finished.as_ref())
+        {
+            return Ok(refused);
         }
         match action {
-            Action::Start if self.started => {
-                return Ok(Output::Error {
-                    message: "the program already started".into(),
-                })
-            }
             Action::Start => {
                 self.started = true;
                 let first = self.first.take();
@@ -917,19 +912,7 @@ impl Debugger for RdpSession {
                 }
                 self.resume(Json::Null).await?;
             }
-            Action::Resume | Action::StepInto | Action::StepOver | Action::StepOut => {
-                if !self.started {
-                    return Ok(Output::Error {
-                        message: "the program has not started".into(),
-                    });
-                }
-                self.resume(Self::resume_limit(action)).await?;
-            }
-            other => {
-                return Ok(Output::Error {
-                    message: format!("{other} is not a control action"),
-                })
-            }
+            _ => self.resume(Self::resume_limit(action)).await?,
         }
         let out = self.wait_outcome(action).await;
         if out.is_err() {
