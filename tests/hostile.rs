@@ -306,6 +306,12 @@ fn coverage_gives_every_hostile_program_an_outcome() {
         "too deep to analyze"
     ));
     assert!(rejected_for(&v8, "random-bytes.js", "not UTF-8"));
+    // The memory bound kills the warm Node running the program: the session says why.
+    assert!(
+        rejected_for(&v8, "out-of-memory-at-once.js", "memory bound"),
+        "{:?}",
+        v8.outcomes["out-of-memory-at-once.js"]
+    );
     let c = hostile::c();
     let c_dir = dir.path().join("c");
     hostile::write(&c_dir, &c).unwrap();
@@ -325,6 +331,11 @@ fn coverage_gives_every_hostile_program_an_outcome() {
     );
     check_all_accounted(label, &cc, &c, 1);
     assert!(rejected_for(&cc, "random-bytes.c", "not UTF-8"));
+    assert!(
+        rejected_for(&cc, "out-of-memory.c", "memory bound"),
+        "{:?}",
+        cc.outcomes["out-of-memory.c"]
+    );
     // Lines end where the compilers end them: no inconsistency of ours on CR or CRLF programs.
     for p in ["breaks-cr.c", "breaks-crlf.c"] {
         assert!(

@@ -28,7 +28,7 @@ pub struct Kill {
 impl Kill {
     pub fn reason(&self) -> String {
         format!(
-            "memory bound: the engine's processes used {} MiB, more than the bound of {} MiB; killed and restarted",
+            "memory bound: the processes used {} MiB, more than the bound of {} MiB; killed (an engine is restarted)",
             self.used_mib, self.bound_mib
         )
     }
@@ -74,6 +74,14 @@ impl Guard {
                         }
                         let used_mib = bytes >> 20;
                         if used_mib > bound_mib {
+                            // Noted before the signal: whoever sees the death finds the reason.
+                            if let Ok(mut k) = KILLS.lock() {
+                                k.push(Kill {
+                                    pid: root,
+                                    used_mib,
+                                    bound_mib,
+                                });
+                            }
                             for p in &pids {
                                 // SAFETY: kill(2) on a pid we just read as our descendant; the
                                 // worst case of a reused pid is a signal to a process of ours.
@@ -84,13 +92,6 @@ impl Guard {
                             tracing::warn!(
                                 "process {root} and its children used {used_mib} MiB (bound {bound_mib} MiB): killed"
                             );
-                            if let Ok(mut k) = KILLS.lock() {
-                                k.push(Kill {
-                                    pid: root,
-                                    used_mib,
-                                    bound_mib,
-                                });
-                            }
                         }
                     }
                     std::thread::sleep(PERIOD);

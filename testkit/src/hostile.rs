@@ -185,6 +185,27 @@ pub fn c() -> Vec<Hostile> {
             "nul-bytes.c",
             "int main(void) { return 0; } /* \0 */\n".into(),
         ),
+        // 1.5 GiB touched and held for two seconds: within the programs' 2 GiB address space,
+        // beyond a 1 GiB memory bound.
+        text(
+            "out-of-memory.c",
+            [
+                "#include <stdlib.h>",
+                "#include <string.h>",
+                "#include <unistd.h>",
+                "int main(void) {",
+                "    size_t n = (size_t)1536 << 20;",
+                "    char *p = malloc(n);",
+                "    if (!p)",
+                "        return 1;",
+                "    memset(p, 1, n);",
+                "    sleep(2);",
+                "    return p[n - 1] - 1;",
+                "}",
+                "",
+            ]
+            .join("\n"),
+        ),
     ]
 }
 

@@ -177,6 +177,9 @@ pub fn profile(
         cmd.env("LLVM_PROFILE_FILE", b.dir.join("prog.profraw"));
     }
     let f = process::run(&mut cmd, timeout, Some(limits(timeout)))?;
+    if let Some(reason) = f.memory {
+        return Err(CoverageError::Memory(reason));
+    }
     if f.timed_out {
         return Err(CoverageError::Timeout(timeout));
     }

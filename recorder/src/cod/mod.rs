@@ -45,6 +45,9 @@ pub enum CoverageError {
     Format(String),
     #[error("the Node process running the programs died")]
     Crashed,
+    /// The recorder's memory bound killed the program or the Node process running it.
+    #[error("{0}")]
+    Memory(String),
     #[error("nondeterministic: two runs gave different output or coverage")]
     Nondeterministic,
     #[error("{0}")]

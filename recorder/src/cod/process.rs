@@ -13,6 +13,8 @@ pub struct Finished {
     /// `None`: killed by a signal or by the time limit.
     pub code: Option<i32>,
     pub timed_out: bool,
+    /// Killed by the recorder's memory bound (`--memory-limit`), with the reason.
+    pub memory: Option<String>,
 }
 
 impl Finished {
@@ -83,6 +85,7 @@ pub fn run(
         });
     }
     let mut child = cmd.spawn()?;
+    let pid = child.id();
     let out = read_all(child.stdout.take());
     let err = read_all(child.stderr.take());
     let start = Instant::now();
@@ -105,6 +108,7 @@ pub fn run(
         stderr,
         code: if timed_out { None } else { status.code() },
         timed_out,
+        memory: crate::memory::take_kill(pid).map(|k| k.reason()),
     })
 }
 

@@ -164,6 +164,17 @@ impl V8Runner {
         }
     }
 
+    /// The Node process died under a run: killed by the recorder's memory bound (the reason
+    /// says so) or crashed. Either way the next run starts a new one.
+    fn died(&mut self) -> CoverageError {
+        let pid = self.child.as_ref().map(|(c, _, _)| c.id());
+        self.kill();
+        match pid.and_then(crate::memory::take_kill) {
+            Some(k) => CoverageError::Memory(k.reason()),
+            None => CoverageError::Crashed,
+        }
+    }
+
     /// Runs `source` (named `name`) with a `timeout` on its synchronous part; `counters` is the
     /// number of ground-truth counters the instrumented program increments, if it is one.
     pub fn run(
@@ -194,8 +205,7 @@ impl V8Runner {
         };
         let sent = writeln!(stdin, "{req}").and_then(|_| stdin.flush());
         if sent.is_err() {
-            self.kill();
-            return Err(CoverageError::Crashed);
+            return Err(self.died());
         }
         // The vm timeout stops synchronous loops; a hang beyond it (an endless promise chain)
         // or a crash ends the process, and the next run starts a new one.
@@ -205,10 +215,7 @@ impl V8Runner {
                 self.kill();
                 return Err(CoverageError::Timeout(timeout));
             }
-            Err(mpsc::RecvTimeoutError::Disconnected) => {
-                self.kill();
-                return Err(CoverageError::Crashed);
-            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => return Err(self.died()),
         };
         let r: Reply = serde_json::from_str(&line)
             .map_err(|e| CoverageError::Format(format!("harness reply: {e}")))?;
