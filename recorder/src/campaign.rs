@@ -2,7 +2,7 @@
 
 use crate::cod::v8::V8Runner;
 use crate::corpus::Loaded;
-use crate::dbdb::{self, Plan, Recording};
+use crate::dbdb::{self, Plan};
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::DebuggerError;
 use crate::debugger::{CaptureOptions, Engine};
@@ -333,21 +333,17 @@ pub fn run(c: Campaign, rt: Handle) -> Result<Summary, CampaignError> {
 /// The session of a task whose program may not run (never started on an engine).
 fn rejected(task: &Task, loaded: &Loaded, reason: String) -> Session {
     Session {
-        id: task.id,
-        mode: task.mode.clone(),
-        seed: task.seed,
-        engines: task.engines.iter().map(|&i| EngineRef(i as u16)).collect(),
-        program: loaded.program.hash,
         parent: task.parent,
-        transformations: Vec::new(),
-        outcome: SessionOutcome::Rejected { reason },
         started_at_ms: now_ms(),
-        duration_us: 0,
-        traces: Vec::new(),
-        divergence: None,
-        warnings: Vec::new(),
-        coverage: Vec::new(),
         notes: task.notes.clone(),
+        ..Session::new(
+            task.id,
+            task.mode.clone(),
+            task.seed,
+            task.engines.iter().map(|&i| EngineRef(i as u16)).collect(),
+            loaded.program.hash,
+            SessionOutcome::Rejected { reason },
+        )
     }
 }
 
@@ -360,7 +356,6 @@ async fn record(
     timeout: Duration,
 ) -> Session {
     let refs: Vec<EngineRef> = task.engines.iter().map(|&i| EngineRef(i as u16)).collect();
-    let mut rec = Recording::new(&refs);
     let started_at_ms = now_ms();
     let t0 = Instant::now();
     let mut selected: Vec<&mut Box<dyn Engine>> = engines
@@ -369,41 +364,22 @@ async fn record(
         .filter(|(i, _)| task.engines.contains(i))
         .map(|(_, e)| e)
         .collect();
-    let result = tokio::time::timeout(
-        timeout,
-        dbdb::run(
-            &mut selected,
-            &loaded.file,
-            &loaded.program.hash,
-            &task.plan,
-            policy,
-            &mut rec,
-        ),
-    )
-    .await;
-    let settled = rec.settle(result);
-    rec.note_memory_kill(selected.iter().map(|e| e.pid()));
-    let restart: Vec<usize> = settled.unwrap_or_else(|| (0..selected.len()).collect());
-    for i in restart {
-        if let Err(e) = selected[i].restart().await {
-            tracing::error!("restarting {}: {e}", selected[i].descriptor().label());
-        }
-    }
+    let rec = dbdb::record(&mut selected, &refs, loaded, &task.plan, policy, timeout).await;
+    let outcome = rec.final_outcome();
     Session {
-        id: task.id,
-        mode: task.mode.clone(),
-        seed: task.seed,
-        engines: refs,
-        program: loaded.program.hash,
         parent: task.parent,
-        transformations: Vec::new(),
-        outcome: rec.final_outcome(),
         started_at_ms,
         duration_us: t0.elapsed().as_micros() as u64,
         traces: rec.traces,
         divergence: rec.divergence,
-        warnings: Vec::new(),
-        coverage: Vec::new(),
         notes: task.notes.clone(),
+        ..Session::new(
+            task.id,
+            task.mode.clone(),
+            task.seed,
+            refs,
+            loaded.program.hash,
+            outcome,
+        )
     }
 }

@@ -422,27 +422,19 @@ mod tests {
         }
         fn record(&self, _: &mut usize, n: u64) -> Session {
             assert!(self.panic != Some(n), "task {n} panics");
-            Session {
-                id: self.id(n),
-                mode: SessionMode::Random,
-                seed: n,
-                engines: vec![EngineRef(0)],
-                program: self.program.hash,
-                parent: None,
-                transformations: vec![],
-                outcome: if n % 4 == 3 {
-                    SessionOutcome::Timeout
-                } else {
-                    SessionOutcome::Finished
-                },
-                started_at_ms: 0,
-                duration_us: 0,
-                traces: vec![],
-                divergence: None,
-                warnings: vec![],
-                coverage: vec![],
-                notes: vec![],
-            }
+            let outcome = if n % 4 == 3 {
+                SessionOutcome::Timeout
+            } else {
+                SessionOutcome::Finished
+            };
+            Session::new(
+                self.id(n),
+                SessionMode::Random,
+                n,
+                vec![EngineRef(0)],
+                self.program.hash,
+                outcome,
+            )
         }
         fn write(&self, s: &Session, w: &mut ArchiveWriter) -> Result<(), ArchiveError> {
             w.add_program(&self.program)?;

@@ -94,24 +94,18 @@ mod tests {
 
     fn session(mode: SessionMode, parent: bool, outcome: SessionOutcome) -> Session {
         Session {
-            id: SessionId(1),
-            mode,
-            seed: 1,
-            engines: vec![EngineRef(0)],
-            program: ProgramHash([0; 32]),
             parent: parent.then_some(ParentRef {
                 session: SessionId(0),
                 round: 1,
             }),
-            transformations: vec![],
-            outcome,
-            started_at_ms: 0,
-            duration_us: 0,
-            traces: vec![],
-            divergence: None,
-            warnings: vec![],
-            coverage: vec![],
-            notes: vec![],
+            ..Session::new(
+                SessionId(1),
+                mode,
+                1,
+                vec![EngineRef(0)],
+                ProgramHash([0; 32]),
+                outcome,
+            )
         }
     }
 

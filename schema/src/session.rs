@@ -255,6 +255,36 @@ pub struct Session {
 }
 
 impl Session {
+    /// A session with its identity, engines, program and outcome and nothing recorded yet (no
+    /// parent, traces, transformations, coverage or notes; time 0): callers add what they have
+    /// with struct update syntax.
+    pub fn new(
+        id: SessionId,
+        mode: SessionMode,
+        seed: u64,
+        engines: Vec<EngineRef>,
+        program: ProgramHash,
+        outcome: SessionOutcome,
+    ) -> Session {
+        Session {
+            id,
+            mode,
+            seed,
+            engines,
+            program,
+            parent: None,
+            transformations: Vec::new(),
+            outcome,
+            started_at_ms: 0,
+            duration_us: 0,
+            traces: Vec::new(),
+            divergence: None,
+            warnings: Vec::new(),
+            coverage: Vec::new(),
+            notes: Vec::new(),
+        }
+    }
+
     /// Number of events (actions + outputs) over all traces.
     pub fn event_count(&self) -> usize {
         self.traces.iter().map(|t| t.events.len()).sum()

@@ -132,10 +132,12 @@ pub fn javascript() -> Vec<Hostile> {
             "var hog = [];\nwhile (true) {\n  hog.push(new Array(1 << 20).fill(hog.length));\n}\n"
                 .into(),
         ),
-        // One statement of builtin calls (no break position inside) that fills 1.6 GB.
+        // One statement of builtin calls (no break position inside) that fills 1.6 GB, fast: typed
+        // arrays are filled like memset (an `Array(1e8).fill` is a dictionary-mode array that
+        // fills so slowly under load that the action timed out before the bound was reached).
         text(
             "out-of-memory-at-once.js",
-            "var x = 1;\nvar hog = [new Array(1e8).fill(1.5), new Array(1e8).fill(2.5)];\nx = hog.length;\n"
+            "var x = 1;\nvar hog = [new Float64Array(1e8).fill(1.5), new Float64Array(1e8).fill(2.5)];\nx = hog.length;\n"
                 .into(),
         ),
         text(

@@ -518,21 +518,16 @@ fn record(
     let start = Instant::now();
     let started_at_ms = now_ms();
     let mut session = Session {
-        id,
-        mode: SessionMode::Coverage,
-        seed,
-        engines: Vec::new(),
-        program: morphtrace_schema::ProgramHash::of(""),
-        parent: None,
-        transformations: Vec::new(),
-        outcome: SessionOutcome::Finished,
         started_at_ms,
-        duration_us: 0,
-        traces: Vec::new(),
-        divergence: None,
-        warnings: Vec::new(),
-        coverage: Vec::new(),
         notes: vec![("source".into(), src.name())],
+        ..Session::new(
+            id,
+            SessionMode::Coverage,
+            seed,
+            Vec::new(),
+            morphtrace_schema::ProgramHash::of(""),
+            SessionOutcome::Finished,
+        )
     };
     let mut programs = Vec::new();
     let mut busy = Vec::new();

@@ -220,6 +220,40 @@ impl Lockstep<'_> {
 /// Runs one session of `program` on `engines` (1 = single debugger, 2+ = differential lockstep).
 /// Everything observed is in `rec`, also when this returns an error or is cancelled.
 /// Returns the indices of engines that must be restarted.
+/// Records one session of `plan` on `engines` (in lockstep when several) within `timeout`,
+/// never failing: an engine error, the timeout or the memory bound becomes the outcome, and the
+/// engines the session left unusable are restarted.
+pub async fn record(
+    engines: &mut [&mut Box<dyn Engine>],
+    refs: &[EngineRef],
+    loaded: &Loaded,
+    plan: &Plan,
+    policy: &ComparisonPolicy,
+    timeout: std::time::Duration,
+) -> Recording {
+    let mut rec = Recording::new(refs);
+    let result = tokio::time::timeout(
+        timeout,
+        run(
+            engines,
+            &loaded.file,
+            &loaded.program.hash,
+            plan,
+            policy,
+            &mut rec,
+        ),
+    )
+    .await;
+    let settled = rec.settle(result);
+    rec.note_memory_kill(engines.iter().map(|e| e.pid()));
+    for i in settled.unwrap_or_else(|| (0..engines.len()).collect()) {
+        if let Err(e) = engines[i].restart().await {
+            tracing::error!("restarting {}: {e}", engines[i].descriptor().label());
+        }
+    }
+    rec
+}
+
 pub async fn run(
     engines: &mut [&mut Box<dyn Engine>],
     program: &ProgramFile,

@@ -745,24 +745,24 @@ pub async fn run_chain(
             chain.programs.push(next.program.clone());
         }
         chain.sessions.push(Session {
-            id,
-            mode: SessionMode::Metamorphic,
-            seed: params.seed,
-            engines: vec![ctx.engine_ref],
-            program: next.program.hash,
             parent: Some(ParentRef {
                 session: parent_id,
                 round,
             }),
             transformations: records.clone(),
-            outcome,
             started_at_ms,
             duration_us: t0.elapsed().as_micros() as u64,
             traces: trace.clone().into_iter().collect(),
-            divergence: None,
             warnings,
-            coverage: Vec::new(),
             notes: notes.to_vec(),
+            ..Session::new(
+                id,
+                SessionMode::Metamorphic,
+                params.seed,
+                vec![ctx.engine_ref],
+                next.program.hash,
+                outcome,
+            )
         });
         parent_id = id;
         parent_trace = trace;
@@ -778,43 +778,31 @@ async fn record_initial(
     id: SessionId,
     notes: &[(String, String)],
 ) -> Session {
-    let mut rec = Recording::new(&[ctx.engine_ref]);
     let started_at_ms = now_ms();
     let t0 = Instant::now();
-    let mut engines = [&mut *ctx.engine];
-    let result = tokio::time::timeout(
+    let rec = dbdb::record(
+        &mut [&mut *ctx.engine],
+        &[ctx.engine_ref],
+        loaded,
+        &params.initial,
+        ctx.policy,
         ctx.session_timeout,
-        dbdb::run(
-            &mut engines,
-            &loaded.file,
-            &loaded.program.hash,
-            &params.initial,
-            ctx.policy,
-            &mut rec,
-        ),
     )
     .await;
-    let settled = rec.settle(result);
-    rec.note_memory_kill([ctx.engine.pid()]);
-    if settled.is_none_or(|r| !r.is_empty()) {
-        restart(ctx).await;
-    }
+    let outcome = rec.final_outcome();
     Session {
-        id,
-        mode: SessionMode::Metamorphic,
-        seed: params.seed,
-        engines: vec![ctx.engine_ref],
-        program: loaded.program.hash,
-        parent: None,
-        transformations: Vec::new(),
-        outcome: rec.final_outcome(),
         started_at_ms,
         duration_us: t0.elapsed().as_micros() as u64,
         traces: rec.traces,
-        divergence: None,
-        warnings: Vec::new(),
-        coverage: Vec::new(),
         notes: notes.to_vec(),
+        ..Session::new(
+            id,
+            SessionMode::Metamorphic,
+            params.seed,
+            vec![ctx.engine_ref],
+            loaded.program.hash,
+            outcome,
+        )
     }
 }
 
