@@ -505,3 +505,59 @@ fn ctrl_c_stops_every_strategy_cleanly_and_resume_completes_it() {
         }
     }
 }
+
+/// Processes in process group `group`, with their state letters (zombies included: an exited
+/// process nobody reaped is still left behind).
+fn processes_in_group(group: u32) -> Vec<(u32, char)> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // `pid (comm) S ppid pgrp …`
+        let Some(close) = stat.rfind(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = stat[close + 1..].split_whitespace().collect();
+        if fields.get(2).and_then(|g| g.parse::<u32>().ok()) == Some(group) {
+            out.push((pid, fields[0].chars().next().unwrap_or('?')));
+        }
+    }
+    out
+}
+
+/// The recorder waits for its engines' processes (a browser's renderers, GPU and zygote
+/// helpers, Firefox's content processes) to exit and reaps them: when it exits, nothing it
+/// started is left in its process group, running or zombie.
+#[test]
+fn the_recorder_leaves_no_engine_process_behind() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let program = root().join("tests/fixtures/sunspider/3d-morph.js");
+    for engine in ["chromium", "firefox", "node"] {
+        let out = dir.path().join(format!("{engine}.mtrace"));
+        let mut child = Command::new(RECORD)
+            .args(["run", "--engine", engine, "--seeds", "1..2", "--corpus"])
+            .arg(&program)
+            .arg("--out")
+            .arg(&out)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let group = child.id();
+        let status = child.wait().unwrap();
+        assert!(status.success(), "{engine}: {status:?}");
+        assert_eq!(
+            ArchiveReader::open(&out).unwrap().session_count(),
+            2,
+            "{engine}"
+        );
+        let left = processes_in_group(group);
+        assert!(left.is_empty(), "{engine}: left behind {left:?}");
+    }
+}

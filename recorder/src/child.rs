@@ -2,6 +2,145 @@
 //! even when it is killed with SIGKILL (no destructor runs then): a killed campaign must not
 //! leave browsers, Node processes or programs-to-debug behind.
 
+use std::collections::HashMap;
+use std::time::Duration;
+
+/// Every process's children by parent pid, from /proc.
+pub fn children_by_parent() -> HashMap<u32, Vec<u32>> {
+    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return children;
+    };
+    for e in dir.flatten() {
+        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
+            continue;
+        };
+        if let Some((_, ppid)) = state(pid) {
+            children.entry(ppid).or_default().push(pid);
+        }
+    }
+    children
+}
+
+/// `root` and every process below it in `children`.
+pub fn tree(children: &HashMap<u32, Vec<u32>>, root: u32) -> Vec<u32> {
+    let mut pids = vec![root];
+    let mut i = 0;
+    while i < pids.len() {
+        if let Some(c) = children.get(&pids[i]) {
+            // Parent links form a tree: nothing is reached twice.
+            pids.extend_from_slice(c);
+        }
+        i += 1;
+    }
+    pids
+}
+
+/// A process's state letter and parent, from `/proc/PID/stat` (`None`: it is gone).
+fn state(pid: u32) -> Option<(char, u32)> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `pid (comm) S ppid …`: the command may hold spaces and parentheses; the state follows
+    // the last `)`.
+    let mut rest = s.get(s.rfind(')')? + 1..)?.split_whitespace();
+    let state = rest.next()?.chars().next()?;
+    let ppid = rest.next()?.parse().ok()?;
+    Some((state, ppid))
+}
+
+/// Whether `pid` still runs (not gone, not a zombie waiting to be reaped).
+pub fn running(pid: u32) -> bool {
+    state(pid).is_some_and(|(s, _)| s != 'Z' && s != 'X')
+}
+
+/// Makes the recorder the "subreaper" of its descendants: a browser's helpers that outlive the
+/// browser are re-parented to the recorder (not to init), which can then wait for them and reap
+/// them. Called once at startup.
+pub fn adopt_orphans() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with PR_SET_CHILD_SUBREAPER takes no pointers.
+    unsafe {
+        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1);
+    }
+}
+
+/// Reaps `pid` if it is an exited child of the recorder (an adopted helper). Never called on a
+/// process tokio spawned: those it reaps itself.
+fn reap(pid: u32) {
+    if state(pid).is_some_and(|(s, ppid)| s == 'Z' && ppid == std::process::id()) {
+        // SAFETY: waitpid on one pid, without blocking; the status is not needed.
+        unsafe {
+            libc::waitpid(pid as i32, std::ptr::null_mut(), libc::WNOHANG);
+        }
+    }
+}
+
+/// Waits until every process in `pids` has exited, or `timeout`; then SIGKILLs what still
+/// runs. A browser's helpers (renderers, GPU, zygote) outlive it by a few hundred
+/// milliseconds: the recorder waits for them and reaps those it adopted, so that it leaves
+/// nothing behind when it exits.
+pub async fn wait_exited(pids: &[u32], timeout: Duration) {
+    let deadline = tokio::time::Instant::now() + timeout;
+    loop {
+        pids.iter().for_each(|&p| reap(p));
+        let alive: Vec<u32> = pids.iter().copied().filter(|&p| running(p)).collect();
+        if alive.is_empty() {
+            return;
+        }
+        if tokio::time::Instant::now() >= deadline {
+            tracing::warn!(
+                "{} engine processes still ran after {timeout:?}: killed",
+                alive.len()
+            );
+            for &p in &alive {
+                // SAFETY: kill(2) on a pid read as the engine's descendant moments ago.
+                unsafe {
+                    libc::kill(p as i32, libc::SIGKILL);
+                }
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            alive.iter().for_each(|&p| reap(p));
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+/// At the recorder's end, once no tokio runtime owns a child any more: waits up to `timeout`
+/// for every remaining child (helpers adopted from engines that are shutting down), reaping
+/// them, and SIGKILLs what still runs then.
+pub fn reap_all(timeout: Duration) {
+    let deadline = std::time::Instant::now() + timeout;
+    let me = std::process::id();
+    loop {
+        // SAFETY: waitpid(-1) without blocking: no other code waits for children any more.
+        while unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) } > 0 {}
+        let left = children_by_parent().remove(&me).unwrap_or_default();
+        if left.is_empty() {
+            return;
+        }
+        if std::time::Instant::now() >= deadline {
+            for p in left {
+                // SAFETY: kill(2) on our own child.
+                unsafe {
+                    libc::kill(p as i32, libc::SIGKILL);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(50));
+            // SAFETY: as above.
+            while unsafe { libc::waitpid(-1, std::ptr::null_mut(), libc::WNOHANG) } > 0 {}
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// The processes below `root` (a browser's helpers), without `root`.
+pub fn descendants(root: u32) -> Vec<u32> {
+    let mut t = tree(&children_by_parent(), root);
+    t.remove(0);
+    t
+}
+
 /// Asks the kernel to SIGKILL the calling process when its parent dies. Meant to run in the
 /// child between fork and exec, where only async-signal-safe calls are allowed (prctl is).
 pub fn die_with_parent_now() -> std::io::Result<()> {

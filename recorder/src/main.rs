@@ -312,6 +312,7 @@ fn check_strategy_flags(run: &ArgMatches, strategy: Strategy) -> Result<(), Stri
 }
 
 fn main() -> ExitCode {
+    morphtrace_recorder::child::adopt_orphans();
     let matches = Cli::command().get_matches();
     let cli = match Cli::from_arg_matches(&matches) {
         Ok(c) => c,
@@ -340,7 +341,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match rt.block_on(run(cli)) {
+    let result = rt.block_on(run(cli));
+    // Engines are shut down; their helpers may still be exiting: wait for them (and reap them)
+    // so that nothing the recorder started outlives it.
+    rt.shutdown_timeout(Duration::from_secs(2));
+    morphtrace_recorder::child::reap_all(Duration::from_secs(5));
+    match result {
         Ok(code) => code,
         Err(e) => {
             eprintln!("morphtrace-record: {e:#}");

@@ -151,15 +151,7 @@ fn trees(me: u32) -> Vec<(u32, Vec<u32>, u64)> {
     roots
         .into_iter()
         .map(|root| {
-            let mut pids = vec![root];
-            let mut i = 0;
-            while i < pids.len() {
-                if let Some(c) = children.get(&pids[i]) {
-                    // Parent links form a tree: nothing is reached twice.
-                    pids.extend_from_slice(c);
-                }
-                i += 1;
-            }
+            let pids = crate::child::tree(&children, root);
             let bytes = pids.iter().filter_map(|p| rss.get(p)).sum();
             (root, pids, bytes)
         })

@@ -388,8 +388,15 @@ impl Engine for ChromiumEngine {
     async fn restart(&mut self) -> Result<(), DebuggerError> {
         self.drain();
         if let Some(mut b) = self.browser.take() {
+            let helpers = b
+                .child
+                .id()
+                .map(crate::child::descendants)
+                .unwrap_or_default();
             b.conn.close();
             let _ = b.child.kill().await;
+            // Killed, not closed: its helpers (a renderer may be stuck in the program) go too.
+            crate::child::wait_exited(&helpers, Duration::ZERO).await;
         }
         self.browser = Some(Browser::launch(&self.exe).await?);
         Ok(())
@@ -398,6 +405,11 @@ impl Engine for ChromiumEngine {
     async fn shutdown(&mut self) {
         self.drain();
         if let Some(mut b) = self.browser.take() {
+            let helpers = b
+                .child
+                .id()
+                .map(crate::child::descendants)
+                .unwrap_or_default();
             let _ = b
                 .conn
                 .call(None, "Browser.close", json!({}), Duration::from_secs(2))
@@ -408,6 +420,7 @@ impl Engine for ChromiumEngine {
             {
                 let _ = b.child.kill().await;
             }
+            crate::child::wait_exited(&helpers, Duration::from_secs(5)).await;
         }
     }
 }

@@ -180,11 +180,19 @@ impl Browser {
         Ok(b)
     }
 
+    /// Kills the browser and its content processes, and waits for them to exit.
     async fn kill(mut self) {
+        let helpers = self
+            .child
+            .id()
+            .map(crate::child::descendants)
+            .unwrap_or_default();
         if let Some(l) = &self.link {
             l.conn.close();
         }
         let _ = self.child.kill().await;
+        // Killed, not closed: its content processes go too.
+        crate::child::wait_exited(&helpers, Duration::ZERO).await;
     }
 }
 
