@@ -25,7 +25,7 @@ fn measure(
     seeds: &str,
     jobs: usize,
     pool: usize,
-) -> Summary {
+) -> (Summary, String) {
     let dir = tempfile::tempdir().unwrap();
     let programs = common::sunspider(dir.path());
     let specs = vec![EngineSpec::parse(engine).unwrap()];
@@ -39,7 +39,16 @@ fn measure(
         mm::ALL,
     );
     let c = common::campaign(specs, programs, tasks, jobs, pool, dir.path());
-    campaign::run(c, rt.handle().clone()).unwrap()
+    let meter = common::CpuMeter::start();
+    let s = campaign::run(c, rt.handle().clone()).unwrap();
+    let (cpu, wall) = meter.stop();
+    // CPU of the recorder and every engine process, per recorded session.
+    let cpu_cell = format!(
+        "{:.3} s/session, CPU/wall {:.2}",
+        cpu / s.tally.recorded.max(1) as f64,
+        cpu / wall.max(1e-9)
+    );
+    (s, cpu_cell)
 }
 
 /// Judged test cases per second: a follow-up whose engine died or timed out is undecided and
@@ -67,8 +76,8 @@ fn main() {
          (baseline {base_seeds}), fsync every session"
     );
     println!();
-    println!("| engine | morphtrace (2 workers, targets prepared ahead) | one at a time, a new target per session | speed-up | warnings | undecided (morphtrace; baseline) | target |");
-    println!("|---|---|---|---|---|---|---|");
+    println!("| engine | morphtrace (2 workers, targets prepared ahead) | its CPU | one at a time, a new target per session | its CPU | speed-up | warnings | undecided (morphtrace; baseline) | target |");
+    println!("|---|---|---|---|---|---|---|---|---|");
     for (label, engine, target) in [
         ("Chromium", "chromium", "≥ 5 test cases/s"),
         ("Node", "node", "–"),
@@ -76,10 +85,10 @@ fn main() {
         if !knobs.wants(label) {
             continue;
         }
-        let fast = measure(&rt, engine, seeds, 2, 2);
-        let slow = measure(&rt, engine, base_seeds, 1, 0);
+        let (fast, fast_cpu) = measure(&rt, engine, seeds, 2, 2);
+        let (slow, slow_cpu) = measure(&rt, engine, base_seeds, 1, 0);
         println!(
-            "| {label} | {:.2}/s ({} test cases judged, {} sessions, {:.1} s) | {:.2}/s ({} test cases judged, {:.1} s) | {:.1}× | {} | {}; {} | {target} |",
+            "| {label} | {:.2}/s ({} test cases judged, {} sessions, {:.1} s) | {fast_cpu} | {:.2}/s ({} test cases judged, {:.1} s) | {slow_cpu} | {:.1}× | {} | {}; {} | {target} |",
             rate(&fast),
             fast.tally.judged,
             fast.tally.recorded,

@@ -1,11 +1,13 @@
 //! Recorder benchmark: sessions per second (complete random sessions, judged differential
 //! ones; undecided ones shown by reason, never counted) on SunSpider (`../shared/corpus/dbdb/sunspider`) for
-//! random campaigns on Chromium and on Node and for a Chromium-vs-Node differential campaign,
-//! next to a naive baseline measured in the same run (one session at a time, a new target or
-//! process created per session, nothing prepared ahead). Prints the recorder's own peak memory
-//! (engines are separate processes). Run: `cargo bench --workspace --bench sessions`.
+//! random campaigns on Chromium, Node and Firefox and differential ones, next to a naive
+//! baseline measured in the same run on the same seeds (one session at a time, a new target or
+//! process created per session, nothing prepared ahead). For both it prints the CPU seconds per
+//! session (the recorder and every engine process, from /proc) and CPU/wall, and the floor this
+//! machine allows: cores / CPU per session. Prints the recorder's own peak memory (engines are
+//! separate processes). Run: `cargo bench --workspace --bench sessions`.
 //! Firefox's naive baseline opens a new connection and watcher per session (cookbook §3.3).
-//! Environment: MT_BENCH_SEEDS (default `1..2`), MT_BENCH_BASELINE_SEEDS (default `1`),
+//! Environment: MT_BENCH_SEEDS (default `1..2`), MT_BENCH_BASELINE_SEEDS (default: the same),
 //! MT_BENCH_ONLY (run the rows whose label contains this text, e.g. `firefox`).
 
 mod common;
@@ -25,7 +27,7 @@ fn measure(
     seeds: &str,
     jobs: usize,
     pool: usize,
-) -> campaign::Summary {
+) -> Measured {
     let dir = tempfile::tempdir().unwrap();
     let programs = common::sunspider(dir.path());
     let specs: Vec<EngineSpec> = engines
@@ -41,7 +43,36 @@ fn measure(
         &RandomParams::default(),
     );
     let c = common::campaign(specs, programs, tasks, jobs, pool, dir.path());
-    campaign::run(c, rt.handle().clone()).unwrap()
+    let meter = common::CpuMeter::start();
+    let summary = campaign::run(c, rt.handle().clone()).unwrap();
+    let (cpu, wall) = meter.stop();
+    Measured { summary, cpu, wall }
+}
+
+/// A campaign's summary with the CPU time of the recorder and its engines.
+struct Measured {
+    summary: campaign::Summary,
+    cpu: f64,
+    wall: f64,
+}
+
+impl Measured {
+    fn cpu_per_session(&self) -> f64 {
+        self.cpu / self.summary.tally.recorded.max(1) as f64
+    }
+
+    /// `0.098 s/session, CPU/wall 1.65`.
+    fn cpu_cell(&self) -> String {
+        format!(
+            "{:.3} s/session, CPU/wall {:.2}",
+            self.cpu_per_session(),
+            self.cpu / self.wall.max(1e-9)
+        )
+    }
+}
+
+fn cores() -> f64 {
+    std::thread::available_parallelism().map_or(1, |n| n.get()) as f64
 }
 
 /// `9.81/s (52 complete of 52; undecided: timeout 1)`: the rate counts complete (random) or
@@ -67,12 +98,12 @@ fn cell(s: &campaign::Summary) -> String {
 fn main() {
     let knobs = common::Knobs::from_env();
     let seeds = &knobs.seeds;
-    let base_seeds = knobs.baseline_seeds.as_deref().unwrap_or("1");
+    let base_seeds = knobs.baseline_seeds.as_deref().unwrap_or(seeds);
     let rt = common::runtime();
     println!("recorder benchmark on SunSpider (26 programs), DBDB Algorithm 1 defaults, fsync every session");
     println!();
-    println!("| campaign | morphtrace (2 workers, sessions prepared ahead) | naive baseline (1 at a time, nothing prepared) | target |");
-    println!("|---|---|---|---|");
+    println!("| campaign | morphtrace (2 workers, sessions prepared ahead) | its CPU | naive baseline (1 at a time, nothing prepared) | its CPU | speed-up | floor: cores / CPU per session (reached) | target |");
+    println!("|---|---|---|---|---|---|---|---|");
     for (label, engines, differential, target) in [
         (
             "random, Chromium",
@@ -100,7 +131,18 @@ fn main() {
         }
         let fast = measure(&rt, engines, differential, seeds, 2, 2);
         let slow = measure(&rt, engines, differential, base_seeds, 1, 0);
-        println!("| {label} | {} | {} | {target} |", cell(&fast), cell(&slow));
+        let (f, s) = (&fast.summary, &slow.summary);
+        let floor = cores() / fast.cpu_per_session();
+        let rate = f.tally.recorded as f64 / f.elapsed.as_secs_f64().max(1e-9);
+        println!(
+            "| {label} | {} | {} | {} | {} | {:.2}× | {floor:.1}/s ({:.0}%) | {target} |",
+            cell(f),
+            fast.cpu_cell(),
+            cell(s),
+            slow.cpu_cell(),
+            f.tally.rate(f.elapsed) / s.tally.rate(s.elapsed).max(1e-9),
+            100.0 * rate / floor,
+        );
     }
     println!();
     println!(

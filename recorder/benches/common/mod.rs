@@ -81,3 +81,66 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .build()
         .unwrap()
 }
+
+/// CPU time of this process and of every process below it (engines and their helpers), read
+/// from /proc every 20 ms while it runs: a process's last reading counts, so one that starts
+/// and ends between two readings is missed (a lower bound; short helpers are rare).
+pub struct CpuMeter {
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+    thread: std::thread::JoinHandle<f64>,
+    started: std::time::Instant,
+}
+
+/// (user + system ticks) of `pid`.
+fn ticks(pid: u32) -> Option<u64> {
+    let s = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let f: Vec<&str> = s.get(s.rfind(')')? + 1..)?.split_whitespace().collect();
+    Some(f.get(11)?.parse::<u64>().ok()? + f.get(12)?.parse::<u64>().ok()?)
+}
+
+impl CpuMeter {
+    pub fn start() -> CpuMeter {
+        use std::sync::atomic::Ordering;
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let flag = stop.clone();
+        let me = std::process::id();
+        let before = ticks(me).unwrap_or(0);
+        let thread = std::thread::spawn(move || {
+            let mut last: std::collections::HashMap<u32, u64> = Default::default();
+            loop {
+                let done = flag.load(Ordering::SeqCst);
+                let children = morphtrace_recorder::child::children_by_parent();
+                for pid in morphtrace_recorder::child::tree(&children, me) {
+                    if let Some(t) = ticks(pid) {
+                        last.insert(pid, t);
+                    }
+                }
+                if done {
+                    break;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            // SAFETY: sysconf has no preconditions.
+            let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) }.max(1) as f64;
+            let own = last.get(&me).copied().unwrap_or(before) - before;
+            let others: u64 = last
+                .iter()
+                .filter(|(p, _)| **p != me)
+                .map(|(_, t)| *t)
+                .sum();
+            (own + others) as f64 / hz
+        });
+        CpuMeter {
+            stop,
+            thread,
+            started: std::time::Instant::now(),
+        }
+    }
+
+    /// (CPU seconds, wall seconds) since `start`.
+    pub fn stop(self) -> (f64, f64) {
+        self.stop.store(true, std::sync::atomic::Ordering::SeqCst);
+        let wall = self.started.elapsed().as_secs_f64();
+        (self.thread.join().unwrap_or(0.0), wall)
+    }
+}
