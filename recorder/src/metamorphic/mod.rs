@@ -393,6 +393,23 @@ struct Choice {
     params: Vec<(String, String)>,
 }
 
+/// A line for add-breakpoint-and-continue that no breakpoint request of the parent names (at
+/// its start, column 0 or none): V8 refuses a second breakpoint with the same URL, line and
+/// column, so a breakpoint we add there would make the parent's own request, earlier or later,
+/// answer differently in the follow-up (a collision of ours, not the engine's). `None` when
+/// the parent asked for every line.
+fn free_line(parent: &[(Action, Option<Output>)], lines: u32, rng: &mut ChaCha8Rng) -> Option<u32> {
+    let taken: BTreeSet<u32> = parent
+        .iter()
+        .filter_map(|(a, _)| match a {
+            Action::SetBreakpoint { line, column } if column.unwrap_or(0) == 0 => Some(*line),
+            _ => None,
+        })
+        .collect();
+    let free: Vec<u32> = (0..lines.max(1)).filter(|l| !taken.contains(l)).collect();
+    free.choose(rng).copied()
+}
+
 fn choose(
     ctx: &mut Context<'_>,
     pin: &Pin,
@@ -442,8 +459,13 @@ fn choose(
                     continue;
                 };
                 let at = pin.action.unwrap_or(at);
-                let line = rng.random_range(0..loaded.file.lines.max(1));
-                let line = pin.line.unwrap_or(line);
+                let line = match pin.line {
+                    Some(l) => l,
+                    None => match free_line(parent, loaded.file.lines, rng) {
+                        Some(l) => l,
+                        None => continue,
+                    },
+                };
                 return Some(Choice {
                     params: vec![
                         ("line".into(), line.to_string()),
@@ -897,4 +919,32 @@ pub fn tasks(
         }
     }
     tasks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    #[test]
+    fn an_added_breakpoint_never_takes_a_line_the_parent_asks_for() {
+        let bp = |line, column| (Action::SetBreakpoint { line, column }, None);
+        // The parent asks for lines 0, 2 (column 0) and 4 (no column), before and after its
+        // start; a request with a column elsewhere in line 3 does not collide with ours.
+        let parent = vec![
+            bp(0, None),
+            (Action::Start, None),
+            bp(2, Some(0)),
+            bp(3, Some(5)),
+            bp(4, None),
+        ];
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let mut seen = BTreeSet::new();
+        for _ in 0..200 {
+            seen.insert(free_line(&parent, 6, &mut rng).expect("a free line"));
+        }
+        assert_eq!(seen, BTreeSet::from([1, 3, 5]));
+        let all: Vec<_> = (0..3).map(|l| bp(l, None)).collect();
+        assert_eq!(free_line(&all, 3, &mut rng), None);
+    }
 }
