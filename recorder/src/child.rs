@@ -134,6 +134,12 @@ pub fn reap_all(timeout: Duration) {
     }
 }
 
+/// A launched engine's helpers right now (every process below it), to wait for once the
+/// engine is closed or killed.
+pub fn helpers(engine: &tokio::process::Child) -> Vec<u32> {
+    engine.id().map(descendants).unwrap_or_default()
+}
+
 /// The processes below `root` (a browser's helpers), without `root`.
 pub fn descendants(root: u32) -> Vec<u32> {
     let mut t = tree(&children_by_parent(), root);

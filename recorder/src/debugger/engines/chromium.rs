@@ -388,11 +388,7 @@ impl Engine for ChromiumEngine {
     async fn restart(&mut self) -> Result<(), DebuggerError> {
         self.drain();
         if let Some(mut b) = self.browser.take() {
-            let helpers = b
-                .child
-                .id()
-                .map(crate::child::descendants)
-                .unwrap_or_default();
+            let helpers = crate::child::helpers(&b.child);
             b.conn.close();
             let _ = b.child.kill().await;
             // Killed, not closed: its helpers (a renderer may be stuck in the program) go too.
@@ -405,11 +401,7 @@ impl Engine for ChromiumEngine {
     async fn shutdown(&mut self) {
         self.drain();
         if let Some(mut b) = self.browser.take() {
-            let helpers = b
-                .child
-                .id()
-                .map(crate::child::descendants)
-                .unwrap_or_default();
+            let helpers = crate::child::helpers(&b.child);
             let _ = b
                 .conn
                 .call(None, "Browser.close", json!({}), Duration::from_secs(2))

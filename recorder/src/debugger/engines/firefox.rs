@@ -182,11 +182,7 @@ impl Browser {
 
     /// Kills the browser and its content processes, and waits for them to exit.
     async fn kill(mut self) {
-        let helpers = self
-            .child
-            .id()
-            .map(crate::child::descendants)
-            .unwrap_or_default();
+        let helpers = crate::child::helpers(&self.child);
         if let Some(l) = &self.link {
             l.conn.close();
         }
