@@ -561,3 +561,160 @@ fn the_recorder_leaves_no_engine_process_behind() {
         assert!(left.is_empty(), "{engine}: left behind {left:?}");
     }
 }
+
+/// Records the nondeterministic fixtures, seeds 1..8 (`program`: one of them, or "" for all).
+fn nondeterministic(
+    engines: &[&str],
+    strategy: &str,
+    program: &str,
+    extra: &[&str],
+    out: &Path,
+) -> std::process::Output {
+    let mut c = Command::new(RECORD);
+    c.args([
+        "run",
+        "--strategy",
+        strategy,
+        "--seeds",
+        "1..8",
+        "--jobs",
+        "2",
+    ]);
+    c.arg("--corpus")
+        .arg(root().join("tests/fixtures/nondeterministic").join(program));
+    for e in engines {
+        c.args(["--engine", e]);
+    }
+    c.args(extra).arg("--out").arg(out);
+    c.output().unwrap()
+}
+
+fn succeeded(o: std::process::Output) {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// Every console line the sessions of an archive printed, by the program's first word.
+fn consoles(path: &Path) -> std::collections::BTreeMap<String, BTreeSet<String>> {
+    let mut out: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for s in normalized(path).values() {
+        for t in &s.traces {
+            for line in &t.console {
+                let key = line.split(' ').next().unwrap_or("").to_string();
+                out.entry(key).or_default().insert(line.clone());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn math_random_and_clocks_read_the_same_on_every_engine_behind_the_prelude() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all: std::collections::BTreeMap<String, BTreeSet<String>> = Default::default();
+    for engine in ["chromium", "node", "firefox"] {
+        let out = dir.path().join(format!("{engine}.mtrace"));
+        succeeded(nondeterministic(&[engine], "random", "", &[], &out));
+        let c = consoles(&out);
+        assert_eq!(
+            c.keys().cloned().collect::<Vec<_>>(),
+            ["clock", "quiz"],
+            "{engine}: both programs ran to their console.log: {c:?}"
+        );
+        for (k, v) in c {
+            all.entry(k).or_default().extend(v);
+        }
+        let header = ArchiveReader::open(&out).unwrap().header().clone();
+        assert!(
+            header.engines[0]
+                .details
+                .iter()
+                .any(|(k, v)| k == "determinism" && v.contains("mulberry32")),
+            "{engine}: the archive says what was done: {:?}",
+            header.engines[0].details
+        );
+    }
+    // Eight seeds on three engines: one line per program, with the fixed clock's date.
+    assert_eq!(all["quiz"].len(), 1, "{all:?}");
+    assert_eq!(all["clock"].len(), 1, "{all:?}");
+    let clock = all["clock"].iter().next().unwrap();
+    assert!(clock.contains("2020-01-01T00:00:00"), "{clock}");
+
+    // Without the prelude the same sessions do read the engine's clock and random source.
+    let raw = dir.path().join("raw.mtrace");
+    succeeded(nondeterministic(
+        &["node"],
+        "random",
+        "",
+        &["--no-prelude"],
+        &raw,
+    ));
+    let c = consoles(&raw);
+    assert!(c["clock"].len() > 1 || c["quiz"].len() > 1, "{c:?}");
+    assert!(
+        !c["clock"].iter().any(|l| l.contains("2020-01-01")),
+        "{c:?}"
+    );
+}
+
+#[test]
+fn a_nondeterministic_program_is_never_reported() {
+    let dir = tempfile::tempdir().unwrap();
+    // Behind the prelude: deterministic, judged, no warning.
+    let out = dir.path().join("prelude.mtrace");
+    succeeded(nondeterministic(&["node"], "metamorphic", "", &[], &out));
+    let s = normalized(&out);
+    assert!(s.values().all(|s| s.warnings.is_empty()));
+    assert!(s.values().all(|s| s.outcome.undecided().is_none()
+        && s.outcome != morphtrace_schema::SessionOutcome::Violated));
+    assert!(s.values().filter(|s| s.parent.is_some()).count() >= 20);
+    // Without it, a violation the program's clock causes is caught by replaying the parent and
+    // the follow-up: rejected as nondeterministic, never a warning. (The clock program prints
+    // a new time on every run, so no replay reproduces it; a random branch may repeat by chance,
+    // which is why the prelude, not the replay, is the guarantee.)
+    let raw = dir.path().join("raw.mtrace");
+    let o = nondeterministic(
+        &["node"],
+        "metamorphic",
+        "clock.js",
+        &["--no-prelude"],
+        &raw,
+    );
+    // Every test case undecided: nothing judged is a failed campaign (exit 1).
+    assert!(!o.status.success());
+    let s = normalized(&raw);
+    assert!(s.values().all(|s| s.warnings.is_empty()));
+    let rejected: Vec<&Session> = s
+        .values()
+        .filter(|s| {
+            matches!(&s.outcome, morphtrace_schema::SessionOutcome::Rejected { reason }
+                if reason.starts_with("nondeterministic"))
+        })
+        .collect();
+    assert!(
+        !rejected.is_empty(),
+        "the random program made some follow-up differ"
+    );
+    assert!(rejected
+        .iter()
+        .all(|s| s.notes.iter().any(|(k, _)| k == "unconfirmed warning")));
+    // Differential: a divergence the randomness causes is not reported either.
+    let diff = dir.path().join("diff.mtrace");
+    nondeterministic(
+        &["node", "node"],
+        "differential",
+        "clock.js",
+        &["--no-prelude"],
+        &diff,
+    );
+    // Two processes in lockstep often read the same millisecond: some sessions agree.
+    let s = normalized(&diff);
+    assert_eq!(s.len(), 8);
+    assert!(
+        s.values().all(|s| s.divergence.is_none()),
+        "one engine twice never diverges from itself"
+    );
+    assert!(s.values().any(
+        |s| matches!(&s.outcome, morphtrace_schema::SessionOutcome::Rejected { reason }
+            if reason.starts_with("nondeterministic"))
+    ));
+}

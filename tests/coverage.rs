@@ -456,8 +456,23 @@ fn a_js_campaign_is_deterministic_and_rejects_what_cod_cannot_use() {
             .map(|s| s.outcome.clone())
             .unwrap()
     };
+    // Behind the determinism prelude Math.random is seeded: the program is usable.
+    assert_eq!(outcome("random.js"), SessionOutcome::Finished);
+    // On the engine's own random source its two runs differ: rejected, with the reason.
+    let raw = tmp.path().join("raw.mtrace");
+    let mut raw_args = args.clone();
+    raw_args.push("--no-prelude");
+    let o = run_coverage(&raw_args, &raw);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let raw_sessions = sessions(&raw);
+    let random = raw_sessions
+        .iter()
+        .find(|s| s.notes.iter().any(|(_, v)| v.ends_with("random.js")))
+        .unwrap();
     assert!(
-        matches!(outcome("random.js"), SessionOutcome::Rejected { reason } if reason.contains("nondeterministic"))
+        matches!(&random.outcome, SessionOutcome::Rejected { reason } if reason.contains("nondeterministic")),
+        "{:?}",
+        random.outcome
     );
     assert!(
         matches!(outcome("broken.js"), SessionOutcome::Rejected { reason } if reason.contains("parse"))

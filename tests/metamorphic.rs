@@ -73,6 +73,7 @@ async fn chain(engine: &mut Box<dyn Engine>, program: &Loaded, params: &ChainPar
         coverage: &mut coverage,
         node: "node".into(),
         session_timeout: Duration::from_secs(60),
+        prelude: true,
     };
     metamorphic::run_chain(&mut ctx, "test", program, params, &[]).await
 }

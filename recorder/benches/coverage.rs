@@ -44,6 +44,7 @@ fn ours(engine: &str, sources: Vec<Source>, seeds: &[u64], truth: bool) -> (usiz
             ..WriterOptions::default()
         },
         csmith_cache: Some(csmith::cache_dir()),
+        prelude: true,
     };
     let specs = vec![EngineSpec::parse(engine).unwrap()];
     let s = cod::run(

@@ -223,6 +223,7 @@ impl runner::Work for Debugging {
                     coverage: &mut w.coverage,
                     node: self.node.clone(),
                     session_timeout: self.session_timeout,
+                    prelude: self.capture.prelude,
                 };
                 let c = self.rt.block_on(metamorphic::run_chain(
                     &mut ctx,
@@ -365,14 +366,48 @@ async fn record(
         .map(|(_, e)| e)
         .collect();
     let rec = dbdb::record(&mut selected, &refs, loaded, &task.plan, policy, timeout).await;
-    let outcome = rec.final_outcome();
+    let mut outcome = rec.final_outcome();
+    let mut notes = task.notes.clone();
+    // A divergence counts only if it is reproducible: the same plan again must diverge the same
+    // way (same type, same action, same answers), or the program or an engine is not
+    // deterministic and the comparison says nothing.
+    if let Some(d) = &rec.divergence {
+        let again = dbdb::record(&mut selected, &refs, loaded, &task.plan, policy, timeout).await;
+        let same = again.divergence.as_ref().is_some_and(|e| {
+            e.kind == d.kind && e.action_index == d.action_index && e.sides == d.sides
+        });
+        if !same {
+            notes.push((
+                "unconfirmed divergence".into(),
+                format!(
+                    "{} at action {}: {}",
+                    d.kind.name(),
+                    d.action_index,
+                    d.detail
+                ),
+            ));
+            let second = match &again.divergence {
+                Some(e) => format!("{} at action {}", e.kind.name(), e.action_index),
+                None => format!("no divergence ({})", again.final_outcome().name()),
+            };
+            outcome = SessionOutcome::Rejected {
+                reason: format!(
+                    "nondeterministic: the same actions again gave {second}, not {} at action {}",
+                    d.kind.name(),
+                    d.action_index
+                ),
+            };
+        }
+    }
     Session {
         parent: task.parent,
         started_at_ms,
         duration_us: t0.elapsed().as_micros() as u64,
+        divergence: rec
+            .divergence
+            .filter(|_| outcome == SessionOutcome::Diverged),
         traces: rec.traces,
-        divergence: rec.divergence,
-        notes: task.notes.clone(),
+        notes,
         ..Session::new(
             task.id,
             task.mode.clone(),

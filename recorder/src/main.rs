@@ -183,6 +183,13 @@ struct EngineArgs {
     /// Relaunch Firefox after this many sessions (0: never), against memory growth.
     #[arg(long, default_value_t = 200)]
     restart_every: usize,
+    /// Run programs on the engine's own clock and random source. By default a blackboxed
+    /// prelude script seeds Math.random and crypto and fixes Date, performance.now and
+    /// process.hrtime before every program (its text and positions untouched), so that parent
+    /// and follow-up, or two engines, see the same values; the archive's engine details say
+    /// which was done.
+    #[arg(long)]
+    no_prelude: bool,
     /// Compare columns as well as lines (differential).
     #[arg(long)]
     compare_columns: bool,
@@ -290,6 +297,7 @@ const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("node_pool", &[Random, Differential, Metamorphic]),
         ("firefox_breakpoints", &[Random, Differential, Metamorphic]),
         ("restart_every", &[Random, Differential, Metamorphic]),
+        ("no_prelude", &[Random, Differential, Metamorphic, Coverage]),
     ]
 };
 
@@ -364,6 +372,7 @@ fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
         action_timeout: Duration::from_secs_f64(a.action_timeout),
         breakpoint_policy: a.firefox_breakpoints,
         restart_every: a.restart_every,
+        prelude: !a.no_prelude,
         ..CaptureOptions::default()
     })
 }
@@ -454,6 +463,7 @@ async fn run_coverage(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode>
         resume: r.common.resume,
         writer: WriterOptions::default(),
         csmith_cache: Some(cod::csmith::cache_dir()),
+        prelude: !r.common.no_prelude,
     };
     let out = r.common.out.clone();
     if out.exists() && !opts.resume {

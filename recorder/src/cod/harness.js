@@ -32,6 +32,8 @@ async function runOne(req) {
   let error = null;
   let timedOut = false;
   try {
+    // The determinism prelude, as its own script in the program's context (positions untouched).
+    if (req.prelude) vm.runInContext(req.prelude, ctx, { filename: 'morphtrace-determinism.js' });
     const script = new vm.Script(req.source, { filename: req.url });
     script.runInContext(ctx, { timeout: req.timeoutMs });
     // Let promise jobs the program queued run (they count too).

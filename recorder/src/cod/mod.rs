@@ -172,6 +172,9 @@ pub struct Options {
     pub writer: WriterOptions,
     /// Keep generated Csmith programs here between campaigns (`None`: no cache).
     pub csmith_cache: Option<PathBuf>,
+    /// JavaScript runs behind the determinism prelude (`debugger::determinism`); programs that
+    /// still give two different runs are rejected.
+    pub prelude: bool,
 }
 
 /// One profiler of the campaign.
@@ -182,7 +185,10 @@ enum Profiler {
 }
 
 /// Descriptors of the profilers, with versions read from the tools.
-fn describe(specs: &[EngineSpec]) -> Result<(Vec<Profiler>, Vec<EngineDescriptor>), CoverageError> {
+fn describe(
+    specs: &[EngineSpec],
+    prelude: bool,
+) -> Result<(Vec<Profiler>, Vec<EngineDescriptor>), CoverageError> {
     let mut profilers = Vec::new();
     let mut descriptors = Vec::new();
     for s in specs {
@@ -237,6 +243,7 @@ fn describe(specs: &[EngineSpec]) -> Result<(Vec<Profiler>, Vec<EngineDescriptor
                                 "Profiler.startPreciseCoverage callCount detailed".into(),
                             ),
                             ("permission-model".into(), r.permission_model.to_string()),
+                            crate::debugger::determinism::detail(prelude),
                         ],
                     },
                 )
@@ -402,7 +409,7 @@ pub fn run(
     opts: &Options,
     out: &Path,
 ) -> Result<Summary, CoverageError> {
-    let (profilers, descriptors) = describe(specs)?;
+    let (profilers, descriptors) = describe(specs, opts.prelude)?;
     let mut config = config;
     config
         .params
@@ -605,7 +612,10 @@ fn record(
                 let runner = match w.v8.entry(i) {
                     std::collections::btree_map::Entry::Occupied(o) => Ok(o.into_mut()),
                     std::collections::btree_map::Entry::Vacant(v) => {
-                        V8Runner::start(node).map(|r| v.insert(r))
+                        V8Runner::start(node).map(|mut r| {
+                            r.prelude = opts.prelude;
+                            v.insert(r)
+                        })
                     }
                 };
                 match runner {

@@ -80,6 +80,8 @@ pub struct V8Runner {
     pub v8_version: String,
     /// Whether the process runs under Node's permission model (Node >= 24 with --allow-inspector).
     pub permission_model: bool,
+    /// Programs run after the determinism prelude (on unless turned off).
+    pub prelude: bool,
 }
 
 fn major(version: &str) -> u32 {
@@ -106,6 +108,7 @@ impl V8Runner {
             version: String::new(),
             v8_version: String::new(),
             permission_model: false,
+            prelude: true,
         };
         r.spawn()?;
         Ok(r)
@@ -199,6 +202,7 @@ impl V8Runner {
             "timeoutMs": timeout.as_millis() as u64,
             "counters": counters,
             "countersName": super::js_syntax::COUNTERS,
+            "prelude": self.prelude.then_some(crate::debugger::determinism::PRELUDE),
         });
         let Some((_, stdin, rx)) = self.child.as_mut() else {
             return Err(CoverageError::Crashed);

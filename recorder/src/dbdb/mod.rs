@@ -434,6 +434,28 @@ async fn replay(ls: &mut Lockstep<'_>, actions: &[Action]) -> Result<(), Debugge
     Ok(())
 }
 
+/// Where a second run of the same actions on the same program answered differently from the
+/// first (the first differing event, or the console), `None` if it did not: a program or engine
+/// that is not deterministic makes any comparison with another run meaningless.
+pub fn difference(first: &Trace, second: &Trace) -> Option<String> {
+    let short = |k: Option<&EventKind>| {
+        let s = match k {
+            Some(k) => format!("{k:?}"),
+            None => "nothing".into(),
+        };
+        s.chars().take(160).collect::<String>()
+    };
+    let n = first.events.len().max(second.events.len());
+    for i in 0..n {
+        let a = first.events.get(i).map(|e| &e.kind);
+        let b = second.events.get(i).map(|e| &e.kind);
+        if a != b {
+            return Some(format!("event {i}: {} then {}", short(a), short(b)));
+        }
+    }
+    (first.console != second.console).then(|| "the console output".into())
+}
+
 /// The program outcome a trace ended with, if it ended.
 pub fn program_outcome(trace: &Trace) -> Option<&ProgramOutcome> {
     trace.outputs().find_map(|o| match o {

@@ -1,6 +1,7 @@
 //! The debugger abstraction every adapter implements (DESIGN §6): normalized actions and outputs.
 
 pub mod cdp;
+pub mod determinism;
 pub mod engines;
 mod quickack;
 pub mod rdp;
@@ -39,6 +40,8 @@ pub struct CaptureOptions {
     pub breakpoint_policy: crate::debugger::rdp::BreakpointPolicy,
     /// Relaunch a browser after this many sessions (0: never). Firefox only.
     pub restart_every: usize,
+    /// Run the determinism prelude before every program (see `determinism`).
+    pub prelude: bool,
 }
 
 impl Default for CaptureOptions {
@@ -51,6 +54,7 @@ impl Default for CaptureOptions {
             all_frame_scopes: false,
             breakpoint_policy: crate::debugger::rdp::BreakpointPolicy::default(),
             restart_every: 200,
+            prelude: true,
         }
     }
 }

@@ -20,7 +20,8 @@ use morphtrace_schema::metamorphic::{
 };
 use morphtrace_schema::{
     Action, EngineRef, EventKind, Language, Location, Output, ParentRef, Program, ProgramOrigin,
-    Session, SessionId, SessionMode, SessionOutcome, Trace, TransformationRecord, Warning,
+    ProgramOutcome, Session, SessionId, SessionMode, SessionOutcome, Trace, TransformationRecord,
+    Warning,
 };
 use rand::seq::IndexedRandom;
 use rand::Rng;
@@ -102,6 +103,8 @@ pub struct Context<'a> {
     pub coverage: &'a mut Option<V8Runner>,
     pub node: PathBuf,
     pub session_timeout: Duration,
+    /// Coverage runs behind the determinism prelude, like the debugger's (CaptureOptions).
+    pub prelude: bool,
 }
 
 /// Canonicalizes a transformation name given on the command line.
@@ -516,7 +519,15 @@ fn choose(
                 })
             }
             REMOVE_DEAD_CODE => {
-                let Some(functions) = coverage_of(ctx, loaded) else {
+                let threw = parent.iter().any(|(_, o)| {
+                    matches!(
+                        o,
+                        Some(Output::Finished {
+                            outcome: ProgramOutcome::UncaughtException { .. }
+                        })
+                    )
+                });
+                let Some(functions) = coverage_of(ctx, loaded, threw) else {
                     continue;
                 };
                 let paused: HashSet<u32> = parent
@@ -565,14 +576,21 @@ fn program_choice(base: Recipe, t: Transformed) -> Choice {
     }
 }
 
-/// V8's precise block coverage of the program (remove-dead-code), from a warm Node.
+/// V8's precise block coverage of the program (remove-dead-code), from a warm Node. `None` also
+/// when the coverage run threw and the debugged run (`threw`) did not: the harness's vm context
+/// lacks some of the debugger's globals (`performance`, timers, `process`), and code after such
+/// a throw is not dead in the program the debugger runs.
 fn coverage_of(
     ctx: &mut Context<'_>,
     loaded: &Loaded,
+    threw: bool,
 ) -> Option<Vec<morphtrace_schema::FunctionCoverage>> {
     if ctx.coverage.is_none() {
         match V8Runner::start(&ctx.node) {
-            Ok(r) => *ctx.coverage = Some(r),
+            Ok(mut r) => {
+                r.prelude = ctx.prelude;
+                *ctx.coverage = Some(r)
+            }
             Err(e) => {
                 tracing::warn!("no coverage for remove-dead-code: {e}");
                 return None;
@@ -594,6 +612,14 @@ fn coverage_of(
             )
         });
         match run {
+            Ok(r) if r.error.is_some() && !threw => {
+                tracing::debug!(
+                    "no remove-dead-code for {}: the coverage run threw ({}), the debugged one did not",
+                    loaded.program.hash.short(),
+                    r.error.unwrap_or_default()
+                );
+                return None;
+            }
             // Coverage of a program that throws is still coverage of what ran.
             Ok(r) => return Some(r.functions),
             Err(e) => last = Some(e),
@@ -749,16 +775,35 @@ pub async fn run_chain(
         let mut outcome = rec.final_outcome();
         let trace = rec.traces.into_iter().next();
         let mut warnings = Vec::new();
+        let mut session_notes = notes.to_vec();
         if ok_to_continue(&outcome) {
             if let Some(v) = trace.as_ref().and_then(|t| judge(&pt, t, &record)) {
-                warnings.push(Warning {
-                    relation: v.relation.to_string(),
-                    round,
-                    against: Some(parent_id),
-                    event_index: v.event_index,
-                    message: v.message,
-                });
-                outcome = SessionOutcome::Violated;
+                // A violation counts only if both runs are reproducible: run each again.
+                let mut why = confirm(ctx, &current, &pt, "parent").await;
+                if why.is_none() {
+                    if let Some(t) = &trace {
+                        why = confirm(ctx, &next, t, "follow-up").await;
+                    }
+                }
+                match why {
+                    None => {
+                        warnings.push(Warning {
+                            relation: v.relation.to_string(),
+                            round,
+                            against: Some(parent_id),
+                            event_index: v.event_index,
+                            message: v.message,
+                        });
+                        outcome = SessionOutcome::Violated;
+                    }
+                    Some(why) => {
+                        session_notes.push((
+                            "unconfirmed warning".into(),
+                            format!("{}: {}", v.relation, v.message),
+                        ));
+                        outcome = SessionOutcome::Rejected { reason: why };
+                    }
+                }
             }
         }
         ok = ok_to_continue(&outcome);
@@ -776,7 +821,7 @@ pub async fn run_chain(
             duration_us: t0.elapsed().as_micros() as u64,
             traces: trace.clone().into_iter().collect(),
             warnings,
-            notes: notes.to_vec(),
+            notes: session_notes,
             ..Session::new(
                 id,
                 SessionMode::Metamorphic,
@@ -791,6 +836,42 @@ pub async fn run_chain(
         current = next;
     }
     chain
+}
+
+/// Why a violation cannot be trusted: a session (`which`: parent or follow-up), replayed (same
+/// program, same actions), answered differently or did not run to the same end. `None`: it is
+/// reproducible.
+async fn confirm(
+    ctx: &mut Context<'_>,
+    program: &Loaded,
+    trace: &Trace,
+    which: &str,
+) -> Option<String> {
+    let plan = Plan::Replay {
+        actions: trace.actions().cloned().collect(),
+    };
+    let rec = dbdb::record(
+        &mut [&mut *ctx.engine],
+        &[ctx.engine_ref],
+        program,
+        &plan,
+        ctx.policy,
+        ctx.session_timeout,
+    )
+    .await;
+    let outcome = rec.final_outcome();
+    if !ok_to_continue(&outcome) {
+        return Some(format!(
+            "unconfirmed: the {which}'s replay ended {}",
+            outcome.name()
+        ));
+    }
+    let replay = rec.traces.into_iter().next()?;
+    dbdb::difference(trace, &replay).map(|d| {
+        format!(
+            "nondeterministic: the {which}'s replay (same program, same actions) differs at {d}"
+        )
+    })
 }
 
 async fn record_initial(

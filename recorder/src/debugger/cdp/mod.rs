@@ -7,3 +7,44 @@ pub mod values;
 
 pub use connection::{CdpError, CdpEvent, Connection};
 pub use session::{syntax_error, CdpSession, Flavor, Leftover, Teardown};
+
+use serde_json::json;
+use std::time::Duration;
+
+/// Enables the Debugger domain of a fresh context and, with `prelude`, makes the programs it
+/// will run deterministic: the prelude runs as its own blackboxed script (see `determinism`).
+pub async fn enable_debugger(
+    conn: &Connection,
+    sid: Option<&str>,
+    prelude: bool,
+    t: Duration,
+) -> Result<(), CdpError> {
+    conn.call(sid, "Debugger.enable", json!({}), t).await?;
+    if !prelude {
+        return Ok(());
+    }
+    use crate::debugger::determinism;
+    conn.call(
+        sid,
+        "Debugger.setBlackboxPatterns",
+        json!({"patterns": [determinism::BLACKBOX_PATTERN]}),
+        t,
+    )
+    .await?;
+    let r = conn
+        .call(
+            sid,
+            "Runtime.evaluate",
+            json!({"expression": determinism::script(), "silent": true}),
+            t,
+        )
+        .await?;
+    match r.get("exceptionDetails") {
+        None => Ok(()),
+        Some(d) => Err(CdpError::Protocol {
+            method: "Runtime.evaluate".into(),
+            code: 0,
+            message: format!("the determinism prelude threw: {d}"),
+        }),
+    }
+}

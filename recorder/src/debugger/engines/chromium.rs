@@ -4,7 +4,8 @@
 //! a third of creating one; relaunched after a crash or a hang.
 
 use crate::debugger::cdp::{
-    syntax_error, CdpError, CdpEvent, CdpSession, Connection, Flavor, Leftover, Teardown,
+    enable_debugger, syntax_error, CdpError, CdpEvent, CdpSession, Connection, Flavor, Leftover,
+    Teardown,
 };
 use crate::debugger::engines::DieWithParent;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
@@ -49,7 +50,7 @@ struct Ready {
 /// it, removes the breakpoints (Chromium keeps URL breakpoints across documents) and navigates to
 /// a new about:blank document, which discards the program's global state and scripts. `None` if
 /// the target does not cooperate in time: it is then closed.
-async fn reset(conn: &Connection, mut left: Leftover, t: Duration) -> Option<Ready> {
+async fn reset(conn: &Connection, mut left: Leftover, prelude: bool, t: Duration) -> Option<Ready> {
     let s = Some(left.sid.as_str());
     if let Some(run) = left.run_reply.take() {
         // Terminate takes effect when the paused program resumes; its reply comes after.
@@ -87,7 +88,7 @@ async fn reset(conn: &Connection, mut left: Leftover, t: Duration) -> Option<Rea
             break;
         }
     }
-    conn.call(s, "Debugger.enable", json!({}), t).await.ok()?;
+    enable_debugger(conn, s, prelude, t).await.ok()?;
     // A page left paused would run the next program in a nested loop, never stopping at its
     // breakpoints: resume whatever pause there is ("not paused" is the usual answer). Sessions
     // that stepped off their program's end are not reused at all (see CdpSession::control).
@@ -102,7 +103,7 @@ async fn reset(conn: &Connection, mut left: Leftover, t: Duration) -> Option<Rea
     })
 }
 
-async fn prepare(conn: Connection, t: Duration) -> Result<Ready, CdpError> {
+async fn prepare(conn: Connection, prelude: bool, t: Duration) -> Result<Ready, CdpError> {
     let target = conn
         .call(
             None,
@@ -122,9 +123,9 @@ async fn prepare(conn: Connection, t: Duration) -> Result<Ready, CdpError> {
         .await?;
     let sid = attached["sessionId"].as_str().unwrap_or("").to_string();
     let events = conn.subscribe(Some(&sid));
-    for m in ["Runtime.enable", "Debugger.enable"] {
-        conn.call(Some(&sid), m, json!({}), t).await?;
-    }
+    conn.call(Some(&sid), "Runtime.enable", json!({}), t)
+        .await?;
+    enable_debugger(&conn, Some(&sid), prelude, t).await?;
     Ok(Ready {
         target_id,
         sid,
@@ -234,6 +235,7 @@ impl ChromiumEngine {
                 ("product".into(), product),
                 ("protocolVersion".into(), s("protocolVersion")),
                 ("userAgent".into(), s("userAgent")),
+                crate::debugger::determinism::detail(opts.prelude),
             ],
         };
         let (recycle, recycled) = mpsc::unbounded_channel();
@@ -255,7 +257,8 @@ impl ChromiumEngine {
         while self.ready.len() < self.ready_targets {
             let conn = b.conn.clone();
             let t = self.opts.call_timeout;
-            self.ready.push_back(tokio::spawn(prepare(conn, t)));
+            self.ready
+                .push_back(tokio::spawn(prepare(conn, self.opts.prelude, t)));
         }
     }
 
@@ -273,7 +276,7 @@ impl ChromiumEngine {
         while let Ok(left) = self.recycled.try_recv() {
             let target_id = left.target_id.clone();
             let sid = left.sid.clone();
-            match reset(conn, left, self.opts.call_timeout).await {
+            match reset(conn, left, self.opts.prelude, self.opts.call_timeout).await {
                 Some(r) => return Some(r),
                 None => {
                     tracing::debug!("a target could not be reset; closing it");
@@ -327,7 +330,9 @@ impl Engine for ChromiumEngine {
                         Ok(r) => r.map_err(crash)?,
                         Err(e) => return Err(DebuggerError::Crashed(e.to_string())),
                     },
-                    None => prepare(conn.clone(), t).await.map_err(crash)?,
+                    None => prepare(conn.clone(), self.opts.prelude, t)
+                        .await
+                        .map_err(crash)?,
                 }
             }
         };

@@ -3,6 +3,7 @@
 //! sessions. Each session navigates the tab to a generated page that loads the program and then
 //! logs an end marker (cookbook §3.3, §3.5).
 
+use crate::debugger::determinism;
 use crate::debugger::engines::DieWithParent;
 use crate::debugger::rdp::session::{
     page_error, parse_positions, resources, where_location, FirstPause, Link,
@@ -48,7 +49,13 @@ user_pref("dom.max_script_run_time", 0);
 static PAGES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
 /// Frame targets and the resources the adapter reads.
-async fn establish(port: u16, t: Duration, owned: bool) -> Result<Link, RdpError> {
+/// `prelude`: the determinism prelude's URL, blackboxed for the watcher's lifetime.
+async fn establish(
+    port: u16,
+    t: Duration,
+    owned: bool,
+    prelude: Option<&str>,
+) -> Result<Link, RdpError> {
     let (conn, _greeting, events) = Connection::connect(port, t).await?;
     // `getTab` fails until the first tab is ready (pitfall 1).
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
@@ -97,6 +104,19 @@ async fn establish(port: u16, t: Duration, owned: bool) -> Result<Link, RdpError
         t,
     )
     .await?;
+    if let Some(url) = prelude {
+        let bb = conn
+            .request(&watcher, "getBlackboxingActor", json!({}), t)
+            .await?;
+        let bb = bb
+            .pointer("/blackboxing/actor")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string();
+        // No range: the whole source.
+        conn.request(&bb, "blackbox", json!({"url": url, "range": []}), t)
+            .await?;
+    }
     Ok(Link {
         conn,
         tab,
@@ -111,11 +131,18 @@ struct Browser {
     port: u16,
     /// The persistent connection (None in naive mode: one connection per session).
     link: Option<Link>,
+    /// The determinism prelude's URL (in the profile), if programs run after it.
+    prelude: Option<String>,
     _profile: tempfile::TempDir,
 }
 
 impl Browser {
-    async fn launch(exe: &Path, t: Duration, persistent: bool) -> Result<Browser, DebuggerError> {
+    async fn launch(
+        exe: &Path,
+        t: Duration,
+        persistent: bool,
+        prelude: bool,
+    ) -> Result<Browser, DebuggerError> {
         let fail = |reason: String| DebuggerError::Launch {
             engine: format!("firefox ({})", exe.display()),
             reason,
@@ -126,6 +153,14 @@ impl Browser {
             .map_err(|e| fail(format!("profile directory: {e}")))?;
         std::fs::write(profile.path().join("user.js"), USER_JS)
             .map_err(|e| fail(format!("profile: {e}")))?;
+        let prelude = if prelude {
+            let path = profile.path().join(determinism::URL);
+            std::fs::write(&path, determinism::PRELUDE)
+                .map_err(|e| fail(format!("profile: {e}")))?;
+            Some(format!("file://{}", file_url_path(&path)))
+        } else {
+            None
+        };
         // Firefox takes a port number, not 0: take a free ephemeral one from the kernel. The
         // server listens on loopback only (devtools.debugger.force-local).
         let port = std::net::TcpListener::bind("127.0.0.1:0")
@@ -150,6 +185,7 @@ impl Browser {
             child,
             port,
             link: None,
+            prelude,
             _profile: profile,
         };
         // The port opens after 1–2.5 s (cookbook §3.7).
@@ -169,7 +205,7 @@ impl Browser {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let link = establish(port, t, !persistent)
+        let link = establish(port, t, !persistent, b.prelude.as_deref())
             .await
             .map_err(|e| fail(e.to_string()))?;
         if persistent {
@@ -242,14 +278,17 @@ impl FirefoxEngine {
         restart_every: usize,
     ) -> Result<FirefoxEngine, DebuggerError> {
         let v = version(&exe).await;
-        let browser = Browser::launch(&exe, opts.call_timeout, persistent).await?;
+        let browser = Browser::launch(&exe, opts.call_timeout, persistent, opts.prelude).await?;
         let desc = EngineDescriptor {
             kind: EngineKind::Firefox,
             executable: exe.display().to_string(),
             version: v.clone(),
             protocol: Protocol::Rdp,
             engine_version: Some(format!("SpiderMonkey {v}")),
-            details: vec![("breakpointPolicy".into(), policy.name().into())],
+            details: vec![
+                ("breakpointPolicy".into(), policy.name().into()),
+                crate::debugger::determinism::detail(opts.prelude),
+            ],
         };
         Ok(FirefoxEngine {
             exe,
@@ -282,8 +321,15 @@ impl FirefoxEngine {
         if let Some(b) = self.browser.take() {
             b.kill().await;
         }
-        self.browser =
-            Some(Browser::launch(&self.exe, self.opts.call_timeout, self.persistent).await?);
+        self.browser = Some(
+            Browser::launch(
+                &self.exe,
+                self.opts.call_timeout,
+                self.persistent,
+                self.opts.prelude,
+            )
+            .await?,
+        );
         self.since_launch = 0;
         Ok(())
     }
@@ -302,7 +348,7 @@ impl FirefoxEngine {
                 owned: false,
                 tab: l.tab.clone(),
             }),
-            None => establish(b.port, self.opts.call_timeout, true)
+            None => establish(b.port, self.opts.call_timeout, true, b.prelude.as_deref())
                 .await
                 .map_err(|e| DebuggerError::Crashed(e.to_string())),
         }
@@ -311,6 +357,35 @@ impl FirefoxEngine {
 
 fn crash(e: RdpError) -> DebuggerError {
     DebuggerError::Crashed(e.to_string())
+}
+
+/// The URL of a paused source (it can be missing from the thread's list for a moment: ask
+/// again).
+async fn source_url_of(
+    conn: &Connection,
+    thread: &str,
+    source_actor: &str,
+    t: Duration,
+) -> Result<String, DebuggerError> {
+    for _ in 0..40 {
+        let sources = conn
+            .request(thread, "sources", json!({}), t)
+            .await
+            .map_err(crash)?;
+        let url = sources
+            .get("sources")
+            .and_then(Json::as_array)
+            .and_then(|a| a.iter().find(|s| s["actor"] == source_actor))
+            .and_then(|s| s.get("url"))
+            .and_then(Json::as_str);
+        if let Some(u) = url {
+            return Ok(u.to_string());
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    Err(DebuggerError::Protocol(format!(
+        "the paused source {source_actor} is not among the thread's sources"
+    )))
 }
 
 #[async_trait]
@@ -371,8 +446,13 @@ impl FirefoxEngine {
         let n = PAGES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let marker = format!("__MORPHTRACE_END_{n}__");
         let page = program.path.with_extension(format!("{n}.morphtrace.html"));
+        let prelude = self.browser.as_ref().and_then(|b| b.prelude.clone());
+        let prelude_tag = prelude
+            .as_deref()
+            .map(|u| format!("<script src=\"{u}\"></script>"))
+            .unwrap_or_default();
         let html = format!(
-            "<!DOCTYPE html><meta charset=\"utf-8\"><title>morphtrace</title>\
+            "<!DOCTYPE html><meta charset=\"utf-8\"><title>morphtrace</title>{prelude_tag}\
              <script src=\"{}\"></script><script>console.log(\"{marker}\")</script>\n",
             program.url
         );
@@ -406,71 +486,58 @@ impl FirefoxEngine {
             });
         }
         // The first statement of the first script: the program's, or the marker's when the
-        // program did not compile (or has no statement).
+        // program did not compile (or has no statement). The prelude's first statement comes
+        // before them if its blackboxing does not silence that pause: go on past it.
         let deadline = tokio::time::Instant::now() + t + Duration::from_secs(5);
         let mut console = Vec::new();
         let mut errors = Vec::new();
-        let paused = loop {
-            let ev = tokio::select! {
-                ev = events.recv() => ev.ok_or_else(|| crash(RdpError::Closed))?,
-                _ = tokio::time::sleep_until(deadline) => {
-                    return Err(DebuggerError::Timeout("the page did not load".into()))
-                }
-            };
-            match ev.get("type").and_then(Json::as_str) {
-                Some("paused") => break ev,
-                Some("resources-available-array") => {
-                    for (ty, r) in resources(&ev) {
-                        match ty {
-                            "console-message" => {
-                                console.push(crate::debugger::rdp::session::console_line(r))
+        let (paused, thread, source_actor, source_url) = loop {
+            let paused = loop {
+                let ev = tokio::select! {
+                    ev = events.recv() => ev.ok_or_else(|| crash(RdpError::Closed))?,
+                    _ = tokio::time::sleep_until(deadline) => {
+                        return Err(DebuggerError::Timeout("the page did not load".into()))
+                    }
+                };
+                match ev.get("type").and_then(Json::as_str) {
+                    Some("paused") => break ev,
+                    Some("resources-available-array") => {
+                        for (ty, r) in resources(&ev) {
+                            match ty {
+                                "console-message" => {
+                                    console.push(crate::debugger::rdp::session::console_line(r))
+                                }
+                                "error-message" => errors.extend(page_error(r)),
+                                _ => {}
                             }
-                            "error-message" => errors.extend(page_error(r)),
-                            _ => {}
                         }
                     }
+                    _ => {}
                 }
-                _ => {}
+            };
+            let thread = paused
+                .get("from")
+                .and_then(Json::as_str)
+                .unwrap_or("")
+                .to_string();
+            let source_actor = paused
+                .pointer("/frame/where/actor")
+                .and_then(Json::as_str)
+                .unwrap_or("")
+                .to_string();
+            let source_url = source_url_of(&conn, &thread, &source_actor, t).await?;
+            if prelude.as_deref() == Some(source_url.as_str()) {
+                conn.request(&thread, "resume", json!({}), t)
+                    .await
+                    .map_err(crash)?;
+                continue;
             }
+            break (paused, thread, source_actor, source_url);
         };
-        let thread = paused
-            .get("from")
-            .and_then(Json::as_str)
-            .unwrap_or("")
-            .to_string();
-        let source_actor = paused
-            .pointer("/frame/where/actor")
-            .and_then(Json::as_str)
-            .unwrap_or("")
-            .to_string();
         let first = where_location(&paused["frame"]["where"]);
         conn.request(&bl, "setActiveEventBreakpoints", json!({"ids": []}), t)
             .await
             .map_err(crash)?;
-        // The paused source can be missing from the thread's list for a moment: ask again.
-        let mut source_url = None;
-        for _ in 0..40 {
-            let sources = conn
-                .request(&thread, "sources", json!({}), t)
-                .await
-                .map_err(crash)?;
-            source_url = sources
-                .get("sources")
-                .and_then(Json::as_array)
-                .and_then(|a| a.iter().find(|s| s["actor"] == source_actor.as_str()))
-                .and_then(|s| s.get("url"))
-                .and_then(Json::as_str)
-                .map(str::to_string);
-            if source_url.is_some() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(25)).await;
-        }
-        let Some(source_url) = source_url else {
-            return Err(DebuggerError::Protocol(format!(
-                "the paused source {source_actor} is not among the thread's sources"
-            )));
-        };
         let is_program = source_url == program.url
             || Path::new(source_url.trim_start_matches("file://")).file_name()
                 == program.path.file_name();

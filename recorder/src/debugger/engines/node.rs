@@ -1,7 +1,9 @@
 //! Node: one process per session (`--inspect` on an ephemeral loopback port), pre-started in
 //! a small pool so that process start-up is off the critical path (cookbook §2).
 
-use crate::debugger::cdp::{syntax_error, CdpEvent, CdpSession, Connection, Flavor, Teardown};
+use crate::debugger::cdp::{
+    enable_debugger, syntax_error, CdpEvent, CdpSession, Connection, Flavor, Teardown,
+};
 use crate::debugger::engines::DieWithParent;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use async_trait::async_trait;
@@ -79,7 +81,10 @@ impl NodeEngine {
             version: version.clone(),
             protocol: Protocol::Cdp,
             engine_version: v8,
-            details: vec![("flags".into(), flags.join(" "))],
+            details: vec![
+                ("flags".into(), flags.join(" ")),
+                crate::debugger::determinism::detail(opts.prelude),
+            ],
         };
         let mut e = NodeEngine {
             exe,
@@ -101,8 +106,9 @@ impl NodeEngine {
             let launcher = self.launcher.clone();
             let flags = self.flags.clone();
             let t = self.opts.call_timeout;
+            let prelude = self.opts.prelude;
             self.pool.push_back(tokio::spawn(async move {
-                start(&exe, &launcher, &flags, t).await
+                start(&exe, &launcher, &flags, prelude, t).await
             }));
         }
     }
@@ -145,6 +151,7 @@ async fn start(
     exe: &Path,
     launcher: &tempfile::TempDir,
     flags: &[String],
+    prelude: bool,
     t: Duration,
 ) -> Result<Waiting, DebuggerError> {
     let fail = |reason: String| DebuggerError::Launch {
@@ -200,11 +207,12 @@ async fn start(
         .await
         .map_err(|e| fail(e.to_string()))?;
     let events = conn.subscribe(None);
-    for m in ["Runtime.enable", "Debugger.enable"] {
-        conn.call(None, m, json!({}), t)
-            .await
-            .map_err(|e| fail(e.to_string()))?;
-    }
+    conn.call(None, "Runtime.enable", json!({}), t)
+        .await
+        .map_err(|e| fail(e.to_string()))?;
+    enable_debugger(&conn, None, prelude, t)
+        .await
+        .map_err(|e| fail(e.to_string()))?;
     Ok(Waiting {
         child,
         conn,
@@ -236,6 +244,7 @@ impl Engine for NodeEngine {
                     &self.exe,
                     &self.launcher,
                     &self.flags,
+                    self.opts.prelude,
                     self.opts.call_timeout,
                 )
                 .await?
