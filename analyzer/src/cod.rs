@@ -1,7 +1,7 @@
 //! Coverage campaigns (Cod, C2V, ground truth): inconsistency classes, the evaluation tables,
 //! and representatives shown with both reports side by side.
 
-use crate::dbdb::classes::{self, strings, u32s};
+use crate::dbdb::classes::{self, rows_where, strings, u32s};
 use crate::load::Archives;
 use crate::render::{percent, Table};
 use morphtrace_schema::lines::LineIndex;
@@ -19,12 +19,6 @@ fn noise(df: &DataFrame) -> PolarsResult<Vec<bool>> {
         .iter()
         .map(|b| b.unwrap_or(false))
         .collect())
-}
-
-/// The rows of `df` where `keep` holds.
-fn rows_where(df: &DataFrame, keep: impl IntoIterator<Item = bool>) -> PolarsResult<DataFrame> {
-    let mask: BooleanChunked = keep.into_iter().map(Some).collect();
-    df.filter(&mask)
 }
 
 /// Inconsistencies that pass the weak-noise filter.

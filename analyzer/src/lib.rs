@@ -15,3 +15,4 @@ pub mod render;
 pub mod report;
 pub mod show;
 pub mod tables;
+pub mod triage;

@@ -308,6 +308,7 @@ frame!(
     session: u32 => "session position",
     program: String => "program hash (12 hex digits)",
     program_name: String => "program path or name",
+    engine: String => "the debugger (label)",
     relation: String => "the violated relation",
     round: u32 => "transformation round (1-based; 0: not iterative)",
     against: Option<String> => "id of the session compared with",
@@ -969,6 +970,12 @@ impl Ctx<'_> {
             wc.session.push(pos);
             wc.program.push(program.clone());
             wc.program_name.push(program_name.clone());
+            wc.engine.push(
+                s.engines
+                    .first()
+                    .map(|e| self.label(*e))
+                    .unwrap_or_default(),
+            );
             wc.relation.push(w.relation.clone());
             wc.round.push(w.round);
             wc.against.push(w.against.map(|x| x.to_string()));

@@ -270,12 +270,96 @@ fn sample_draws_round_robin_from_the_hand_built_classes() {
 // ---------- the recorded archives in traces/ ----------
 
 #[test]
+fn triage_gives_each_class_its_verdict_and_lists_the_new_ones() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("triage.toml");
+    // Only the largest class (breakpoints on a line holding only `}`) is judged.
+    std::fs::write(
+        &t,
+        r#"
+[[class]]
+family = "divergence"
+key = { kind = "breakpoint-location", ast_node = "BlockStatement" }
+engines = ["firefox"]
+verdict = "by-design"
+note = "sliding is not specified"
+"#,
+    )
+    .unwrap();
+    let all = ok(&[
+        "classes",
+        p(&trace(FIREFOX)),
+        "--triage",
+        p(&t),
+        "--format",
+        "csv",
+    ]);
+    let judged: Vec<&str> = all.lines().filter(|l| l.contains(",by design,")).collect();
+    assert_eq!(judged.len(), 1, "{all}");
+    assert!(judged[0].starts_with("breakpoint-location,setBreakpoint,BlockStatement,20,"));
+    let o = run(&[
+        "classes",
+        p(&trace(FIREFOX)),
+        "--triage",
+        p(&t),
+        "--new",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(o.status.code(), Some(1), "new classes remain");
+    let new = String::from_utf8_lossy(&o.stdout);
+    assert!(!new.contains("BlockStatement,20"), "{new}");
+    assert_eq!(
+        new.lines().count(),
+        1 + 23,
+        "header and the 23 other classes: {new}"
+    );
+    assert!(new.lines().skip(1).all(|l| l.contains(",new,")), "{new}");
+    // A rule for every divergence: nothing new, exit 0.
+    std::fs::write(
+        &t,
+        "[[class]]\nfamily = \"divergence\"\nverdict = \"harness\"\nnote = \"all\"\n",
+    )
+    .unwrap();
+    let none = ok(&[
+        "classes",
+        p(&trace(FIREFOX)),
+        "--triage",
+        p(&t),
+        "--new",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(none.lines().count(), 1, "{none}");
+    // A broken triage file is an error naming it, not an empty triage.
+    std::fs::write(
+        &t,
+        "[[class]]\nfamily = \"divergence\"\nverdict = \"maybe\"\n",
+    )
+    .unwrap();
+    let o = run(&["classes", p(&trace(FIREFOX)), "--triage", p(&t)]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("triage.toml"));
+}
+
+#[test]
+fn the_repository_triage_judges_every_warning_and_inconsistency_class_of_traces() {
+    // triage.toml is found from the current directory up (the repository's).
+    let out = ok(&[
+        "classes",
+        p(&trace(METAMORPHIC)),
+        p(&trace("coverage-csmith-fixtures.mtrace")),
+        "--format",
+        "csv",
+    ]);
+    assert!(!out.contains(",new,"), "{out}");
+    assert!(out.contains(",engine bug,"), "the V8 coverage bug: {out}");
+}
+
+#[test]
 fn classes_of_the_chromium_vs_firefox_campaign() {
     let out = ok(&["classes", p(&trace(FIREFOX))]);
-    assert!(
-        out.contains("### Equivalence classes of 59 divergences"),
-        "{out}"
-    );
+    assert!(out.contains(" classes of 59 divergences"), "{out}");
     // A breakpoint on a line holding only `}`: V8 and SpiderMonkey place it apart (the largest class).
     let first = out.lines().nth(4).unwrap();
     assert!(
@@ -291,7 +375,7 @@ fn classes_of_the_chromium_vs_firefox_campaign() {
         "3",
     ]);
     assert!(
-        csv.starts_with("Diff. type,Last action,AST node,Size,in %\n"),
+        csv.starts_with("Diff. type,Last action,AST node,Size,in %,Verdict,Note\n"),
         "{csv}"
     );
     assert_eq!(
@@ -801,7 +885,7 @@ fn warnings_get_classes_rounds_and_the_interactive_share() {
     );
     let cls = ok(&["classes", p(&path)]);
     assert!(
-        cls.contains("Equivalence classes of 5 warnings (4 classes)"),
+        cls.contains("### 4 classes of 5 warnings"),
         "{cls}"
     );
     assert!(!cls.contains("divergences"), "{cls}");

@@ -21,6 +21,12 @@ pub fn strings(df: &DataFrame, name: &str) -> PolarsResult<Vec<String>> {
         .collect())
 }
 
+/// The rows of `df` where `keep` holds.
+pub fn rows_where(df: &DataFrame, keep: impl IntoIterator<Item = bool>) -> PolarsResult<DataFrame> {
+    let mask: BooleanChunked = keep.into_iter().map(Some).collect();
+    df.filter(&mask)
+}
+
 pub fn u32s(df: &DataFrame, name: &str) -> PolarsResult<Vec<u32>> {
     let c = df.column(name)?.cast(&DataType::UInt32)?;
     Ok(c.u32()?.iter().map(|v| v.unwrap_or(0)).collect())

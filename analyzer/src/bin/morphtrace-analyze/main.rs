@@ -87,6 +87,14 @@ enum Command {
         /// Print at most this many classes per table (0: all).
         #[arg(long, default_value_t = 0)]
         top: usize,
+        /// The triage file giving each class its verdict (engine bug, by design,
+        /// representation, harness). Default: the nearest triage.toml from the current
+        /// directory up.
+        #[arg(long, value_name = "FILE")]
+        triage: Option<PathBuf>,
+        /// Only the classes with members no triage rule judges; exit 1 if there are any.
+        #[arg(long)]
+        new: bool,
     },
     /// Draw divergences for manual inspection, one per class in turn, largest class first
     /// (DBDB §3.4), each with its trace excerpt around the divergence.
@@ -391,55 +399,106 @@ fn run(cli: Cli) -> Result<ExitCode> {
             archives,
             format,
             top,
+            triage,
+            new,
         } => {
+            let triage = morphtrace_analyzer::triage::find(triage.as_deref())?;
             let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
             let f = &d.frames;
-            let limit =
-                |df: polars::prelude::DataFrame| if top > 0 { df.head(Some(top)) } else { df };
-            let div = classes::classes(&f.divergences, &classes::DIVERGENCE_KEYS)?;
-            let warn = classes::classes(&f.warnings, &classes::WARNING_KEYS)?;
-            let mut t1 = Table::from_df(
-                "divergence_classes",
-                &format!(
-                    "Equivalence classes of {} divergences ({} classes)",
-                    f.divergences.height(),
-                    div.height()
-                ),
-                &limit(div),
-            );
-            t1.columns = ["Diff. type", "Last action", "AST node", "Size", "in %"]
-                .map(String::from)
-                .to_vec();
-            let mut t2 = Table::from_df(
-                "warning_classes",
-                &format!(
-                    "Equivalence classes of {} warnings ({} classes)",
-                    f.warnings.height(),
-                    warn.height()
-                ),
-                &limit(warn),
-            );
-            t2.columns = ["Relation", "Transformation", "AST node", "Size", "in %"]
-                .map(String::from)
-                .to_vec();
-            // A table of nothing says nothing: show the kinds the archives have (both debugger
-            // tables if they have none).
+            let cod_reports = morphtrace_analyzer::cod::reports(f)?;
+            use morphtrace_analyzer::triage::Family;
+            let families = [
+                ClassTable {
+                    name: "divergence_classes",
+                    what: "divergences",
+                    members: &f.divergences,
+                    keys: &classes::DIVERGENCE_KEYS,
+                    family: Family::Divergence,
+                    headers: &["Diff. type", "Last action", "AST node"],
+                },
+                ClassTable {
+                    name: "warning_classes",
+                    what: "warnings",
+                    members: &f.warnings,
+                    keys: &classes::WARNING_KEYS,
+                    family: Family::Warning,
+                    headers: &["Relation", "Transformation", "AST node"],
+                },
+                ClassTable {
+                    name: "coverage_classes",
+                    what: "coverage inconsistencies left after the weak-noise filter",
+                    members: &cod_reports,
+                    keys: &morphtrace_analyzer::cod::KEYS,
+                    family: Family::Inconsistency,
+                    headers: &["Relation", "Profiler", "Kind", "Syntax of the line"],
+                },
+            ];
             let mut shown: Vec<Table> = Vec::new();
-            let (nd, nw, nc) = (
-                f.divergences.height(),
-                f.warnings.height(),
-                f.inconsistencies.height(),
-            );
-            if nd > 0 || (nw == 0 && nc == 0) {
-                shown.push(t1);
-            }
-            if nw > 0 || (nd == 0 && nc == 0) {
-                shown.push(t2);
-            }
-            if nc > 0 {
-                shown.push(morphtrace_analyzer::cod::classes_table(f, top)?);
+            let mut untriaged = 0;
+            let any = families.iter().any(|x| x.members.height() > 0);
+            for ClassTable {
+                name,
+                what,
+                members,
+                keys,
+                family,
+                headers,
+            } in families
+            {
+                // A table of nothing says nothing: show the kinds the archives have (both
+                // debugger tables if they have none).
+                if members.height() == 0 && (any || family == Family::Inconsistency) {
+                    continue;
+                }
+                let c = classes::classes(members, keys)?;
+                let c = triage.annotate(&c, members, keys, family)?;
+                let open: Vec<bool> = classes::u32s(&c, "untriaged")?
+                    .into_iter()
+                    .map(|n| n > 0)
+                    .collect();
+                untriaged += open.iter().filter(|o| **o).count();
+                let c = if new {
+                    classes::rows_where(&c, open)?
+                } else {
+                    c
+                };
+                let c = c.drop("link")?.drop("untriaged")?;
+                let total = c.height();
+                let c = if top > 0 { c.head(Some(top)) } else { c };
+                let mut t = Table::from_df(
+                    name,
+                    &format!(
+                        "{} classes of {} {what}{}",
+                        total,
+                        members.height(),
+                        if new {
+                            " that no triage rule judges"
+                        } else {
+                            ""
+                        }
+                    ),
+                    &c,
+                );
+                t.columns = headers
+                    .iter()
+                    .map(|h| h.to_string())
+                    .chain(["Size", "in %", "Verdict", "Note"].map(String::from))
+                    .collect();
+                shown.push(t);
             }
             print_tables(&shown, format);
+            if let Some(p) = &triage.path {
+                eprintln!(
+                    "triage: {} ({} rules); {untriaged} classes not judged by any",
+                    p.display(),
+                    triage.rules.len()
+                );
+            } else {
+                eprintln!("triage: no triage.toml found (every class is new)");
+            }
+            if new && untriaged > 0 {
+                return Ok(ExitCode::FAILURE);
+            }
             Ok(code(unreadable))
         }
         Command::Sample {
@@ -660,4 +719,14 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(code(unreadable))
         }
     }
+}
+
+/// One table of `classes`: a finding family's members, class keys and column headers.
+struct ClassTable<'a> {
+    name: &'static str,
+    what: &'static str,
+    members: &'a polars::prelude::DataFrame,
+    keys: &'static [&'static str],
+    family: morphtrace_analyzer::triage::Family,
+    headers: &'static [&'static str],
 }
