@@ -67,6 +67,36 @@ fn results(d: &Archives) -> PolarsResult<BTreeMap<(String, u64, String), Session
     Ok(out)
 }
 
+/// Each divergence class's verdict under `triage`, and whether some member is untriaged.
+fn verdicts(
+    d: &Archives,
+    triage: &crate::triage::Triage,
+) -> PolarsResult<HashMap<[String; 3], (String, bool)>> {
+    use crate::dbdb::classes;
+    let m = &d.frames.divergences;
+    let c = classes::classes(m, &classes::DIVERGENCE_KEYS)?;
+    let c = triage.annotate(
+        &c,
+        m,
+        &classes::DIVERGENCE_KEYS,
+        crate::triage::Family::Divergence,
+    )?;
+    let (k, l, n) = (
+        strings(&c, "kind")?,
+        strings(&c, "last_action")?,
+        strings(&c, "ast_node")?,
+    );
+    let (v, u) = (strings(&c, "verdict")?, u32s(&c, "untriaged")?);
+    Ok((0..c.height())
+        .map(|i| {
+            (
+                [k[i].clone(), l[i].clone(), n[i].clone()],
+                (v[i].clone(), u[i] > 0),
+            )
+        })
+        .collect())
+}
+
 fn engines(d: &Archives) -> String {
     let mut labels: Vec<String> = d
         .sources
@@ -80,7 +110,14 @@ fn engines(d: &Archives) -> String {
 }
 
 /// The comparison as tables: overview, outcome transitions, classes, programs, changed sessions.
-pub fn compare(a: &Archives, b: &Archives, limit: usize) -> PolarsResult<Vec<Table>> {
+/// `triage` gives each class its verdict; a class that appeared in B with members no rule
+/// judges is flagged `appeared, untriaged`.
+pub fn compare(
+    a: &Archives,
+    b: &Archives,
+    limit: usize,
+    triage: &crate::triage::Triage,
+) -> PolarsResult<Vec<Table>> {
     let ra = results(a)?;
     let rb = results(b)?;
     let matched: Vec<_> = ra.keys().filter(|k| rb.contains_key(*k)).cloned().collect();
@@ -148,10 +185,23 @@ pub fn compare(a: &Archives, b: &Archives, limit: usize) -> PolarsResult<Vec<Tab
         t_trans.push(vec![x, y, n.to_string(), ch.into()]);
     }
 
+    let verdicts = {
+        let mut v = verdicts(a, triage)?;
+        v.extend(verdicts(b, triage)?);
+        v
+    };
     let mut t_classes = Table::new(
         "compare_classes",
         "Equivalence classes that appeared, vanished or changed size",
-        &["Diff. type", "Last action", "AST node", "A", "B", "change"],
+        &[
+            "Diff. type",
+            "Last action",
+            "AST node",
+            "A",
+            "B",
+            "change",
+            "verdict",
+        ],
     );
     let mut cl: Vec<_> = classes.into_iter().filter(|(_, (x, y))| x != y).collect();
     cl.sort_by(|x, y| {
@@ -159,12 +209,17 @@ pub fn compare(a: &Archives, b: &Archives, limit: usize) -> PolarsResult<Vec<Tab
         d(&y.1).cmp(&d(&x.1)).then(x.0.cmp(&y.0))
     });
     for ([k, l, n], (x, y)) in cl {
+        let (verdict, open) = verdicts
+            .get(&[k.clone(), l.clone(), n.clone()])
+            .cloned()
+            .unwrap_or_else(|| ("new".into(), true));
         let change = match (x, y) {
+            (0, _) if open => "appeared, untriaged".to_string(),
             (0, _) => "appeared".to_string(),
             (_, 0) => "vanished".to_string(),
             _ => format!("{:+}", y as i64 - x as i64),
         };
-        t_classes.push(vec![k, l, n, x.to_string(), y.to_string(), change]);
+        t_classes.push(vec![k, l, n, x.to_string(), y.to_string(), change, verdict]);
     }
 
     let mut t_prog = Table::new(

@@ -584,7 +584,14 @@ fn compare_shows_what_changed_between_two_campaigns() {
     assert!(out.contains("| A | B | sessions | changed |"), "{out}");
     assert!(
         out.contains(
-            "| breakpoint-location | setBreakpoint | BlockStatement | 0 | 20 | appeared |"
+            "| breakpoint-location | setBreakpoint | BlockStatement | 0 | 20 | appeared | by design |"
+        ),
+        "{out}"
+    );
+    // The repository's triage.toml has no rule for Firefox's timeouts after a stepOut.
+    assert!(
+        out.contains(
+            "| termination | stepOut | ForStatement | 0 | 2 | appeared, untriaged | new |"
         ),
         "{out}"
     );
@@ -604,6 +611,12 @@ fn report_is_one_self_contained_html_page_with_svg_plots() {
     );
     assert!(html.contains("DBDB Table 2"));
     assert!(!html.contains("<script") && !html.contains("src=\"http"));
+    // New classes apart from triaged ones (the repository's triage.toml), new first.
+    let new = html.find("id=\"divergence_classes_new\"").expect("new classes");
+    let triaged = html.find("id=\"divergence_classes_triaged\"").expect("triaged classes");
+    assert!(new < triaged);
+    assert!(html[triaged..].contains("by design"));
+    assert!(html[new..triaged].contains("<td>new</td>"), "{}", &html[new..triaged]);
 }
 
 #[test]
@@ -884,10 +897,7 @@ fn warnings_get_classes_rounds_and_the_interactive_share() {
         "the excerpt reaches the action before the warning: {out}"
     );
     let cls = ok(&["classes", p(&path)]);
-    assert!(
-        cls.contains("### 4 classes of 5 warnings"),
-        "{cls}"
-    );
+    assert!(cls.contains("### 4 classes of 5 warnings"), "{cls}");
     assert!(!cls.contains("divergences"), "{cls}");
     let tables = ok(&["tables", p(&path), "--paper", "issta"]);
     assert!(

@@ -169,6 +169,10 @@ enum Command {
         /// Changed sessions listed.
         #[arg(long, default_value_t = 20)]
         limit: usize,
+        /// The triage file (default: the nearest triage.toml from the current directory up):
+        /// classes that appeared are flagged when no rule judges them.
+        #[arg(long, value_name = "FILE")]
+        triage: Option<PathBuf>,
     },
     /// Write a self-contained HTML report (tables and SVG plots).
     Report {
@@ -178,6 +182,10 @@ enum Command {
         out: PathBuf,
         #[arg(long, default_value_t = 10)]
         top: usize,
+        /// The triage file (default: the nearest triage.toml from the current directory up):
+        /// the report lists new classes apart from triaged ones.
+        #[arg(long, value_name = "FILE")]
+        triage: Option<PathBuf>,
     },
     /// Export every DataFrame (archives, engines, sessions, actions, outputs, frames, variables,
     /// breakpoints, divergences, warnings, coverage_lines, coverage_blocks) as Parquet or CSV.
@@ -405,87 +413,12 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let triage = morphtrace_analyzer::triage::find(triage.as_deref())?;
             let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
             let f = &d.frames;
-            let cod_reports = morphtrace_analyzer::cod::reports(f)?;
-            use morphtrace_analyzer::triage::Family;
-            let families = [
-                ClassTable {
-                    name: "divergence_classes",
-                    what: "divergences",
-                    members: &f.divergences,
-                    keys: &classes::DIVERGENCE_KEYS,
-                    family: Family::Divergence,
-                    headers: &["Diff. type", "Last action", "AST node"],
-                },
-                ClassTable {
-                    name: "warning_classes",
-                    what: "warnings",
-                    members: &f.warnings,
-                    keys: &classes::WARNING_KEYS,
-                    family: Family::Warning,
-                    headers: &["Relation", "Transformation", "AST node"],
-                },
-                ClassTable {
-                    name: "coverage_classes",
-                    what: "coverage inconsistencies left after the weak-noise filter",
-                    members: &cod_reports,
-                    keys: &morphtrace_analyzer::cod::KEYS,
-                    family: Family::Inconsistency,
-                    headers: &["Relation", "Profiler", "Kind", "Syntax of the line"],
-                },
-            ];
-            let mut shown: Vec<Table> = Vec::new();
-            let mut untriaged = 0;
-            let any = families.iter().any(|x| x.members.height() > 0);
-            for ClassTable {
-                name,
-                what,
-                members,
-                keys,
-                family,
-                headers,
-            } in families
-            {
-                // A table of nothing says nothing: show the kinds the archives have (both
-                // debugger tables if they have none).
-                if members.height() == 0 && (any || family == Family::Inconsistency) {
-                    continue;
-                }
-                let c = classes::classes(members, keys)?;
-                let c = triage.annotate(&c, members, keys, family)?;
-                let open: Vec<bool> = classes::u32s(&c, "untriaged")?
-                    .into_iter()
-                    .map(|n| n > 0)
-                    .collect();
-                untriaged += open.iter().filter(|o| **o).count();
-                let c = if new {
-                    classes::rows_where(&c, open)?
-                } else {
-                    c
-                };
-                let c = c.drop("link")?.drop("untriaged")?;
-                let total = c.height();
-                let c = if top > 0 { c.head(Some(top)) } else { c };
-                let mut t = Table::from_df(
-                    name,
-                    &format!(
-                        "{} classes of {} {what}{}",
-                        total,
-                        members.height(),
-                        if new {
-                            " that no triage rule judges"
-                        } else {
-                            ""
-                        }
-                    ),
-                    &c,
-                );
-                t.columns = headers
-                    .iter()
-                    .map(|h| h.to_string())
-                    .chain(["Size", "in %", "Verdict", "Note"].map(String::from))
-                    .collect();
-                shown.push(t);
-            }
+            let (shown, untriaged) = class_tables(
+                f,
+                &triage,
+                if new { Split::NewOnly } else { Split::All },
+                top,
+            )?;
             print_tables(&shown, format);
             if let Some(p) = &triage.path {
                 eprintln!(
@@ -670,21 +603,25 @@ fn run(cli: Cli) -> Result<ExitCode> {
             b,
             format,
             limit,
+            triage,
         } => {
+            let triage = morphtrace_analyzer::triage::find(triage.as_deref())?;
             let da = load_inputs(&[a], Want::SUMMARY, &mut unreadable)?;
             let db = load_inputs(&[b], Want::SUMMARY, &mut unreadable)?;
-            print_tables(&compare::compare(&da, &db, limit)?, format);
+            print_tables(&compare::compare(&da, &db, limit, &triage)?, format);
             Ok(code(unreadable))
         }
-        Command::Report { archives, out, top } => {
+        Command::Report {
+            archives,
+            out,
+            top,
+            triage,
+        } => {
+            let triage = morphtrace_analyzer::triage::find(triage.as_deref())?;
             let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
             let mut ts = tables::all(&d.frames, tables::Paper::All, top)?;
-            let div = classes::classes(&d.frames.divergences, &classes::DIVERGENCE_KEYS)?;
-            ts.push(Table::from_df(
-                "divergence_classes",
-                "All equivalence classes of divergences",
-                &div,
-            ));
+            // Every class, the ones nobody has judged first.
+            ts.extend(class_tables(&d.frames, &triage, Split::Separate, 0)?.0);
             std::fs::write(&out, report::render(&d, &ts))
                 .map_err(|e| anyhow::anyhow!("{}: {e}", out.display()))?;
             println!("{}", out.display());
@@ -719,6 +656,125 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(code(unreadable))
         }
     }
+}
+
+/// Which classes `class_tables` shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Split {
+    All,
+    /// Only classes with members no triage rule judges.
+    NewOnly,
+    /// Two tables per family: new classes, then triaged ones (the HTML report).
+    Separate,
+}
+
+/// The class tables of every finding family the frames hold, each class with its triage
+/// verdict; and how many classes have members no rule judges.
+fn class_tables(
+    f: &load::Frames,
+    triage: &morphtrace_analyzer::triage::Triage,
+    split: Split,
+    top: usize,
+) -> Result<(Vec<Table>, usize)> {
+    use morphtrace_analyzer::triage::Family;
+    let cod_reports = morphtrace_analyzer::cod::reports(f)?;
+    let families = [
+        ClassTable {
+            name: "divergence_classes",
+            what: "divergences",
+            members: &f.divergences,
+            keys: &classes::DIVERGENCE_KEYS,
+            family: Family::Divergence,
+            headers: &["Diff. type", "Last action", "AST node"],
+        },
+        ClassTable {
+            name: "warning_classes",
+            what: "warnings",
+            members: &f.warnings,
+            keys: &classes::WARNING_KEYS,
+            family: Family::Warning,
+            headers: &["Relation", "Transformation", "AST node"],
+        },
+        ClassTable {
+            name: "coverage_classes",
+            what: "coverage inconsistencies left after the weak-noise filter",
+            members: &cod_reports,
+            keys: &morphtrace_analyzer::cod::KEYS,
+            family: Family::Inconsistency,
+            headers: &["Relation", "Profiler", "Kind", "Syntax of the line"],
+        },
+    ];
+    let mut shown: Vec<Table> = Vec::new();
+    let mut untriaged = 0;
+    let any = families.iter().any(|x| x.members.height() > 0);
+    for ClassTable {
+        name,
+        what,
+        members,
+        keys,
+        family,
+        headers,
+    } in families
+    {
+        // A table of nothing says nothing: show the kinds the archives have (both debugger
+        // tables if they have none).
+        if members.height() == 0 && (any || family == Family::Inconsistency) {
+            continue;
+        }
+        let c = classes::classes(members, keys)?;
+        let c = triage.annotate(&c, members, keys, family)?;
+        let open: Vec<bool> = classes::u32s(&c, "untriaged")?
+            .into_iter()
+            .map(|n| n > 0)
+            .collect();
+        untriaged += open.iter().filter(|o| **o).count();
+        let parts: Vec<(String, polars::prelude::DataFrame, &str)> = match split {
+            Split::All => vec![(name.to_string(), c, "")],
+            Split::NewOnly => vec![(
+                name.to_string(),
+                classes::rows_where(&c, open)?,
+                " that no triage rule judges",
+            )],
+            Split::Separate => vec![
+                (
+                    format!("{name}_new"),
+                    classes::rows_where(&c, open.iter().copied())?,
+                    ": new, not (or not fully) triaged",
+                ),
+                (
+                    format!("{name}_triaged"),
+                    classes::rows_where(&c, open.iter().map(|o| !o))?,
+                    ": triaged",
+                ),
+            ],
+        };
+        for (name, c, which) in parts {
+            let c = c.drop("untriaged")?;
+            let c = if split == Split::Separate {
+                c
+            } else {
+                c.drop("link")?
+            };
+            let total = c.height();
+            let c = if top > 0 { c.head(Some(top)) } else { c };
+            let mut t = Table::from_df(
+                &name,
+                &format!("{total} classes of {} {what}{which}", members.height()),
+                &c,
+            );
+            let mut extra = vec!["Size", "in %", "Verdict", "Note"];
+            if split == Split::Separate {
+                extra.push("Link");
+            }
+            t.columns = headers
+                .iter()
+                .chain(extra.iter())
+                .map(|h| h.to_string())
+                .collect();
+            shown.push(t);
+        }
+    }
+    Ok((shown, untriaged))
 }
 
 /// One table of `classes`: a finding family's members, class keys and column headers.
