@@ -612,11 +612,19 @@ fn report_is_one_self_contained_html_page_with_svg_plots() {
     assert!(html.contains("DBDB Table 2"));
     assert!(!html.contains("<script") && !html.contains("src=\"http"));
     // New classes apart from triaged ones (the repository's triage.toml), new first.
-    let new = html.find("id=\"divergence_classes_new\"").expect("new classes");
-    let triaged = html.find("id=\"divergence_classes_triaged\"").expect("triaged classes");
+    let new = html
+        .find("id=\"divergence_classes_new\"")
+        .expect("new classes");
+    let triaged = html
+        .find("id=\"divergence_classes_triaged\"")
+        .expect("triaged classes");
     assert!(new < triaged);
     assert!(html[triaged..].contains("by design"));
-    assert!(html[new..triaged].contains("<td>new</td>"), "{}", &html[new..triaged]);
+    assert!(
+        html[new..triaged].contains("<td>new</td>"),
+        "{}",
+        &html[new..triaged]
+    );
 }
 
 #[test]
