@@ -718,3 +718,58 @@ fn a_nondeterministic_program_is_never_reported() {
             if reason.starts_with("nondeterministic"))
     ));
 }
+
+#[test]
+fn reduce_writes_a_smaller_case_that_still_diverges_and_refuses_what_it_cannot_reduce() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = root().join("traces/differential-chromium-node-dbdb.mtrace");
+    let out = dir.path().join("bundle");
+    let reduce = |session: &str, out: &Path| {
+        Command::new(RECORD)
+            .arg("reduce")
+            .arg(&archive)
+            .args(["--session", session, "--budget", "240", "--out"])
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    // SunSpider 3d-morph: Math.sin differs in the last digit between the two V8s.
+    let o = reduce("776967b0145917b1", &out);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.starts_with("reduced variables at resume on chromium@"),
+        "{said}"
+    );
+    let program = std::fs::read_to_string(out.join("program.js")).unwrap();
+    let original = std::fs::read_to_string(out.join("original.js")).unwrap();
+    assert!(
+        program.lines().count() < original.lines().count() / 2,
+        "{program}"
+    );
+    let actions: Vec<morphtrace_schema::Action> =
+        serde_json::from_str(&std::fs::read_to_string(out.join("actions.json")).unwrap()).unwrap();
+    let before: Vec<morphtrace_schema::Action> =
+        serde_json::from_str(&std::fs::read_to_string(out.join("original-actions.json")).unwrap())
+            .unwrap();
+    assert!(actions.len() < before.len());
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    for part in [
+        "## Versions",
+        "## Steps",
+        "## Expected",
+        "## Actual",
+        "node@20",
+    ] {
+        assert!(readme.contains(part), "{part}: {readme}");
+    }
+    // Refused, with a reason: a session that did not diverge, an unknown one, an existing DIR.
+    let o = reduce("0", &dir.path().join("b"));
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("did not diverge"));
+    let o = reduce("00000000000000ff", &dir.path().join("c"));
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no session"));
+    let o = reduce("776967b0145917b1", &out);
+    assert!(String::from_utf8_lossy(&o.stderr).contains("exists"));
+}

@@ -495,3 +495,108 @@ fn a_campaign_records_linked_chains_deterministically() {
     );
     assert!(compared >= sessions.len() * 9 / 10);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_planted_divergence_is_reduced_to_a_few_lines_that_still_show_it() {
+    use morphtrace_recorder::reduce::{Finding, Reducer};
+    // The variable `s` is hidden at line 9 (0-based) by the faulty side; the rest is noise.
+    let text = "// A planted finding among unrelated code.\nvar unused = [1, 2, 3];\nfunction noise(k) {\n  var t = k * 2;\n  return t + 1;\n}\nnoise(4);\nfunction run(n) {\n  var s = n + 1;\n  s = s * 2;\n  return s;\n}\nvar total = 0;\nfor (var i = 0; i < 3; i++) {\n  total += noise(i);\n}\nconsole.log(run(3), total);\n";
+    let program = inline("planted.js", text);
+    let mut real = engine("node").await;
+    let mut faulty = FaultyEngine::wrap(
+        engine("node").await,
+        Fault::HideVariable {
+            line: 9,
+            name: "s".into(),
+        },
+    );
+    // Actions around the one that shows it: noise's body pauses four times, then a step
+    // from line 8 reaches the line where `s` is hidden.
+    let actions = vec![
+        bp(3),
+        bp(8),
+        bp(14),
+        Action::RemoveBreakpoint {
+            id: morphtrace_schema::BreakpointId(2),
+        },
+        Action::Start,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+        Action::StepOver,
+        Action::Resume,
+    ];
+    let policy = ComparisonPolicy::default();
+    let refs = [EngineRef(0), EngineRef(1)];
+    let rec = morphtrace_recorder::dbdb::record(
+        &mut [&mut real, &mut faulty],
+        &refs,
+        &program,
+        &Plan::Replay {
+            actions: actions.clone(),
+        },
+        &policy,
+        Duration::from_secs(60),
+    )
+    .await;
+    let d = rec.divergence.clone().expect("the planted fault shows");
+    assert_eq!(d.kind, morphtrace_schema::DivergenceKind::Variables);
+    assert_eq!((d.action_index, d.action.name()), (9, "stepOver"));
+    let finding = Finding {
+        kind: d.kind.clone(),
+        action: d.action.name().to_string(),
+    };
+    let work = dir();
+    let bar = indicatif::ProgressBar::hidden();
+    let mut reducer = Reducer::new(
+        vec![&mut real, &mut faulty],
+        refs.to_vec(),
+        policy.clone(),
+        &work,
+        Duration::from_secs(60),
+        finding.clone(),
+        Duration::from_secs(300),
+        bar,
+    );
+    let r = reducer.reduce(text, &actions).await.expect("reduces");
+    assert!(r.complete, "within the budget");
+    assert!(r.lines.1 <= 5, "{} lines left:\n{}", r.lines.1, r.text);
+    assert!(r.action_count.1 < actions.len(), "{:?}", r.actions);
+    assert!(r.text.contains("var s"), "{}", r.text);
+    assert!(!r.text.contains("noise("), "{}", r.text);
+    // The reduced case, run again on its own, still shows the finding.
+    let reduced = inline("reduced.js", &r.text);
+    let again = morphtrace_recorder::dbdb::record(
+        &mut [&mut real, &mut faulty],
+        &refs,
+        &reduced,
+        &Plan::Replay {
+            actions: r.actions.clone(),
+        },
+        &policy,
+        Duration::from_secs(60),
+    )
+    .await;
+    let d2 = again.divergence.expect("still diverges");
+    assert_eq!(
+        (d2.kind, d2.action.name()),
+        (finding.kind, finding.action.as_str())
+    );
+    // Without the fault there is nothing to reduce: refused, not an empty "reduction".
+    let mut other = engine("node").await;
+    let mut clean = Reducer::new(
+        vec![&mut real, &mut other],
+        refs.to_vec(),
+        policy,
+        &work,
+        Duration::from_secs(60),
+        Finding {
+            kind: morphtrace_schema::DivergenceKind::Variables,
+            action: "stepOver".into(),
+        },
+        Duration::from_secs(60),
+        indicatif::ProgressBar::hidden(),
+    );
+    assert!(clean.reduce(text, &actions).await.is_err());
+}

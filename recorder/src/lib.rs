@@ -13,6 +13,7 @@ pub mod child;
 pub mod corpus;
 pub mod debugger;
 pub mod memory;
+pub mod reduce;
 pub mod runner;
 pub mod tally;
 

@@ -13,7 +13,7 @@ use morphtrace_recorder::metamorphic;
 use morphtrace_recorder::parse_seeds;
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::dbdb::ComparisonPolicy;
-use morphtrace_schema::{ArchiveReader, CampaignConfig, EngineKind};
+use morphtrace_schema::{Action, ArchiveReader, CampaignConfig, EngineKind, EngineRef};
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -65,6 +65,28 @@ enum Command {
     /// break relations proposed by `morphtrace-analyze genmorph search` (those that passed
     /// step 1, the evaluation inputs).
     Falsify(FalsifyArgs),
+    /// Reduce a divergence to the fewest actions and program lines that still show it (the
+    /// same divergence type at the same kind of action, on the archive's engines), and write
+    /// the reduced case with what each engine answered into DIR.
+    Reduce(ReduceArgs),
+}
+
+#[derive(Args)]
+struct ReduceArgs {
+    /// Archive holding the session.
+    archive: PathBuf,
+    /// The diverged session: its id (16 hex digits) or its position in the archive (0-based).
+    #[arg(long)]
+    session: String,
+    /// Directory for the reduced case (created; must not exist).
+    #[arg(long)]
+    out: PathBuf,
+    /// Stop reducing after this many seconds and keep the smallest case found so far.
+    #[arg(long, default_value_t = 300.0)]
+    budget: f64,
+    /// Longest one candidate session may take.
+    #[arg(long, default_value_t = 30.0)]
+    session_timeout: f64,
 }
 
 #[derive(Args)]
@@ -721,6 +743,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             tokio::task::spawn_blocking(move || genmorph(g, command_line)).await?
         }
         Command::Falsify(f) => tokio::task::spawn_blocking(move || falsify(f)).await?,
+        Command::Reduce(r) => reduce(r).await,
         Command::Run(r) if r.strategy == Strategy::Coverage => run_coverage(r, command_line).await,
         Command::Run(r) => {
             let seeds = parse_seeds(&r.seeds).map_err(anyhow::Error::msg)?;
@@ -851,4 +874,134 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             run_and_report(campaign_of(&r.common, loaded, tasks, config, dir.path())?).await
         }
     }
+}
+
+/// `reduce`: one diverged session reduced on the engines that recorded it.
+async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
+    use morphtrace_recorder::reduce::{Finding, Reducer};
+    if !(r.budget > 0.0 && r.session_timeout > 0.0) {
+        bail!("--budget and --session-timeout must be positive");
+    }
+    if r.out.exists() {
+        bail!("{} exists: give a new directory", r.out.display());
+    }
+    let reader = ArchiveReader::open(&r.archive)
+        .with_context(|| format!("reading {}", r.archive.display()))?;
+    let session =
+        match u64::from_str_radix(&r.session, 16) {
+            Ok(id) if r.session.len() == 16 => reader
+                .session_by_id(morphtrace_schema::SessionId(id))
+                .with_context(|| format!("no session {} in {}", r.session, r.archive.display()))?,
+            _ => {
+                let i: usize = r.session.parse().map_err(|_| {
+                    anyhow::anyhow!(
+                        "--session: 16 hex digits or a position, not {:?}",
+                        r.session
+                    )
+                })?;
+                reader
+                    .session(i)
+                    .with_context(|| format!("session {i} of {}", r.archive.display()))?
+            }
+        };
+    let Some(divergence) = session.divergence.clone() else {
+        bail!(
+            "session {} did not diverge ({}): only divergences are reduced",
+            session.id,
+            session.outcome.name()
+        );
+    };
+    let program = reader
+        .program(&session.program)
+        .with_context(|| format!("program {} is not in the archive", session.program.short()))?;
+    let trace = session.traces.first().context("the session has no trace")?;
+    let actions: Vec<Action> = trace.actions().cloned().collect();
+    let header = reader.header();
+    let descriptors: Vec<&morphtrace_schema::EngineDescriptor> = session
+        .engines
+        .iter()
+        .map(|e| {
+            header
+                .engines
+                .get(e.0 as usize)
+                .context("the session names an engine the header lacks")
+        })
+        .collect::<Result<_>>()?;
+    let prelude = !descriptors.iter().any(|d| {
+        d.details
+            .iter()
+            .any(|(k, v)| k == "determinism" && v.starts_with("off"))
+    });
+    let capture = CaptureOptions {
+        prelude,
+        ..CaptureOptions::default()
+    };
+    let mut launched = Vec::new();
+    for d in &descriptors {
+        let spec = EngineSpec {
+            kind: d.kind.clone(),
+            executable: d.executable.clone().into(),
+        };
+        launched.push(
+            spec.launch(&capture, 1)
+                .await
+                .with_context(|| format!("launching {spec}"))?,
+        );
+    }
+    let refs: Vec<EngineRef> = (0..launched.len()).map(|i| EngineRef(i as u16)).collect();
+    let policy = ComparisonPolicy::from_params(&header.campaign.params);
+    let finding = Finding {
+        kind: divergence.kind.clone(),
+        action: divergence.action.name().to_string(),
+    };
+    let work = tempfile::Builder::new()
+        .prefix("morphtrace-reduce-")
+        .tempdir()?;
+    let bar = indicatif::ProgressBar::new_spinner().with_message(format!("reducing {finding}"));
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let mut reducer = Reducer::new(
+        launched.iter_mut().collect(),
+        refs,
+        policy,
+        work.path(),
+        Duration::from_secs_f64(r.session_timeout),
+        finding.clone(),
+        Duration::from_secs_f64(r.budget),
+        bar.clone(),
+    );
+    let result = reducer.reduce(&program.text, &actions).await;
+    bar.finish_and_clear();
+    for e in launched.iter_mut() {
+        e.shutdown().await;
+    }
+    let reduced = result?;
+    let labels: Vec<String> = descriptors.iter().map(|d| d.label()).collect();
+    morphtrace_recorder::reduce::write_bundle(
+        &r.out,
+        &reduced,
+        &finding,
+        &labels,
+        &program.text,
+        &actions,
+        &format!("{} session {}", r.archive.display(), session.id),
+    )?;
+    println!(
+        "reduced {finding} on {}: {} → {} lines, {} → {} actions, {} runs in {:.1} s{}",
+        labels.join(" vs "),
+        reduced.lines.0,
+        reduced.lines.1,
+        reduced.action_count.0,
+        reduced.action_count.1,
+        reduced.tests,
+        reduced.elapsed.as_secs_f64(),
+        if reduced.complete {
+            ""
+        } else {
+            " (budget reached: not minimal)"
+        }
+    );
+    println!("{}", r.out.display());
+    Ok(ExitCode::SUCCESS)
 }

@@ -197,6 +197,16 @@ impl JsProgram {
         })?
     }
 
+    /// Lines (0-based) that hold no token: blank or only comment.
+    pub fn tokenless_lines(&self) -> Vec<u32> {
+        self.first_token
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.is_none())
+            .map(|(i, _)| i as u32)
+            .collect()
+    }
+
     /// The UTF-16 offset (V8's unit) of a byte offset.
     pub fn utf16(&self, byte: usize) -> u32 {
         self.positions.utf16(byte)

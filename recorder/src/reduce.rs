@@ -1,0 +1,630 @@
+//! Reduction of a divergence (issue 23): the smallest actions and program that still show *the
+//! finding* — the same divergence type at the same kind of action, on the same engines. First
+//! the actions (delta debugging over the action list, by replay), then the program (statements
+//! blanked on swc's syntax tree, outermost first, every candidate parsed before it runs; blanks
+//! keep every line's number, so the actions stay valid), then blank lines dropped with the
+//! actions' lines mapped. Deterministic (no random choice), bounded by a time budget.
+
+use crate::cod::js_syntax::JsProgram;
+use crate::corpus;
+use crate::dbdb::{self, Plan};
+use crate::debugger::Engine;
+use indicatif::ProgressBar;
+use morphtrace_schema::dbdb::ComparisonPolicy;
+use morphtrace_schema::{
+    Action, BreakpointId, DivergenceKind, EngineRef, EventKind, Language, Output, Program,
+    ProgramOrigin, Trace,
+};
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReduceError {
+    #[error("the finding does not reproduce: {0}")]
+    NotReproduced(String),
+    #[error("writing a candidate: {0}")]
+    Write(String),
+}
+
+/// What must stay the same: the divergence type and the kind of the action it showed at.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    pub kind: DivergenceKind,
+    /// `Action::name()` of the diverging action.
+    pub action: String,
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} at {}", self.kind.name(), self.action)
+    }
+}
+
+/// The reduced case and what it took.
+#[derive(Debug, Clone)]
+pub struct Reduced {
+    pub text: String,
+    pub actions: Vec<Action>,
+    /// Each engine's trace of the reduced case (engine order).
+    pub traces: Vec<Trace>,
+    pub detail: String,
+    /// Non-blank lines and actions before and after.
+    pub lines: (usize, usize),
+    pub action_count: (usize, usize),
+    /// Candidates run, and whether the budget ran out before a fixpoint.
+    pub tests: usize,
+    pub complete: bool,
+    pub elapsed: Duration,
+}
+
+fn non_blank(text: &str) -> usize {
+    text.lines().filter(|l| !l.trim().is_empty()).count()
+}
+
+/// Drops the actions at positions not in `keep`, renumbering breakpoint ids: a kept
+/// `RemoveBreakpoint` refers to the kept `SetBreakpoint` it referred to (dropped with it
+/// otherwise). `ids` maps a `SetBreakpoint`'s position to the id the engine gave it.
+fn subset(actions: &[Action], ids: &HashMap<usize, BreakpointId>, keep: &[usize]) -> Vec<Action> {
+    let mut renumber: HashMap<BreakpointId, BreakpointId> = HashMap::new();
+    let mut next = 0;
+    let mut out = Vec::new();
+    for &i in keep {
+        match &actions[i] {
+            a @ Action::SetBreakpoint { .. } => {
+                if let Some(old) = ids.get(&i) {
+                    renumber.insert(*old, BreakpointId(next));
+                    next += 1;
+                }
+                out.push(a.clone());
+            }
+            Action::RemoveBreakpoint { id } => {
+                if let Some(new) = renumber.get(id) {
+                    out.push(Action::RemoveBreakpoint { id: *new });
+                }
+            }
+            a => out.push(a.clone()),
+        }
+    }
+    out
+}
+
+/// The ids a trace's `SetBreakpoint` actions got, by action position.
+fn breakpoint_ids(trace: &Trace) -> HashMap<usize, BreakpointId> {
+    let mut out = HashMap::new();
+    let mut index = None;
+    let mut n = 0;
+    for e in &trace.events {
+        match &e.kind {
+            EventKind::Action(a) => {
+                index = matches!(a, Action::SetBreakpoint { .. }).then_some(n);
+                n += 1;
+            }
+            EventKind::Output(Output::BreakpointSet { id, .. }) => {
+                if let Some(i) = index.take() {
+                    out.insert(i, *id);
+                }
+            }
+            EventKind::Output(_) => index = None,
+        }
+    }
+    out
+}
+
+/// Where the engine was paused when the action at position `at` was issued.
+fn pause_before(t: &Trace, at: usize) -> Option<morphtrace_schema::Location> {
+    let mut n = 0;
+    let mut last = None;
+    for e in &t.events {
+        match &e.kind {
+            EventKind::Action(_) => {
+                if n == at {
+                    return last;
+                }
+                n += 1;
+            }
+            EventKind::Output(Output::Paused(p)) => last = Some(p.location),
+            EventKind::Output(_) => {}
+        }
+    }
+    None
+}
+
+/// Blanks bytes `start..end` (spaces, newlines kept): every other position keeps its line and
+/// column.
+fn blank(text: &str, start: usize, end: usize) -> String {
+    let mut out = String::with_capacity(text.len());
+    out.push_str(&text[..start]);
+    for c in text[start..end].chars() {
+        if c == '\n' || c == '\r' {
+            out.push(c);
+        } else {
+            out.push_str(&" ".repeat(c.len_utf8()));
+        }
+    }
+    out.push_str(&text[end..]);
+    out
+}
+
+/// The text without blank lines, and each old line's new number.
+fn compact(text: &str) -> (String, Vec<Option<u32>>) {
+    let mut out = String::new();
+    let mut map = Vec::new();
+    let mut n = 0;
+    for line in text.split_inclusive('\n') {
+        if line.trim().is_empty() {
+            map.push(None);
+        } else {
+            map.push(Some(n));
+            n += 1;
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+    }
+    (out, map)
+}
+
+pub struct Reducer<'a> {
+    pub engines: Vec<&'a mut Box<dyn Engine>>,
+    pub refs: Vec<EngineRef>,
+    pub policy: ComparisonPolicy,
+    pub workdir: &'a Path,
+    pub session_timeout: Duration,
+    pub finding: Finding,
+    pub deadline: Instant,
+    pub progress: ProgressBar,
+    tests: usize,
+}
+
+/// What one run of a candidate showed.
+struct Run {
+    shows: bool,
+    /// The diverging action's position, when it diverged.
+    at: Option<usize>,
+    traces: Vec<Trace>,
+    detail: String,
+}
+
+impl<'a> Reducer<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        engines: Vec<&'a mut Box<dyn Engine>>,
+        refs: Vec<EngineRef>,
+        policy: ComparisonPolicy,
+        workdir: &'a Path,
+        session_timeout: Duration,
+        finding: Finding,
+        budget: Duration,
+        progress: ProgressBar,
+    ) -> Reducer<'a> {
+        Reducer {
+            engines,
+            refs,
+            policy,
+            workdir,
+            session_timeout,
+            finding,
+            deadline: Instant::now() + budget,
+            progress,
+            tests: 0,
+        }
+    }
+
+    async fn run(&mut self, text: &str, actions: &[Action]) -> Result<Run, ReduceError> {
+        self.tests += 1;
+        self.progress.inc(1);
+        let program = Program::new(
+            Language::JavaScript,
+            text.to_string(),
+            ProgramOrigin::File {
+                path: "reduced.js".into(),
+            },
+        );
+        let loaded = corpus::materialize(program, self.workdir)
+            .map_err(|e| ReduceError::Write(e.to_string()))?;
+        let plan = Plan::Replay {
+            actions: actions.to_vec(),
+        };
+        let rec = dbdb::record(
+            &mut self.engines,
+            &self.refs,
+            &loaded,
+            &plan,
+            &self.policy,
+            self.session_timeout,
+        )
+        .await;
+        let shows = rec
+            .divergence
+            .as_ref()
+            .is_some_and(|d| d.kind == self.finding.kind && d.action.name() == self.finding.action);
+        Ok(Run {
+            shows,
+            at: rec.divergence.as_ref().map(|d| d.action_index as usize),
+            detail: rec
+                .divergence
+                .as_ref()
+                .map(|d| d.detail.clone())
+                .unwrap_or_default(),
+            traces: rec.traces,
+        })
+    }
+
+    fn out_of_time(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+
+    /// Reduces `text` and `actions`.
+    pub async fn reduce(&mut self, text: &str, actions: &[Action]) -> Result<Reduced, ReduceError> {
+        let t0 = Instant::now();
+        let lines_before = non_blank(text);
+        let actions_before = actions.len();
+        let first = self.run(text, actions).await?;
+        if !first.shows {
+            return Err(ReduceError::NotReproduced(format!(
+                "replaying the {} actions gave {}",
+                actions.len(),
+                if first.detail.is_empty() {
+                    "no divergence".to_string()
+                } else {
+                    format!("another divergence ({})", first.detail)
+                }
+            )));
+        }
+        // 0. A shortcut delta debugging cannot find (a breakpoint and the resumes it needs go
+        // together): a breakpoint where the engine paused before the diverging action, start,
+        // a few resumes, then that action.
+        let shortcut = match (first.at, first.traces.first()) {
+            (Some(at), Some(t)) if at > 0 => pause_before(t, at).map(|l| (l, actions[at].clone())),
+            _ => None,
+        };
+        let mut best = first;
+        let mut actions = actions.to_vec();
+        if let Some((loc, action)) = shortcut.filter(|(_, a)| a.is_control()) {
+            for resumes in 0..=8 {
+                if self.out_of_time() {
+                    break;
+                }
+                let mut c = vec![
+                    Action::SetBreakpoint {
+                        line: loc.line,
+                        column: Some(loc.column),
+                    },
+                    Action::Start,
+                ];
+                c.extend(std::iter::repeat_n(Action::Resume, resumes));
+                c.push(action.clone());
+                let r = self.run(text, &c).await?;
+                if r.shows {
+                    actions = c;
+                    best = r;
+                    break;
+                }
+            }
+        }
+        // The ids the engine gave the breakpoints of these actions (first engine).
+        let ids = best.traces.first().map(breakpoint_ids).unwrap_or_default();
+        let actions = &actions[..];
+        // 1. Actions: ddmin over positions, complements first (Zeller and Hildebrandt).
+        let mut keep: Vec<usize> = (0..actions.len()).collect();
+        let mut n = 2;
+        let mut complete = true;
+        'ddmin: while keep.len() >= 2 {
+            let chunk = keep.len().div_ceil(n);
+            let mut reduced = false;
+            for c in 0..n {
+                if self.out_of_time() {
+                    complete = false;
+                    break 'ddmin;
+                }
+                let lo = (c * chunk).min(keep.len());
+                let hi = ((c + 1) * chunk).min(keep.len());
+                if lo == hi {
+                    continue;
+                }
+                let candidate: Vec<usize> = keep[..lo].iter().chain(&keep[hi..]).copied().collect();
+                let r = self.run(text, &subset(actions, &ids, &candidate)).await?;
+                if r.shows {
+                    keep = candidate;
+                    best = r;
+                    reduced = true;
+                    break;
+                }
+            }
+            if reduced {
+                n = (n - 1).max(2);
+                continue;
+            }
+            if n >= keep.len() {
+                break;
+            }
+            n = (n * 2).min(keep.len());
+        }
+        let mut acts = subset(actions, &ids, &keep);
+        // 2. The program: blank whole statements, outermost first, until nothing more goes.
+        let mut text = text.to_string();
+        let mut changed = complete;
+        while changed && !self.out_of_time() {
+            changed = false;
+            let Ok(p) = JsProgram::parse(&text) else {
+                break;
+            };
+            for s in p.statements.iter().filter(|s| s.listed && !s.directive) {
+                if self.out_of_time() {
+                    complete = false;
+                    break;
+                }
+                if text.get(s.start..s.end).is_none_or(|t| t.trim().is_empty()) {
+                    continue;
+                }
+                let candidate = blank(&text, s.start, s.end);
+                if JsProgram::parse(&candidate).is_err() {
+                    continue;
+                }
+                let r = self.run(&candidate, &acts).await?;
+                if r.shows {
+                    text = candidate;
+                    best = r;
+                    // Later statements keep their offsets (blanking keeps them); one inside
+                    // this one is blank now and skipped. Another pass parses again.
+                    changed = true;
+                }
+            }
+        }
+        if self.out_of_time() {
+            complete = false;
+        }
+        // Comment-only lines go too (one candidate: all of them, if the rest still parses).
+        if let Ok(p) = JsProgram::parse(&text) {
+            let tokenless: std::collections::HashSet<u32> =
+                p.tokenless_lines().into_iter().collect();
+            let candidate: String = text
+                .split_inclusive('\n')
+                .enumerate()
+                .map(|(i, l)| {
+                    if tokenless.contains(&(i as u32)) && !l.trim().is_empty() {
+                        l.chars()
+                            .map(|c| if c == '\n' || c == '\r' { c } else { ' ' })
+                            .collect()
+                    } else {
+                        l.to_string()
+                    }
+                })
+                .collect();
+            if candidate != text && JsProgram::parse(&candidate).is_ok() && !self.out_of_time() {
+                let r = self.run(&candidate, &acts).await?;
+                if r.shows {
+                    text = candidate;
+                    best = r;
+                }
+            }
+        }
+        // 3. Blank lines out, breakpoints moved with their lines (kept only if still showing).
+        let (short, map) = compact(&text);
+        if short != text {
+            let moved: Option<Vec<Action>> = acts
+                .iter()
+                .map(|a| match a {
+                    Action::SetBreakpoint { line, column } => map
+                        .get(*line as usize)
+                        .copied()
+                        .flatten()
+                        .map(|l| Action::SetBreakpoint {
+                            line: l,
+                            column: *column,
+                        }),
+                    other => Some(other.clone()),
+                })
+                .collect();
+            if let Some(moved) = moved {
+                if JsProgram::parse(&short).is_ok() {
+                    let r = self.run(&short, &moved).await?;
+                    if r.shows {
+                        text = short;
+                        acts = moved;
+                        best = r;
+                    }
+                }
+            }
+        }
+        Ok(Reduced {
+            lines: (lines_before, non_blank(&text)),
+            action_count: (actions_before, acts.len()),
+            text,
+            actions: acts,
+            traces: best.traces,
+            detail: best.detail,
+            tests: self.tests,
+            complete,
+            elapsed: t0.elapsed(),
+        })
+    }
+}
+
+/// One line saying what an engine answered.
+pub fn answer(o: &Output) -> String {
+    match o {
+        Output::BreakpointSet { actual, .. } => format!(
+            "breakpoint at [{}]",
+            actual
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Output::BreakpointRemoved { ok, .. } => format!("breakpoint removed: {ok}"),
+        Output::Paused(p) => {
+            let stack: Vec<String> = p
+                .stack
+                .iter()
+                .map(|f| {
+                    let name = if f.function.is_empty() {
+                        "(anonymous)"
+                    } else {
+                        f.function.as_str()
+                    };
+                    format!("{name}@{}", f.location)
+                })
+                .collect();
+            let vars: Vec<String> = p
+                .stack
+                .first()
+                .map(|f| {
+                    f.scopes
+                        .iter()
+                        .flat_map(|s| s.variables.iter())
+                        .map(|v| format!("{} = {}", v.name, v.value))
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!(
+                "paused at {} (stack: {}; variables: {})",
+                p.location,
+                stack.join(" < "),
+                if vars.is_empty() {
+                    "none".into()
+                } else {
+                    vars.join(", ")
+                }
+            )
+        }
+        Output::Finished { outcome } => format!("program finished: {}", outcome.name()),
+        Output::Error { message } => format!("error: {message}"),
+    }
+}
+
+/// The answers of a trace, one per action.
+fn answers(t: &Trace) -> Vec<String> {
+    t.events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Output(o) => Some(answer(o)),
+            EventKind::Action(_) => None,
+        })
+        .collect()
+}
+
+/// Writes the reduced case into `dir`: `program.js`, `original.js`, `actions.json`, each
+/// engine's answers (`answers.json`), and a README.md written for the engine's bug tracker.
+pub fn write_bundle(
+    dir: &Path,
+    r: &Reduced,
+    finding: &Finding,
+    engines: &[String],
+    original: &str,
+    original_actions: &[Action],
+    source: &str,
+) -> std::io::Result<()> {
+    use std::fmt::Write as _;
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("program.js"), &r.text)?;
+    std::fs::write(dir.join("original.js"), original)?;
+    std::fs::write(dir.join("actions.json"), pretty(&r.actions))?;
+    std::fs::write(dir.join("original-actions.json"), pretty(&original_actions))?;
+    let per_engine: Vec<(String, Vec<String>, Vec<String>)> = engines
+        .iter()
+        .zip(&r.traces)
+        .map(|(e, t)| (e.clone(), answers(t), t.console.clone()))
+        .collect();
+    std::fs::write(dir.join("answers.json"), pretty(&per_engine))?;
+    let mut md = String::new();
+    let _ = writeln!(md, "# {} on {}\n", finding, engines.join(" vs "));
+    let _ = writeln!(
+        md,
+        "Reduced by morphtrace from {source}: {} → {} lines, {} → {} actions ({} runs, {:.1} s{}).\n",
+        r.lines.0,
+        r.lines.1,
+        r.action_count.0,
+        r.action_count.1,
+        r.tests,
+        r.elapsed.as_secs_f64(),
+        if r.complete { "" } else { ", budget reached" }
+    );
+    let _ = writeln!(md, "## Versions\n");
+    for e in engines {
+        let _ = writeln!(md, "- {e}");
+    }
+    let _ = writeln!(md, "\n## Program (`program.js`)\n\n```js\n{}```\n", r.text);
+    let _ = writeln!(
+        md,
+        "## Steps\n\nLoad `program.js` as a classic script in each debugger, paused before its \
+         first statement; then (lines and columns 1-based):\n"
+    );
+    for (i, a) in r.actions.iter().enumerate() {
+        let _ = writeln!(md, "{}. `{a}`", i + 1);
+    }
+    let _ = writeln!(
+        md,
+        "\n## Expected\n\nThe debuggers answer every step alike (DBDB's relation: same breakpoint \
+         locations, pauses, call stacks and variables).\n\n## Actual\n\n{}: {}\n",
+        finding, r.detail
+    );
+    for (e, a, console) in &per_engine {
+        let _ = writeln!(md, "### {e}\n");
+        for (i, x) in a.iter().enumerate() {
+            let _ = writeln!(md, "{}. {x}", i + 1);
+        }
+        if !console.is_empty() {
+            let _ = writeln!(md, "\nconsole: {}", console.join(" | "));
+        }
+        md.push('\n');
+    }
+    std::fs::write(dir.join("README.md"), md)
+}
+
+/// Pretty JSON (these types always serialize).
+fn pretty<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dropped_breakpoints_take_their_removals_and_ids_are_renumbered() {
+        let actions = vec![
+            Action::SetBreakpoint {
+                line: 1,
+                column: None,
+            },
+            Action::SetBreakpoint {
+                line: 2,
+                column: None,
+            },
+            Action::RemoveBreakpoint {
+                id: BreakpointId(0),
+            },
+            Action::RemoveBreakpoint {
+                id: BreakpointId(1),
+            },
+            Action::Start,
+        ];
+        let ids: HashMap<usize, BreakpointId> = [(0, BreakpointId(0)), (1, BreakpointId(1))].into();
+        assert_eq!(
+            subset(&actions, &ids, &[1, 2, 3, 4]),
+            vec![
+                Action::SetBreakpoint {
+                    line: 2,
+                    column: None
+                },
+                Action::RemoveBreakpoint {
+                    id: BreakpointId(0)
+                },
+                Action::Start
+            ]
+        );
+    }
+
+    #[test]
+    fn blanking_keeps_positions_and_compacting_maps_lines() {
+        let t = "var a = 1;\nif (a) {\n  a = 2;\n}\nlog(a);\n";
+        let b = blank(t, 11, 30);
+        assert_eq!(b.len(), t.len());
+        assert_eq!(b.lines().count(), t.lines().count());
+        assert_eq!(b.find("log"), t.find("log"));
+        let (c, map) = compact(&b);
+        assert_eq!(c, "var a = 1;\nlog(a);\n");
+        assert_eq!(map, [Some(0), None, None, None, Some(1)]);
+    }
+}
