@@ -876,8 +876,19 @@ pub fn remove_dead_code(
         .into_iter()
         .filter(|c| !(c.first_line..=c.last_line).any(|l| paused_lines.contains(&l)))
         .collect();
-    let c = cands.choose(rng)?.clone();
-    let v = variant::apply(text, vec![c.clone()], Breaks::EcmaScript);
+    // A removal that empties a `try` block makes its `catch` unreachable too: V8 (Chromium 156)
+    // then gives the catch clause no break positions, and breakpoints there slide out of it
+    // (test262's assert.throws). That code is not dead in the parent: choose another statement.
+    let empty_before = empty_try_blocks(text)?;
+    let mut cands = cands;
+    let (c, v) = loop {
+        let c = cands.choose(rng)?.clone();
+        let v = variant::apply(text, vec![c.clone()], Breaks::EcmaScript);
+        if empty_try_blocks(&v.text)? <= empty_before {
+            break (c, v);
+        }
+        cands.retain(|x| x.first_line != c.first_line || x.last_line != c.last_line);
+    };
     Some(Transformed {
         name: morphtrace_schema::metamorphic::REMOVE_DEAD_CODE,
         text: v.text,
@@ -893,6 +904,30 @@ pub fn remove_dead_code(
             ("statement".into(), c.kind),
         ],
     })
+}
+
+/// `try` blocks with no statement in them (`None`: the text does not parse).
+fn empty_try_blocks(text: &str) -> Option<usize> {
+    struct Count(usize);
+    impl Visit for Count {
+        fn visit_try_stmt(&mut self, t: &ast::TryStmt) {
+            if t.block
+                .stmts
+                .iter()
+                .all(|s| matches!(s, ast::Stmt::Empty(_)))
+            {
+                self.0 += 1;
+            }
+            t.visit_children_with(self);
+        }
+    }
+    morphtrace_js::parse(text, Goal::Script, |p| {
+        let mut c = Count(0);
+        p.script()?.visit_with(&mut c);
+        Some(c.0)
+    })
+    .ok()
+    .flatten()
 }
 
 #[cfg(test)]
@@ -1065,6 +1100,27 @@ mod tests {
             }
         }
         assert!(checked > 50, "{checked}");
+    }
+
+    #[test]
+    fn removed_dead_code_never_empties_a_try_block() {
+        // `check` never runs: every statement in it is dead, `f();` included; removing `f();`
+        // alone would leave `try {}`, whose catch V8 then compiles to nothing.
+        let text = "function check(f) {\n  try {\n    f();\n  } catch (e) {\n    log(e);\n  }\n  log(1);\n}\nvar x = 1;\n";
+        let run = node()
+            .run("p.js", text, Duration::from_secs(10), None)
+            .unwrap();
+        assert_eq!(empty_try_blocks(text), Some(0));
+        let mut removed = 0;
+        for seed in 0..40 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            if let Some(x) = remove_dead_code(text, &run.functions, &HashSet::new(), &mut rng) {
+                assert_eq!(empty_try_blocks(&x.text), Some(0), "{}", x.text);
+                removed += 1;
+            }
+        }
+        assert!(removed > 0, "other dead statements are still removed");
+        assert_eq!(empty_try_blocks("try {\n  ;\n} catch (e) {}\n"), Some(1));
     }
 
     #[test]
