@@ -267,17 +267,38 @@ async fn every_transformation_runs_full_chains_without_warnings() {
 
 const LOOP: &str = "function run(n) {\n  var s = 0;\n  for (var i = 0; i < n; i++) {\n    s += i;\n    s += 1;\n  }\n  return s;\n}\nconsole.log(run(3));\n";
 
+/// A chain whose initial session was judged: Node 20 sometimes aborts in its scope iterator
+/// while a pause's scopes are read (README), which leaves the chain undecided after its
+/// initial session; such a chain is recorded once more.
+async fn chain_judged(engine: &mut Box<dyn Engine>, p: &Loaded, params: &ChainParams) -> Chain {
+    let c = chain(engine, p, params).await;
+    match c.sessions.first().and_then(|s| s.outcome.undecided()) {
+        Some(why) => {
+            eprintln!("initial session undecided ({why}): recording the chain again");
+            engine.restart().await.unwrap();
+            chain(engine, p, params).await
+        }
+        None => c,
+    }
+}
+
 /// Runs a one-round chain on Node with and without the fault; returns both follow-ups.
 async fn with_and_without(fault: Fault, text: &str, params: &ChainParams) -> (Session, Session) {
     let p = inline("fault.js", text);
     let mut clean = engine("node").await;
-    let good = chain(&mut clean, &p, params).await;
+    let good = chain_judged(&mut clean, &p, params).await;
     clean.shutdown().await;
     let mut faulty = FaultyEngine::wrap(engine("node").await, fault);
-    let bad = chain(&mut faulty, &p, params).await;
+    let bad = chain_judged(&mut faulty, &p, params).await;
     faulty.shutdown().await;
-    assert_eq!(good.sessions.len(), 2);
-    assert_eq!(bad.sessions.len(), 2);
+    let outcomes = |c: &Chain| {
+        c.sessions
+            .iter()
+            .map(|s| s.outcome.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(good.sessions.len(), 2, "{:?}", outcomes(&good));
+    assert_eq!(bad.sessions.len(), 2, "{:?}", outcomes(&bad));
     (good.sessions[1].clone(), bad.sessions[1].clone())
 }
 
