@@ -763,6 +763,41 @@ fn reduce_writes_a_smaller_case_that_still_diverges_and_refuses_what_it_cannot_r
     ] {
         assert!(readme.contains(part), "{part}: {readme}");
     }
+    // The standalone reproducer (CDP over Node's WebSocket, no morphtrace) shows it: exit 1,
+    // with both engines' renderings of the variable the divergence names.
+    let reproduce = |dir: &Path| {
+        Command::new("node")
+            .arg(dir.join("reproduce.mjs"))
+            .output()
+            .map(|o| {
+                let said = String::from_utf8_lossy(&o.stdout).to_string();
+                (o.status.code(), said + &String::from_utf8_lossy(&o.stderr))
+            })
+            .unwrap()
+    };
+    let (code, said) = reproduce(&out);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("the finding shows"), "{said}");
+    assert!(
+        said.contains("chromium (Chrome/") && said.contains("node (node v20"),
+        "{said}"
+    );
+    // Asked about a step where the engines agree (the first breakpoint), it exits 0: it
+    // compares, it does not assume.
+    let spec = std::fs::read_to_string(out.join("finding.json")).unwrap();
+    let mut spec: serde_json::Value = serde_json::from_str(&spec).unwrap();
+    assert_eq!(spec["kind"], "variables");
+    spec["step"] = serde_json::json!(0);
+    spec["kind"] = serde_json::json!("breakpoint-location");
+    let agreeing = dir.path().join("agreeing");
+    std::fs::create_dir(&agreeing).unwrap();
+    for f in ["reproduce.mjs", "program.js", "actions.json", "prelude.js"] {
+        std::fs::copy(out.join(f), agreeing.join(f)).unwrap();
+    }
+    std::fs::write(agreeing.join("finding.json"), spec.to_string()).unwrap();
+    let (code, said) = reproduce(&agreeing);
+    assert_eq!(code, Some(0), "{said}");
+    assert!(said.contains("does not show"), "{said}");
     // Refused, with a reason: a session that did not diverge, an unknown one, an existing DIR.
     let o = reduce("0", &dir.path().join("b"));
     assert!(!o.status.success());

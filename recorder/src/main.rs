@@ -964,7 +964,7 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
     let mut reducer = Reducer::new(
         launched.iter_mut().collect(),
         refs,
-        policy,
+        policy.clone(),
         work.path(),
         Duration::from_secs_f64(r.session_timeout),
         finding.clone(),
@@ -978,14 +978,20 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
     }
     let reduced = result?;
     let labels: Vec<String> = descriptors.iter().map(|d| d.label()).collect();
+    let engines: Vec<morphtrace_schema::EngineDescriptor> =
+        descriptors.iter().map(|d| (*d).clone()).collect();
     morphtrace_recorder::reduce::write_bundle(
         &r.out,
         &reduced,
-        &finding,
-        &labels,
-        &program.text,
-        &actions,
-        &format!("{} session {}", r.archive.display(), session.id),
+        &morphtrace_recorder::reduce::Case {
+            finding: &finding,
+            engines: &engines,
+            columns: policy.columns,
+            prelude,
+            original: &program.text,
+            original_actions: &actions,
+            source: &format!("{} session {}", r.archive.display(), session.id),
+        },
     )?;
     println!(
         "reduced {finding} on {}: {} → {} lines, {} → {} actions, {} runs in {:.1} s{}",

@@ -5,6 +5,10 @@
 //! keep every line's number, so the actions stay valid), then blank lines dropped with the
 //! actions' lines mapped. Deterministic (no random choice), bounded by a time budget.
 
+pub mod bundle;
+
+pub use bundle::{write_bundle, Case};
+
 use crate::cod::js_syntax::JsProgram;
 use crate::corpus;
 use crate::dbdb::{self, Plan};
@@ -49,6 +53,8 @@ pub struct Reduced {
     /// Each engine's trace of the reduced case (engine order).
     pub traces: Vec<Trace>,
     pub detail: String,
+    /// The position of the action where the reduced case diverges.
+    pub step: usize,
     /// Non-blank lines and actions before and after.
     pub lines: (usize, usize),
     pub action_count: (usize, usize),
@@ -434,147 +440,12 @@ impl<'a> Reducer<'a> {
             actions: acts,
             traces: best.traces,
             detail: best.detail,
+            step: best.at.unwrap_or(0),
             tests: self.tests,
             complete,
             elapsed: t0.elapsed(),
         })
     }
-}
-
-/// One line saying what an engine answered.
-pub fn answer(o: &Output) -> String {
-    match o {
-        Output::BreakpointSet { actual, .. } => format!(
-            "breakpoint at [{}]",
-            actual
-                .iter()
-                .map(|l| l.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-        Output::BreakpointRemoved { ok, .. } => format!("breakpoint removed: {ok}"),
-        Output::Paused(p) => {
-            let stack: Vec<String> = p
-                .stack
-                .iter()
-                .map(|f| {
-                    let name = if f.function.is_empty() {
-                        "(anonymous)"
-                    } else {
-                        f.function.as_str()
-                    };
-                    format!("{name}@{}", f.location)
-                })
-                .collect();
-            let vars: Vec<String> = p
-                .stack
-                .first()
-                .map(|f| {
-                    f.scopes
-                        .iter()
-                        .flat_map(|s| s.variables.iter())
-                        .map(|v| format!("{} = {}", v.name, v.value))
-                        .collect()
-                })
-                .unwrap_or_default();
-            format!(
-                "paused at {} (stack: {}; variables: {})",
-                p.location,
-                stack.join(" < "),
-                if vars.is_empty() {
-                    "none".into()
-                } else {
-                    vars.join(", ")
-                }
-            )
-        }
-        Output::Finished { outcome } => format!("program finished: {}", outcome.name()),
-        Output::Error { message } => format!("error: {message}"),
-    }
-}
-
-/// The answers of a trace, one per action.
-fn answers(t: &Trace) -> Vec<String> {
-    t.events
-        .iter()
-        .filter_map(|e| match &e.kind {
-            EventKind::Output(o) => Some(answer(o)),
-            EventKind::Action(_) => None,
-        })
-        .collect()
-}
-
-/// Writes the reduced case into `dir`: `program.js`, `original.js`, `actions.json`, each
-/// engine's answers (`answers.json`), and a README.md written for the engine's bug tracker.
-pub fn write_bundle(
-    dir: &Path,
-    r: &Reduced,
-    finding: &Finding,
-    engines: &[String],
-    original: &str,
-    original_actions: &[Action],
-    source: &str,
-) -> std::io::Result<()> {
-    use std::fmt::Write as _;
-    std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("program.js"), &r.text)?;
-    std::fs::write(dir.join("original.js"), original)?;
-    std::fs::write(dir.join("actions.json"), pretty(&r.actions))?;
-    std::fs::write(dir.join("original-actions.json"), pretty(&original_actions))?;
-    let per_engine: Vec<(String, Vec<String>, Vec<String>)> = engines
-        .iter()
-        .zip(&r.traces)
-        .map(|(e, t)| (e.clone(), answers(t), t.console.clone()))
-        .collect();
-    std::fs::write(dir.join("answers.json"), pretty(&per_engine))?;
-    let mut md = String::new();
-    let _ = writeln!(md, "# {} on {}\n", finding, engines.join(" vs "));
-    let _ = writeln!(
-        md,
-        "Reduced by morphtrace from {source}: {} → {} lines, {} → {} actions ({} runs, {:.1} s{}).\n",
-        r.lines.0,
-        r.lines.1,
-        r.action_count.0,
-        r.action_count.1,
-        r.tests,
-        r.elapsed.as_secs_f64(),
-        if r.complete { "" } else { ", budget reached" }
-    );
-    let _ = writeln!(md, "## Versions\n");
-    for e in engines {
-        let _ = writeln!(md, "- {e}");
-    }
-    let _ = writeln!(md, "\n## Program (`program.js`)\n\n```js\n{}```\n", r.text);
-    let _ = writeln!(
-        md,
-        "## Steps\n\nLoad `program.js` as a classic script in each debugger, paused before its \
-         first statement; then (lines and columns 1-based):\n"
-    );
-    for (i, a) in r.actions.iter().enumerate() {
-        let _ = writeln!(md, "{}. `{a}`", i + 1);
-    }
-    let _ = writeln!(
-        md,
-        "\n## Expected\n\nThe debuggers answer every step alike (DBDB's relation: same breakpoint \
-         locations, pauses, call stacks and variables).\n\n## Actual\n\n{}: {}\n",
-        finding, r.detail
-    );
-    for (e, a, console) in &per_engine {
-        let _ = writeln!(md, "### {e}\n");
-        for (i, x) in a.iter().enumerate() {
-            let _ = writeln!(md, "{}. {x}", i + 1);
-        }
-        if !console.is_empty() {
-            let _ = writeln!(md, "\nconsole: {}", console.join(" | "));
-        }
-        md.push('\n');
-    }
-    std::fs::write(dir.join("README.md"), md)
-}
-
-/// Pretty JSON (these types always serialize).
-fn pretty<T: serde::Serialize + ?Sized>(v: &T) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
 }
 
 #[cfg(test)]

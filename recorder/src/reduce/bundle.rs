@@ -1,0 +1,215 @@
+//! The reproducer bundle of a reduced finding: the reduced program and actions, what each engine
+//! answered, a standalone reproducer that needs only the engines (`reproduce.mjs`: CDP over
+//! Node's built-in WebSocket) and a README.md written for the engine's bug tracker.
+
+use super::{Finding, Reduced};
+use morphtrace_schema::{Action, DivergenceKind, EngineDescriptor, EventKind, Output, Trace};
+use std::path::Path;
+
+/// The standalone reproducer, the same file in every bundle; `finding.json` says what it runs.
+pub const REPRODUCER: &str = include_str!("reproduce.mjs");
+
+/// Engines the reproducer drives.
+pub fn reproducible(d: &EngineDescriptor) -> bool {
+    matches!(d.kind.to_string().as_str(), "chromium" | "node")
+}
+
+/// Where the reduced case came from and how it was judged.
+pub struct Case<'a> {
+    pub finding: &'a Finding,
+    pub engines: &'a [EngineDescriptor],
+    /// The comparison looked at columns, not only lines.
+    pub columns: bool,
+    /// The determinism prelude ran before the program.
+    pub prelude: bool,
+    pub original: &'a str,
+    pub original_actions: &'a [Action],
+    /// A phrase naming the archive and session.
+    pub source: &'a str,
+}
+
+/// The variables a divergence's detail names (`name.path: x vs y`, `name only on the first
+/// side`).
+fn named_variable(detail: &str) -> Option<String> {
+    let name: String = detail
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '$')
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// One line saying what an engine answered.
+pub fn answer(o: &Output) -> String {
+    match o {
+        Output::BreakpointSet { actual, .. } => format!(
+            "breakpoint at [{}]",
+            actual
+                .iter()
+                .map(|l| l.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Output::BreakpointRemoved { ok, .. } => format!("breakpoint removed: {ok}"),
+        Output::Paused(p) => {
+            let stack: Vec<String> = p
+                .stack
+                .iter()
+                .map(|f| {
+                    let name = if f.function.is_empty() {
+                        "(anonymous)"
+                    } else {
+                        f.function.as_str()
+                    };
+                    format!("{name}@{}", f.location)
+                })
+                .collect();
+            let vars: Vec<String> = p
+                .stack
+                .first()
+                .map(|f| {
+                    f.scopes
+                        .iter()
+                        .flat_map(|s| s.variables.iter())
+                        .map(|v| format!("{} = {}", v.name, v.value))
+                        .collect()
+                })
+                .unwrap_or_default();
+            format!(
+                "paused at {} (stack: {}; variables: {})",
+                p.location,
+                stack.join(" < "),
+                if vars.is_empty() {
+                    "none".into()
+                } else {
+                    vars.join(", ")
+                }
+            )
+        }
+        Output::Finished { outcome } => format!("program finished: {}", outcome.name()),
+        Output::Error { message } => format!("error: {message}"),
+    }
+}
+
+/// The answers of a trace, one per action.
+fn answers(t: &Trace) -> Vec<String> {
+    t.events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Output(o) => Some(answer(o)),
+            EventKind::Action(_) => None,
+        })
+        .collect()
+}
+
+/// Writes the reduced case into `dir`: `program.js`, `original.js`, `actions.json`, each
+/// engine's answers (`answers.json`), and a README.md written for the engine's bug tracker.
+pub fn write_bundle(dir: &Path, r: &Reduced, case: &Case<'_>) -> std::io::Result<()> {
+    use std::fmt::Write as _;
+    let finding = case.finding;
+    let (original, original_actions, source) = (case.original, case.original_actions, case.source);
+    let engines: Vec<String> = case.engines.iter().map(|d| d.label()).collect();
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("program.js"), &r.text)?;
+    std::fs::write(dir.join("original.js"), original)?;
+    std::fs::write(dir.join("actions.json"), pretty(&r.actions))?;
+    std::fs::write(dir.join("original-actions.json"), pretty(&original_actions))?;
+    let per_engine: Vec<(String, Vec<String>, Vec<String>)> = engines
+        .iter()
+        .zip(&r.traces)
+        .map(|(e, t)| (e.clone(), answers(t), t.console.clone()))
+        .collect();
+    std::fs::write(dir.join("answers.json"), pretty(&per_engine))?;
+    let reproducer = case.engines.iter().all(reproducible);
+    if reproducer {
+        let variables: Vec<String> = match finding.kind {
+            DivergenceKind::Variables => named_variable(&r.detail).into_iter().collect(),
+            _ => Vec::new(),
+        };
+        let spec = serde_json::json!({
+            "title": format!("{} on {}", finding, engines.join(" vs ")),
+            "kind": finding.kind.name(),
+            "action": finding.action,
+            "step": r.step,
+            "detail": r.detail,
+            "variables": variables,
+            "columns": case.columns,
+            "prelude": case.prelude,
+            "engines": case.engines.iter().map(|d| serde_json::json!({
+                "kind": d.kind.to_string(),
+                "label": d.label(),
+                "executable": d.executable,
+            })).collect::<Vec<_>>(),
+        });
+        std::fs::write(dir.join("finding.json"), pretty(&spec))?;
+        std::fs::write(dir.join("reproduce.mjs"), REPRODUCER)?;
+        if case.prelude {
+            std::fs::write(
+                dir.join("prelude.js"),
+                crate::debugger::determinism::script(),
+            )?;
+        }
+    }
+    let mut md = String::new();
+    let _ = writeln!(md, "# {} on {}\n", finding, engines.join(" vs "));
+    let _ = writeln!(
+        md,
+        "Reduced by morphtrace from {source}: {} → {} lines, {} → {} actions ({} runs, {:.1} s{}).\n",
+        r.lines.0,
+        r.lines.1,
+        r.action_count.0,
+        r.action_count.1,
+        r.tests,
+        r.elapsed.as_secs_f64(),
+        if r.complete { "" } else { ", budget reached" }
+    );
+    let _ = writeln!(md, "## Versions\n");
+    for e in engines {
+        let _ = writeln!(md, "- {e}");
+    }
+    let _ = writeln!(md, "\n## Program (`program.js`)\n\n```js\n{}```\n", r.text);
+    let _ = writeln!(
+        md,
+        "## Steps\n\nCompile `program.js` as a classic script in each debugger without running \
+         it{}; then (lines and columns 1-based; `start` runs the script):\n",
+        if case.prelude {
+            " (after `prelude.js`, a blackboxed script that seeds `Math.random` and fixes the \
+             clock)"
+        } else {
+            ""
+        }
+    );
+    for (i, a) in r.actions.iter().enumerate() {
+        let _ = writeln!(md, "{}. `{a}`", i + 1);
+    }
+    let _ = writeln!(
+        md,
+        "\n## Expected\n\nThe debuggers answer every step alike (DBDB's relation: same breakpoint \
+         locations, pauses, call stacks and variables).\n\n## Actual\n\n{}: {}\n",
+        finding, r.detail
+    );
+    for (e, a, console) in &per_engine {
+        let _ = writeln!(md, "### {e}\n");
+        for (i, x) in a.iter().enumerate() {
+            let _ = writeln!(md, "{}. {x}", i + 1);
+        }
+        if !console.is_empty() {
+            let _ = writeln!(md, "\nconsole: {}", console.join(" | "));
+        }
+        md.push('\n');
+    }
+    if reproducer {
+        let _ = writeln!(
+            md,
+            "## Reproduce\n\n`node reproduce.mjs` (Node.js 20 or later; engines as recorded, or \
+             `chromium=PATH`, `node=PATH`) replays the steps over the debuggers' own protocol and \
+             exits 1 while step {} still shows the difference, 0 once the debuggers agree.",
+            r.step + 1
+        );
+    }
+    std::fs::write(dir.join("README.md"), md)
+}
+
+/// Pretty JSON (these types always serialize).
+fn pretty<T: serde::Serialize + ?Sized>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
+}
