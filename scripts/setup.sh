@@ -14,9 +14,9 @@ fi
 # Debian packages: install only what is missing (apt-get update only when needed).
 # chromium (CDP) and firefox-esr (RDP): the browsers under test; clang, llvm (llvm-cov, llvm-profdata),
 # libclang-rt-14-dev (the profile runtime), csmith and libcsmith-dev (csmith.h): the C coverage profilers
-# and their program generator.
+# and their program generator; cvise (C-Vise): the reducer of C coverage findings.
 need=()
-for pkg in chromium firefox-esr clang llvm libclang-rt-14-dev csmith libcsmith-dev "$@"; do
+for pkg in chromium firefox-esr clang llvm libclang-rt-14-dev csmith libcsmith-dev cvise "$@"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 if [ "${#need[@]}" -gt 0 ]; then

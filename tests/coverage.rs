@@ -520,3 +520,103 @@ fn wrong_flags_are_refused() {
     assert_eq!(o.status.code(), Some(1));
     assert!(!out.exists(), "nothing written for an impossible request");
 }
+
+#[test]
+fn a_c_coverage_finding_is_reduced_by_cvise_and_keeps_its_class() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = root().join("tests/fixtures/cvise/dead-break.c");
+    let archive = dir.path().join("c.mtrace");
+    let o = Command::new(RECORD)
+        .args([
+            "run",
+            "--strategy",
+            "coverage",
+            "--engine",
+            "gcov",
+            "--engine",
+            "llvm-cov",
+        ])
+        .arg("--corpus")
+        .arg(&fixture)
+        .arg("--out")
+        .arg(&archive)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let class = "c2v gcov/llvm-cov strong break_statement";
+    let out = dir.path().join("bundle");
+    let o = Command::new(RECORD)
+        .arg("reduce")
+        .arg(&archive)
+        .args([
+            "--session",
+            "0",
+            "--class",
+            class,
+            "--budget",
+            "240",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        said.starts_with(&format!("reduced {class} on gcov@")),
+        "{said}"
+    );
+    let lines = |t: &str| t.lines().filter(|l| !l.trim().is_empty()).count();
+    let before = std::fs::read_to_string(&fixture).unwrap();
+    let program = std::fs::read_to_string(out.join("program.c")).unwrap();
+    assert!(lines(&program) < lines(&before) / 2, "{program}");
+    assert!(
+        !program.contains("g_unused"),
+        "the padding stays:\n{program}"
+    );
+    assert!(program.contains("break"), "{program}");
+    // The reduced program keeps the class by the campaign's own judgement...
+    let check = |file: &Path| {
+        Command::new(RECORD)
+            .arg("coverage-check")
+            .arg(file)
+            .args(["--engine", "gcov", "--engine", "llvm-cov", "--class", class])
+            .status()
+            .unwrap()
+            .code()
+    };
+    assert_eq!(check(&out.join("program.c")), Some(0));
+    // ... and by the standalone reproducer (gcc, gcov, clang, llvm-cov only): exit 1.
+    let o = Command::new("sh")
+        .arg(out.join("reproduce.sh"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{said}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(said.contains("gcov 1, llvm-cov 0"), "{said}");
+    // Without the dead `break;` neither the check nor the reproducer sees it.
+    let fixed = dir.path().join("fixed");
+    std::fs::create_dir(&fixed).unwrap();
+    let text = program.replacen("break;", ";", 1);
+    std::fs::write(fixed.join("program.c"), &text).unwrap();
+    assert_eq!(check(&fixed.join("program.c")), Some(1), "{text}");
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    for part in [
+        "## Versions",
+        "## Steps",
+        "## Expected",
+        "## Actual",
+        "gcov@12",
+    ] {
+        assert!(readme.contains(part), "{part}: {readme}");
+    }
+}

@@ -4,6 +4,7 @@ use anyhow::{bail, Context, Result};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use morphtrace_recorder::campaign::{self, Campaign, Task};
+use morphtrace_recorder::cod;
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::dbdb::{self, RandomParams};
 use morphtrace_recorder::debugger::engines::{self, EngineSpec};
@@ -13,7 +14,7 @@ use morphtrace_recorder::metamorphic;
 use morphtrace_recorder::parse_seeds;
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::dbdb::ComparisonPolicy;
-use morphtrace_schema::{Action, ArchiveReader, CampaignConfig, EngineKind, EngineRef};
+use morphtrace_schema::{Action, ArchiveReader, CampaignConfig, EngineKind, EngineRef, Language};
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -69,6 +70,35 @@ enum Command {
     /// same divergence type at the same kind of action, on the archive's engines), and write
     /// the reduced case with what each engine answered into DIR.
     Reduce(ReduceArgs),
+    /// Profile one program as a coverage campaign would and say whether a class of
+    /// inconsistency shows (exit 0) or not (exit 1): the interestingness test C-Vise runs when
+    /// `reduce` reduces a C coverage finding.
+    CoverageCheck(CoverageCheckArgs),
+}
+
+#[derive(Args)]
+struct CoverageCheckArgs {
+    /// The program: C (`.c`) or JavaScript.
+    program: PathBuf,
+    /// Coverage profilers, as for `run --strategy coverage`.
+    #[arg(long = "engine", required = true, value_parser = EngineSpec::parse)]
+    engines: Vec<EngineSpec>,
+    /// The class that must show, as `morphtrace-analyze classes` names it: `RELATION PROFILERS
+    /// KIND SYNTAX`, e.g. `c2v gcov/llvm-cov strong break_statement`.
+    #[arg(long)]
+    class: String,
+    /// Seed of the variants (Cod's P').
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Variants (P') per profiler.
+    #[arg(long, default_value_t = 3)]
+    variants: usize,
+    /// Run-time limit of one program run.
+    #[arg(long, default_value_t = 5.0)]
+    run_timeout: f64,
+    /// Run JavaScript without the determinism prelude.
+    #[arg(long)]
+    no_prelude: bool,
 }
 
 #[derive(Args)]
@@ -87,6 +117,11 @@ struct ReduceArgs {
     /// Longest one candidate session may take.
     #[arg(long, default_value_t = 30.0)]
     session_timeout: f64,
+    /// Coverage sessions: the class to keep (`RELATION PROFILERS KIND SYNTAX`, as
+    /// `morphtrace-analyze classes` names it); default: the session's first inconsistency
+    /// beyond the weak-noise filter.
+    #[arg(long)]
+    class: Option<String>,
 }
 
 #[derive(Args)]
@@ -744,6 +779,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Falsify(f) => tokio::task::spawn_blocking(move || falsify(f)).await?,
         Command::Reduce(r) => reduce(r).await,
+        Command::CoverageCheck(c) => coverage_check(c).await,
         Command::Run(r) if r.strategy == Strategy::Coverage => run_coverage(r, command_line).await,
         Command::Run(r) => {
             let seeds = parse_seeds(&r.seeds).map_err(anyhow::Error::msg)?;
@@ -904,6 +940,9 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
                     .with_context(|| format!("session {i} of {}", r.archive.display()))?
             }
         };
+    if session.mode == morphtrace_schema::SessionMode::Coverage {
+        return reduce_coverage(&r, &reader, &session).await;
+    }
     let Some(divergence) = session.divergence.clone() else {
         bail!(
             "session {} did not diverge ({}): only divergences are reduced",
@@ -1002,12 +1041,237 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
         reduced.action_count.1,
         reduced.tests,
         reduced.elapsed.as_secs_f64(),
-        if reduced.complete {
-            ""
-        } else {
-            " (budget reached: not minimal)"
-        }
+        unfinished(reduced.complete)
     );
     println!("{}", r.out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Options of a one-program coverage run, as a campaign with these parameters records it.
+fn check_options(variants: usize, run_timeout: f64, prelude: bool) -> cod::Options {
+    cod::Options {
+        variants,
+        run_timeout: Duration::from_secs_f64(run_timeout),
+        truth: true,
+        jobs: 1,
+        progress: false,
+        resume: false,
+        writer: WriterOptions::default(),
+        csmith_cache: None,
+        prelude,
+    }
+}
+
+/// `coverage-check`: exit 0 when the class shows on the program, 1 when not.
+async fn coverage_check(c: CoverageCheckArgs) -> Result<ExitCode> {
+    if c.run_timeout.is_nan() || c.run_timeout <= 0.0 {
+        bail!("--run-timeout must be positive");
+    }
+    let language = if c.program.extension().is_some_and(|e| e == "c") {
+        Language::C
+    } else {
+        Language::JavaScript
+    };
+    let (program, rejected) = morphtrace_recorder::corpus::read_program(&c.program, language)?;
+    if let Some(why) = rejected {
+        bail!("{}: {why}", c.program.display());
+    }
+    let opts = check_options(c.variants, c.run_timeout, !c.no_prelude);
+    let (specs, seed) = (c.engines.clone(), c.seed);
+    let (session, found) =
+        tokio::task::spawn_blocking(move || cod::findings(&specs, program, seed, &opts)).await??;
+    if let morphtrace_schema::SessionOutcome::Rejected { reason } = &session.outcome {
+        println!("not judged: {reason}");
+        return Ok(ExitCode::from(1));
+    }
+    // Two builds that print differently are not one program (undefined behaviour, which C-Vise
+    // readily introduces): nothing they disagree on is a profiler's finding.
+    let runs: Vec<_> = session
+        .coverage
+        .iter()
+        .filter(|r| r.program == session.program)
+        .map(|r| r.run.as_ref())
+        .collect();
+    if runs
+        .windows(2)
+        .any(|w| !morphtrace_schema::cod::same_output(w[0], w[1]))
+    {
+        println!("not comparable: the profiled builds behave differently");
+        return Ok(ExitCode::from(1));
+    }
+    let hits: Vec<&cod::Found> = found.iter().filter(|f| f.class() == c.class).collect();
+    for f in &hits {
+        println!(
+            "line {}: {} ({:?} vs {:?})",
+            f.line + 1,
+            f.class(),
+            f.a,
+            f.b
+        );
+    }
+    if hits.is_empty() {
+        println!(
+            "{} does not show ({} other inconsistencies)",
+            c.class,
+            found.len()
+        );
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `reduce` of a coverage session: C programs by C-Vise, judged by `coverage-check`.
+async fn reduce_coverage(
+    r: &ReduceArgs,
+    reader: &ArchiveReader,
+    session: &morphtrace_schema::Session,
+) -> Result<ExitCode> {
+    use morphtrace_recorder::reduce::coverage;
+    let program = reader
+        .program(&session.program)
+        .with_context(|| format!("program {} is not in the archive", session.program.short()))?;
+    let header = reader.header();
+    let found = cod::found(session, &header.engines);
+    let class = match &r.class {
+        Some(c) => c.clone(),
+        None => found.first().map(|f| f.class()).with_context(|| {
+            format!(
+                "session {} shows no coverage inconsistency beyond the weak-noise filter",
+                session.id
+            )
+        })?,
+    };
+    if !found.iter().any(|f| f.class() == class) {
+        bail!(
+            "session {} does not show {class}; it shows: {}",
+            session.id,
+            found
+                .iter()
+                .map(|f| f.class())
+                .collect::<Vec<_>>()
+                .join("; ")
+        );
+    }
+    if program.language != Language::C {
+        bail!("only C coverage findings are reduced (by C-Vise); this program is JavaScript");
+    }
+    let param = |k: &str| {
+        header
+            .campaign
+            .params
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+    };
+    // Variants matter only to Cod's relation: without them each candidate is judged faster.
+    let variants: usize = if class.starts_with("cod ") {
+        param("variants").and_then(|v| v.parse().ok()).unwrap_or(3)
+    } else {
+        0
+    };
+    let run_timeout: f64 = param("run_timeout_s")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5.0);
+    let used: Vec<&morphtrace_schema::EngineDescriptor> = session
+        .engines
+        .iter()
+        .filter_map(|e| header.engines.get(e.0 as usize))
+        .collect();
+    let specs: Vec<EngineSpec> = used
+        .iter()
+        .map(|d| EngineSpec {
+            kind: d.kind.clone(),
+            executable: d.executable.clone().into(),
+        })
+        .collect();
+    let mut check = vec!["coverage-check".to_string()];
+    for s in &specs {
+        check.extend(["--engine".to_string(), s.to_string()]);
+    }
+    check.extend([
+        "--class".into(),
+        class.clone(),
+        "--seed".into(),
+        session.seed.to_string(),
+        "--variants".into(),
+        variants.to_string(),
+        "--run-timeout".into(),
+        run_timeout.to_string(),
+    ]);
+    let work = tempfile::Builder::new()
+        .prefix("morphtrace-reduce-")
+        .tempdir()?;
+    let bar = indicatif::ProgressBar::new_spinner().with_message(format!("C-Vise: {class}"));
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let (text, path, budget) = (
+        program.text.clone(),
+        work.path().to_path_buf(),
+        Duration::from_secs_f64(r.budget),
+    );
+    let args = check.clone();
+    let b = bar.clone();
+    let reduced =
+        tokio::task::spawn_blocking(move || coverage::cvise(&text, &args, &path, budget, &b))
+            .await??;
+    bar.finish_and_clear();
+    // Judged once more, here, for the line the bundle points at.
+    let opts = check_options(variants, run_timeout, true);
+    let (seed, text) = (session.seed, reduced.text.clone());
+    let specs2 = specs.clone();
+    let (_, now) = tokio::task::spawn_blocking(move || {
+        cod::findings(
+            &specs2,
+            morphtrace_schema::Program::new(
+                Language::C,
+                text,
+                morphtrace_schema::ProgramOrigin::File {
+                    path: "program.c".into(),
+                },
+            ),
+            seed,
+            &opts,
+        )
+    })
+    .await??;
+    let Some(hit) = now.iter().find(|f| f.class() == class) else {
+        bail!("the reduced program no longer shows {class} (C-Vise was stopped mid-way?)");
+    };
+    let lines = |t: &str| t.lines().filter(|l| !l.trim().is_empty()).count();
+    let before = lines(&program.text);
+    let after = lines(&reduced.text);
+    let labels: Vec<String> = used.iter().map(|d| d.label()).collect();
+    coverage::write_bundle(
+        &r.out,
+        &coverage::CBundle {
+            class: &class,
+            found: hit,
+            engines: &labels,
+            text: &reduced.text,
+            original: &program.text,
+            check: &check,
+            lines: (before, after),
+            elapsed: reduced.elapsed,
+            complete: reduced.complete,
+            source: &format!("{} session {}", r.archive.display(), session.id),
+        },
+    )?;
+    println!(
+        "reduced {class} on {}: {before} → {after} lines in {:.1} s{}",
+        labels.join(" vs "),
+        reduced.elapsed.as_secs_f64(),
+        unfinished(reduced.complete)
+    );
+    println!("{}", r.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What the reduction's last line adds when the budget stopped it.
+fn unfinished(complete: bool) -> &'static str {
+    if complete {
+        ""
+    } else {
+        " (budget reached: not minimal)"
+    }
 }

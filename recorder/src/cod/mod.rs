@@ -510,6 +510,91 @@ fn count(s: &mut Counts, d: &Done, descriptors: &[EngineDescriptor]) {
     }
 }
 
+/// One inconsistency that profiling a program shows, named as the analyzer's `classes` names
+/// its class.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    pub relation: String,
+    /// The profiler, or `first/second` for C2V.
+    pub profilers: String,
+    pub kind: String,
+    /// Syntax kind of the line in P.
+    pub syntax: String,
+    /// 0-based line in P.
+    pub line: u32,
+    pub a: Option<u64>,
+    pub b: Option<u64>,
+}
+
+impl Found {
+    /// `relation profilers kind syntax`, e.g. `c2v gcov/llvm-cov strong break_statement`.
+    pub fn class(&self) -> String {
+        format!(
+            "{} {} {} {}",
+            self.relation, self.profilers, self.kind, self.syntax
+        )
+    }
+}
+
+/// The inconsistencies of a coverage session beyond the weak-noise filter; `descriptors` are
+/// the profilers its engine references index.
+pub fn found(s: &Session, descriptors: &[EngineDescriptor]) -> Vec<Found> {
+    let label = |e: EngineRef| {
+        descriptors
+            .get(e.0 as usize)
+            .map(|d| d.kind.to_string())
+            .unwrap_or_default()
+    };
+    cod::judge_session(s)
+        .found
+        .iter()
+        .filter(|j| !cod::is_noise(s, j))
+        .map(|j| Found {
+            relation: j.relation.name().to_string(),
+            profilers: match j.other {
+                Some(o) => format!("{}/{}", label(j.engine), label(o)),
+                None => label(j.engine),
+            },
+            kind: j.inconsistency.kind.name().to_string(),
+            syntax: cod::syntax_of(s, j).to_string(),
+            line: j.inconsistency.line,
+            a: j.inconsistency.a,
+            b: j.inconsistency.b,
+        })
+        .collect()
+}
+
+/// Profiles one program as a coverage campaign of `specs` would (the same variants for the same
+/// seed) and returns its session with the inconsistencies beyond the weak-noise filter: the
+/// interestingness test of reduction.
+pub fn findings(
+    specs: &[EngineSpec],
+    program: Program,
+    seed: u64,
+    opts: &Options,
+) -> Result<(Session, Vec<Found>), CoverageError> {
+    let (profilers, descriptors) = describe(specs, opts.prelude)?;
+    let mut w = Worker {
+        dir: tempfile::Builder::new()
+            .prefix("morphtrace-coverage-")
+            .tempdir()?,
+        v8: BTreeMap::new(),
+        csmith_version: None,
+    };
+    let id = SessionId::from_key("coverage-check");
+    let done = record(
+        &mut w,
+        &profilers,
+        opts,
+        id,
+        &Source::Loaded(Box::new(program), None),
+        seed,
+    );
+    let s = done.session;
+    let found = found(&s, &descriptors);
+    Ok((s, found))
+}
+
 fn elapsed_us(start: Instant) -> u64 {
     start.elapsed().as_micros() as u64
 }

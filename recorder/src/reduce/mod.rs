@@ -6,6 +6,7 @@
 //! actions' lines mapped. Deterministic (no random choice), bounded by a time budget.
 
 pub mod bundle;
+pub mod coverage;
 
 pub use bundle::{write_bundle, Case};
 

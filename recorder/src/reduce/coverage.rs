@@ -1,0 +1,240 @@
+//! Reduction of a coverage finding in a C program: C-Vise (Debian `cvise`, the reducer that
+//! gcc's and LLVM's bug trackers expect) with `morphtrace-record coverage-check` as its
+//! interestingness test, so that every candidate is judged exactly as a campaign judges a
+//! program (same profilers, variants and seed, the weak-noise filter, the class of the line).
+
+use super::ReduceError;
+use crate::cod::Found;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The reproducer of a C2V finding (gcov against llvm-cov on one line).
+pub const REPRODUCER_C2V: &str = include_str!("reproduce-c2v.sh");
+
+/// What C-Vise left and what it took.
+#[derive(Debug, Clone)]
+pub struct CReduced {
+    pub text: String,
+    pub elapsed: Duration,
+    /// C-Vise reached its fixpoint within the budget.
+    pub complete: bool,
+}
+
+/// Single quotes for `sh` (the strings here hold no single quote; refused if one does).
+fn quoted(s: &str) -> Result<String, ReduceError> {
+    if s.contains('\'') {
+        return Err(ReduceError::Write(format!("cannot quote {s:?} for sh")));
+    }
+    Ok(format!("'{s}'"))
+}
+
+/// Reduces `text` with C-Vise in `work` while `check_args` (the arguments of a
+/// `coverage-check` run of this executable, the file last) still show the class, for at most
+/// `budget`; the smallest program found so far is kept when the budget runs out.
+pub fn cvise(
+    text: &str,
+    check: &[String],
+    work: &Path,
+    budget: Duration,
+    progress: &indicatif::ProgressBar,
+) -> Result<CReduced, ReduceError> {
+    let io = |e: std::io::Error| ReduceError::Write(e.to_string());
+    let me = std::env::current_exe().map_err(io)?;
+    std::fs::write(work.join("program.c"), text).map_err(io)?;
+    let mut script = format!("#!/bin/sh\nexec {}", quoted(&me.display().to_string())?);
+    for a in check {
+        script.push(' ');
+        script.push_str(&quoted(a)?);
+    }
+    script.push_str(" program.c >/dev/null 2>&1\n");
+    let test = work.join("interesting.sh");
+    std::fs::write(&test, script).map_err(io)?;
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&test, std::fs::Permissions::from_mode(0o755)).map_err(io)?;
+    }
+    let t0 = Instant::now();
+    use std::os::unix::process::CommandExt;
+    let mut child = Command::new("cvise")
+        .current_dir(work)
+        // Its own process group: C-Vise's worker pool and the tests it runs go with it.
+        .process_group(0)
+        // Its temporary directories (and those of the tests) go into `work`, removed with it,
+        // even when the budget stops it.
+        .env("TMPDIR", work)
+        .args(["--n", "2", "--timeout", "60", "--tidy", "--shaddap"])
+        .arg(&test)
+        .arg("program.c")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| {
+            ReduceError::Write(format!(
+                "cannot run cvise ({e}): install the Debian package cvise (scripts/setup.sh does)"
+            ))
+        })?;
+    let complete = loop {
+        if let Some(status) = child.try_wait().map_err(io)? {
+            if !status.success() {
+                let mut err = String::new();
+                if let Some(mut e) = child.stderr.take() {
+                    use std::io::Read;
+                    let _ = e.read_to_string(&mut err);
+                }
+                let tail: Vec<&str> = err.lines().rev().take(5).collect();
+                return Err(ReduceError::NotReproduced(format!(
+                    "cvise failed ({status}): {}",
+                    tail.into_iter().rev().collect::<Vec<_>>().join(" | ")
+                )));
+            }
+            break true;
+        }
+        if t0.elapsed() >= budget {
+            // C-Vise writes each improvement back to the file: what is there is the best so far.
+            // SAFETY: kill(2) on the process group of our own child, which we have not reaped.
+            unsafe {
+                libc::kill(-(child.id() as i32), libc::SIGTERM);
+            }
+            std::thread::sleep(Duration::from_millis(500));
+            // SAFETY: as above; whatever ignored SIGTERM.
+            unsafe {
+                libc::kill(-(child.id() as i32), libc::SIGKILL);
+            }
+            let _ = child.wait();
+            break false;
+        }
+        progress.tick();
+        std::thread::sleep(Duration::from_millis(250));
+    };
+    let text = std::fs::read_to_string(work.join("program.c")).map_err(io)?;
+    Ok(CReduced {
+        text,
+        elapsed: t0.elapsed(),
+        complete,
+    })
+}
+
+/// The reproducer script of a found C2V inconsistency.
+pub fn reproducer(found: &Found) -> Option<String> {
+    (found.relation == "c2v" && found.profilers == "gcov/llvm-cov").then(|| {
+        REPRODUCER_C2V
+            .replace("@LINE@", &(found.line + 1).to_string())
+            .replace("@KIND@", &found.kind)
+    })
+}
+
+/// A reduced C coverage finding, ready to be written.
+pub struct CBundle<'a> {
+    pub class: &'a str,
+    /// The inconsistency on the reduced program.
+    pub found: &'a Found,
+    pub engines: &'a [String],
+    pub text: &'a str,
+    pub original: &'a str,
+    /// The `coverage-check` arguments of the interestingness test (file last, not included).
+    pub check: &'a [String],
+    /// Non-blank lines before and after.
+    pub lines: (usize, usize),
+    pub elapsed: Duration,
+    pub complete: bool,
+    pub source: &'a str,
+}
+
+/// Writes `program.c`, `original.c`, `finding.json`, `reproduce.sh` (C2V findings) and a
+/// README.md for the profiler's bug tracker into `dir`.
+pub fn write_bundle(dir: &Path, b: &CBundle<'_>) -> std::io::Result<()> {
+    use std::fmt::Write as _;
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("program.c"), b.text)?;
+    std::fs::write(dir.join("original.c"), b.original)?;
+    let count = |c: Option<u64>| c.map_or("no count".to_string(), |c| c.to_string());
+    let spec = serde_json::json!({
+        "title": format!("{} on {}", b.class, b.engines.join(" vs ")),
+        "class": b.class,
+        "relation": b.found.relation,
+        "kind": b.found.kind,
+        "line": b.found.line + 1,
+        "counts": [b.found.a, b.found.b],
+        "engines": b.engines,
+        "check": b.check,
+    });
+    std::fs::write(
+        dir.join("finding.json"),
+        serde_json::to_string_pretty(&spec).unwrap_or_default() + "\n",
+    )?;
+    let script = reproducer(b.found);
+    if let Some(s) = &script {
+        let path = dir.join("reproduce.sh");
+        std::fs::write(&path, s)?;
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
+    }
+    let line = b.found.line + 1;
+    let mut md = String::new();
+    let _ = writeln!(md, "# {} on {}\n", b.class, b.engines.join(" vs "));
+    let _ = writeln!(
+        md,
+        "Reduced by morphtrace with C-Vise from {}: {} → {} lines ({:.1} s{}).\n",
+        b.source,
+        b.lines.0,
+        b.lines.1,
+        b.elapsed.as_secs_f64(),
+        if b.complete { "" } else { ", budget reached" }
+    );
+    let _ = writeln!(md, "## Versions\n");
+    for e in b.engines {
+        let _ = writeln!(md, "- {e}");
+    }
+    let _ = writeln!(md, "\n## Program (`program.c`)\n\n```c\n{}```\n", b.text);
+    let (what, expected) = match b.found.relation.as_str() {
+        "c2v" => (
+            "Compile `program.c` with `gcc -O0 --coverage` and with `clang -O0 \
+             -fprofile-instr-generate -fcoverage-mapping`, run both, and read the execution \
+             count of each line from `gcov` and from `llvm-cov` (LCOV export)."
+                .to_string(),
+            "Both profilers give the line the same execution count (C2V's relation: one \
+             program, one execution)."
+                .to_string(),
+        ),
+        _ => (
+            format!(
+                "Profile `program.c` with {} as morphtrace does (`morphtrace-record \
+                 coverage-check program.c {}`).",
+                b.found.profilers,
+                b.check[1..].join(" ")
+            ),
+            "The profiler's counts agree with the relation (Cod: a program and its variant \
+             pruned of unexecuted code give the same counts on their common lines)."
+                .to_string(),
+        ),
+    };
+    let _ = writeln!(md, "## Steps\n\n{what}\n\n## Expected\n\n{expected}\n");
+    let _ = writeln!(
+        md,
+        "## Actual\n\nLine {line} (`{}`, {}): {} says {}, {} says {}.\n",
+        b.text
+            .lines()
+            .nth(b.found.line as usize)
+            .unwrap_or("")
+            .trim(),
+        b.found.syntax,
+        b.found.profilers.split('/').next().unwrap_or(""),
+        count(b.found.a),
+        b.found
+            .profilers
+            .split('/')
+            .nth(1)
+            .unwrap_or("the other side"),
+        count(b.found.b)
+    );
+    if script.is_some() {
+        let _ = writeln!(
+            md,
+            "## Reproduce\n\n`sh reproduce.sh` compiles, runs and reports with both profilers and \
+             exits 1 while line {line} still differs, 0 once they agree."
+        );
+    }
+    std::fs::write(dir.join("README.md"), md)
+}
