@@ -808,3 +808,36 @@ fn reduce_writes_a_smaller_case_that_still_diverges_and_refuses_what_it_cannot_r
     let o = reduce("776967b0145917b1", &out);
     assert!(String::from_utf8_lossy(&o.stderr).contains("exists"));
 }
+
+/// traces/findings/: every bundle's standalone reproducer still shows its finding on the
+/// engines of this machine (exit 1), with nothing of morphtrace but the bundle.
+#[test]
+fn every_finding_in_traces_reproduces_on_todays_engines() {
+    let dir = root().join("traces/findings");
+    let mut bundles: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    bundles.sort();
+    assert!(!bundles.is_empty(), "{bundles:?}");
+    for b in &bundles {
+        let (tool, script) = if b.join("reproduce.sh").exists() {
+            ("sh", "reproduce.sh")
+        } else {
+            ("node", "reproduce.mjs")
+        };
+        assert!(b.join(script).exists(), "{} has no reproducer", b.display());
+        assert!(b.join("README.md").exists(), "{}", b.display());
+        let o = Command::new(tool).arg(b.join(script)).output().unwrap();
+        let said = String::from_utf8_lossy(&o.stdout);
+        assert_eq!(
+            o.status.code(),
+            Some(1),
+            "{}: {said}{}",
+            b.display(),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(said.contains("the finding shows"), "{said}");
+    }
+}

@@ -42,12 +42,20 @@ pub fn cvise(
     let io = |e: std::io::Error| ReduceError::Write(e.to_string());
     let me = std::env::current_exe().map_err(io)?;
     std::fs::write(work.join("program.c"), text).map_err(io)?;
-    let mut script = format!("#!/bin/sh\nexec {}", quoted(&me.display().to_string())?);
+    let mut script = format!("#!/bin/sh\n{}", quoted(&me.display().to_string())?);
     for a in check {
         script.push(' ');
         script.push_str(&quoted(a)?);
     }
-    script.push_str(" program.c >/dev/null 2>&1\n");
+    script.push_str(" program.c >/dev/null 2>&1 || exit 1\n");
+    // C-Vise stopped by the budget may leave program.c mid-pass: the test keeps the smallest
+    // interesting candidate itself.
+    let best = work.join("best.c");
+    script.push_str(&format!(
+        "best={}\nif [ ! -f \"$best\" ] || [ \"$(wc -c < program.c)\" -lt \"$(wc -c < \"$best\")\" ]; then\n  \
+         cp program.c \"$best.$$\" && mv \"$best.$$\" \"$best\"\nfi\nexit 0\n",
+        quoted(&best.display().to_string())?
+    ));
     let test = work.join("interesting.sh");
     std::fs::write(&test, script).map_err(io)?;
     {
@@ -108,7 +116,8 @@ pub fn cvise(
         progress.tick();
         std::thread::sleep(Duration::from_millis(250));
     };
-    let text = std::fs::read_to_string(work.join("program.c")).map_err(io)?;
+    let done = if complete { "program.c" } else { "best.c" };
+    let text = std::fs::read_to_string(work.join(done)).unwrap_or_else(|_| text.to_string());
     Ok(CReduced {
         text,
         elapsed: t0.elapsed(),
