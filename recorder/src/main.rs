@@ -1236,7 +1236,11 @@ async fn reduce_coverage(
     })
     .await??;
     let Some(hit) = now.iter().find(|f| f.class() == class) else {
-        bail!("the reduced program no longer shows {class} (C-Vise was stopped mid-way?)");
+        bail!(
+            "the reduced program showed {class} to C-Vise's test but not when judged again: its \
+             counts vary from run to run (undefined behaviour, e.g. an uninitialized read, that \
+             C-Vise introduced); nothing written"
+        );
     };
     let lines = |t: &str| t.lines().filter(|l| !l.trim().is_empty()).count();
     let before = lines(&program.text);
