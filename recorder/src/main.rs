@@ -1080,23 +1080,8 @@ async fn coverage_check(c: CoverageCheckArgs) -> Result<ExitCode> {
     let (specs, seed) = (c.engines.clone(), c.seed);
     let (session, found) =
         tokio::task::spawn_blocking(move || cod::findings(&specs, program, seed, &opts)).await??;
-    if let morphtrace_schema::SessionOutcome::Rejected { reason } = &session.outcome {
-        println!("not judged: {reason}");
-        return Ok(ExitCode::from(1));
-    }
-    // Two builds that print differently are not one program (undefined behaviour, which C-Vise
-    // readily introduces): nothing they disagree on is a profiler's finding.
-    let runs: Vec<_> = session
-        .coverage
-        .iter()
-        .filter(|r| r.program == session.program)
-        .map(|r| r.run.as_ref())
-        .collect();
-    if runs
-        .windows(2)
-        .any(|w| !morphtrace_schema::cod::same_output(w[0], w[1]))
-    {
-        println!("not comparable: the profiled builds behave differently");
+    if let Some(why) = cod::not_comparable(&session) {
+        println!("{why}");
         return Ok(ExitCode::from(1));
     }
     let hits: Vec<&cod::Found> = found.iter().filter(|f| f.class() == c.class).collect();
@@ -1220,7 +1205,7 @@ async fn reduce_coverage(
     let opts = check_options(variants, run_timeout, true);
     let (seed, text) = (session.seed, reduced.text.clone());
     let specs2 = specs.clone();
-    let (_, now) = tokio::task::spawn_blocking(move || {
+    let (judged, now) = tokio::task::spawn_blocking(move || {
         cod::findings(
             &specs2,
             morphtrace_schema::Program::new(
@@ -1235,6 +1220,9 @@ async fn reduce_coverage(
         )
     })
     .await??;
+    if let Some(why) = cod::not_comparable(&judged) {
+        bail!("the reduced program is {why}; nothing written");
+    }
     let Some(hit) = now.iter().find(|f| f.class() == class) else {
         bail!(
             "the reduced program showed {class} to C-Vise's test but not when judged again: its \

@@ -564,6 +564,24 @@ pub fn found(s: &Session, descriptors: &[EngineDescriptor]) -> Vec<Found> {
         .collect()
 }
 
+/// Why a one-program session's inconsistencies are no profiler's finding, if they are not: the
+/// program was rejected, or its profiled builds print or exit differently (undefined behaviour,
+/// which C-Vise readily introduces), so what they disagree on is the program's doing.
+pub fn not_comparable(s: &Session) -> Option<String> {
+    if let SessionOutcome::Rejected { reason } = &s.outcome {
+        return Some(format!("not judged: {reason}"));
+    }
+    let runs: Vec<_> = s
+        .coverage
+        .iter()
+        .filter(|r| r.program == s.program)
+        .map(|r| r.run.as_ref())
+        .collect();
+    runs.windows(2)
+        .any(|w| !cod::same_output(w[0], w[1]))
+        .then(|| "not comparable: the profiled builds behave differently".to_string())
+}
+
 /// Profiles one program as a coverage campaign of `specs` would (the same variants for the same
 /// seed) and returns its session with the inconsistencies beyond the weak-noise filter: the
 /// interestingness test of reduction.
