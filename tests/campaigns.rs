@@ -839,5 +839,47 @@ fn every_finding_in_traces_reproduces_on_todays_engines() {
             String::from_utf8_lossy(&o.stderr)
         );
         assert!(said.contains("the finding shows"), "{said}");
+        if script == "reproduce.mjs" {
+            reproducer_agrees_where_the_engines_did(b);
+        }
     }
+}
+
+/// A debugger bundle's reproducer, asked about the last step before the finding where every
+/// engine answered alike in the recording (`answers.json`), exits 0: it compares, it does not
+/// assume. Every reduced debugger finding has such a step (`start` pauses alike or the
+/// breakpoints are placed alike), so this never checks nothing.
+fn reproducer_agrees_where_the_engines_did(bundle: &Path) {
+    let read = |f: &str| std::fs::read_to_string(bundle.join(f)).unwrap();
+    let mut spec: serde_json::Value = serde_json::from_str(&read("finding.json")).unwrap();
+    let answers: Vec<(String, Vec<String>, Vec<String>)> =
+        serde_json::from_str(&read("answers.json")).unwrap();
+    let step = spec["step"].as_u64().unwrap() as usize;
+    let agreed = (0..step)
+        .rev()
+        .find(|&k| {
+            answers
+                .iter()
+                .all(|(_, a, _)| a.get(k) == answers[0].1.get(k))
+        })
+        .unwrap_or_else(|| panic!("{}: no step before {step} agrees", bundle.display()));
+    spec["step"] = serde_json::json!(agreed);
+    let copy = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(bundle).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), copy.path().join(e.file_name())).unwrap();
+    }
+    std::fs::write(copy.path().join("finding.json"), spec.to_string()).unwrap();
+    let o = Command::new("node")
+        .arg(copy.path().join("reproduce.mjs"))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{} at step {agreed}: {said}{}",
+        bundle.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
 }

@@ -1,6 +1,7 @@
 //! The reproducer bundle of a reduced finding: the reduced program and actions, what each engine
 //! answered, a standalone reproducer that needs only the engines (`reproduce.mjs`: CDP over
-//! Node's built-in WebSocket) and a README.md written for the engine's bug tracker.
+//! Node's built-in WebSocket, Firefox's RDP over TCP) and a README.md written for the engine's
+//! bug tracker.
 
 use super::{Finding, Reduced};
 use morphtrace_schema::{Action, DivergenceKind, EngineDescriptor, EventKind, Output, Trace};
@@ -11,7 +12,7 @@ pub const REPRODUCER: &str = include_str!("reproduce.mjs");
 
 /// Engines the reproducer drives.
 pub fn reproducible(d: &EngineDescriptor) -> bool {
-    matches!(d.kind.to_string().as_str(), "chromium" | "node")
+    matches!(d.kind.to_string().as_str(), "chromium" | "node" | "firefox")
 }
 
 /// Where the reduced case came from and how it was judged.
@@ -138,6 +139,10 @@ pub fn write_bundle(dir: &Path, r: &Reduced, case: &Case<'_>) -> std::io::Result
                 "kind": d.kind.to_string(),
                 "label": d.label(),
                 "executable": d.executable,
+                // Firefox arms exact positions only: where a breakpoint goes is the client's.
+                "breakpointPolicy": d.details.iter()
+                    .find(|(k, _)| k == "breakpointPolicy")
+                    .map(|(_, v)| v.as_str()),
             })).collect::<Vec<_>>(),
         });
         std::fs::write(dir.join("finding.json"), pretty(&spec))?;
@@ -201,7 +206,7 @@ pub fn write_bundle(dir: &Path, r: &Reduced, case: &Case<'_>) -> std::io::Result
         let _ = writeln!(
             md,
             "## Reproduce\n\n`node reproduce.mjs` (Node.js 20 or later; engines as recorded, or \
-             `chromium=PATH`, `node=PATH`) replays the steps over the debuggers' own protocol and \
+             `chromium=PATH`, `node=PATH`, `firefox=PATH`) replays the steps over the debuggers' own protocol and \
              exits 1 while step {} still shows the difference, 0 once the debuggers agree.",
             r.step + 1
         );

@@ -412,13 +412,16 @@ impl<'a> Reducer<'a> {
             let moved: Option<Vec<Action>> = acts
                 .iter()
                 .map(|a| match a {
+                    // A breakpoint on a blank line goes to the next line left, where V8
+                    // and morphtrace's Firefox policy slide it (its column then means little).
                     Action::SetBreakpoint { line, column } => map
-                        .get(*line as usize)
-                        .copied()
-                        .flatten()
-                        .map(|l| Action::SetBreakpoint {
+                        .get(*line as usize..)
+                        .and_then(|rest| {
+                            rest.iter().enumerate().find_map(|(k, l)| l.map(|l| (k, l)))
+                        })
+                        .map(|(k, l)| Action::SetBreakpoint {
                             line: l,
-                            column: *column,
+                            column: if k == 0 { *column } else { None },
                         }),
                     other => Some(other.clone()),
                 })

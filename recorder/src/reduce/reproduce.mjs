@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // A standalone reproducer written by morphtrace. It replays `actions.json` on `program.js` in
 // each debugger named in `finding.json`, speaking the debugger's own protocol with nothing but
-// Node.js (CDP over Node's built-in WebSocket, for Chromium and Node), and compares what the
-// debuggers answer at the step where morphtrace saw them differ.
+// Node.js (CDP over Node's built-in WebSocket for Chromium and Node; Firefox's Remote Debugging
+// Protocol over a TCP socket), and compares what the debuggers answer at the step where
+// morphtrace saw them differ.
 //
-//   node reproduce.mjs [chromium=PATH] [node=PATH]     (default: the executables recorded)
+//   node reproduce.mjs [chromium=PATH] [node=PATH] [firefox=PATH]   (default: as recorded)
 //
 // Exit 1: the finding shows (the answers differ as recorded); 0: they agree; 2: it could not run.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,6 +35,17 @@ const overrides = Object.fromEntries(
   process.argv.slice(2).map((a) => a.split('=')).filter((kv) => kv.length === 2),
 );
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// Resolves on the connection's next message (its `wake`) or after `ms`.
+function waitAny(conn, ms) {
+  return new Promise((r) => {
+    const t = setTimeout(r, ms);
+    conn.wake = () => {
+      clearTimeout(t);
+      r();
+    };
+  });
+}
 
 class Cdp {
   static async open(wsUrl) {
@@ -70,15 +83,8 @@ class Cdp {
     this.ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
     return new Promise((ok, fail) => this.pending.set(id, { ok, fail }));
   }
-  // Resolves on the next message or after `ms`.
   waitAny(ms) {
-    return new Promise((r) => {
-      const t = setTimeout(r, ms);
-      this.wake = () => {
-        clearTimeout(t);
-        r();
-      };
-    });
+    return waitAny(this, ms);
   }
 }
 
@@ -170,9 +176,8 @@ class V8Session {
     }
   }
   async control(action) {
-    if (this.ended) return { error: `the program already ended (${this.ended})` };
-    if (action === 'Start' && this.started) return { error: 'the program already started' };
-    if (action !== 'Start' && !this.started) return { error: 'the program has not started' };
+    const refused = refusal(this, action);
+    if (refused) return refused;
     if (action === 'Start') {
       this.started = true;
       // Its reply comes when the program has run to its end.
@@ -251,6 +256,16 @@ class V8Session {
 // 1-based line:column, as morphtrace prints positions.
 const pos = (l) => `${l.lineNumber + 1}:${(l.columnNumber ?? 0) + 1}`;
 
+// Kills a browser and removes its profile once it has exited (it writes there until then).
+async function stop(child, dir) {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((r) => child.once('exit', r));
+    child.kill('SIGKILL');
+    await Promise.race([exited, sleep(5000)]);
+  }
+  rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+}
+
 async function launchChromium(exe) {
   const profile = mkdtempSync(join(tmpdir(), 'reproduce-chromium-'));
   const child = spawn(
@@ -263,10 +278,7 @@ async function launchChromium(exe) {
     ],
     { stdio: 'ignore' },
   );
-  const cleanup = () => {
-    child.kill('SIGKILL');
-    rmSync(profile, { recursive: true, force: true });
-  };
+  const cleanup = () => stop(child, profile);
   try {
     const file = join(profile, 'DevToolsActivePort');
     let lines = [];
@@ -281,7 +293,7 @@ async function launchChromium(exe) {
     const { sessionId } = await cdp.call('Target.attachToTarget', { targetId, flatten: true });
     return { session: new V8Session(cdp, sessionId, 'chromium'), version: product, cleanup };
   } catch (e) {
-    cleanup();
+    await cleanup();
     throw e;
   }
 }
@@ -322,14 +334,400 @@ async function launchNode(exe) {
   throw new Error(`${exe} did not start its inspector`);
 }
 
-const launchers = { chromium: launchChromium, node: launchNode };
+// Firefox's Remote Debugging Protocol: `<byte length>:<JSON>` packets over TCP; a reply is the
+// next packet from the actor asked that is not an event (replies carry no id).
+const RDP_EVENTS = new Set([
+  'paused', 'resumed', 'newSource', 'target-available-form', 'target-destroyed-form',
+  'resources-available-array', 'resources-updated-array', 'resources-destroyed-array',
+  'evaluationResult', 'frameUpdate', 'tabListChanged', 'descriptor-destroyed', 'tabNavigated',
+  'workerListChanged', 'forwardingCancelled',
+]);
+
+class Rdp {
+  static open(port) {
+    return new Promise((ok, fail) => {
+      const sock = connect({ host: '127.0.0.1', port }, () => {
+        sock.setNoDelay(true);
+        const rdp = new Rdp(sock);
+        // The server greets first.
+        rdp.greeted = ok.bind(null, rdp);
+      });
+      sock.once('error', fail);
+    });
+  }
+  constructor(sock) {
+    Object.assign(this, { sock, buf: Buffer.alloc(0), pending: new Map(), events: [], wake: () => {} });
+    sock.on('data', (d) => {
+      this.buf = Buffer.concat([this.buf, d]);
+      for (;;) {
+        const colon = this.buf.indexOf(0x3a);
+        if (colon < 0) break;
+        const len = Number(this.buf.subarray(0, colon).toString());
+        if (this.buf.length < colon + 1 + len) break;
+        const packet = JSON.parse(this.buf.subarray(colon + 1, colon + 1 + len).toString('utf8'));
+        this.buf = this.buf.subarray(colon + 1 + len);
+        this.route(packet);
+      }
+      this.wake();
+    });
+    sock.on('close', () => {
+      this.closed = true;
+      for (const q of this.pending.values()) for (const p of q) p.fail(new Error('Firefox closed the connection'));
+      this.wake();
+    });
+    sock.on('error', () => {});
+  }
+  route(p) {
+    if (this.greeted) {
+      const g = this.greeted;
+      this.greeted = null;
+      return g();
+    }
+    const q = !RDP_EVENTS.has(p.type) && this.pending.get(p.from);
+    if (q && q.length) {
+      const { ok, fail } = q.shift();
+      if (p.error) fail(Object.assign(new Error(`${p.error}: ${p.message ?? ''}`), { protocol: true }));
+      else ok(p);
+    } else this.events.push(p);
+  }
+  request(to, type, fields = {}) {
+    const body = Buffer.from(JSON.stringify({ to, type, ...fields }), 'utf8');
+    this.sock.write(`${body.length}:`);
+    this.sock.write(body);
+    return new Promise((ok, fail) => {
+      if (!this.pending.has(to)) this.pending.set(to, []);
+      this.pending.get(to).push({ ok, fail });
+    });
+  }
+  waitAny(ms) {
+    return waitAny(this, ms);
+  }
+  // The next event, or null at the deadline.
+  async next(deadline) {
+    while (!this.events.length) {
+      if (this.closed) throw new Error('Firefox closed the connection');
+      if (Date.now() > deadline) return null;
+      await this.waitAny(deadline - Date.now());
+    }
+    return this.events.shift();
+  }
+  close() {
+    this.sock.destroy();
+  }
+}
+
+// The `[type, resource]` pairs of a resources event.
+const resourcesOf = (ev) => (ev.array ?? []).flatMap(([ty, list]) => (list ?? []).map((r) => [ty, r]));
+const MARKER = '__REPRODUCE_END__';
+
+// One debug session in Firefox: the program is a classic script of a generated page, stopped at
+// its first statement before anything runs (the `script.source.firstStatement` event breakpoint).
+class FirefoxSession {
+  constructor(rdp, dir, policy) {
+    Object.assign(this, { rdp, dir, policy, at: new Map(), bps: [], started: false, ended: null });
+  }
+  async load() {
+    const rdp = this.rdp;
+    const deadline = Date.now() + 30_000;
+    // getTab fails until the first tab is ready.
+    for (;;) {
+      try {
+        this.tab = (await rdp.request('root', 'getTab')).tab.actor;
+        break;
+      } catch (e) {
+        if (!e.protocol || Date.now() > deadline) throw e;
+        await sleep(100);
+      }
+    }
+    const watcher = (
+      await rdp.request(this.tab, 'getWatcher', { isServerTargetSwitchingEnabled: true, isPopupDebuggingEnabled: false })
+    ).actor;
+    await rdp.request(watcher, 'watchTargets', { targetType: 'frame' });
+    this.list = (await rdp.request(watcher, 'getBreakpointListActor')).breakpointList.actor;
+    await rdp.request(watcher, 'watchResources', { resourceTypes: ['console-message', 'error-message'] });
+    // The prelude names itself (`//# sourceURL=`), as in V8.
+    const preludeUrl = pathToFileURL(join(this.dir, 'morphtrace-determinism.js')).href;
+    if (prelude !== null) {
+      const bb = (await rdp.request(watcher, 'getBlackboxingActor')).blackboxing.actor;
+      await rdp.request(bb, 'blackbox', { url: preludeUrl, range: [] });
+    }
+    await rdp.request(this.list, 'setActiveEventBreakpoints', { ids: ['script.source.firstStatement'] });
+    rdp.events.length = 0; // replayed resources of about:blank
+    const page = pathToFileURL(join(this.dir, 'page.html')).href;
+    // Its reply may come only once the page is idle: not waited for.
+    rdp.request(this.tab, 'navigateTo', { url: page, waitForLoad: false }).catch(() => {});
+    this.url = pathToFileURL(join(this.dir, 'program.js')).href;
+    for (;;) {
+      const ev = await this.event(deadline);
+      if (!ev) throw new Error('the page did not load in Firefox');
+      if (ev.type !== 'paused') continue;
+      this.thread = ev.from;
+      const source = ev.frame.where.actor;
+      let url;
+      for (let i = 0; i < 40 && url === undefined; i++) {
+        const { sources } = await rdp.request(this.thread, 'sources');
+        url = sources.find((s) => s.actor === source)?.url;
+        if (url === undefined) await sleep(25);
+      }
+      if (url === preludeUrl) {
+        await rdp.request(this.thread, 'resume');
+        continue;
+      }
+      if (url !== this.url) throw new Error('the program does not compile in Firefox');
+      this.source = source;
+      this.first = ev.frame.where;
+      break;
+    }
+    await rdp.request(this.list, 'setActiveEventBreakpoints', { ids: [] });
+    const { positions } = await rdp.request(this.source, 'getBreakpointPositionsCompressed');
+    // 0-based lines, sorted; columns sorted.
+    this.positions = new Map(
+      Object.entries(positions)
+        .map(([l, cols]) => [Number(l) - 1, [...cols].sort((a, b) => a - b)])
+        .sort((a, b) => a[0] - b[0]),
+    );
+  }
+  // The next event, noting the console actor of the newest target and the page's end.
+  async event(deadline) {
+    const ev = await this.rdp.next(deadline);
+    if (ev?.type === 'target-available-form') this.console = ev.target.consoleActor;
+    if (ev?.type === 'resources-available-array') {
+      for (const [ty, r] of resourcesOf(ev)) {
+        if (ty === 'console-message' && r.arguments?.[0] === MARKER) this.marker = true;
+        const e = r.pageError;
+        if (ty === 'error-message' && e && !e.warning && e.category === 'content javascript') this.error = true;
+      }
+    }
+    return ev;
+  }
+  // Firefox arms only exact positions: where the breakpoint goes is the client's choice, made
+  // as morphtrace made it (its recorded policy).
+  place(line, column) {
+    const onLine = (l, min) => this.positions.get(l)?.find((c) => c >= min);
+    const c = onLine(line, column ?? 0);
+    if (c !== undefined) return { line, column: c };
+    if (this.policy === 'same-line') return null;
+    for (const [l] of this.positions) if (l > line && onLine(l, 0) !== undefined) return { line: l, column: onLine(l, 0) };
+    return null;
+  }
+  wire(loc) {
+    return { sourceUrl: this.url, line: loc.line + 1, column: loc.column };
+  }
+  async setBreakpoint(line, column) {
+    const loc = this.place(line, column);
+    this.bps.push(loc);
+    if (!loc) return { breakpoint: [] };
+    const key = `${loc.line}:${loc.column}`;
+    const n = this.at.get(key) ?? 0;
+    if (n === 0) {
+      try {
+        await this.rdp.request(this.list, 'setBreakpoint', { location: this.wire(loc), options: {} });
+      } catch (e) {
+        if (!e.protocol) throw e;
+        return { error: e.message };
+      }
+    }
+    this.at.set(key, n + 1);
+    return { breakpoint: [`${loc.line + 1}:${loc.column + 1}`] };
+  }
+  async removeBreakpoint(id) {
+    if (!(id in this.bps) || this.bps[id] === undefined) return { removed: false };
+    const loc = this.bps[id];
+    this.bps[id] = undefined;
+    if (!loc) return { removed: true };
+    const key = `${loc.line}:${loc.column}`;
+    const n = (this.at.get(key) ?? 1) - 1;
+    this.at.set(key, n);
+    if (n === 0) {
+      try {
+        await this.rdp.request(this.list, 'removeBreakpoint', { location: this.wire(loc) });
+      } catch (e) {
+        if (!e.protocol) throw e;
+        return { removed: false };
+      }
+    }
+    return { removed: true };
+  }
+  async control(action) {
+    const refused = refusal(this, action);
+    if (refused) return refused;
+    const limits = { StepInto: { type: 'step' }, StepOver: { type: 'next' }, StepOut: { type: 'finish' } };
+    if (action === 'Start') {
+      this.started = true;
+      const f = this.first;
+      // A breakpoint on the first statement: the pause we are in is its hit (resuming would
+      // not hit it again); V8 stops there too.
+      if (this.at.get(`${f.line - 1}:${f.column}`)) {
+        const p = await this.pause(action);
+        if (p) return p;
+      }
+      await this.rdp.request(this.thread, 'resume', { resumeLimit: null });
+    } else {
+      await this.rdp.request(this.thread, 'resume', { resumeLimit: limits[action] ?? null });
+    }
+    const deadline = Date.now() + ACTION_MS;
+    for (;;) {
+      if (this.marker) return { finished: (this.ended = this.error ? 'exception' : 'ok') };
+      const ev = await this.event(deadline).catch(() => 'closed');
+      if (ev === 'closed') return { finished: (this.ended = 'crashed') };
+      if (!ev) return { finished: (this.ended = 'timeout') };
+      if (ev.type !== 'paused') continue;
+      this.thread = ev.from;
+      const p = await this.pause(action);
+      if (p) return p;
+    }
+  }
+  // A pause in the program, or null when Firefox stopped elsewhere (then it is left as
+  // morphtrace leaves it).
+  async pause(action) {
+    const { frames } = await this.rdp.request(this.thread, 'frames', { start: 0, count: 1000 });
+    const mine = (f) => f.where?.actor === this.source;
+    if (!frames.length || !mine(frames[0])) {
+      const below = frames.some(mine);
+      await this.rdp.request(this.thread, 'resume', {
+        resumeLimit: below && action !== 'Resume' ? { type: 'finish' } : null,
+      });
+      return null;
+    }
+    const stack = frames.filter(mine);
+    const top = stack[0];
+    return {
+      paused: {
+        at: `${top.where.line}:${top.where.column + 1}`,
+        stack: stack.map((f) => (f.displayName && f.displayName !== '(global)' ? f.displayName : '(anonymous)')),
+        variables: await this.variables(top.actor),
+      },
+    };
+  }
+  // The frame's environment chain, innermost first, without the global object; the implicit
+  // `arguments` of a function scope left out (V8 lists it only when the function uses it).
+  async variables(frameActor) {
+    const out = {};
+    for (let e = await this.rdp.request(frameActor, 'getEnvironment'); e; e = e.parent) {
+      if (e.type === 'object' && !e.parent) break;
+      const b = e.bindings;
+      if (!b) continue;
+      const named = [
+        ...(b.arguments ?? []).flatMap((a) => Object.entries(a)),
+        ...Object.entries(b.variables ?? {}).filter(([n]) => !(e.type === 'function' && n === 'arguments')),
+      ];
+      for (const [name, d] of named) if (!(name in out)) out[name] = await this.show(name, d.value, frameActor);
+    }
+    return out;
+  }
+  async show(name, g, frameActor) {
+    if (g === undefined) return '<accessor>';
+    if (g === null || typeof g !== 'object') return typeof g === 'string' ? JSON.stringify(g) : Object.is(g, -0) ? '-0' : String(g);
+    switch (g.type) {
+      case 'undefined': return 'undefined';
+      case 'null': return g.uninitialized ? '<uninitialized>' : g.optimizedOut ? '<optimized out>' : 'null';
+      case 'NaN': case 'Infinity': case '-Infinity': case '-0': return g.type;
+      case 'BigInt': return `${g.text}n`;
+      case 'symbol': return `Symbol(${g.name ?? ''})`;
+      case 'longString': {
+        const r = await this.rdp.request(g.actor, 'substring', { start: 0, end: g.length });
+        return JSON.stringify(r.substring);
+      }
+      case 'object': {
+        // Objects are rendered in the page, by the same function as in V8.
+        const r = await this.evaluate(`(${SHOW}).call(${name})`, frameActor);
+        return typeof r === 'string' ? r : r?.type === 'longString'
+          ? (await this.rdp.request(r.actor, 'substring', { start: 0, end: r.length })).substring
+          : JSON.stringify(r);
+      }
+      default: return JSON.stringify(g);
+    }
+  }
+  async evaluate(text, frameActor) {
+    const { resultID } = await this.rdp.request(this.console, 'evaluateJSAsync', { text, frameActor });
+    const deadline = Date.now() + ACTION_MS;
+    for (;;) {
+      const i = this.rdp.events.findIndex((e) => e.type === 'evaluationResult' && e.resultID === resultID);
+      if (i >= 0) {
+        const [e] = this.rdp.events.splice(i, 1);
+        if (e.hasException) throw new Error(`evaluating in Firefox: ${e.exceptionMessage}`);
+        return e.result;
+      }
+      if (this.rdp.closed || Date.now() > deadline) throw new Error('Firefox did not evaluate in the frame');
+      await this.rdp.waitAny(deadline - Date.now());
+    }
+  }
+}
+
+const USER_JS = [
+  ['devtools.debugger.remote-enabled', true], ['devtools.chrome.enabled', true],
+  ['devtools.debugger.prompt-connection', false], ['devtools.debugger.force-local', true],
+  ['browser.shell.checkDefaultBrowser', false], ['browser.startup.page', 0],
+  ['browser.startup.homepage_override.mstone', '"ignore"'], ['browser.aboutwelcome.enabled', false],
+  ['datareporting.policy.dataSubmissionEnabled', false], ['datareporting.healthreport.uploadEnabled', false],
+  ['toolkit.telemetry.enabled', false], ['app.update.enabled', false], ['app.update.auto', false],
+  ['browser.safebrowsing.malware.enabled', false], ['browser.safebrowsing.phishing.enabled', false],
+  ['browser.safebrowsing.downloads.enabled', false], ['network.captive-portal-service.enabled', false],
+  ['network.connectivity-service.enabled', false], ['extensions.update.enabled', false],
+  ['browser.search.update', false], ['dom.max_script_run_time', 0],
+].map(([k, v]) => `user_pref("${k}", ${v});`).join('\n');
+
+async function launchFirefox(exe, engine) {
+  const dir = mkdtempSync(join(tmpdir(), 'reproduce-firefox-'));
+  const profile = join(dir, 'profile');
+  const cleanup = () => {
+    rdp?.close();
+    return stop(child, dir);
+  };
+  let child;
+  let rdp;
+  try {
+    mkdirSync(profile);
+    writeFileSync(join(profile, 'user.js'), USER_JS + '\n');
+    copyFileSync(join(here, 'program.js'), join(dir, 'program.js'));
+    if (prelude !== null) copyFileSync(join(here, 'prelude.js'), join(dir, 'morphtrace-determinism.js'));
+    writeFileSync(
+      join(dir, 'page.html'),
+      '<!DOCTYPE html><meta charset="utf-8"><title>reproduce</title>' +
+        (prelude !== null ? '<script src="morphtrace-determinism.js"></script>' : '') +
+        `<script src="program.js"></script><script>console.log("${MARKER}")</script>\n`,
+    );
+    // Firefox takes a port number, not 0: a free one from the kernel, on loopback only.
+    const port = await new Promise((ok, fail) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = s.address().port;
+        s.close(() => ok(p));
+      });
+      s.on('error', fail);
+    });
+    child = spawn(exe, ['--headless', '--no-remote', '--profile', profile, '--start-debugger-server', String(port), 'about:blank'], {
+      stdio: 'ignore',
+      env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' },
+    });
+    for (let i = 0; i < 300 && !rdp; i++) {
+      await sleep(100);
+      rdp = await Rdp.open(port).catch(() => undefined);
+    }
+    if (!rdp) throw new Error(`${exe} did not open its debugger server`);
+    const version = spawnSync(exe, ['--version']).stdout.toString().trim();
+    return { session: new FirefoxSession(rdp, dir, engine.breakpointPolicy ?? 'next-breakable'), version, cleanup };
+  } catch (e) {
+    await cleanup();
+    throw e;
+  }
+}
+
+// What the debugger answers to a control action it cannot take (the same in every engine).
+function refusal(s, action) {
+  if (s.ended) return { error: `the program already ended (${s.ended})` };
+  if (action === 'Start' && s.started) return { error: 'the program already started' };
+  if (action !== 'Start' && !s.started) return { error: 'the program has not started' };
+  return null;
+}
+
+const launchers = { chromium: launchChromium, node: launchNode, firefox: launchFirefox };
 
 // What one engine answers to every action.
 async function answers(engine) {
   const launch = launchers[engine.kind];
   if (!launch) throw new Error(`this reproducer does not drive ${engine.kind}`);
   const exe = overrides[engine.kind] ?? engine.executable;
-  const { session, version, cleanup } = await launch(exe);
+  const { session, version, cleanup } = await launch(exe, engine);
   try {
     await session.load();
     const out = [];
@@ -341,7 +739,7 @@ async function answers(engine) {
     }
     return { version, out };
   } finally {
-    cleanup();
+    await cleanup();
   }
 }
 
