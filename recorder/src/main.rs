@@ -1137,9 +1137,6 @@ async fn reduce_coverage(
                 .join("; ")
         );
     }
-    if program.language != Language::C {
-        bail!("only C coverage findings are reduced (by C-Vise); this program is JavaScript");
-    }
     let param = |k: &str| {
         header
             .campaign
@@ -1183,36 +1180,103 @@ async fn reduce_coverage(
         "--run-timeout".into(),
         run_timeout.to_string(),
     ]);
-    let work = tempfile::Builder::new()
-        .prefix("morphtrace-reduce-")
-        .tempdir()?;
-    let bar = indicatif::ProgressBar::new_spinner().with_message(format!("C-Vise: {class}"));
+    let prelude = !used.iter().any(|d| {
+        d.details
+            .iter()
+            .any(|(k, v)| k == "determinism" && v.starts_with("off"))
+    });
+    let is_c = program.language == Language::C;
+    let bar = indicatif::ProgressBar::new_spinner().with_message(format!(
+        "{}: {class}",
+        if is_c {
+            "C-Vise"
+        } else {
+            "blanking statements"
+        }
+    ));
     if !std::io::stderr().is_terminal() {
         bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
     }
-    let (text, path, budget) = (
-        program.text.clone(),
-        work.path().to_path_buf(),
-        Duration::from_secs_f64(r.budget),
-    );
-    let args = check.clone();
-    let b = bar.clone();
-    let reduced =
-        tokio::task::spawn_blocking(move || coverage::cvise(&text, &args, &path, budget, &b))
-            .await??;
+    let budget = Duration::from_secs_f64(r.budget);
+    let (reduced, tests) = if is_c {
+        let work = tempfile::Builder::new()
+            .prefix("morphtrace-reduce-")
+            .tempdir()?;
+        let (text, path, args, b) = (
+            program.text.clone(),
+            work.path().to_path_buf(),
+            check.clone(),
+            bar.clone(),
+        );
+        let reduced =
+            tokio::task::spawn_blocking(move || coverage::cvise(&text, &args, &path, budget, &b))
+                .await??;
+        (reduced, None)
+    } else {
+        // Judged in this process, as `coverage-check` would judge each candidate, and it must
+        // end as the original did: a candidate that throws where the original did not shows
+        // another behaviour of the profiler (counts after an exception), not this finding.
+        let exit = |s: &morphtrace_schema::Session| {
+            s.coverage
+                .iter()
+                .find(|r| r.program == s.program)
+                .and_then(|r| r.run.as_ref())
+                .map(|r| r.exit_code)
+        };
+        let original_exit = exit(session);
+        let opts = check_options(variants, run_timeout, prelude);
+        let (text, specs, seed, b, class) = (
+            program.text.clone(),
+            specs.clone(),
+            session.seed,
+            bar.clone(),
+            class.clone(),
+        );
+        let blanked = tokio::task::spawn_blocking(move || {
+            morphtrace_recorder::reduce::blank_statements(&text, budget, &b, |candidate| {
+                let p = morphtrace_schema::Program::new(
+                    Language::JavaScript,
+                    candidate.to_string(),
+                    morphtrace_schema::ProgramOrigin::File {
+                        path: "program.js".into(),
+                    },
+                );
+                let (judged, found) = cod::findings(&specs, p, seed, &opts)?;
+                Ok::<bool, cod::CoverageError>(
+                    cod::not_comparable(&judged).is_none()
+                        && exit(&judged) == original_exit
+                        && found.iter().any(|f| f.class() == class),
+                )
+            })
+        })
+        .await??;
+        (
+            coverage::CReduced {
+                text: blanked.text,
+                elapsed: blanked.elapsed,
+                complete: blanked.complete,
+            },
+            Some(blanked.tests),
+        )
+    };
     bar.finish_and_clear();
     // Judged once more, here, for the line the bundle points at.
-    let opts = check_options(variants, run_timeout, true);
-    let (seed, text) = (session.seed, reduced.text.clone());
+    let opts = check_options(variants, run_timeout, prelude);
+    let (seed, text, language) = (session.seed, reduced.text.clone(), program.language);
     let specs2 = specs.clone();
     let (judged, now) = tokio::task::spawn_blocking(move || {
         cod::findings(
             &specs2,
             morphtrace_schema::Program::new(
-                Language::C,
+                language,
                 text,
                 morphtrace_schema::ProgramOrigin::File {
-                    path: "program.c".into(),
+                    path: if language == Language::C {
+                        "program.c"
+                    } else {
+                        "program.js"
+                    }
+                    .into(),
                 },
             ),
             seed,
@@ -1225,9 +1289,9 @@ async fn reduce_coverage(
     }
     let Some(hit) = now.iter().find(|f| f.class() == class) else {
         bail!(
-            "the reduced program showed {class} to C-Vise's test but not when judged again: its \
-             counts vary from run to run (undefined behaviour, e.g. an uninitialized read, that \
-             C-Vise introduced); nothing written"
+            "the reduced program showed {class} to the reduction's test but not when judged \
+             again: its counts vary from run to run (in C, undefined behaviour such as an \
+             uninitialized read that C-Vise introduced); nothing written"
         );
     };
     let lines = |t: &str| t.lines().filter(|l| !l.trim().is_empty()).count();
@@ -1236,8 +1300,11 @@ async fn reduce_coverage(
     let labels: Vec<String> = used.iter().map(|d| d.label()).collect();
     coverage::write_bundle(
         &r.out,
-        &coverage::CBundle {
+        &coverage::Bundle {
             class: &class,
+            language: program.language,
+            prelude,
+            tests,
             found: hit,
             engines: &labels,
             text: &reduced.text,

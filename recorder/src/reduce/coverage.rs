@@ -1,16 +1,21 @@
-//! Reduction of a coverage finding in a C program: C-Vise (Debian `cvise`, the reducer that
-//! gcc's and LLVM's bug trackers expect) with `morphtrace-record coverage-check` as its
-//! interestingness test, so that every candidate is judged exactly as a campaign judges a
-//! program (same profilers, variants and seed, the weak-noise filter, the class of the line).
+//! Reduction of a coverage finding. C programs: C-Vise (Debian `cvise`, the reducer that gcc's
+//! and LLVM's bug trackers expect) with `morphtrace-record coverage-check` as its
+//! interestingness test; JavaScript: statement blanking ([`super::blank_statements`]). Either way
+//! every candidate is judged exactly as a campaign judges a program (same profilers, variants
+//! and seed, the weak-noise filter, the class of the line).
 
 use super::ReduceError;
+use crate::cod::js_syntax::JsProgram;
 use crate::cod::Found;
+use morphtrace_schema::Language;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The reproducer of a C2V finding (gcov against llvm-cov on one line).
 pub const REPRODUCER_C2V: &str = include_str!("reproduce-c2v.sh");
+/// The reproducer of a V8 finding against the ground truth (block count against a counter).
+pub const REPRODUCER_V8: &str = include_str!("reproduce-v8.sh");
 
 /// What C-Vise left and what it took.
 #[derive(Debug, Clone)]
@@ -134,9 +139,33 @@ pub fn reproducer(found: &Found) -> Option<String> {
     })
 }
 
-/// A reduced C coverage finding, ready to be written.
-pub struct CBundle<'a> {
+/// The reproducer of a V8 statement count that the ground truth contradicts, and `counted.js`
+/// (the program with a counter before every statement, as morphtrace's truth relation runs
+/// it): `None` unless the finding is such and its statement has a counter.
+pub fn v8_reproducer(found: &Found, text: &str) -> Option<(String, String)> {
+    if found.relation != "truth" || found.profilers != "v8" {
+        return None;
+    }
+    let p = JsProgram::parse(text).ok()?;
+    let (counted, counters) = p.instrument(text);
+    let (statement, counter) = p
+        .statement_counts(&[])
+        .into_iter()
+        .zip(counters.iter().copied())
+        .find(|(s, c)| s.line == found.line && s.kind == found.syntax && c.is_some())?;
+    let script = REPRODUCER_V8
+        .replace("@LINE@", &(found.line + 1).to_string())
+        .replace("@OFFSET@", &statement.start.to_string())
+        .replace("@COUNTER@", &counter?.to_string())
+        .replace("@COUNTERS@", &counters.iter().flatten().count().to_string())
+        .replace("@KIND@", &found.kind);
+    Some((script, counted))
+}
+
+/// A reduced coverage finding, ready to be written.
+pub struct Bundle<'a> {
     pub class: &'a str,
+    pub language: Language,
     /// The inconsistency on the reduced program.
     pub found: &'a Found,
     pub engines: &'a [String],
@@ -144,20 +173,29 @@ pub struct CBundle<'a> {
     pub original: &'a str,
     /// The `coverage-check` arguments of the interestingness test (file last, not included).
     pub check: &'a [String],
+    /// The programs ran after morphtrace's determinism prelude (JavaScript).
+    pub prelude: bool,
     /// Non-blank lines before and after.
     pub lines: (usize, usize),
+    /// Candidates judged (JavaScript; C-Vise does not say).
+    pub tests: Option<usize>,
     pub elapsed: Duration,
     pub complete: bool,
     pub source: &'a str,
 }
 
-/// Writes `program.c`, `original.c`, `finding.json`, `reproduce.sh` (C2V findings) and a
-/// README.md for the profiler's bug tracker into `dir`.
-pub fn write_bundle(dir: &Path, b: &CBundle<'_>) -> std::io::Result<()> {
+/// Writes `program.c` or `program.js`, the original, `finding.json`, `reproduce.sh` (C2V and
+/// V8-against-truth findings, with `counted.js` and `prelude.js` for V8) and a README.md for the
+/// profiler's bug tracker into `dir`.
+pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
     use std::fmt::Write as _;
+    let (ext, fence) = match b.language {
+        Language::C => ("c", "c"),
+        _ => ("js", "js"),
+    };
     std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("program.c"), b.text)?;
-    std::fs::write(dir.join("original.c"), b.original)?;
+    std::fs::write(dir.join(format!("program.{ext}")), b.text)?;
+    std::fs::write(dir.join(format!("original.{ext}")), b.original)?;
     let count = |c: Option<u64>| c.map_or("no count".to_string(), |c| c.to_string());
     let spec = serde_json::json!({
         "title": format!("{} on {}", b.class, b.engines.join(" vs ")),
@@ -173,7 +211,19 @@ pub fn write_bundle(dir: &Path, b: &CBundle<'_>) -> std::io::Result<()> {
         dir.join("finding.json"),
         serde_json::to_string_pretty(&spec).unwrap_or_default() + "\n",
     )?;
-    let script = reproducer(b.found);
+    let script = match b.language {
+        Language::C => reproducer(b.found),
+        _ => v8_reproducer(b.found, b.text).map(|(script, counted)| {
+            let _ = std::fs::write(dir.join("counted.js"), counted);
+            script
+        }),
+    };
+    if b.prelude && b.language != Language::C {
+        std::fs::write(
+            dir.join("prelude.js"),
+            crate::debugger::determinism::script(),
+        )?;
+    }
     if let Some(s) = &script {
         let path = dir.join("reproduce.sh");
         std::fs::write(&path, s)?;
@@ -185,10 +235,15 @@ pub fn write_bundle(dir: &Path, b: &CBundle<'_>) -> std::io::Result<()> {
     let _ = writeln!(md, "# {} on {}\n", b.class, b.engines.join(" vs "));
     let _ = writeln!(
         md,
-        "Reduced by morphtrace with C-Vise from {}: {} → {} lines ({:.1} s{}).\n",
+        "Reduced by morphtrace with {} from {}: {} → {} lines ({}{:.1} s{}).\n",
+        match b.language {
+            Language::C => "C-Vise",
+            _ => "statement blanking over the syntax tree",
+        },
         b.source,
         b.lines.0,
         b.lines.1,
+        b.tests.map(|t| format!("{t} runs, ")).unwrap_or_default(),
         b.elapsed.as_secs_f64(),
         if b.complete { "" } else { ", budget reached" }
     );
@@ -196,7 +251,11 @@ pub fn write_bundle(dir: &Path, b: &CBundle<'_>) -> std::io::Result<()> {
     for e in b.engines {
         let _ = writeln!(md, "- {e}");
     }
-    let _ = writeln!(md, "\n## Program (`program.c`)\n\n```c\n{}```\n", b.text);
+    let _ = writeln!(
+        md,
+        "\n## Program (`program.{ext}`)\n\n```{fence}\n{}```\n",
+        b.text
+    );
     let (what, expected) = match b.found.relation.as_str() {
         "c2v" => (
             "Compile `program.c` with `gcc -O0 --coverage` and with `clang -O0 \
@@ -207,10 +266,18 @@ pub fn write_bundle(dir: &Path, b: &CBundle<'_>) -> std::io::Result<()> {
              program, one execution)."
                 .to_string(),
         ),
+        "truth" => (
+            "Run `program.js` as a classic script under V8's precise coverage (call counts, \
+             block granularity) and read the count of the innermost range that holds the \
+             statement's first character; run `counted.js` (the same program with a counter \
+             before every statement) for how often the statement ran."
+                .to_string(),
+            "V8 counts the statement as often as it runs.".to_string(),
+        ),
         _ => (
             format!(
-                "Profile `program.c` with {} as morphtrace does (`morphtrace-record \
-                 coverage-check program.c {}`).",
+                "Profile `program.{ext}` with {} as morphtrace does (`morphtrace-record \
+                 coverage-check program.{ext} {}`).",
                 b.found.profilers,
                 b.check[1..].join(" ")
             ),
@@ -231,18 +298,25 @@ pub fn write_bundle(dir: &Path, b: &CBundle<'_>) -> std::io::Result<()> {
         b.found.syntax,
         b.found.profilers.split('/').next().unwrap_or(""),
         count(b.found.a),
-        b.found
-            .profilers
-            .split('/')
-            .nth(1)
-            .unwrap_or("the other side"),
+        match (
+            b.found.relation.as_str(),
+            b.found.profilers.split('/').nth(1)
+        ) {
+            ("truth", _) => "its counter (how often it ran)",
+            (_, Some(other)) => other,
+            _ => "the other side",
+        },
         count(b.found.b)
     );
     if script.is_some() {
         let _ = writeln!(
             md,
-            "## Reproduce\n\n`sh reproduce.sh` compiles, runs and reports with both profilers and \
-             exits 1 while line {line} still differs, 0 once they agree."
+            "## Reproduce\n\n`sh reproduce.sh` {} and exits 1 while line {line} still differs, 0 \
+             once they agree.",
+            match b.language {
+                Language::C => "compiles, runs and reports with both profilers",
+                _ => "runs both programs under Node's V8 and compares",
+            }
         );
     }
     std::fs::write(dir.join("README.md"), md)

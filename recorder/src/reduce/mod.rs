@@ -171,6 +171,115 @@ fn compact(text: &str) -> (String, Vec<Option<u32>>) {
     (out, map)
 }
 
+/// The spans of the statements blanking may remove: whole statements of a statement list
+/// (not directives), outermost first, that are not blank already. `None` if `text` does not
+/// parse.
+fn removable(text: &str) -> Option<Vec<(usize, usize)>> {
+    let p = JsProgram::parse(text).ok()?;
+    Some(
+        p.statements
+            .iter()
+            .filter(|s| s.listed && !s.directive)
+            .filter(|s| {
+                text.get(s.start..s.end)
+                    .is_some_and(|t| !t.trim().is_empty())
+            })
+            .map(|s| (s.start, s.end))
+            .collect(),
+    )
+}
+
+/// `text` with `start..end` blanked, if that is not blank already (a statement inside one
+/// blanked before) and the result still parses.
+fn blanked(text: &str, start: usize, end: usize) -> Option<String> {
+    if text.get(start..end).is_none_or(|t| t.trim().is_empty()) {
+        return None;
+    }
+    let candidate = blank(text, start, end);
+    JsProgram::parse(&candidate).is_ok().then_some(candidate)
+}
+
+/// `text` with every comment-only line blanked, if there is one and the rest still parses.
+fn without_comment_lines(text: &str) -> Option<String> {
+    let p = JsProgram::parse(text).ok()?;
+    let tokenless: std::collections::HashSet<u32> = p.tokenless_lines().into_iter().collect();
+    let candidate: String = text
+        .split_inclusive('\n')
+        .enumerate()
+        .map(|(i, l)| {
+            if tokenless.contains(&(i as u32)) && !l.trim().is_empty() {
+                l.chars()
+                    .map(|c| if c == '\n' || c == '\r' { c } else { ' ' })
+                    .collect()
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    (candidate != text && JsProgram::parse(&candidate).is_ok()).then_some(candidate)
+}
+
+/// A JavaScript program reduced where line numbers do not matter to the finding (a coverage
+/// class): statements blanked to a fixpoint, comment-only lines, then blank lines dropped.
+#[derive(Debug, Clone)]
+pub struct Blanked {
+    pub text: String,
+    pub tests: usize,
+    pub complete: bool,
+    pub elapsed: Duration,
+}
+
+/// Reduces `text` by statement blanking while `shows` holds, until `budget` runs out. `shows`
+/// is the interestingness test; it is never asked about a candidate that does not parse.
+pub fn blank_statements<E>(
+    text: &str,
+    budget: Duration,
+    progress: &ProgressBar,
+    mut shows: impl FnMut(&str) -> Result<bool, E>,
+) -> Result<Blanked, E> {
+    let t0 = Instant::now();
+    let out_of_time = || t0.elapsed() >= budget;
+    let mut tests = 0;
+    let mut test = |c: &str| {
+        tests += 1;
+        progress.inc(1);
+        shows(c)
+    };
+    let mut text = text.to_string();
+    let mut changed = true;
+    while changed && !out_of_time() {
+        changed = false;
+        let Some(spans) = removable(&text) else { break };
+        for (start, end) in spans {
+            if out_of_time() {
+                break;
+            }
+            if let Some(candidate) = blanked(&text, start, end) {
+                if test(&candidate)? {
+                    text = candidate;
+                    changed = true;
+                }
+            }
+        }
+    }
+    let complete = !out_of_time();
+    if let Some(candidate) = without_comment_lines(&text).filter(|_| complete) {
+        if test(&candidate)? {
+            text = candidate;
+        }
+    }
+    let (short, _) = compact(&text);
+    if short != text && complete && JsProgram::parse(&short).is_ok() && test(&short)? {
+        text = short;
+    }
+    Ok(Blanked {
+        text,
+        tests,
+        complete,
+        elapsed: t0.elapsed(),
+    })
+}
+
 pub struct Reducer<'a> {
     pub engines: Vec<&'a mut Box<dyn Engine>>,
     pub refs: Vec<EngineRef>,
@@ -353,21 +462,17 @@ impl<'a> Reducer<'a> {
         let mut changed = complete;
         while changed && !self.out_of_time() {
             changed = false;
-            let Ok(p) = JsProgram::parse(&text) else {
+            let Some(spans) = removable(&text) else {
                 break;
             };
-            for s in p.statements.iter().filter(|s| s.listed && !s.directive) {
+            for (start, end) in spans {
                 if self.out_of_time() {
                     complete = false;
                     break;
                 }
-                if text.get(s.start..s.end).is_none_or(|t| t.trim().is_empty()) {
+                let Some(candidate) = blanked(&text, start, end) else {
                     continue;
-                }
-                let candidate = blank(&text, s.start, s.end);
-                if JsProgram::parse(&candidate).is_err() {
-                    continue;
-                }
+                };
                 let r = self.run(&candidate, &acts).await?;
                 if r.shows {
                     text = candidate;
@@ -382,28 +487,11 @@ impl<'a> Reducer<'a> {
             complete = false;
         }
         // Comment-only lines go too (one candidate: all of them, if the rest still parses).
-        if let Ok(p) = JsProgram::parse(&text) {
-            let tokenless: std::collections::HashSet<u32> =
-                p.tokenless_lines().into_iter().collect();
-            let candidate: String = text
-                .split_inclusive('\n')
-                .enumerate()
-                .map(|(i, l)| {
-                    if tokenless.contains(&(i as u32)) && !l.trim().is_empty() {
-                        l.chars()
-                            .map(|c| if c == '\n' || c == '\r' { c } else { ' ' })
-                            .collect()
-                    } else {
-                        l.to_string()
-                    }
-                })
-                .collect();
-            if candidate != text && JsProgram::parse(&candidate).is_ok() && !self.out_of_time() {
-                let r = self.run(&candidate, &acts).await?;
-                if r.shows {
-                    text = candidate;
-                    best = r;
-                }
+        if let Some(candidate) = without_comment_lines(&text).filter(|_| !self.out_of_time()) {
+            let r = self.run(&candidate, &acts).await?;
+            if r.shows {
+                text = candidate;
+                best = r;
             }
         }
         // 3. Blank lines out, breakpoints moved with their lines (kept only if still showing).
