@@ -9,6 +9,7 @@ pub mod metamorphic;
 // Shared: loading archives, what one holds, tables and reports for people and tools.
 pub mod compare;
 pub mod export;
+pub mod findings;
 pub mod info;
 pub mod load;
 pub mod render;

@@ -1025,3 +1025,150 @@ fn show_prints_a_program_by_hash_prefix() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("no program"));
 }
+
+// ---------- findings ----------
+
+/// One representative per class that no rule dismisses: by-design classes are left out with
+/// their verdict, engine-bug and new ones are chosen (their first member).
+#[test]
+fn findings_choose_one_member_of_every_class_not_dismissed_by_triage() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = hand_built(dir.path());
+    let t = dir.path().join("triage.toml");
+    std::fs::write(
+        &t,
+        r#"
+[[class]]
+family = "divergence"
+key = { kind = "breakpoint-location" }
+verdict = "by-design"
+note = "sliding"
+
+[[class]]
+family = "divergence"
+key = { kind = "variables" }
+verdict = "engine-bug"
+note = "a bug"
+"#,
+    )
+    .unwrap();
+    let triage = morphtrace_analyzer::triage::Triage::load(&t).unwrap();
+    let d = load::load(&[path], Want::SUMMARY).unwrap();
+    let (chosen, skipped) = morphtrace_analyzer::findings::representatives(&d, &triage).unwrap();
+    let got: Vec<(String, &str, usize)> = chosen
+        .iter()
+        .map(|r| (r.key.join(" / "), r.verdict.as_str(), r.size))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (
+                "pause-location / stepOver / ForStatement".to_string(),
+                "new",
+                2
+            ),
+            (
+                "variables / stepInto / ExpressionStatement".to_string(),
+                "engine bug",
+                1
+            ),
+        ]
+    );
+    assert_eq!(skipped.len(), 1);
+    assert_eq!(
+        skipped[0].key.join(" / "),
+        "breakpoint-location / setBreakpoint / Program"
+    );
+    assert_eq!(skipped[0].why, "triaged by design");
+    // The representative is a member: its session diverged with that class's type.
+    let r = &chosen[0];
+    let reader = ArchiveReader::open(&r.archive).unwrap();
+    let s = reader.session(r.session as usize).unwrap();
+    assert_eq!(
+        s.divergence.map(|d| d.kind.name().to_string()),
+        Some("pause-location".into())
+    );
+    assert_eq!(
+        chosen[1].slug(2),
+        "02-variables-stepinto-expressionstatement"
+    );
+}
+
+/// The index of traces/findings in a real browser: every bundle has its section, debugger
+/// findings show each engine's pauses beside the program with the diverging step marked, and
+/// headless Chromium renders the page to far more than a blank page's screenshot.
+#[test]
+fn the_findings_index_of_traces_renders_in_headless_chromium() {
+    let dir = tempfile::tempdir().unwrap();
+    let bundles = dir.path().join("findings");
+    std::fs::create_dir(&bundles).unwrap();
+    let mut names = Vec::new();
+    for e in std::fs::read_dir(traces().join("findings")).unwrap() {
+        let e = e.unwrap();
+        if !e.path().is_dir() {
+            continue;
+        }
+        let to = bundles.join(e.file_name());
+        std::fs::create_dir(&to).unwrap();
+        for f in std::fs::read_dir(e.path()).unwrap() {
+            let f = f.unwrap();
+            std::fs::copy(f.path(), to.join(f.file_name())).unwrap();
+        }
+        names.push(e.file_name().to_string_lossy().to_string());
+    }
+    assert!(names.len() >= 2, "{names:?}");
+    ok(&["findings", "--index-only", "--out", p(&bundles)]);
+    let html = std::fs::read_to_string(bundles.join("index.html")).unwrap();
+    for n in &names {
+        assert!(html.contains(&format!("id=\"{n}\"")), "{n} has no section");
+    }
+    assert!(html.contains("reduced, reproducible findings"), "{html}");
+    // A debugger finding: both engines' pause columns and the diverging step's mark.
+    assert!(html.contains("firefox@153"), "no Firefox pause column");
+    assert!(
+        html.contains("class=\"mark at\""),
+        "no diverging step marked"
+    );
+    assert!(
+        html.contains("class=\"diff\""),
+        "no differing variable marked"
+    );
+    // In the browser: the page against a blank one of the same size.
+    let shot = |url: &str, png: &Path| {
+        let profile = tempfile::tempdir().unwrap();
+        let o = Command::new("chromium")
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--hide-scrollbars",
+            ])
+            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(format!("--screenshot={}", png.display()))
+            .args(["--window-size=1200,1600", url])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        std::fs::read(png).unwrap()
+    };
+    let blank_html = dir.path().join("blank.html");
+    std::fs::write(&blank_html, "<!DOCTYPE html><html><body></body></html>").unwrap();
+    let blank = shot(
+        &format!("file://{}", blank_html.display()),
+        &dir.path().join("blank.png"),
+    );
+    let page = shot(
+        &format!("file://{}", bundles.join("index.html").display()),
+        &dir.path().join("index.png"),
+    );
+    // PNG, 1200 × 1600 (IHDR width and height).
+    assert_eq!(&page[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(u32::from_be_bytes(page[16..20].try_into().unwrap()), 1200);
+    assert_eq!(u32::from_be_bytes(page[20..24].try_into().unwrap()), 1600);
+    assert!(
+        page.len() > 10 * blank.len(),
+        "the page renders like a blank one: {} vs {} bytes",
+        page.len(),
+        blank.len()
+    );
+}

@@ -349,6 +349,27 @@ async fn drive(
                                 })
                                 .await?;
                             out = f.apply(Action::Resume).await?;
+                            // In a loop the new breakpoint comes round again before the
+                            // temporary one: those pauses are extra; go on to the temporary
+                            // one, and take the new breakpoint away once it keeps coming.
+                            let mut again = 0;
+                            while paused_at(&out).is_some_and(|h| {
+                                h != to
+                                    && f.expect.extra_lines.contains(&h.line)
+                                    && !r.inserted_code.contains(&h.line)
+                            }) {
+                                again += 1;
+                                if again > max_resync + 1 || f.finished {
+                                    break;
+                                }
+                                if again >= max_resync {
+                                    if let Some(id) = new_bp.take() {
+                                        f.expect.inserted.insert(f.index());
+                                        f.apply(Action::RemoveBreakpoint { id }).await?;
+                                    }
+                                }
+                                out = f.apply(Action::Resume).await?;
+                            }
                             if let Output::BreakpointSet { id, .. } = temp {
                                 f.expect.inserted.insert(f.index());
                                 f.apply(Action::RemoveBreakpoint { id }).await?;

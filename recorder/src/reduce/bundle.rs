@@ -39,6 +39,20 @@ fn named_variable(detail: &str) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
+/// The top frame's variables, innermost scope first, values rendered.
+fn top_variables(p: &morphtrace_schema::PauseState) -> Vec<(String, String)> {
+    p.stack
+        .first()
+        .map(|f| {
+            f.scopes
+                .iter()
+                .flat_map(|s| s.variables.iter())
+                .map(|v| (v.name.clone(), v.value.to_string()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// One line saying what an engine answered.
 pub fn answer(o: &Output) -> String {
     match o {
@@ -64,17 +78,10 @@ pub fn answer(o: &Output) -> String {
                     format!("{name}@{}", f.location)
                 })
                 .collect();
-            let vars: Vec<String> = p
-                .stack
-                .first()
-                .map(|f| {
-                    f.scopes
-                        .iter()
-                        .flat_map(|s| s.variables.iter())
-                        .map(|v| format!("{} = {}", v.name, v.value))
-                        .collect()
-                })
-                .unwrap_or_default();
+            let vars: Vec<String> = top_variables(p)
+                .into_iter()
+                .map(|(n, v)| format!("{n} = {v}"))
+                .collect();
             format!(
                 "paused at {} (stack: {}; variables: {})",
                 p.location,
@@ -102,6 +109,30 @@ fn answers(t: &Trace) -> Vec<String> {
         .collect()
 }
 
+/// Each pause of a trace: the step (action position, 0-based), the 1-based line and column, the
+/// stack and the top frame's variables; what the findings index marks beside the program.
+fn pauses(t: &Trace) -> Vec<serde_json::Value> {
+    let mut step = None::<usize>;
+    let mut out = Vec::new();
+    for e in &t.events {
+        match &e.kind {
+            EventKind::Action(_) => step = Some(step.map_or(0, |s| s + 1)),
+            EventKind::Output(Output::Paused(p)) => {
+                let variables = top_variables(p);
+                out.push(serde_json::json!({
+                    "step": step.unwrap_or(0),
+                    "line": p.location.line + 1,
+                    "column": p.location.column + 1,
+                    "stack": p.stack.iter().map(|f| f.function.clone()).collect::<Vec<_>>(),
+                    "variables": variables,
+                }));
+            }
+            EventKind::Output(_) => {}
+        }
+    }
+    out
+}
+
 /// Writes the reduced case into `dir`: `program.js`, `original.js`, `actions.json`, each
 /// engine's answers (`answers.json`), and a README.md written for the engine's bug tracker.
 pub fn write_bundle(dir: &Path, r: &Reduced, case: &Case<'_>) -> std::io::Result<()> {
@@ -120,6 +151,12 @@ pub fn write_bundle(dir: &Path, r: &Reduced, case: &Case<'_>) -> std::io::Result
         .map(|(e, t)| (e.clone(), answers(t), t.console.clone()))
         .collect();
     std::fs::write(dir.join("answers.json"), pretty(&per_engine))?;
+    let paused: Vec<serde_json::Value> = engines
+        .iter()
+        .zip(&r.traces)
+        .map(|(e, t)| serde_json::json!({"engine": e, "pauses": pauses(t)}))
+        .collect();
+    std::fs::write(dir.join("pauses.json"), pretty(&paused))?;
     let reproducer = case.engines.iter().all(reproducible);
     if reproducer {
         let variables: Vec<String> = match finding.kind {

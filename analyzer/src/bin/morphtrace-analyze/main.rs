@@ -96,6 +96,37 @@ enum Command {
         #[arg(long)]
         new: bool,
     },
+    /// Findings in one command: for every class not triaged as by design or as ours (new,
+    /// engine bug, representation), reduce one representative with `morphtrace-record reduce`
+    /// (run as a separate process: the analyzer never talks to a debugger) into DIR/NN-CLASS, a
+    /// bundle with a standalone reproducer; then write DIR/index.html (per finding the reduced
+    /// program with each engine's pauses side by side and the variables that differ, or the
+    /// coverage line and its counts) and DIR/findings.json. Metamorphic warnings are listed, not
+    /// reduced.
+    Findings {
+        /// Archives to draw the classes from (not with --index-only).
+        #[arg(required_unless_present = "index_only")]
+        archives: Vec<PathBuf>,
+        /// Output directory (created; with --index-only, the directory of bundles to index).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Seconds of reduction per finding.
+        #[arg(long, default_value_t = 300.0)]
+        budget: f64,
+        /// Reduce at most this many classes, largest first per family (0: all).
+        #[arg(long, default_value_t = 0)]
+        max: usize,
+        /// The triage file (default: the nearest triage.toml from the current directory up).
+        #[arg(long, value_name = "FILE")]
+        triage: Option<PathBuf>,
+        /// The recorder to reduce with (default: morphtrace-record next to this executable,
+        /// else from PATH).
+        #[arg(long, value_name = "PATH")]
+        recorder: Option<PathBuf>,
+        /// Only (re)write DIR/index.html for the bundles already in DIR (e.g. traces/findings).
+        #[arg(long)]
+        index_only: bool,
+    },
     /// Draw divergences for manual inspection, one per class in turn, largest class first
     /// (DBDB §3.4), each with its trace excerpt around the divergence.
     Sample {
@@ -434,6 +465,23 @@ fn run(cli: Cli) -> Result<ExitCode> {
             }
             Ok(code(unreadable))
         }
+        Command::Findings {
+            archives,
+            out,
+            budget,
+            max,
+            triage,
+            recorder,
+            index_only,
+        } => findings(
+            &archives,
+            &out,
+            budget,
+            max,
+            triage.as_deref(),
+            recorder,
+            index_only,
+        ),
         Command::Sample {
             archives,
             n,
@@ -785,4 +833,141 @@ struct ClassTable<'a> {
     keys: &'static [&'static str],
     family: morphtrace_analyzer::triage::Family,
     headers: &'static [&'static str],
+}
+
+/// `findings`: select, reduce (by the recorder), index.
+fn findings(
+    archives: &[PathBuf],
+    out: &std::path::Path,
+    budget: f64,
+    max: usize,
+    triage: Option<&std::path::Path>,
+    recorder: Option<PathBuf>,
+    index_only: bool,
+) -> Result<ExitCode> {
+    use morphtrace_analyzer::findings::{self, Outcome};
+    if index_only {
+        if !out.is_dir() {
+            anyhow::bail!("{} is not a directory of bundles", out.display());
+        }
+        let html = findings::index(out, None, &[]);
+        std::fs::write(out.join("index.html"), html)?;
+        println!("{}", out.join("index.html").display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    if budget.is_nan() || budget <= 0.0 {
+        anyhow::bail!("--budget must be positive");
+    }
+    if out.exists() {
+        anyhow::bail!("{} exists: give a new directory", out.display());
+    }
+    let triage = morphtrace_analyzer::triage::find(triage)?;
+    let mut unreadable = false;
+    let want = Want {
+        coverage: true,
+        ..Want::SUMMARY
+    };
+    let d = load_inputs(archives, want, &mut unreadable)?;
+    let (mut chosen, skipped) = findings::representatives(&d, &triage)?;
+    if max > 0 && chosen.len() > max {
+        chosen.truncate(max);
+    }
+    let recorder = recorder.unwrap_or_else(findings::recorder);
+    std::fs::create_dir_all(out)?;
+    let bar = indicatif::ProgressBar::new(chosen.len() as u64).with_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    if !std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    for (i, r) in chosen.iter().enumerate() {
+        let slug = r.slug(i + 1);
+        bar.set_message(r.key.join(" / "));
+        let mut cmd = std::process::Command::new(&recorder);
+        cmd.arg("reduce")
+            .arg(&r.archive)
+            .args(["--session", &r.session.to_string()])
+            .args(["--budget", &budget.to_string()])
+            .arg("--out")
+            .arg(out.join(&slug));
+        if let Some(c) = r.coverage_class() {
+            cmd.args(["--class", &c]);
+        }
+        let o = anyhow::Context::with_context(cmd.output(), || {
+            format!(
+                "running {} (give the recorder with --recorder)",
+                recorder.display()
+            )
+        })?;
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let last = |t: &str| {
+            t.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .to_string()
+        };
+        let written = o.status.success() && out.join(&slug).join("README.md").is_file();
+        let said = if written {
+            stdout.lines().next().unwrap_or("").to_string()
+        } else {
+            last(&stderr)
+        };
+        println!(
+            "{} [{}] {}: {}",
+            if written { "reduced" } else { "NOT REDUCED" },
+            r.verdict,
+            r.key.join(" / "),
+            said
+        );
+        outcomes.push(Outcome {
+            representative: r.clone(),
+            bundle: written.then_some(slug),
+            said,
+        });
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    for s in &skipped {
+        println!("left out {}: {}", s.key.join(" / "), s.why);
+    }
+    let summary: Vec<serde_json::Value> = outcomes
+        .iter()
+        .map(|o| {
+            let r = &o.representative;
+            serde_json::json!({
+                "family": format!("{:?}", r.family).to_lowercase(),
+                "class": r.key,
+                "members": r.size,
+                "verdict": r.verdict,
+                "archive": r.archive,
+                "session": r.session,
+                "bundle": o.bundle,
+                "said": o.said,
+            })
+        })
+        .collect();
+    std::fs::write(
+        out.join("findings.json"),
+        serde_json::to_string_pretty(&summary)? + "\n",
+    )?;
+    std::fs::write(
+        out.join("index.html"),
+        findings::index(out, Some(&outcomes), &skipped),
+    )?;
+    let done = outcomes.iter().filter(|o| o.bundle.is_some()).count();
+    println!(
+        "{done} of {} classes reduced into bundles, {} left out; {}",
+        outcomes.len(),
+        skipped.len(),
+        out.join("index.html").display()
+    );
+    Ok(if unreadable {
+        ExitCode::from(EXIT_UNREADABLE)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
