@@ -1027,6 +1027,16 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
             engines: &engines,
             columns: policy.columns,
             prelude,
+            action_timeout: Duration::from_secs_f64(
+                header
+                    .campaign
+                    .params
+                    .iter()
+                    .find(|(k, _)| k == "action_timeout_s")
+                    .and_then(|(_, v)| v.parse::<f64>().ok())
+                    .filter(|t| t.is_finite() && *t > 0.0)
+                    .unwrap_or(5.0),
+            ),
             original: &program.text,
             original_actions: &actions,
             source: &format!("{} session {}", r.archive.display(), session.id),

@@ -23,6 +23,9 @@ pub struct Case<'a> {
     pub columns: bool,
     /// The determinism prelude ran before the program.
     pub prelude: bool,
+    /// How long the recording waited for one action's answer (a program still running then
+    /// ended by `timeout`): the reproducer waits as long.
+    pub action_timeout: std::time::Duration,
     pub original: &'a str,
     pub original_actions: &'a [Action],
     /// A phrase naming the archive and session.
@@ -172,6 +175,7 @@ pub fn write_bundle(dir: &Path, r: &Reduced, case: &Case<'_>) -> std::io::Result
             "variables": variables,
             "columns": case.columns,
             "prelude": case.prelude,
+            "actionTimeoutMs": case.action_timeout.as_millis() as u64,
             "engines": case.engines.iter().map(|d| serde_json::json!({
                 "kind": d.kind.to_string(),
                 "label": d.label(),

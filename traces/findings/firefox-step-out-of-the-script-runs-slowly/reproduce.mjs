@@ -30,7 +30,9 @@ const actions = JSON.parse(read('actions.json'));
 const program = read('program.js');
 const prelude = finding.prelude ? read('prelude.js') : null;
 const url = pathToFileURL(join(here, 'program.js')).href;
-const ACTION_MS = 10_000;
+// As long as morphtrace waited for one action's answer (a program still running then has
+// ended by timeout: the answer of a termination finding).
+const ACTION_MS = finding.actionTimeoutMs ?? 5_000;
 const overrides = Object.fromEntries(
   process.argv.slice(2).map((a) => a.split('=')).filter((kv) => kv.length === 2),
 );
@@ -256,14 +258,38 @@ class V8Session {
 // 1-based line:column, as morphtrace prints positions.
 const pos = (l) => `${l.lineNumber + 1}:${(l.columnNumber ?? 0) + 1}`;
 
-// Kills a browser and removes its profile once it has exited (it writes there until then).
+// Browsers run in process groups of their own (to be killed with their helpers): interrupted,
+// take them along.
+const browsers = new Set();
+for (const sig of ['SIGINT', 'SIGTERM']) {
+  process.on(sig, () => {
+    for (const pid of browsers) {
+      try {
+        process.kill(-pid, 'SIGKILL');
+      } catch {}
+    }
+    process.exit(2);
+  });
+}
+
+// Kills a browser with its helper processes (its own process group) and removes its profile
+// once they are gone (they write there until then). A profile left behind is said, not fatal.
 async function stop(child, dir) {
   if (child && child.exitCode === null && child.signalCode === null) {
     const exited = new Promise((r) => child.once('exit', r));
-    child.kill('SIGKILL');
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
     await Promise.race([exited, sleep(5000)]);
   }
-  rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+  if (child) browsers.delete(child.pid);
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch (e) {
+    console.error(`reproduce.mjs: could not remove ${dir}: ${e.message}`);
+  }
 }
 
 async function launchChromium(exe) {
@@ -276,8 +302,9 @@ async function launchChromium(exe) {
       '--disable-extensions', '--disable-dev-shm-usage', '--remote-debugging-address=127.0.0.1',
       '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank',
     ],
-    { stdio: 'ignore' },
+    { stdio: 'ignore', detached: true },
   );
+  browsers.add(child.pid);
   const cleanup = () => stop(child, profile);
   try {
     const file = join(profile, 'DevToolsActivePort');
@@ -697,8 +724,10 @@ async function launchFirefox(exe, engine) {
     });
     child = spawn(exe, ['--headless', '--no-remote', '--profile', profile, '--start-debugger-server', String(port), 'about:blank'], {
       stdio: 'ignore',
+      detached: true,
       env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' },
     });
+    browsers.add(child.pid);
     for (let i = 0; i < 300 && !rdp; i++) {
       await sleep(100);
       rdp = await Rdp.open(port).catch(() => undefined);
@@ -753,7 +782,9 @@ function aspect(a) {
     case 'breakpoint-removal':
       return String(a.removed);
     case 'termination':
-      return a.finished ? `ended (${a.finished})` : p ? 'paused' : JSON.stringify(a);
+      return a.finished
+        ? `ended (${a.finished}${a.finished === 'timeout' ? ` after ${ACTION_MS / 1000} s` : ''})`
+        : p ? 'paused' : JSON.stringify(a);
     case 'pause-location':
       return p ? line(p.at) : JSON.stringify(a);
     case 'call-stack':
