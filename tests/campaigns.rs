@@ -883,3 +883,65 @@ fn reproducer_agrees_where_the_engines_did(bundle: &Path) {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// `morphtrace-analyze findings` end to end: a differential campaign whose one divergence is an
+/// engine bug by triage (Firefox's duplicate parameters), reduced by the recorder into a bundle
+/// whose reproducer shows it, and an index that names it.
+#[test]
+fn findings_reduce_every_class_worth_a_bundle_and_index_them() {
+    let analyze = Path::new(RECORD).with_file_name("morphtrace-analyze");
+    assert!(analyze.is_file(), "{} is not built", analyze.display());
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("d.mtrace");
+    let o = Command::new(RECORD)
+        .args(["run", "--engine", "chromium", "--engine", "firefox"])
+        .args(["--strategy", "differential", "--seeds", "1..1", "--corpus"])
+        .arg(root().join("../shared/corpus/dbdb/manual/1.js"))
+        .arg("--out")
+        .arg(&archive)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let out = dir.path().join("findings");
+    let o = Command::new(&analyze)
+        .current_dir(root())
+        .arg("findings")
+        .arg(&archive)
+        .args(["--budget", "120", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        said.contains("reduced [engine bug] variables / resume / ExpressionStatement"),
+        "{said}"
+    );
+    let bundle = out.join("01-variables-resume-expressionstatement");
+    let program = std::fs::read_to_string(bundle.join("program.js")).unwrap();
+    assert!(program.lines().count() <= 6, "{program}");
+    let o = Command::new("node")
+        .arg(bundle.join("reproduce.mjs"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let html = std::fs::read_to_string(out.join("index.html")).unwrap();
+    assert!(html.contains("id=\"01-variables-resume-expressionstatement\""));
+    assert!(html.contains("engine bug"), "{html}");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("findings.json")).unwrap()).unwrap();
+    assert_eq!(summary[0]["verdict"], "engine bug");
+    assert_eq!(
+        summary[0]["bundle"],
+        "01-variables-resume-expressionstatement"
+    );
+}

@@ -588,10 +588,15 @@ fn compare_shows_what_changed_between_two_campaigns() {
         ),
         "{out}"
     );
-    // The repository's triage.toml has no rule for Firefox's timeouts after a stepOut.
+    // A class that appeared and that a rule judges (Firefox's slow step out), and one that no
+    // rule judges yet.
+    assert!(
+        out.contains("| termination | stepOut | ForStatement | 0 | 2 | appeared | engine bug |"),
+        "{out}"
+    );
     assert!(
         out.contains(
-            "| termination | stepOut | ForStatement | 0 | 2 | appeared, untriaged | new |"
+            "| pause-location | resume | VariableDeclaration | 0 | 1 | appeared, untriaged | new |"
         ),
         "{out}"
     );
