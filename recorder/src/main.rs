@@ -966,11 +966,7 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
                 .context("the session names an engine the header lacks")
         })
         .collect::<Result<_>>()?;
-    let prelude = !descriptors.iter().any(|d| {
-        d.details
-            .iter()
-            .any(|(k, v)| k == "determinism" && v.starts_with("off"))
-    });
+    let prelude = prelude_was_on(&descriptors);
     let capture = CaptureOptions {
         prelude,
         ..CaptureOptions::default()
@@ -1028,12 +1024,8 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
             columns: policy.columns,
             prelude,
             action_timeout: Duration::from_secs_f64(
-                header
-                    .campaign
-                    .params
-                    .iter()
-                    .find(|(k, _)| k == "action_timeout_s")
-                    .and_then(|(_, v)| v.parse::<f64>().ok())
+                campaign_param(header, "action_timeout_s")
+                    .and_then(|v| v.parse::<f64>().ok())
                     .filter(|t| t.is_finite() && *t > 0.0)
                     .unwrap_or(5.0),
             ),
@@ -1147,14 +1139,7 @@ async fn reduce_coverage(
                 .join("; ")
         );
     }
-    let param = |k: &str| {
-        header
-            .campaign
-            .params
-            .iter()
-            .find(|(n, _)| n == k)
-            .map(|(_, v)| v.clone())
-    };
+    let param = |k: &str| campaign_param(header, k);
     // Variants matter only to Cod's relation: without them each candidate is judged faster.
     let variants: usize = if class.starts_with("cod ") {
         param("variants").and_then(|v| v.parse().ok()).unwrap_or(3)
@@ -1190,11 +1175,7 @@ async fn reduce_coverage(
         "--run-timeout".into(),
         run_timeout.to_string(),
     ]);
-    let prelude = !used.iter().any(|d| {
-        d.details
-            .iter()
-            .any(|(k, v)| k == "determinism" && v.starts_with("off"))
-    });
+    let prelude = prelude_was_on(&used);
     let is_c = program.language == Language::C;
     let bar = indicatif::ProgressBar::new_spinner().with_message(format!(
         "{}: {class}",
@@ -1334,6 +1315,26 @@ async fn reduce_coverage(
     );
     println!("{}", r.out.display());
     Ok(ExitCode::SUCCESS)
+}
+
+/// Whether the recording ran programs behind the determinism prelude (on unless an engine says
+/// it was switched off).
+fn prelude_was_on(engines: &[&morphtrace_schema::EngineDescriptor]) -> bool {
+    !engines.iter().any(|d| {
+        d.details
+            .iter()
+            .any(|(k, v)| k == "determinism" && v.starts_with("off"))
+    })
+}
+
+/// A campaign parameter as the archive's header recorded it.
+fn campaign_param(header: &morphtrace_schema::ArchiveHeader, key: &str) -> Option<String> {
+    header
+        .campaign
+        .params
+        .iter()
+        .find(|(n, _)| n == key)
+        .map(|(_, v)| v.clone())
 }
 
 /// What the reduction's last line adds when the budget stopped it.
