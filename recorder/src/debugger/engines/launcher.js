@@ -3,3 +3,6 @@
 // it runs as a classic script with browser-like scoping (cookbook §2.7).
 'use strict';
 setInterval(() => {}, 1 << 30);
+// Node's environment is set up once this runs: the recorder waits for this line before it sends
+// anything that needs it (see `start` in node.rs).
+process.stderr.write('morphtrace: launcher ready\n');

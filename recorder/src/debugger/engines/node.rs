@@ -20,6 +20,8 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 const LAUNCHER: &str = include_str!("launcher.js");
+/// What the launcher writes to stderr once Node's environment is set up.
+const READY: &str = "morphtrace: launcher ready";
 
 /// A Node process paused in the launcher, waiting for a program path on stdin.
 struct Waiting {
@@ -186,6 +188,18 @@ async fn start(
     .ok()
     .flatten()
     .ok_or_else(|| fail("no `Debugger listening on ws://` line on stderr".into()))?;
+    let ready = tokio::time::timeout(Duration::from_secs(15), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains(READY) {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    if ready != Ok(true) {
+        return Err(fail(format!("the launcher never said {READY:?}")));
+    }
     // Keep draining stderr so that the process never blocks on a full pipe.
     let crash = crate::debugger::cdp::session::CrashReport::default();
     let report = crash.clone();
@@ -203,16 +217,54 @@ async fn start(
             }
         }
     });
-    let conn = Connection::connect(&url)
-        .await
-        .map_err(|e| fail(e.to_string()))?;
-    let events = conn.subscribe(None);
-    conn.call(None, "Runtime.enable", json!({}), t)
-        .await
-        .map_err(|e| fail(e.to_string()))?;
-    enable_debugger(&conn, None, prelude, t)
-        .await
-        .map_err(|e| fail(e.to_string()))?;
+    let connected = async {
+        let conn = Connection::connect(&url).await.map_err(|e| e.to_string())?;
+        let events = conn.subscribe(None);
+        conn.call(None, "Runtime.enable", json!({}), t)
+            .await
+            .map_err(|e| e.to_string())?;
+        // Until its event loop turns, Node still runs start-up JavaScript, and an evaluation
+        // arrives as an interrupt in the middle of it: Node 24 under the permission model was
+        // seen mid-`require('stream')`, and the prelude's first touch of `crypto` (which loads
+        // webcrypto, which requires `stream`) then threw, in about one session in four. So wait
+        // for the loop's first turn. (`setImmediate` needs Node's environment, set up once the
+        // launcher said it was ready: evaluated earlier, it crashed Node 24 in libuv.)
+        let idle = conn
+            .call(
+                None,
+                "Runtime.evaluate",
+                json!({"expression": "new Promise(function (r) { setImmediate(r); })",
+                       "awaitPromise": true, "silent": true}),
+                t,
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        if let Some(d) = idle.get("exceptionDetails") {
+            return Err(format!("waiting for the event loop: {d}"));
+        }
+        enable_debugger(&conn, None, prelude, t)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok((conn, events))
+    };
+    let (conn, events) = match connected.await {
+        Ok(c) => c,
+        Err(reason) => {
+            // Say how the process ended, if it did: a lost connection alone explains nothing.
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            let ended = match child.try_wait() {
+                Ok(Some(status)) => format!(" (node ended: {status})"),
+                _ => String::new(),
+            };
+            let said = crash
+                .lock()
+                .ok()
+                .and_then(|r| r.clone())
+                .map(|m| format!(" ({m})"))
+                .unwrap_or_default();
+            return Err(fail(format!("{reason}{ended}{said}")));
+        }
+    };
     Ok(Waiting {
         child,
         conn,
