@@ -848,6 +848,20 @@ fn every_finding_in_traces_reproduces_on_todays_engines() {
             String::from_utf8_lossy(&o.stderr)
         );
         assert!(said.contains("the finding shows"), "{said}");
+        // A C program reduced under the undefined-behaviour guard still passes it.
+        if b.join("well-defined.sh").exists() {
+            let guard = Command::new("sh")
+                .arg("well-defined.sh")
+                .arg("program.c")
+                .current_dir(b)
+                .status()
+                .unwrap();
+            assert!(
+                guard.success(),
+                "{}: program.c fails its guard",
+                b.display()
+            );
+        }
         if script == "reproduce.mjs" {
             reproducer_agrees_where_the_engines_did(b);
         }

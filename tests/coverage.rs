@@ -536,6 +536,24 @@ fn a_c_coverage_finding_is_reduced_by_cvise_and_keeps_its_class() {
         assert!(!program.contains(padding), "{padding} stays:\n{program}");
     }
     assert!(program.contains("break"), "{program}");
+    // Every candidate passed the undefined-behaviour guard, and so does the result; the guard
+    // refuses what C-Vise leaves without it (an uninitialized read, an implicit declaration).
+    let guard = |file: &Path| {
+        Command::new("sh")
+            .arg(out.join("well-defined.sh"))
+            .arg(file)
+            .status()
+            .unwrap()
+            .code()
+    };
+    assert_eq!(guard(&out.join("program.c")), Some(0), "{program}");
+    let undefined = dir.path().join("undefined.c");
+    std::fs::write(
+        &undefined,
+        "int main(void) { int i; for (; i < 3; i++) puts(\"x\"); return 0; }\n",
+    )
+    .unwrap();
+    assert_eq!(guard(&undefined), Some(1));
     // The reduced program keeps the class by the campaign's own judgement...
     let check = |file: &Path| {
         Command::new(RECORD)
@@ -573,6 +591,7 @@ fn a_c_coverage_finding_is_reduced_by_cvise_and_keeps_its_class() {
         "## Expected",
         "## Actual",
         "gcov@12",
+        "Every candidate passed `well-defined.sh`",
     ] {
         assert!(readme.contains(part), "{part}: {readme}");
     }

@@ -588,8 +588,31 @@ fn compare_shows_what_changed_between_two_campaigns() {
         ),
         "{out}"
     );
-    // A class that appeared and that a rule judges (Firefox's slow step out), and one that no
-    // rule judges yet.
+    // Classes that appeared and that a rule judges (Firefox's slow step out, its skipped
+    // breakpoint).
+    for row in [
+        "| termination | stepOut | ForStatement | 0 | 2 | appeared | engine bug |",
+        "| pause-location | resume | VariableDeclaration | 0 | 1 | appeared | engine bug |",
+    ] {
+        assert!(out.contains(row), "{row}: {out}");
+    }
+    assert!(out.contains("matched sessions changed."), "{out}");
+    // Under a triage that judges only the slow step out, the skipped breakpoint is flagged.
+    let dir = tempfile::tempdir().unwrap();
+    let one_rule = dir.path().join("triage.toml");
+    std::fs::write(
+        &one_rule,
+        "[[class]]\nfamily = \"divergence\"\nkey = { kind = \"termination\" }\n\
+         verdict = \"engine-bug\"\nnote = \"slow\"\n",
+    )
+    .unwrap();
+    let out = ok(&[
+        "compare",
+        p(&trace(NODE)),
+        p(&trace(FIREFOX)),
+        "--triage",
+        p(&one_rule),
+    ]);
     assert!(
         out.contains("| termination | stepOut | ForStatement | 0 | 2 | appeared | engine bug |"),
         "{out}"
@@ -600,7 +623,6 @@ fn compare_shows_what_changed_between_two_campaigns() {
         ),
         "{out}"
     );
-    assert!(out.contains("matched sessions changed."), "{out}");
 }
 
 #[test]

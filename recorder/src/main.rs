@@ -1246,6 +1246,7 @@ async fn reduce_coverage(
                 text: blanked.text,
                 elapsed: blanked.elapsed,
                 complete: blanked.complete,
+                guarded: false,
             },
             Some(blanked.tests),
         )
@@ -1304,6 +1305,7 @@ async fn reduce_coverage(
             lines: (before, after),
             elapsed: reduced.elapsed,
             complete: reduced.complete,
+            guarded: reduced.guarded,
             source: &format!("{} session {}", r.archive.display(), session.id),
         },
     )?;

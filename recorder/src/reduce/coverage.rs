@@ -16,6 +16,9 @@ use std::time::{Duration, Instant};
 pub const REPRODUCER_C2V: &str = include_str!("reproduce-c2v.sh");
 /// The reproducer of a V8 finding against the ground truth (block count against a counter).
 pub const REPRODUCER_V8: &str = include_str!("reproduce-v8.sh");
+/// The guard against undefined behaviour in C-Vise's candidates: no warning that means it (gcc),
+/// and a clean run under AddressSanitizer and UndefinedBehaviorSanitizer.
+pub const WELL_DEFINED: &str = include_str!("well-defined.sh");
 
 /// What C-Vise left and what it took.
 #[derive(Debug, Clone)]
@@ -24,6 +27,9 @@ pub struct CReduced {
     pub elapsed: Duration,
     /// C-Vise reached its fixpoint within the budget.
     pub complete: bool,
+    /// Every candidate passed [`WELL_DEFINED`] (`false`: the original itself did not, so the
+    /// guard was left out).
+    pub guarded: bool,
 }
 
 /// Single quotes for `sh` (the strings here hold no single quote; refused if one does).
@@ -47,7 +53,29 @@ pub fn cvise(
     let io = |e: std::io::Error| ReduceError::Write(e.to_string());
     let me = std::env::current_exe().map_err(io)?;
     std::fs::write(work.join("program.c"), text).map_err(io)?;
-    let mut script = format!("#!/bin/sh\n{}", quoted(&me.display().to_string())?);
+    // The guard runs first (it is cheaper than profiling) unless the original itself fails it.
+    let guard = work.join("well-defined.sh");
+    std::fs::write(&guard, WELL_DEFINED).map_err(io)?;
+    let guarded = Command::new("sh")
+        .arg(&guard)
+        .arg("program.c")
+        .current_dir(work)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(io)?
+        .success();
+    if !guarded {
+        tracing::warn!("the original program shows signs of undefined behaviour: C-Vise runs without the guard");
+    }
+    let mut script = "#!/bin/sh\n".to_string();
+    if guarded {
+        script.push_str(&format!(
+            "sh {} program.c >/dev/null 2>&1 || exit 1\n",
+            quoted(&guard.display().to_string())?
+        ));
+    }
+    script.push_str(&quoted(&me.display().to_string())?);
     for a in check {
         script.push(' ');
         script.push_str(&quoted(a)?);
@@ -127,6 +155,7 @@ pub fn cvise(
         text,
         elapsed: t0.elapsed(),
         complete,
+        guarded,
     })
 }
 
@@ -181,6 +210,8 @@ pub struct Bundle<'a> {
     pub tests: Option<usize>,
     pub elapsed: Duration,
     pub complete: bool,
+    /// Every C-Vise candidate passed the undefined-behaviour guard.
+    pub guarded: bool,
     pub source: &'a str,
 }
 
@@ -247,6 +278,25 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
         b.elapsed.as_secs_f64(),
         if b.complete { "" } else { ", budget reached" }
     );
+    if b.language == Language::C {
+        if b.guarded {
+            std::fs::write(dir.join("well-defined.sh"), WELL_DEFINED)?;
+            let _ = writeln!(
+                md,
+                "Every candidate passed `well-defined.sh`: no gcc warning that means undefined \
+                 behaviour (uninitialized reads, implicit declarations, falling off a non-void \
+                 function, ...) and a clean run under AddressSanitizer and \
+                 UndefinedBehaviorSanitizer (`sh well-defined.sh program.c` exits 0).\n"
+            );
+        } else {
+            let _ = writeln!(
+                md,
+                "The original program already showed signs of undefined behaviour to \
+                 morphtrace's guard, so the reduction ran without it: check `program.c` before \
+                 reporting.\n"
+            );
+        }
+    }
     let _ = writeln!(md, "## Versions\n");
     for e in b.engines {
         let _ = writeln!(md, "- {e}");
