@@ -838,7 +838,11 @@ fn every_finding_in_traces_reproduces_on_todays_engines() {
         };
         assert!(b.join(script).exists(), "{} has no reproducer", b.display());
         assert!(b.join("README.md").exists(), "{}", b.display());
-        let o = Command::new(tool).arg(b.join(script)).output().unwrap();
+        let o = Command::new(tool)
+            .arg(b.join(script))
+            .args(local_engines(b))
+            .output()
+            .unwrap();
         let said = String::from_utf8_lossy(&o.stdout);
         assert_eq!(
             o.status.code(),
@@ -868,6 +872,32 @@ fn every_finding_in_traces_reproduces_on_todays_engines() {
     }
 }
 
+/// `LABEL=PATH` for each engine of a bundle whose recorded executable is not on this machine:
+/// project-local versions (`node@24`) live in the clone's `tools/`, wherever it is.
+fn local_engines(bundle: &Path) -> Vec<String> {
+    let Ok(text) = std::fs::read_to_string(bundle.join("finding.json")) else {
+        return Vec::new();
+    };
+    let spec: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let mut out = Vec::new();
+    for e in spec["engines"].as_array().into_iter().flatten() {
+        let (Some(label), Some(exe)) = (e["label"].as_str(), e["executable"].as_str()) else {
+            continue;
+        };
+        if Path::new(exe).exists() {
+            continue;
+        }
+        // node@24.19.0 -> node@24
+        let (kind, version) = label.split_once('@').unwrap_or((label, ""));
+        let major = version.split('.').next().unwrap_or("");
+        let spec =
+            morphtrace_recorder::debugger::engines::EngineSpec::parse(&format!("{kind}@{major}"))
+                .unwrap_or_else(|e| panic!("{}: {label}: {e}", bundle.display()));
+        out.push(format!("{label}={}", spec.executable.display()));
+    }
+    out
+}
+
 /// A debugger bundle's reproducer, asked about the last step before the finding where every
 /// engine answered alike in the recording (`answers.json`), exits 0: it compares, it does not
 /// assume. Every reduced debugger finding has such a step (`start` pauses alike or the
@@ -895,6 +925,7 @@ fn reproducer_agrees_where_the_engines_did(bundle: &Path) {
     std::fs::write(copy.path().join("finding.json"), spec.to_string()).unwrap();
     let o = Command::new("node")
         .arg(copy.path().join("reproduce.mjs"))
+        .args(local_engines(bundle))
         .output()
         .unwrap();
     let said = String::from_utf8_lossy(&o.stdout);

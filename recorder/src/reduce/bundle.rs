@@ -247,7 +247,7 @@ pub fn write_bundle(dir: &Path, r: &Reduced, case: &Case<'_>) -> std::io::Result
         let _ = writeln!(
             md,
             "## Reproduce\n\n`node reproduce.mjs` (Node.js 20 or later; engines as recorded, or \
-             `chromium=PATH`, `node=PATH`, `firefox=PATH`) replays the steps over the debuggers' own protocol and \
+             `chromium=PATH`, `node=PATH`, `firefox=PATH`, or by label, `node@24.19.0=PATH`) replays the steps over the debuggers' own protocol and \
              exits 1 while step {} still shows the difference, 0 once the debuggers agree.",
             r.step + 1
         );

@@ -5,7 +5,7 @@
 // Protocol over a TCP socket), and compares what the debuggers answer at the step where
 // morphtrace saw them differ.
 //
-//   node reproduce.mjs [chromium=PATH] [node=PATH] [firefox=PATH]   (default: as recorded)
+//   node reproduce.mjs [chromium=PATH] [node=PATH] [firefox=PATH] [LABEL=PATH]   (default: as recorded)
 //
 // Exit 1: the finding shows (the answers differ as recorded); 0: they agree; 2: it could not run.
 import { spawn, spawnSync } from 'node:child_process';
@@ -755,7 +755,8 @@ const launchers = { chromium: launchChromium, node: launchNode, firefox: launchF
 async function answers(engine) {
   const launch = launchers[engine.kind];
   if (!launch) throw new Error(`this reproducer does not drive ${engine.kind}`);
-  const exe = overrides[engine.kind] ?? engine.executable;
+  // By label first: two versions of one engine (node@20.20.2=PATH node@24.19.0=PATH).
+  const exe = overrides[engine.label] ?? overrides[engine.kind] ?? engine.executable;
   const { session, version, cleanup } = await launch(exe, engine);
   try {
     await session.load();
