@@ -1,18 +1,18 @@
 #include "csmith.h"
-*const func_2(int8_t *, int16_t );
-static int8_t *func_5();
-func_1() {
-  (func_5());
-}
-*const func_2(int8_t *, int16_t ) {}
-int8_t *func_5() {
-  for (;; ) {
+int8_t func_5() {
+  for (;;) {
     int32_t l_259[2];
-    if ((65535UL)) {
+    if (5) {
       if (0)
         break;
       break;
     }
   }
+  return 0;
 }
-int main() { func_1(); }
+int main() 
+  {
+    
+    func_5();
+    }
+

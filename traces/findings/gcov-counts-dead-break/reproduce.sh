@@ -6,7 +6,7 @@
 #
 # Exit 1: the finding shows (the counts differ as recorded); 0: they agree; 2: a tool failed.
 set -u
-line=13
+line=7
 kind=strong
 here=$(cd "$(dirname "$0")" && pwd)
 GCC=${GCC:-gcc} GCOV=${GCOV:-gcov} CLANG=${CLANG:-clang}
