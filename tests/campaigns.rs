@@ -728,6 +728,45 @@ fn a_nondeterministic_program_is_never_reported() {
     ));
 }
 
+/// Expressions shrink too: SunSpider string-unpack-code calls a packer with a 30 KB string
+/// argument on one line; statements alone leave that line whole, simplification empties the
+/// arguments and squeezes the blanks, and the call-stack divergence (V8 leaves the function
+/// unnamed, SpiderMonkey names it after the variable) still shows.
+#[test]
+fn reduction_empties_long_arguments_and_keeps_the_finding() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bundle");
+    let o = Command::new(RECORD)
+        .arg("reduce")
+        .arg(root().join("traces/differential-chromium-firefox-dbdb.mtrace"))
+        .args(["--session", "84", "--budget", "240", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(said.starts_with("reduced call-stack at stepInto"), "{said}");
+    let original = std::fs::read_to_string(out.join("original.js")).unwrap();
+    let program = std::fs::read_to_string(out.join("program.js")).unwrap();
+    assert!(original.len() > 20_000, "{}", original.len());
+    assert!(program.len() < 200, "{program}");
+    assert!(
+        program.contains("decompressedPrototype = function"),
+        "{program}"
+    );
+    let o = Command::new("node")
+        .arg(out.join("reproduce.mjs"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 #[test]
 fn reduce_writes_a_smaller_case_that_still_diverges_and_refuses_what_it_cannot_reduce() {
     let dir = tempfile::tempdir().unwrap();

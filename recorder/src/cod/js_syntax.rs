@@ -46,6 +46,8 @@ impl Stmt {
 
 pub struct JsProgram {
     pub statements: Vec<Stmt>,
+    /// Expressions reduction may shrink, outermost first (see [`Simplification`]).
+    pub simplifications: Vec<Simplification>,
     /// First token of each line (byte offset), if the line has one.
     first_token: Vec<Option<usize>>,
     positions: Positions,
@@ -85,6 +87,58 @@ struct Collector<'a> {
     labeled: HashSet<u32>,
     directives: HashSet<u32>,
     out: Vec<Stmt>,
+}
+
+/// A smaller stand-in for an expression: a long string, template, array or object literal
+/// becomes an empty one, a call's long argument list goes. Byte span, and what goes in its place.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Simplification {
+    pub start: usize,
+    pub end: usize,
+    pub by: &'static str,
+}
+
+/// Below this many bytes an expression is left alone: each candidate costs a debugger run.
+const SIMPLIFY_AT: usize = 16;
+
+struct Simplifiable {
+    base: u32,
+    out: Vec<Simplification>,
+}
+
+impl Simplifiable {
+    fn push(&mut self, span: morphtrace_js::Span, by: &'static str) {
+        let (start, end) = (
+            (span.lo.0 - self.base) as usize,
+            (span.hi.0 - self.base) as usize,
+        );
+        if end >= start + SIMPLIFY_AT {
+            self.out.push(Simplification { start, end, by });
+        }
+    }
+}
+
+impl Visit for Simplifiable {
+    fn visit_expr(&mut self, e: &ast::Expr) {
+        match e {
+            ast::Expr::Lit(ast::Lit::Str(l)) => self.push(l.span, "''"),
+            ast::Expr::Tpl(t) => self.push(t.span, "``"),
+            ast::Expr::Array(a) if !a.elems.is_empty() => self.push(a.span, "[]"),
+            ast::Expr::Object(o) if !o.props.is_empty() => self.push(o.span, "{}"),
+            _ => {}
+        }
+        e.visit_children_with(self);
+    }
+
+    fn visit_call_expr(&mut self, c: &ast::CallExpr) {
+        if let (Some(first), Some(last)) = (c.args.first(), c.args.last()) {
+            self.push(
+                morphtrace_js::Span::new(first.span().lo, last.span().hi),
+                "",
+            );
+        }
+        c.visit_children_with(self);
+    }
 }
 
 struct Jumps(bool);
@@ -189,8 +243,16 @@ impl JsProgram {
             script.visit_with(&mut c);
             let mut statements = c.out;
             statements.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+            let mut e = Simplifiable {
+                base: p.base,
+                out: Vec::new(),
+            };
+            script.visit_with(&mut e);
+            let mut simplifications = e.out;
+            simplifications.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
             Ok(JsProgram {
                 statements,
+                simplifications,
                 first_token: p.line_tokens().iter().map(|t| t.map(|(f, _)| f)).collect(),
                 positions: p.positions.clone(),
             })

@@ -199,6 +199,83 @@ fn blanked(text: &str, start: usize, end: usize) -> Option<String> {
     JsProgram::parse(&candidate).is_ok().then_some(candidate)
 }
 
+/// The expressions of `text` that may shrink (long literals, long argument lists), outermost
+/// first. `None` if `text` does not parse.
+fn simplifiable(text: &str) -> Option<Vec<(usize, usize, &'static str)>> {
+    let p = JsProgram::parse(text).ok()?;
+    Some(
+        p.simplifications
+            .iter()
+            .map(|s| (s.start, s.end, s.by))
+            .collect(),
+    )
+}
+
+/// `text` with `start..end` replaced by `by` and blanks to the old length, so that every other
+/// position keeps its line and column; if the result still parses.
+fn simplified(text: &str, start: usize, end: usize, by: &str) -> Option<String> {
+    let cut = start + by.len();
+    let head = text.get(start..cut)?;
+    if cut > end || head.contains(['\n', '\r']) || text.get(start..end)? == by {
+        return None;
+    }
+    let mut candidate = blank(text, cut, end);
+    candidate.replace_range(start..cut, by);
+    JsProgram::parse(&candidate).is_ok().then_some(candidate)
+}
+
+/// `text` with runs of blanks squeezed to one space, on each line after the last column an
+/// action names there (`keep`: 0-based line -> 0-based column), if that changes anything and
+/// the result still parses. What blanking and simplifying left inside lines goes.
+fn squeezed(text: &str, keep: &HashMap<u32, u32>) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        let body = line.trim_end_matches(['\n', '\r']);
+        let ending = &line[body.len()..];
+        // Columns are UTF-16 units; up to that many chars stay as they are.
+        let from = keep.get(&(i as u32)).map_or(0, |&c| {
+            body.char_indices()
+                .nth(c as usize + 1)
+                .map_or(body.len(), |(b, _)| b)
+        });
+        let mut l = body[..from].to_string();
+        let mut blank_run = false;
+        for ch in body[from..].chars() {
+            if ch == ' ' || ch == '\t' {
+                if !blank_run {
+                    l.push(' ');
+                }
+                blank_run = true;
+            } else {
+                l.push(ch);
+                blank_run = false;
+            }
+        }
+        let kept = l.len().min(from);
+        let trimmed = l[kept..].trim_end().len();
+        l.truncate(kept + trimmed);
+        out.push_str(&l);
+        out.push_str(ending);
+    }
+    (out != text && JsProgram::parse(&out).is_ok()).then_some(out)
+}
+
+/// The last column (0-based) each line's breakpoint actions name.
+fn named_columns(actions: &[Action]) -> HashMap<u32, u32> {
+    let mut keep: HashMap<u32, u32> = HashMap::new();
+    for a in actions {
+        if let Action::SetBreakpoint {
+            line,
+            column: Some(c),
+        } = a
+        {
+            let k = keep.entry(*line).or_insert(*c);
+            *k = (*k).max(*c);
+        }
+    }
+    keep
+}
+
 /// `text` with every comment-only line blanked, if there is one and the rest still parses.
 fn without_comment_lines(text: &str) -> Option<String> {
     let p = JsProgram::parse(text).ok()?;
@@ -262,7 +339,31 @@ pub fn blank_statements<E>(
             }
         }
     }
+    // Then expressions: long literals emptied, long argument lists dropped.
+    let mut changed = true;
+    while changed && !out_of_time() {
+        changed = false;
+        let Some(spans) = simplifiable(&text) else {
+            break;
+        };
+        for (start, end, by) in spans {
+            if out_of_time() {
+                break;
+            }
+            if let Some(candidate) = simplified(&text, start, end, by) {
+                if test(&candidate)? {
+                    text = candidate;
+                    changed = true;
+                }
+            }
+        }
+    }
     let complete = !out_of_time();
+    if let Some(candidate) = squeezed(&text, &HashMap::new()).filter(|_| complete) {
+        if test(&candidate)? {
+            text = candidate;
+        }
+    }
     if let Some(candidate) = without_comment_lines(&text).filter(|_| complete) {
         if test(&candidate)? {
             text = candidate;
@@ -483,8 +584,40 @@ impl<'a> Reducer<'a> {
                 }
             }
         }
+        // Then expressions: long literals emptied, long argument lists dropped (same lengths).
+        let mut changed = complete && !self.out_of_time();
+        while changed && !self.out_of_time() {
+            changed = false;
+            let Some(spans) = simplifiable(&text) else {
+                break;
+            };
+            for (start, end, by) in spans {
+                if self.out_of_time() {
+                    break;
+                }
+                let Some(candidate) = simplified(&text, start, end, by) else {
+                    continue;
+                };
+                let r = self.run(&candidate, &acts).await?;
+                if r.shows {
+                    text = candidate;
+                    best = r;
+                    changed = true;
+                }
+            }
+        }
         if self.out_of_time() {
             complete = false;
+        }
+        // Blanks inside lines squeezed where no action's column depends on them.
+        if let Some(candidate) =
+            squeezed(&text, &named_columns(&acts)).filter(|_| !self.out_of_time())
+        {
+            let r = self.run(&candidate, &acts).await?;
+            if r.shows {
+                text = candidate;
+                best = r;
+            }
         }
         // Comment-only lines go too (one candidate: all of them, if the rest still parses).
         if let Some(candidate) = without_comment_lines(&text).filter(|_| !self.out_of_time()) {
@@ -577,6 +710,37 @@ mod tests {
                 Action::Start
             ]
         );
+    }
+
+    #[test]
+    fn simplifying_empties_long_literals_and_argument_lists_in_place() {
+        let t = "var s = 'a long string of text';\nf(first_argument, second_one);\nlog(s);\n";
+        let spans = simplifiable(t).unwrap();
+        let whole = |a: &str| {
+            let start = t.find(a).unwrap();
+            (start, start + a.len())
+        };
+        let string = whole("'a long string of text'");
+        let args = whole("first_argument, second_one");
+        assert!(spans.contains(&(string.0, string.1, "''")), "{spans:?}");
+        assert!(spans.contains(&(args.0, args.1, "")), "{spans:?}");
+        // `log(s)` is too short to be worth a run.
+        assert_eq!(spans.len(), 2, "{spans:?}");
+        let c = simplified(t, string.0, string.1, "''").unwrap();
+        assert_eq!(c.len(), t.len());
+        assert_eq!(c.find("log"), t.find("log"));
+        assert!(c.starts_with("var s = '' "), "{c}");
+        let c = simplified(t, args.0, args.1, "").unwrap();
+        assert!(c.contains("f(     "), "{c}");
+        assert_eq!(c.find("log"), t.find("log"));
+        // A stand-in that would not parse is no candidate.
+        assert!(simplified("({a: 1, b: 2, c: 33333});", 1, 23, "{").is_none());
+        // Squeezing keeps what a breakpoint's column needs and trims the rest.
+        let c = simplified(t, args.0, args.1, "").unwrap();
+        let s = squeezed(&c, &HashMap::new()).unwrap();
+        assert!(s.contains("\nf( );\n"), "{s}");
+        let s = squeezed(&c, &[(1, 6)].into()).unwrap();
+        assert!(s.contains("\nf(      );\n"), "{s}");
     }
 
     #[test]
