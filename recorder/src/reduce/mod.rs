@@ -199,9 +199,31 @@ fn blanked(text: &str, start: usize, end: usize) -> Option<String> {
     JsProgram::parse(&candidate).is_ok().then_some(candidate)
 }
 
+/// One kind of edit of a program: the candidate edits of a text, and a text with one applied
+/// (`None` if it changes nothing or does not parse). Reduction applies each kind to a fixpoint.
+/// A byte span and what goes in its place (`""`: blanks).
+type Edit = (usize, usize, &'static str);
+
+struct Edits {
+    list: fn(&str) -> Option<Vec<Edit>>,
+    apply: fn(&str, usize, usize, &'static str) -> Option<String>,
+}
+
+/// Whole statements blanked.
+const STATEMENTS: Edits = Edits {
+    list: |t| Some(removable(t)?.into_iter().map(|(a, b)| (a, b, "")).collect()),
+    apply: |t, a, b, _| blanked(t, a, b),
+};
+
+/// Long literals emptied, long argument lists dropped.
+const EXPRESSIONS: Edits = Edits {
+    list: simplifiable,
+    apply: simplified,
+};
+
 /// The expressions of `text` that may shrink (long literals, long argument lists), outermost
 /// first. `None` if `text` does not parse.
-fn simplifiable(text: &str) -> Option<Vec<(usize, usize, &'static str)>> {
+fn simplifiable(text: &str) -> Option<Vec<Edit>> {
     let p = JsProgram::parse(text).ok()?;
     Some(
         p.simplifications
@@ -323,37 +345,22 @@ pub fn blank_statements<E>(
         shows(c)
     };
     let mut text = text.to_string();
-    let mut changed = true;
-    while changed && !out_of_time() {
-        changed = false;
-        let Some(spans) = removable(&text) else { break };
-        for (start, end) in spans {
-            if out_of_time() {
+    for edits in [STATEMENTS, EXPRESSIONS] {
+        let mut changed = true;
+        while changed && !out_of_time() {
+            changed = false;
+            let Some(spans) = (edits.list)(&text) else {
                 break;
-            }
-            if let Some(candidate) = blanked(&text, start, end) {
-                if test(&candidate)? {
-                    text = candidate;
-                    changed = true;
+            };
+            for (start, end, by) in spans {
+                if out_of_time() {
+                    break;
                 }
-            }
-        }
-    }
-    // Then expressions: long literals emptied, long argument lists dropped.
-    let mut changed = true;
-    while changed && !out_of_time() {
-        changed = false;
-        let Some(spans) = simplifiable(&text) else {
-            break;
-        };
-        for (start, end, by) in spans {
-            if out_of_time() {
-                break;
-            }
-            if let Some(candidate) = simplified(&text, start, end, by) {
-                if test(&candidate)? {
-                    text = candidate;
-                    changed = true;
+                if let Some(candidate) = (edits.apply)(&text, start, end, by) {
+                    if test(&candidate)? {
+                        text = candidate;
+                        changed = true;
+                    }
                 }
             }
         }
@@ -558,51 +565,30 @@ impl<'a> Reducer<'a> {
             n = (n * 2).min(keep.len());
         }
         let mut acts = subset(actions, &ids, &keep);
-        // 2. The program: blank whole statements, outermost first, until nothing more goes.
+        // 2. The program: whole statements blanked, outermost first, until nothing more goes;
+        // then expressions. Later spans keep their offsets (both edits keep them); one inside a
+        // blanked one is blank now and skipped; another pass parses again.
         let mut text = text.to_string();
-        let mut changed = complete;
-        while changed && !self.out_of_time() {
-            changed = false;
-            let Some(spans) = removable(&text) else {
-                break;
-            };
-            for (start, end) in spans {
-                if self.out_of_time() {
-                    complete = false;
+        for edits in [STATEMENTS, EXPRESSIONS] {
+            let mut changed = complete;
+            while changed && !self.out_of_time() {
+                changed = false;
+                let Some(spans) = (edits.list)(&text) else {
                     break;
-                }
-                let Some(candidate) = blanked(&text, start, end) else {
-                    continue;
                 };
-                let r = self.run(&candidate, &acts).await?;
-                if r.shows {
-                    text = candidate;
-                    best = r;
-                    // Later statements keep their offsets (blanking keeps them); one inside
-                    // this one is blank now and skipped. Another pass parses again.
-                    changed = true;
-                }
-            }
-        }
-        // Then expressions: long literals emptied, long argument lists dropped (same lengths).
-        let mut changed = complete && !self.out_of_time();
-        while changed && !self.out_of_time() {
-            changed = false;
-            let Some(spans) = simplifiable(&text) else {
-                break;
-            };
-            for (start, end, by) in spans {
-                if self.out_of_time() {
-                    break;
-                }
-                let Some(candidate) = simplified(&text, start, end, by) else {
-                    continue;
-                };
-                let r = self.run(&candidate, &acts).await?;
-                if r.shows {
-                    text = candidate;
-                    best = r;
-                    changed = true;
+                for (start, end, by) in spans {
+                    if self.out_of_time() {
+                        break;
+                    }
+                    let Some(candidate) = (edits.apply)(&text, start, end, by) else {
+                        continue;
+                    };
+                    let r = self.run(&candidate, &acts).await?;
+                    if r.shows {
+                        text = candidate;
+                        best = r;
+                        changed = true;
+                    }
                 }
             }
         }
