@@ -701,3 +701,50 @@ fn record_and_reduce(
     );
     (dir, out)
 }
+
+/// A Cod finding of V8 (a line counted differently in P and in its pruned variant P') reduces
+/// into a bundle whose reproducer runs both programs under V8's precise coverage (Node alone):
+/// exit 1 while the counts differ, 0 when the variant is P itself.
+#[test]
+fn a_v8_cod_finding_gets_a_standalone_reproducer() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bundle");
+    let o = Command::new(RECORD)
+        .arg("reduce")
+        .arg(root().join("traces/coverage-csmith-fixtures.mtrace"))
+        .args([
+            "--session",
+            "5",
+            "--class",
+            "cod v8 strong ReturnStatement",
+            "--budget",
+            "120",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let program = std::fs::read_to_string(out.join("program.js")).unwrap();
+    let variant = std::fs::read_to_string(out.join("variant.js")).unwrap();
+    assert_ne!(program, variant);
+    let reproduce = || {
+        let o = Command::new("sh")
+            .arg(out.join("reproduce.sh"))
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr),
+        )
+    };
+    let (code, said) = reproduce();
+    assert_eq!(code, Some(1), "{said}");
+    assert!(said.contains("the finding shows"), "{said}");
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(readme.contains("`variant.js` (P'"), "{readme}");
+    // The same program on both sides: the counts agree and it says so.
+    std::fs::write(out.join("variant.js"), &program).unwrap();
+    let (code, said) = reproduce();
+    assert_eq!(code, Some(0), "{said}");
+}

@@ -269,6 +269,16 @@ impl JsProgram {
             .collect()
     }
 
+    /// The UTF-16 offset of `line`'s first token (0-based line), where morphtrace reads V8's
+    /// count of a line.
+    pub fn line_start_utf16(&self, line: u32) -> Option<u32> {
+        self.first_token
+            .get(line as usize)
+            .copied()
+            .flatten()
+            .map(|b| self.utf16(b))
+    }
+
     /// The UTF-16 offset (V8's unit) of a byte offset.
     pub fn utf16(&self, byte: usize) -> u32 {
         self.positions.utf16(byte)

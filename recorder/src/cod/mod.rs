@@ -522,8 +522,13 @@ pub struct Found {
     pub syntax: String,
     /// 0-based line in P.
     pub line: u32,
+    /// 0-based line in the program of side b (P' for Cod, P for C2V).
+    pub line_b: u32,
     pub a: Option<u64>,
     pub b: Option<u64>,
+    /// Side b's program, when `findings` profiled it (Cod: the pruned variant P').
+    pub text_b: Option<String>,
+    program_b: morphtrace_schema::ProgramHash,
 }
 
 impl Found {
@@ -558,8 +563,11 @@ pub fn found(s: &Session, descriptors: &[EngineDescriptor]) -> Vec<Found> {
             kind: j.inconsistency.kind.name().to_string(),
             syntax: cod::syntax_of(s, j).to_string(),
             line: j.inconsistency.line,
+            line_b: j.inconsistency.line_b,
             a: j.inconsistency.a,
             b: j.inconsistency.b,
+            text_b: None,
+            program_b: j.program_b,
         })
         .collect()
 }
@@ -609,7 +617,14 @@ pub fn findings(
         seed,
     );
     let s = done.session;
-    let found = found(&s, &descriptors);
+    let mut found = found(&s, &descriptors);
+    for f in &mut found {
+        f.text_b = done
+            .programs
+            .iter()
+            .find(|p| p.hash == f.program_b)
+            .map(|p| p.text.clone());
+    }
     Ok((s, found))
 }
 

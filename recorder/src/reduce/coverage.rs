@@ -16,6 +16,11 @@ use std::time::{Duration, Instant};
 pub const REPRODUCER_C2V: &str = include_str!("reproduce-c2v.sh");
 /// The reproducer of a V8 finding against the ground truth (block count against a counter).
 pub const REPRODUCER_V8: &str = include_str!("reproduce-v8.sh");
+/// The reproducer of a Cod finding of V8 (P against its pruned variant P').
+pub const REPRODUCER_V8_COD: &str = include_str!("reproduce-v8-cod.sh");
+/// What both V8 reproducers share (the inspector session, running a script in a fresh context),
+/// pasted into each at `@HARNESS@`.
+const V8_HARNESS: &str = include_str!("v8-harness.js");
 /// The guard against undefined behaviour in C-Vise's candidates: no warning that means it (gcc),
 /// and a clean run under AddressSanitizer and UndefinedBehaviorSanitizer.
 pub const WELL_DEFINED: &str = include_str!("well-defined.sh");
@@ -183,12 +188,34 @@ pub fn v8_reproducer(found: &Found, text: &str) -> Option<(String, String)> {
         .zip(counters.iter().copied())
         .find(|(s, c)| s.line == found.line && s.kind == found.syntax && c.is_some())?;
     let script = REPRODUCER_V8
+        .replace("@HARNESS@", V8_HARNESS)
         .replace("@LINE@", &(found.line + 1).to_string())
         .replace("@OFFSET@", &statement.start.to_string())
         .replace("@COUNTER@", &counter?.to_string())
         .replace("@COUNTERS@", &counters.iter().flatten().count().to_string())
         .replace("@KIND@", &found.kind);
     Some((script, counted))
+}
+
+/// The reproducer of a V8 Cod finding (a line's count in P against the same line's in P') and
+/// the variant's text: `None` unless the finding is such and both lines hold a token.
+pub fn v8_cod_reproducer(found: &Found, text: &str) -> Option<(String, String)> {
+    if found.relation != "cod" || found.profilers != "v8" {
+        return None;
+    }
+    let variant = found.text_b.clone()?;
+    let offset = JsProgram::parse(text).ok()?.line_start_utf16(found.line)?;
+    let offset_b = JsProgram::parse(&variant)
+        .ok()?
+        .line_start_utf16(found.line_b)?;
+    let script = REPRODUCER_V8_COD
+        .replace("@HARNESS@", V8_HARNESS)
+        .replace("@LINE_B@", &(found.line_b + 1).to_string())
+        .replace("@LINE@", &(found.line + 1).to_string())
+        .replace("@OFFSET_B@", &offset_b.to_string())
+        .replace("@OFFSET@", &offset.to_string())
+        .replace("@KIND@", &found.kind);
+    Some((script, variant))
 }
 
 /// A reduced coverage finding, ready to be written.
@@ -244,10 +271,17 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
     )?;
     let script = match b.language {
         Language::C => reproducer(b.found),
-        _ => v8_reproducer(b.found, b.text).map(|(script, counted)| {
-            let _ = std::fs::write(dir.join("counted.js"), counted);
-            script
-        }),
+        _ => v8_reproducer(b.found, b.text)
+            .map(|(script, counted)| {
+                let _ = std::fs::write(dir.join("counted.js"), counted);
+                script
+            })
+            .or_else(|| {
+                v8_cod_reproducer(b.found, b.text).map(|(script, variant)| {
+                    let _ = std::fs::write(dir.join("variant.js"), variant);
+                    script
+                })
+            }),
     };
     if b.prelude && b.language != Language::C {
         std::fs::write(
@@ -323,6 +357,19 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
              before every statement) for how often the statement ran."
                 .to_string(),
             "V8 counts the statement as often as it runs.".to_string(),
+        ),
+        "cod" if b.found.profilers == "v8" && b.found.text_b.is_some() => (
+            format!(
+                "Run `program.js` (P) and `variant.js` (P': P without the code V8 reported \
+                 unexecuted) as classic scripts under V8's precise coverage (call counts, block \
+                 granularity) and read each line's count at its first token. Line {} of P is \
+                 line {} of P'.",
+                b.found.line + 1,
+                b.found.line_b + 1
+            ),
+            "Both programs print the same, so every line they share runs as often in both: \
+             V8 gives it the same count (Cod's relation)."
+                .to_string(),
         ),
         _ => (
             format!(
