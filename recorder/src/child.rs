@@ -87,10 +87,16 @@ pub async fn wait_exited(pids: &[u32], timeout: Duration) {
             return;
         }
         if tokio::time::Instant::now() >= deadline {
-            tracing::warn!(
-                "{} engine processes still ran after {timeout:?}: killed",
-                alive.len()
-            );
+            // With no grace period the caller means to kill them (a killed engine's helpers):
+            // nothing to warn about.
+            if timeout.is_zero() {
+                tracing::debug!("{} engine helper processes killed", alive.len());
+            } else {
+                tracing::warn!(
+                    "{} engine processes still ran after {timeout:?}: killed",
+                    alive.len()
+                );
+            }
             for &p in &alive {
                 // SAFETY: kill(2) on a pid read as the engine's descendant moments ago.
                 unsafe {
