@@ -269,20 +269,20 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
         dir.join("finding.json"),
         serde_json::to_string_pretty(&spec).unwrap_or_default() + "\n",
     )?;
-    let script = match b.language {
-        Language::C => reproducer(b.found),
-        _ => v8_reproducer(b.found, b.text)
-            .map(|(script, counted)| {
-                let _ = std::fs::write(dir.join("counted.js"), counted);
-                script
-            })
-            .or_else(|| {
-                v8_cod_reproducer(b.found, b.text).map(|(script, variant)| {
-                    let _ = std::fs::write(dir.join("variant.js"), variant);
-                    script
-                })
-            }),
+    // The script, and the second program it runs (counted.js for truth, variant.js for Cod).
+    let (script, beside) = match b.language {
+        Language::C => (reproducer(b.found), None),
+        _ => match v8_reproducer(b.found, b.text) {
+            Some((script, counted)) => (Some(script), Some(("counted.js", counted))),
+            None => match v8_cod_reproducer(b.found, b.text) {
+                Some((script, variant)) => (Some(script), Some(("variant.js", variant))),
+                None => (None, None),
+            },
+        },
     };
+    if let Some((name, text)) = beside {
+        std::fs::write(dir.join(name), text)?;
+    }
     if b.prelude && b.language != Language::C {
         std::fs::write(
             dir.join("prelude.js"),

@@ -199,11 +199,11 @@ fn blanked(text: &str, start: usize, end: usize) -> Option<String> {
     JsProgram::parse(&candidate).is_ok().then_some(candidate)
 }
 
-/// One kind of edit of a program: the candidate edits of a text, and a text with one applied
-/// (`None` if it changes nothing or does not parse). Reduction applies each kind to a fixpoint.
 /// A byte span and what goes in its place (`""`: blanks).
 type Edit = (usize, usize, &'static str);
 
+/// One kind of edit of a program: the candidate edits of a text, and a text with one applied
+/// (`None` if it changes nothing or does not parse). Reduction applies each kind to a fixpoint.
 struct Edits {
     list: fn(&str) -> Option<Vec<Edit>>,
     apply: fn(&str, usize, usize, &'static str) -> Option<String>,
