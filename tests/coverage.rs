@@ -748,3 +748,42 @@ fn a_v8_cod_finding_gets_a_standalone_reproducer() {
     let (code, said) = reproduce();
     assert_eq!(code, Some(0), "{said}");
 }
+
+#[test]
+fn a_c_cod_reproducer_compares_one_line_of_p_and_its_variant_with_either_profiler() {
+    // No C Cod finding is known on this machine's gcc 12 and clang 14, so the script is checked
+    // on a variant whose loop runs once more: line 5 runs 3 times in P and 4 times in P'.
+    let p = "int x;\nint main(void) {\n  int i;\n  for (i = 0; i < 3; i++)\n    x += i;\n  return 0;\n}\n";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("program.c"), p).unwrap();
+    let run = |profiler: &str, variant: &str| {
+        std::fs::write(dir.path().join("variant.c"), variant).unwrap();
+        let script =
+            morphtrace_recorder::reduce::coverage::c_cod_script(profiler, 4, 4, "strong").unwrap();
+        std::fs::write(dir.path().join("reproduce.sh"), script).unwrap();
+        let o = Command::new("sh")
+            .arg(dir.path().join("reproduce.sh"))
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string() + &String::from_utf8_lossy(&o.stderr),
+        )
+    };
+    for profiler in ["gcov", "llvm-cov"] {
+        let (code, said) = run(profiler, &p.replace("i < 3", "i < 4"));
+        assert_eq!(code, Some(1), "{profiler}: {said}");
+        assert!(
+            said.contains(&format!("{profiler}: line 5 of P 3, line 5 of P' 4")),
+            "{said}"
+        );
+        let (code, said) = run(profiler, p);
+        assert_eq!(code, Some(0), "{profiler}: {said}");
+        // A variant that prints something else is no Cod variant: refused, not judged.
+        let printing = p.replace("return 0;", "return 1;");
+        let (code, said) = run(profiler, &printing);
+        assert_eq!(code, Some(2), "{profiler}: {said}");
+        assert!(said.contains("behave differently"), "{said}");
+    }
+    assert!(morphtrace_recorder::reduce::coverage::c_cod_script("v8", 0, 0, "strong").is_none());
+}

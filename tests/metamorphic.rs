@@ -131,7 +131,7 @@ async fn figure_1_a_step_over_instead_of_a_continue_stops_at_the_breakpoint() {
         let pin = Pin {
             action: Some(3),
             step: Some(Action::StepOver),
-            line: None,
+            ..Pin::default()
         };
         let c = chain(&mut e, &p, &one(mm::CONTINUE_TO_STEP, actions, pin)).await;
         e.shutdown().await;
@@ -373,7 +373,7 @@ async fn a_skipped_iteration_is_caught_by_replacing_a_continue_with_step_into() 
     let pin = Pin {
         action: Some(3),
         step: Some(Action::StepInto),
-        line: None,
+        ..Pin::default()
     };
     let params = one(mm::CONTINUE_TO_STEP, actions, pin);
     let (good, bad) = with_and_without(Fault::SkipIteration { line: 4 }, LOOP, &params).await;
@@ -620,4 +620,216 @@ async fn a_planted_divergence_is_reduced_to_a_few_lines_that_still_show_it() {
         indicatif::ProgressBar::hidden(),
     );
     assert!(clean.reduce(text, &actions).await.is_err());
+}
+
+/// Reduces the warning of a one-round chain's follow-up with the metamorphic judge.
+async fn reduce_warning(
+    engine: &mut Box<dyn Engine>,
+    text: &str,
+    chain: &Chain,
+) -> (
+    morphtrace_recorder::reduce::Reduced,
+    morphtrace_recorder::reduce::metamorphic::FollowUp,
+    morphtrace_recorder::reduce::metamorphic::Violated,
+) {
+    use morphtrace_recorder::reduce::metamorphic::{ChainJudge, Violated};
+    let (parent, follow) = (&chain.sessions[0], &chain.sessions[1]);
+    let record = follow.transformations.last().unwrap();
+    let v = mm::judge(&parent.traces[0], &follow.traces[0], record).expect("a violation");
+    let finding = Violated {
+        relation: follow.warnings[0].relation.clone(),
+        transformation: record.name.clone(),
+        kind: v.kind,
+    };
+    let work = dir();
+    let mut judge = ChainJudge::new(
+        engine,
+        ComparisonPolicy::default(),
+        &work,
+        "node".into(),
+        Duration::from_secs(60),
+        true,
+        follow.seed,
+        finding.clone(),
+        record,
+    );
+    let pinned = judge.anchored();
+    let actions: Vec<Action> = parent.traces[0].actions().cloned().collect();
+    let (r, f) = morphtrace_recorder::reduce::reduce_with(
+        &mut judge,
+        text,
+        &actions,
+        pinned,
+        false,
+        Duration::from_secs(300),
+        indicatif::ProgressBar::hidden(),
+    )
+    .await
+    .expect("reduces");
+    judge.finish();
+    (r, f, finding)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_planted_warning_is_reduced_with_its_transformation_repeated() {
+    // Pauses at line 4 (`s += 1`) are dropped by the faulty engine; dead code inserted before
+    // line 3 moves that statement to line 5, where the follow-up pauses and the parent never
+    // did. Everything after the function is noise.
+    let text = "function run(n) {\n  var s = 0;\n  for (var i = 0; i < n; i++) {\n    s += i;\n    s += 1;\n  }\n  return s;\n}\nvar unused = [1, 2, 3];\nfunction noise(k) {\n  var t = k * 2;\n  return t + 1;\n}\nvar total = 0;\nfor (var j = 0; j < 3; j++) {\n  total += noise(j);\n}\nconsole.log(run(3), total);\n";
+    let actions = vec![
+        bp(4),
+        bp(10),
+        bp(6),
+        Action::Start,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+        Action::StepOver,
+        Action::Resume,
+        Action::Resume,
+    ];
+    let pin = Pin {
+        line: Some(3),
+        ..Pin::default()
+    };
+    let mut faulty = FaultyEngine::wrap(engine("node").await, Fault::DropPausesAt { line: 4 });
+    let c = chain_judged(
+        &mut faulty,
+        &inline("planted.js", text),
+        &one(mm::INSERT_DEAD_CODE, actions.clone(), pin),
+    )
+    .await;
+    assert_eq!(c.sessions.len(), 2);
+    assert_eq!(
+        c.sessions[1].warnings.len(),
+        1,
+        "{:?}",
+        c.sessions[1].outcome
+    );
+    let recorded = c.sessions[1].transformations[0].clone();
+    let (r, follow, finding) = reduce_warning(&mut faulty, text, &c).await;
+    assert_eq!(finding.relation, "same-behaviour");
+    assert!(r.complete, "within the budget");
+    assert!(!r.text.contains("noise"), "{}", r.text);
+    assert!(r.text.contains("s += 1"), "{}", r.text);
+    assert!(r.lines.1 < r.lines.0 && r.lines.1 <= 8, "{}", r.text);
+    assert!(r.action_count.1 < actions.len(), "{:?}", r.actions);
+    // The follow-up is the reduced parent with the same dead code at the same place.
+    let record = follow.record.clone().expect("a record");
+    assert_eq!(record.name, mm::INSERT_DEAD_CODE);
+    let code = |t: &morphtrace_schema::TransformationRecord| {
+        t.params
+            .iter()
+            .find(|(k, _)| k == "code")
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(code(&record), code(&recorded));
+    let inserted = code(&record).unwrap();
+    let kept: Vec<&str> = follow
+        .text
+        .lines()
+        .filter(|l| l.trim() != inserted)
+        .collect();
+    assert_eq!(kept, r.text.lines().collect::<Vec<_>>());
+    assert_eq!(follow.text.lines().count(), r.text.lines().count() + 1);
+    // The reduced case shows on its own: a fresh chain from it violates the relation again.
+    let again = chain(
+        &mut faulty,
+        &inline("reduced.js", &r.text),
+        &ChainParams {
+            pin: Pin::of(&recorded),
+            ..one(mm::INSERT_DEAD_CODE, r.actions.clone(), Pin::default())
+        },
+    )
+    .await;
+    assert_eq!(again.sessions[1].warnings.len(), 1);
+    faulty.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_real_warning_is_reduced_into_a_bundle_whose_reproducer_exits_1() {
+    // V8 leaves an unused local out of a function's scopes; `t = t;` (add-no-op) uses it, and
+    // then it is listed (by design, triaged): a warning of the real engine, repeated exactly as
+    // recorded.
+    let text = "var before = 1;\nfunction TimeFunc(func) {\n  var x, t;\n  var sum = 0;\n  sum += func(2);\n  return sum;\n}\nfunction twice(v) {\n  return v * 2;\n}\nvar r = TimeFunc(twice);\nconsole.log(r, before);\n";
+    let actions = vec![bp(8), bp(4), Action::Start, Action::Resume, Action::Resume];
+    let pin = Pin {
+        recorded: vec![
+            ("line".into(), "3".into()),
+            ("code".into(), "t = t;".into()),
+            ("variable".into(), "t".into()),
+        ],
+        ..Pin::default()
+    };
+    let mut node = engine("node").await;
+    let c = chain_judged(
+        &mut node,
+        &inline("scopes.js", text),
+        &one(mm::ADD_NO_OP, actions.clone(), pin),
+    )
+    .await;
+    assert_eq!(c.sessions.len(), 2);
+    assert_eq!(
+        c.sessions[1].warnings.len(),
+        1,
+        "{:?}",
+        c.sessions[1].outcome
+    );
+    let (r, follow, finding) = reduce_warning(&mut node, text, &c).await;
+    node.shutdown().await;
+    assert_eq!(finding.kind, morphtrace_schema::DivergenceKind::Variables);
+    assert!(r.lines.1 < r.lines.0, "{}", r.text);
+    assert!(!r.text.contains("before"), "{}", r.text);
+    assert!(follow.text.contains("t = t;"), "{}", follow.text);
+    let out = dir().join("bundle");
+    let descriptor = node_descriptor().await;
+    morphtrace_recorder::reduce::bundle::write_metamorphic_bundle(
+        &out,
+        &r,
+        &follow,
+        &finding,
+        &morphtrace_recorder::reduce::Case {
+            engines: std::slice::from_ref(&descriptor),
+            columns: true,
+            prelude: true,
+            action_timeout: Duration::from_secs(5),
+            original: text,
+            original_actions: &actions,
+            source: "a test",
+        },
+    )
+    .unwrap();
+    let run = || {
+        let o = Command::new("node")
+            .arg("reproduce.mjs")
+            .current_dir(&out)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).to_string(),
+        )
+    };
+    let (code, said) = run();
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains("t = (absent)") && said.contains("t = undefined"),
+        "{said}"
+    );
+    // The parent against itself: the relation holds, exit 0.
+    let spec_path = out.join("finding.json");
+    let mut spec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&spec_path).unwrap()).unwrap();
+    spec["runs"][1] = spec["runs"][0].clone();
+    std::fs::write(&spec_path, spec.to_string()).unwrap();
+    let (code, said) = run();
+    assert_eq!(code, Some(0), "{said}");
+}
+
+/// The descriptor of the test's Node, as an archive records it.
+async fn node_descriptor() -> morphtrace_schema::EngineDescriptor {
+    let mut e = engine("node").await;
+    let d = e.descriptor().clone();
+    e.shutdown().await;
+    d
 }

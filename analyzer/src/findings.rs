@@ -115,17 +115,6 @@ pub fn representatives(
                 });
                 continue;
             };
-            if family == Family::Warning {
-                skipped.push(Skipped {
-                    family,
-                    key,
-                    size: rows.len(),
-                    why: "a metamorphic warning: `reduce` does not reduce warnings yet (see the \
-                          sample with `sample --warnings`)"
-                        .into(),
-                });
-                continue;
-            }
             let first = verdicts[0];
             let verdict = if verdicts.iter().all(|v| *v == first) {
                 first.map_or("new", |v| v.name())
@@ -304,7 +293,7 @@ fn bundle_html(dir: &Path, name: &str, o: Option<&Outcome>) -> String {
             .unwrap_or_else(|| " · no standalone reproducer".into())
     );
     if let Some(program) = read(dir, "program.js").or_else(|| read(dir, "program.c")) {
-        if spec.get("relation").is_some() {
+        if spec.get("counts").is_some() {
             h.push_str(&coverage_html(&program, &spec));
         } else {
             let pauses = read(dir, "pauses.json")
@@ -320,14 +309,21 @@ fn bundle_html(dir: &Path, name: &str, o: Option<&Outcome>) -> String {
 /// marked), then the variables at the diverging step with those that differ marked.
 fn debugger_html(program: &str, pauses: &Json, spec: &Json) -> String {
     let step = spec["step"].as_u64().unwrap_or(u64::MAX);
-    let engines: Vec<(&str, &Vec<Json>)> = pauses
+    // A metamorphic bundle's two runs (parent, follow-up) each name their own step.
+    let engines: Vec<(&str, &Vec<Json>, u64)> = pauses
         .as_array()
         .into_iter()
         .flatten()
-        .filter_map(|e| Some((e["engine"].as_str()?, e["pauses"].as_array()?)))
+        .filter_map(|e| {
+            Some((
+                e["engine"].as_str()?,
+                e["pauses"].as_array()?,
+                e["step"].as_u64().unwrap_or(step),
+            ))
+        })
         .collect();
     let mut h = String::from("<table><tr><th>#</th><th>program</th>");
-    for (e, _) in &engines {
+    for (e, _, _) in &engines {
         let _ = write!(h, "<th>{} pauses (step)</th>", esc(e));
     }
     h.push_str("</tr>");
@@ -335,14 +331,14 @@ fn debugger_html(program: &str, pauses: &Json, spec: &Json) -> String {
         let n = i as u64 + 1;
         let marks: Vec<String> = engines
             .iter()
-            .map(|(_, ps)| {
+            .map(|(_, ps, step)| {
                 ps.iter()
                     .filter(|p| p["line"].as_u64() == Some(n))
                     .map(|p| {
                         let s = p["step"].as_u64().unwrap_or(0);
                         format!(
                             "<span class=\"mark{}\" title=\"step {}, column {}\">{}</span>",
-                            if s == step { " at" } else { "" },
+                            if s == *step { " at" } else { "" },
                             s + 1,
                             p["column"].as_u64().unwrap_or(0),
                             s + 1
@@ -351,9 +347,9 @@ fn debugger_html(program: &str, pauses: &Json, spec: &Json) -> String {
                     .collect::<String>()
             })
             .collect();
-        let hit = engines.iter().any(|(_, ps)| {
+        let hit = engines.iter().any(|(_, ps, step)| {
             ps.iter()
-                .any(|p| p["line"].as_u64() == Some(n) && p["step"].as_u64() == Some(step))
+                .any(|p| p["line"].as_u64() == Some(n) && p["step"].as_u64() == Some(*step))
         });
         let _ = write!(
             h,
@@ -370,10 +366,10 @@ fn debugger_html(program: &str, pauses: &Json, spec: &Json) -> String {
     // The variables of the pause each engine answered the diverging step with.
     let at: Vec<(&str, BTreeMap<String, String>)> = engines
         .iter()
-        .map(|(e, ps)| {
+        .map(|(e, ps, step)| {
             let vars = ps
                 .iter()
-                .find(|p| p["step"].as_u64() == Some(step))
+                .find(|p| p["step"].as_u64() == Some(*step))
                 .and_then(|p| p["variables"].as_array())
                 .map(|vs| {
                     let mut m = BTreeMap::new();

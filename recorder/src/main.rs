@@ -943,6 +943,9 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
     if session.mode == morphtrace_schema::SessionMode::Coverage {
         return reduce_coverage(&r, &reader, &session).await;
     }
+    if session.mode == morphtrace_schema::SessionMode::Metamorphic {
+        return reduce_warning(&r, &reader, &session).await;
+    }
     let Some(divergence) = session.divergence.clone() else {
         bail!(
             "session {} did not diverge ({}): only divergences are reduced",
@@ -1018,25 +1021,40 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
     morphtrace_recorder::reduce::write_bundle(
         &r.out,
         &reduced,
+        &finding,
         &morphtrace_recorder::reduce::Case {
-            finding: &finding,
             engines: &engines,
             columns: policy.columns,
             prelude,
-            action_timeout: Duration::from_secs_f64(
-                campaign_param(header, "action_timeout_s")
-                    .and_then(|v| v.parse::<f64>().ok())
-                    .filter(|t| t.is_finite() && *t > 0.0)
-                    .unwrap_or(5.0),
-            ),
+            action_timeout: action_timeout(header),
             original: &program.text,
             original_actions: &actions,
             source: &format!("{} session {}", r.archive.display(), session.id),
         },
     )?;
+    say_reduced(&finding.to_string(), &labels.join(" vs "), &reduced, &r.out);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// How long the recording waited for one action's answer (the campaign's parameter).
+fn action_timeout(header: &morphtrace_schema::ArchiveHeader) -> Duration {
+    Duration::from_secs_f64(
+        campaign_param(header, "action_timeout_s")
+            .and_then(|v| v.parse::<f64>().ok())
+            .filter(|t| t.is_finite() && *t > 0.0)
+            .unwrap_or(5.0),
+    )
+}
+
+/// The line `reduce` ends with, and the bundle's directory.
+fn say_reduced(
+    finding: &str,
+    engines: &str,
+    reduced: &morphtrace_recorder::reduce::Reduced,
+    out: &std::path::Path,
+) {
     println!(
-        "reduced {finding} on {}: {} → {} lines, {} → {} actions, {} runs in {:.1} s{}",
-        labels.join(" vs "),
+        "reduced {finding} on {engines}: {} → {} lines, {} → {} actions, {} runs in {:.1} s{}",
         reduced.lines.0,
         reduced.lines.1,
         reduced.action_count.0,
@@ -1045,7 +1063,123 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
         reduced.elapsed.as_secs_f64(),
         unfinished(reduced.complete)
     );
-    println!("{}", r.out.display());
+    println!("{}", out.display());
+}
+
+/// `reduce` of a metamorphic follow-up that violated its relation: the parent's program and
+/// actions reduced while a one-round chain with the recorded transformation still violates it.
+async fn reduce_warning(
+    r: &ReduceArgs,
+    reader: &ArchiveReader,
+    session: &morphtrace_schema::Session,
+) -> Result<ExitCode> {
+    use morphtrace_recorder::reduce::metamorphic::{ChainJudge, Violated};
+    let Some(warning) = session.warnings.first() else {
+        bail!(
+            "session {} violated no relation ({}): only warnings of metamorphic sessions are reduced",
+            session.id,
+            session.outcome.name()
+        );
+    };
+    let parent_id = session
+        .parent
+        .as_ref()
+        .map(|p| p.session)
+        .context("the warning's session has no parent")?;
+    let parent = reader
+        .session_by_id(parent_id)
+        .with_context(|| format!("its parent {parent_id} is not in the archive"))?;
+    let record = session
+        .transformations
+        .last()
+        .context("the session records no transformation")?;
+    let (parent_trace, follow_trace) = (
+        parent.traces.first().context("the parent has no trace")?,
+        session.traces.first().context("the session has no trace")?,
+    );
+    let violation = morphtrace_schema::metamorphic::judge(parent_trace, follow_trace, record)
+        .context("the recorded follow-up no longer violates its relation when judged again")?;
+    let program = reader
+        .program(&parent.program)
+        .with_context(|| format!("program {} is not in the archive", parent.program.short()))?;
+    let actions: Vec<Action> = parent_trace.actions().cloned().collect();
+    let header = reader.header();
+    let descriptor = session
+        .engines
+        .first()
+        .and_then(|e| header.engines.get(e.0 as usize))
+        .context("the session names an engine the header lacks")?
+        .clone();
+    let prelude = prelude_was_on(&[&descriptor]);
+    let capture = CaptureOptions {
+        prelude,
+        ..CaptureOptions::default()
+    };
+    let spec = EngineSpec {
+        kind: descriptor.kind.clone(),
+        executable: descriptor.executable.clone().into(),
+    };
+    let mut engine = spec
+        .launch(&capture, 1)
+        .await
+        .with_context(|| format!("launching {spec}"))?;
+    let finding = Violated {
+        relation: warning.relation.clone(),
+        transformation: record.name.clone(),
+        kind: violation.kind,
+    };
+    let work = tempfile::Builder::new()
+        .prefix("morphtrace-reduce-")
+        .tempdir()?;
+    let bar = indicatif::ProgressBar::new_spinner().with_message(format!("reducing {finding}"));
+    if !std::io::stderr().is_terminal() {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let policy = ComparisonPolicy::from_params(&header.campaign.params);
+    let node =
+        morphtrace_recorder::debugger::engines::which("node").unwrap_or_else(|| "node".into());
+    let mut judge = ChainJudge::new(
+        &mut engine,
+        policy,
+        work.path(),
+        node,
+        Duration::from_secs_f64(r.session_timeout),
+        prelude,
+        session.seed,
+        finding.clone(),
+        record,
+    );
+    let pinned = judge.anchored();
+    let result = morphtrace_recorder::reduce::reduce_with(
+        &mut judge,
+        &program.text,
+        &actions,
+        pinned,
+        false,
+        Duration::from_secs_f64(r.budget),
+        bar.clone(),
+    )
+    .await;
+    judge.finish();
+    bar.finish_and_clear();
+    engine.shutdown().await;
+    let (reduced, follow) = result?;
+    morphtrace_recorder::reduce::bundle::write_metamorphic_bundle(
+        &r.out,
+        &reduced,
+        &follow,
+        &finding,
+        &morphtrace_recorder::reduce::Case {
+            engines: std::slice::from_ref(&descriptor),
+            columns: true,
+            prelude,
+            action_timeout: action_timeout(header),
+            original: &program.text,
+            original_actions: &actions,
+            source: &format!("{} session {}", r.archive.display(), session.id),
+        },
+    )?;
+    say_reduced(&finding.to_string(), &descriptor.label(), &reduced, &r.out);
     Ok(ExitCode::SUCCESS)
 }
 

@@ -8,7 +8,7 @@
 
 use crate::dbdb::{compare_outputs, ComparisonPolicy};
 use crate::program::LineMap;
-use crate::session::TransformationRecord;
+use crate::session::{DivergenceKind, TransformationRecord};
 use crate::trace::{Action, EventKind, Location, Output, PauseState, Trace};
 use crate::value::Value;
 use std::collections::BTreeSet;
@@ -280,6 +280,11 @@ pub struct Violation {
     pub relation: &'static str,
     /// Index of the first differing event in the follow-up's trace.
     pub event_index: Option<u32>,
+    /// Index of the parent's event it was compared with, when there is one (a reproducer
+    /// compares the two answers).
+    pub parent_event_index: Option<u32>,
+    /// What differs between the two answers, in DBDB's terms (`Other("console")`, ...).
+    pub kind: DivergenceKind,
     pub message: String,
 }
 
@@ -422,10 +427,15 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
         breakpoints: true,
         object_shells: x.object_shells,
     };
-    let violation = |event_index: Option<u32>, message: String| {
+    let violation = |event_index: Option<u32>,
+                     parent_event_index: Option<u32>,
+                     kind: DivergenceKind,
+                     message: String| {
         Some(Violation {
             relation,
             event_index,
+            parent_event_index,
+            kind,
             message,
         })
     };
@@ -447,11 +457,20 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
         let mapped = match to_parent_output(f.output, &x) {
             Ok(Some(o)) => o,
             Ok(None) => continue,
-            Err(m) => return violation(Some(f.event_index), m),
+            Err(m) => {
+                return violation(
+                    Some(f.event_index),
+                    Some(p.event_index),
+                    DivergenceKind::Variables,
+                    m,
+                )
+            }
         };
-        if let Some((_, detail)) = compare_outputs(p.output, &mapped, &policy) {
+        if let Some((kind, detail)) = compare_outputs(p.output, &mapped, &policy) {
             return violation(
                 Some(f.event_index),
+                Some(p.event_index),
+                kind,
                 format!("{} answered differently: {detail}", f.action),
             );
         }
@@ -467,6 +486,8 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                 // The follow-up stopped early: only a failure if it did not also end.
                 return violation(
                     fc.last().map(|f| f.event_index),
+                    Some(p.event_index),
+                    DivergenceKind::Termination,
                     format!(
                         "the follow-up has no counterpart of the parent's {} after {}",
                         describe(p.output),
@@ -476,7 +497,14 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
             };
             let mapped = match to_parent_output(f.output, &x) {
                 Ok(m) => m,
-                Err(m) => return violation(Some(f.event_index), m),
+                Err(m) => {
+                    return violation(
+                        Some(f.event_index),
+                        Some(p.event_index),
+                        DivergenceKind::Variables,
+                        m,
+                    )
+                }
             };
             let extra = match f.output {
                 Output::Paused(q) => {
@@ -494,9 +522,11 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
             if same_place || !extra {
                 match &mapped {
                     Some(m) => {
-                        if let Some((_, detail)) = compare_outputs(p.output, m, &policy) {
+                        if let Some((kind, detail)) = compare_outputs(p.output, m, &policy) {
                             return violation(
                                 Some(f.event_index),
+                                Some(p.event_index),
+                                kind,
                                 format!(
                                     "after {}, expected {} as in the parent: {detail}",
                                     f.action,
@@ -508,6 +538,8 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                     None => {
                         return violation(
                             Some(f.event_index),
+                            Some(p.event_index),
+                            DivergenceKind::PauseLocation,
                             format!(
                                 "after {}, paused on an inserted line at {} instead of {}",
                                 f.action,
@@ -539,6 +571,8 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
         if !allowed {
             return violation(
                 Some(f.event_index),
+                pc.last().map(|p| p.event_index),
+                DivergenceKind::Termination,
                 format!(
                     "{} after the parent's last pause, at {}",
                     describe(f.output),
@@ -553,6 +587,8 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
         let extra = fb.get(pb.len()).map(|f| f.event_index);
         return violation(
             extra.or(fa.last().map(|f| f.event_index)),
+            None,
+            DivergenceKind::BreakpointLocation,
             format!(
                 "the parent's breakpoint requests were answered {} times, the follow-up's {} times",
                 pb.len(),
@@ -563,6 +599,8 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
     if parent.console != follow_up.console && !pc.is_empty() && finished(&pc) && finished(&fc) {
         return violation(
             fc.last().map(|f| f.event_index),
+            pc.last().map(|p| p.event_index),
+            DivergenceKind::Other("console".into()),
             "the program printed something else".into(),
         );
     }

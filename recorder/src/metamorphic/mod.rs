@@ -57,6 +57,81 @@ pub struct Pin {
     pub action: Option<usize>,
     /// Replace-continue: the step.
     pub step: Option<Action>,
+    /// A program transformation repeated exactly as recorded (its record's parameters: the
+    /// place, the inserted code); reduction re-derives a follow-up from a smaller parent so.
+    pub recorded: Vec<(String, String)>,
+}
+
+impl Pin {
+    /// The choices a transformation record fixed.
+    pub fn of(record: &TransformationRecord) -> Pin {
+        let get = |k: &str| {
+            record
+                .params
+                .iter()
+                .find(|(x, _)| x == k)
+                .map(|(_, v)| v.as_str())
+        };
+        let number = |k: &str| get(k).and_then(|v| v.parse::<u32>().ok());
+        match record.name.as_str() {
+            ADD_BREAKPOINT => Pin {
+                line: number("line"),
+                action: number("before-action").map(|a| a as usize),
+                ..Pin::default()
+            },
+            CONTINUE_TO_STEP => Pin {
+                action: number("action").map(|a| a as usize),
+                step: get("step").and_then(|s| {
+                    [Action::StepOver, Action::StepInto, Action::StepOut]
+                        .into_iter()
+                        .find(|a| a.to_string() == s)
+                }),
+                ..Pin::default()
+            },
+            _ => Pin {
+                recorded: record
+                    .params
+                    .iter()
+                    .filter(|(k, _)| !k.starts_with("expect."))
+                    .cloned()
+                    .collect(),
+                ..Pin::default()
+            },
+        }
+    }
+
+    /// The same choices in a program whose lines moved (`lines[old]`: the new line, `None`
+    /// for a line that is gone); `None` when a line they name is gone.
+    pub fn moved(&self, lines: &[Option<u32>]) -> Option<Pin> {
+        let at = |l: u32| lines.get(l as usize).copied().flatten();
+        let mut out = self.clone();
+        if let Some(l) = self.line {
+            out.line = Some(at(l)?);
+        }
+        for (k, v) in &mut out.recorded {
+            *v = match k.as_str() {
+                "line" => at(v.parse().ok()?)?.to_string(),
+                "lines" => {
+                    let (a, b) = v.split_once('-')?;
+                    format!("{}-{}", at(a.parse().ok()?)?, at(b.parse().ok()?)?)
+                }
+                // 1-based `line:column`.
+                "location" => {
+                    let (l, c) = v.split_once(':')?;
+                    format!("{}:{c}", at(l.parse::<u32>().ok()?.checked_sub(1)?)? + 1)
+                }
+                _ => continue,
+            };
+        }
+        Some(out)
+    }
+
+    /// `lines` of a recorded remove-dead-code.
+    fn removed_lines(&self) -> Option<(u32, u32)> {
+        let v = self.recorded.iter().find(|(k, _)| k == "lines")?;
+        let (a, b) = v.1.split_once('-')?;
+        Some((a.parse().ok()?, b.parse().ok()?))
+    }
 }
 
 impl ChainParams {
@@ -559,18 +634,25 @@ fn choose(
                     })
                     .flatten()
                     .collect();
-                let Some(t) =
-                    source::remove_dead_code(&loaded.program.text, &functions, &paused, rng)
-                else {
+                let Some(t) = source::remove_dead_code(
+                    &loaded.program.text,
+                    &functions,
+                    &paused,
+                    pin.removed_lines(),
+                    rng,
+                ) else {
                     continue;
                 };
                 return Some(program_choice(base, t));
             }
             _ => {
-                let Some(t) = analysis
-                    .as_ref()
-                    .and_then(|a| a.transform_at(&loaded.program.text, name, pin.line, rng))
-                else {
+                let Some(t) = analysis.as_ref().and_then(|a| {
+                    if pin.recorded.is_empty() {
+                        a.transform_at(&loaded.program.text, name, pin.line, rng)
+                    } else {
+                        a.repeat(&loaded.program.text, name, &pin.recorded)
+                    }
+                }) else {
                     continue;
                 };
                 if source::Analysis::of(&t.text).is_err() {
@@ -1048,5 +1130,51 @@ mod tests {
         assert_eq!(seen, BTreeSet::from([1, 3, 5]));
         let all: Vec<_> = (0..3).map(|l| bp(l, None)).collect();
         assert_eq!(free_line(&all, 3, &mut rng), None);
+    }
+
+    #[test]
+    fn a_recorded_transformation_is_pinned_and_moves_with_its_lines() {
+        let record = |name: &str, params: &[(&str, &str)]| TransformationRecord {
+            name: name.into(),
+            interactive: mm::is_interactive(name),
+            params: params
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            program_before: morphtrace_schema::ProgramHash::of("a"),
+            program_after: morphtrace_schema::ProgramHash::of("b"),
+            mapping: None,
+        };
+        let p = Pin::of(&record(
+            CONTINUE_TO_STEP,
+            &[("action", "4"), ("step", "stepInto")],
+        ));
+        assert_eq!((p.action, p.step), (Some(4), Some(Action::StepInto)));
+        let p = Pin::of(&record(
+            ADD_BREAKPOINT,
+            &[("line", "7"), ("before-action", "2")],
+        ));
+        assert_eq!((p.line, p.action), (Some(7), Some(2)));
+        // Lines 0..=5 keep 0, 2, 3, 5 (1 and 4 were blank): new numbers 0, 1, 2, 3.
+        let lines = [Some(0), None, Some(1), Some(2), None, Some(3)];
+        let p = Pin::of(&record(
+            mm::INTEGER_LITERAL,
+            &[
+                ("location", "4:9"),
+                ("literal", "10"),
+                ("expect.object-shells", "false"),
+            ],
+        ));
+        assert_eq!(p.recorded.len(), 2, "expectations are not choices");
+        let moved = p.moved(&lines).unwrap();
+        assert_eq!(moved.recorded[0], ("location".into(), "3:9".into()));
+        let p = Pin::of(&record(
+            REMOVE_DEAD_CODE,
+            &[("lines", "3-5"), ("statement", "IfStatement")],
+        ));
+        assert_eq!(p.moved(&lines).unwrap().removed_lines(), Some((2, 3)));
+        // A place on a line that is gone cannot be repeated.
+        let p = Pin::of(&record(mm::ADD_NO_OP, &[("line", "4"), ("code", "x = x;")]));
+        assert!(p.moved(&lines).is_none());
     }
 }

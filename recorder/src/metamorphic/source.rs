@@ -724,6 +724,65 @@ impl Analysis {
         }
     }
 
+    /// The transformation a record describes (`params` as `transform_at` recorded them),
+    /// applied again to `text`: the same place, the same code. `None` when that place is gone
+    /// (reduction blanked it) or the recorded parameters are incomplete.
+    pub fn repeat(
+        &self,
+        text: &str,
+        name: &str,
+        params: &[(String, String)],
+    ) -> Option<Transformed> {
+        let get = |k: &str| params.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
+        // Recorded locations are 1-based `line:column`.
+        let location = || {
+            let (l, c) = get("location")?.split_once(':')?;
+            Some(Location::new(
+                l.parse::<u32>().ok()?.checked_sub(1)?,
+                c.parse::<u32>().ok()?.checked_sub(1)?,
+            ))
+        };
+        match name {
+            INSERT_DEAD_CODE | ADD_NO_OP => {
+                let line: u32 = get("line")?.parse().ok()?;
+                let (code, variable) = (get("code")?, get("variable")?);
+                let points = self.assignable_points();
+                let (p, _) = points.iter().find(|(p, names)| {
+                    p.line == line && names.iter().any(|n| n.name == variable)
+                })?;
+                let name = if name == INSERT_DEAD_CODE {
+                    INSERT_DEAD_CODE
+                } else {
+                    ADD_NO_OP
+                };
+                Some(self.insert_line(text, p, name, code, variable))
+            }
+            INTEGER_LITERAL | BOOLEAN_LITERAL => {
+                let at = location()?;
+                let (literal, form, replacement) =
+                    (get("literal")?, get("form")?, get("replacement")?);
+                let l = self.literals.iter().find(|l| {
+                    self.location(l.start) == at && text.get(l.start..l.end) == Some(literal)
+                })?;
+                let name = if name == INTEGER_LITERAL {
+                    INTEGER_LITERAL
+                } else {
+                    BOOLEAN_LITERAL
+                };
+                Some(self.rewrite(text, l, name, replacement, form))
+            }
+            ADD_PARAMETER => {
+                let at = location()?;
+                let f = self
+                    .functions
+                    .iter()
+                    .find(|f| self.location(f.insert_at) == at)?;
+                Some(self.add_parameter(text, f))
+            }
+            _ => None,
+        }
+    }
+
     fn insert_line(
         &self,
         text: &str,
@@ -868,6 +927,7 @@ pub fn remove_dead_code(
     text: &str,
     coverage: &[FunctionCoverage],
     paused_lines: &HashSet<u32>,
+    at: Option<(u32, u32)>,
     rng: &mut impl Rng,
 ) -> Option<Transformed> {
     let js = JsProgram::parse(text).ok()?;
@@ -875,6 +935,7 @@ pub fn remove_dead_code(
         .candidates(coverage)
         .into_iter()
         .filter(|c| !(c.first_line..=c.last_line).any(|l| paused_lines.contains(&l)))
+        .filter(|c| at.is_none_or(|(a, b)| (c.first_line, c.last_line) == (a, b)))
         .collect();
     // A removal that empties a `try` block makes its `catch` unreachable too: V8 (Chromium 156)
     // then gives the catch clause no break positions, and breakpoints there slide out of it
@@ -1081,6 +1142,7 @@ mod tests {
                 &text,
                 &before.functions,
                 &paused,
+                None,
                 &mut rng,
             ));
             for x in variants {
@@ -1114,7 +1176,8 @@ mod tests {
         let mut removed = 0;
         for seed in 0..40 {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);
-            if let Some(x) = remove_dead_code(text, &run.functions, &HashSet::new(), &mut rng) {
+            if let Some(x) = remove_dead_code(text, &run.functions, &HashSet::new(), None, &mut rng)
+            {
                 assert_eq!(empty_try_blocks(&x.text), Some(0), "{}", x.text);
                 removed += 1;
             }
@@ -1133,7 +1196,8 @@ mod tests {
                 .unwrap();
             for seed in 0..4 {
                 let mut rng = ChaCha8Rng::seed_from_u64(seed);
-                let Some(x) = remove_dead_code(&text, &run.functions, &HashSet::new(), &mut rng)
+                let Some(x) =
+                    remove_dead_code(&text, &run.functions, &HashSet::new(), None, &mut rng)
                 else {
                     continue;
                 };

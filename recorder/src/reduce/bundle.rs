@@ -17,7 +17,6 @@ pub fn reproducible(d: &EngineDescriptor) -> bool {
 
 /// Where the reduced case came from and how it was judged.
 pub struct Case<'a> {
-    pub finding: &'a Finding,
     pub engines: &'a [EngineDescriptor],
     /// The comparison looked at columns, not only lines.
     pub columns: bool,
@@ -138,9 +137,13 @@ fn pauses(t: &Trace) -> Vec<serde_json::Value> {
 
 /// Writes the reduced case into `dir`: `program.js`, `original.js`, `actions.json`, each
 /// engine's answers (`answers.json`), and a README.md written for the engine's bug tracker.
-pub fn write_bundle(dir: &Path, r: &Reduced, case: &Case<'_>) -> std::io::Result<()> {
+pub fn write_bundle(
+    dir: &Path,
+    r: &Reduced,
+    finding: &Finding,
+    case: &Case<'_>,
+) -> std::io::Result<()> {
     use std::fmt::Write as _;
-    let finding = case.finding;
     let (original, original_actions, source) = (case.original, case.original_actions, case.source);
     let engines: Vec<String> = case.engines.iter().map(|d| d.label()).collect();
     std::fs::create_dir_all(dir)?;
@@ -233,16 +236,7 @@ pub fn write_bundle(dir: &Path, r: &Reduced, case: &Case<'_>) -> std::io::Result
          locations, pauses, call stacks and variables).\n\n## Actual\n\n{}: {}\n",
         finding, r.detail
     );
-    for (e, a, console) in &per_engine {
-        let _ = writeln!(md, "### {e}\n");
-        for (i, x) in a.iter().enumerate() {
-            let _ = writeln!(md, "{}. {x}", i + 1);
-        }
-        if !console.is_empty() {
-            let _ = writeln!(md, "\nconsole: {}", console.join(" | "));
-        }
-        md.push('\n');
-    }
+    answers_md(&mut md, &per_engine);
     if reproducer {
         let _ = writeln!(
             md,
@@ -255,7 +249,257 @@ pub fn write_bundle(dir: &Path, r: &Reduced, case: &Case<'_>) -> std::io::Result
     std::fs::write(dir.join("README.md"), md)
 }
 
+/// Each side's answers, numbered, and what it printed: a README section per side.
+fn answers_md(md: &mut String, sides: &[(String, Vec<String>, Vec<String>)]) {
+    use std::fmt::Write as _;
+    for (name, answers, console) in sides {
+        let _ = writeln!(md, "### {name}\n");
+        for (i, x) in answers.iter().enumerate() {
+            let _ = writeln!(md, "{}. {x}", i + 1);
+        }
+        if !console.is_empty() {
+            let _ = writeln!(md, "\nconsole: {}", console.join(" | "));
+        }
+        md.push('\n');
+    }
+}
+
 /// Pretty JSON (these types always serialize).
 fn pretty<T: serde::Serialize + ?Sized>(v: &T) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
+}
+
+/// The compared detail of a relation's message (after "as in the parent: " or "answered
+/// differently: "), where DBDB's comparison names the variable.
+fn compared_detail(message: &str) -> &str {
+    [" as in the parent: ", " answered differently: "]
+        .iter()
+        .find_map(|m| message.split_once(m).map(|(_, d)| d))
+        .unwrap_or(message)
+}
+
+/// Writes a reduced metamorphic warning into `dir`: the parent (`program.js`, `actions.json`)
+/// and the follow-up the transformation made of it (`follow-up.js`, `follow-up-actions.json`),
+/// what the engine answered to each, the follow-up's pauses in the parent's lines for the
+/// findings index, a reproducer that runs both on the engine alone, and a README.md.
+pub fn write_metamorphic_bundle(
+    dir: &Path,
+    r: &Reduced,
+    follow: &super::metamorphic::FollowUp,
+    finding: &super::metamorphic::Violated,
+    case: &Case<'_>,
+) -> std::io::Result<()> {
+    use morphtrace_schema::metamorphic::Expectation;
+    use morphtrace_schema::Location;
+    use std::fmt::Write as _;
+    let engine = case.engines.first().map(|d| d.label()).unwrap_or_default();
+    let record = follow.record.as_ref();
+    let map = record.map(|t| Expectation::of(t).map).unwrap_or_default();
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join("program.js"), &r.text)?;
+    std::fs::write(dir.join("follow-up.js"), &follow.text)?;
+    std::fs::write(dir.join("original.js"), case.original)?;
+    std::fs::write(dir.join("actions.json"), pretty(&r.actions))?;
+    std::fs::write(dir.join("follow-up-actions.json"), pretty(&follow.actions))?;
+    std::fs::write(
+        dir.join("original-actions.json"),
+        pretty(&case.original_actions),
+    )?;
+    let (parent_trace, follow_trace) = (r.traces.first(), r.traces.get(1));
+    let sides = [
+        (format!("parent ({engine})"), parent_trace),
+        (format!("follow-up ({engine})"), follow_trace),
+    ];
+    let per_run: Vec<(String, Vec<String>, Vec<String>)> = sides
+        .iter()
+        .filter_map(|(n, t)| t.map(|t| (n.clone(), answers(t), t.console.clone())))
+        .collect();
+    std::fs::write(dir.join("answers.json"), pretty(&per_run))?;
+    // The follow-up's pauses on the parent's lines (the index shows `program.js`).
+    let in_parent = |t: &Trace| {
+        let mut ps = pauses(t);
+        for p in &mut ps {
+            let (line, column) = (p["line"].as_u64(), p["column"].as_u64());
+            if let (Some(l), Some(c)) = (line, column) {
+                let at = Location::new(l as u32 - 1, c as u32 - 1);
+                let q = map.to_parent(at);
+                p["line"] = q.map_or(serde_json::Value::Null, |q| (q.line + 1).into());
+                p["column"] = q.map_or(serde_json::Value::Null, |q| (q.column + 1).into());
+            }
+        }
+        ps
+    };
+    let paused = serde_json::json!([
+        {"engine": sides[0].0, "pauses": parent_trace.map(pauses).unwrap_or_default(),
+         "step": follow.parent_step},
+        {"engine": format!("{} in the parent's lines", sides[1].0),
+         "pauses": follow_trace.map(in_parent).unwrap_or_default(), "step": follow.step},
+    ]);
+    std::fs::write(dir.join("pauses.json"), pretty(&paused))?;
+    let title = format!("{finding} on {engine}");
+    let transformation = record
+        .map(|t| {
+            t.params
+                .iter()
+                .filter(|(k, _)| !k.starts_with("expect."))
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
+        .unwrap_or_default();
+    // Only a difference between two answers is checked by the reproducer (not what the
+    // program printed, nor a count of breakpoint answers).
+    let reproducer = case.engines.iter().all(reproducible)
+        && follow.parent_step.is_some()
+        && follow.step.is_some()
+        && !matches!(finding.kind, DivergenceKind::Other(_));
+    if reproducer {
+        let follow_lines = follow.text.lines().count().max(1) as u32;
+        let lines: Vec<Option<u32>> = (0..follow_lines)
+            .map(|l| map.to_parent(Location::new(l, 0)).map(|x| x.line))
+            .collect();
+        let edits: Vec<serde_json::Value> = map
+            .edits
+            .iter()
+            .map(|e| {
+                serde_json::json!({"line": e.line, "column": e.column,
+                                   "oldLen": e.old_len, "newLen": e.new_len})
+            })
+            .collect();
+        let variables: Vec<String> = match finding.kind {
+            DivergenceKind::Variables => named_variable(compared_detail(&r.detail))
+                .into_iter()
+                .collect(),
+            _ => Vec::new(),
+        };
+        let d = &case.engines[0];
+        let spec = serde_json::json!({
+            "title": title,
+            "kind": finding.kind.name(),
+            "relation": finding.relation,
+            "transformation": finding.transformation,
+            "detail": r.detail,
+            "step": follow.step,
+            "variables": variables,
+            "columns": true,
+            "prelude": case.prelude,
+            "actionTimeoutMs": case.action_timeout.as_millis() as u64,
+            "engines": [{
+                "kind": d.kind.to_string(),
+                "label": d.label(),
+                "executable": d.executable,
+            }],
+            "runs": [
+                {"program": "program.js", "actions": "actions.json", "step": follow.parent_step},
+                {"program": "follow-up.js", "actions": "follow-up-actions.json",
+                 "step": follow.step, "map": {"lines": lines, "edits": edits}},
+            ],
+        });
+        std::fs::write(dir.join("finding.json"), pretty(&spec))?;
+        std::fs::write(dir.join("reproduce.mjs"), REPRODUCER)?;
+        if case.prelude {
+            std::fs::write(
+                dir.join("prelude.js"),
+                crate::debugger::determinism::script(),
+            )?;
+        }
+    } else {
+        let spec = serde_json::json!({
+            "title": title, "kind": finding.kind.name(), "detail": r.detail,
+            "step": follow.step,
+        });
+        std::fs::write(dir.join("finding.json"), pretty(&spec))?;
+    }
+    let mut md = String::new();
+    let _ = writeln!(md, "# {title}\n");
+    let _ = writeln!(
+        md,
+        "Reduced by morphtrace from {}: {} → {} lines, {} → {} actions of the parent ({} runs, \
+         {:.1} s{}). A metamorphic test of one debugger: the program (the parent) and a \
+         transformed version of it (the follow-up) are debugged, and the transformation says \
+         how their answers must relate.\n",
+        case.source,
+        r.lines.0,
+        r.lines.1,
+        r.action_count.0,
+        r.action_count.1,
+        r.tests,
+        r.elapsed.as_secs_f64(),
+        if r.complete { "" } else { ", budget reached" }
+    );
+    let _ = writeln!(md, "## Version\n\n- {engine}\n");
+    let _ = writeln!(
+        md,
+        "## Parent (`program.js`)\n\n```js\n{}```\n\n## Follow-up (`follow-up.js`): {}{}\n\n```js\n{}```\n",
+        r.text,
+        finding.transformation,
+        if transformation.is_empty() {
+            String::new()
+        } else {
+            format!(" ({transformation})")
+        },
+        follow.text
+    );
+    let _ = writeln!(
+        md,
+        "## Steps\n\nCompile each program as a classic script in the debugger without running \
+         it{}; then (lines and columns 1-based; `start` runs the script):\n",
+        if case.prelude {
+            " (after `prelude.js`, a blackboxed script that seeds `Math.random` and fixes the \
+             clock)"
+        } else {
+            ""
+        }
+    );
+    for (name, actions) in [("parent", &r.actions), ("follow-up", &follow.actions)] {
+        let _ = writeln!(md, "{name}:\n");
+        for (i, a) in actions.iter().enumerate() {
+            let _ = writeln!(md, "{}. `{a}`", i + 1);
+        }
+        md.push('\n');
+    }
+    let meaning = match finding.relation.as_str() {
+        "extra-pauses-only-at-the-new-breakpoint" => {
+            "the follow-up pauses where the parent paused, in order, with the same call stacks \
+             and variables, and elsewhere only at the added breakpoint"
+        }
+        "every-parent-pause-still-appears" => {
+            "every pause of the parent appears in the follow-up, in order, with the same call \
+             stacks and variables (the step may add pauses)"
+        }
+        "same-behaviour-plus-an-undefined-parameter" => {
+            "the follow-up pauses where the parent paused with the same call stacks and \
+             variables, plus the added parameter, undefined, inside its function"
+        }
+        _ => {
+            "the follow-up sets the same breakpoints and pauses where the parent paused, with the \
+             same call stacks and variables, and prints the same"
+        }
+    };
+    let _ = writeln!(
+        md,
+        "## Expected\n\n{}: {meaning}, positions mapped through the transformation (Tolksdorf \
+         et al., interactive metamorphic testing of debuggers, Table 1).\n\n## Actual\n\n{}\n",
+        finding.relation, r.detail
+    );
+    answers_md(&mut md, &per_run);
+    if reproducer {
+        let _ = writeln!(
+            md,
+            "## Reproduce\n\n`node reproduce.mjs` (Node.js 20 or later; the engine as recorded, \
+             or `{}=PATH`) runs both programs and exits 1 while the parent's answer to step {} \
+             and the follow-up's to step {} still differ, 0 once they agree.",
+            case.engines[0].kind,
+            follow.parent_step.map_or(0, |s| s + 1),
+            follow.step.map_or(0, |s| s + 1)
+        );
+    } else {
+        let _ = writeln!(
+            md,
+            "## Reproduce\n\nNo standalone reproducer: it compares two answers of one debugger, \
+             and this violation ({}) is not one answer against another.",
+            finding.kind.name()
+        );
+    }
+    std::fs::write(dir.join("README.md"), md)
 }

@@ -14,6 +14,11 @@ use std::time::{Duration, Instant};
 
 /// The reproducer of a C2V finding (gcov against llvm-cov on one line).
 pub const REPRODUCER_C2V: &str = include_str!("reproduce-c2v.sh");
+/// The reproducer of a Cod finding of gcov or llvm-cov (P against its pruned variant P').
+pub const REPRODUCER_C_COD: &str = include_str!("reproduce-c-cod.sh");
+/// What both C reproducers share (a line's count from gcov and from llvm-cov, comparisons),
+/// pasted into each at `@HARNESS@`.
+const C_HARNESS: &str = include_str!("c-harness.sh");
 /// The reproducer of a V8 finding against the ground truth (block count against a counter).
 pub const REPRODUCER_V8: &str = include_str!("reproduce-v8.sh");
 /// The reproducer of a Cod finding of V8 (P against its pruned variant P').
@@ -168,9 +173,39 @@ pub fn cvise(
 pub fn reproducer(found: &Found) -> Option<String> {
     (found.relation == "c2v" && found.profilers == "gcov/llvm-cov").then(|| {
         REPRODUCER_C2V
+            .replace("@HARNESS@", C_HARNESS)
             .replace("@LINE@", &(found.line + 1).to_string())
             .replace("@KIND@", &found.kind)
     })
+}
+
+/// The reproducer script of a C Cod finding: `profiler` (gcov or llvm-cov) on P's 0-based
+/// `line` against P''s `line_b`; `kind` strong or weak. `None` for another profiler.
+pub fn c_cod_script(profiler: &str, line: u32, line_b: u32, kind: &str) -> Option<String> {
+    let (count, run) = match profiler {
+        "gcov" => ("gcov_count", "gcc"),
+        "llvm-cov" => ("llvm_count", "clang"),
+        _ => return None,
+    };
+    Some(
+        REPRODUCER_C_COD
+            .replace("@HARNESS@", C_HARNESS)
+            .replace("@PROFILER@", profiler)
+            .replace("@COUNT@", count)
+            .replace("@RUN@", run)
+            .replace("@LINE_B@", &(line_b + 1).to_string())
+            .replace("@LINE@", &(line + 1).to_string())
+            .replace("@KIND@", kind),
+    )
+}
+
+/// The reproducer of a Cod finding of gcov or llvm-cov and the variant's text (`variant.c`).
+pub fn c_cod_reproducer(found: &Found) -> Option<(String, String)> {
+    if found.relation != "cod" {
+        return None;
+    }
+    let script = c_cod_script(&found.profilers, found.line, found.line_b, &found.kind)?;
+    Some((script, found.text_b.clone()?))
 }
 
 /// The reproducer of a V8 statement count that the ground truth contradicts, and `counted.js`
@@ -271,7 +306,10 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
     )?;
     // The script, and the second program it runs (counted.js for truth, variant.js for Cod).
     let (script, beside) = match b.language {
-        Language::C => (reproducer(b.found), None),
+        Language::C => match c_cod_reproducer(b.found) {
+            Some((script, variant)) => (Some(script), Some(("variant.c", variant))),
+            None => (reproducer(b.found), None),
+        },
         _ => match v8_reproducer(b.found, b.text) {
             Some((script, counted)) => (Some(script), Some(("counted.js", counted))),
             None => match v8_cod_reproducer(b.found, b.text) {
@@ -358,6 +396,31 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
                 .to_string(),
             "V8 counts the statement as often as it runs.".to_string(),
         ),
+        "cod" if b.language == Language::C && b.found.text_b.is_some() => (
+            format!(
+                "Compile `program.c` (P) and `variant.c` (P': P without the code {} reported \
+                 unexecuted) {}, run both and read each line's execution count from {}. Line {} \
+                 of P is line {} of P'.",
+                b.found.profilers,
+                if b.found.profilers == "gcov" {
+                    "with `gcc -O0 --coverage`"
+                } else {
+                    "with `clang -O0 -fprofile-instr-generate -fcoverage-mapping`"
+                },
+                if b.found.profilers == "gcov" {
+                    "`gcov`"
+                } else {
+                    "`llvm-cov` (LCOV export)"
+                },
+                b.found.line + 1,
+                b.found.line_b + 1
+            ),
+            format!(
+                "Both programs print the same, so every line they share runs as often in both: \
+                 {} gives it the same count (Cod's relation).",
+                b.found.profilers
+            ),
+        ),
         "cod" if b.found.profilers == "v8" && b.found.text_b.is_some() => (
             format!(
                 "Run `program.js` (P) and `variant.js` (P': P without the code V8 reported \
@@ -410,8 +473,9 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
             md,
             "## Reproduce\n\n`sh reproduce.sh` {} and exits 1 while line {line} still differs, 0 \
              once they agree.",
-            match b.language {
-                Language::C => "compiles, runs and reports with both profilers",
+            match (b.language, b.found.relation.as_str()) {
+                (Language::C, "cod") => "compiles, runs and reports both programs",
+                (Language::C, _) => "compiles, runs and reports with both profilers",
                 _ => "runs both programs under Node's V8 and compares",
             }
         );

@@ -7,6 +7,7 @@
 
 pub mod bundle;
 pub mod coverage;
+pub mod metamorphic;
 
 pub use bundle::{write_bundle, Case};
 
@@ -388,6 +389,309 @@ pub fn blank_statements<E>(
     })
 }
 
+/// One candidate for a [`Judge`]: a program and actions; `pinned`, the position in `actions`
+/// of the action the finding is anchored to (a metamorphic transformation's); `lines`, set
+/// when blank lines were dropped: each line of the previous text's new number.
+pub struct Candidate<'c> {
+    pub text: &'c str,
+    pub actions: &'c [Action],
+    pub pinned: Option<usize>,
+    pub lines: Option<&'c [Option<u32>]>,
+}
+
+/// What one run of a candidate showed; `extra` is the judge's own record of it.
+pub struct Run<X> {
+    pub shows: bool,
+    /// The position of the action where it showed.
+    pub at: Option<usize>,
+    pub traces: Vec<Trace>,
+    pub detail: String,
+    pub extra: X,
+}
+
+/// The interestingness test of a reduction: runs a candidate on the engines and says whether
+/// the finding still shows.
+#[allow(async_fn_in_trait)]
+pub trait Judge {
+    type Extra;
+    async fn run(&mut self, c: Candidate<'_>) -> Result<Run<Self::Extra>, ReduceError>;
+}
+
+/// How a reduction runs: its judge's limits and the progress it shows.
+struct Search {
+    deadline: Instant,
+    progress: ProgressBar,
+    tests: usize,
+}
+
+impl Search {
+    fn out_of_time(&self) -> bool {
+        Instant::now() >= self.deadline
+    }
+
+    async fn run<J: Judge>(
+        &mut self,
+        judge: &mut J,
+        text: &str,
+        actions: &[Action],
+        pinned: Option<usize>,
+    ) -> Result<Run<J::Extra>, ReduceError> {
+        self.counted(
+            judge,
+            Candidate {
+                text,
+                actions,
+                pinned,
+                lines: None,
+            },
+        )
+        .await
+    }
+
+    async fn counted<J: Judge>(
+        &mut self,
+        judge: &mut J,
+        c: Candidate<'_>,
+    ) -> Result<Run<J::Extra>, ReduceError> {
+        self.tests += 1;
+        self.progress.inc(1);
+        judge.run(c).await
+    }
+}
+
+/// The actions at positions `keep`, as [`subset`], and where `pinned` went in them.
+fn subset_pinned(
+    actions: &[Action],
+    ids: &HashMap<usize, BreakpointId>,
+    keep: &[usize],
+    pinned: Option<usize>,
+) -> (Vec<Action>, Option<usize>) {
+    let out = subset(actions, ids, keep);
+    // `subset` drops only removals of dropped breakpoints, and the pinned action is a control:
+    // its new position is the length of what the kept actions before it become.
+    let at = pinned.map(|p| {
+        let before: Vec<usize> = keep.iter().copied().filter(|&k| k < p).collect();
+        subset(actions, ids, &before).len()
+    });
+    (out, at)
+}
+
+/// Reduces `text` and `actions` while `judge` says the finding shows: delta debugging over the
+/// actions (never dropping `pinned`), then statements and expressions of the program, then
+/// blank lines. With `shortcut`, first tries a breakpoint where the engine paused before the
+/// diverging action, a few resumes and that action.
+pub async fn reduce_with<J: Judge>(
+    judge: &mut J,
+    text: &str,
+    actions: &[Action],
+    pinned: Option<usize>,
+    shortcut: bool,
+    budget: Duration,
+    progress: ProgressBar,
+) -> Result<(Reduced, J::Extra), ReduceError> {
+    let t0 = Instant::now();
+    let mut search = Search {
+        deadline: t0 + budget,
+        progress,
+        tests: 0,
+    };
+    let lines_before = non_blank(text);
+    let actions_before = actions.len();
+    let first = search.run(judge, text, actions, pinned).await?;
+    if !first.shows {
+        return Err(ReduceError::NotReproduced(format!(
+            "replaying the {} actions gave {}",
+            actions.len(),
+            if first.detail.is_empty() {
+                "no divergence".to_string()
+            } else {
+                format!("another outcome ({})", first.detail)
+            }
+        )));
+    }
+    // 0. A shortcut delta debugging cannot find (a breakpoint and the resumes it needs go
+    // together): a breakpoint where the engine paused before the diverging action, start,
+    // a few resumes, then that action.
+    let shortcut = match (first.at, first.traces.first()) {
+        (Some(at), Some(t)) if at > 0 && shortcut && pinned.is_none() => {
+            pause_before(t, at).map(|l| (l, actions[at].clone()))
+        }
+        _ => None,
+    };
+    let mut best = first;
+    let mut actions = actions.to_vec();
+    if let Some((loc, action)) = shortcut.filter(|(_, a)| a.is_control()) {
+        for resumes in 0..=8 {
+            if search.out_of_time() {
+                break;
+            }
+            let mut c = vec![
+                Action::SetBreakpoint {
+                    line: loc.line,
+                    column: Some(loc.column),
+                },
+                Action::Start,
+            ];
+            c.extend(std::iter::repeat_n(Action::Resume, resumes));
+            c.push(action.clone());
+            let r = search.run(judge, text, &c, None).await?;
+            if r.shows {
+                actions = c;
+                best = r;
+                break;
+            }
+        }
+    }
+    // The ids the engine gave the breakpoints of these actions (first trace).
+    let ids = best.traces.first().map(breakpoint_ids).unwrap_or_default();
+    let actions = &actions[..];
+    // 1. Actions: ddmin over positions, complements first (Zeller and Hildebrandt); the pinned
+    // action always stays.
+    let mut keep: Vec<usize> = (0..actions.len()).filter(|&i| Some(i) != pinned).collect();
+    let with_pinned = |keep: &[usize]| {
+        let mut all: Vec<usize> = keep.iter().copied().chain(pinned).collect();
+        all.sort_unstable();
+        all
+    };
+    let mut n = 2;
+    let mut complete = true;
+    'ddmin: while keep.len() >= 2 || (pinned.is_some() && !keep.is_empty()) {
+        let n_now = n.min(keep.len()).max(1);
+        let chunk = keep.len().div_ceil(n_now);
+        let mut reduced = false;
+        for c in 0..n_now {
+            if search.out_of_time() {
+                complete = false;
+                break 'ddmin;
+            }
+            let lo = (c * chunk).min(keep.len());
+            let hi = ((c + 1) * chunk).min(keep.len());
+            if lo == hi {
+                continue;
+            }
+            let candidate: Vec<usize> = keep[..lo].iter().chain(&keep[hi..]).copied().collect();
+            let (acts, at) = subset_pinned(actions, &ids, &with_pinned(&candidate), pinned);
+            let r = search.run(judge, text, &acts, at).await?;
+            if r.shows {
+                keep = candidate;
+                best = r;
+                reduced = true;
+                break;
+            }
+        }
+        if reduced {
+            n = (n - 1).max(2);
+            continue;
+        }
+        if n >= keep.len() {
+            break;
+        }
+        n = (n * 2).min(keep.len());
+    }
+    let (mut acts, at) = subset_pinned(actions, &ids, &with_pinned(&keep), pinned);
+    // 2. The program: whole statements blanked, outermost first, until nothing more goes;
+    // then expressions. Later spans keep their offsets (both edits keep them); one inside a
+    // blanked one is blank now and skipped; another pass parses again.
+    let mut text = text.to_string();
+    for edits in [STATEMENTS, EXPRESSIONS] {
+        let mut changed = complete;
+        while changed && !search.out_of_time() {
+            changed = false;
+            let Some(spans) = (edits.list)(&text) else {
+                break;
+            };
+            for (start, end, by) in spans {
+                if search.out_of_time() {
+                    break;
+                }
+                let Some(candidate) = (edits.apply)(&text, start, end, by) else {
+                    continue;
+                };
+                let r = search.run(judge, &candidate, &acts, at).await?;
+                if r.shows {
+                    text = candidate;
+                    best = r;
+                    changed = true;
+                }
+            }
+        }
+    }
+    if search.out_of_time() {
+        complete = false;
+    }
+    // Blanks inside lines squeezed where no action's column depends on them; comment-only
+    // lines go too (one candidate: all of them, if the rest still parses).
+    let squeeze = squeezed(&text, &named_columns(&acts)).filter(|_| !search.out_of_time());
+    for candidate in [squeeze, None] {
+        let candidate = match candidate {
+            Some(c) => Some(c),
+            None => without_comment_lines(&text).filter(|_| !search.out_of_time()),
+        };
+        let Some(candidate) = candidate else { continue };
+        let r = search.run(judge, &candidate, &acts, at).await?;
+        if r.shows {
+            text = candidate;
+            best = r;
+        }
+    }
+    // 3. Blank lines out, breakpoints moved with their lines (kept only if still showing).
+    let (short, map) = compact(&text);
+    if short != text && !search.out_of_time() {
+        let moved: Option<Vec<Action>> = acts
+            .iter()
+            .map(|a| match a {
+                // A breakpoint on a blank line goes to the next line left, where V8
+                // and morphtrace's Firefox policy slide it (its column then means little).
+                Action::SetBreakpoint { line, column } => map
+                    .get(*line as usize..)
+                    .and_then(|rest| rest.iter().enumerate().find_map(|(k, l)| l.map(|l| (k, l))))
+                    .map(|(k, l)| Action::SetBreakpoint {
+                        line: l,
+                        column: if k == 0 { *column } else { None },
+                    }),
+                other => Some(other.clone()),
+            })
+            .collect();
+        if let Some(moved) = moved {
+            if JsProgram::parse(&short).is_ok() {
+                let r = search
+                    .counted(
+                        judge,
+                        Candidate {
+                            text: &short,
+                            actions: &moved,
+                            pinned: at,
+                            lines: Some(&map),
+                        },
+                    )
+                    .await?;
+                if r.shows {
+                    text = short;
+                    acts = moved;
+                    best = r;
+                }
+            }
+        }
+    }
+    Ok((
+        Reduced {
+            lines: (lines_before, non_blank(&text)),
+            action_count: (actions_before, acts.len()),
+            text,
+            actions: acts,
+            traces: best.traces,
+            detail: best.detail,
+            step: best.at.unwrap_or(0),
+            tests: search.tests,
+            complete,
+            elapsed: t0.elapsed(),
+        },
+        best.extra,
+    ))
+}
+
+/// DBDB's judge: the candidate replayed in lockstep on the engines; it shows when the same
+/// divergence type appears at the same kind of action.
 pub struct Reducer<'a> {
     pub engines: Vec<&'a mut Box<dyn Engine>>,
     pub refs: Vec<EngineRef>,
@@ -395,18 +699,8 @@ pub struct Reducer<'a> {
     pub workdir: &'a Path,
     pub session_timeout: Duration,
     pub finding: Finding,
-    pub deadline: Instant,
-    pub progress: ProgressBar,
-    tests: usize,
-}
-
-/// What one run of a candidate showed.
-struct Run {
-    shows: bool,
-    /// The diverging action's position, when it diverged.
-    at: Option<usize>,
-    traces: Vec<Trace>,
-    detail: String,
+    budget: Duration,
+    progress: ProgressBar,
 }
 
 impl<'a> Reducer<'a> {
@@ -428,26 +722,43 @@ impl<'a> Reducer<'a> {
             workdir,
             session_timeout,
             finding,
-            deadline: Instant::now() + budget,
+            budget,
             progress,
-            tests: 0,
         }
     }
 
-    async fn run(&mut self, text: &str, actions: &[Action]) -> Result<Run, ReduceError> {
-        self.tests += 1;
-        self.progress.inc(1);
-        let program = Program::new(
-            Language::JavaScript,
-            text.to_string(),
-            ProgramOrigin::File {
-                path: "reduced.js".into(),
-            },
-        );
-        let loaded = corpus::materialize(program, self.workdir)
-            .map_err(|e| ReduceError::Write(e.to_string()))?;
+    /// Reduces `text` and `actions`.
+    pub async fn reduce(&mut self, text: &str, actions: &[Action]) -> Result<Reduced, ReduceError> {
+        let (budget, progress) = (self.budget, self.progress.clone());
+        Ok(
+            reduce_with(self, text, actions, None, true, budget, progress)
+                .await?
+                .0,
+        )
+    }
+}
+
+/// Writes a candidate program where the engines load it.
+pub(crate) fn materialized(
+    text: &str,
+    name: &str,
+    workdir: &Path,
+) -> Result<corpus::Loaded, ReduceError> {
+    let program = Program::new(
+        Language::JavaScript,
+        text.to_string(),
+        ProgramOrigin::File { path: name.into() },
+    );
+    corpus::materialize(program, workdir).map_err(|e| ReduceError::Write(e.to_string()))
+}
+
+impl Judge for Reducer<'_> {
+    type Extra = ();
+
+    async fn run(&mut self, c: Candidate<'_>) -> Result<Run<()>, ReduceError> {
+        let loaded = materialized(c.text, "reduced.js", self.workdir)?;
         let plan = Plan::Replay {
-            actions: actions.to_vec(),
+            actions: c.actions.to_vec(),
         };
         let rec = dbdb::record(
             &mut self.engines,
@@ -471,190 +782,7 @@ impl<'a> Reducer<'a> {
                 .map(|d| d.detail.clone())
                 .unwrap_or_default(),
             traces: rec.traces,
-        })
-    }
-
-    fn out_of_time(&self) -> bool {
-        Instant::now() >= self.deadline
-    }
-
-    /// Reduces `text` and `actions`.
-    pub async fn reduce(&mut self, text: &str, actions: &[Action]) -> Result<Reduced, ReduceError> {
-        let t0 = Instant::now();
-        let lines_before = non_blank(text);
-        let actions_before = actions.len();
-        let first = self.run(text, actions).await?;
-        if !first.shows {
-            return Err(ReduceError::NotReproduced(format!(
-                "replaying the {} actions gave {}",
-                actions.len(),
-                if first.detail.is_empty() {
-                    "no divergence".to_string()
-                } else {
-                    format!("another divergence ({})", first.detail)
-                }
-            )));
-        }
-        // 0. A shortcut delta debugging cannot find (a breakpoint and the resumes it needs go
-        // together): a breakpoint where the engine paused before the diverging action, start,
-        // a few resumes, then that action.
-        let shortcut = match (first.at, first.traces.first()) {
-            (Some(at), Some(t)) if at > 0 => pause_before(t, at).map(|l| (l, actions[at].clone())),
-            _ => None,
-        };
-        let mut best = first;
-        let mut actions = actions.to_vec();
-        if let Some((loc, action)) = shortcut.filter(|(_, a)| a.is_control()) {
-            for resumes in 0..=8 {
-                if self.out_of_time() {
-                    break;
-                }
-                let mut c = vec![
-                    Action::SetBreakpoint {
-                        line: loc.line,
-                        column: Some(loc.column),
-                    },
-                    Action::Start,
-                ];
-                c.extend(std::iter::repeat_n(Action::Resume, resumes));
-                c.push(action.clone());
-                let r = self.run(text, &c).await?;
-                if r.shows {
-                    actions = c;
-                    best = r;
-                    break;
-                }
-            }
-        }
-        // The ids the engine gave the breakpoints of these actions (first engine).
-        let ids = best.traces.first().map(breakpoint_ids).unwrap_or_default();
-        let actions = &actions[..];
-        // 1. Actions: ddmin over positions, complements first (Zeller and Hildebrandt).
-        let mut keep: Vec<usize> = (0..actions.len()).collect();
-        let mut n = 2;
-        let mut complete = true;
-        'ddmin: while keep.len() >= 2 {
-            let chunk = keep.len().div_ceil(n);
-            let mut reduced = false;
-            for c in 0..n {
-                if self.out_of_time() {
-                    complete = false;
-                    break 'ddmin;
-                }
-                let lo = (c * chunk).min(keep.len());
-                let hi = ((c + 1) * chunk).min(keep.len());
-                if lo == hi {
-                    continue;
-                }
-                let candidate: Vec<usize> = keep[..lo].iter().chain(&keep[hi..]).copied().collect();
-                let r = self.run(text, &subset(actions, &ids, &candidate)).await?;
-                if r.shows {
-                    keep = candidate;
-                    best = r;
-                    reduced = true;
-                    break;
-                }
-            }
-            if reduced {
-                n = (n - 1).max(2);
-                continue;
-            }
-            if n >= keep.len() {
-                break;
-            }
-            n = (n * 2).min(keep.len());
-        }
-        let mut acts = subset(actions, &ids, &keep);
-        // 2. The program: whole statements blanked, outermost first, until nothing more goes;
-        // then expressions. Later spans keep their offsets (both edits keep them); one inside a
-        // blanked one is blank now and skipped; another pass parses again.
-        let mut text = text.to_string();
-        for edits in [STATEMENTS, EXPRESSIONS] {
-            let mut changed = complete;
-            while changed && !self.out_of_time() {
-                changed = false;
-                let Some(spans) = (edits.list)(&text) else {
-                    break;
-                };
-                for (start, end, by) in spans {
-                    if self.out_of_time() {
-                        break;
-                    }
-                    let Some(candidate) = (edits.apply)(&text, start, end, by) else {
-                        continue;
-                    };
-                    let r = self.run(&candidate, &acts).await?;
-                    if r.shows {
-                        text = candidate;
-                        best = r;
-                        changed = true;
-                    }
-                }
-            }
-        }
-        if self.out_of_time() {
-            complete = false;
-        }
-        // Blanks inside lines squeezed where no action's column depends on them.
-        if let Some(candidate) =
-            squeezed(&text, &named_columns(&acts)).filter(|_| !self.out_of_time())
-        {
-            let r = self.run(&candidate, &acts).await?;
-            if r.shows {
-                text = candidate;
-                best = r;
-            }
-        }
-        // Comment-only lines go too (one candidate: all of them, if the rest still parses).
-        if let Some(candidate) = without_comment_lines(&text).filter(|_| !self.out_of_time()) {
-            let r = self.run(&candidate, &acts).await?;
-            if r.shows {
-                text = candidate;
-                best = r;
-            }
-        }
-        // 3. Blank lines out, breakpoints moved with their lines (kept only if still showing).
-        let (short, map) = compact(&text);
-        if short != text {
-            let moved: Option<Vec<Action>> = acts
-                .iter()
-                .map(|a| match a {
-                    // A breakpoint on a blank line goes to the next line left, where V8
-                    // and morphtrace's Firefox policy slide it (its column then means little).
-                    Action::SetBreakpoint { line, column } => map
-                        .get(*line as usize..)
-                        .and_then(|rest| {
-                            rest.iter().enumerate().find_map(|(k, l)| l.map(|l| (k, l)))
-                        })
-                        .map(|(k, l)| Action::SetBreakpoint {
-                            line: l,
-                            column: if k == 0 { *column } else { None },
-                        }),
-                    other => Some(other.clone()),
-                })
-                .collect();
-            if let Some(moved) = moved {
-                if JsProgram::parse(&short).is_ok() {
-                    let r = self.run(&short, &moved).await?;
-                    if r.shows {
-                        text = short;
-                        acts = moved;
-                        best = r;
-                    }
-                }
-            }
-        }
-        Ok(Reduced {
-            lines: (lines_before, non_blank(&text)),
-            action_count: (actions_before, acts.len()),
-            text,
-            actions: acts,
-            traces: best.traces,
-            detail: best.detail,
-            step: best.at.unwrap_or(0),
-            tests: self.tests,
-            complete,
-            elapsed: t0.elapsed(),
+            extra: (),
         })
     }
 }

@@ -3,7 +3,10 @@
 // each debugger named in `finding.json`, speaking the debugger's own protocol with nothing but
 // Node.js (CDP over Node's built-in WebSocket for Chromium and Node; Firefox's Remote Debugging
 // Protocol over a TCP socket), and compares what the debuggers answer at the step where
-// morphtrace saw them differ.
+// morphtrace saw them differ. A metamorphic finding (`finding.runs`) runs two programs with
+// their own actions on one debugger instead (the parent, and the follow-up a transformation
+// made of it), and compares the two answers the violated relation compares, the follow-up's
+// positions mapped back to the parent's.
 //
 //   node reproduce.mjs [chromium=PATH] [node=PATH] [firefox=PATH] [LABEL=PATH]   (default: as recorded)
 //
@@ -26,10 +29,15 @@ if (typeof WebSocket === 'undefined') {
 const here = dirname(fileURLToPath(import.meta.url));
 const read = (f) => readFileSync(join(here, f), 'utf8');
 const finding = JSON.parse(read('finding.json'));
-const actions = JSON.parse(read('actions.json'));
-const program = read('program.js');
 const prelude = finding.prelude ? read('prelude.js') : null;
-const url = pathToFileURL(join(here, 'program.js')).href;
+// The program and actions being run (a metamorphic finding runs two in turn).
+let program, url, actions;
+function use(programFile, actionsFile) {
+  program = read(programFile);
+  url = pathToFileURL(join(here, programFile)).href;
+  actions = JSON.parse(read(actionsFile));
+}
+use('program.js', 'actions.json');
 // As long as morphtrace waited for one action's answer (a program still running then has
 // ended by timeout: the answer of a termination finding).
 const ACTION_MS = finding.actionTimeoutMs ?? 5_000;
@@ -706,7 +714,7 @@ async function launchFirefox(exe, engine) {
   try {
     mkdirSync(profile);
     writeFileSync(join(profile, 'user.js'), USER_JS + '\n');
-    copyFileSync(join(here, 'program.js'), join(dir, 'program.js'));
+    writeFileSync(join(dir, 'program.js'), program);
     if (prelude !== null) copyFileSync(join(here, 'prelude.js'), join(dir, 'morphtrace-determinism.js'));
     writeFileSync(
       join(dir, 'page.html'),
@@ -800,7 +808,53 @@ function aspect(a) {
   }
 }
 
+// A follow-up position (1-based `line:column`) in the parent's coordinates: lines through the
+// transformation's line map, columns through its edits (text replaced inside a line).
+function toParent(at, map) {
+  const [l, c] = at.split(':').map(Number);
+  const line = map.lines[l - 1];
+  if (line === null || line === undefined) return `an inserted line (${at})`;
+  let column = c - 1;
+  for (const e of map.edits.filter((e) => e.line === l - 1)) {
+    if (column >= e.column + e.newLen) column = column - e.newLen + e.oldLen;
+    else if (column >= e.column) column = e.column;
+  }
+  return `${line + 1}:${column + 1}`;
+}
+
+function mapped(a, map) {
+  if (a.paused) return { ...a, paused: { ...a.paused, at: toParent(a.paused.at, map) } };
+  if (a.breakpoint) return { ...a, breakpoint: a.breakpoint.map((at) => toParent(at, map)) };
+  return a;
+}
+
+// The parent and the follow-up on one debugger; exit 1 while the compared answers differ.
+async function metamorphic() {
+  const [parent, follow] = finding.runs;
+  const engine = finding.engines[0];
+  const seen = [];
+  const versions = [];
+  for (const run of finding.runs) {
+    use(run.program, run.actions);
+    const r = await answers(engine);
+    const a = r.out[run.step];
+    versions.push(r.version);
+    seen.push(a === undefined ? '(no answer)' : aspect(run.map ? mapped(a, run.map) : a));
+  }
+  console.log(`${finding.title}`);
+  console.log(`  parent (${versions[0]}), step ${parent.step + 1}: ${seen[0]}`);
+  console.log(`  follow-up (${versions[1]}), step ${follow.step + 1}, in the parent's positions: ${seen[1]}`);
+  const shows = seen[0] !== seen[1];
+  console.log(
+    shows
+      ? `the finding shows: ${finding.relation} does not hold`
+      : `the finding does not show: the follow-up answers as the parent did`,
+  );
+  process.exit(shows ? 1 : 0);
+}
+
 try {
+  if (finding.runs) await metamorphic();
   const runs = [];
   for (const engine of finding.engines) runs.push(await answers(engine));
   const k = finding.step;

@@ -101,8 +101,8 @@ enum Command {
     /// (run as a separate process: the analyzer never talks to a debugger) into DIR/NN-CLASS, a
     /// bundle with a standalone reproducer; then write DIR/index.html (per finding the reduced
     /// program with each engine's pauses side by side and the variables that differ, or the
-    /// coverage line and its counts) and DIR/findings.json. Metamorphic warnings are listed, not
-    /// reduced.
+    /// coverage line and its counts; for a metamorphic warning, parent and follow-up) and
+    /// DIR/findings.json.
     Findings {
         /// Archives to draw the classes from (not with --index-only).
         #[arg(required_unless_present = "index_only")]
