@@ -1,0 +1,7 @@
+var fn = function() {
+ try {
+ } catch(e) {
+ return 'catch';
+ } finally {
+ }
+};
