@@ -66,9 +66,12 @@ enum Command {
     /// break relations proposed by `morphtrace-analyze genmorph search` (those that passed
     /// step 1, the evaluation inputs).
     Falsify(FalsifyArgs),
-    /// Reduce a divergence to the fewest actions and program lines that still show it (the
-    /// same divergence type at the same kind of action, on the archive's engines), and write
-    /// the reduced case with what each engine answered into DIR.
+    /// Reduce a finding to the fewest actions and program lines that still show it, and write
+    /// the reduced case with what each engine answered and a standalone reproducer into DIR: a
+    /// divergence (the same type at the same kind of action, on the archive's engines), a
+    /// metamorphic warning (the same relation violated the same way after the same
+    /// transformation, repeated at the same place) or a coverage inconsistency (its class;
+    /// C programs by C-Vise).
     Reduce(ReduceArgs),
     /// Profile one program as a coverage campaign would and say whether a class of
     /// inconsistency shows (exit 0) or not (exit 1): the interestingness test C-Vise runs when
@@ -105,7 +108,8 @@ struct CoverageCheckArgs {
 struct ReduceArgs {
     /// Archive holding the session.
     archive: PathBuf,
-    /// The diverged session: its id (16 hex digits) or its position in the archive (0-based).
+    /// The session: its id (16 hex digits) or its position in the archive (0-based); a
+    /// diverged session, a follow-up with a warning, or a coverage session.
     #[arg(long)]
     session: String,
     /// Directory for the reduced case (created; must not exist).
