@@ -189,28 +189,11 @@ pub fn write_bundle(
                     .map(|(_, v)| v.as_str()),
             })).collect::<Vec<_>>(),
         });
-        std::fs::write(dir.join("finding.json"), pretty(&spec))?;
-        std::fs::write(dir.join("reproduce.mjs"), REPRODUCER)?;
-        if case.prelude {
-            std::fs::write(
-                dir.join("prelude.js"),
-                crate::debugger::determinism::script(),
-            )?;
-        }
+        write_reproducer(dir, &spec, case.prelude)?;
     }
     let mut md = String::new();
     let _ = writeln!(md, "# {} on {}\n", finding, engines.join(" vs "));
-    let _ = writeln!(
-        md,
-        "Reduced by morphtrace from {source}: {} → {} lines, {} → {} actions ({} runs, {:.1} s{}).\n",
-        r.lines.0,
-        r.lines.1,
-        r.action_count.0,
-        r.action_count.1,
-        r.tests,
-        r.elapsed.as_secs_f64(),
-        if r.complete { "" } else { ", budget reached" }
-    );
+    let _ = writeln!(md, "{}.\n", provenance(r, source, "actions"));
     let _ = writeln!(md, "## Versions\n");
     for e in engines {
         let _ = writeln!(md, "- {e}");
@@ -220,12 +203,7 @@ pub fn write_bundle(
         md,
         "## Steps\n\nCompile `program.js` as a classic script in each debugger without running \
          it{}; then (lines and columns 1-based; `start` runs the script):\n",
-        if case.prelude {
-            " (after `prelude.js`, a blackboxed script that seeds `Math.random` and fixes the \
-             clock)"
-        } else {
-            ""
-        }
+        after_prelude(case.prelude)
     );
     for (i, a) in r.actions.iter().enumerate() {
         let _ = writeln!(md, "{}. `{a}`", i + 1);
@@ -247,6 +225,42 @@ pub fn write_bundle(
         );
     }
     std::fs::write(dir.join("README.md"), md)
+}
+
+/// Where a reduced case came from and what reduction took.
+fn provenance(r: &Reduced, source: &str, actions: &str) -> String {
+    format!(
+        "Reduced by morphtrace from {source}: {} → {} lines, {} → {} {actions} ({} runs, {:.1} s{})",
+        r.lines.0,
+        r.lines.1,
+        r.action_count.0,
+        r.action_count.1,
+        r.tests,
+        r.elapsed.as_secs_f64(),
+        if r.complete { "" } else { ", budget reached" }
+    )
+}
+
+/// The README's words for the determinism prelude, when the recording ran it.
+fn after_prelude(prelude: bool) -> &'static str {
+    if prelude {
+        " (after `prelude.js`, a blackboxed script that seeds `Math.random` and fixes the clock)"
+    } else {
+        ""
+    }
+}
+
+/// `finding.json`, the reproducer and, when the recording ran it, the prelude.
+fn write_reproducer(dir: &Path, spec: &serde_json::Value, prelude: bool) -> std::io::Result<()> {
+    std::fs::write(dir.join("finding.json"), pretty(spec))?;
+    std::fs::write(dir.join("reproduce.mjs"), REPRODUCER)?;
+    if prelude {
+        std::fs::write(
+            dir.join("prelude.js"),
+            crate::debugger::determinism::script(),
+        )?;
+    }
+    Ok(())
 }
 
 /// Each side's answers, numbered, and what it printed: a README section per side.
@@ -395,14 +409,7 @@ pub fn write_metamorphic_bundle(
                  "step": follow.step, "map": {"lines": lines, "edits": edits}},
             ],
         });
-        std::fs::write(dir.join("finding.json"), pretty(&spec))?;
-        std::fs::write(dir.join("reproduce.mjs"), REPRODUCER)?;
-        if case.prelude {
-            std::fs::write(
-                dir.join("prelude.js"),
-                crate::debugger::determinism::script(),
-            )?;
-        }
+        write_reproducer(dir, &spec, case.prelude)?;
     } else {
         let spec = serde_json::json!({
             "title": title, "kind": finding.kind.name(), "detail": r.detail,
@@ -414,18 +421,10 @@ pub fn write_metamorphic_bundle(
     let _ = writeln!(md, "# {title}\n");
     let _ = writeln!(
         md,
-        "Reduced by morphtrace from {}: {} → {} lines, {} → {} actions of the parent ({} runs, \
-         {:.1} s{}). A metamorphic test of one debugger: the program (the parent) and a \
-         transformed version of it (the follow-up) are debugged, and the transformation says \
-         how their answers must relate.\n",
-        case.source,
-        r.lines.0,
-        r.lines.1,
-        r.action_count.0,
-        r.action_count.1,
-        r.tests,
-        r.elapsed.as_secs_f64(),
-        if r.complete { "" } else { ", budget reached" }
+        "{}. A metamorphic test of one debugger: the program (the parent) and a transformed \
+         version of it (the follow-up) are debugged, and the transformation says how their \
+         answers must relate.\n",
+        provenance(r, case.source, "actions of the parent")
     );
     let _ = writeln!(md, "## Version\n\n- {engine}\n");
     let _ = writeln!(
@@ -444,12 +443,7 @@ pub fn write_metamorphic_bundle(
         md,
         "## Steps\n\nCompile each program as a classic script in the debugger without running \
          it{}; then (lines and columns 1-based; `start` runs the script):\n",
-        if case.prelude {
-            " (after `prelude.js`, a blackboxed script that seeds `Math.random` and fixes the \
-             clock)"
-        } else {
-            ""
-        }
+        after_prelude(case.prelude)
     );
     for (name, actions) in [("parent", &r.actions), ("follow-up", &follow.actions)] {
         let _ = writeln!(md, "{name}:\n");

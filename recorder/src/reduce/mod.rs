@@ -389,6 +389,10 @@ pub fn blank_statements<E>(
     })
 }
 
+/// A last clean-up of a reduced text (blanks squeezed, comment lines dropped), given its
+/// actions; `None` if it changes nothing.
+type Tidy = fn(&str, &[Action]) -> Option<String>;
+
 /// One candidate for a [`Judge`]: a program and actions; `pinned`, the position in `actions`
 /// of the action the finding is anchored to (a metamorphic transformation's); `lines`, set
 /// when blank lines were dropped: each line of the previous text's new number.
@@ -621,13 +625,14 @@ pub async fn reduce_with<J: Judge>(
     }
     // Blanks inside lines squeezed where no action's column depends on them; comment-only
     // lines go too (one candidate: all of them, if the rest still parses).
-    let squeeze = squeezed(&text, &named_columns(&acts)).filter(|_| !search.out_of_time());
-    for candidate in [squeeze, None] {
-        let candidate = match candidate {
-            Some(c) => Some(c),
-            None => without_comment_lines(&text).filter(|_| !search.out_of_time()),
+    let last_steps: [Tidy; 2] = [
+        |t, a| squeezed(t, &named_columns(a)),
+        |t, _| without_comment_lines(t),
+    ];
+    for step in last_steps {
+        let Some(candidate) = step(&text, &acts).filter(|_| !search.out_of_time()) else {
+            continue;
         };
-        let Some(candidate) = candidate else { continue };
         let r = search.run(judge, &candidate, &acts, at).await?;
         if r.shows {
             text = candidate;
