@@ -617,9 +617,10 @@ async fn chromium_vs_firefox_closing_brace_is_a_pause_location_divergence() {
 }
 
 /// Chromium reuses a healthy session's target (reset: program terminated, breakpoints removed,
-/// new document). A session on a reused target must not see anything of the one before: not
-/// its breakpoints (URL breakpoints outlive documents), not its globals, not its pause; and it
-/// must answer exactly as on a brand-new target.
+/// the program's frame replaced by a new one). A session on a reused target must not see
+/// anything of the one before: not its breakpoints (URL breakpoints outlive frames), not its
+/// globals, not what it tried to leave in the page, not its pause; and it must answer exactly
+/// as on a brand-new target.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chromium_reused_targets_start_clean() {
     let _g = SERIAL.lock().await;
@@ -634,6 +635,11 @@ async fn chromium_reused_targets_start_clean() {
         "var leaked = 1;\nfunction f(n) {\n  leaked += n;\n  return leaked;\n}\nfor (var i = 0; i < 3; i++) f(i);\nconsole.log(leaked);\n",
     );
     let probe = load("probe.js", "console.log(typeof leaked, typeof f);\n");
+    // The program's frame is sandboxed: the page around it is out of its reach.
+    let escape = load(
+        "escape.js",
+        "try { parent.leaked = 1; console.log('wrote'); } catch (e) { console.log(e.name); }\n",
+    );
     // The same actions on a session: a breakpoint in f, start, two steps, a resume to the end.
     async fn run(e: &mut Box<dyn Engine>, p: &corpus::Loaded, to_end: bool) -> Vec<Output> {
         let mut d = open(e, p).await;
@@ -696,6 +702,12 @@ async fn chromium_reused_targets_start_clean() {
         "no globals of earlier programs"
     );
     d.close().await;
+    for _ in 0..2 {
+        let mut d = open(&mut e, &escape).await;
+        d.control(&Action::Start).await.unwrap();
+        assert_eq!(d.console(), ["SecurityError"], "the page is out of reach");
+        d.close().await;
+    }
     e.shutdown().await;
     // A browser that never reuses a target (nothing prepared ahead) answers the same.
     let mut fresh = EngineSpec::parse("chromium")

@@ -5,7 +5,7 @@
 //! run one session at a time with a new target or process per session and nothing prepared,
 //! measured in the same run. Run: `cargo bench --workspace --bench metamorphic`.
 //! Environment: MT_BENCH_SEEDS (default `1..2`), MT_BENCH_BASELINE_SEEDS (default: the same),
-//! MT_BENCH_ONLY (rows whose label contains this text, e.g. `node`).
+//! MT_BENCH_ONLY (rows whose label contains this text, e.g. `node`), MT_BENCH_JOBS (workers, default 2).
 
 mod common;
 
@@ -19,13 +19,7 @@ use morphtrace_schema::metamorphic as mm;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn measure(
-    rt: &tokio::runtime::Runtime,
-    engine: &str,
-    seeds: &str,
-    jobs: usize,
-    pool: usize,
-) -> (Summary, String) {
+fn measure(engine: &str, seeds: &str, jobs: usize, pool: usize) -> (Summary, String) {
     let dir = tempfile::tempdir().unwrap();
     let programs = common::sunspider(dir.path());
     let specs = vec![EngineSpec::parse(engine).unwrap()];
@@ -40,7 +34,7 @@ fn measure(
     );
     let c = common::campaign(specs, programs, tasks, jobs, pool, dir.path());
     let meter = common::CpuMeter::start();
-    let s = campaign::run(c, rt.handle().clone()).unwrap();
+    let s = campaign::run(c).unwrap();
     let (cpu, wall) = meter.stop();
     // CPU of the recorder and every engine process, per recorded session.
     let cpu_cell = format!(
@@ -70,13 +64,12 @@ fn main() {
     // The baseline records the same chains (same seeds) unless told otherwise.
     let seeds = &knobs.seeds;
     let base_seeds = knobs.baseline_seeds.as_deref().unwrap_or(seeds);
-    let rt = common::runtime();
     println!(
         "metamorphic benchmark on SunSpider (26 programs), all of Table 1, 5 rounds, seeds {seeds} \
          (baseline {base_seeds}), fsync every session"
     );
     println!();
-    println!("| engine | morphtrace (2 workers, targets prepared ahead) | its CPU | one at a time, a new target per session | its CPU | speed-up | warnings | undecided (morphtrace; baseline) | target |");
+    println!("| engine | morphtrace ({} workers, targets prepared ahead) | its CPU | one at a time, a new target per session | its CPU | speed-up | warnings | undecided (morphtrace; baseline) | target |", knobs.jobs);
     println!("|---|---|---|---|---|---|---|---|---|");
     for (label, engine, target) in [
         ("Chromium", "chromium", "≥ 5 test cases/s"),
@@ -85,8 +78,8 @@ fn main() {
         if !knobs.wants(label) {
             continue;
         }
-        let (fast, fast_cpu) = measure(&rt, engine, seeds, 2, 2);
-        let (slow, slow_cpu) = measure(&rt, engine, base_seeds, 1, 0);
+        let (fast, fast_cpu) = measure(engine, seeds, knobs.jobs, 2);
+        let (slow, slow_cpu) = measure(engine, base_seeds, 1, 0);
         println!(
             "| {label} | {:.2}/s ({} test cases judged, {} sessions, {:.1} s) | {fast_cpu} | {:.2}/s ({} test cases judged, {:.1} s) | {slow_cpu} | {:.1}× | {} | {}; {} | {target} |",
             rate(&fast),

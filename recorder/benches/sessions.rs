@@ -8,7 +8,8 @@
 //! separate processes). Run: `cargo bench --workspace --bench sessions`.
 //! Firefox's naive baseline opens a new connection and watcher per session (cookbook §3.3).
 //! Environment: MT_BENCH_SEEDS (default `1..2`), MT_BENCH_BASELINE_SEEDS (default: the same),
-//! MT_BENCH_ONLY (run the rows whose label contains this text, e.g. `firefox`).
+//! MT_BENCH_ONLY (run the rows whose label contains this text, e.g. `firefox`), MT_BENCH_JOBS
+//! (morphtrace's workers, default 2).
 
 mod common;
 
@@ -21,7 +22,6 @@ use morphtrace_recorder::parse_seeds;
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn measure(
-    rt: &tokio::runtime::Runtime,
     engines: &[&str],
     differential: bool,
     seeds: &str,
@@ -44,7 +44,7 @@ fn measure(
     );
     let c = common::campaign(specs, programs, tasks, jobs, pool, dir.path());
     let meter = common::CpuMeter::start();
-    let summary = campaign::run(c, rt.handle().clone()).unwrap();
+    let summary = campaign::run(c).unwrap();
     let (cpu, wall) = meter.stop();
     Measured { summary, cpu, wall }
 }
@@ -99,10 +99,9 @@ fn main() {
     let knobs = common::Knobs::from_env();
     let seeds = &knobs.seeds;
     let base_seeds = knobs.baseline_seeds.as_deref().unwrap_or(seeds);
-    let rt = common::runtime();
     println!("recorder benchmark on SunSpider (26 programs), DBDB Algorithm 1 defaults, fsync every session");
     println!();
-    println!("| campaign | morphtrace (2 workers, sessions prepared ahead) | its CPU | naive baseline (1 at a time, nothing prepared) | its CPU | speed-up | floor: cores / CPU per session (reached) | target |");
+    println!("| campaign | morphtrace ({} workers, sessions prepared ahead) | its CPU | naive baseline (1 at a time, nothing prepared) | its CPU | speed-up | floor: cores / CPU per session (reached) | target |", knobs.jobs);
     println!("|---|---|---|---|---|---|---|---|");
     for (label, engines, differential, target) in [
         (
@@ -129,8 +128,8 @@ fn main() {
         if !knobs.wants(label) {
             continue;
         }
-        let fast = measure(&rt, engines, differential, seeds, 2, 2);
-        let slow = measure(&rt, engines, differential, base_seeds, 1, 0);
+        let fast = measure(engines, differential, seeds, knobs.jobs, 2);
+        let slow = measure(engines, differential, base_seeds, 1, 0);
         let (f, s) = (&fast.summary, &slow.summary);
         let floor = cores() / fast.cpu_per_session();
         let rate = f.tally.recorded as f64 / f.elapsed.as_secs_f64().max(1e-9);

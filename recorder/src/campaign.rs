@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use tokio::runtime::Handle;
+use tokio::runtime::Runtime;
 
 /// Why a campaign could not run or could not keep what it recorded (a session's own failure is
 /// its outcome, never an error).
@@ -36,6 +36,8 @@ pub enum CampaignError {
     Open(#[from] OpenError),
     #[error("writing the archive: {0}")]
     Write(#[from] ArchiveError),
+    #[error("starting a worker's async runtime: {0}")]
+    Runtime(#[from] std::io::Error),
 }
 
 /// One session to record.
@@ -153,8 +155,8 @@ pub struct Done {
     programs: Vec<Program>,
 }
 
-/// A debugger campaign for the runner: engines launched per worker thread, driven on the
-/// process's tokio runtime.
+/// A debugger campaign for the runner: engines launched per worker thread, each worker driving
+/// its own on a single-threaded runtime of its own.
 struct Debugging {
     specs: Vec<EngineSpec>,
     programs: Vec<Loaded>,
@@ -164,16 +166,41 @@ struct Debugging {
     node_pool: usize,
     workdir: PathBuf,
     strategy: String,
-    rt: Handle,
-    /// The engines launched to write the header, handed to the first worker that starts.
-    first: Mutex<Option<Vec<Box<dyn Engine>>>>,
+    /// The engines launched to write the header, with the runtime that drives them, handed to
+    /// the first worker that starts.
+    first: Mutex<Option<Station>>,
     node: PathBuf,
 }
 
 /// A worker's engines, and a warm Node for precise coverage (metamorphic dead-code removal).
 pub struct Station {
+    /// The worker's runtime: its sessions, their connections' readers and writers and the
+    /// engines' helpers all run on the worker's thread. On the shared multi-threaded runtime
+    /// every CDP round trip crossed threads twice (writer task, then reader task, then the
+    /// waiting worker), latency that left the cores idle.
+    rt: Runtime,
     engines: Vec<Box<dyn Engine>>,
     coverage: Option<V8Runner>,
+}
+
+impl Station {
+    /// A new worker runtime with the campaign's engines launched on it.
+    fn launch(
+        specs: &[EngineSpec],
+        capture: &CaptureOptions,
+        node_pool: usize,
+    ) -> Result<Station, CampaignError> {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .map_err(CampaignError::Runtime)?;
+        let engines = rt.block_on(launch_all(specs, capture, node_pool))?;
+        Ok(Station {
+            rt,
+            engines,
+            coverage: None,
+        })
+    }
 }
 
 impl runner::Work for Debugging {
@@ -188,17 +215,10 @@ impl runner::Work for Debugging {
     }
 
     fn start(&self, _index: usize) -> Result<Station, CampaignError> {
-        let first = self.first.lock().ok().and_then(|mut f| f.take());
-        let engines = match first {
-            Some(e) => e,
-            None => self
-                .rt
-                .block_on(launch_all(&self.specs, &self.capture, self.node_pool))?,
-        };
-        Ok(Station {
-            engines,
-            coverage: None,
-        })
+        match self.first.lock().ok().and_then(|mut f| f.take()) {
+            Some(station) => Ok(station),
+            None => Station::launch(&self.specs, &self.capture, self.node_pool),
+        }
     }
 
     fn record(&self, w: &mut Station, task: Task) -> Done {
@@ -225,7 +245,7 @@ impl runner::Work for Debugging {
                     session_timeout: self.session_timeout,
                     prelude: self.capture.prelude,
                 };
-                let c = self.rt.block_on(metamorphic::run_chain(
+                let c = w.rt.block_on(metamorphic::run_chain(
                     &mut ctx,
                     &chain.key,
                     loaded,
@@ -238,7 +258,7 @@ impl runner::Work for Debugging {
                 }
             }
             (None, None) => Done {
-                sessions: vec![self.rt.block_on(record(
+                sessions: vec![w.rt.block_on(record(
                     &mut w.engines,
                     loaded,
                     &task,
@@ -251,7 +271,7 @@ impl runner::Work for Debugging {
     }
 
     fn stop(&self, mut w: Station) {
-        self.rt.block_on(async {
+        w.rt.block_on(async {
             for e in w.engines.iter_mut() {
                 e.shutdown().await;
             }
@@ -297,12 +317,16 @@ impl runner::Work for Debugging {
     }
 }
 
-/// Records a campaign through the runner. Blocking: call it off the runtime's worker threads
-/// (`spawn_blocking`); `rt` drives the engines.
-pub fn run(c: Campaign, rt: Handle) -> Result<Summary, CampaignError> {
+/// Records a campaign through the runner. Blocking: call it off any async runtime's worker
+/// threads (e.g. in `spawn_blocking`); every worker drives its engines on a runtime of its own.
+pub fn run(c: Campaign) -> Result<Summary, CampaignError> {
     // Launch once up front: versions for the header, and the first worker reuses these engines.
-    let first = rt.block_on(launch_all(&c.specs, &c.capture, c.node_pool))?;
-    let descriptors: Vec<EngineDescriptor> = first.iter().map(|e| e.descriptor().clone()).collect();
+    let first = Station::launch(&c.specs, &c.capture, c.node_pool)?;
+    let descriptors: Vec<EngineDescriptor> = first
+        .engines
+        .iter()
+        .map(|e| e.descriptor().clone())
+        .collect();
     let mut config = c.config.clone();
     config.params.extend(c.policy.params());
     let header = ArchiveHeader::new(config, descriptors);
@@ -322,7 +346,6 @@ pub fn run(c: Campaign, rt: Handle) -> Result<Summary, CampaignError> {
         node_pool: c.node_pool,
         workdir: c.workdir,
         strategy: c.config.strategy.clone(),
-        rt,
         first: Mutex::new(Some(first)),
         node: crate::debugger::engines::which("node").unwrap_or_else(|| "node".into()),
     };

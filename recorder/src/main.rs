@@ -441,8 +441,7 @@ fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
 /// Runs a campaign and prints its summary.
 async fn run_and_report(c: Campaign) -> Result<ExitCode> {
     let out = c.out.clone();
-    let rt = tokio::runtime::Handle::current();
-    let summary = tokio::task::spawn_blocking(move || campaign::run(c, rt)).await??;
+    let summary = tokio::task::spawn_blocking(move || campaign::run(c)).await??;
     print!("{summary}");
     println!("archive: {}", out.display());
     Ok(exit_code(

@@ -52,10 +52,11 @@ pub fn campaign(
 
 /// The benchmarks' knobs, from the environment: MT_BENCH_SEEDS (default `1..2`),
 /// MT_BENCH_BASELINE_SEEDS (each benchmark has its default), MT_BENCH_ONLY (rows whose label
-/// contains this text).
+/// contains this text), MT_BENCH_JOBS (morphtrace's workers, default 2: the machine's cores).
 pub struct Knobs {
     pub seeds: String,
     pub baseline_seeds: Option<String>,
+    pub jobs: usize,
     only: String,
 }
 
@@ -65,6 +66,7 @@ impl Knobs {
         Knobs {
             seeds: var("MT_BENCH_SEEDS", "1..2"),
             baseline_seeds: std::env::var("MT_BENCH_BASELINE_SEEDS").ok(),
+            jobs: var("MT_BENCH_JOBS", "2").parse().unwrap_or(2),
             only: var("MT_BENCH_ONLY", "").to_lowercase(),
         }
     }
@@ -73,13 +75,6 @@ impl Knobs {
     pub fn wants(&self, label: &str) -> bool {
         self.only.is_empty() || label.to_lowercase().contains(&self.only)
     }
-}
-
-pub fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap()
 }
 
 /// CPU time of this process and of every process below it (engines and their helpers), read

@@ -12,11 +12,13 @@ use serde_json::json;
 use std::time::Duration;
 
 /// Enables the Debugger domain of a fresh context and, with `prelude`, makes the programs it
-/// will run deterministic: the prelude runs as its own blackboxed script (see `determinism`).
+/// will run deterministic: the prelude runs as its own blackboxed script (see `determinism`)
+/// in `context` (the programs' execution context; `None`: the default one).
 pub async fn enable_debugger(
     conn: &Connection,
     sid: Option<&str>,
     prelude: bool,
+    context: Option<i64>,
     t: Duration,
 ) -> Result<(), CdpError> {
     conn.call(sid, "Debugger.enable", json!({}), t).await?;
@@ -31,14 +33,11 @@ pub async fn enable_debugger(
         t,
     )
     .await?;
-    let r = conn
-        .call(
-            sid,
-            "Runtime.evaluate",
-            json!({"expression": determinism::script(), "silent": true}),
-            t,
-        )
-        .await?;
+    let mut params = json!({"expression": determinism::script(), "silent": true});
+    if let Some(id) = context {
+        params["contextId"] = json!(id);
+    }
+    let r = conn.call(sid, "Runtime.evaluate", params, t).await?;
     match r.get("exceptionDetails") {
         None => Ok(()),
         Some(d) => Err(CdpError::Protocol {

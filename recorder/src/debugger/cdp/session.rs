@@ -53,6 +53,9 @@ pub struct CdpSession {
     flavor: Flavor,
     url: String,
     script_id: String,
+    /// The execution context the program was compiled in (Chromium: its frame's), if not the
+    /// default one.
+    context: Option<i64>,
     opts: CaptureOptions,
     bp_engine: HashMap<BreakpointId, String>,
     bp_ours: HashMap<String, BreakpointId>,
@@ -163,6 +166,7 @@ impl CdpSession {
             flavor,
             url,
             script_id,
+            context: None,
             opts,
             bp_engine: HashMap::new(),
             bp_ours: HashMap::new(),
@@ -198,6 +202,12 @@ impl CdpSession {
             Some(m) => DebuggerError::Crashed(format!("the debugger connection closed: {m}")),
             None => err(CdpError::Closed),
         }
+    }
+
+    /// The execution context the program was compiled in: it runs there.
+    pub fn with_context(mut self, context: i64) -> CdpSession {
+        self.context = Some(context);
+        self
     }
 
     /// The program text, to infer TDZ bindings that Node reports as `undefined`.
@@ -795,10 +805,14 @@ impl Debugger for CdpSession {
         let method = match action {
             Action::Start => {
                 self.started = true;
+                let mut params = json!({"scriptId": self.script_id});
+                if let Some(id) = self.context {
+                    params["executionContextId"] = json!(id);
+                }
                 self.run_reply = Some(self.conn.send(
                     self.sid.as_deref(),
                     "Runtime.runScript",
-                    json!({"scriptId": self.script_id}),
+                    params,
                 ));
                 None
             }

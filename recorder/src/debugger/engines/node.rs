@@ -242,7 +242,7 @@ async fn start(
         if let Some(d) = idle.get("exceptionDetails") {
             return Err(format!("waiting for the event loop: {d}"));
         }
-        enable_debugger(&conn, None, prelude, t)
+        enable_debugger(&conn, None, prelude, None, t)
             .await
             .map_err(|e| e.to_string())?;
         Ok((conn, events))
