@@ -706,7 +706,7 @@ fn coverage_of(
     // changing the chain (the choice must not depend on the machine's load).
     let mut last = None;
     for _ in 0..2 {
-        let run = tokio::task::block_in_place(|| {
+        let run = blocking(|| {
             runner.run(
                 "program.js",
                 &loaded.program.text,
@@ -1103,6 +1103,17 @@ pub fn tasks(
         }
     }
     tasks
+}
+
+/// Runs blocking work from async code: on a multi-threaded runtime the other tasks move to
+/// another thread meanwhile; a campaign worker's single-threaded runtime has nothing else to
+/// run while its session waits, so the work just runs.
+fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current().map(|h| h.runtime_flavor()) {
+        Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
+        _ => f(),
+    }
 }
 
 #[cfg(test)]
