@@ -1121,6 +1121,22 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
+    /// Campaign workers run chains on single-threaded runtimes, `reduce` on a multi-threaded
+    /// one: blocking work (the remove-dead-code coverage run) must work on both.
+    #[test]
+    fn blocking_work_runs_on_either_runtime() {
+        let current = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .unwrap();
+        assert_eq!(current.block_on(async { blocking(|| 7) }), 7);
+        let multi = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .build()
+            .unwrap();
+        assert_eq!(multi.block_on(async { blocking(|| 8) }), 8);
+        assert_eq!(blocking(|| 9), 9);
+    }
+
     #[test]
     fn an_added_breakpoint_never_takes_a_line_the_parent_asks_for() {
         let bp = |line, column| (Action::SetBreakpoint { line, column }, None);
