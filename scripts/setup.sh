@@ -14,11 +14,16 @@ fi
 # Debian packages: install only what is missing (apt-get update only when needed).
 # chromium (CDP) and firefox-esr (RDP): the browsers under test; clang, llvm (llvm-cov, llvm-profdata),
 # libclang-rt-14-dev (the profile runtime), csmith and libcsmith-dev (csmith.h): the C coverage profilers
-# and their program generator; cvise (C-Vise): the reducer of C coverage findings.
+# and their program generator; cvise (C-Vise): the reducer of C coverage findings; slurm-wlm,
+# munge and iproute2: the single-node Slurm that tests deploy/slurm (in a network namespace);
+# python3-yaml: reads deploy/k8s's manifests in its local run; kubernetes-client (kubectl, when
+# none is installed): renders them.
 need=()
-for pkg in chromium firefox-esr clang llvm libclang-rt-14-dev csmith libcsmith-dev cvise "$@"; do
+for pkg in chromium firefox-esr clang llvm libclang-rt-14-dev csmith libcsmith-dev cvise \
+  slurm-wlm munge iproute2 python3-yaml "$@"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
+command -v kubectl >/dev/null 2>&1 || need+=(kubernetes-client)
 if [ "${#need[@]}" -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
   log "installing Debian packages: ${need[*]}"

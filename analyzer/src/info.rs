@@ -41,6 +41,8 @@ pub struct ArchiveInfo {
     pub command_line: Vec<String>,
     pub started_at_ms: i64,
     pub host: String,
+    /// `2/4 (13 tasks)` when the archive is one shard of a campaign.
+    pub shard: Option<String>,
     pub engines: Vec<EngineSummary>,
     pub sessions: usize,
     pub events: usize,
@@ -153,6 +155,9 @@ pub fn summarize(path: &str, reader: &ArchiveReader) -> ArchiveInfo {
         params: h.campaign.params.clone(),
         command_line: h.campaign.command_line.clone(),
         started_at_ms: h.started_at_ms,
+        shard: h
+            .shard
+            .map(|s| format!("{s} ({} tasks)", h.shard_tasks.len())),
         host: format!(
             "{} ({}/{}, {} cpus{mem})",
             h.host.hostname, h.host.os, h.host.arch, h.host.cpus
@@ -217,6 +222,12 @@ pub fn render(info: &ArchiveInfo, max_programs: usize) -> String {
         let _ = writeln!(o, "command   {}", info.command_line.join(" "));
     }
     let _ = writeln!(o, "recorded  {} on {}", time(info.started_at_ms), info.host);
+    if let Some(s) = &info.shard {
+        let _ = writeln!(
+            o,
+            "shard     {s}: `morphtrace-analyze merge` joins the shards"
+        );
+    }
     let _ = writeln!(o, "engines   {}", info.engines.len());
     for e in &info.engines {
         let inner = e

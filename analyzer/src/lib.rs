@@ -12,6 +12,7 @@ pub mod export;
 pub mod findings;
 pub mod info;
 pub mod load;
+pub mod merge;
 pub mod render;
 pub mod report;
 pub mod show;

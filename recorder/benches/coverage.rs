@@ -45,6 +45,7 @@ fn ours(engine: &str, sources: Vec<Source>, seeds: &[u64], truth: bool) -> (usiz
         },
         csmith_cache: Some(csmith::cache_dir()),
         prelude: true,
+        shard: None,
     };
     let specs = vec![EngineSpec::parse(engine).unwrap()];
     let s = cod::run(

@@ -15,7 +15,7 @@ use morphtrace_schema::header::now_ms;
 use morphtrace_schema::{ArchiveError, ArchiveWriter};
 use morphtrace_schema::{
     ArchiveHeader, CampaignConfig, EngineDescriptor, EngineRef, ParentRef, Program, Session,
-    SessionId, SessionMode, SessionOutcome,
+    SessionId, SessionMode, SessionOutcome, Shard,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -80,6 +80,8 @@ pub struct Campaign {
     pub progress: bool,
     /// Where derived programs (metamorphic follow-ups) are written for the engines.
     pub workdir: PathBuf,
+    /// Record only this part of the tasks.
+    pub shard: Option<Shard>,
 }
 
 /// What a debugger campaign counts beyond the tally.
@@ -214,6 +216,20 @@ impl runner::Work for Debugging {
         Key::Session(task.id)
     }
 
+    /// Lines of the program (a session's actions and pauses grow with them) × engines ×
+    /// sessions in the task (a metamorphic chain's rounds).
+    fn cost(&self, task: &Task) -> u64 {
+        let lines = self
+            .programs
+            .get(task.program)
+            .map_or(1, |l| l.program.text.lines().count() as u64);
+        let sessions = task
+            .chain
+            .as_ref()
+            .map_or(1, |c| 1 + c.params.rounds as u64);
+        (lines + 10) * task.engines.len().max(1) as u64 * sessions
+    }
+
     fn start(&self, _index: usize) -> Result<Station, CampaignError> {
         match self.first.lock().ok().and_then(|mut f| f.take()) {
             Some(station) => Ok(station),
@@ -336,6 +352,7 @@ pub fn run(c: Campaign) -> Result<Summary, CampaignError> {
         writer: c.writer,
         jobs: c.jobs,
         progress: c.progress,
+        shard: c.shard,
     };
     let work = Debugging {
         specs: c.specs,

@@ -7,7 +7,7 @@ pub mod genmorph;
 pub mod metamorphic;
 
 // Shared cores: driving debuggers (the session abstraction, its CDP and RDP adapters, engine
-// launch), the corpus, the one campaign runner and its tally, the recorder's child processes.
+// launch), the corpus, the one campaign runner, its shards and its tally, the recorder's child processes.
 pub mod campaign;
 pub mod child;
 pub mod corpus;
@@ -15,6 +15,7 @@ pub mod debugger;
 pub mod memory;
 pub mod reduce;
 pub mod runner;
+pub mod shard;
 pub mod tally;
 
 /// The progress bar of a campaign on stderr (hidden when stderr is not a terminal).

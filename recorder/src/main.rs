@@ -12,9 +12,12 @@ use morphtrace_recorder::debugger::rdp::BreakpointPolicy;
 use morphtrace_recorder::debugger::CaptureOptions;
 use morphtrace_recorder::metamorphic;
 use morphtrace_recorder::parse_seeds;
+use morphtrace_recorder::shard;
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::dbdb::ComparisonPolicy;
-use morphtrace_schema::{Action, ArchiveReader, CampaignConfig, EngineKind, EngineRef, Language};
+use morphtrace_schema::{
+    Action, ArchiveReader, CampaignConfig, EngineKind, EngineRef, Language, Shard,
+};
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -163,6 +166,8 @@ struct GenmorphArgs {
     resume: bool,
     #[arg(long)]
     name: Option<String>,
+    #[command(flatten)]
+    shard: ShardArg,
 }
 
 #[derive(Args)]
@@ -273,6 +278,33 @@ struct EngineArgs {
     /// Campaign name stored in the archive.
     #[arg(long)]
     name: Option<String>,
+    #[command(flatten)]
+    shard: ShardArg,
+}
+
+#[derive(Args, Clone)]
+struct ShardArg {
+    /// Record only the K-th of N deterministic parts of the campaign (balanced by expected
+    /// cost), into OUT with `.shard-K-of-N` before its extension; `morphtrace-analyze merge`
+    /// joins the shards. `auto` reads a Slurm array task (SLURM_ARRAY_TASK_ID, _MIN, _COUNT) or
+    /// a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, with MORPHTRACE_SHARDS or `auto/N` for
+    /// N). With --resume, continues that shard's own archive.
+    #[arg(long, value_name = "K/N|auto|auto/N")]
+    shard: Option<String>,
+}
+
+impl ShardArg {
+    /// The shard asked for, and the archive it writes instead of `out`.
+    fn resolve(&self, out: &std::path::Path) -> Result<(Option<Shard>, PathBuf)> {
+        match &self.shard {
+            None => Ok((None, out.to_path_buf())),
+            Some(spec) => {
+                let s = shard::resolve(spec, |k| std::env::var(k).ok())
+                    .map_err(|e| anyhow::anyhow!("--shard: {e}"))?;
+                Ok((Some(s), shard::archive_path(out, s)))
+            }
+        }
+    }
 }
 
 #[derive(Args)]
@@ -514,7 +546,9 @@ async fn run_coverage(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode>
         params: Vec::new(),
         command_line,
     };
+    let (shard, out) = r.common.shard.resolve(&r.common.out)?;
     let opts = cod::Options {
+        shard,
         variants: r.variants,
         run_timeout: Duration::from_secs_f64(r.run_timeout),
         truth: !r.no_truth,
@@ -525,16 +559,16 @@ async fn run_coverage(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode>
         csmith_cache: Some(cod::csmith::cache_dir()),
         prelude: !r.common.no_prelude,
     };
-    let out = r.common.out.clone();
     if out.exists() && !opts.resume {
         bail!("{} exists (use --resume to continue it)", out.display());
     }
     let specs = r.common.engines.clone();
+    let path = out.clone();
     let summary =
         tokio::task::spawn_blocking(move || cod::run(&specs, sources, &seeds, config, &opts, &out))
             .await??;
     print!("{summary}");
-    println!("archive: {}", r.common.out.display());
+    println!("archive: {}", path.display());
     Ok(exit_code(
         &summary.tally,
         summary.skipped,
@@ -556,8 +590,9 @@ fn harness_node(spec: &Option<String>) -> Result<PathBuf> {
 
 fn genmorph(g: GenmorphArgs, command_line: Vec<String>) -> Result<ExitCode> {
     use morphtrace_recorder::genmorph::{self, record, subjects};
-    if g.out.exists() && !g.resume {
-        bail!("{} exists (use --resume to continue it)", g.out.display());
+    let (shard, out) = g.shard.resolve(&g.out)?;
+    if out.exists() && !g.resume {
+        bail!("{} exists (use --resume to continue it)", out.display());
     }
     if g.sources == 0 || g.timeout_ms == 0 {
         bail!("--sources and --timeout-ms must be positive");
@@ -594,13 +629,14 @@ fn genmorph(g: GenmorphArgs, command_line: Vec<String>) -> Result<ExitCode> {
         node: harness_node(&g.node)?,
         subjects: specs,
         options,
-        out: g.out.clone(),
+        out: out.clone(),
         resume: g.resume,
         config,
         progress: std::io::stderr().is_terminal(),
+        shard,
     })?;
     print!("{summary}");
-    println!("archive: {}", g.out.display());
+    println!("archive: {}", out.display());
     Ok(if summary.interrupted {
         println!("interrupted: continue with --resume");
         ExitCode::from(130)
@@ -708,6 +744,7 @@ fn campaign_of(
     config: CampaignConfig,
     workdir: &std::path::Path,
 ) -> Result<Campaign> {
+    let (shard, out) = a.shard.resolve(&a.out)?;
     Ok(Campaign {
         specs: a.engines.clone(),
         programs,
@@ -718,11 +755,12 @@ fn campaign_of(
         jobs: a.jobs.max(1),
         session_timeout: Duration::from_secs_f64(a.session_timeout),
         node_pool: a.node_pool,
-        out: a.out.clone(),
+        out,
         resume: a.resume,
         writer: WriterOptions::default(),
         progress: std::io::stderr().is_terminal(),
         workdir: workdir.to_path_buf(),
+        shard,
     })
 }
 
@@ -1198,6 +1236,7 @@ fn check_options(variants: usize, run_timeout: f64, prelude: bool) -> cod::Optio
         writer: WriterOptions::default(),
         csmith_cache: None,
         prelude,
+        shard: None,
     }
 }
 

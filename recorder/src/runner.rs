@@ -6,7 +6,7 @@
 
 use crate::tally::{counts, Tally};
 use morphtrace_schema::archive::{ArchiveError, ResumeInfo, WriterOptions};
-use morphtrace_schema::{ArchiveHeader, ArchiveWriter, EngineDescriptor, Session, SessionId};
+use morphtrace_schema::{ArchiveHeader, ArchiveWriter, EngineDescriptor, Session, Shard};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -65,6 +65,20 @@ pub enum OpenError {
     OtherEngines { path: String, engines: String },
     #[error("creating {path} (use --resume to continue it): {source}")]
     Create { path: String, source: ArchiveError },
+    #[error(
+        "{path} holds {recorded}, not {asked}: resume it with the --shard it was recorded with"
+    )]
+    OtherShard {
+        path: String,
+        recorded: String,
+        asked: String,
+    },
+}
+
+/// `shard 2/4` or `the whole campaign`.
+fn shard_name(s: Option<Shard>) -> String {
+    s.map(|s| format!("shard {s}"))
+        .unwrap_or_else(|| "the whole campaign".into())
 }
 
 /// The same engine: kind, executable and version (a resumed campaign must not mix versions).
@@ -104,6 +118,13 @@ pub fn open_archive(
                     .join(", "),
             });
         }
+        if info.header.shard != header.shard {
+            return Err(OpenError::OtherShard {
+                path,
+                recorded: shard_name(info.header.shard),
+                asked: shard_name(header.shard),
+            });
+        }
         if info.truncated_bytes > 0 {
             tracing::warn!(
                 "cut {} bytes of a torn tail before resuming",
@@ -128,16 +149,12 @@ pub struct Options {
     pub jobs: usize,
     /// Show a progress bar on stderr.
     pub progress: bool,
+    /// Record only this part of the task list (its archive says so in the header).
+    pub shard: Option<Shard>,
 }
 
 /// What identifies a task's result in an archive, so that a resumed campaign skips it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Key {
-    /// A session (or the initial session of a metamorphic chain).
-    Session(SessionId),
-    /// The execution frame of a GenMorph subject.
-    Subject(String),
-}
+pub use morphtrace_schema::TaskKey as Key;
 
 /// What a strategy's summary adds to the runner's, and how its judged work is named.
 pub trait Counts: Default + std::fmt::Display {
@@ -159,6 +176,11 @@ pub trait Work: Sync {
     type Error: From<OpenError> + From<ArchiveError> + std::fmt::Display + Send;
 
     fn key(&self, task: &Self::Task) -> Key;
+    /// The task's expected cost in arbitrary units (program lines × engines × rounds, …), by
+    /// which shards are balanced; it must depend on the task alone, never on the machine.
+    fn cost(&self, _task: &Self::Task) -> u64 {
+        1
+    }
     /// The state of worker `index`, made on its thread.
     fn start(&self, index: usize) -> Result<Self::Worker, Self::Error>;
     fn record(&self, worker: &mut Self::Worker, task: Self::Task) -> Self::Done;
@@ -189,6 +211,8 @@ pub struct Summary<C> {
     pub elapsed: Duration,
     /// Ctrl-C stopped the campaign before its queue was empty.
     pub interrupted: bool,
+    /// The shard recorded, and how many tasks the whole campaign has.
+    pub shard: Option<(Shard, usize)>,
 }
 
 impl<C: Counts> std::fmt::Display for Summary<C> {
@@ -196,6 +220,13 @@ impl<C: Counts> std::fmt::Display for Summary<C> {
         let unit = self.counts.unit();
         let secs = self.elapsed.as_secs_f64();
         let note = resume_note(self.skipped, self.interrupted);
+        if let Some((shard, total)) = self.shard {
+            writeln!(
+                f,
+                "shard {shard}: {} of the campaign's {total} tasks",
+                self.done + self.skipped
+            )?;
+        }
         match self.counts.judged() {
             Some(what) => {
                 writeln!(
@@ -234,7 +265,25 @@ pub fn run<W: Work>(
     opts: &Options,
 ) -> Result<Summary<W::Counts>, W::Error> {
     let started = Instant::now();
-    let (mut writer, resumed) = open_archive(&opts.out, opts.resume, header, opts.writer)?;
+    let campaign_tasks = tasks.len();
+    let (header, tasks) = match opts.shard {
+        None => (header.clone(), tasks),
+        Some(shard) => {
+            let costs: Vec<u64> = tasks.iter().map(|t| work.cost(t)).collect();
+            let parts = crate::shard::partition(&costs, shard.count);
+            let mine: Vec<W::Task> = tasks
+                .into_iter()
+                .zip(parts)
+                .filter(|(_, p)| *p == shard.index)
+                .map(|(t, _)| t)
+                .collect();
+            let mut h = header.clone();
+            h.shard = Some(shard);
+            h.shard_tasks = mine.iter().map(|t| work.key(t)).collect();
+            (h, mine)
+        }
+    };
+    let (mut writer, resumed) = open_archive(&opts.out, opts.resume, &header, opts.writer)?;
     let (sessions, subjects) = match resumed {
         Some(ResumeInfo {
             sessions, subjects, ..
@@ -251,6 +300,7 @@ pub fn run<W: Work>(
         .collect();
     let mut summary = Summary {
         skipped: total - todo.len(),
+        shard: opts.shard.map(|s| (s, campaign_tasks)),
         ..Summary::default()
     };
     let bar = crate::progress_bar(todo.len(), opts.progress);
@@ -351,8 +401,8 @@ mod tests {
     //! a one-line program (what engines record is tested with the engines, in tests/).
     use super::*;
     use morphtrace_schema::{
-        ArchiveReader, CampaignConfig, EngineRef, Language, Program, ProgramOrigin, SessionMode,
-        SessionOutcome,
+        ArchiveReader, CampaignConfig, EngineRef, Language, Program, ProgramOrigin, SessionId,
+        SessionMode, SessionOutcome,
     };
 
     #[derive(Default, Debug)]
@@ -478,6 +528,7 @@ mod tests {
             writer: WriterOptions::default(),
             jobs,
             progress: false,
+            shard: None,
         }
     }
 
@@ -511,6 +562,46 @@ mod tests {
         assert_eq!((s.done, s.skipped), (4, 8));
         assert!(s.to_string().contains(", 8 already in the archive"), "{s}");
         assert_eq!(seeds(&out), (0..12).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn shards_hold_every_task_once_and_resume_only_their_own_archive() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = Plain::new();
+        let mut all = Vec::new();
+        for k in 0..4 {
+            let out = dir.path().join(format!("s{k}.mtrace"));
+            let mut o = options(&out, false, 2);
+            o.shard = Some(Shard::new(k, 4).unwrap());
+            let s = run(&w, &header(), (0..10).collect(), &o).unwrap();
+            assert!(
+                s.to_string().contains(&format!("shard {}/4: ", k + 1)),
+                "{s}"
+            );
+            let r = ArchiveReader::open(&out).unwrap();
+            assert_eq!(r.header().shard, o.shard);
+            // The header lists the shard's tasks: exactly the sessions it recorded.
+            let mut listed: Vec<Key> = r.header().shard_tasks.clone();
+            let mut held: Vec<Key> = r.sessions().map(|x| Key::Session(x.unwrap().id)).collect();
+            listed.sort();
+            held.sort();
+            assert_eq!(listed, held);
+            all.extend(seeds(&out));
+        }
+        all.sort();
+        assert_eq!(all, (0..10).collect::<Vec<_>>());
+        // A shard's archive is continued only as that shard.
+        let out = dir.path().join("s1.mtrace");
+        let mut o = options(&out, true, 1);
+        o.shard = Some(Shard::new(2, 4).unwrap());
+        let e = run(&w, &header(), (0..10).collect(), &o).unwrap_err();
+        assert!(e.0.contains("holds shard 2/4, not shard 3/4"), "{e}");
+        o.shard = None;
+        assert!(run(&w, &header(), (0..10).collect(), &o).is_err());
+        o.shard = Some(Shard::new(1, 4).unwrap());
+        let s = run(&w, &header(), (0..10).collect(), &o).unwrap();
+        assert_eq!(s.done, 0);
+        assert!(s.skipped > 0);
     }
 
     #[test]

@@ -88,6 +88,70 @@ pub struct ArchiveHeader {
     pub host: HostInfo,
     /// Milliseconds since the Unix epoch.
     pub started_at_ms: i64,
+    /// The part of the campaign this archive holds when it was recorded as a shard (`None`:
+    /// the whole campaign, or shards merged back into it).
+    #[serde(default)]
+    pub shard: Option<Shard>,
+    /// A shard's tasks, so that a merge can tell a complete shard from an interrupted one.
+    #[serde(default)]
+    pub shard_tasks: Vec<TaskKey>,
+}
+
+/// What identifies a task's result in an archive: a resumed campaign skips the tasks whose
+/// key it holds, and a merge checks that every task of every shard is there.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum TaskKey {
+    /// A session (or the initial session of a metamorphic chain).
+    Session(crate::session::SessionId),
+    /// The execution frame of a GenMorph subject.
+    Subject(String),
+}
+
+/// The K-th of N deterministic parts of a campaign (DESIGN §2). `index` is 0-based; people
+/// see `K/N` with K from 1.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+impl Shard {
+    /// The shard `index` (0-based) of `count`.
+    pub fn new(index: u32, count: u32) -> Result<Shard, String> {
+        if count == 0 {
+            return Err("a campaign has at least one shard (N ≥ 1)".into());
+        }
+        if index >= count {
+            return Err(format!(
+                "shard {} of {count} does not exist: K runs from 1 to {count}",
+                index as u64 + 1
+            ));
+        }
+        Ok(Shard { index, count })
+    }
+
+    /// `K/N` with K from 1, as people write it.
+    pub fn parse(s: &str) -> Result<Shard, String> {
+        let bad = || format!("a shard is K/N with 1 ≤ K ≤ N (e.g. 2/4), not {s:?}");
+        let (k, n) = s.split_once('/').ok_or_else(bad)?;
+        let k: u32 = k.trim().parse().map_err(|_| bad())?;
+        let n: u32 = n.trim().parse().map_err(|_| bad())?;
+        if k == 0 {
+            return Err(bad());
+        }
+        Shard::new(k - 1, n)
+    }
+
+    /// `2-of-4`: the shard in a file name.
+    pub fn file_tag(&self) -> String {
+        format!("{}-of-{}", self.index + 1, self.count)
+    }
+}
+
+impl std::fmt::Display for Shard {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}/{}", self.index + 1, self.count)
+    }
 }
 
 impl ArchiveHeader {
@@ -100,6 +164,8 @@ impl ArchiveHeader {
             engines,
             host: HostInfo::current(),
             started_at_ms: now_ms(),
+            shard: None,
+            shard_tasks: Vec::new(),
         }
     }
 
@@ -129,4 +195,20 @@ pub fn now_ms() -> i64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_millis() as i64)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shards_are_written_k_of_n_from_one() {
+        let s = Shard::parse("2/4").unwrap();
+        assert_eq!((s.index, s.count), (1, 4));
+        assert_eq!(s.to_string(), "2/4");
+        assert_eq!(s.file_tag(), "2-of-4");
+        for bad in ["0/4", "5/4", "1/0", "4", "a/b", "-1/3"] {
+            assert!(Shard::parse(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -21,7 +21,7 @@ pub use coverage::{
     BlockRange, CoverageReport, FileCoverage, FunctionCoverage, ProgramRun, StatementCount,
 };
 pub use engine::{EngineDescriptor, EngineKind, EngineRef, Protocol};
-pub use header::{ArchiveHeader, CampaignConfig, FormatVersion, HostInfo};
+pub use header::{ArchiveHeader, CampaignConfig, FormatVersion, HostInfo, Shard, TaskKey};
 pub use program::{Language, LineMap, LineSegment, Program, ProgramHash, ProgramOrigin};
 pub use session::{
     Divergence, DivergenceKind, DivergenceSide, ParentRef, Session, SessionId, SessionMode,

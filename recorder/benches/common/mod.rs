@@ -47,6 +47,7 @@ pub fn campaign(
         },
         progress: false,
         workdir: dir.to_path_buf(),
+        shard: None,
     }
 }
 

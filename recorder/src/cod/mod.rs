@@ -175,6 +175,8 @@ pub struct Options {
     /// JavaScript runs behind the determinism prelude (`debugger::determinism`); programs that
     /// still give two different runs are rejected.
     pub prelude: bool,
+    /// Record only this part of the tasks.
+    pub shard: Option<morphtrace_schema::Shard>,
 }
 
 /// One profiler of the campaign.
@@ -354,6 +356,10 @@ struct Profiling {
     csmith_version: Option<String>,
 }
 
+/// About the length of a Csmith program with our options, for balancing shards before the
+/// programs exist.
+const CSMITH_TYPICAL_LINES: u64 = 1_500;
+
 impl crate::runner::Work for Profiling {
     type Task = Task;
     type Worker = Worker;
@@ -363,6 +369,16 @@ impl crate::runner::Work for Profiling {
 
     fn key(&self, task: &Task) -> crate::runner::Key {
         crate::runner::Key::Session(task.id)
+    }
+
+    /// Lines of the program (a Csmith program is not generated yet: its typical size) ×
+    /// profilers × runs (P and its variants).
+    fn cost(&self, task: &Task) -> u64 {
+        let lines = match &task.source {
+            Source::Csmith(_) => CSMITH_TYPICAL_LINES,
+            Source::Loaded(p, _) => p.text.lines().count() as u64,
+        };
+        (lines + 10) * self.profilers.len().max(1) as u64 * (1 + self.opts.variants as u64)
     }
 
     fn start(&self, _index: usize) -> Result<Worker, CoverageError> {
@@ -456,6 +472,7 @@ pub fn run(
         writer: opts.writer,
         jobs: opts.jobs,
         progress: opts.progress,
+        shard: opts.shard,
     };
     crate::runner::run(&work, &header, tasks, &run)
 }

@@ -72,6 +72,8 @@ pub struct Campaign {
     pub resume: bool,
     pub config: CampaignConfig,
     pub progress: bool,
+    /// Record only this part of the functions.
+    pub shard: Option<morphtrace_schema::Shard>,
 }
 
 fn descriptor(node: &Path, version: &str) -> EngineDescriptor {
@@ -214,6 +216,7 @@ pub fn record_all(r: Campaign) -> Result<Summary, GenmorphError> {
         // One worker: the functions share the machine's cores with their harness processes.
         jobs: 1,
         progress: r.progress,
+        shard: r.shard,
     };
     crate::runner::run(&work, &header, r.subjects, &opts)
 }

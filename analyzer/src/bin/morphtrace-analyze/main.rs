@@ -59,6 +59,25 @@ enum Command {
         #[arg(long, default_value_t = 10)]
         programs: usize,
     },
+    /// Join the shards of one campaign (`morphtrace-record run ... --shard K/N`) into one
+    /// archive, as if it had been recorded unsharded: the same sessions, ids and traces. Refuses
+    /// archives of different campaigns (parameters, engines, versions), and — unless
+    /// --allow-missing — a shard set with a shard or a shard's task missing (an interrupted
+    /// array task: continue it with --resume); a shard given twice is kept once.
+    Merge {
+        /// Shard archives: files, directories (every .mtrace below) or quoted globs.
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// The merged archive (must not exist).
+        #[arg(long)]
+        out: PathBuf,
+        /// Merge what there is even when shards or tasks are missing (reported).
+        #[arg(long)]
+        allow_missing: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Print sessions event by event: actions, breakpoint locations, pauses with call stacks and
     /// variables, program ends, and the divergence if any.
     Show {
@@ -342,6 +361,21 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
     };
     match cli.command {
+        Command::Merge {
+            shards,
+            out,
+            allow_missing,
+            json,
+        } => {
+            let paths = load::expand(&shards)?;
+            let report = morphtrace_analyzer::merge::merge(&paths, &out, allow_missing)?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report)?);
+            } else {
+                print!("{report}");
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Info {
             archives,
             json,
