@@ -8,6 +8,7 @@ pub mod metamorphic;
 
 // Shared: loading archives, what one holds, tables and reports for people and tools.
 pub mod compare;
+pub mod dataset;
 pub mod export;
 pub mod findings;
 pub mod info;

@@ -464,6 +464,41 @@ pub struct Frames {
 }
 
 impl Frames {
+    /// Every frame, with no rows and their columns.
+    pub fn empty() -> Result<Frames, LoadError> {
+        let df = |frame: &'static str, r: PolarsResult<DataFrame>| {
+            r.map_err(|e| LoadError::Frame {
+                frame,
+                error: e.to_string(),
+            })
+        };
+        let archives = df("archives", ArchiveCols::default().into_df())?;
+        let engines = df("engines", EngineCols::default().into_df())?;
+        let part = Builders::default().into_part()?.frames;
+        Ok(Frames::from_vec([vec![archives, engines], part].concat()))
+    }
+
+    /// Frames in the order of [`Frames::all`].
+    pub fn from_vec(v: Vec<DataFrame>) -> Frames {
+        let mut it = v.into_iter();
+        let mut next = || it.next().unwrap_or_default();
+        Frames {
+            archives: next(),
+            engines: next(),
+            sessions: next(),
+            actions: next(),
+            outputs: next(),
+            frames: next(),
+            variables: next(),
+            breakpoints: next(),
+            divergences: next(),
+            warnings: next(),
+            coverage_lines: next(),
+            coverage_blocks: next(),
+            inconsistencies: next(),
+        }
+    }
+
     /// Every frame with its name, in documentation order.
     pub fn all(&self) -> Vec<(&'static str, &DataFrame)> {
         vec![

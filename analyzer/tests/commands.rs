@@ -1199,3 +1199,57 @@ fn the_findings_index_of_traces_renders_in_headless_chromium() {
         blank.len()
     );
 }
+
+/// `export --dataset`: one Parquet part per archive, and `tables`, `classes` and `compare` from
+/// the dataset print what they print from the archives (the paths aside: a dataset names the
+/// archives it was written from).
+#[test]
+fn a_dataset_gives_the_tables_classes_and_comparison_of_its_archives() {
+    let dir = tempfile::tempdir().unwrap();
+    let ds = dir.path().join("ds");
+    let (node, firefox, meta) = (trace(NODE), trace(FIREFOX), trace(METAMORPHIC));
+    let out = ok(&[
+        "export",
+        p(&node),
+        p(&firefox),
+        p(&meta),
+        "--dataset",
+        p(&ds),
+    ]);
+    assert!(out.contains(": 3 parts, "), "{out}");
+    for frame in ["sessions", "divergences", "warnings", "variables"] {
+        for part in 0..3 {
+            assert!(ds.join(frame).join(format!("part-0000{part}.parquet")).is_file());
+        }
+    }
+    let both = [p(&node), p(&firefox), p(&meta)];
+    for cmd in [
+        vec!["tables"],
+        vec!["tables", "--paper", "issta"],
+        vec!["classes"],
+    ] {
+        let from_archives = ok(&[cmd.clone(), both.to_vec()].concat());
+        let from_dataset = ok(&[cmd.clone(), vec![p(&ds)]].concat());
+        assert!(from_archives.contains("| "), "{cmd:?}: {from_archives}");
+        assert_eq!(from_dataset, from_archives, "{cmd:?}");
+    }
+    // compare: datasets on either side, each of one archive.
+    let one = |a: &Path, name: &str| {
+        let d = dir.path().join(name);
+        ok(&["export", p(a), "--dataset", p(&d)]);
+        d
+    };
+    let (dn, df) = (one(&node, "dn"), one(&firefox, "df"));
+    let strip = |s: String| s.replace(p(&node), "A").replace(p(&firefox), "B");
+    assert_eq!(
+        strip(ok(&["compare", p(&dn), p(&df)])),
+        strip(ok(&["compare", p(&node), p(&firefox)]))
+    );
+    // A dataset goes alone; an existing directory is not overwritten.
+    let o = run(&["tables", p(&ds), p(&node)]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("is a dataset: give it alone"));
+    let o = run(&["export", p(&node), "--dataset", p(&ds)]);
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("not empty"));
+}

@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use morphtrace_analyzer::dbdb::{classes, rejudge};
 use morphtrace_analyzer::load::{self, Archives, Want};
 use morphtrace_analyzer::render::{Format, Table};
-use morphtrace_analyzer::{compare, export, info, metamorphic, report, show, tables};
+use morphtrace_analyzer::{compare, dataset, export, info, metamorphic, report, show, tables};
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::ArchiveReader;
 use std::path::PathBuf;
@@ -245,8 +245,14 @@ enum Command {
         #[arg(long, conflicts_with = "csv")]
         parquet: Option<PathBuf>,
         /// Directory for one CSV file per frame.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "dataset")]
         csv: Option<PathBuf>,
+        /// New directory for a partitioned Parquet dataset: DIR/<frame>/part-NNNNN.parquet, one
+        /// part per archive (per shard), written one archive at a time, and DIR/dataset.json.
+        /// `tables`, `classes` and `compare` take DIR in place of archives and read only the
+        /// frames they need, without decoding the archives again.
+        #[arg(long, conflicts_with = "parquet")]
+        dataset: Option<PathBuf>,
         /// Print the frames' columns (Markdown) and exit.
         #[arg(long)]
         schema: bool,
@@ -259,8 +265,22 @@ enum Command {
     },
 }
 
-/// Loads the inputs, reporting damage on stderr; fails when nothing could be read.
+/// Loads the inputs (archives, or one dataset directory written by `export --dataset`),
+/// reporting damage on stderr; fails when nothing could be read.
 fn load_inputs(inputs: &[PathBuf], want: Want, unreadable: &mut bool) -> Result<Archives> {
+    if let Some(d) = inputs.iter().find(|p| dataset::is_dataset(p)) {
+        if inputs.len() > 1 {
+            anyhow::bail!(
+                "{} is a dataset: give it alone, not with other archives or datasets",
+                d.display()
+            );
+        }
+        let loaded = dataset::load(d, want)?;
+        for u in &loaded.unreadable {
+            eprintln!("morphtrace-analyze: when the dataset was written: {u}");
+        }
+        return Ok(loaded);
+    }
     let paths = load::expand(inputs)?;
     let bar = indicatif::ProgressBar::new_spinner();
     bar.set_message(format!("loading {} archive(s)", paths.len()));
@@ -717,16 +737,41 @@ fn run(cli: Cli) -> Result<ExitCode> {
             archives,
             parquet,
             csv,
+            dataset,
             schema,
         } => {
             if schema {
                 print!("{}", load::schema_markdown());
                 return Ok(ExitCode::SUCCESS);
             }
+            if let Some(dir) = dataset {
+                if archives.is_empty() {
+                    anyhow::bail!("export needs at least one archive");
+                }
+                let w = dataset::write(&load::expand(&archives)?, &dir)?;
+                for u in &w.unreadable {
+                    eprintln!("morphtrace-analyze: {u}");
+                }
+                println!(
+                    "{}: {} parts, {} sessions, {} events",
+                    dir.display(),
+                    w.parts,
+                    w.sessions,
+                    w.events
+                );
+                for (frame, rows) in &w.rows {
+                    println!("  {frame}\t{rows} rows");
+                }
+                return Ok(if w.unreadable.is_empty() {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(EXIT_UNREADABLE)
+                });
+            }
             let (dir, fmt) = match (parquet, csv) {
                 (Some(d), None) => (d, export::FileFormat::Parquet),
                 (None, Some(d)) => (d, export::FileFormat::Csv),
-                _ => anyhow::bail!("export needs --parquet DIR or --csv DIR"),
+                _ => anyhow::bail!("export needs --parquet DIR, --csv DIR or --dataset DIR"),
             };
             if archives.is_empty() {
                 anyhow::bail!("export needs at least one archive");
