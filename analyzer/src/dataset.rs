@@ -103,13 +103,17 @@ pub fn write(paths: &[PathBuf], dir: &Path) -> Result<Written, DatasetError> {
                 let file = part_file(dir, name, i);
                 let mut df = df.clone();
                 // Rows name their archive by its place in the dataset, not in the one-archive load.
-                if df.get_column_names().iter().any(|c| c.as_str() == "archive") {
+                if df
+                    .get_column_names()
+                    .iter()
+                    .any(|c| c.as_str() == "archive")
+                {
                     let n = df.height();
                     df.with_column(Column::new("archive".into(), vec![i as u32; n]))
                         .map_err(|e| DatasetError::Parquet(file.clone(), e))?;
                 }
-                let f = std::fs::File::create(&file)
-                    .map_err(|e| DatasetError::Io(file.clone(), e))?;
+                let f =
+                    std::fs::File::create(&file).map_err(|e| DatasetError::Io(file.clone(), e))?;
                 ParquetWriter::new(f)
                     .with_compression(ParquetCompression::Zstd(None))
                     .finish(&mut df)
@@ -158,8 +162,8 @@ fn wanted(name: &str, want: Want) -> bool {
 pub fn load(dir: &Path, want: Want) -> Result<Archives, DatasetError> {
     let m = dir.join(MANIFEST);
     let text = std::fs::read_to_string(&m).map_err(|e| DatasetError::Io(m.clone(), e))?;
-    let manifest: Manifest =
-        serde_json::from_str(&text).map_err(|e| DatasetError::Manifest(m.clone(), e.to_string()))?;
+    let manifest: Manifest = serde_json::from_str(&text)
+        .map_err(|e| DatasetError::Manifest(m.clone(), e.to_string()))?;
     if manifest.format != FORMAT {
         return Err(DatasetError::Manifest(
             m,

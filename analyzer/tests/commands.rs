@@ -1219,7 +1219,10 @@ fn a_dataset_gives_the_tables_classes_and_comparison_of_its_archives() {
     assert!(out.contains(": 3 parts, "), "{out}");
     for frame in ["sessions", "divergences", "warnings", "variables"] {
         for part in 0..3 {
-            assert!(ds.join(frame).join(format!("part-0000{part}.parquet")).is_file());
+            assert!(ds
+                .join(frame)
+                .join(format!("part-0000{part}.parquet"))
+                .is_file());
         }
     }
     let both = [p(&node), p(&firefox), p(&meta)];
