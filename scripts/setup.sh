@@ -6,7 +6,9 @@ cd "$(dirname "$0")/.."
 
 log() { printf 'setup: %s\n' "$*" >&2; }
 
-if ! command -v cargo >/dev/null 2>&1; then
+# MORPHTRACE_RUNTIME_ONLY=1: the engines and tools only, for an image that gets its binaries from a
+# build stage (deploy/k8s/Containerfile).
+if [ -z "${MORPHTRACE_RUNTIME_ONLY:-}" ] && ! command -v cargo >/dev/null 2>&1; then
   log "cargo is not on PATH: morphtrace needs a Rust toolchain (rustup) to build"
   exit 1
 fi

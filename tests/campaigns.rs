@@ -994,7 +994,7 @@ fn findings_reduce_every_class_worth_a_bundle_and_index_them() {
     let o = Command::new(RECORD)
         .args(["run", "--engine", "chromium", "--engine", "firefox"])
         .args(["--strategy", "differential", "--seeds", "1..1", "--corpus"])
-        .arg(root().join("../shared/corpus/dbdb/manual/1.js"))
+        .arg(root().join("tests/fixtures/dbdb-manual/1.js"))
         .arg("--out")
         .arg(&archive)
         .output()

@@ -229,6 +229,24 @@ fn same_campaign(a: &ArchiveHeader, b: &ArchiveHeader) -> Result<(), (&'static s
     }
 }
 
+/// A shard's command line without its `--shard`: the command of the unsharded campaign (its
+/// `--out` is the name the shards were derived from).
+fn unsharded(command: &[String]) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut skip = false;
+    for a in command {
+        if std::mem::take(&mut skip) {
+            continue;
+        }
+        if a == "--shard" {
+            skip = true;
+        } else if !a.starts_with("--shard=") {
+            out.push(a.clone());
+        }
+    }
+    out
+}
+
 struct Found {
     path: PathBuf,
     header: ArchiveHeader,
@@ -364,6 +382,7 @@ pub fn merge(
     let mut header = first.header.clone();
     header.shard = None;
     header.shard_tasks.clear();
+    header.campaign.command_line = unsharded(&header.campaign.command_line);
     header.started_at_ms = found
         .iter()
         .map(|f| f.header.started_at_ms)
@@ -415,4 +434,16 @@ pub fn merge(
         },
     })?;
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_merged_command_line_has_no_shard() {
+        let c = |s: &str| s.split(' ').map(String::from).collect::<Vec<_>>();
+        assert_eq!(
+            super::unsharded(&c("rec run --shard 2/4 --out d.mtrace --shard=auto -j 2")),
+            c("rec run --out d.mtrace -j 2")
+        );
+    }
 }

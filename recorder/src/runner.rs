@@ -211,8 +211,8 @@ pub struct Summary<C> {
     pub elapsed: Duration,
     /// Ctrl-C stopped the campaign before its queue was empty.
     pub interrupted: bool,
-    /// The shard recorded, and how many tasks the whole campaign has.
-    pub shard: Option<(Shard, usize)>,
+    /// The shard recorded, its tasks, and the whole campaign's.
+    pub shard: Option<(Shard, usize, usize)>,
 }
 
 impl<C: Counts> std::fmt::Display for Summary<C> {
@@ -220,12 +220,8 @@ impl<C: Counts> std::fmt::Display for Summary<C> {
         let unit = self.counts.unit();
         let secs = self.elapsed.as_secs_f64();
         let note = resume_note(self.skipped, self.interrupted);
-        if let Some((shard, total)) = self.shard {
-            writeln!(
-                f,
-                "shard {shard}: {} of the campaign's {total} tasks",
-                self.done + self.skipped
-            )?;
+        if let Some((shard, tasks, total)) = self.shard {
+            writeln!(f, "shard {shard}: {tasks} of the campaign's {total} tasks")?;
         }
         match self.counts.judged() {
             Some(what) => {
@@ -300,7 +296,7 @@ pub fn run<W: Work>(
         .collect();
     let mut summary = Summary {
         skipped: total - todo.len(),
-        shard: opts.shard.map(|s| (s, campaign_tasks)),
+        shard: opts.shard.map(|s| (s, total, campaign_tasks)),
         ..Summary::default()
     };
     let bar = crate::progress_bar(todo.len(), opts.progress);
