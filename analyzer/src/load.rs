@@ -446,6 +446,14 @@ impl Builders {
     }
 }
 
+/// A frame that could not be built, named.
+fn named(frame: &'static str, r: PolarsResult<DataFrame>) -> Result<DataFrame, LoadError> {
+    r.map_err(|e| LoadError::Frame {
+        frame,
+        error: e.to_string(),
+    })
+}
+
 /// The DataFrames (DESIGN §7); `frames` is the call stacks.
 pub struct Frames {
     pub archives: DataFrame,
@@ -466,14 +474,8 @@ pub struct Frames {
 impl Frames {
     /// Every frame, with no rows and their columns.
     pub fn empty() -> Result<Frames, LoadError> {
-        let df = |frame: &'static str, r: PolarsResult<DataFrame>| {
-            r.map_err(|e| LoadError::Frame {
-                frame,
-                error: e.to_string(),
-            })
-        };
-        let archives = df("archives", ArchiveCols::default().into_df())?;
-        let engines = df("engines", EngineCols::default().into_df())?;
+        let archives = named("archives", ArchiveCols::default().into_df())?;
+        let engines = named("engines", EngineCols::default().into_df())?;
         let part = Builders::default().into_part()?.frames;
         Ok(Frames::from_vec([vec![archives, engines], part].concat()))
     }
@@ -706,8 +708,6 @@ pub fn load(paths: &[PathBuf], want: Want) -> Result<Archives, LoadError> {
     all.par_iter_mut().for_each(|df| {
         df.rechunk_mut_par();
     });
-    let mut all = all.into_iter();
-    let mut next = || all.next().unwrap_or_default();
     let mut archives = ArchiveCols::default();
     let mut engines = EngineCols::default();
     let mut sources = Vec::new();
@@ -752,27 +752,16 @@ pub fn load(paths: &[PathBuf], want: Want) -> Result<Archives, LoadError> {
         archives.dropped_bytes.push(source.recovery.dropped_bytes());
         sources.push(source);
     }
-    let df = |frame: &'static str, r: PolarsResult<DataFrame>| {
-        r.map_err(|e| LoadError::Frame {
-            frame,
-            error: e.to_string(),
-        })
-    };
-    let frames = Frames {
-        archives: df("archives", archives.into_df())?,
-        engines: df("engines", engines.into_df())?,
-        sessions: next(),
-        actions: next(),
-        outputs: next(),
-        frames: next(),
-        variables: next(),
-        breakpoints: next(),
-        divergences: next(),
-        warnings: next(),
-        coverage_lines: next(),
-        coverage_blocks: next(),
-        inconsistencies: next(),
-    };
+    let frames = Frames::from_vec(
+        [
+            vec![
+                named("archives", archives.into_df())?,
+                named("engines", engines.into_df())?,
+            ],
+            all,
+        ]
+        .concat(),
+    );
     let programs = Arc::try_unwrap(programs).unwrap_or_else(|p| (*p).clone());
     Ok(Archives {
         sources,
