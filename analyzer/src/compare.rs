@@ -9,17 +9,21 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// What a session came to, as compared across campaigns.
 #[derive(Debug, Clone, PartialEq, Eq)]
-struct SessionResult {
-    id: String,
-    program_name: String,
+pub(crate) struct SessionResult {
+    pub id: String,
+    pub program_name: String,
     /// `finished`, `action-limit`, `diverged: pause-location`, ...
-    category: String,
-    class: Option<[String; 3]>,
-    detail: String,
+    pub category: String,
+    pub class: Option<[String; 3]>,
+    pub detail: String,
+    /// Timed out, harness error or rejected: no verdict.
+    pub undecided: bool,
 }
 
 /// Sessions keyed by (program, seed, mode); the first of duplicates wins.
-fn results(d: &Archives) -> PolarsResult<BTreeMap<(String, u64, String), SessionResult>> {
+pub(crate) fn results(
+    d: &Archives,
+) -> PolarsResult<BTreeMap<(String, u64, String), SessionResult>> {
     let s = &d.frames.sessions;
     let (arch, pos) = (u32s(s, "archive")?, u32s(s, "session")?);
     let (program, mode, outcome, divergence) = (
@@ -62,6 +66,10 @@ fn results(d: &Archives) -> PolarsResult<BTreeMap<(String, u64, String), Session
                 category,
                 class: d.map(|j| [kind[j].clone(), last[j].clone(), node[j].clone()]),
                 detail: d.map(|j| detail[j].clone()).unwrap_or_default(),
+                undecided: matches!(
+                    outcome[i].as_str(),
+                    "timeout" | "harness-error" | "rejected"
+                ),
             });
     }
     Ok(out)

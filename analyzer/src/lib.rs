@@ -19,3 +19,4 @@ pub mod report;
 pub mod show;
 pub mod tables;
 pub mod triage;
+pub mod versions;

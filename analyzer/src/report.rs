@@ -103,6 +103,102 @@ pub fn figure7_svg(t: &Table) -> Result<String, String> {
     Ok(svg)
 }
 
+/// Members of each class per version (the table `versions_classes`): one line per class, the
+/// largest eight, versions along the x axis in the table's order.
+pub fn versions_svg(t: &Table) -> Result<String, String> {
+    // Columns: class, one per version, then first, last, gaps.
+    let versions = &t.columns[1..t.columns.len().saturating_sub(3)];
+    let mut lines: Vec<(String, Vec<f64>)> = t
+        .rows
+        .iter()
+        .map(|r| {
+            let v = r[1..=versions.len()]
+                .iter()
+                .map(|c| c.parse::<f64>().unwrap_or(0.0))
+                .collect();
+            (r[0].clone(), v)
+        })
+        .collect();
+    lines.sort_by(|a, b| {
+        let s = |v: &[f64]| v.iter().sum::<f64>();
+        s(&b.1).total_cmp(&s(&a.1))
+    });
+    lines.truncate(8);
+    let max_y = lines
+        .iter()
+        .flat_map(|(_, v)| v.iter().copied())
+        .fold(1.0, f64::max);
+    let n = versions.len().max(1);
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (960, 440)).into_drawing_area();
+        root.fill(&WHITE).map_err(plot_err)?;
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                "Divergence classes across versions (members)",
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(70)
+            .y_label_area_size(56)
+            .build_cartesian_2d(-0.3f64..(n as f64 - 0.7), 0f64..max_y * 1.1)
+            .map_err(plot_err)?;
+        let names: Vec<String> = versions.to_vec();
+        chart
+            .configure_mesh()
+            .x_labels(n)
+            .x_label_formatter(&|x| {
+                let i = x.round();
+                if (x - i).abs() < 1e-6 && i >= 0.0 {
+                    names.get(i as usize).cloned().unwrap_or_default()
+                } else {
+                    String::new()
+                }
+            })
+            .y_desc("members")
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .disable_x_mesh()
+            .draw()
+            .map_err(plot_err)?;
+        for (ci, (name, v)) in lines.iter().enumerate() {
+            let color = PALETTE[ci % PALETTE.len()];
+            let pts: Vec<(f64, f64)> = v.iter().enumerate().map(|(i, y)| (i as f64, *y)).collect();
+            chart
+                .draw_series(LineSeries::new(pts.clone(), color.stroke_width(2)))
+                .map_err(plot_err)?
+                .label(name.as_str())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 14, y)], color));
+            chart
+                .draw_series(pts.iter().map(|p| Circle::new(*p, 3, color.filled())))
+                .map_err(plot_err)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.9))
+            .border_style(BLACK)
+            .draw()
+            .map_err(plot_err)?;
+        root.present().map_err(plot_err)?;
+    }
+    Ok(svg)
+}
+
+/// A page of tables (with the versions plot before `versions_classes`): `versions --html`.
+pub fn tables_page(title: &str, intro: &str, tables: &[Table]) -> String {
+    let mut body = format!("<h1>{}</h1>\n<p>{}</p>\n", esc(title), esc(intro));
+    for t in tables {
+        if t.name == "versions_classes" && !t.rows.is_empty() {
+            match versions_svg(t) {
+                Ok(svg) => body.push_str(&format!("<figure>{svg}</figure>\n")),
+                Err(e) => body.push_str(&format!("<p class=\"note\">{}</p>\n", esc(&e))),
+            }
+        }
+        body.push_str(&html_table(t));
+    }
+    page(&body)
+}
+
 /// Bars of class sizes by rank (the table beside it names the classes).
 pub fn classes_svg(sizes: &[f64], title: &str) -> Result<String, String> {
     let max_y = sizes.iter().copied().fold(1.0, f64::max);
@@ -277,6 +373,10 @@ pub fn render(d: &Archives, tables: &[Table]) -> String {
         }
         body.push_str(&html_table(t));
     }
+    page(&body)
+}
+
+fn page(body: &str) -> String {
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <title>morphtrace report</title>\n<style>\

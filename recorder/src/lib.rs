@@ -68,6 +68,17 @@ pub fn parse_seeds(spec: &str) -> Result<Vec<u64>, String> {
     Ok(out)
 }
 
+/// The recorder's cache (`$MORPHTRACE_CACHE`, else `~/.cache/morphtrace`): generated Csmith
+/// programs and engines installed on demand.
+pub fn cache_root() -> std::path::PathBuf {
+    std::env::var_os("MORPHTRACE_CACHE")
+        .map(std::path::PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join(".cache/morphtrace"))
+        })
+        .unwrap_or_else(std::env::temp_dir)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

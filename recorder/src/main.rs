@@ -55,8 +55,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// List the debuggers and coverage profilers found on this machine with their versions.
-    Engines,
+    /// List the debuggers and coverage profilers found on this machine with their versions;
+    /// list the Chromium and Deno versions installable on demand (--available), or install
+    /// some ahead of a campaign (--install).
+    Engines(EnginesArgs),
     /// Record a campaign: programs × seeds × engines with a strategy.
     Run(RunArgs),
     /// Re-issue the actions of recorded sessions on other engines or versions.
@@ -80,6 +82,24 @@ enum Command {
     /// inconsistency shows (exit 0) or not (exit 1): the interestingness test C-Vise runs when
     /// `reduce` reduces a C coverage finding.
     CoverageCheck(CoverageCheckArgs),
+}
+
+#[derive(Args)]
+#[command(
+    after_help = "Engines installable on demand (`--engine chromium@123`, `--engine deno@2.7`) come \
+                  from the npm registry (@sparticuz/chromium: headless Chromium 92..153; \
+                  @deno/linux-x64-glibc) and are kept in ~/.cache/morphtrace/engines \
+                  ($MORPHTRACE_ENGINES or $MORPHTRACE_CACHE/engines to move it)."
+)]
+struct EnginesArgs {
+    /// List the versions of KIND (chromium or deno) that can be installed, marking those in
+    /// the cache.
+    #[arg(long, value_name = "KIND", conflicts_with = "install")]
+    available: Option<String>,
+    /// Install these engines into the cache (`chromium@92`, `chromium@123.0.1`, `deno@2.7`)
+    /// and check that each launches; several at once for a version matrix.
+    #[arg(long, value_name = "SPEC", num_args = 1..)]
+    install: Vec<String>,
 }
 
 #[derive(Args)]
@@ -217,8 +237,10 @@ enum Strategy {
 
 #[derive(Args, Clone)]
 struct EngineArgs {
-    /// An engine: `chromium`, `node`, `firefox`, `KIND=/path/to/executable`, or `node@22` (project-local
-    /// version installed by scripts/setup.sh). Repeat for several.
+    /// An engine: `chromium`, `node`, `firefox`, `KIND=/path/to/executable`, `node@22` (project-local
+    /// version installed by scripts/setup.sh), or a version installed on demand from the npm
+    /// registry into the engine cache: `chromium@92` .. `chromium@153` (`chromium@123.0.1`),
+    /// `deno`, `deno@2.7`. Repeat for several.
     #[arg(long = "engine", required = true, value_parser = EngineSpec::parse)]
     engines: Vec<EngineSpec>,
     /// Parallel workers, each with its own engines.
@@ -360,11 +382,29 @@ fn transformation(s: &str) -> Result<&'static str, String> {
 }
 
 #[derive(Args)]
+#[command(after_help = "Two forms:\n  \
+    replay d.mtrace --engine node@24 --out r.mtrace\n      the sessions on exactly the \
+    engines given, in lockstep, into one archive\n  \
+    replay d.mtrace --engine chromium@92 --engine chromium@110 --engine chromium@153 --out DIR\n      \
+    a version matrix (--out is a directory: it exists, or its name does not end in .mtrace): \
+    one archive per --engine, DIR/KIND@VERSION.mtrace, in which that engine takes the place of \
+    the archive's engine of its kind (or of --in-place-of KIND) and the archive's other engines \
+    stay; the versions one after another, each over all workers. `morphtrace-analyze versions \
+    DIR` then tabulates classes x versions.")]
 struct ReplayArgs {
     /// Archive whose sessions are replayed.
     archive: PathBuf,
+    /// Version matrix: the kind of the archive's engine that each --engine replaces (default:
+    /// the engine's own kind), e.g. `--engine deno --in-place-of node`.
+    #[arg(long, value_name = "KIND")]
+    in_place_of: Option<String>,
     #[command(flatten)]
     common: EngineArgs,
+}
+
+/// Whether `out` names a version matrix's directory rather than one archive.
+fn is_matrix_dir(out: &std::path::Path) -> bool {
+    out.is_dir() || out.extension().is_none_or(|e| e != "mtrace")
 }
 
 /// The strategies that use each strategy-specific flag of `run`; the others refuse it, so that a
@@ -773,7 +813,14 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         _ => None,
     };
     match cli.command {
-        Command::Engines => {
+        Command::Engines(EnginesArgs {
+            available: Some(kind),
+            ..
+        }) => list_available(&kind),
+        Command::Engines(EnginesArgs { install, .. }) if !install.is_empty() => {
+            install_engines(&install).await
+        }
+        Command::Engines(_) => {
             let found = engines::discover();
             if found.is_empty() {
                 println!("no debuggers found (run scripts/setup.sh)");
@@ -914,43 +961,227 @@ async fn run(cli: Cli) -> Result<ExitCode> {
             };
             run_and_report(campaign_of(&r.common, programs, tasks, config, dir.path())?).await
         }
+        Command::Replay(r) if is_matrix_dir(&r.common.out) => replay_matrix(r, command_line).await,
         Command::Replay(r) => {
-            let reader = ArchiveReader::open(&r.archive)
-                .with_context(|| format!("reading {}", r.archive.display()))?;
-            if !reader.recovery().is_intact() {
-                eprintln!(
-                    "morphtrace-record: {}: {}",
-                    r.archive.display(),
-                    reader.recovery()
-                );
-            }
-            let dir = tempfile::Builder::new()
-                .prefix("morphtrace-programs-")
-                .tempdir()?;
-            let replay =
-                morphtrace_recorder::dbdb::replay::tasks(&reader, &r.common.engines, dir.path())?;
-            for why in &replay.undecodable {
-                eprintln!("morphtrace-record: skipping a session: {why}");
-            }
-            let (loaded, tasks) = (replay.programs, replay.tasks);
-            let config = CampaignConfig {
-                name: r
-                    .common
-                    .name
-                    .clone()
-                    .unwrap_or_else(|| format!("replay of {}", r.archive.display())),
-                strategy: "replay".into(),
-                corpus: vec![r.archive.display().to_string()],
-                seeds: reader.header().campaign.seeds.clone(),
-                params: vec![(
-                    "replay_of_campaign".into(),
-                    reader.header().campaign.name.clone(),
-                )],
-                command_line,
-            };
-            run_and_report(campaign_of(&r.common, loaded, tasks, config, dir.path())?).await
+            let reader = open_replayed(&r.archive)?;
+            let engines = r.common.engines.clone();
+            replay(&r, &reader, engines, r.common.clone(), command_line).await
         }
     }
+}
+
+fn open_replayed(archive: &std::path::Path) -> Result<ArchiveReader> {
+    let reader =
+        ArchiveReader::open(archive).with_context(|| format!("reading {}", archive.display()))?;
+    if !reader.recovery().is_intact() {
+        eprintln!(
+            "morphtrace-record: {}: {}",
+            archive.display(),
+            reader.recovery()
+        );
+    }
+    Ok(reader)
+}
+
+/// The archive's sessions replayed on `engines` in lockstep into `common.out`.
+async fn replay(
+    r: &ReplayArgs,
+    reader: &ArchiveReader,
+    engines: Vec<EngineSpec>,
+    mut common: EngineArgs,
+    command_line: Vec<String>,
+) -> Result<ExitCode> {
+    common.engines = engines;
+    let dir = tempfile::Builder::new()
+        .prefix("morphtrace-programs-")
+        .tempdir()?;
+    let replay = morphtrace_recorder::dbdb::replay::tasks(reader, &common.engines, dir.path())?;
+    for why in &replay.undecodable {
+        eprintln!("morphtrace-record: skipping a session: {why}");
+    }
+    let (loaded, tasks) = (replay.programs, replay.tasks);
+    let config = CampaignConfig {
+        name: common
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("replay of {}", r.archive.display())),
+        strategy: "replay".into(),
+        corpus: vec![r.archive.display().to_string()],
+        seeds: reader.header().campaign.seeds.clone(),
+        params: vec![(
+            "replay_of_campaign".into(),
+            reader.header().campaign.name.clone(),
+        )],
+        command_line,
+    };
+    run_and_report(campaign_of(&common, loaded, tasks, config, dir.path())?).await
+}
+
+/// The name of a version in a matrix: `chromium@92.0.0` (the cache's package version),
+/// `node@22` (project-local), or the kind and the version the engine reports.
+fn matrix_label(spec: &EngineSpec) -> String {
+    if let Some(p) = engines::cache::package_of(&spec.executable) {
+        let version = p.rsplit('@').next().unwrap_or(&p);
+        return format!("{}@{version}", spec.kind);
+    }
+    if let Some(major) = engines::node_major(&spec.executable) {
+        return format!("{}@{major}", spec.kind);
+    }
+    format!("{}@{}", spec.kind, "system")
+}
+
+/// `replay ARCHIVE --engine V1 --engine V2 ... --out DIR`: one archive per version.
+async fn replay_matrix(r: ReplayArgs, command_line: Vec<String>) -> Result<ExitCode> {
+    let reader = open_replayed(&r.archive)?;
+    let recorded: Vec<EngineSpec> = reader
+        .header()
+        .engines
+        .iter()
+        .map(|d| EngineSpec {
+            kind: d.kind.clone(),
+            executable: PathBuf::from(&d.executable),
+        })
+        .collect();
+    let mut plans = Vec::new();
+    let mut names = std::collections::HashSet::new();
+    for v in &r.common.engines {
+        let replaced = r
+            .in_place_of
+            .as_deref()
+            .map(EngineKind::parse)
+            .unwrap_or_else(|| v.kind.clone());
+        let Some(j) = recorded.iter().position(|e| e.kind == replaced) else {
+            bail!(
+                "{} has no {replaced} engine for {} to take the place of (its engines: {}); \
+                 say which with --in-place-of KIND",
+                r.archive.display(),
+                v.kind,
+                recorded
+                    .iter()
+                    .map(|e| e.kind.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        };
+        let mut engines = recorded.clone();
+        engines[j] = v.clone();
+        if let Some(missing) = engines.iter().find(|e| !e.executable.is_file()) {
+            bail!(
+                "the archive's {} ({}) is not on this machine: replay on a machine that has it, \
+                 or give the engines in lockstep with --out FILE.mtrace",
+                missing.kind,
+                missing.executable.display()
+            );
+        }
+        let mut name = matrix_label(v);
+        let mut n = 2;
+        while !names.insert(name.clone()) {
+            name = format!("{}-{n}", matrix_label(v));
+            n += 1;
+        }
+        plans.push((name, engines));
+    }
+    std::fs::create_dir_all(&r.common.out)
+        .with_context(|| format!("creating {}", r.common.out.display()))?;
+    let mut worst = ExitCode::SUCCESS;
+    for (i, (name, engines)) in plans.into_iter().enumerate() {
+        let mut common = r.common.clone();
+        common.out = r.common.out.join(format!("{name}.mtrace"));
+        common.name = Some(format!(
+            "{} on {name}",
+            r.common
+                .name
+                .clone()
+                .unwrap_or_else(|| format!("replay of {}", r.archive.display()))
+        ));
+        println!(
+            "== {name} ({} of {}): {}",
+            i + 1,
+            r.common.engines.len(),
+            engines
+                .iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join(" + ")
+        );
+        match replay(&r, &reader, engines, common, command_line.clone()).await {
+            Ok(code) if code == ExitCode::SUCCESS => {}
+            Ok(code) => worst = code,
+            Err(e) => {
+                // One version that cannot run (too old for a method, missing libraries) does
+                // not cost the others.
+                eprintln!("morphtrace-record: {name}: {e:#}");
+                worst = ExitCode::FAILURE;
+            }
+        }
+    }
+    Ok(worst)
+}
+
+/// `engines --available KIND`: the registry's versions, with those in the cache marked.
+fn list_available(kind: &str) -> Result<ExitCode> {
+    use engines::cache;
+    let k = EngineKind::parse(kind);
+    let source = cache::Source::of(&k)
+        .with_context(|| format!("{kind} is not installable on demand (chromium, deno are)"))?;
+    let available = cache::available(source)?;
+    let installed = cache::installed(source);
+    let mut out = format!(
+        "{} versions of {} ({}; * installed in {})\n",
+        available.len(),
+        source.package(),
+        k,
+        cache::root().join(k.as_str()).display()
+    );
+    for v in &available {
+        let mark = match installed.iter().find(|(i, _)| i == v) {
+            Some((_, true)) => "*",
+            Some((_, false)) => "(partial)",
+            None => "",
+        };
+        let pre = if v.is_release() { "" } else { " (pre-release)" };
+        out.push_str(&format!("{k}@{}{pre} {mark}\n", v.text));
+    }
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `engines --install SPEC...`: each installed (if need be) and launched once, so a campaign
+/// later finds it ready and known to work.
+async fn install_engines(specs: &[String]) -> Result<ExitCode> {
+    let mut failed = 0;
+    for s in specs {
+        let spec = match EngineSpec::parse(s) {
+            Ok(spec) => spec,
+            Err(e) => {
+                eprintln!("morphtrace-record: {e}");
+                failed += 1;
+                continue;
+            }
+        };
+        match spec.launch(&CaptureOptions::default(), 0).await {
+            Ok(mut e) => {
+                let d = e.descriptor().clone();
+                println!(
+                    "{:<28} {:<24} {}",
+                    d.label(),
+                    d.engine_version.unwrap_or_default(),
+                    d.executable
+                );
+                e.shutdown().await;
+            }
+            Err(err) => {
+                eprintln!("morphtrace-record: {s}: installed but does not launch: {err}");
+                failed += 1;
+            }
+        }
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
 }
 
 /// `reduce`: one diverged session reduced on the engines that recorded it.

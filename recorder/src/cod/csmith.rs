@@ -37,11 +37,7 @@ pub fn version() -> Result<String, CoverageError> {
 /// Where generated programs are kept, so that a rerun (or a second campaign) does not pay
 /// Csmith's ~0.7 s per program again.
 pub fn cache_dir() -> PathBuf {
-    std::env::var_os("MORPHTRACE_CACHE")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cache/morphtrace")))
-        .unwrap_or_else(std::env::temp_dir)
-        .join("csmith")
+    crate::cache_root().join("csmith")
 }
 
 /// The program Csmith generates for `seed` (deterministic for a given Csmith version).

@@ -224,6 +224,21 @@ enum Command {
         #[arg(long, value_name = "FILE")]
         triage: Option<PathBuf>,
     },
+    /// A version matrix (`morphtrace-record replay A --engine chromium@92 --engine chromium@110
+    /// ... --out DIR`): divergence classes × versions (members per version, first and last
+    /// version a class shows in), outcomes per version, and the sessions whose outcome changed
+    /// between neighbouring versions. Each archive is one version (its column named by the
+    /// engine that differs), ordered by version number.
+    Versions {
+        /// Archives, directories of archives (one archive per version) or quoted globs.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Markdown)]
+        format: Format,
+        /// Also write the tables with a plot of class sizes across versions as HTML.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+    },
     /// Write a self-contained HTML report (tables and SVG plots).
     Report {
         #[arg(required = true)]
@@ -711,6 +726,58 @@ fn run(cli: Cli) -> Result<ExitCode> {
             let da = load_inputs(&[a], Want::SUMMARY, &mut unreadable)?;
             let db = load_inputs(&[b], Want::SUMMARY, &mut unreadable)?;
             print_tables(&compare::compare(&da, &db, limit, &triage)?, format);
+            Ok(code(unreadable))
+        }
+        Command::Versions {
+            inputs,
+            format,
+            html,
+        } => {
+            let paths = load::expand(&inputs)?;
+            if paths.len() < 2 {
+                anyhow::bail!(
+                    "versions needs the archives of two versions or more ({} found)",
+                    paths.len()
+                );
+            }
+            let mut loaded = Vec::new();
+            for p in &paths {
+                match load_inputs(std::slice::from_ref(p), Want::SUMMARY, &mut unreadable) {
+                    Ok(d) if !d.sources.is_empty() => loaded.push(d),
+                    Ok(_) => {}
+                    Err(e) => {
+                        eprintln!("morphtrace-analyze: {}: {e:#}", p.display());
+                        unreadable = true;
+                    }
+                }
+            }
+            let refs: Vec<&Archives> = loaded.iter().collect();
+            let labels = morphtrace_analyzer::versions::labels(&refs);
+            let mut columns: Vec<morphtrace_analyzer::versions::Column> = labels
+                .into_iter()
+                .zip(&loaded)
+                .map(|(label, data)| morphtrace_analyzer::versions::Column { label, data })
+                .collect();
+            columns.sort_by_key(|c| morphtrace_analyzer::versions::version_key(&c.label));
+            let ts = morphtrace_analyzer::versions::matrix(&columns)?;
+            print_tables(&ts, format);
+            if let Some(h) = html {
+                let intro = format!(
+                    "{} versions: {}.",
+                    columns.len(),
+                    columns
+                        .iter()
+                        .map(|c| c.label.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                std::fs::write(
+                    &h,
+                    report::tables_page("morphtrace version matrix", &intro, &ts),
+                )
+                .map_err(|e| anyhow::anyhow!("{}: {e}", h.display()))?;
+                println!("{}", h.display());
+            }
             Ok(code(unreadable))
         }
         Command::Report {

@@ -20,6 +20,11 @@ use tokio::sync::{mpsc, oneshot};
 pub enum Flavor {
     Chromium,
     Node,
+    /// Deno holds no pause in code that a CDP command started (it resumes at once), so the
+    /// program is run from a timer by the launcher (node:vm's `runInThisContext`: a classic
+    /// script with the program's URL) and breakpoints are set by URL. The script that runs is
+    /// not the one compiled to check the syntax: its id is taken from `Debugger.scriptParsed`.
+    Deno,
 }
 
 /// How a session is torn down: Chromium closes its target or hands it back for reuse, Node
@@ -72,6 +77,8 @@ pub struct CdpSession {
     reusable: bool,
     teardown: Option<Teardown>,
     declarations: Option<super::tdz::Declarations>,
+    /// Deno: the program's text, which the launcher runs (see `Flavor::Deno`).
+    program_text: Option<String>,
     /// What the engine process said when it died (a V8 `Check failed`), filled by its owner.
     crash_report: Option<CrashReport>,
 }
@@ -181,6 +188,7 @@ impl CdpSession {
             reusable: true,
             teardown: Some(teardown),
             declarations: None,
+            program_text: None,
             crash_report: None,
         }
     }
@@ -213,6 +221,9 @@ impl CdpSession {
     /// The program text, to infer TDZ bindings that Node reports as `undefined`.
     pub fn with_program_text(mut self, text: &str) -> CdpSession {
         self.declarations = Some(super::tdz::Declarations::scan(text));
+        if self.flavor == Flavor::Deno {
+            self.program_text = Some(text.to_string());
+        }
         self
     }
 
@@ -278,7 +289,7 @@ impl CdpSession {
                         }
                     }
                     let reply = reply.map_err(err)?;
-                    return Ok(self.finish(run_outcome(&reply)));
+                    return Ok(self.finish(run_outcome(&self.program_throw(reply))));
                 }
                 Got::Event(None) => {
                     self.healthy = false;
@@ -308,6 +319,16 @@ impl CdpSession {
                             self.call(m, json!({})).await.map_err(err)?;
                         }
                     },
+                    "Debugger.scriptParsed"
+                        if self.flavor == Flavor::Deno
+                            && self.started
+                            && ev.params.get("url").and_then(Json::as_str)
+                                == Some(self.url.as_str()) =>
+                    {
+                        if let Some(id) = ev.params.get("scriptId").and_then(Json::as_str) {
+                            self.script_id = id.to_string();
+                        }
+                    }
                     "Runtime.exceptionThrown" => {
                         if let Some(d) = ev.params.get("exceptionDetails") {
                             self.exception = Some(exception_message(d));
@@ -717,7 +738,7 @@ impl Debugger for CdpSession {
         // `locations: []` for a script compiled by vm.Script (and resolves it only at the next
         // compilation), so there the breakpoint is set on the script itself.
         let (method, params) = match self.flavor {
-            Flavor::Chromium => {
+            Flavor::Chromium | Flavor::Deno => {
                 let mut p = json!({"lineNumber": line, "url": self.url});
                 if let Some(c) = column {
                     p["columnNumber"] = json!(c);
@@ -803,6 +824,21 @@ impl Debugger for CdpSession {
             return Ok(refused);
         }
         let method = match action {
+            Action::Start if self.flavor == Flavor::Deno => {
+                self.started = true;
+                let text = self.program_text.clone().unwrap_or_default();
+                let expression = format!(
+                    "__morphtraceRun({}, {})",
+                    Json::String(text),
+                    Json::String(self.url.clone())
+                );
+                self.run_reply = Some(self.conn.send(
+                    self.sid.as_deref(),
+                    "Runtime.evaluate",
+                    json!({"expression": expression, "awaitPromise": true}),
+                ));
+                None
+            }
             Action::Start => {
                 self.started = true;
                 let mut params = json!({"scriptId": self.script_id});
@@ -914,6 +950,31 @@ impl Debugger for CdpSession {
 }
 
 /// How the program's run ended, from the reply to the call that ran it.
+impl CdpSession {
+    /// Deno's program ends in a rejected promise, whose details place the exception
+    /// (1-based) where the stack says; the program's own frame has it as runScript would.
+    fn program_throw(&self, mut reply: Json) -> Json {
+        if self.flavor != Flavor::Deno {
+            return reply;
+        }
+        if let Some(d) = reply.get_mut("exceptionDetails") {
+            let top = d
+                .pointer("/stackTrace/callFrames")
+                .and_then(Json::as_array)
+                .and_then(|f| {
+                    f.iter()
+                        .find(|f| f.get("url").and_then(Json::as_str) == Some(self.url.as_str()))
+                })
+                .cloned();
+            if let Some(f) = top {
+                d["lineNumber"] = f["lineNumber"].clone();
+                d["columnNumber"] = f["columnNumber"].clone();
+            }
+        }
+        reply
+    }
+}
+
 fn run_outcome(reply: &Json) -> ProgramOutcome {
     match reply.get("exceptionDetails") {
         Some(d) => {

@@ -108,12 +108,19 @@ async fn fresh_frame(
 async fn reset(conn: &Connection, mut left: Leftover, prelude: bool, t: Duration) -> Option<Ready> {
     let s = Some(left.sid.as_str());
     if let Some(run) = left.run_reply.take() {
-        // Terminate takes effect when the paused program resumes; its reply comes after.
+        // Terminate takes effect when the paused program resumes; its reply comes after. With
+        // pauses skipped first: older V8 (Chromium 92) lets the resumed program pause again at
+        // its next breakpoint before the termination lands, and the run never ends.
+        let _ = conn
+            .call(s, "Debugger.setSkipAllPauses", json!({"skip": true}), t)
+            .await;
         let terminate = conn.send(s, "Runtime.terminateExecution", json!({}));
         let _ = conn.call(s, "Debugger.resume", json!({}), t).await;
 
         // "Execution was terminated", or the program's own end if it got there first.
-        let _ended = tokio::time::timeout(t, run).await.ok()?.ok()?;
+        let ended = tokio::time::timeout(t, run).await;
+        tracing::debug!("reset: the program ended: {}", ended.is_ok());
+        let _ended = ended.ok()?.ok()?;
         let _ = tokio::time::timeout(t, terminate).await.ok()?;
     }
     let removals: Vec<_> = left
@@ -131,10 +138,14 @@ async fn reset(conn: &Connection, mut left: Leftover, prelude: bool, t: Duration
     // instrumented code) in one call, whatever the removals above missed.
     conn.call(s, "Debugger.disable", json!({}), t).await.ok()?;
     while left.events.try_recv().is_ok() {}
-    let context = fresh_frame(conn, &left.sid, &left.target_id, &mut left.events, t)
+    tracing::debug!("reset: breakpoints removed");
+    let context = fresh_frame(conn, &left.sid, &left.target_id, &mut left.events, t).await;
+    tracing::debug!("reset: fresh frame {context:?}");
+    let context = context.ok()?;
+    enable_debugger(conn, s, prelude, Some(context), t)
         .await
         .ok()?;
-    enable_debugger(conn, s, prelude, Some(context), t)
+    conn.call(s, "Debugger.setSkipAllPauses", json!({"skip": false}), t)
         .await
         .ok()?;
     // A page left paused would run the next program in a nested loop, never stopping at its
@@ -281,18 +292,22 @@ impl ChromiumEngine {
         let s = |k: &str| v.get(k).and_then(Json::as_str).unwrap_or("").to_string();
         let product = s("product");
         let version = product.rsplit('/').next().unwrap_or(&product).to_string();
+        let mut details = vec![
+            ("product".into(), product),
+            ("protocolVersion".into(), s("protocolVersion")),
+            ("userAgent".into(), s("userAgent")),
+            crate::debugger::determinism::detail(opts.prelude),
+        ];
+        if let Some(p) = super::cache::package_of(&exe) {
+            details.push(("package".into(), p));
+        }
         let desc = EngineDescriptor {
             kind: EngineKind::Chromium,
             executable: exe.display().to_string(),
             version,
             protocol: Protocol::Cdp,
             engine_version: Some(s("jsVersion")).filter(|s| !s.is_empty()),
-            details: vec![
-                ("product".into(), product),
-                ("protocolVersion".into(), s("protocolVersion")),
-                ("userAgent".into(), s("userAgent")),
-                crate::debugger::determinism::detail(opts.prelude),
-            ],
+            details,
         };
         let (recycle, recycled) = mpsc::unbounded_channel();
         Ok(ChromiumEngine {

@@ -1,5 +1,6 @@
 //! Engine selection (`--engine KIND[=EXECUTABLE]`), discovery and launch.
 
+pub mod cache;
 pub mod chromium;
 pub mod firefox;
 pub mod node;
@@ -48,7 +49,9 @@ pub fn local_nodes() -> Vec<PathBuf> {
 }
 
 impl EngineSpec {
-    /// Parses `chromium`, `node`, `node=/path/to/node`, `node@22` (a project-local version).
+    /// Parses `chromium`, `node`, `node=/path/to/node`, `node@22` (a project-local version),
+    /// `chromium@123`, `chromium@123.0.1`, `deno`, `deno@2.7` (installed on demand into the
+    /// engine cache, see [`cache`]).
     pub fn parse(s: &str) -> Result<EngineSpec, String> {
         let (kind, exe) = match s.split_once('=') {
             Some((k, e)) => (k, Some(PathBuf::from(e))),
@@ -71,26 +74,18 @@ impl EngineSpec {
             (None, EngineKind::LlvmCov, _) => {
                 which("llvm-cov").ok_or("llvm-cov is not installed (run scripts/setup.sh)")?
             }
-            (None, EngineKind::Chromium, _) => which("chromium")
+            (None, EngineKind::Chromium, None) => which("chromium")
                 .or_else(|| which("chromium-browser"))
                 .ok_or("chromium is not installed (run scripts/setup.sh)")?,
+            (None, EngineKind::Chromium | EngineKind::Deno, v) => {
+                on_demand(&kind, v).map_err(|e| e.to_string())?
+            }
             (None, EngineKind::Node, None) => which("node").ok_or("node is not on PATH")?,
             (None, EngineKind::Firefox, _) => which("firefox-esr")
                 .or_else(|| which("firefox"))
                 .ok_or("firefox-esr is not installed (run scripts/setup.sh)")?,
-            (None, EngineKind::Node, Some(v)) => local_nodes()
-                .into_iter()
-                .find(|p| {
-                    p.components()
-                        .any(|c| c.as_os_str().to_string_lossy() == format!("node-{v}"))
-                })
-                .ok_or_else(|| format!("no project-local node {v} (run scripts/setup.sh)"))?,
-            (None, other, _) => {
-                return Err(format!(
-                    "engine kind {other} is not supported (debuggers: chromium, node, firefox; \
-                 coverage profilers: gcov, llvm-cov, v8)"
-                ))
-            }
+            (None, EngineKind::Node, Some(v)) => local_node(v)?,
+            (None, other, _) => return Err(unsupported(other)),
         };
         if !executable.is_file() {
             return Err(format!("{}: no such executable", executable.display()));
@@ -100,14 +95,12 @@ impl EngineSpec {
             EngineKind::Chromium
                 | EngineKind::Node
                 | EngineKind::Firefox
+                | EngineKind::Deno
                 | EngineKind::Gcov
                 | EngineKind::LlvmCov
                 | EngineKind::V8
         ) {
-            return Err(format!(
-                "engine kind {kind} is not supported (debuggers: chromium, node, firefox; \
-                 coverage profilers: gcov, llvm-cov, v8)"
-            ));
+            return Err(unsupported(&kind));
         }
         Ok(EngineSpec { kind, executable })
     }
@@ -123,8 +116,14 @@ impl EngineSpec {
                 chromium::ChromiumEngine::launch(self.executable.clone(), opts.clone(), pool)
                     .await?,
             )),
-            EngineKind::Node => Ok(Box::new(
-                node::NodeEngine::launch(self.executable.clone(), opts.clone(), pool).await?,
+            EngineKind::Node | EngineKind::Deno => Ok(Box::new(
+                node::NodeEngine::launch(
+                    self.kind.clone(),
+                    self.executable.clone(),
+                    opts.clone(),
+                    pool,
+                )
+                .await?,
             )),
             // Nothing to prepare ahead for Firefox: "pool" 0 is the naive baseline, a new
             // connection and watcher per session; otherwise one connection serves all sessions.
@@ -148,6 +147,62 @@ impl EngineSpec {
             }),
         }
     }
+}
+
+fn unsupported(kind: &EngineKind) -> String {
+    format!(
+        "engine kind {kind} is not supported (debuggers: chromium, node, firefox, deno; \
+         coverage profilers: gcov, llvm-cov, v8)"
+    )
+}
+
+/// A project-local Node (`node@22`: tools/node-22), the version the name asks for.
+fn local_node(v: &str) -> Result<PathBuf, String> {
+    local_nodes()
+        .into_iter()
+        .find(|p| {
+            p.components()
+                .any(|c| c.as_os_str().to_string_lossy() == format!("node-{v}"))
+        })
+        .ok_or_else(|| {
+            let have: Vec<String> = local_nodes().iter().filter_map(|p| node_major(p)).collect();
+            format!(
+                "no project-local node {v} (installed: {}; scripts/setup.sh installs 22 and 24)",
+                if have.is_empty() {
+                    "none".into()
+                } else {
+                    have.join(", ")
+                }
+            )
+        })
+}
+
+/// The major version a project-local Node's path names (tools/node-22/...).
+pub fn node_major(p: &Path) -> Option<String> {
+    p.components().find_map(|c| {
+        c.as_os_str()
+            .to_string_lossy()
+            .strip_prefix("node-")
+            .map(str::to_string)
+    })
+}
+
+/// An engine from the cache, installed first if need be (with a message on stderr).
+fn on_demand(kind: &EngineKind, version: Option<&str>) -> Result<PathBuf, cache::CacheError> {
+    let source = cache::Source::of(kind).ok_or_else(|| cache::CacheError::NotInstallable {
+        kind: kind.to_string(),
+    })?;
+    let available = cache::available(source)?;
+    let v = cache::resolve(source, version, &available)?;
+    let installed = cache::ensure(source, &v, &|m| eprintln!("morphtrace-record: {m}"))?;
+    if installed.fetched {
+        eprintln!(
+            "morphtrace-record: installed {} into {}",
+            installed.package,
+            installed.executable.display()
+        );
+    }
+    Ok(installed.executable)
 }
 
 /// Every engine this machine has: PATH's chromium and node, and the project-local Node versions.

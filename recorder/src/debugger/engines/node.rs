@@ -1,5 +1,8 @@
-//! Node: one process per session (`--inspect` on an ephemeral loopback port), pre-started in
-//! a small pool so that process start-up is off the critical path (cookbook §2).
+//! Node and Deno: one process per session (`--inspect` on an ephemeral loopback port),
+//! pre-started in a small pool so that process start-up is off the critical path (cookbook §2).
+//! Deno is another V8 embedder with the same inspector: it runs the same launcher, with no
+//! permission granted (Deno denies file, network and process access by default) and a
+//! DENO_DIR of its own.
 
 use crate::debugger::cdp::{
     enable_debugger, syntax_error, CdpEvent, CdpSession, Connection, Flavor, Teardown,
@@ -20,6 +23,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 const LAUNCHER: &str = include_str!("launcher.js");
+const DENO_LAUNCHER: &str = include_str!("deno-launcher.mjs");
 /// What the launcher writes to stderr once Node's environment is set up.
 const READY: &str = "morphtrace: launcher ready";
 
@@ -31,12 +35,26 @@ struct Waiting {
     crash: crate::debugger::cdp::session::CrashReport,
 }
 
-pub struct NodeEngine {
+/// How a process of the runtime is started.
+struct Runtime {
     exe: PathBuf,
+    flavor: Flavor,
+    /// The launcher's file name in `dir`.
+    launcher: &'static str,
+    /// `node` or `deno`, for messages.
+    name: &'static str,
+    /// Arguments before the launcher's path.
+    args: Vec<String>,
+    env: Vec<(String, PathBuf)>,
+    dir: tempfile::TempDir,
+    /// An expression whose promise settles on the event loop's first turn.
+    idle: &'static str,
+}
+
+pub struct NodeEngine {
     desc: EngineDescriptor,
     opts: CaptureOptions,
-    launcher: Arc<tempfile::TempDir>,
-    flags: Arc<Vec<String>>,
+    runtime: Arc<Runtime>,
     pool: VecDeque<JoinHandle<Result<Waiting, DebuggerError>>>,
     pool_size: usize,
     /// The process of the session opened last (one process per session).
@@ -51,49 +69,102 @@ async fn output_of(exe: &Path, args: &[&str]) -> Option<String> {
 }
 
 impl NodeEngine {
+    /// `kind`: Node or Deno.
     pub async fn launch(
+        kind: EngineKind,
         exe: PathBuf,
         opts: CaptureOptions,
         pool_size: usize,
     ) -> Result<NodeEngine, DebuggerError> {
+        let name = if kind == EngineKind::Deno {
+            "deno"
+        } else {
+            "node"
+        };
         let fail = |reason: String| DebuggerError::Launch {
-            engine: format!("node ({})", exe.display()),
+            engine: format!("{name} ({})", exe.display()),
             reason,
         };
-        let version = output_of(&exe, &["--version"])
-            .await
-            .ok_or_else(|| fail("`node --version` failed".into()))?;
-        let v8 = output_of(&exe, &["-p", "process.versions.v8"]).await;
         let dir = tempfile::Builder::new()
-            .prefix("morphtrace-node-")
+            .prefix(&format!("morphtrace-{name}-"))
             .tempdir()
             .map_err(|e| fail(e.to_string()))?;
-        std::fs::write(dir.path().join("launcher.js"), LAUNCHER)
-            .map_err(|e| fail(e.to_string()))?;
-        let major: u32 = version
-            .trim_start_matches('v')
-            .split('.')
-            .next()
-            .and_then(|m| m.parse().ok())
-            .unwrap_or(0);
-        let flags = permission_flags(&exe, major, dir.path()).await;
+        let (launcher, text) = if kind == EngineKind::Deno {
+            ("launcher.mjs", DENO_LAUNCHER)
+        } else {
+            ("launcher.js", LAUNCHER)
+        };
+        std::fs::write(dir.path().join(launcher), text).map_err(|e| fail(e.to_string()))?;
+        let (version, v8, args, env, idle) = if kind == EngineKind::Deno {
+            // `deno --version`: "deno 2.7.9 (stable, ...)", "v8 14.7.173.7-rusty", ...
+            let said = output_of(&exe, &["--version"])
+                .await
+                .ok_or_else(|| fail("`deno --version` failed".into()))?;
+            let word = |prefix: &str| {
+                said.lines()
+                    .find_map(|l| l.strip_prefix(prefix))
+                    .and_then(|l| l.split_whitespace().next())
+                    .map(str::to_string)
+            };
+            let version = word("deno ").ok_or_else(|| fail(format!("deno said {said:?}")))?;
+            let args = vec![
+                "run".to_string(),
+                "--no-prompt".to_string(),
+                "--no-config".to_string(),
+                "--inspect=127.0.0.1:0".to_string(),
+            ];
+            // Deno keeps its caches in DENO_DIR: one of the engine's own, removed with it.
+            let env = vec![("DENO_DIR".to_string(), dir.path().join("deno-dir"))];
+            let idle = "new Promise(function (r) { setTimeout(r, 0); })";
+            (version, word("v8 "), args, env, idle)
+        } else {
+            let version = output_of(&exe, &["--version"])
+                .await
+                .ok_or_else(|| fail("`node --version` failed".into()))?;
+            let v8 = output_of(&exe, &["-p", "process.versions.v8"]).await;
+            let major: u32 = version
+                .trim_start_matches('v')
+                .split('.')
+                .next()
+                .and_then(|m| m.parse().ok())
+                .unwrap_or(0);
+            let mut args = permission_flags(&exe, major, dir.path()).await;
+            args.push("--inspect=127.0.0.1:0".into());
+            let idle = "new Promise(function (r) { setImmediate(r); })";
+            (version, v8, args, Vec::new(), idle)
+        };
+        let mut details = vec![
+            ("flags".into(), args.join(" ")),
+            crate::debugger::determinism::detail(opts.prelude),
+        ];
+        if let Some(p) = super::cache::package_of(&exe) {
+            details.push(("package".into(), p));
+        }
         let desc = EngineDescriptor {
-            kind: EngineKind::Node,
+            kind: kind.clone(),
             executable: exe.display().to_string(),
-            version: version.clone(),
+            version,
             protocol: Protocol::Cdp,
             engine_version: v8,
-            details: vec![
-                ("flags".into(), flags.join(" ")),
-                crate::debugger::determinism::detail(opts.prelude),
-            ],
+            details,
         };
         let mut e = NodeEngine {
-            exe,
             desc,
             opts,
-            launcher: Arc::new(dir),
-            flags: Arc::new(flags),
+            runtime: Arc::new(Runtime {
+                exe,
+                flavor: if kind == EngineKind::Deno {
+                    Flavor::Deno
+                } else {
+                    Flavor::Node
+                },
+                launcher,
+                name,
+                args,
+                env,
+                dir,
+                idle,
+            }),
             pool: VecDeque::new(),
             pool_size,
             current: None,
@@ -104,14 +175,12 @@ impl NodeEngine {
 
     fn fill_pool(&mut self) {
         while self.pool.len() < self.pool_size {
-            let exe = self.exe.clone();
-            let launcher = self.launcher.clone();
-            let flags = self.flags.clone();
+            let runtime = self.runtime.clone();
             let t = self.opts.call_timeout;
             let prelude = self.opts.prelude;
-            self.pool.push_back(tokio::spawn(async move {
-                start(&exe, &launcher, &flags, prelude, t).await
-            }));
+            self.pool.push_back(tokio::spawn(
+                async move { start(&runtime, prelude, t).await },
+            ));
         }
     }
 }
@@ -149,21 +218,16 @@ async fn permission_flags(exe: &Path, major: u32, dir: &Path) -> Vec<String> {
     Vec::new()
 }
 
-async fn start(
-    exe: &Path,
-    launcher: &tempfile::TempDir,
-    flags: &[String],
-    prelude: bool,
-    t: Duration,
-) -> Result<Waiting, DebuggerError> {
+async fn start(rt: &Runtime, prelude: bool, t: Duration) -> Result<Waiting, DebuggerError> {
     let fail = |reason: String| DebuggerError::Launch {
-        engine: format!("node ({})", exe.display()),
+        engine: format!("{} ({})", rt.name, rt.exe.display()),
         reason,
     };
-    let mut child = Command::new(exe)
-        .args(flags)
-        .arg("--inspect=127.0.0.1:0")
-        .arg(launcher.path().join("launcher.js"))
+    let mut child = Command::new(&rt.exe)
+        .args(&rt.args)
+        .arg(rt.dir.path().join(rt.launcher))
+        .envs(rt.env.iter().map(|(k, v)| (k, v)))
+        .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -203,6 +267,7 @@ async fn start(
     // Keep draining stderr so that the process never blocks on a full pipe.
     let crash = crate::debugger::cdp::session::CrashReport::default();
     let report = crash.clone();
+    let name = rt.name;
     tokio::spawn(async move {
         while let Ok(Some(line)) = lines.next_line().await {
             // V8's fatal checks (`# Check failed: ...`) explain a lost connection.
@@ -210,9 +275,9 @@ async fn start(
                 m.starts_with("Check failed")
                     || m.starts_with("Fatal error") && !m.contains(", line 0")
             }) {
-                tracing::warn!("node died: {m}");
+                tracing::warn!("{name} died: {m}");
                 if let Ok(mut r) = report.lock() {
-                    r.get_or_insert_with(|| format!("node: {m}"));
+                    r.get_or_insert_with(|| format!("{name}: {m}"));
                 }
             }
         }
@@ -233,8 +298,7 @@ async fn start(
             .call(
                 None,
                 "Runtime.evaluate",
-                json!({"expression": "new Promise(function (r) { setImmediate(r); })",
-                       "awaitPromise": true, "silent": true}),
+                json!({"expression": rt.idle, "awaitPromise": true, "silent": true}),
                 t,
             )
             .await
@@ -253,7 +317,7 @@ async fn start(
             // Say how the process ended, if it did: a lost connection alone explains nothing.
             tokio::time::sleep(Duration::from_millis(100)).await;
             let ended = match child.try_wait() {
-                Ok(Some(status)) => format!(" (node ended: {status})"),
+                Ok(Some(status)) => format!(" ({} ended: {status})", rt.name),
                 _ => String::new(),
             };
             let said = crash
@@ -291,16 +355,7 @@ impl Engine for NodeEngine {
                 .await
                 .map_err(|e| DebuggerError::Crashed(e.to_string()))??,
             // No pool: start the process now, on the critical path.
-            None => {
-                start(
-                    &self.exe,
-                    &self.launcher,
-                    &self.flags,
-                    self.opts.prelude,
-                    self.opts.call_timeout,
-                )
-                .await?
-            }
+            None => start(&self.runtime, self.opts.prelude, self.opts.call_timeout).await?,
         };
         let t = self.opts.call_timeout;
         let crash = |e: crate::debugger::cdp::CdpError| DebuggerError::Crashed(e.to_string());
@@ -324,7 +379,7 @@ impl Engine for NodeEngine {
                 w.conn,
                 None,
                 w.events,
-                Flavor::Node,
+                self.runtime.flavor,
                 program.url.clone(),
                 String::new(),
                 self.opts.clone(),
@@ -338,7 +393,7 @@ impl Engine for NodeEngine {
                 w.conn,
                 None,
                 w.events,
-                Flavor::Node,
+                self.runtime.flavor,
                 program.url.clone(),
                 script_id.to_string(),
                 self.opts.clone(),
