@@ -8,6 +8,7 @@ pub mod metamorphic;
 
 // Shared cores: driving debuggers (the session abstraction, its CDP and RDP adapters, engine
 // launch), the corpus, the one campaign runner, its shards and its tally, the recorder's child processes.
+pub mod bisect;
 pub mod campaign;
 pub mod child;
 pub mod corpus;

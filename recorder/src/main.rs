@@ -78,6 +78,13 @@ enum Command {
     /// transformation, repeated at the same place) or a coverage inconsistency (its class;
     /// C programs by C-Vise).
     Reduce(ReduceArgs),
+    /// Find the version where a finding (a diverged session: the same divergence type at the
+    /// same kind of action, as `reduce` judges it) appears or disappears: binary search over the
+    /// available versions of one engine (Chromium and Deno from the npm registry, installed as
+    /// probed; Node: those installed here), the session's other engines kept, both sides of the
+    /// boundary probed twice. Every probe is an archive in --out. Exit 0 with a confirmed
+    /// boundary, 1 otherwise.
+    Bisect(BisectArgs),
     /// Profile one program as a coverage campaign would and say whether a class of
     /// inconsistency shows (exit 0) or not (exit 1): the interestingness test C-Vise runs when
     /// `reduce` reduces a C coverage finding.
@@ -125,6 +132,28 @@ struct CoverageCheckArgs {
     /// Run JavaScript without the determinism prelude.
     #[arg(long)]
     no_prelude: bool,
+}
+
+#[derive(Args)]
+struct BisectArgs {
+    /// Archive holding the session.
+    archive: PathBuf,
+    /// The diverged session: its id (16 hex digits) or its position in the archive (0-based).
+    #[arg(long)]
+    session: String,
+    /// The range: `chromium@92..153`, `deno@2.0..2.9`, `node@20..24` (bounds are version
+    /// prefixes, both included).
+    #[arg(long)]
+    versions: String,
+    /// The kind of the session's engine each probed version replaces (default: its own kind).
+    #[arg(long, value_name = "KIND")]
+    in_place_of: Option<String>,
+    /// Directory for the probes' archives and bisect.json (created; must not exist).
+    #[arg(long)]
+    out: PathBuf,
+    /// Longest one probe session may take.
+    #[arg(long, default_value_t = 60.0)]
+    session_timeout: f64,
 }
 
 #[derive(Args)]
@@ -867,6 +896,7 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Falsify(f) => tokio::task::spawn_blocking(move || falsify(f)).await?,
         Command::Reduce(r) => reduce(r).await,
+        Command::Bisect(b) => bisect(b, command_line).await,
         Command::CoverageCheck(c) => coverage_check(c).await,
         Command::Run(r) if r.strategy == Strategy::Coverage => run_coverage(r, command_line).await,
         Command::Run(r) => {
@@ -1184,6 +1214,279 @@ async fn install_engines(specs: &[String]) -> Result<ExitCode> {
     })
 }
 
+/// The session `--session` names: its id (16 hex digits) or its position in the archive.
+fn session_arg(
+    reader: &ArchiveReader,
+    arg: &str,
+    archive: &std::path::Path,
+) -> Result<morphtrace_schema::Session> {
+    match u64::from_str_radix(arg, 16) {
+        Ok(id) if arg.len() == 16 => reader
+            .session_by_id(morphtrace_schema::SessionId(id))
+            .with_context(|| format!("no session {arg} in {}", archive.display())),
+        _ => {
+            let i: usize = arg.parse().map_err(|_| {
+                anyhow::anyhow!("--session: 16 hex digits or a position, not {arg:?}")
+            })?;
+            reader
+                .session(i)
+                .with_context(|| format!("session {i} of {}", archive.display()))
+        }
+    }
+}
+
+/// `bisect`: where a diverged session's finding appears or disappears among versions.
+async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
+    use morphtrace_recorder::bisect::{self, Probe, Verdict};
+    use morphtrace_recorder::reduce::Finding;
+    if b.out.exists() {
+        bail!("{} exists: give a new directory", b.out.display());
+    }
+    let reader = open_replayed(&b.archive)?;
+    let session = session_arg(&reader, &b.session, &b.archive)?;
+    let Some(divergence) = session.divergence.clone() else {
+        bail!(
+            "session {} did not diverge ({}): bisect looks for a divergence",
+            session.id,
+            session.outcome.name()
+        );
+    };
+    let finding = Finding {
+        kind: divergence.kind.clone(),
+        action: divergence.action.name().to_string(),
+    };
+    let (kind, low, high) = bisect::parse_range(&b.versions)?;
+    let header = reader.header();
+    let recorded: Vec<EngineSpec> = session
+        .engines
+        .iter()
+        .map(|e| {
+            header
+                .engines
+                .get(e.0 as usize)
+                .map(|d| EngineSpec {
+                    kind: d.kind.clone(),
+                    executable: PathBuf::from(&d.executable),
+                })
+                .context("the session names an engine the header lacks")
+        })
+        .collect::<Result<_>>()?;
+    let replaced = b
+        .in_place_of
+        .as_deref()
+        .map(EngineKind::parse)
+        .unwrap_or_else(|| kind.clone());
+    let j = recorded
+        .iter()
+        .position(|e| e.kind == replaced)
+        .with_context(|| {
+            format!(
+                "session {} ran no {replaced} engine for {kind} to take the place of; say which \
+                 with --in-place-of KIND",
+                session.id
+            )
+        })?;
+    let candidates =
+        tokio::task::spawn_blocking(move || bisect::candidates(&kind, &low, &high)).await??;
+    println!(
+        "bisecting {finding} (session {}) over {} versions: {} .. {}",
+        session.id,
+        candidates.len(),
+        candidates[0].spec,
+        candidates[candidates.len() - 1].spec
+    );
+    let descriptors: Vec<&morphtrace_schema::EngineDescriptor> = session
+        .engines
+        .iter()
+        .filter_map(|e| header.engines.get(e.0 as usize))
+        .collect();
+    let capture = CaptureOptions {
+        prelude: prelude_was_on(&descriptors),
+        action_timeout: action_timeout(header),
+        ..CaptureOptions::default()
+    };
+    let policy = ComparisonPolicy::from_params(&header.campaign.params);
+    std::fs::create_dir_all(&b.out).with_context(|| format!("creating {}", b.out.display()))?;
+    let work = tempfile::Builder::new()
+        .prefix("morphtrace-programs-")
+        .tempdir()?;
+    let mut counter = 0usize;
+    let probe = |i: usize| {
+        counter += 1;
+        let n = counter;
+        let c = candidates[i].clone();
+        let mut engines = recorded.clone();
+        let (capture, policy, work) = (capture.clone(), policy.clone(), work.path().to_path_buf());
+        let (reader, out, finding) = (&reader, b.out.clone(), finding.clone());
+        let (session_id, timeout) = (session.id, b.session_timeout);
+        let command_line = command_line.clone();
+        let archive = b.archive.display().to_string();
+        async move {
+            let undecided = |note: String| Probe {
+                index: i,
+                shows: None,
+                note,
+            };
+            let spec = match tokio::task::spawn_blocking({
+                let s = c.spec.clone();
+                move || EngineSpec::parse(&s)
+            })
+            .await
+            {
+                Ok(Ok(spec)) => spec,
+                Ok(Err(e)) => return undecided(format!("not installable: {e}")),
+                Err(e) => return undecided(e.to_string()),
+            };
+            engines[j] = spec;
+            let replay = match morphtrace_recorder::dbdb::replay::tasks(reader, &engines, &work) {
+                Ok(r) => r,
+                Err(e) => return undecided(e.to_string()),
+            };
+            let tasks: Vec<Task> = replay
+                .tasks
+                .into_iter()
+                .filter(|t| t.parent.is_some_and(|p| p.session == session_id))
+                .collect();
+            let path = out.join(format!("probe-{n:02}-{}.mtrace", c.spec));
+            let campaign = Campaign {
+                specs: engines,
+                programs: replay.programs,
+                tasks,
+                config: CampaignConfig {
+                    name: format!("bisect probe {n}: session {session_id} on {}", c.spec),
+                    strategy: "replay".into(),
+                    corpus: vec![archive],
+                    seeds: session.seed.to_string(),
+                    params: vec![("bisect.finding".into(), finding.to_string())],
+                    command_line,
+                },
+                policy,
+                capture,
+                jobs: 1,
+                session_timeout: Duration::from_secs_f64(timeout),
+                node_pool: 1,
+                out: path.clone(),
+                resume: false,
+                writer: WriterOptions::default(),
+                progress: false,
+                workdir: work,
+                shard: None,
+            };
+            match tokio::task::spawn_blocking(move || campaign::run(campaign)).await {
+                Ok(Ok(_)) => {}
+                Ok(Err(e)) => return undecided(e.to_string()),
+                Err(e) => return undecided(e.to_string()),
+            }
+            judge_probe(i, &path, &finding)
+        }
+    };
+    let (verdict, probes) = bisect::search(candidates.len(), probe).await;
+    let mut log = String::new();
+    for p in &probes {
+        let shows = match p.shows {
+            Some(true) => "shows",
+            Some(false) => "absent",
+            None => "undecided",
+        };
+        log.push_str(&format!(
+            "  {:<22} {shows:<9} {}\n",
+            candidates[p.index].spec, p.note
+        ));
+    }
+    print!("{log}");
+    let summary = match &verdict {
+        Verdict::Boundary {
+            before,
+            after,
+            appears,
+            confirmed,
+        } => format!(
+            "{finding} {} between {} and {}{}",
+            if *appears { "appears" } else { "disappears" },
+            candidates[*before].spec,
+            candidates[*after].spec,
+            if *confirmed {
+                " (both sides probed twice)"
+            } else {
+                " (NOT confirmed: a second probe answered differently)"
+            }
+        ),
+        Verdict::Same { shows: true } => {
+            format!("{finding} shows on both ends of the range: no boundary within it")
+        }
+        Verdict::Same { shows: false } => {
+            format!("{finding} shows on neither end of the range: no boundary within it")
+        }
+        Verdict::Unjudgeable { low, high } => format!(
+            "no boundary found: the versions between {} and {} could not be judged",
+            candidates[*low].spec, candidates[*high].spec
+        ),
+    };
+    println!("{summary}");
+    println!("probes: {}", b.out.display());
+    let json = serde_json::json!({
+        "archive": b.archive.display().to_string(),
+        "session": session.id.to_string(),
+        "finding": finding.to_string(),
+        "versions": candidates.iter().map(|c| c.spec.clone()).collect::<Vec<_>>(),
+        "probes": probes.iter().map(|p| serde_json::json!({
+            "version": candidates[p.index].spec,
+            "shows": p.shows,
+            "note": p.note,
+        })).collect::<Vec<_>>(),
+        "verdict": summary,
+    });
+    std::fs::write(b.out.join("bisect.json"), serde_json::to_vec_pretty(&json)?)?;
+    Ok(match verdict {
+        Verdict::Boundary {
+            confirmed: true, ..
+        } => ExitCode::SUCCESS,
+        _ => ExitCode::from(1),
+    })
+}
+
+/// Whether a probe's archive shows the finding: its one session judged, and diverged with the
+/// same type at the same kind of action (as `reduce` judges).
+fn judge_probe(
+    index: usize,
+    path: &std::path::Path,
+    finding: &morphtrace_recorder::reduce::Finding,
+) -> morphtrace_recorder::bisect::Probe {
+    use morphtrace_recorder::bisect::Probe;
+    let probe = |shows, note| Probe { index, shows, note };
+    let reader = match ArchiveReader::open(path) {
+        Ok(r) => r,
+        Err(e) => return probe(None, format!("no archive: {e}")),
+    };
+    let engine = reader
+        .header()
+        .engines
+        .iter()
+        .map(|e| e.label())
+        .collect::<Vec<_>>()
+        .join(" vs ");
+    match reader.session(0) {
+        Ok(s) if !s.outcome.verdict().is_judged() => {
+            probe(None, format!("{engine}: {}", s.outcome.verdict().name()))
+        }
+        Ok(s) => match &s.divergence {
+            Some(d) if d.kind == finding.kind && d.action.name() == finding.action => {
+                probe(Some(true), format!("{engine}: {}", d.detail))
+            }
+            Some(d) => probe(
+                Some(false),
+                format!(
+                    "{engine}: another divergence ({} at {})",
+                    d.kind.name(),
+                    d.action.name()
+                ),
+            ),
+            None => probe(Some(false), format!("{engine}: {}", s.outcome.name())),
+        },
+        Err(e) => probe(None, format!("{engine}: {e}")),
+    }
+}
+
 /// `reduce`: one diverged session reduced on the engines that recorded it.
 async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
     use morphtrace_recorder::reduce::{Finding, Reducer};
@@ -1195,23 +1498,7 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
     }
     let reader = ArchiveReader::open(&r.archive)
         .with_context(|| format!("reading {}", r.archive.display()))?;
-    let session =
-        match u64::from_str_radix(&r.session, 16) {
-            Ok(id) if r.session.len() == 16 => reader
-                .session_by_id(morphtrace_schema::SessionId(id))
-                .with_context(|| format!("no session {} in {}", r.session, r.archive.display()))?,
-            _ => {
-                let i: usize = r.session.parse().map_err(|_| {
-                    anyhow::anyhow!(
-                        "--session: 16 hex digits or a position, not {:?}",
-                        r.session
-                    )
-                })?;
-                reader
-                    .session(i)
-                    .with_context(|| format!("session {i} of {}", r.archive.display()))?
-            }
-        };
+    let session = session_arg(&reader, &r.session, &r.archive)?;
     if session.mode == morphtrace_schema::SessionMode::Coverage {
         return reduce_coverage(&r, &reader, &session).await;
     }

@@ -1,4 +1,6 @@
 //! What the recorder's benchmarks share: the SunSpider corpus and a campaign around tasks.
+// Each benchmark uses part of this.
+#![allow(dead_code)]
 
 use morphtrace_recorder::campaign::{Campaign, Task};
 use morphtrace_recorder::corpus::{self, Loaded};

@@ -106,6 +106,10 @@ impl Version {
         })
     }
 
+    pub fn numbers(&self) -> &[u64] {
+        &self.numbers
+    }
+
     pub fn major(&self) -> u64 {
         self.numbers[0]
     }

@@ -1,0 +1,332 @@
+//! Bisection over engine versions (`morphtrace-record bisect`): where a finding appears or
+//! disappears among the available versions of one engine, by binary search, with both sides of
+//! the boundary probed again to confirm it. A probe that cannot be judged (the engine did not
+//! launch, the session timed out) is skipped, as `git bisect skip` would, never taken as either
+//! side.
+
+use crate::debugger::engines::{cache, local_nodes, node_major, which};
+use morphtrace_schema::EngineKind;
+use std::collections::HashMap;
+
+#[derive(Debug, thiserror::Error)]
+pub enum BisectError {
+    #[error("--versions {0:?}: expected KIND@LOW..HIGH, e.g. chromium@92..153 or node@20..24")]
+    Range(String),
+    #[error("no {kind} version between {low} and {high} is available{hint}")]
+    Empty {
+        kind: String,
+        low: String,
+        high: String,
+        hint: String,
+    },
+    #[error(transparent)]
+    Cache(#[from] cache::CacheError),
+}
+
+/// One version a bisection may probe: how to name it on a command line, and its version.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    /// An `--engine` spec: `chromium@123.0.1`, `node@22`, `node` (the one on PATH).
+    pub spec: String,
+    pub version: cache::Version,
+}
+
+/// `KIND@LOW..HIGH`: the kind and the bounds (version prefixes, both included).
+pub fn parse_range(s: &str) -> Result<(EngineKind, String, String), BisectError> {
+    let bad = || BisectError::Range(s.to_string());
+    let (kind, range) = s.split_once('@').ok_or_else(bad)?;
+    let (low, high) = range.split_once("..").ok_or_else(bad)?;
+    if cache::Version::parse(low).is_none() || cache::Version::parse(high).is_none() {
+        return Err(bad());
+    }
+    Ok((EngineKind::parse(kind), low.to_string(), high.to_string()))
+}
+
+/// Whether `v` lies in `low..=high`, bounds taken as prefixes (`..153` includes 153.0.1).
+fn within(v: &cache::Version, low: &str, high: &str) -> bool {
+    let (Some(l), Some(h)) = (cache::Version::parse(low), cache::Version::parse(high)) else {
+        return false;
+    };
+    let cut = |x: &cache::Version, n: usize| -> Vec<u64> {
+        x.numbers().iter().copied().take(n).collect()
+    };
+    cut(v, l.numbers().len()) >= l.numbers().to_vec()
+        && cut(v, h.numbers().len()) <= h.numbers().to_vec()
+}
+
+/// The versions of `kind` within the range, oldest first: Chromium and Deno releases from the
+/// registry (installed when probed), Node versions installed here (PATH and project-local).
+pub fn candidates(kind: &EngineKind, low: &str, high: &str) -> Result<Vec<Candidate>, BisectError> {
+    let mut out: Vec<Candidate> = match cache::Source::of(kind) {
+        Some(source) => cache::available(source)?
+            .into_iter()
+            .filter(|v| v.is_release() && within(v, low, high))
+            .map(|v| Candidate {
+                spec: format!("{kind}@{}", v.text),
+                version: v,
+            })
+            .collect(),
+        None if *kind == EngineKind::Node => node_versions()
+            .into_iter()
+            .filter(|(v, _)| within(v, low, high))
+            .map(|(version, spec)| Candidate { spec, version })
+            .collect(),
+        None => Vec::new(),
+    };
+    out.sort_by(|a, b| a.version.cmp(&b.version));
+    out.dedup_by(|a, b| a.version == b.version);
+    if out.is_empty() {
+        let hint = if *kind == EngineKind::Node {
+            " (Node versions are those installed: PATH's node and scripts/setup.sh's)".to_string()
+        } else {
+            String::new()
+        };
+        return Err(BisectError::Empty {
+            kind: kind.to_string(),
+            low: low.into(),
+            high: high.into(),
+            hint,
+        });
+    }
+    Ok(out)
+}
+
+/// Node versions on this machine: (version, spec).
+fn node_versions() -> Vec<(cache::Version, String)> {
+    let version_of = |exe: &std::path::Path| -> Option<cache::Version> {
+        let out = std::process::Command::new(exe)
+            .arg("--version")
+            .output()
+            .ok()?;
+        cache::Version::parse(
+            String::from_utf8_lossy(&out.stdout)
+                .trim()
+                .trim_start_matches('v'),
+        )
+    };
+    let mut out = Vec::new();
+    if let Some(exe) = which("node") {
+        if let Some(v) = version_of(&exe) {
+            out.push((v, "node".to_string()));
+        }
+    }
+    for exe in local_nodes() {
+        if let (Some(v), Some(major)) = (version_of(&exe), node_major(&exe)) {
+            out.push((v, format!("node@{major}")));
+        }
+    }
+    out
+}
+
+/// What probing a version showed: the finding (`Some(true)`), not (`Some(false)`), or nothing
+/// judgeable (`None`), with a line saying why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Probe {
+    pub index: usize,
+    pub shows: Option<bool>,
+    pub note: String,
+}
+
+/// How a bisection ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// The finding changes between the two adjacent (probed) versions `before` and `after`
+    /// (indices); `appears`: absent before, present after. `confirmed`: both sides probed
+    /// again gave the same answers.
+    Boundary {
+        before: usize,
+        after: usize,
+        appears: bool,
+        confirmed: bool,
+    },
+    /// Both ends agree: no boundary in the range (the finding shows on both, or on neither).
+    Same { shows: bool },
+    /// Too many versions could not be judged to find a boundary; the last known interval.
+    Unjudgeable { low: usize, high: usize },
+}
+
+/// Binary search over `n` versions with `probe(i)` (its answers cached; only confirmations
+/// probe a version twice). Deterministic: the same answers give the same probes.
+pub async fn search<F, Fut>(n: usize, mut probe: F) -> (Verdict, Vec<Probe>)
+where
+    F: FnMut(usize) -> Fut,
+    Fut: std::future::Future<Output = Probe>,
+{
+    let mut log: Vec<Probe> = Vec::new();
+    let mut seen: HashMap<usize, Option<bool>> = HashMap::new();
+    macro_rules! ask {
+        ($i:expr) => {{
+            let i = $i;
+            match seen.get(&i) {
+                Some(s) => *s,
+                None => {
+                    let p = probe(i).await;
+                    let s = p.shows;
+                    log.push(p);
+                    seen.insert(i, s);
+                    s
+                }
+            }
+        }};
+    }
+    if n == 0 {
+        return (Verdict::Unjudgeable { low: 0, high: 0 }, log);
+    }
+    // The ends, moving inward past versions that cannot be judged.
+    let mut lo = 0;
+    let lo_shows = loop {
+        if lo >= n {
+            return (
+                Verdict::Unjudgeable {
+                    low: 0,
+                    high: n - 1,
+                },
+                log,
+            );
+        }
+        match ask!(lo) {
+            Some(s) => break s,
+            None => lo += 1,
+        }
+    };
+    let mut hi = n - 1;
+    let hi_shows = loop {
+        if hi <= lo {
+            return (Verdict::Same { shows: lo_shows }, log);
+        }
+        match ask!(hi) {
+            Some(s) => break s,
+            None => hi -= 1,
+        }
+    };
+    if lo_shows == hi_shows {
+        return (Verdict::Same { shows: lo_shows }, log);
+    }
+    // Invariant: lo answers lo_shows, hi the other; versions between them are unknown.
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        // The middle first, then its neighbours outward, skipping unjudgeable versions.
+        let order: Vec<usize> = (0..(hi - lo - 1))
+            .map(|k| {
+                let step = k.div_ceil(2);
+                if k % 2 == 1 {
+                    mid + step
+                } else {
+                    mid - step
+                }
+            })
+            .filter(|&i| i > lo && i < hi)
+            .collect();
+        let mut moved = false;
+        for i in order {
+            if let Some(s) = ask!(i) {
+                if s == lo_shows {
+                    lo = i;
+                } else {
+                    hi = i;
+                }
+                moved = true;
+                break;
+            }
+        }
+        if !moved {
+            return (Verdict::Unjudgeable { low: lo, high: hi }, log);
+        }
+    }
+    // Confirm: probe both sides again (new engines; a flaky answer shows here).
+    let again_lo = probe(lo).await;
+    let again_hi = probe(hi).await;
+    let confirmed = again_lo.shows == Some(lo_shows) && again_hi.shows == Some(!lo_shows);
+    log.push(again_lo);
+    log.push(again_hi);
+    (
+        Verdict::Boundary {
+            before: lo,
+            after: hi,
+            appears: !lo_shows,
+            confirmed,
+        },
+        log,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(answers: Vec<Option<bool>>) -> (Verdict, Vec<usize>) {
+        let n = answers.len();
+        let (v, log) = futures_util::FutureExt::now_or_never(search(n, |i| {
+            let s = answers[i];
+            async move {
+                Probe {
+                    index: i,
+                    shows: s,
+                    note: String::new(),
+                }
+            }
+        }))
+        .expect("the probes never wait");
+        (v, log.iter().map(|p| p.index).collect())
+    }
+
+    #[test]
+    fn finds_where_a_finding_appears_in_logarithmic_probes() {
+        // 20 versions, the finding from version 13 on.
+        let answers: Vec<Option<bool>> = (0..20).map(|i| Some(i >= 13)).collect();
+        let (v, probed) = run(answers);
+        assert_eq!(
+            v,
+            Verdict::Boundary {
+                before: 12,
+                after: 13,
+                appears: true,
+                confirmed: true
+            }
+        );
+        // Two ends, at most ceil(log2(19)) = 5 middles, two confirmations.
+        assert!(probed.len() <= 9, "{probed:?}");
+        assert_eq!(probed[probed.len() - 2..], [12, 13]);
+    }
+
+    #[test]
+    fn finds_where_it_disappears_and_skips_unjudgeable_versions() {
+        // Shows up to 5; versions 6 and 7 cannot be judged; the boundary is 5 | 8.
+        let mut answers: Vec<Option<bool>> = (0..12).map(|i| Some(i <= 5)).collect();
+        answers[6] = None;
+        answers[7] = None;
+        let (v, _) = run(answers);
+        assert_eq!(
+            v,
+            Verdict::Boundary {
+                before: 5,
+                after: 8,
+                appears: false,
+                confirmed: true
+            }
+        );
+    }
+
+    #[test]
+    fn says_when_both_ends_agree() {
+        let (v, probed) = run(vec![Some(true); 7]);
+        assert_eq!(v, Verdict::Same { shows: true });
+        assert_eq!(probed, [0, 6]);
+    }
+
+    #[test]
+    fn parses_ranges_and_keeps_prefix_bounds() {
+        let (k, lo, hi) = parse_range("chromium@92..153").unwrap();
+        assert_eq!(
+            (k, lo.as_str(), hi.as_str()),
+            (EngineKind::Chromium, "92", "153")
+        );
+        assert!(parse_range("chromium@92").is_err());
+        let v = |s: &str| cache::Version::parse(s).unwrap();
+        assert!(within(&v("153.0.1"), "92", "153"));
+        assert!(within(&v("92.0.0"), "92", "153"));
+        assert!(!within(&v("91.9.9"), "92", "153"));
+        assert!(!within(&v("154.0.0"), "92", "153"));
+        assert!(within(&v("2.7.14"), "2.7", "2.9"));
+    }
+}
