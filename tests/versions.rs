@@ -242,3 +242,58 @@ fn a_replay_matrix_on_node_and_deno_is_tabulated_by_version() {
         text(&show)
     );
 }
+
+/// The boundary `bisect` found in the bundled campaign's version matrix (traces/README.md):
+/// Chromium 116 (V8 11.6) reports a `const` in its temporal dead zone as `undefined`, where
+/// Node's adapter says `<uninitialized>`; Chromium 117 (V8 11.7) no longer does. Bisected on
+/// exactly those two adjacent versions, the finding must disappear between them.
+#[test]
+fn bisect_finds_the_tdz_boundary_between_chromium_116_and_117() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("probes");
+    let archive = root().join("traces/versions-chromium-node-dbdb/chromium@115.0.0.mtrace");
+    let o = record(
+        &default_cache(),
+        &[
+            "bisect",
+            &archive.display().to_string(),
+            "--session",
+            "82ef44940485e1fa",
+            "--versions",
+            "chromium@116..117",
+            "--out",
+            &out.display().to_string(),
+        ],
+    );
+    let all = text(&o);
+    assert!(o.status.success(), "{all}");
+    assert!(
+        all.contains(
+            "variables at start disappears between chromium@116.0.0 and chromium@117.0.0 \
+             (both sides probed twice)"
+        ),
+        "{all}"
+    );
+    // Every probe is an archive: two ends, then both probed again.
+    let probes = std::fs::read_dir(&out)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "mtrace"))
+        })
+        .count();
+    assert_eq!(probes, 4, "{all}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("bisect.json")).unwrap()).unwrap();
+    let shows: Vec<Option<bool>> = json["probes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["shows"].as_bool())
+        .collect();
+    assert_eq!(
+        shows,
+        [Some(true), Some(false), Some(true), Some(false)],
+        "{all}"
+    );
+}

@@ -34,6 +34,11 @@ pub struct ChromiumEngine {
     /// ahead: `ready_targets` 0 is the naive baseline, a new target per session).
     recycled: mpsc::UnboundedReceiver<Leftover>,
     recycle: mpsc::UnboundedSender<Leftover>,
+    /// Whether a reset target is as good as a new one. Not before Chromium 110: replaying the
+    /// bundled Chromium-vs-Node campaign on reused targets gave breakpoint-location divergences
+    /// on 92 (21 of 90 sessions) and 103 (3) that a new target per session does not give (0),
+    /// and none from 110 on; so older versions get a new target per session.
+    reuse: bool,
     /// Sessions each live target has served.
     uses: std::collections::HashMap<String, u32>,
 }
@@ -310,6 +315,13 @@ impl ChromiumEngine {
             details,
         };
         let (recycle, recycled) = mpsc::unbounded_channel();
+        let major: u32 = desc
+            .version
+            .split('.')
+            .next()
+            .and_then(|m| m.parse().ok())
+            .unwrap_or(0);
+        let reuse = major >= 110;
         Ok(ChromiumEngine {
             exe,
             desc,
@@ -319,6 +331,7 @@ impl ChromiumEngine {
             ready_targets,
             recycled,
             recycle,
+            reuse,
             uses: Default::default(),
         })
     }
@@ -411,7 +424,7 @@ impl Engine for ChromiumEngine {
             (ready.target_id, ready.sid, ready.events, ready.context);
         let uses = self.uses.entry(target_id.clone()).or_insert(0);
         *uses += 1;
-        let reusable = self.ready_targets > 0 && *uses < TARGET_USES;
+        let reusable = self.reuse && self.ready_targets > 0 && *uses < TARGET_USES;
         if !reusable {
             self.uses.remove(&target_id);
         }
