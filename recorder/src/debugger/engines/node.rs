@@ -2,7 +2,7 @@
 //! pre-started in a small pool so that process start-up is off the critical path (cookbook §2).
 //! Deno is another V8 embedder with the same inspector: it runs the same launcher, with no
 //! permission granted (Deno denies file, network and process access by default) and a
-//! DENO_DIR of its own.
+//! DENO_DIR of its own per process.
 
 use crate::debugger::cdp::{
     enable_debugger, syntax_error, CdpEvent, CdpSession, Connection, Flavor, Teardown,
@@ -111,10 +111,11 @@ impl NodeEngine {
                 "run".to_string(),
                 "--no-prompt".to_string(),
                 "--no-config".to_string(),
+                "--no-code-cache".to_string(),
                 "--inspect=127.0.0.1:0".to_string(),
             ];
-            // Deno keeps its caches in DENO_DIR: one of the engine's own, removed with it.
-            let env = vec![("DENO_DIR".to_string(), dir.path().join("deno-dir"))];
+            // DENO_DIR: one per process, see `start`.
+            let env = Vec::new();
             let idle = "new Promise(function (r) { setTimeout(r, 0); })";
             (version, word("v8 "), args, env, idle)
         } else {
@@ -218,15 +219,57 @@ async fn permission_flags(exe: &Path, major: u32, dir: &Path) -> Vec<String> {
     Vec::new()
 }
 
+/// A process of the runtime, ready for a program. Deno, about one start in twenty in campaigns
+/// that kill hung programs, prints its inspector's address and then never runs the launcher
+/// (the process idles; cause not found); a new process then starts normally, so Deno gets
+/// three tries of 5 s each (it is ready in about 0.1 s).
 async fn start(rt: &Runtime, prelude: bool, t: Duration) -> Result<Waiting, DebuggerError> {
+    let (tries, wait) = match rt.flavor {
+        Flavor::Deno => (3, Duration::from_secs(5)),
+        _ => (1, Duration::from_secs(15)),
+    };
+    let mut attempt = 1;
+    loop {
+        match start_process(rt, prelude, t, wait).await {
+            Err(e) if attempt < tries && e.to_string().contains(NOT_READY) => {
+                tracing::warn!("{e}; starting another");
+                attempt += 1;
+            }
+            r => return r,
+        }
+    }
+}
+
+const NOT_READY: &str = "the launcher never said";
+
+async fn start_process(
+    rt: &Runtime,
+    prelude: bool,
+    t: Duration,
+    wait: Duration,
+) -> Result<Waiting, DebuggerError> {
     let fail = |reason: String| DebuggerError::Launch {
         engine: format!("{} ({})", rt.name, rt.exe.display()),
         reason,
+    };
+    // Deno takes a lock in DENO_DIR while it loads `node:vm`; a process killed at that moment
+    // (a restart drops the pool) left the others waiting for it (about 1 start in 10 never got
+    // ready in 15 s with a shared DENO_DIR). So each process gets its own, removed once the
+    // launcher is loaded: nothing reads it afterwards (no code cache, no imports).
+    let deno_dir = match rt.flavor {
+        Flavor::Deno => Some(
+            tempfile::Builder::new()
+                .prefix("deno-dir-")
+                .tempdir_in(rt.dir.path())
+                .map_err(|e| fail(e.to_string()))?,
+        ),
+        _ => None,
     };
     let mut child = Command::new(&rt.exe)
         .args(&rt.args)
         .arg(rt.dir.path().join(rt.launcher))
         .envs(rt.env.iter().map(|(k, v)| (k, v)))
+        .envs(deno_dir.iter().map(|d| ("DENO_DIR", d.path())))
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -252,18 +295,28 @@ async fn start(rt: &Runtime, prelude: bool, t: Duration) -> Result<Waiting, Debu
     .ok()
     .flatten()
     .ok_or_else(|| fail("no `Debugger listening on ws://` line on stderr".into()))?;
-    let ready = tokio::time::timeout(Duration::from_secs(15), async {
+    let mut said = Vec::new();
+    let ready = tokio::time::timeout(wait, async {
         while let Ok(Some(line)) = lines.next_line().await {
             if line.contains(READY) {
                 return true;
             }
+            said.push(line);
         }
         false
     })
     .await;
     if ready != Ok(true) {
-        return Err(fail(format!("the launcher never said {READY:?}")));
+        let ended = match child.try_wait() {
+            Ok(Some(status)) => format!("; it ended: {status}"),
+            _ => "; still running".into(),
+        };
+        return Err(fail(format!(
+            "{NOT_READY} {READY:?} (it said {:?}{ended})",
+            said.join(" | ")
+        )));
     }
+    drop(deno_dir);
     // Keep draining stderr so that the process never blocks on a full pipe.
     let crash = crate::debugger::cdp::session::CrashReport::default();
     let report = crash.clone();
