@@ -141,7 +141,8 @@ pub enum Verdict {
     },
     /// Both ends agree: no boundary in the range (the finding shows on both, or on neither).
     Same { shows: bool },
-    /// Too many versions could not be judged to find a boundary; the last known interval.
+    /// The change lies between `low` and `high`, but no version between them could be judged
+    /// (or, with `low == 0` and `high == n - 1`, no end could).
     Unjudgeable { low: usize, high: usize },
 }
 
@@ -291,20 +292,31 @@ mod tests {
 
     #[test]
     fn finds_where_it_disappears_and_skips_unjudgeable_versions() {
-        // Shows up to 5; versions 6 and 7 cannot be judged; the boundary is 5 | 8.
-        let mut answers: Vec<Option<bool>> = (0..12).map(|i| Some(i <= 5)).collect();
-        answers[6] = None;
-        answers[7] = None;
-        let (v, _) = run(answers);
+        // Shows up to 6; versions 3 and 5 cannot be judged (on the search's path): skipped.
+        let mut answers: Vec<Option<bool>> = (0..12).map(|i| Some(i <= 6)).collect();
+        answers[3] = None;
+        answers[5] = None;
+        let (v, probed) = run(answers);
         assert_eq!(
             v,
             Verdict::Boundary {
-                before: 5,
-                after: 8,
+                before: 6,
+                after: 7,
                 appears: false,
                 confirmed: true
             }
         );
+        assert!(probed.contains(&5), "{probed:?}");
+    }
+
+    #[test]
+    fn says_where_unjudgeable_versions_hide_the_boundary() {
+        // Shows up to 5; 6 and 7 cannot be judged: the change is somewhere in 5..8.
+        let mut answers: Vec<Option<bool>> = (0..12).map(|i| Some(i <= 5)).collect();
+        answers[6] = None;
+        answers[7] = None;
+        let (v, _) = run(answers);
+        assert_eq!(v, Verdict::Unjudgeable { low: 5, high: 8 });
     }
 
     #[test]

@@ -1418,7 +1418,8 @@ async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
             format!("{finding} shows on neither end of the range: no boundary within it")
         }
         Verdict::Unjudgeable { low, high } => format!(
-            "no boundary found: the versions between {} and {} could not be judged",
+            "no boundary between two adjacent versions: {finding} changes between {} and {}, \
+             and no version between them could be judged",
             candidates[*low].spec, candidates[*high].spec
         ),
     };
