@@ -1043,3 +1043,68 @@ fn findings_reduce_every_class_worth_a_bundle_and_index_them() {
         "01-variables-resume-expressionstatement"
     );
 }
+
+/// Three engines in lockstep vote: every divergence records how the engines split, and when
+/// the two V8 debuggers (Chromium, Node) agree against SpiderMonkey, Firefox is the suspect.
+/// The known Firefox behaviours on the DBDB fixture (breakpoints on lines without a breakable
+/// position, wave 1) must come out that way; the tables name the suspect per class.
+#[test]
+fn three_engines_vote_and_name_the_suspect() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("three.mtrace");
+    let o = Command::new(RECORD)
+        .args([
+            "run", "--engine", "chromium", "--engine", "node", "--engine", "firefox",
+        ])
+        .args(["--strategy", "differential", "--seeds", "1..3", "--corpus"])
+        .arg(root().join("tests/fixtures/dbdb-manual"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let reader = ArchiveReader::open(&out).unwrap();
+    let kinds: Vec<String> = reader
+        .header()
+        .engines
+        .iter()
+        .map(|e| e.kind.to_string())
+        .collect();
+    let mut breakpoint_suspects = Vec::new();
+    let mut diverged = 0;
+    for s in reader.sessions() {
+        let s = s.unwrap();
+        let Some(d) = &s.divergence else { continue };
+        diverged += 1;
+        // Every engine is in exactly one group, and there are two groups at least.
+        let mut all: Vec<u16> = d.groups.iter().flatten().map(|e| e.0).collect();
+        all.sort();
+        assert_eq!(all, [0, 1, 2], "{d:?}");
+        assert!(d.groups.len() >= 2, "{d:?}");
+        // A suspect is alone in its group, against one group of the two others.
+        if let Some(x) = d.suspect {
+            assert_eq!(d.groups.len(), 2, "{d:?}");
+            assert_eq!(d.groups[1], [x], "{d:?}");
+        }
+        if d.kind == morphtrace_schema::DivergenceKind::BreakpointLocation {
+            breakpoint_suspects.push(d.suspect.map(|e| kinds[e.0 as usize].clone()));
+        }
+    }
+    assert!(diverged > 0);
+    assert!(!breakpoint_suspects.is_empty());
+    for s in &breakpoint_suspects {
+        assert_eq!(s.as_deref(), Some("firefox"), "{breakpoint_suspects:?}");
+    }
+    let t = Command::new(common::analyzer())
+        .args(["tables"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&t.stdout);
+    assert!(text.contains("| Suspect |"), "{text}");
+    assert!(
+        text.contains("Divergences by suspect engine and type"),
+        "{text}"
+    );
+    assert!(text.contains("| firefox@"), "{text}");
+}

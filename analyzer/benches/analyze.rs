@@ -58,6 +58,8 @@ fn generate(path: &Path, sessions: usize, events: usize) {
                     action: actions.get(at).cloned().unwrap_or(Action::Start),
                     sides: vec![],
                     detail: "synthetic".into(),
+                    groups: Vec::new(),
+                    suspect: None,
                 });
                 s.outcome = SessionOutcome::Diverged;
             }

@@ -60,6 +60,8 @@ fn generate(path: &Path, k: usize, count: usize, sessions: usize, events: usize)
                 action: actions.get(at).cloned().unwrap_or(Action::Start),
                 sides: vec![],
                 detail: "synthetic".into(),
+                groups: Vec::new(),
+                suspect: None,
             });
             s.outcome = SessionOutcome::Diverged;
         }

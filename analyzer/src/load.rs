@@ -299,6 +299,8 @@ frame!(
     output_a: Option<String> => "its output",
     engine_b: String => "second debugger",
     output_b: Option<String> => "its output",
+    suspect: Option<String> => "three engines or more: the one engine that disagrees when all the others agree",
+    agreement: Option<String> => "three engines or more: the engines grouped by agreeing output, `a+b vs c`",
 });
 
 frame!(
@@ -982,6 +984,19 @@ impl Ctx<'_> {
                 .push(side(1).map(|x| self.label(x.engine)).unwrap_or_default());
             dc.output_b
                 .push(side(1).and_then(|x| x.output.as_ref().map(output_summary)));
+            dc.suspect.push(d.suspect.map(|e| self.label(e)));
+            dc.agreement.push((!d.groups.is_empty()).then(|| {
+                d.groups
+                    .iter()
+                    .map(|g| {
+                        g.iter()
+                            .map(|e| self.label(*e))
+                            .collect::<Vec<_>>()
+                            .join("+")
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" vs ")
+            }));
         }
         for w in &s.warnings {
             let line = first.and_then(|t| {

@@ -47,6 +47,9 @@ pub fn all(f: &Frames, paper: Paper, top: usize) -> PolarsResult<Vec<Table>> {
         out.push(figure7(&f.sessions)?);
         out.push(table2(&f.divergences, top)?);
         out.push(divergence_types(&f.sessions, &f.divergences)?);
+        if let Some(t) = by_suspect(&f.divergences)? {
+            out.push(t);
+        }
         out.push(runtime(&f.sessions)?);
     }
     if matches!(paper, Paper::Issta | Paper::All) {
@@ -149,28 +152,121 @@ pub fn table2(divergences: &DataFrame, top: usize) -> PolarsResult<Table> {
     let last = strings(&c, "last_action")?;
     let node = strings(&c, "ast_node")?;
     let size = u32s(&c, "size")?;
+    // Three engines or more: each class's members by suspect engine (DBDB had two engines and
+    // no such column).
+    let suspects = suspects_by_class(divergences)?;
+    let mut columns = vec!["Diff. type", "Last action", "AST node", "Size", "in %"];
+    if suspects.is_some() {
+        columns.push("Suspect");
+    }
     let mut t = Table::new(
         "table2",
         &format!(
             "DBDB Table 2: the top {} equivalence classes of diverging behavior",
             c.height()
         ),
-        &["Diff. type", "Last action", "AST node", "Size", "in %"],
+        &columns,
     )
     .with_note(format!(
-        "{} divergences in {total_classes} classes.",
-        divergences.height()
+        "{} divergences in {total_classes} classes.{}",
+        divergences.height(),
+        if suspects.is_some() {
+            " Suspect: the engine that disagreed when all the others agreed, per member \
+             (`none`: no single odd one out)."
+        } else {
+            ""
+        }
     ));
     for i in 0..c.height() {
-        t.push(vec![
+        let mut row = vec![
             kind[i].clone(),
             last[i].clone(),
             node[i].clone(),
             size[i].to_string(),
             percent(size[i] as usize, divergences.height()),
-        ]);
+        ];
+        if let Some(s) = &suspects {
+            let key = (kind[i].clone(), last[i].clone(), node[i].clone());
+            let counts = s.get(&key).cloned().unwrap_or_default();
+            let mut v: Vec<(String, usize)> = counts.into_iter().collect();
+            v.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+            row.push(
+                v.iter()
+                    .map(|(e, n)| format!("{e} {n}"))
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            );
+        }
+        t.push(row);
     }
     Ok(t)
+}
+
+type ClassKey = (String, String, String);
+
+/// Each class's members counted by suspect (`none` without one); `None` when no divergence
+/// had three engines or more.
+fn suspects_by_class(
+    divergences: &DataFrame,
+) -> PolarsResult<Option<BTreeMap<ClassKey, BTreeMap<String, usize>>>> {
+    let agreement = divergences.column("agreement")?;
+    if agreement.null_count() == divergences.height() {
+        return Ok(None);
+    }
+    let (kind, last, node, suspect) = (
+        strings(divergences, "kind")?,
+        strings(divergences, "last_action")?,
+        strings(divergences, "ast_node")?,
+        strings(divergences, "suspect")?,
+    );
+    let mut out: BTreeMap<ClassKey, BTreeMap<String, usize>> = BTreeMap::new();
+    for i in 0..divergences.height() {
+        let s = if suspect[i] == "-" {
+            "none".to_string()
+        } else {
+            suspect[i].clone()
+        };
+        *out.entry((kind[i].clone(), last[i].clone(), node[i].clone()))
+            .or_default()
+            .entry(s)
+            .or_default() += 1;
+    }
+    Ok(Some(out))
+}
+
+/// Three engines or more: divergences by suspect engine and type (`none`: no single engine
+/// stood alone). `None` for campaigns of two engines.
+pub fn by_suspect(divergences: &DataFrame) -> PolarsResult<Option<Table>> {
+    let agreement = divergences.column("agreement")?;
+    if agreement.null_count() == divergences.height() {
+        return Ok(None);
+    }
+    let (kind, suspect) = (
+        strings(divergences, "kind")?,
+        strings(divergences, "suspect")?,
+    );
+    let mut counts: BTreeMap<(String, (usize, String)), usize> = BTreeMap::new();
+    for i in 0..divergences.height() {
+        let s = if suspect[i] == "-" {
+            "none".to_string()
+        } else {
+            suspect[i].clone()
+        };
+        *counts.entry((s, kind_rank(&kind[i]))).or_default() += 1;
+    }
+    let mut t = Table::new(
+        "by_suspect",
+        "Divergences by suspect engine and type",
+        &["suspect", "type", "divergences", "of divergences"],
+    )
+    .with_note(
+        "The suspect is the one engine that disagreed when all the others agreed; `none`: the \
+         engines split otherwise (no majority against a single engine).",
+    );
+    for ((s, (_, k)), n) in counts {
+        t.push(vec![s, k, n.to_string(), percent(n, divergences.height())]);
+    }
+    Ok(Some(t))
 }
 
 /// Counts and shares per divergence type (of divergences and of all runs).

@@ -128,6 +128,8 @@ fn session(
                 },
             ],
             detail: "known".into(),
+            groups: Vec::new(),
+            suspect: None,
         }),
         warnings: vec![],
         coverage: vec![],

@@ -193,6 +193,37 @@ pub struct Divergence {
     pub sides: Vec<DivergenceSide>,
     /// What differs, in words (e.g. the first differing variable).
     pub detail: String,
+    /// Three engines or more: the engines grouped by the output they agree on at the diverging
+    /// action, largest group first (ties in engine order). Empty with two engines.
+    #[serde(default)]
+    pub groups: Vec<Vec<EngineRef>>,
+    /// Three engines or more: the one engine that disagrees when all the others agree (DESIGN
+    /// §2, *suspect*); `None` when no single engine stands alone against one agreeing group.
+    #[serde(default)]
+    pub suspect: Option<EngineRef>,
+}
+
+/// Engines grouped by agreement: `same(i, j)` says whether outputs `i` and `j` agree. Each
+/// output joins the first group whose first member it agrees with; groups largest first (ties:
+/// engine order). With the groups, the suspect: the engine alone in a group of one when exactly
+/// one other group holds all the rest (two of them at least).
+pub fn agreement(
+    n: usize,
+    same: impl Fn(usize, usize) -> bool,
+) -> (Vec<Vec<usize>>, Option<usize>) {
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for i in 0..n {
+        match groups.iter_mut().find(|g| same(g[0], i)) {
+            Some(g) => g.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    groups.sort_by(|a, b| b.len().cmp(&a.len()).then(a[0].cmp(&b[0])));
+    let suspect = match groups.as_slice() {
+        [many, one] if one.len() == 1 && many.len() >= 2 => Some(one[0]),
+        _ => None,
+    };
+    (groups, suspect)
 }
 
 /// A metamorphic transformation applied to obtain this session from its parent.
@@ -303,5 +334,42 @@ impl Session {
         v.sort();
         v.dedup();
         v
+    }
+}
+
+#[cfg(test)]
+mod agreement_tests {
+    use super::agreement;
+
+    #[test]
+    fn a_lone_engine_against_an_agreeing_majority_is_the_suspect() {
+        // Outputs 0 and 1 agree, 2 differs.
+        let out = ["a", "a", "b"];
+        assert_eq!(
+            agreement(3, |i, j| out[i] == out[j]),
+            (vec![vec![0, 1], vec![2]], Some(2))
+        );
+        // The odd one out first: groups still largest first.
+        let out = ["b", "a", "a", "a"];
+        assert_eq!(
+            agreement(4, |i, j| out[i] == out[j]),
+            (vec![vec![1, 2, 3], vec![0]], Some(0))
+        );
+    }
+
+    #[test]
+    fn no_suspect_without_one_lone_engine_against_one_group() {
+        let all_differ = ["a", "b", "c"];
+        assert_eq!(agreement(3, |i, j| all_differ[i] == all_differ[j]).1, None);
+        let two_pairs = ["a", "a", "b", "b"];
+        assert_eq!(agreement(4, |i, j| two_pairs[i] == two_pairs[j]).1, None);
+        let all_agree = ["a", "a", "a"];
+        assert_eq!(
+            agreement(3, |i, j| all_agree[i] == all_agree[j]),
+            (vec![vec![0, 1, 2]], None)
+        );
+        // Two engines: a pair cannot outvote one.
+        let pair = ["a", "b"];
+        assert_eq!(agreement(2, |i, j| pair[i] == pair[j]).1, None);
     }
 }

@@ -93,6 +93,10 @@ pub struct DivergenceSummary {
     pub action: Action,
     pub sides: Vec<SideSummary>,
     pub detail: String,
+    #[serde(default)]
+    pub groups: Vec<Vec<EngineRef>>,
+    #[serde(default)]
+    pub suspect: Option<EngineRef>,
 }
 
 /// `Session` without variables, coverage and notes.
@@ -242,6 +246,8 @@ impl From<&Session> for SessionSummary {
                     })
                     .collect(),
                 detail: d.detail.clone(),
+                groups: d.groups.clone(),
+                suspect: d.suspect,
             }),
             warnings: s.warnings.clone(),
             coverage: IgnoredAny,

@@ -368,6 +368,8 @@ fn divergence() -> impl Strategy<Value = Divergence> {
             action,
             sides,
             detail,
+            groups: Vec::new(),
+            suspect: None,
         },
     )
 }

@@ -341,6 +341,8 @@ pub fn session(seed: u64, index: u64, program: &Program, events: usize) -> Sessi
         action: Action::StepOver,
         sides: vec![],
         detail: "synthetic".into(),
+        groups: Vec::new(),
+        suspect: None,
     });
     Session {
         id: SessionId::from_key(&format!("synthetic/{seed}/{index}")),

@@ -183,8 +183,26 @@ impl Lockstep<'_> {
         }
         let index = self.rec.actions;
         self.rec.actions += 1;
-        for i in 1..outputs.len() {
-            if let Some((kind, detail)) = compare_outputs(&outputs[0], &outputs[i], self.policy) {
+        // Two engines: the first difference. Three or more: the engines grouped by agreement,
+        // and the divergence told between the largest group and the next (its odd one out, the
+        // suspect, when there is exactly one).
+        let (groups, suspect) = if outputs.len() > 2 {
+            morphtrace_schema::session::agreement(outputs.len(), |a, b| {
+                compare_outputs(&outputs[a], &outputs[b], self.policy).is_none()
+            })
+        } else {
+            (Vec::new(), None)
+        };
+        let pair = match groups.as_slice() {
+            [] => (1..outputs.len())
+                .find(|&i| compare_outputs(&outputs[0], &outputs[i], self.policy).is_some())
+                .map(|i| (0, i)),
+            [_] => None,
+            [first, second, ..] => Some((first[0], second[0])),
+        };
+        if let Some((a, b)) = pair {
+            if let Some((kind, detail)) = compare_outputs(&outputs[a], &outputs[b], self.policy) {
+                let engine = |i: usize| self.rec.traces[i].engine;
                 self.rec.divergence = Some(Divergence {
                     kind,
                     action_index: index,
@@ -200,9 +218,13 @@ impl Lockstep<'_> {
                         })
                         .collect(),
                     detail,
+                    groups: groups
+                        .iter()
+                        .map(|g| g.iter().map(|&i| engine(i)).collect())
+                        .collect(),
+                    suspect: suspect.map(engine),
                 });
                 self.rec.outcome = Some(SessionOutcome::Diverged);
-                break;
             }
         }
         Ok(outputs)
@@ -306,6 +328,8 @@ pub async fn run(
                     })
                     .collect(),
                 detail: "the program compiles on one side only".into(),
+                groups: Vec::new(),
+                suspect: None,
             });
             rec.outcome = Some(SessionOutcome::Diverged);
         }
