@@ -855,20 +855,8 @@ async fn run(cli: Cli) -> Result<ExitCode> {
                 println!("no debuggers found (run scripts/setup.sh)");
             }
             for spec in found {
-                let opts = CaptureOptions::default();
-                match spec.launch(&opts, 1).await {
-                    Ok(mut e) => {
-                        let d = e.descriptor().clone();
-                        println!(
-                            "{:<28} {:<10} {:<24} {}",
-                            d.label(),
-                            d.protocol.to_string(),
-                            d.engine_version.unwrap_or_default(),
-                            d.executable
-                        );
-                        e.shutdown().await;
-                    }
-                    Err(err) => println!("{spec}: unusable: {err}"),
+                if let Err(err) = launch_and_print(&spec).await {
+                    println!("{spec}: unusable: {err}");
                 }
             }
             // Coverage profilers: versions from the tools themselves.
@@ -1057,21 +1045,13 @@ fn matrix_label(spec: &EngineSpec) -> String {
     if let Some(major) = engines::node_major(&spec.executable) {
         return format!("{}@{major}", spec.kind);
     }
-    format!("{}@{}", spec.kind, "system")
+    format!("{}@system", spec.kind)
 }
 
 /// `replay ARCHIVE --engine V1 --engine V2 ... --out DIR`: one archive per version.
 async fn replay_matrix(r: ReplayArgs, command_line: Vec<String>) -> Result<ExitCode> {
     let reader = open_replayed(&r.archive)?;
-    let recorded: Vec<EngineSpec> = reader
-        .header()
-        .engines
-        .iter()
-        .map(|d| EngineSpec {
-            kind: d.kind.clone(),
-            executable: PathBuf::from(&d.executable),
-        })
-        .collect();
+    let recorded: Vec<EngineSpec> = reader.header().engines.iter().map(EngineSpec::of).collect();
     let mut plans = Vec::new();
     let mut names = std::collections::HashSet::new();
     for v in &r.common.engines {
@@ -1148,6 +1128,24 @@ async fn replay_matrix(r: ReplayArgs, command_line: Vec<String>) -> Result<ExitC
     Ok(worst)
 }
 
+/// Launches `spec` once and prints the line `engines` lists it with: label, protocol, the
+/// JavaScript engine's version, executable.
+async fn launch_and_print(
+    spec: &EngineSpec,
+) -> Result<(), morphtrace_recorder::debugger::DebuggerError> {
+    let mut e = spec.launch(&CaptureOptions::default(), 1).await?;
+    let d = e.descriptor().clone();
+    println!(
+        "{:<28} {:<10} {:<24} {}",
+        d.label(),
+        d.protocol.to_string(),
+        d.engine_version.unwrap_or_default(),
+        d.executable
+    );
+    e.shutdown().await;
+    Ok(())
+}
+
 /// `engines --available KIND`: the registry's versions, with those in the cache marked.
 fn list_available(kind: &str) -> Result<ExitCode> {
     use engines::cache;
@@ -1190,17 +1188,8 @@ async fn install_engines(specs: &[String]) -> Result<ExitCode> {
                 continue;
             }
         };
-        match spec.launch(&CaptureOptions::default(), 0).await {
-            Ok(mut e) => {
-                let d = e.descriptor().clone();
-                println!(
-                    "{:<28} {:<24} {}",
-                    d.label(),
-                    d.engine_version.unwrap_or_default(),
-                    d.executable
-                );
-                e.shutdown().await;
-            }
+        match launch_and_print(&spec).await {
+            Ok(()) => {}
             Err(err) => {
                 eprintln!("morphtrace-record: {s}: installed but does not launch: {err}");
                 failed += 1;
@@ -1264,10 +1253,7 @@ async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
             header
                 .engines
                 .get(e.0 as usize)
-                .map(|d| EngineSpec {
-                    kind: d.kind.clone(),
-                    executable: PathBuf::from(&d.executable),
-                })
+                .map(EngineSpec::of)
                 .context("the session names an engine the header lacks")
         })
         .collect::<Result<_>>()?;
@@ -1536,10 +1522,7 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
     };
     let mut launched = Vec::new();
     for d in &descriptors {
-        let spec = EngineSpec {
-            kind: d.kind.clone(),
-            executable: d.executable.clone().into(),
-        };
+        let spec = EngineSpec::of(d);
         launched.push(
             spec.launch(&capture, 1)
                 .await
@@ -1675,10 +1658,7 @@ async fn reduce_warning(
         prelude,
         ..CaptureOptions::default()
     };
-    let spec = EngineSpec {
-        kind: descriptor.kind.clone(),
-        executable: descriptor.executable.clone().into(),
-    };
+    let spec = EngineSpec::of(&descriptor);
     let mut engine = spec
         .launch(&capture, 1)
         .await
@@ -1849,13 +1829,7 @@ async fn reduce_coverage(
         .iter()
         .filter_map(|e| header.engines.get(e.0 as usize))
         .collect();
-    let specs: Vec<EngineSpec> = used
-        .iter()
-        .map(|d| EngineSpec {
-            kind: d.kind.clone(),
-            executable: d.executable.clone().into(),
-        })
-        .collect();
+    let specs: Vec<EngineSpec> = used.iter().map(|d| EngineSpec::of(d)).collect();
     let mut check = vec!["coverage-check".to_string()];
     for s in &specs {
         check.extend(["--engine".to_string(), s.to_string()]);

@@ -49,6 +49,14 @@ pub fn local_nodes() -> Vec<PathBuf> {
 }
 
 impl EngineSpec {
+    /// The engine an archive recorded (its kind and executable), to launch it again.
+    pub fn of(d: &morphtrace_schema::EngineDescriptor) -> EngineSpec {
+        EngineSpec {
+            kind: d.kind.clone(),
+            executable: PathBuf::from(&d.executable),
+        }
+    }
+
     /// Parses `chromium`, `node`, `node=/path/to/node`, `node@22` (a project-local version),
     /// `chromium@123`, `chromium@123.0.1`, `deno`, `deno@2.7` (installed on demand into the
     /// engine cache, see [`cache`]).
