@@ -1,4 +1,4 @@
-//! Real Chromium, Node and Firefox, driven through the recorder's adapters: the cookbook's facts.
+//! Real Chromium, Node, Firefox and Bun (JavaScriptCore), driven through the recorder's adapters: the cookbook's facts.
 
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::dbdb::{self, Plan, Recording};
@@ -310,8 +310,9 @@ async fn value_kinds(kind: &str) {
         let x = var(&t, name);
         assert_eq!(x.value, Value::Uninitialized, "{kind}: {name} in TDZ");
         // Chromium gives no value, Node says undefined, Firefox says "uninitialized" itself.
+        // JavaScriptCore says undefined too; reading the name on the frame throws.
         let expected = match kind {
-            "node" => Some(Value::Undefined),
+            "node" | "bun" => Some(Value::Undefined),
             "firefox" => None,
             _ => Some(Value::Unavailable),
         };
@@ -718,4 +719,149 @@ async fn chromium_reused_targets_start_clean() {
     assert_eq!(run(&mut fresh, &leaky, false).await, first);
     assert_eq!(run(&mut fresh, &leaky, true).await, full);
     fresh.shutdown().await;
+}
+
+/// Requested line (1-based) → actual line and 1-based column on prog.js in JavaScriptCore
+/// (docs/jsc-cookbook.md §2): a line outside any function's code goes to the next statement of
+/// the program's own code, skipping function declarations (V8 goes into the next function);
+/// a function's closing brace is a location; past the last statement there is none.
+const JSC_SLIDING: [(u32, Option<(u32, u32)>); 13] = [
+    (1, Some((21, 1))),
+    (2, Some((3, 3))),
+    (3, Some((3, 3))),
+    (5, Some((5, 1))),
+    (6, Some((21, 1))),
+    (7, Some((8, 3))),
+    (9, Some((9, 8))),
+    (12, Some((13, 3))),
+    (16, Some((21, 1))),
+    (20, Some((21, 1))),
+    (24, Some((25, 1))),
+    (26, None),
+    (100, None),
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bun_breakpoints_slide_as_jscs_cookbook_says() {
+    let _g = SERIAL.lock().await;
+    let mut e = engine("bun", CaptureOptions::default()).await;
+    let p = fixture("prog.js");
+    let mut d = open(&mut e, &p).await;
+    for (req, want) in JSC_SLIDING {
+        let o = d.set_breakpoint(req - 1, None).await.unwrap();
+        let want: Vec<Location> = want.map(|(l, c)| at(l, c)).into_iter().collect();
+        assert_eq!(actual(&o), want, "bun: breakpoint on line {req}");
+        // One at a time: JavaScriptCore keeps one breakpoint per location (below).
+        let Output::BreakpointSet { id, .. } = o else {
+            unreachable!()
+        };
+        assert_eq!(
+            d.remove_breakpoint(id).await.unwrap(),
+            Output::BreakpointRemoved { id, ok: true }
+        );
+    }
+    // A second breakpoint that resolves where one already is gets no location, and once the
+    // first is removed the program no longer stops there: the second one was never set.
+    let first = d.set_breakpoint(9, None).await.unwrap();
+    assert_eq!(actual(&first), vec![at(10, 5)]);
+    let second = d.set_breakpoint(9, Some(4)).await.unwrap();
+    assert_eq!(actual(&second), Vec::<Location>::new());
+    let Output::BreakpointSet { id, .. } = first else {
+        unreachable!()
+    };
+    d.remove_breakpoint(id).await.unwrap();
+    assert_eq!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::Completed
+        }
+    );
+    d.close().await;
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bun_control_actions() {
+    let _g = SERIAL.lock().await;
+    let mut e = engine("bun", CaptureOptions::default()).await;
+    let p = fixture("prog.js");
+    let mut d = open(&mut e, &p).await;
+    for line in [3, 9, 21] {
+        d.set_breakpoint(line - 1, None).await.unwrap();
+    }
+    refuses_outside_the_programs_life(&mut d, "bun").await;
+    // The program waits at its first statement, 21:1, where a breakpoint is: Start reports it.
+    let p0 = paused(d.control(&Action::Start).await.unwrap());
+    assert_eq!(p0.location, at(21, 1));
+    assert!(
+        matches!(p0.reason, PauseReason::Breakpoint { .. }),
+        "{:?}",
+        p0.reason
+    );
+    assert_eq!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Error {
+            message: "the program already started".into()
+        }
+    );
+    assert_eq!(p0.stack.len(), 1, "only program frames");
+    let p1 = paused(d.control(&Action::StepInto).await.unwrap());
+    assert_eq!((p1.location, &p1.reason), (at(8, 3), &PauseReason::Step));
+    let names: Vec<&str> = p1.stack.iter().map(|f| f.function.as_str()).collect();
+    assert_eq!(names, ["compute", ""], "`global code` is the top level");
+    let p2 = paused(d.control(&Action::StepInto).await.unwrap());
+    assert_eq!(p2.location, at(9, 8));
+    assert!(
+        matches!(p2.reason, PauseReason::Breakpoint { .. }),
+        "{:?}",
+        p2.reason
+    );
+    let p3 = paused(d.control(&Action::StepInto).await.unwrap());
+    assert_eq!((p3.location, &p3.reason), (at(9, 19), &PauseReason::Step));
+    // The step out is interrupted by the breakpoint in add.
+    let p4 = paused(d.control(&Action::StepOut).await.unwrap());
+    assert_eq!(p4.location, at(3, 3));
+    assert_eq!(p4.stack[0].function, "add");
+    let v = var(&p4, "a");
+    assert_eq!(v.value, Value::Number(0.0));
+    let p5 = paused(d.control(&Action::StepOver).await.unwrap());
+    assert_eq!(p5.location, at(4, 3));
+    // As in Firefox (and unlike V8), stepping over `return` stops after the closing brace.
+    let p6 = paused(d.control(&Action::StepOver).await.unwrap());
+    assert_eq!(p6.location, at(5, 2));
+    let mut hits = 0;
+    loop {
+        match d.control(&Action::Resume).await.unwrap() {
+            Output::Paused(_) => hits += 1,
+            Output::Finished { outcome } => {
+                assert_eq!(outcome, ProgramOutcome::Completed);
+                break;
+            }
+            other => panic!("{other:?}"),
+        }
+        assert!(hits < 20, "resume never reached the end");
+    }
+    assert_eq!(hits, 2, "add's breakpoint, twice more");
+    assert_eq!(d.console(), vec!["result 3".to_string()]);
+    assert!(matches!(
+        d.control(&Action::StepOver).await.unwrap(),
+        Output::Error { .. }
+    ));
+    assert!(d.close().await);
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bun_values_of_every_kind() {
+    value_kinds("bun").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bun_exception_syntax_error_and_timeout() {
+    program_outcomes("bun").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bun_killed_mid_session_then_next_session_works() {
+    killed_mid_session("bun").await;
 }

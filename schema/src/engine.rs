@@ -10,6 +10,8 @@ pub enum EngineKind {
     Node,
     Firefox,
     Deno,
+    /// Bun: JavaScriptCore (WebKit's engine) behind the WebKit Inspector Protocol.
+    Bun,
     /// gcc + gcov.
     Gcov,
     /// clang + llvm-cov.
@@ -34,6 +36,7 @@ impl EngineKind {
             EngineKind::Node => "node",
             EngineKind::Firefox => "firefox",
             EngineKind::Deno => "deno",
+            EngineKind::Bun => "bun",
             EngineKind::Gcov => "gcov",
             EngineKind::LlvmCov => "llvm-cov",
             EngineKind::V8 => "v8",
@@ -48,6 +51,8 @@ impl EngineKind {
             "node" | "nodejs" => EngineKind::Node,
             "firefox" | "firefox-esr" => EngineKind::Firefox,
             "deno" => EngineKind::Deno,
+            // The engine family's names: Bun is how JavaScriptCore runs here.
+            "bun" | "jsc" | "javascriptcore" => EngineKind::Bun,
             "gcov" => EngineKind::Gcov,
             "llvm-cov" | "llvmcov" => EngineKind::LlvmCov,
             "v8" => EngineKind::V8,
@@ -69,6 +74,8 @@ pub enum Protocol {
     Cdp,
     /// Firefox Remote Debugging Protocol.
     Rdp,
+    /// WebKit Inspector Protocol (JavaScriptCore: Bun, Safari, WebKitGTK).
+    WebKitInspector,
     /// A coverage tool driven through files and its command line (gcov, llvm-cov).
     CoverageTool,
     Other(String),
@@ -79,6 +86,7 @@ impl fmt::Display for Protocol {
         match self {
             Protocol::Cdp => f.write_str("cdp"),
             Protocol::Rdp => f.write_str("rdp"),
+            Protocol::WebKitInspector => f.write_str("webkit-inspector"),
             Protocol::CoverageTool => f.write_str("coverage-tool"),
             Protocol::Other(s) => f.write_str(s),
         }

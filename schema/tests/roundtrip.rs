@@ -467,6 +467,7 @@ fn header() -> impl Strategy<Value = ArchiveHeader> {
         Just(EngineKind::Node),
         Just(EngineKind::Firefox),
         Just(EngineKind::Deno),
+        Just(EngineKind::Bun),
         Just(EngineKind::Gcov),
         Just(EngineKind::LlvmCov),
         text().prop_map(EngineKind::Other),
@@ -474,6 +475,7 @@ fn header() -> impl Strategy<Value = ArchiveHeader> {
     let protocol = prop_oneof![
         Just(Protocol::Cdp),
         Just(Protocol::Rdp),
+        Just(Protocol::WebKitInspector),
         Just(Protocol::CoverageTool),
         text().prop_map(Protocol::Other),
     ];

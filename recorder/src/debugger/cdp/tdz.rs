@@ -123,6 +123,11 @@ impl Declarations {
         d
     }
 
+    /// Whether the program declares `name` with `let`, `const` or `class` anywhere.
+    pub fn declares(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
+
     /// Whether `name`, declared lexically between `from` and `to`, has not been initialized yet
     /// when paused at `at` (which lies in the same scope's code).
     pub fn in_tdz(&self, name: &str, at: Location, from: Location, to: Location) -> bool {

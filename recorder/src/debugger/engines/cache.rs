@@ -1,11 +1,11 @@
-//! Engines on demand: Chromium builds and Deno releases fetched from the npm registry on first
+//! Engines on demand: Chromium builds, Deno and Bun releases fetched from the npm registry on first
 //! use, unpacked into a cache (`~/.cache/morphtrace/engines/KIND/VERSION`) and reused.
 //!
 //! Chromium 92..153 comes from `@sparticuz/chromium` (a headless Chromium brotli-packed inside
 //! the package; we unpack it ourselves rather than through the package's `executablePath()`,
 //! which unpacks into a fixed `/tmp/chromium` that two versions would share and, in old
 //! versions, deletes other files in /tmp). Deno comes from `@deno/linux-x64-glibc` (the binary
-//! the `deno` package would pick). `npm pack` downloads the tarball: it honours the user's npm
+//! the `deno` package would pick), Bun (JavaScriptCore) from `@oven/bun-linux-x64`. `npm pack` downloads the tarball: it honours the user's npm
 //! configuration (registry, proxy, credentials) and checks the registry's integrity hash.
 //!
 //! An install is made in a staging directory and renamed into place, under an exclusive lock per
@@ -26,7 +26,7 @@ use std::time::{Duration, SystemTime};
 
 #[derive(Debug, thiserror::Error)]
 pub enum CacheError {
-    #[error("{kind} is not installable on demand (installable: chromium, deno)")]
+    #[error("{kind} is not installable on demand (installable: chromium, deno, bun)")]
     NotInstallable { kind: String },
     #[error("{kind}@{asked} is not available; nearby available versions: {nearby}")]
     Unknown {
@@ -47,6 +47,8 @@ pub enum Source {
     Sparticuz,
     /// `@deno/linux-x64-glibc`: the `deno` binary.
     Deno,
+    /// `@oven/bun-linux-x64`: the `bun` binary (JavaScriptCore).
+    Bun,
 }
 
 impl Source {
@@ -54,6 +56,7 @@ impl Source {
         match kind {
             EngineKind::Chromium => Some(Source::Sparticuz),
             EngineKind::Deno => Some(Source::Deno),
+            EngineKind::Bun => Some(Source::Bun),
             _ => None,
         }
     }
@@ -62,6 +65,7 @@ impl Source {
         match self {
             Source::Sparticuz => "@sparticuz/chromium",
             Source::Deno => "@deno/linux-x64-glibc",
+            Source::Bun => "@oven/bun-linux-x64",
         }
     }
 
@@ -69,6 +73,7 @@ impl Source {
         match self {
             Source::Sparticuz => "chromium",
             Source::Deno => "deno",
+            Source::Bun => "bun",
         }
     }
 
@@ -77,6 +82,7 @@ impl Source {
         match self {
             Source::Sparticuz => "chromium",
             Source::Deno => "deno",
+            Source::Bun => "bun",
         }
     }
 }
@@ -519,6 +525,7 @@ fn unpack(source: Source, tarball: &Path, dest: &Path) -> std::io::Result<()> {
         let path = entry.path()?.to_string_lossy().into_owned();
         match (source, path.as_str()) {
             (Source::Deno, "package/deno") => write_executable(&mut entry, &dest.join("deno"))?,
+            (Source::Bun, "package/bin/bun") => write_executable(&mut entry, &dest.join("bun"))?,
             (Source::Sparticuz, "package/bin/chromium.br") => write_executable(
                 &mut brotli_decompressor::Decompressor::new(entry, 1 << 16),
                 &dest.join("chromium"),

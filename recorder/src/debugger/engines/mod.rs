@@ -1,5 +1,6 @@
 //! Engine selection (`--engine KIND[=EXECUTABLE]`), discovery and launch.
 
+pub mod bun;
 pub mod cache;
 pub mod chromium;
 pub mod firefox;
@@ -58,8 +59,8 @@ impl EngineSpec {
     }
 
     /// Parses `chromium`, `node`, `node=/path/to/node`, `node@22` (a project-local version),
-    /// `chromium@123`, `chromium@123.0.1`, `deno`, `deno@2.7` (installed on demand into the
-    /// engine cache, see [`cache`]).
+    /// `chromium@123`, `chromium@123.0.1`, `deno`, `deno@2.7`, `bun`, `bun@1.4` (installed on
+    /// demand into the engine cache, see [`cache`]; `jsc` names Bun too).
     pub fn parse(s: &str) -> Result<EngineSpec, String> {
         let (kind, exe) = match s.split_once('=') {
             Some((k, e)) => (k, Some(PathBuf::from(e))),
@@ -85,7 +86,7 @@ impl EngineSpec {
             (None, EngineKind::Chromium, None) => which("chromium")
                 .or_else(|| which("chromium-browser"))
                 .ok_or("chromium is not installed (run scripts/setup.sh)")?,
-            (None, EngineKind::Chromium | EngineKind::Deno, v) => {
+            (None, EngineKind::Chromium | EngineKind::Deno | EngineKind::Bun, v) => {
                 on_demand(&kind, v).map_err(|e| e.to_string())?
             }
             (None, EngineKind::Node, None) => which("node").ok_or("node is not on PATH")?,
@@ -104,6 +105,7 @@ impl EngineSpec {
                 | EngineKind::Node
                 | EngineKind::Firefox
                 | EngineKind::Deno
+                | EngineKind::Bun
                 | EngineKind::Gcov
                 | EngineKind::LlvmCov
                 | EngineKind::V8
@@ -133,6 +135,9 @@ impl EngineSpec {
                 )
                 .await?,
             )),
+            EngineKind::Bun => Ok(Box::new(
+                bun::BunEngine::launch(self.executable.clone(), opts.clone(), pool).await?,
+            )),
             // Nothing to prepare ahead for Firefox: "pool" 0 is the naive baseline, a new
             // connection and watcher per session; otherwise one connection serves all sessions.
             EngineKind::Firefox => Ok(Box::new(
@@ -159,7 +164,7 @@ impl EngineSpec {
 
 fn unsupported(kind: &EngineKind) -> String {
     format!(
-        "engine kind {kind} is not supported (debuggers: chromium, node, firefox, deno; \
+        "engine kind {kind} is not supported (debuggers: chromium, node, firefox, deno, bun; \
          coverage profilers: gcov, llvm-cov, v8)"
     )
 }

@@ -1,0 +1,965 @@
+//! One debugging session of a program in a Bun process (JavaScriptCore): the normalizing
+//! adapter over the WebKit Inspector Protocol.
+
+use super::values::primitive_or_shell;
+use crate::debugger::cdp::tdz::Declarations;
+use crate::debugger::cdp::{CdpError, CdpEvent, Connection};
+use crate::debugger::engines::bun::Waiting;
+use crate::debugger::{CaptureOptions, Debugger, DebuggerError, ProgramFile, SyntaxError};
+use async_trait::async_trait;
+use futures_util::future::try_join_all;
+use morphtrace_schema::{
+    Action, BreakpointId, Entry, Frame, Key, Location, LocationSource, ObjectKind, Output,
+    PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
+};
+use serde_json::{json, Value as Json};
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+use tokio::process::Child;
+use tokio::sync::{mpsc, oneshot};
+
+/// What `open` made of a program.
+pub enum Opened {
+    Session(Box<JscSession>),
+    SyntaxError(SyntaxError),
+}
+
+pub struct JscSession {
+    conn: Connection,
+    events: mpsc::UnboundedReceiver<CdpEvent>,
+    child: Child,
+    url: String,
+    script_id: String,
+    opts: CaptureOptions,
+    bp_engine: HashMap<BreakpointId, String>,
+    bp_ours: HashMap<String, BreakpointId>,
+    bp_at: HashMap<BreakpointId, Vec<Location>>,
+    next_bp: u32,
+    started: bool,
+    finished: Option<ProgramOutcome>,
+    console: Vec<String>,
+    /// The reply to `Runtime.awaitPromise` on the launcher's run: it comes when the program ends.
+    run_reply: Option<oneshot::Receiver<Result<Json, CdpError>>>,
+    /// The pause at the program's first statement where `open` left it, until `Start`.
+    initial: Option<Json>,
+    /// How the program ended when it ended during `open` (it has no statement to pause at).
+    ended_early: Option<ProgramOutcome>,
+    declarations: Declarations,
+    /// False once the engine failed (connection lost, no answer): the engine is restarted.
+    healthy: bool,
+}
+
+enum Got {
+    Event(Option<CdpEvent>),
+    RunReply(Result<Json, CdpError>),
+    Timeout,
+}
+
+enum Pause {
+    InProgram(PauseState),
+    /// Paused in the launcher or the prelude; `program_below` if program frames are further down.
+    Outside {
+        program_below: bool,
+    },
+}
+
+fn err(e: CdpError) -> DebuggerError {
+    match e {
+        CdpError::Closed => DebuggerError::Crashed("the debugger connection closed".into()),
+        CdpError::Timeout(m, d) => DebuggerError::Timeout(format!("{m} after {d:?}")),
+        other => DebuggerError::Protocol(other.to_string()),
+    }
+}
+
+fn location(j: &Json) -> Location {
+    Location::new(
+        j.get("lineNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
+        j.get("columnNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
+    )
+}
+
+/// The 0-based line and UTF-16 column of a UTF-16 offset into `text` (JavaScriptCore's parse
+/// ranges count UTF-16 units).
+fn position_of(text: &str, offset: usize) -> Location {
+    let (mut line, mut col, mut at) = (0u32, 0u32, 0usize);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if at >= offset {
+            break;
+        }
+        at += c.len_utf16();
+        let crlf = c == '\r' && chars.peek() == Some(&'\n');
+        if matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}') && !crlf {
+            line += 1;
+            col = 0;
+        } else {
+            col += c.len_utf16() as u32;
+        }
+    }
+    Location::new(line, col)
+}
+
+/// Where the program threw: the first frame of `stack` in the program (`URL:LINE:COLUMN`,
+/// 1-based), as a 0-based location.
+fn thrown_at(stack: &str, url: &str) -> Option<Location> {
+    let needle = format!("{url}:");
+    let i = stack.find(&needle)? + needle.len();
+    let mut nums = stack[i..]
+        .split(|c: char| !c.is_ascii_digit())
+        .take(2)
+        .map(|n| n.parse::<u32>().ok());
+    let line = nums.next().flatten()?;
+    let column = nums.next().flatten().unwrap_or(1);
+    Some(Location::new(
+        line.saturating_sub(1),
+        column.saturating_sub(1),
+    ))
+}
+
+/// A console message's parameters as one line (strings bare, other values as rendered).
+fn console_line(message: &Json) -> String {
+    match message.get("parameters").and_then(Json::as_array) {
+        Some(ps) => ps
+            .iter()
+            .map(|p| match primitive_or_shell(p) {
+                Value::String(s) => s,
+                other => other.to_string(),
+            })
+            .collect::<Vec<_>>()
+            .join(" "),
+        None => message
+            .get("text")
+            .and_then(Json::as_str)
+            .unwrap_or("")
+            .to_string(),
+    }
+}
+
+/// How the launcher's run ended: `{ok}` or `{ok: false, message, stack}`.
+fn run_outcome(reply: &Json, url: &str) -> ProgramOutcome {
+    let v = reply.pointer("/result/value").unwrap_or(&Json::Null);
+    if v.get("ok").and_then(Json::as_bool) == Some(true) {
+        return ProgramOutcome::Completed;
+    }
+    let message = v
+        .get("message")
+        .and_then(Json::as_str)
+        .unwrap_or("exception")
+        .to_string();
+    let location = v
+        .get("stack")
+        .and_then(Json::as_str)
+        .and_then(|s| thrown_at(s, url));
+    ProgramOutcome::UncaughtException { message, location }
+}
+
+/// How many pauses `open` steps through in the launcher before the program's first statement
+/// (two are expected: the `debugger` statement and the call that runs the program).
+const MAX_LAUNCHER_STEPS: usize = 8;
+
+impl JscSession {
+    /// Compiles `program` in the waiting process and runs it up to its first statement.
+    pub async fn open(
+        w: Waiting,
+        program: &ProgramFile,
+        opts: CaptureOptions,
+    ) -> Result<Opened, DebuggerError> {
+        let Waiting {
+            mut child,
+            conn,
+            mut events,
+        } = w;
+        let t = opts.call_timeout;
+        let crash = |e: CdpError| match e {
+            CdpError::Closed => DebuggerError::Crashed("the debugger connection closed".into()),
+            other => DebuggerError::Crashed(other.to_string()),
+        };
+        // Drop what the idle process reported while it waited in the pool.
+        while events.try_recv().is_ok() {}
+        let compiled = conn
+            .call(
+                None,
+                "Runtime.evaluate",
+                json!({
+                    "expression": format!(
+                        "__morphtraceCompile({}, {})",
+                        Json::String(program.text.clone()),
+                        Json::String(program.url.clone())
+                    ),
+                    "returnByValue": true,
+                    "silent": true,
+                }),
+                t,
+            )
+            .await
+            .map_err(crash)?;
+        let value = compiled
+            .pointer("/result/value")
+            .cloned()
+            .unwrap_or_default();
+        if value.get("ok").and_then(Json::as_bool) != Some(true) {
+            let message = value
+                .get("message")
+                .and_then(Json::as_str)
+                .unwrap_or("syntax error")
+                .to_string();
+            // The compiler's error has no column; the parser's range places it.
+            let parsed = conn
+                .call(None, "Runtime.parse", json!({"source": program.text}), t)
+                .await
+                .ok();
+            let location = parsed
+                .as_ref()
+                .and_then(|p| p.pointer("/range/startOffset"))
+                .and_then(Json::as_u64)
+                .map(|o| position_of(&program.text, o as usize));
+            conn.close();
+            let _ = child.start_kill();
+            let _ = tokio::time::timeout(Duration::from_secs(3), child.wait()).await;
+            return Ok(Opened::SyntaxError(SyntaxError { message, location }));
+        }
+        let run = conn
+            .call(
+                None,
+                "Runtime.evaluate",
+                json!({"expression": "__morphtraceRun()", "silent": true}),
+                t,
+            )
+            .await
+            .map_err(crash)?;
+        let promise = run
+            .pointer("/result/objectId")
+            .and_then(Json::as_str)
+            .ok_or_else(|| DebuggerError::Protocol(format!("the launcher's run said {run}")))?
+            .to_string();
+        let mut s = JscSession {
+            run_reply: Some(conn.send(
+                None,
+                "Runtime.awaitPromise",
+                json!({"promiseObjectId": promise, "returnByValue": true}),
+            )),
+            conn,
+            events,
+            child,
+            url: program.url.clone(),
+            script_id: String::new(),
+            opts,
+            bp_engine: HashMap::new(),
+            bp_ours: HashMap::new(),
+            bp_at: HashMap::new(),
+            next_bp: 0,
+            started: false,
+            finished: None,
+            console: Vec::new(),
+            initial: None,
+            ended_early: None,
+            declarations: Declarations::scan(&program.text),
+            healthy: true,
+        };
+        s.run_to_first_statement().await?;
+        Ok(Opened::Session(Box::new(s)))
+    }
+
+    /// From the launcher's `debugger` statement into the program's first statement.
+    async fn run_to_first_statement(&mut self) -> Result<(), DebuggerError> {
+        let deadline = tokio::time::Instant::now() + self.opts.call_timeout;
+        let mut steps = 0;
+        loop {
+            let got = {
+                let run = &mut self.run_reply;
+                tokio::select! {
+                    biased;
+                    ev = self.events.recv() => Got::Event(ev),
+                    r = async {
+                        match run.as_mut() {
+                            Some(rx) => rx.await.unwrap_or(Err(CdpError::Closed)),
+                            None => std::future::pending().await,
+                        }
+                    } => Got::RunReply(r),
+                    _ = tokio::time::sleep_until(deadline) => Got::Timeout,
+                }
+            };
+            match got {
+                Got::Timeout => {
+                    return Err(DebuggerError::Timeout(
+                        "the program never reached its first statement".into(),
+                    ))
+                }
+                Got::Event(None) => return Err(err(CdpError::Closed)),
+                // No statement to pause at: the program ran (and ended) in full.
+                Got::RunReply(r) => {
+                    self.run_reply = None;
+                    let reply = r.map_err(err)?;
+                    self.ended_early = Some(run_outcome(&reply, &self.url));
+                    return Ok(());
+                }
+                Got::Event(Some(ev)) => match ev.method.as_str() {
+                    "Debugger.scriptParsed"
+                        if ev.params.get("url").and_then(Json::as_str) == Some(&self.url) =>
+                    {
+                        if let Some(id) = ev.params.get("scriptId").and_then(Json::as_str) {
+                            self.script_id = id.to_string();
+                        }
+                    }
+                    "Console.messageAdded" => self.note_console(&ev.params),
+                    "Debugger.paused" => {
+                        let top = ev
+                            .params
+                            .pointer("/callFrames/0/location/scriptId")
+                            .and_then(Json::as_str);
+                        if !self.script_id.is_empty() && top == Some(self.script_id.as_str()) {
+                            self.initial = Some(ev.params);
+                            return Ok(());
+                        }
+                        steps += 1;
+                        // Past the program (it had nothing to pause at): let the run end.
+                        let m = if !self.script_id.is_empty() || steps > MAX_LAUNCHER_STEPS {
+                            "Debugger.resume"
+                        } else {
+                            "Debugger.stepInto"
+                        };
+                        self.call(m, json!({})).await.map_err(err)?;
+                    }
+                    _ => {}
+                },
+            }
+        }
+    }
+
+    async fn call(&self, method: &str, params: Json) -> Result<Json, CdpError> {
+        self.conn
+            .call(None, method, params, self.opts.call_timeout)
+            .await
+    }
+
+    fn note_console(&mut self, params: &Json) {
+        if let Some(m) = params.get("message") {
+            if m.get("source").and_then(Json::as_str) == Some("console-api") {
+                self.console.push(console_line(m));
+            }
+        }
+    }
+
+    fn finish(&mut self, outcome: ProgramOutcome) -> Output {
+        self.finished = Some(outcome.clone());
+        Output::Finished { outcome }
+    }
+
+    /// Waits for the next pause in the program or for the program's end.
+    async fn wait_outcome(&mut self, action: &Action) -> Result<Output, DebuggerError> {
+        let deadline = tokio::time::Instant::now() + self.opts.action_timeout;
+        loop {
+            let got = {
+                let run = &mut self.run_reply;
+                // Events first: the console messages of the program's last statements come
+                // before the reply that ends it.
+                tokio::select! {
+                    biased;
+                    ev = self.events.recv() => Got::Event(ev),
+                    r = async {
+                        match run.as_mut() {
+                            Some(rx) => rx.await.unwrap_or(Err(CdpError::Closed)),
+                            None => std::future::pending().await,
+                        }
+                    } => Got::RunReply(r),
+                    _ = tokio::time::sleep_until(deadline) => Got::Timeout,
+                }
+            };
+            match got {
+                Got::Timeout => return Ok(self.finish(ProgramOutcome::Timeout)),
+                Got::RunReply(reply) => {
+                    self.run_reply = None;
+                    while let Ok(ev) = self.events.try_recv() {
+                        if ev.method == "Console.messageAdded" {
+                            self.note_console(&ev.params);
+                        }
+                    }
+                    let reply = reply.map_err(err)?;
+                    let outcome = run_outcome(&reply, &self.url);
+                    return Ok(self.finish(outcome));
+                }
+                Got::Event(None) => return Err(err(CdpError::Closed)),
+                Got::Event(Some(ev)) => match ev.method.as_str() {
+                    "Debugger.paused" => match self.pause_state(&ev.params, action).await? {
+                        Pause::InProgram(p) => return Ok(Output::Paused(p)),
+                        // A step past the program's end lands in the launcher: leave it.
+                        Pause::Outside { program_below } => {
+                            let m = if program_below && action != &Action::Resume {
+                                "Debugger.stepOut"
+                            } else {
+                                "Debugger.resume"
+                            };
+                            self.call(m, json!({})).await.map_err(err)?;
+                        }
+                    },
+                    "Console.messageAdded" => self.note_console(&ev.params),
+                    _ => {}
+                },
+            }
+        }
+    }
+
+    /// Our breakpoints resolved at `at`.
+    fn breakpoints_at(&self, at: Location) -> Vec<BreakpointId> {
+        let mut ids: Vec<BreakpointId> = self
+            .bp_at
+            .iter()
+            .filter(|(_, ls)| ls.contains(&at))
+            .map(|(id, _)| *id)
+            .collect();
+        ids.sort();
+        ids
+    }
+
+    async fn pause_state(&self, params: &Json, action: &Action) -> Result<Pause, DebuggerError> {
+        let frames = params
+            .get("callFrames")
+            .and_then(Json::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let in_program = |f: &Json| {
+            f.pointer("/location/scriptId").and_then(Json::as_str) == Some(self.script_id.as_str())
+        };
+        let program: Vec<&Json> = frames.iter().filter(|f| in_program(f)).collect();
+        if frames.first().is_none_or(|f| !in_program(f)) {
+            return Ok(Pause::Outside {
+                program_below: !program.is_empty(),
+            });
+        }
+        let mut stack = Vec::with_capacity(program.len());
+        for (i, f) in program.iter().enumerate() {
+            let scopes = if i == 0 || self.opts.all_frame_scopes {
+                self.scopes(f, i == 0).await?
+            } else {
+                Vec::new()
+            };
+            stack.push(Frame {
+                function: function_name(f),
+                location: location(&f["location"]),
+                scopes,
+            });
+        }
+        let at = stack[0].location;
+        let engine_reason = params
+            .get("reason")
+            .and_then(Json::as_str)
+            .map(str::to_string);
+        // JavaScriptCore names one breakpoint; every one of ours resolved here was hit.
+        let mut hit = Vec::new();
+        if engine_reason.as_deref() == Some("Breakpoint") {
+            hit = self.breakpoints_at(at);
+            if let Some(id) = params
+                .pointer("/data/breakpointId")
+                .and_then(Json::as_str)
+                .and_then(|b| self.bp_ours.get(b))
+            {
+                if !hit.contains(id) {
+                    hit.push(*id);
+                    hit.sort();
+                }
+            }
+        }
+        let reason = if !hit.is_empty() {
+            PauseReason::Breakpoint { ids: hit }
+        } else {
+            match (action, engine_reason.as_deref()) {
+                (_, Some("exception" | "Exception")) => PauseReason::Exception,
+                (Action::StepInto | Action::StepOver | Action::StepOut, _) => PauseReason::Step,
+                (_, Some("DebuggerStatement")) => PauseReason::DebuggerStatement,
+                (_, r) => PauseReason::Other(r.unwrap_or("").to_string()),
+            }
+        };
+        Ok(Pause::InProgram(PauseState {
+            location: at,
+            reason,
+            engine_reason,
+            stack,
+        }))
+    }
+
+    /// The scope chain of a frame as our scopes, the global object skipped. JavaScriptCore
+    /// splits a function's scope in two `closure` scopes named after it (its parameters, its
+    /// body's `let`/`const`): they form one local scope, as in V8. `globalLexicalEnvironment`
+    /// is the script scope; `functionName` (a named function expression's own name) has no
+    /// counterpart in V8 and is left out, as is the implicit `arguments` binding (V8 lists it
+    /// only when the function materializes it).
+    async fn scopes(&self, frame: &Json, top: bool) -> Result<Vec<Scope>, DebuggerError> {
+        let function = frame
+            .get("functionName")
+            .and_then(Json::as_str)
+            .unwrap_or("");
+        let mut own = function != "global code";
+        let mut seen_local = false;
+        let mut chain = Vec::new();
+        for s in frame
+            .get("scopeChain")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let ty = s.get("type").and_then(Json::as_str).unwrap_or("");
+            let name = s.get("name").and_then(Json::as_str).unwrap_or("");
+            let kind = match ty {
+                "global" | "functionName" => continue,
+                "globalLexicalEnvironment" => ScopeKind::Script,
+                "with" => ScopeKind::With,
+                "catch" if own => ScopeKind::Catch,
+                "nestedLexical" if own && !seen_local => ScopeKind::Block,
+                "closure" if own && name == function => {
+                    seen_local = true;
+                    ScopeKind::Local
+                }
+                "closure" | "nestedLexical" | "catch" => {
+                    own = false;
+                    ScopeKind::Closure
+                }
+                other => ScopeKind::Other(other.to_string()),
+            };
+            if let Some(id) = s.pointer("/object/objectId").and_then(Json::as_str) {
+                chain.push((s, kind, id));
+            }
+        }
+        let props = try_join_all(chain.iter().map(|(_, _, id)| {
+            self.call(
+                "Runtime.getProperties",
+                json!({"objectId": id, "ownProperties": true}),
+            )
+        }))
+        .await
+        .map_err(err)?;
+        let bindings: Vec<Vec<&Json>> = props
+            .iter()
+            .map(|p| {
+                p.get("properties")
+                    .and_then(Json::as_array)
+                    .into_iter()
+                    .flatten()
+                    .collect()
+            })
+            .collect();
+        let values = try_join_all(bindings.iter().map(|b| {
+            try_join_all(b.iter().map(|p| async move {
+                match p.get("value") {
+                    Some(ro) => self.value(ro, self.opts.depth).await.map(Some),
+                    None => Ok(None),
+                }
+            }))
+        }))
+        .await?;
+        let call_frame = frame.get("callFrameId").and_then(Json::as_str);
+        let mut out: Vec<Scope> = Vec::new();
+        let mut seen_names = HashSet::new();
+        for (((s, kind, _), b), vs) in chain.into_iter().zip(bindings).zip(values) {
+            let mut variables = Vec::new();
+            for (p, value) in b.into_iter().zip(vs) {
+                let name = p
+                    .get("name")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                if kind == ScopeKind::Local && name == "arguments" {
+                    continue;
+                }
+                let shadowed = !seen_names.insert(name.clone());
+                let value = value.unwrap_or(Value::Object {
+                    kind: ObjectKind::Other("accessor".into()),
+                    class: "accessor".into(),
+                    description: None,
+                    entries: None,
+                    truncated: false,
+                });
+                // JavaScriptCore reports a binding in its temporal dead zone as `undefined`;
+                // reading it on the frame tells the two apart.
+                let tdz = top
+                    && value == Value::Undefined
+                    && !shadowed
+                    && kind != ScopeKind::With
+                    && self.declarations.declares(&name)
+                    && self.uninitialized(call_frame, &name).await;
+                variables.push(if tdz {
+                    Variable {
+                        name,
+                        value: Value::Uninitialized,
+                        reported: Some(Value::Undefined),
+                    }
+                } else {
+                    Variable {
+                        name,
+                        value,
+                        reported: None,
+                    }
+                });
+            }
+            variables.sort_by(|a, b| a.name.cmp(&b.name));
+            // Parameters and body bindings of one function: one local scope.
+            if kind == ScopeKind::Local {
+                if let Some(last) = out.last_mut().filter(|l| l.kind == ScopeKind::Local) {
+                    last.variables.extend(variables);
+                    last.variables.sort_by(|a, b| a.name.cmp(&b.name));
+                    continue;
+                }
+            }
+            if kind == ScopeKind::Script && variables.is_empty() {
+                // V8 has a script scope only when there are top-level let/const/class.
+                continue;
+            }
+            out.push(Scope {
+                kind,
+                name: s
+                    .get("name")
+                    .and_then(Json::as_str)
+                    .filter(|n| !n.is_empty())
+                    .map(str::to_string),
+                variables,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Whether reading `name` on the frame throws JavaScriptCore's TDZ error. Reading a
+    /// binding runs no program code (`with` scopes, whose objects may have getters, are not
+    /// asked).
+    async fn uninitialized(&self, call_frame: Option<&str>, name: &str) -> bool {
+        let Some(id) = call_frame else {
+            return false;
+        };
+        let Ok(r) = self
+            .call(
+                "Debugger.evaluateOnCallFrame",
+                json!({"callFrameId": id, "expression": name, "silent": true,
+                       "doNotPauseOnExceptionsAndMuteConsole": true}),
+            )
+            .await
+        else {
+            return false;
+        };
+        r.get("wasThrown").and_then(Json::as_bool) == Some(true)
+            && r.pointer("/result/description")
+                .and_then(Json::as_str)
+                .is_some_and(|d| {
+                    d.starts_with("ReferenceError")
+                        && (d.contains("before initialization") || d.contains("uninitialized"))
+                })
+    }
+
+    /// A value expanded to `depth` levels of object entries.
+    fn value<'a>(
+        &'a self,
+        ro: &'a Json,
+        depth: u32,
+    ) -> Pin<Box<dyn Future<Output = Result<Value, DebuggerError>> + Send + 'a>> {
+        Box::pin(async move {
+            let mut v = primitive_or_shell(ro);
+            if let Value::Object {
+                kind,
+                entries,
+                truncated,
+                ..
+            } = &mut v
+            {
+                if depth > 0 && *kind != ObjectKind::Function {
+                    if let Some(id) = ro.get("objectId").and_then(Json::as_str) {
+                        let size = ro.get("size").and_then(Json::as_u64).map(|s| s as usize);
+                        let (e, t) = self.entries(id, kind, size, depth - 1).await?;
+                        *entries = Some(e);
+                        *truncated = t;
+                    }
+                }
+            }
+            Ok(v)
+        })
+    }
+
+    async fn entries(
+        &self,
+        object_id: &str,
+        kind: &ObjectKind,
+        size: Option<usize>,
+        depth: u32,
+    ) -> Result<(Vec<Entry>, bool), DebuggerError> {
+        let max = self.opts.max_entries;
+        if matches!(kind, ObjectKind::Map | ObjectKind::Set) {
+            let r = self
+                .call(
+                    "Runtime.getCollectionEntries",
+                    json!({"objectId": object_id, "fetchStart": 0, "fetchCount": max + 1}),
+                )
+                .await
+                .map_err(err)?;
+            let list: Vec<Json> = r
+                .get("entries")
+                .and_then(Json::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let truncated = list.len() > max;
+            let mut out = Vec::new();
+            for (i, e) in list.iter().take(max).enumerate() {
+                let value = match e.get("value") {
+                    Some(v) => self.value(v, depth).await?,
+                    None => Value::Unavailable,
+                };
+                let key = match e.get("key") {
+                    Some(k) if *kind == ObjectKind::Map => Key::Value(self.value(k, depth).await?),
+                    _ => Key::Index(i as u64),
+                };
+                out.push(Entry { key, value });
+            }
+            return Ok((out, truncated));
+        }
+        // A long array would come back whole: copy its first entries into a plain object and
+        // read that (only real arrays: reading their elements runs no program code).
+        let mut object_id = object_id.to_string();
+        let mut truncated = false;
+        let mut head_copy = false;
+        if let (ObjectKind::Array | ObjectKind::TypedArray, Some(len)) = (kind, size) {
+            if len > max {
+                let head = self
+                    .call(
+                        "Runtime.callFunctionOn",
+                        json!({
+                            "objectId": object_id,
+                            // The first n elements present (holes stay holes), and whether more follow.
+                            "functionDeclaration": "function (n) { const o = Object.create(null); let k = 0; for (let i = 0; i < this.length; i++) { if (!(i in this)) continue; if (k === n) { o.more = true; break; } o[i] = this[i]; k++; } return o; }",
+                            "arguments": [{"value": max}],
+                            "doNotPauseOnExceptionsAndMuteConsole": true,
+                        }),
+                    )
+                    .await
+                    .map_err(err)?;
+                if let Some(id) = head.pointer("/result/objectId").and_then(Json::as_str) {
+                    object_id = id.to_string();
+                    head_copy = true;
+                }
+            }
+        }
+        let props = self
+            .call(
+                "Runtime.getProperties",
+                json!({"objectId": object_id, "ownProperties": true}),
+            )
+            .await
+            .map_err(err)?;
+        let indexed = matches!(kind, ObjectKind::Array | ObjectKind::TypedArray);
+        let mut chosen = Vec::new();
+        for p in props
+            .get("properties")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if p.get("enumerable").and_then(Json::as_bool) != Some(true) {
+                continue;
+            }
+            let name = p.get("name").and_then(Json::as_str).unwrap_or("");
+            // Symbol-keyed properties come with a `symbol`; V8's own properties list has them
+            // too, under their description.
+            if head_copy && name == "more" {
+                truncated = true;
+                continue;
+            }
+            if chosen.len() >= max {
+                truncated = true;
+                break;
+            }
+            let key = match name.parse::<u64>() {
+                Ok(i) if indexed => Key::Index(i),
+                _ => Key::Name(name.to_string()),
+            };
+            chosen.push((key, p));
+        }
+        let values = try_join_all(chosen.iter().map(|(_, p)| async move {
+            Ok::<_, DebuggerError>(match p.get("value") {
+                Some(ro) => self.value(ro, depth).await?,
+                // An accessor: reading it would run program code.
+                None => Value::Object {
+                    kind: ObjectKind::Other("accessor".into()),
+                    class: "accessor".into(),
+                    description: None,
+                    entries: None,
+                    truncated: false,
+                },
+            })
+        }))
+        .await?;
+        Ok((
+            chosen
+                .into_iter()
+                .zip(values)
+                .map(|((key, _), value)| Entry { key, value })
+                .collect(),
+            truncated,
+        ))
+    }
+}
+
+/// A frame's function as V8 names it: JavaScriptCore calls top-level code `global code`.
+fn function_name(f: &Json) -> String {
+    match f.get("functionName").and_then(Json::as_str).unwrap_or("") {
+        "global code" | "eval code" => String::new(),
+        name => name.to_string(),
+    }
+}
+
+#[async_trait]
+impl Debugger for JscSession {
+    async fn set_breakpoint(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+    ) -> Result<Output, DebuggerError> {
+        let mut params = json!({"url": self.url, "lineNumber": line});
+        if let Some(c) = column {
+            params["columnNumber"] = json!(c);
+        }
+        let requested = Location::new(line, column.unwrap_or(0));
+        match self.call("Debugger.setBreakpointByUrl", params).await {
+            Ok(r) => {
+                let id = BreakpointId(self.next_bp);
+                self.next_bp += 1;
+                let engine_id = r
+                    .get("breakpointId")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string();
+                // The script is known (the program waits at its first statement, or ran): the
+                // reply carries the resolved locations.
+                let actual: Vec<Location> = r
+                    .get("locations")
+                    .and_then(Json::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter(|l| l.get("scriptId").and_then(Json::as_str) == Some(&self.script_id))
+                    .map(location)
+                    .collect();
+                self.bp_ours.insert(engine_id.clone(), id);
+                self.bp_engine.insert(id, engine_id);
+                self.bp_at.insert(id, actual.clone());
+                Ok(Output::BreakpointSet {
+                    id,
+                    requested,
+                    actual,
+                    source: LocationSource::EngineReported,
+                    policy: None,
+                })
+            }
+            Err(CdpError::Protocol { message, .. }) => Ok(Output::Error { message }),
+            Err(e) => {
+                self.healthy = false;
+                Err(err(e))
+            }
+        }
+    }
+
+    async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
+        let Some(engine_id) = self.bp_engine.get(&id).cloned() else {
+            return Ok(Output::BreakpointRemoved { id, ok: false });
+        };
+        match self
+            .call(
+                "Debugger.removeBreakpoint",
+                json!({"breakpointId": engine_id}),
+            )
+            .await
+        {
+            Ok(_) => {
+                self.bp_engine.remove(&id);
+                self.bp_at.remove(&id);
+                Ok(Output::BreakpointRemoved { id, ok: true })
+            }
+            Err(CdpError::Protocol { .. }) => Ok(Output::BreakpointRemoved { id, ok: false }),
+            Err(e) => {
+                self.healthy = false;
+                Err(err(e))
+            }
+        }
+    }
+
+    async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
+        if let Some(refused) =
+            crate::debugger::refusal(action, self.started, self.finished.as_ref())
+        {
+            return Ok(refused);
+        }
+        let method = match action {
+            Action::Start => {
+                self.started = true;
+                if let Some(outcome) = self.ended_early.take() {
+                    return Ok(self.finish(outcome));
+                }
+                let Some(initial) = self.initial.take() else {
+                    return Err(DebuggerError::Protocol(
+                        "the program is not waiting at its first statement".into(),
+                    ));
+                };
+                // A resume from the first statement would pass a breakpoint set there: report
+                // the hit, as an engine that runs the program from its start does.
+                let at = initial
+                    .pointer("/callFrames/0/location")
+                    .map(location)
+                    .unwrap_or(Location::new(0, 0));
+                let hit = self.breakpoints_at(at);
+                if !hit.is_empty() {
+                    if let Pause::InProgram(mut p) = self.pause_state(&initial, action).await? {
+                        p.reason = PauseReason::Breakpoint { ids: hit };
+                        return Ok(Output::Paused(p));
+                    }
+                }
+                "Debugger.resume"
+            }
+            Action::Resume => "Debugger.resume",
+            Action::StepInto => "Debugger.stepInto",
+            Action::StepOver => "Debugger.stepOver",
+            // StepOut: `refusal` let only control actions through.
+            _ => "Debugger.stepOut",
+        };
+        match self.call(method, json!({})).await {
+            Ok(_) => {}
+            Err(CdpError::Protocol { message, .. }) => return Ok(Output::Error { message }),
+            Err(e) => {
+                self.healthy = false;
+                return Err(err(e));
+            }
+        }
+        let out = self.wait_outcome(action).await;
+        if out.is_err() {
+            self.healthy = false;
+        }
+        out
+    }
+
+    fn console(&self) -> Vec<String> {
+        self.console.clone()
+    }
+
+    async fn close(mut self: Box<Self>) -> bool {
+        self.conn.close();
+        let _ = self.child.start_kill();
+        let _ = tokio::time::timeout(Duration::from_secs(3), self.child.wait()).await;
+        // One process per session: a healthy session leaves nothing behind. A failed one has
+        // the engine restarted (its pool may hold processes as broken as this one).
+        self.healthy
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn utf16_offsets_become_lines_and_columns() {
+        let text = "let a = 1;\r\nlet é = ;\nx";
+        assert_eq!(position_of(text, 0), Location::new(0, 0));
+        assert_eq!(position_of(text, 12), Location::new(1, 0));
+        assert_eq!(position_of(text, 20), Location::new(1, 8));
+        assert_eq!(position_of("a\u{1F600}b", 3), Location::new(0, 3));
+    }
+
+    #[test]
+    fn the_throw_is_placed_by_the_programs_own_frame() {
+        let stack = "RangeError: boom\n    at f (file:///p.js:3:9)\n    at file:///p.js:9:21\n    at runInThisContext (unknown)";
+        assert_eq!(thrown_at(stack, "file:///p.js"), Some(Location::new(2, 8)));
+        assert_eq!(thrown_at(stack, "file:///q.js"), None);
+    }
+}
