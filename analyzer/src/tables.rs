@@ -47,6 +47,9 @@ pub fn all(f: &Frames, paper: Paper, top: usize) -> PolarsResult<Vec<Table>> {
         out.push(figure7(&f.sessions)?);
         out.push(table2(&f.divergences, top)?);
         out.push(divergence_types(&f.sessions, &f.divergences)?);
+        if let Some(t) = classes_by_suspect(&f.divergences, top)? {
+            out.push(t);
+        }
         if let Some(t) = by_suspect(&f.divergences)? {
             out.push(t);
         }
@@ -265,6 +268,88 @@ pub fn by_suspect(divergences: &DataFrame) -> PolarsResult<Option<Table>> {
     );
     for ((s, (_, k)), n) in counts {
         t.push(vec![s, k, n.to_string(), percent(n, divergences.height())]);
+    }
+    Ok(Some(t))
+}
+
+/// Three engines or more: the DBDB classes grouped by suspect engine, each engine's classes
+/// largest first (`none`: no single engine stood alone). `None` for campaigns of two engines.
+pub fn classes_by_suspect(divergences: &DataFrame, top: usize) -> PolarsResult<Option<Table>> {
+    let agreement = divergences.column("agreement")?;
+    if agreement.null_count() == divergences.height() {
+        return Ok(None);
+    }
+    let mut keys = vec!["suspect"];
+    keys.extend(classes::DIVERGENCE_KEYS);
+    let c = classes::classes(divergences, &keys)?;
+    let (suspect, kind, last, node, size) = (
+        strings(&c, "suspect")?,
+        strings(&c, "kind")?,
+        strings(&c, "last_action")?,
+        strings(&c, "ast_node")?,
+        u32s(&c, "size")?,
+    );
+    let name = |s: &str| {
+        if s == "-" {
+            "none".to_string()
+        } else {
+            s.to_string()
+        }
+    };
+    let mut per: BTreeMap<String, usize> = BTreeMap::new();
+    for (s, n) in suspect.iter().zip(&size) {
+        *per.entry(name(s)).or_default() += *n as usize;
+    }
+    // Engines with most divergences first, `none` last; within one, classes largest first.
+    let mut order: Vec<usize> = (0..c.height()).collect();
+    order.sort_by(|&a, &b| {
+        let (sa, sb) = (name(&suspect[a]), name(&suspect[b]));
+        (
+            sa == "none",
+            std::cmp::Reverse(per[&sa]),
+            sa,
+            std::cmp::Reverse(size[a]),
+        )
+            .cmp(&(
+                sb == "none",
+                std::cmp::Reverse(per[&sb]),
+                sb,
+                std::cmp::Reverse(size[b]),
+            ))
+            .then(a.cmp(&b))
+    });
+    let mut t = Table::new(
+        "classes_by_suspect",
+        "Divergence classes by suspect engine",
+        &[
+            "Suspect",
+            "Diff. type",
+            "Last action",
+            "AST node",
+            "Size",
+            "of the suspect's",
+        ],
+    )
+    .with_note(
+        "Each engine's classes are the divergences where it stood alone against all the other \
+         engines (`none`: the engines split otherwise).",
+    );
+    let mut shown: BTreeMap<String, usize> = BTreeMap::new();
+    for i in order {
+        let s = name(&suspect[i]);
+        let k = shown.entry(s.clone()).or_default();
+        *k += 1;
+        if top > 0 && *k > top {
+            continue;
+        }
+        t.push(vec![
+            s.clone(),
+            kind[i].clone(),
+            last[i].clone(),
+            node[i].clone(),
+            size[i].to_string(),
+            percent(size[i] as usize, per[&s]),
+        ]);
     }
     Ok(Some(t))
 }

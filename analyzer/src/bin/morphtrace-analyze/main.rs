@@ -97,7 +97,8 @@ enum Command {
     },
     /// DBDB equivalence classes: divergences by (type, last action, AST node type of the line
     /// where the last action was triggered), and warnings by (relation, transformation, AST
-    /// node type), with sizes and shares, largest first.
+    /// node type), with sizes and shares, largest first; with three engines or more, the
+    /// divergence classes again, grouped by suspect engine (the one that stood alone).
     Classes {
         #[arg(required = true)]
         archives: Vec<PathBuf>,
@@ -519,6 +520,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 if new { Split::NewOnly } else { Split::All },
                 top,
             )?;
+            let mut shown = shown;
+            // Three engines or more: the same classes, grouped by the engine that stood alone.
+            if !new {
+                if let Some(t) =
+                    morphtrace_analyzer::tables::classes_by_suspect(&f.divergences, top)?
+                {
+                    shown.push(t);
+                }
+            }
             print_tables(&shown, format);
             if let Some(p) = &triage.path {
                 eprintln!(

@@ -1,5 +1,6 @@
 //! Chrome DevTools Protocol: the connection and the normalizing session adapter (Chromium, Node).
 
+pub mod breakpoints;
 pub mod connection;
 pub mod session;
 pub mod tdz;

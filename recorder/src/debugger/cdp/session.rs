@@ -6,11 +6,11 @@ use crate::debugger::{CaptureOptions, Debugger, DebuggerError};
 use async_trait::async_trait;
 use futures_util::future::try_join_all;
 use morphtrace_schema::{
-    Action, BreakpointId, Entry, Frame, Key, Location, LocationSource, ObjectKind, Output,
-    PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
+    Action, BreakpointId, Entry, Frame, Key, Location, ObjectKind, Output, PauseReason, PauseState,
+    ProgramOutcome, Scope, ScopeKind, Value, Variable,
 };
 use serde_json::{json, Value as Json};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
@@ -62,10 +62,7 @@ pub struct CdpSession {
     /// default one.
     context: Option<i64>,
     opts: CaptureOptions,
-    bp_engine: HashMap<BreakpointId, String>,
-    bp_ours: HashMap<String, BreakpointId>,
-    bp_at: HashMap<BreakpointId, Vec<Location>>,
-    next_bp: u32,
+    breakpoints: super::breakpoints::Breakpoints,
     finished: Option<ProgramOutcome>,
     /// `Start` was applied (a program starts once; steps need a started program).
     started: bool,
@@ -86,13 +83,36 @@ pub struct CdpSession {
 /// The fatal message of an engine process, if it printed one.
 pub type CrashReport = std::sync::Arc<std::sync::Mutex<Option<String>>>;
 
-enum Got {
+/// What came first while a program runs: an event, the reply that ends the program, or the
+/// deadline. Shared with the WebKit adapter, which runs programs the same way.
+pub(crate) enum Got {
     Event(Option<CdpEvent>),
     RunReply(Result<Json, CdpError>),
     Timeout,
 }
 
-enum Pause {
+/// The next of `events`, `run`'s reply and `deadline`. Events first: the reply that ends the
+/// program can be read off the socket after the program's last console events, and must not
+/// overtake them.
+pub(crate) async fn next_got(
+    events: &mut mpsc::UnboundedReceiver<CdpEvent>,
+    run: &mut Option<oneshot::Receiver<Result<Json, CdpError>>>,
+    deadline: tokio::time::Instant,
+) -> Got {
+    tokio::select! {
+        biased;
+        ev = events.recv() => Got::Event(ev),
+        r = async {
+            match run.as_mut() {
+                Some(rx) => rx.await.unwrap_or(Err(CdpError::Closed)),
+                None => std::future::pending().await,
+            }
+        } => Got::RunReply(r),
+        _ = tokio::time::sleep_until(deadline) => Got::Timeout,
+    }
+}
+
+pub(crate) enum Pause {
     InProgram(PauseState),
     /// Paused in engine or launcher code; `program_below` if program frames are further down.
     Outside {
@@ -100,7 +120,22 @@ enum Pause {
     },
 }
 
-fn err(e: CdpError) -> DebuggerError {
+/// Copies the first n elements present of an array (holes stay holes) into a plain object, with
+/// `more` when more follow: a long array's entries without fetching it whole.
+pub(crate) const ARRAY_HEAD: &str = "function (n) { const o = Object.create(null); let k = 0; for (let i = 0; i < this.length; i++) { if (!(i in this)) continue; if (k === n) { o.more = true; break; } o[i] = this[i]; k++; } return o; }";
+
+/// An accessor property's value: reading it would run program code.
+pub(crate) fn accessor() -> Value {
+    Value::Object {
+        kind: ObjectKind::Other("accessor".into()),
+        class: "accessor".into(),
+        description: None,
+        entries: None,
+        truncated: false,
+    }
+}
+
+pub(crate) fn err(e: CdpError) -> DebuggerError {
     match e {
         CdpError::Closed => DebuggerError::Crashed("the debugger connection closed".into()),
         CdpError::Timeout(m, d) => DebuggerError::Timeout(format!("{m} after {d:?}")),
@@ -108,7 +143,7 @@ fn err(e: CdpError) -> DebuggerError {
     }
 }
 
-fn location(j: &Json) -> Location {
+pub(crate) fn location(j: &Json) -> Location {
     Location::new(
         j.get("lineNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
         j.get("columnNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
@@ -175,10 +210,7 @@ impl CdpSession {
             script_id,
             context: None,
             opts,
-            bp_engine: HashMap::new(),
-            bp_ours: HashMap::new(),
-            bp_at: HashMap::new(),
-            next_bp: 0,
+            breakpoints: Default::default(),
             finished: None,
             started: false,
             exception: None,
@@ -258,22 +290,7 @@ impl CdpSession {
     async fn wait_outcome(&mut self, action: &Action) -> Result<Output, DebuggerError> {
         let deadline = tokio::time::Instant::now() + self.opts.action_timeout;
         loop {
-            let got = {
-                let run = &mut self.run_reply;
-                // Events first: the reply that ends the program can be read off the socket
-                // after the program's last console events, and must not overtake them.
-                tokio::select! {
-                    biased;
-                    ev = self.events.recv() => Got::Event(ev),
-                    r = async {
-                        match run.as_mut() {
-                            Some(rx) => rx.await.unwrap_or(Err(CdpError::Closed)),
-                            None => std::future::pending().await,
-                        }
-                    } => Got::RunReply(r),
-                    _ = tokio::time::sleep_until(deadline) => Got::Timeout,
-                }
-            };
+            let got = next_got(&mut self.events, &mut self.run_reply, deadline).await;
             match got {
                 Got::Timeout => {
                     // The program is still running (non-termination): the target or process is
@@ -382,7 +399,7 @@ impl CdpSession {
             .and_then(Json::as_array)
             .map(|a| {
                 a.iter()
-                    .filter_map(|h| h.as_str().and_then(|h| self.bp_ours.get(h)).copied())
+                    .filter_map(|h| h.as_str().and_then(|h| self.breakpoints.ours(h)))
                     .collect()
             })
             .unwrap_or_default();
@@ -591,8 +608,7 @@ impl CdpSession {
                         "Runtime.callFunctionOn",
                         json!({
                             "objectId": object_id,
-                            // The first n elements present (holes stay holes), and whether more follow.
-                            "functionDeclaration": "function (n) { const o = Object.create(null); let k = 0; for (let i = 0; i < this.length; i++) { if (!(i in this)) continue; if (k === n) { o.more = true; break; } o[i] = this[i]; k++; } return o; }",
+                            "functionDeclaration": ARRAY_HEAD,
                             "arguments": [{"value": self.opts.max_entries}],
                             "silent": true,
                         }),
@@ -706,14 +722,7 @@ impl CdpSession {
         let values = try_join_all(chosen.iter().map(|(_, p)| async move {
             Ok::<_, DebuggerError>(match p.get("value") {
                 Some(ro) => self.value(ro, depth).await?,
-                // An accessor: reading it would run program code.
-                None => Value::Object {
-                    kind: ObjectKind::Other("accessor".into()),
-                    class: "accessor".into(),
-                    description: None,
-                    entries: None,
-                    truncated: false,
-                },
+                None => accessor(),
             })
         }))
         .await?;
@@ -757,33 +766,7 @@ impl Debugger for CdpSession {
         match self.call(method, params).await {
             Ok(r) => {
                 tracing::debug!("{method} line {line} -> {r}");
-                let id = BreakpointId(self.next_bp);
-                self.next_bp += 1;
-                let engine_id = r
-                    .get("breakpointId")
-                    .and_then(Json::as_str)
-                    .unwrap_or("")
-                    .to_string();
-                let actual: Vec<Location> = r
-                    .get("locations")
-                    .and_then(Json::as_array)
-                    .cloned()
-                    .or_else(|| r.get("actualLocation").map(|l| vec![l.clone()]))
-                    .into_iter()
-                    .flatten()
-                    .filter(|l| l.get("scriptId").and_then(Json::as_str) == Some(&self.script_id))
-                    .map(|l| location(&l))
-                    .collect();
-                self.bp_ours.insert(engine_id.clone(), id);
-                self.bp_engine.insert(id, engine_id);
-                self.bp_at.insert(id, actual.clone());
-                Ok(Output::BreakpointSet {
-                    id,
-                    requested,
-                    actual,
-                    source: LocationSource::EngineReported,
-                    policy: None,
-                })
+                Ok(self.breakpoints.set(&r, &self.script_id, requested))
             }
             Err(CdpError::Protocol { message, .. }) => Ok(Output::Error { message }),
             Err(e) => {
@@ -794,7 +777,7 @@ impl Debugger for CdpSession {
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
-        let Some(engine_id) = self.bp_engine.get(&id).cloned() else {
+        let Some(engine_id) = self.breakpoints.engine_id(id) else {
             return Ok(Output::BreakpointRemoved { id, ok: false });
         };
         match self
@@ -805,8 +788,7 @@ impl Debugger for CdpSession {
             .await
         {
             Ok(_) => {
-                self.bp_engine.remove(&id);
-                self.bp_at.remove(&id);
+                self.breakpoints.removed(id);
                 Ok(Output::BreakpointRemoved { id, ok: true })
             }
             Err(CdpError::Protocol { .. }) => Ok(Output::BreakpointRemoved { id, ok: false }),
@@ -914,7 +896,7 @@ impl Debugger for CdpSession {
                         sid,
                         events: std::mem::replace(&mut self.events, events),
                         run_reply: self.run_reply.take(),
-                        breakpoints: self.bp_engine.values().cloned().collect(),
+                        breakpoints: self.breakpoints.engine_ids(),
                     };
                     if back.send(left).is_ok() {
                         return true;

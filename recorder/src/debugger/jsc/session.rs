@@ -2,6 +2,8 @@
 //! adapter over the WebKit Inspector Protocol.
 
 use super::values::primitive_or_shell;
+use crate::debugger::cdp::breakpoints::Breakpoints;
+use crate::debugger::cdp::session::{accessor, err, location, next_got, Got, Pause, ARRAY_HEAD};
 use crate::debugger::cdp::tdz::Declarations;
 use crate::debugger::cdp::{CdpError, CdpEvent, Connection};
 use crate::debugger::engines::bun::Waiting;
@@ -9,11 +11,11 @@ use crate::debugger::{CaptureOptions, Debugger, DebuggerError, ProgramFile, Synt
 use async_trait::async_trait;
 use futures_util::future::try_join_all;
 use morphtrace_schema::{
-    Action, BreakpointId, Entry, Frame, Key, Location, LocationSource, ObjectKind, Output,
-    PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
+    Action, BreakpointId, Entry, Frame, Key, Location, ObjectKind, Output, PauseReason, PauseState,
+    ProgramOutcome, Scope, ScopeKind, Value, Variable,
 };
 use serde_json::{json, Value as Json};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
@@ -33,10 +35,7 @@ pub struct JscSession {
     url: String,
     script_id: String,
     opts: CaptureOptions,
-    bp_engine: HashMap<BreakpointId, String>,
-    bp_ours: HashMap<String, BreakpointId>,
-    bp_at: HashMap<BreakpointId, Vec<Location>>,
-    next_bp: u32,
+    breakpoints: Breakpoints,
     started: bool,
     finished: Option<ProgramOutcome>,
     console: Vec<String>,
@@ -49,35 +48,6 @@ pub struct JscSession {
     declarations: Declarations,
     /// False once the engine failed (connection lost, no answer): the engine is restarted.
     healthy: bool,
-}
-
-enum Got {
-    Event(Option<CdpEvent>),
-    RunReply(Result<Json, CdpError>),
-    Timeout,
-}
-
-enum Pause {
-    InProgram(PauseState),
-    /// Paused in the launcher or the prelude; `program_below` if program frames are further down.
-    Outside {
-        program_below: bool,
-    },
-}
-
-fn err(e: CdpError) -> DebuggerError {
-    match e {
-        CdpError::Closed => DebuggerError::Crashed("the debugger connection closed".into()),
-        CdpError::Timeout(m, d) => DebuggerError::Timeout(format!("{m} after {d:?}")),
-        other => DebuggerError::Protocol(other.to_string()),
-    }
-}
-
-fn location(j: &Json) -> Location {
-    Location::new(
-        j.get("lineNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
-        j.get("columnNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
-    )
 }
 
 /// The 0-based line and UTF-16 column of a UTF-16 offset into `text` (JavaScriptCore's parse
@@ -246,10 +216,7 @@ impl JscSession {
             url: program.url.clone(),
             script_id: String::new(),
             opts,
-            bp_engine: HashMap::new(),
-            bp_ours: HashMap::new(),
-            bp_at: HashMap::new(),
-            next_bp: 0,
+            breakpoints: Default::default(),
             started: false,
             finished: None,
             console: Vec::new(),
@@ -267,20 +234,7 @@ impl JscSession {
         let deadline = tokio::time::Instant::now() + self.opts.call_timeout;
         let mut steps = 0;
         loop {
-            let got = {
-                let run = &mut self.run_reply;
-                tokio::select! {
-                    biased;
-                    ev = self.events.recv() => Got::Event(ev),
-                    r = async {
-                        match run.as_mut() {
-                            Some(rx) => rx.await.unwrap_or(Err(CdpError::Closed)),
-                            None => std::future::pending().await,
-                        }
-                    } => Got::RunReply(r),
-                    _ = tokio::time::sleep_until(deadline) => Got::Timeout,
-                }
-            };
+            let got = next_got(&mut self.events, &mut self.run_reply, deadline).await;
             match got {
                 Got::Timeout => {
                     return Err(DebuggerError::Timeout(
@@ -351,22 +305,7 @@ impl JscSession {
     async fn wait_outcome(&mut self, action: &Action) -> Result<Output, DebuggerError> {
         let deadline = tokio::time::Instant::now() + self.opts.action_timeout;
         loop {
-            let got = {
-                let run = &mut self.run_reply;
-                // Events first: the console messages of the program's last statements come
-                // before the reply that ends it.
-                tokio::select! {
-                    biased;
-                    ev = self.events.recv() => Got::Event(ev),
-                    r = async {
-                        match run.as_mut() {
-                            Some(rx) => rx.await.unwrap_or(Err(CdpError::Closed)),
-                            None => std::future::pending().await,
-                        }
-                    } => Got::RunReply(r),
-                    _ = tokio::time::sleep_until(deadline) => Got::Timeout,
-                }
-            };
+            let got = next_got(&mut self.events, &mut self.run_reply, deadline).await;
             match got {
                 Got::Timeout => return Ok(self.finish(ProgramOutcome::Timeout)),
                 Got::RunReply(reply) => {
@@ -399,18 +338,6 @@ impl JscSession {
                 },
             }
         }
-    }
-
-    /// Our breakpoints resolved at `at`.
-    fn breakpoints_at(&self, at: Location) -> Vec<BreakpointId> {
-        let mut ids: Vec<BreakpointId> = self
-            .bp_at
-            .iter()
-            .filter(|(_, ls)| ls.contains(&at))
-            .map(|(id, _)| *id)
-            .collect();
-        ids.sort();
-        ids
     }
 
     async fn pause_state(&self, params: &Json, action: &Action) -> Result<Pause, DebuggerError> {
@@ -449,14 +376,14 @@ impl JscSession {
         // JavaScriptCore names one breakpoint; every one of ours resolved here was hit.
         let mut hit = Vec::new();
         if engine_reason.as_deref() == Some("Breakpoint") {
-            hit = self.breakpoints_at(at);
+            hit = self.breakpoints.resolved_at(at);
             if let Some(id) = params
                 .pointer("/data/breakpointId")
                 .and_then(Json::as_str)
-                .and_then(|b| self.bp_ours.get(b))
+                .and_then(|b| self.breakpoints.ours(b))
             {
-                if !hit.contains(id) {
-                    hit.push(*id);
+                if !hit.contains(&id) {
+                    hit.push(id);
                     hit.sort();
                 }
             }
@@ -563,13 +490,7 @@ impl JscSession {
                     continue;
                 }
                 let shadowed = !seen_names.insert(name.clone());
-                let value = value.unwrap_or(Value::Object {
-                    kind: ObjectKind::Other("accessor".into()),
-                    class: "accessor".into(),
-                    description: None,
-                    entries: None,
-                    truncated: false,
-                });
+                let value = value.unwrap_or_else(accessor);
                 // JavaScriptCore reports a binding in its temporal dead zone as `undefined`;
                 // reading it on the frame tells the two apart.
                 let tdz = top
@@ -720,8 +641,7 @@ impl JscSession {
                         "Runtime.callFunctionOn",
                         json!({
                             "objectId": object_id,
-                            // The first n elements present (holes stay holes), and whether more follow.
-                            "functionDeclaration": "function (n) { const o = Object.create(null); let k = 0; for (let i = 0; i < this.length; i++) { if (!(i in this)) continue; if (k === n) { o.more = true; break; } o[i] = this[i]; k++; } return o; }",
+                            "functionDeclaration": ARRAY_HEAD,
                             "arguments": [{"value": max}],
                             "doNotPauseOnExceptionsAndMuteConsole": true,
                         }),
@@ -772,14 +692,7 @@ impl JscSession {
         let values = try_join_all(chosen.iter().map(|(_, p)| async move {
             Ok::<_, DebuggerError>(match p.get("value") {
                 Some(ro) => self.value(ro, depth).await?,
-                // An accessor: reading it would run program code.
-                None => Value::Object {
-                    kind: ObjectKind::Other("accessor".into()),
-                    class: "accessor".into(),
-                    description: None,
-                    entries: None,
-                    truncated: false,
-                },
+                None => accessor(),
             })
         }))
         .await?;
@@ -815,35 +728,9 @@ impl Debugger for JscSession {
         }
         let requested = Location::new(line, column.unwrap_or(0));
         match self.call("Debugger.setBreakpointByUrl", params).await {
-            Ok(r) => {
-                let id = BreakpointId(self.next_bp);
-                self.next_bp += 1;
-                let engine_id = r
-                    .get("breakpointId")
-                    .and_then(Json::as_str)
-                    .unwrap_or("")
-                    .to_string();
-                // The script is known (the program waits at its first statement, or ran): the
-                // reply carries the resolved locations.
-                let actual: Vec<Location> = r
-                    .get("locations")
-                    .and_then(Json::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter(|l| l.get("scriptId").and_then(Json::as_str) == Some(&self.script_id))
-                    .map(location)
-                    .collect();
-                self.bp_ours.insert(engine_id.clone(), id);
-                self.bp_engine.insert(id, engine_id);
-                self.bp_at.insert(id, actual.clone());
-                Ok(Output::BreakpointSet {
-                    id,
-                    requested,
-                    actual,
-                    source: LocationSource::EngineReported,
-                    policy: None,
-                })
-            }
+            // The script is known (the program waits at its first statement, or ran): the
+            // reply carries the resolved locations.
+            Ok(r) => Ok(self.breakpoints.set(&r, &self.script_id, requested)),
             Err(CdpError::Protocol { message, .. }) => Ok(Output::Error { message }),
             Err(e) => {
                 self.healthy = false;
@@ -853,7 +740,7 @@ impl Debugger for JscSession {
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
-        let Some(engine_id) = self.bp_engine.get(&id).cloned() else {
+        let Some(engine_id) = self.breakpoints.engine_id(id) else {
             return Ok(Output::BreakpointRemoved { id, ok: false });
         };
         match self
@@ -864,8 +751,7 @@ impl Debugger for JscSession {
             .await
         {
             Ok(_) => {
-                self.bp_engine.remove(&id);
-                self.bp_at.remove(&id);
+                self.breakpoints.removed(id);
                 Ok(Output::BreakpointRemoved { id, ok: true })
             }
             Err(CdpError::Protocol { .. }) => Ok(Output::BreakpointRemoved { id, ok: false }),
@@ -899,7 +785,7 @@ impl Debugger for JscSession {
                     .pointer("/callFrames/0/location")
                     .map(location)
                     .unwrap_or(Location::new(0, 0));
-                let hit = self.breakpoints_at(at);
+                let hit = self.breakpoints.resolved_at(at);
                 if !hit.is_empty() {
                     if let Pause::InProgram(mut p) = self.pause_state(&initial, action).await? {
                         p.reason = PauseReason::Breakpoint { ids: hit };
