@@ -1108,3 +1108,67 @@ fn three_engines_vote_and_name_the_suspect() {
     );
     assert!(text.contains("| firefox@"), "{text}");
 }
+
+/// Chromium, Firefox and JavaScriptCore (Bun): three engine families vote. JavaScriptCore
+/// slides a breakpoint on a line outside any function to the program's next statement (V8 and
+/// SpiderMonkey go into the next function): such divergences name it the suspect, and
+/// `classes` groups the classes by suspect.
+#[test]
+fn three_engine_families_vote_with_javascriptcore() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("families.mtrace");
+    let o = Command::new(RECORD)
+        .args([
+            "run", "--engine", "chromium", "--engine", "firefox", "--engine", "bun",
+        ])
+        .args(["--strategy", "differential", "--seeds", "1..3", "--corpus"])
+        .arg(root().join("tests/fixtures/dbdb-manual"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let reader = ArchiveReader::open(&out).unwrap();
+    let header = reader.header().clone();
+    let bun = header
+        .engines
+        .iter()
+        .position(|e| e.kind == morphtrace_schema::EngineKind::Bun)
+        .expect("bun in the header") as u16;
+    let d = &header.engines[bun as usize];
+    assert_eq!(d.protocol, morphtrace_schema::Protocol::WebKitInspector);
+    assert!(
+        d.engine_version
+            .as_deref()
+            .is_some_and(|v| v.starts_with("JavaScriptCore (WebKit ")),
+        "{d:?}"
+    );
+    let (mut judged, mut bun_suspect) = (0, 0);
+    for s in reader.sessions() {
+        let s = s.unwrap();
+        assert!(s.outcome.verdict().is_judged(), "{:?}", s.outcome);
+        judged += 1;
+        let Some(d) = &s.divergence else { continue };
+        let mut all: Vec<u16> = d.groups.iter().flatten().map(|e| e.0).collect();
+        all.sort();
+        assert_eq!(all, [0, 1, 2], "{d:?}");
+        if d.suspect == Some(morphtrace_schema::EngineRef(bun)) {
+            assert_eq!(d.groups.len(), 2, "{d:?}");
+            assert_eq!(d.groups[1], [morphtrace_schema::EngineRef(bun)], "{d:?}");
+            bun_suspect += 1;
+        }
+    }
+    assert!(judged > 0);
+    assert!(bun_suspect > 0, "JavaScriptCore never stood alone");
+    let c = Command::new(common::analyzer())
+        .args(["classes"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&c.stdout);
+    assert!(
+        text.contains("Divergence classes by suspect engine"),
+        "{text}"
+    );
+    assert!(text.contains("| bun@"), "{text}");
+}

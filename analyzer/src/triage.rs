@@ -236,15 +236,25 @@ impl Triage {
             .iter()
             .map(|c| text(c))
             .collect::<PolarsResult<_>>()?;
+        // Three engines or more: a divergence with a suspect is that engine's behaviour, so a
+        // rule's engines are matched against the suspect alone (the first two engines, the
+        // divergence's sides a and b, may be the two that agree).
+        let suspect = text("suspect")?;
+        let member_engines = |row: usize| -> Vec<&str> {
+            match suspect[row].as_str() {
+                "" | "-" => engines.iter().map(|col| col[row].as_str()).collect(),
+                s => vec![s],
+            }
+        };
         Ok((0..n)
             .map(|row| {
                 self.rules.iter().position(|r| {
                     r.family == family
                         && r.key.iter().all(|(k, p)| glob(p, &keys[k.as_str()][row]))
                         && (r.engines.is_empty()
-                            || engines
+                            || member_engines(row)
                                 .iter()
-                                .any(|col| r.engines.iter().any(|e| engine_matches(e, &col[row]))))
+                                .any(|m| r.engines.iter().any(|e| engine_matches(e, m))))
                         && r.detail.as_ref().is_none_or(|d| d.is_match(&detail[row]))
                 })
             })
@@ -398,6 +408,43 @@ detail = "brace"
 verdict = "representation"
 note = "closing braces"
 "#;
+
+    #[test]
+    fn a_suspects_divergence_is_judged_by_the_suspects_rules() {
+        // Chromium, Firefox and Bun: sides a and b are always the first two engines.
+        let m = df!(
+            "kind" => ["breakpoint-location", "breakpoint-location", "breakpoint-location"],
+            "last_action" => ["setBreakpoint", "setBreakpoint", "setBreakpoint"],
+            "ast_node" => ["Program", "Program", "Program"],
+            "detail" => ["breakpoint at [3:1] vs [9:1]", "breakpoint at [3:1] vs [9:1]", "breakpoint at [3:1] vs [9:1]"],
+            "engine_a" => ["chromium@156", "chromium@156", "chromium@156"],
+            "engine_b" => ["firefox@153", "firefox@153", "firefox@153"],
+            "suspect" => [Some("bun@1.4.5"), Some("firefox@153"), None],
+        )
+        .unwrap();
+        let rules = r#"
+[[class]]
+family = "divergence"
+key = { kind = "breakpoint-location" }
+engines = ["firefox"]
+verdict = "by-design"
+note = "SpiderMonkey"
+
+[[class]]
+family = "divergence"
+key = { kind = "breakpoint-location" }
+engines = ["bun"]
+verdict = "engine-bug"
+note = "JavaScriptCore"
+"#;
+        let t = Triage::parse(rules, Path::new("t.toml")).unwrap();
+        // Bun stood alone: Firefox's rule does not judge it although Firefox is side b. No
+        // suspect: the sides' engines are matched.
+        assert_eq!(
+            t.judge(&m, Family::Divergence).unwrap(),
+            [Some(1), Some(0), Some(0)]
+        );
+    }
 
     #[test]
     fn classes_take_the_verdict_every_member_shares() {

@@ -1,12 +1,14 @@
 //! Recorder benchmark: sessions per second (complete random sessions, judged differential
 //! ones; undecided ones shown by reason, never counted) on SunSpider (`../shared/corpus/dbdb/sunspider`) for
-//! random campaigns on Chromium, Node and Firefox and differential ones, next to a naive
+//! random campaigns on Chromium, Node, Firefox and JavaScriptCore (Bun) and differential ones
+//! (two engines, and the three families Chromium, Firefox, JavaScriptCore), next to a naive
 //! baseline measured in the same run on the same seeds (one session at a time, a new target or
 //! process created per session, nothing prepared ahead). For both it prints the CPU seconds per
 //! session (the recorder and every engine process, from /proc) and CPU/wall, and the floor this
 //! machine allows: cores / CPU per session. Prints the recorder's own peak memory (engines are
 //! separate processes). Run: `cargo bench --workspace --bench sessions`.
-//! Firefox's naive baseline opens a new connection and watcher per session (cookbook §3.3).
+//! Firefox's naive baseline opens a new connection and watcher per session (cookbook §3.3);
+//! Bun's starts a new process per session on the critical path, as Node's.
 //! Environment: MT_BENCH_SEEDS (default `1..2`), MT_BENCH_BASELINE_SEEDS (default: the same),
 //! MT_BENCH_ONLY (run the rows whose label contains this text, e.g. `firefox`), MT_BENCH_JOBS
 //! (morphtrace's workers, default 2).
@@ -123,6 +125,18 @@ fn main() {
             &["chromium", "firefox"][..],
             true,
             "≥ 1.5 runs/s",
+        ),
+        (
+            "random, JavaScriptCore (Bun)",
+            &["bun"][..],
+            false,
+            "(none set)",
+        ),
+        (
+            "differential, Chromium vs Firefox vs JavaScriptCore",
+            &["chromium", "firefox", "bun"][..],
+            true,
+            "(none set)",
         ),
     ] {
         if !knobs.wants(label) {
