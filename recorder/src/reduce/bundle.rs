@@ -12,7 +12,10 @@ pub const REPRODUCER: &str = include_str!("reproduce.mjs");
 
 /// Engines the reproducer drives.
 pub fn reproducible(d: &EngineDescriptor) -> bool {
-    matches!(d.kind.to_string().as_str(), "chromium" | "node" | "firefox")
+    matches!(
+        d.kind.to_string().as_str(),
+        "chromium" | "node" | "firefox" | "bun"
+    )
 }
 
 /// Where the reduced case came from and how it was judged.

@@ -1,14 +1,15 @@
 #!/usr/bin/env node
 // A standalone reproducer written by morphtrace. It replays `actions.json` on `program.js` in
 // each debugger named in `finding.json`, speaking the debugger's own protocol with nothing but
-// Node.js (CDP over Node's built-in WebSocket for Chromium and Node; Firefox's Remote Debugging
-// Protocol over a TCP socket), and compares what the debuggers answer at the step where
+// Node.js (CDP over Node's built-in WebSocket for Chromium and Node; the WebKit Inspector
+// Protocol, CDP's relative, for JavaScriptCore in Bun; Firefox's Remote Debugging Protocol over
+// a TCP socket), and compares what the debuggers answer at the step where
 // morphtrace saw them differ. A metamorphic finding (`finding.runs`) runs two programs with
 // their own actions on one debugger instead (the parent, and the follow-up a transformation
 // made of it), and compares the two answers the violated relation compares, the follow-up's
 // positions mapped back to the parent's.
 //
-//   node reproduce.mjs [chromium=PATH] [node=PATH] [firefox=PATH] [LABEL=PATH]   (default: as recorded)
+//   node reproduce.mjs [chromium=PATH] [node=PATH] [firefox=PATH] [bun=PATH] [LABEL=PATH]   (default: as recorded)
 //
 // Exit 1: the finding shows (the answers differ as recorded); 0: they agree; 2: it could not run.
 import { spawn, spawnSync } from 'node:child_process';
@@ -749,6 +750,201 @@ async function launchFirefox(exe, engine) {
   }
 }
 
+// JavaScriptCore in Bun, as morphtrace drives it (docs/jsc-cookbook.md in morphtrace): Bun
+// does not transpile what node:vm compiles, so the program runs unmodified as a classic script
+// under its URL; JavaScriptCore knows a script only once it runs, so the program is run to its
+// first statement (from the launcher's `debugger` statement, two steps in) before breakpoints.
+const BUN_LAUNCHER = `const vm = require('node:vm');
+let script = null;
+globalThis.__compile = (text, url) => { script = new vm.Script(text, { filename: url }); };
+globalThis.__run = () => new Promise((ok) => setTimeout(() => {
+  debugger;
+  try { script.runInThisContext(); ok('ok'); } catch (e) { ok('exception'); }
+}, 0));
+setInterval(() => {}, 1 << 30);
+`;
+
+class JscSession {
+  constructor(cdp) {
+    Object.assign(this, { cdp, ids: [], at: [], started: false, ended: null, scriptId: null });
+  }
+  call(method, params) {
+    return this.cdp.call(method, params);
+  }
+  async load() {
+    for (const m of ['Inspector.enable', 'Runtime.enable', 'Debugger.enable', 'Inspector.initialized'])
+      await this.call(m);
+    await this.call('Debugger.setBreakpointsActive', { active: true });
+    await this.call('Debugger.setPauseOnDebuggerStatements', { enabled: true });
+    if (prelude !== null) {
+      await this.call('Debugger.setShouldBlackboxURL', {
+        url: 'morphtrace-determinism\\.js$', isRegex: true, shouldBlackbox: true,
+      });
+      await this.call('Runtime.evaluate', { expression: prelude, silent: true });
+    }
+    await this.call('Runtime.evaluate', {
+      expression: `__compile(${JSON.stringify(program)}, ${JSON.stringify(url)})`,
+    });
+    const p = await this.call('Runtime.evaluate', { expression: '__run()' });
+    this.run = this.call('Runtime.awaitPromise', { promiseObjectId: p.result.objectId, returnByValue: true })
+      .then((r) => (this.ran = r.result.value), () => (this.ran = 'crashed'));
+    const deadline = Date.now() + 10_000;
+    for (let steps = 0; ; ) {
+      const parsed = this.cdp.events.find((e) => e.method === 'Debugger.scriptParsed' && e.params.url === url);
+      if (parsed) this.scriptId = parsed.params.scriptId;
+      const i = this.cdp.events.findIndex((e) => e.method === 'Debugger.paused');
+      if (i >= 0) {
+        const [e] = this.cdp.events.splice(0, i + 1).slice(-1);
+        if (this.scriptId && e.params.callFrames[0].location.scriptId === this.scriptId) {
+          this.first = e.params;
+          return;
+        }
+        await this.call(this.scriptId || steps++ > 8 ? 'Debugger.resume' : 'Debugger.stepInto');
+        continue;
+      }
+      if (this.ran) return;
+      if (Date.now() > deadline) throw new Error('the program never reached its first statement');
+      await this.cdp.waitAny(deadline - Date.now());
+    }
+  }
+  async setBreakpoint(line, column) {
+    const at = column === null ? {} : { columnNumber: column };
+    try {
+      const r = await this.call('Debugger.setBreakpointByUrl', { lineNumber: line, url, ...at });
+      this.ids.push(r.breakpointId);
+      const locs = (r.locations ?? []).filter((l) => l.scriptId === this.scriptId);
+      this.at.push(locs.map(pos));
+      return { breakpoint: locs.map(pos) };
+    } catch (e) {
+      if (!e.protocol) throw e;
+      return { error: e.message };
+    }
+  }
+  async removeBreakpoint(id) {
+    const engineId = this.ids[id];
+    if (engineId === undefined) return { removed: false };
+    try {
+      await this.call('Debugger.removeBreakpoint', { breakpointId: engineId });
+      this.ids[id] = undefined;
+      this.at[id] = [];
+      return { removed: true };
+    } catch (e) {
+      if (!e.protocol) throw e;
+      return { removed: false };
+    }
+  }
+  async control(action) {
+    const refused = refusal(this, action);
+    if (refused) return refused;
+    if (action === 'Start') {
+      this.started = true;
+      if (!this.first) return { finished: (this.ended = this.ran ?? 'ok') };
+      // A breakpoint on the first statement: a resume would pass it; it is hit.
+      const here = pos(this.first.callFrames[0].location);
+      if (this.at.some((l) => l.includes(here))) return this.pause(this.first, action);
+      await this.call('Debugger.resume');
+    } else {
+      await this.call(`Debugger.${action[0].toLowerCase()}${action.slice(1)}`);
+    }
+    const deadline = Date.now() + ACTION_MS;
+    for (;;) {
+      const i = this.cdp.events.findIndex((e) => e.method === 'Debugger.paused');
+      if (i >= 0) {
+        const [e] = this.cdp.events.splice(0, i + 1).slice(-1);
+        const answer = await this.pause(e.params, action);
+        if (answer) return answer;
+        continue;
+      }
+      if (this.ran) return { finished: (this.ended = this.ran) };
+      if (this.cdp.closed) return { finished: (this.ended = 'crashed') };
+      if (Date.now() > deadline) return { finished: (this.ended = 'timeout') };
+      await this.cdp.waitAny(deadline - Date.now());
+    }
+  }
+  async pause(params, action) {
+    const frames = params.callFrames;
+    const mine = (f) => f.location.scriptId === this.scriptId;
+    if (!mine(frames[0])) {
+      const below = frames.some(mine);
+      await this.call(below && action !== 'Resume' ? 'Debugger.stepOut' : 'Debugger.resume');
+      return null;
+    }
+    const stack = frames.filter(mine);
+    const variables = {};
+    for (const scope of stack[0].scopeChain) {
+      if (scope.type === 'global' || scope.type === 'functionName') continue;
+      const props = await this.call('Runtime.getProperties', { objectId: scope.object.objectId, ownProperties: true });
+      for (const p of props.properties) {
+        if (p.name === 'arguments' || p.name in variables) continue;
+        variables[p.name] = await this.show(p.value);
+      }
+    }
+    return {
+      paused: {
+        at: pos(stack[0].location),
+        stack: stack.map((f) => (f.functionName === 'global code' ? '' : f.functionName) || '(anonymous)'),
+        variables,
+      },
+    };
+  }
+  async show(v) {
+    if (v === undefined) return 'accessor';
+    if (v.objectId && (v.type === 'object' || v.type === 'function')) {
+      const r = await this.call('Runtime.callFunctionOn', {
+        objectId: v.objectId,
+        functionDeclaration: SHOW,
+        returnByValue: true,
+      });
+      return r.result.value;
+    }
+    if (v.subtype === 'null') return 'null';
+    if (v.type === 'number') return v.description;
+    if (v.type === 'bigint') return v.description;
+    if (v.type === 'string') return JSON.stringify(v.value);
+    if (v.type === 'symbol') return v.description;
+    return v.type === 'undefined' ? 'undefined' : String(v.value);
+  }
+}
+
+async function launchBun(exe) {
+  const dir = mkdtempSync(join(tmpdir(), 'reproduce-bun-'));
+  writeFileSync(join(dir, 'launcher.js'), BUN_LAUNCHER);
+  const token = Math.random().toString(16).slice(2);
+  const child = spawn(exe, ['--no-install', `--inspect=127.0.0.1:0/${token}`, join(dir, 'launcher.js')], {
+    cwd: dir,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  });
+  const wsUrl = await new Promise((ok) => {
+    let err = '';
+    const t = setTimeout(() => ok(null), 15_000);
+    child.stderr.on('data', (d) => {
+      err += d;
+      const m = /ws:\/\/\S+/.exec(err);
+      if (m) {
+        clearTimeout(t);
+        ok(m[0]);
+      }
+    });
+    child.on('exit', () => ok(null));
+  });
+  const cleanup = () => {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  if (!wsUrl) {
+    cleanup();
+    throw new Error(`${exe} did not start its inspector`);
+  }
+  child.stderr.resume();
+  const cdp = await Cdp.open(wsUrl);
+  return {
+    session: new JscSession(cdp),
+    version: `bun ${spawnSync(exe, ['--version']).stdout.toString().trim()}`,
+    cleanup,
+  };
+}
+
 // What the debugger answers to a control action it cannot take (the same in every engine).
 function refusal(s, action) {
   if (s.ended) return { error: `the program already ended (${s.ended})` };
@@ -757,7 +953,7 @@ function refusal(s, action) {
   return null;
 }
 
-const launchers = { chromium: launchChromium, node: launchNode, firefox: launchFirefox };
+const launchers = { chromium: launchChromium, node: launchNode, firefox: launchFirefox, bun: launchBun };
 
 // What one engine answers to every action.
 async function answers(engine) {
