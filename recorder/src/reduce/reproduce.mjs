@@ -136,7 +136,7 @@ const SHOW = `function () {
 // One debug session on a V8 engine (Chromium's page or Node's main context).
 class V8Session {
   constructor(cdp, sessionId, flavor) {
-    Object.assign(this, { cdp, sessionId, flavor, ids: [], started: false, ended: null });
+    Object.assign(this, { cdp, sessionId, flavor, ids: [], at: [], started: false, ended: null });
   }
   call(method, params) {
     return this.cdp.call(method, params, this.sessionId);
@@ -161,14 +161,16 @@ class V8Session {
     const at = column === null ? {} : { columnNumber: column };
     try {
       const r =
-        this.flavor === 'chromium'
+        this.flavor !== 'node'
           ? await this.call('Debugger.setBreakpointByUrl', { lineNumber: line, url, ...at })
           : await this.call('Debugger.setBreakpoint', {
               location: { scriptId: this.scriptId, lineNumber: line, ...at },
             });
       this.ids.push(r.breakpointId);
       const locs = r.locations ?? (r.actualLocation ? [r.actualLocation] : []);
-      return { breakpoint: locs.filter((l) => l.scriptId === this.scriptId).map(pos) };
+      const placed = locs.filter((l) => l.scriptId === this.scriptId).map(pos);
+      this.at[this.ids.length - 1] = placed;
+      return { breakpoint: placed };
     } catch (e) {
       if (!e.protocol) throw e;
       return { error: e.message };
@@ -180,6 +182,7 @@ class V8Session {
     try {
       await this.call('Debugger.removeBreakpoint', { breakpointId: engineId });
       this.ids[id] = undefined;
+      this.at[id] = [];
       return { removed: true };
     } catch (e) {
       if (!e.protocol) throw e;
@@ -189,16 +192,9 @@ class V8Session {
   async control(action) {
     const refused = refusal(this, action);
     if (refused) return refused;
-    if (action === 'Start') {
-      this.started = true;
-      // Its reply comes when the program has run to its end.
-      this.run = this.call('Runtime.runScript', { scriptId: this.scriptId }).then(
-        (r) => (this.ran = r.exceptionDetails ? 'exception' : 'ok'),
-        () => (this.ran = 'crashed'),
-      );
-    } else {
-      await this.call(`Debugger.${action[0].toLowerCase()}${action.slice(1)}`);
-    }
+    if (action === 'Start') this.started = true;
+    const answered = await this.begin(action);
+    if (answered) return answered;
     const deadline = Date.now() + ACTION_MS;
     for (;;) {
       const i = this.cdp.events.findIndex(
@@ -215,6 +211,19 @@ class V8Session {
       if (Date.now() > deadline) return { finished: (this.ended = 'timeout') };
       await this.cdp.waitAny(deadline - Date.now());
     }
+  }
+  // Sends the action; an answer when it is known without waiting.
+  async begin(action) {
+    if (action === 'Start') {
+      // Its reply comes when the program has run to its end.
+      this.run = this.call('Runtime.runScript', { scriptId: this.scriptId }).then(
+        (r) => (this.ran = r.exceptionDetails ? 'exception' : 'ok'),
+        () => (this.ran = 'crashed'),
+      );
+    } else {
+      await this.call(`Debugger.${action[0].toLowerCase()}${action.slice(1)}`);
+    }
+    return null;
   }
   // A pause in the program, or null when the engine stopped outside it (Node's own code): then
   // it is left as morphtrace leaves it.
@@ -764,12 +773,10 @@ globalThis.__run = () => new Promise((ok) => setTimeout(() => {
 setInterval(() => {}, 1 << 30);
 `;
 
-class JscSession {
+// Breakpoints (by URL), removal and the wait for an answer are V8Session's.
+class JscSession extends V8Session {
   constructor(cdp) {
-    Object.assign(this, { cdp, ids: [], at: [], started: false, ended: null, scriptId: null });
-  }
-  call(method, params) {
-    return this.cdp.call(method, params);
+    super(cdp, undefined, 'jsc');
   }
   async load() {
     for (const m of ['Inspector.enable', 'Runtime.enable', 'Debugger.enable', 'Inspector.initialized'])
@@ -807,59 +814,14 @@ class JscSession {
       await this.cdp.waitAny(deadline - Date.now());
     }
   }
-  async setBreakpoint(line, column) {
-    const at = column === null ? {} : { columnNumber: column };
-    try {
-      const r = await this.call('Debugger.setBreakpointByUrl', { lineNumber: line, url, ...at });
-      this.ids.push(r.breakpointId);
-      const locs = (r.locations ?? []).filter((l) => l.scriptId === this.scriptId);
-      this.at.push(locs.map(pos));
-      return { breakpoint: locs.map(pos) };
-    } catch (e) {
-      if (!e.protocol) throw e;
-      return { error: e.message };
-    }
-  }
-  async removeBreakpoint(id) {
-    const engineId = this.ids[id];
-    if (engineId === undefined) return { removed: false };
-    try {
-      await this.call('Debugger.removeBreakpoint', { breakpointId: engineId });
-      this.ids[id] = undefined;
-      this.at[id] = [];
-      return { removed: true };
-    } catch (e) {
-      if (!e.protocol) throw e;
-      return { removed: false };
-    }
-  }
-  async control(action) {
-    const refused = refusal(this, action);
-    if (refused) return refused;
-    if (action === 'Start') {
-      this.started = true;
-      if (!this.first) return { finished: (this.ended = this.ran ?? 'ok') };
-      // A breakpoint on the first statement: a resume would pass it; it is hit.
-      const here = pos(this.first.callFrames[0].location);
-      if (this.at.some((l) => l.includes(here))) return this.pause(this.first, action);
-      await this.call('Debugger.resume');
-    } else {
-      await this.call(`Debugger.${action[0].toLowerCase()}${action.slice(1)}`);
-    }
-    const deadline = Date.now() + ACTION_MS;
-    for (;;) {
-      const i = this.cdp.events.findIndex((e) => e.method === 'Debugger.paused');
-      if (i >= 0) {
-        const [e] = this.cdp.events.splice(0, i + 1).slice(-1);
-        const answer = await this.pause(e.params, action);
-        if (answer) return answer;
-        continue;
-      }
-      if (this.ran) return { finished: (this.ended = this.ran) };
-      if (this.cdp.closed) return { finished: (this.ended = 'crashed') };
-      if (Date.now() > deadline) return { finished: (this.ended = 'timeout') };
-      await this.cdp.waitAny(deadline - Date.now());
-    }
+  async begin(action) {
+    if (action !== 'Start') return super.begin(action);
+    if (!this.first) return { finished: (this.ended = this.ran ?? 'ok') };
+    // A breakpoint on the first statement: a resume would pass it; it is hit.
+    const here = pos(this.first.callFrames[0].location);
+    if (this.at.some((l) => l?.includes(here))) return this.pause(this.first, action);
+    await this.call('Debugger.resume');
+    return null;
   }
   async pause(params, action) {
     const frames = params.callFrames;
@@ -887,22 +849,11 @@ class JscSession {
       },
     };
   }
+  // An accessor has no value; numbers JSON cannot carry are in the description (`-0` has value 0).
   async show(v) {
     if (v === undefined) return 'accessor';
-    if (v.objectId && (v.type === 'object' || v.type === 'function')) {
-      const r = await this.call('Runtime.callFunctionOn', {
-        objectId: v.objectId,
-        functionDeclaration: SHOW,
-        returnByValue: true,
-      });
-      return r.result.value;
-    }
-    if (v.subtype === 'null') return 'null';
-    if (v.type === 'number') return v.description;
-    if (v.type === 'bigint') return v.description;
-    if (v.type === 'string') return JSON.stringify(v.value);
-    if (v.type === 'symbol') return v.description;
-    return v.type === 'undefined' ? 'undefined' : String(v.value);
+    if (v.type === 'number' || v.type === 'bigint') return v.description;
+    return super.show(v);
   }
 }
 

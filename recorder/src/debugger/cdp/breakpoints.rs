@@ -3,9 +3,11 @@
 //! `actualLocation`) share.
 
 use super::session::location;
+use super::{CdpError, Connection};
 use morphtrace_schema::{BreakpointId, Location, LocationSource, Output};
-use serde_json::Value as Json;
+use serde_json::{json, Value as Json};
 use std::collections::HashMap;
+use std::time::Duration;
 
 #[derive(Debug, Default)]
 pub struct Breakpoints {
@@ -48,14 +50,28 @@ impl Breakpoints {
         }
     }
 
-    /// The engine's id of one of ours still set.
-    pub fn engine_id(&self, id: BreakpointId) -> Option<String> {
-        self.engine.get(&id).cloned()
-    }
-
-    pub fn removed(&mut self, id: BreakpointId) {
-        self.engine.remove(&id);
-        self.at.remove(&id);
+    /// Removes one of ours (`Debugger.removeBreakpoint`, the same in both protocols): the
+    /// output, or the connection's error when the engine did not answer.
+    pub async fn remove(
+        &mut self,
+        conn: &Connection,
+        sid: Option<&str>,
+        id: BreakpointId,
+        t: Duration,
+    ) -> Result<Output, CdpError> {
+        let Some(engine_id) = self.engine.get(&id).cloned() else {
+            return Ok(Output::BreakpointRemoved { id, ok: false });
+        };
+        let params = json!({"breakpointId": engine_id});
+        match conn.call(sid, "Debugger.removeBreakpoint", params, t).await {
+            Ok(_) => {
+                self.engine.remove(&id);
+                self.at.remove(&id);
+                Ok(Output::BreakpointRemoved { id, ok: true })
+            }
+            Err(CdpError::Protocol { .. }) => Ok(Output::BreakpointRemoved { id, ok: false }),
+            Err(e) => Err(e),
+        }
     }
 
     /// Ours, from the engine's id.

@@ -777,26 +777,15 @@ impl Debugger for CdpSession {
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
-        let Some(engine_id) = self.breakpoints.engine_id(id) else {
-            return Ok(Output::BreakpointRemoved { id, ok: false });
-        };
-        match self
-            .call(
-                "Debugger.removeBreakpoint",
-                json!({"breakpointId": engine_id}),
-            )
-            .await
-        {
-            Ok(_) => {
-                self.breakpoints.removed(id);
-                Ok(Output::BreakpointRemoved { id, ok: true })
-            }
-            Err(CdpError::Protocol { .. }) => Ok(Output::BreakpointRemoved { id, ok: false }),
-            Err(e) => {
-                self.healthy = false;
-                Err(err(e))
-            }
-        }
+        let t = self.opts.call_timeout;
+        let removed = self
+            .breakpoints
+            .remove(&self.conn, self.sid.as_deref(), id, t)
+            .await;
+        removed.map_err(|e| {
+            self.healthy = false;
+            err(e)
+        })
     }
 
     async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
