@@ -865,3 +865,76 @@ async fn bun_exception_syntax_error_and_timeout() {
 async fn bun_killed_mid_session_then_next_session_works() {
     killed_mid_session("bun").await;
 }
+
+/// Evidence for triage.toml's scope rule: V8 (Chromium, Node) leaves out of a function's scopes a
+/// `var` nothing refers to; SpiderMonkey lists it. A local that is referenced (even only written)
+/// and an unreferenced parameter are listed by both. The rule excuses exactly this and no more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn v8_leaves_an_unreferenced_var_out_of_its_scopes() {
+    let _g = SERIAL.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("scopes.js");
+    std::fs::write(
+        &path,
+        "function f(n, unused) {\n  var t;\n  var w;\n  w = 2;\n  var s = n + w;\n  return s;\n}\nf(1);\n",
+    )
+    .unwrap();
+    let p = corpus::load(&[path], dir.path()).unwrap().remove(0);
+    let names = |p: &PauseState| -> Vec<String> {
+        let mut v: Vec<String> = morphtrace_schema::dbdb::visible_variables(p.top_scopes())
+            .keys()
+            .map(|k| k.to_string())
+            .collect();
+        v.sort();
+        v
+    };
+    let mut seen = Vec::new();
+    for kind in ["chromium", "node", "firefox"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(5, None).await.unwrap();
+        let at_return = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(at_return.location.line, 5, "{kind}");
+        seen.push((kind, names(&at_return)));
+        d.close().await;
+        e.shutdown().await;
+    }
+    let v8 = ["n", "s", "unused", "w"].map(String::from).to_vec();
+    let spidermonkey = ["n", "s", "t", "unused", "w"].map(String::from).to_vec();
+    assert_eq!(
+        seen,
+        vec![
+            ("chromium", v8.clone()),
+            ("node", v8),
+            ("firefox", spidermonkey)
+        ]
+    );
+}
+
+/// Evidence for triage.toml's `if`-folding rule: V8 gives an `if` whose condition is a literal no
+/// break position (a step passes it), while the same `if` with an expression as condition gets
+/// one (a step stops there).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn v8_steps_past_an_if_whose_condition_is_a_literal() {
+    let _g = SERIAL.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("fold.js");
+    std::fs::write(
+        &path,
+        "var v = 1;\nvar a = 0;\nif (false) a = 2;\na = 3;\nif (v !== v && v === v) a = 4;\na = 5;\n",
+    )
+    .unwrap();
+    let p = corpus::load(&[path], dir.path()).unwrap().remove(0);
+    for kind in ["chromium", "node"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(1, None).await.unwrap();
+        let mut lines = vec![paused(d.control(&Action::Start).await.unwrap()).location.line];
+        for _ in 0..2 {
+            lines.push(paused(d.control(&Action::StepOver).await.unwrap()).location.line);
+        }
+        assert_eq!(lines, [1, 3, 4], "{kind}");
+        d.close().await;
+        e.shutdown().await;
+    }
+}

@@ -9,7 +9,7 @@ use crate::dbdb::ast;
 use morphtrace_schema::cod::{self, InconsistencyKind};
 use morphtrace_schema::summary::{EventKindSummary, OutputSummary, SessionSummary, TraceSummary};
 use morphtrace_schema::{
-    Action, ArchiveHeader, ArchiveReader, EventKind, Output, PauseReason, Program, ProgramHash,
+    Action, ArchiveHeader, ArchiveReader, DivergenceKind, EventKind, Output, PauseReason, Program, ProgramHash,
     RecoveryReport, Session, SessionOutcome, Trace,
 };
 use polars::prelude::*;
@@ -301,6 +301,7 @@ frame!(
     output_b: Option<String> => "its output",
     suspect: Option<String> => "three engines or more: the one engine that disagrees when all the others agree",
     agreement: Option<String> => "three engines or more: the engines grouped by agreeing output, `a+b vs c`",
+    binding: Option<String> => "variables: how the program binds the differing name (`var`, `let`, `unreferenced var`, `unreferenced implicit`, ...)",
 });
 
 frame!(
@@ -783,6 +784,14 @@ struct Ctx<'a> {
     want: Want,
 }
 
+/// The variable a variables divergence names first (`t only on the first side`, `o.k: 1 vs 2`).
+pub fn variable_name(detail: &str) -> Option<&str> {
+    let end = detail
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(detail.len());
+    (end > 0).then(|| &detail[..end])
+}
+
 fn one_based(x: u32) -> u32 {
     x + 1
 }
@@ -997,6 +1006,14 @@ impl Ctx<'_> {
                     .collect::<Vec<_>>()
                     .join(" vs ")
             }));
+            dc.binding.push(
+                match (&d.kind, variable_name(&d.detail), self.programs.get(&s.program)) {
+                    (DivergenceKind::Variables, Some(name), Some(p)) => {
+                        self.memo.get(s.program, &p.text).binding(name)
+                    }
+                    _ => None,
+                },
+            );
         }
         for w in &s.warnings {
             let line = first.and_then(|t| {

@@ -16,12 +16,46 @@ pub const UNPARSABLE: &str = "Unparsable";
 pub const UNANALYZED: &str = "Unanalyzed";
 pub const PROGRAM: &str = "Program";
 
-/// The node type of every line of one program (0-based lines).
+/// The node type of every line of one program (0-based lines), and how each name is bound.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LineNodes {
     lines: Vec<&'static str>,
     /// What every line is when the program was not classified.
     all: Option<&'static str>,
+    bindings: HashMap<String, Binding>,
+}
+
+/// How a program binds one name: the kinds of its declarations and whether anything refers to
+/// it besides them. Triage needs it: a debugger may leave out a local nothing refers to (an
+/// optimization), but a `let` or a used binding missing in one debugger is a bug's shape.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Binding {
+    /// `var`, `let`, `const`, `param`, `function`, `class`, `catch`, `import`; empty when the
+    /// program never declares the name (`arguments`, a global).
+    pub kinds: std::collections::BTreeSet<&'static str>,
+    declarations: u32,
+    occurrences: u32,
+}
+
+impl Binding {
+    /// Whether some identifier other than a declaration names it (a read, a write, a call).
+    pub fn referenced(&self) -> bool {
+        self.occurrences > self.declarations
+    }
+
+    /// `var`, `let+var`, `unreferenced var`, `unreferenced implicit` (never declared), ...
+    pub fn describe(&self) -> String {
+        let kinds = if self.kinds.is_empty() {
+            "implicit".to_string()
+        } else {
+            self.kinds.iter().copied().collect::<Vec<_>>().join("+")
+        };
+        if self.referenced() {
+            kinds
+        } else {
+            format!("unreferenced {kinds}")
+        }
+    }
 }
 
 impl LineNodes {
@@ -37,28 +71,49 @@ impl LineNodes {
         self.all.is_none()
     }
 
+    /// How the program binds `name` (see [`Binding::describe`]); `None` when the program was
+    /// not analyzed.
+    pub fn binding(&self, name: &str) -> Option<String> {
+        self.parsed().then(|| {
+            self.bindings
+                .get(name)
+                .cloned()
+                .unwrap_or_default()
+                .describe()
+        })
+    }
+
     /// Classifies every line of `text` (lines end at every ECMAScript line break).
     pub fn compute(text: &str) -> LineNodes {
-        let lines = morphtrace_js::parse(text, Goal::Program, |p| {
+        let parsed = morphtrace_js::parse(text, Goal::Program, |p| {
             let mut tree = Tree::new(text.len() as u32);
             p.program.visit_with(&mut Collector {
                 tree: &mut tree,
                 stack: vec![0],
                 base: p.base,
             });
-            p.line_tokens()
+            let mut names = Names::default();
+            p.program.visit_with(&mut names);
+            let lines = p
+                .line_tokens()
                 .into_iter()
                 .map(|t| match t {
                     Some((f, l)) => tree.deepest(f as u32, l as u32 + 1),
                     None => PROGRAM,
                 })
-                .collect()
+                .collect();
+            (lines, names.0)
         });
-        match lines {
-            Ok(lines) => LineNodes { lines, all: None },
+        match parsed {
+            Ok((lines, bindings)) => LineNodes {
+                lines,
+                all: None,
+                bindings,
+            },
             Err(e) => LineNodes {
                 lines: Vec::new(),
                 all: Some(if e.is_limit() { UNANALYZED } else { UNPARSABLE }),
+                bindings: HashMap::new(),
             },
         }
     }
@@ -80,6 +135,118 @@ impl Memo {
             c.insert(hash, n.clone());
         }
         n
+    }
+}
+
+/// Every name's declarations and identifier occurrences, program-wide (not per scope: a name
+/// declared or referenced anywhere counts, which only makes `unreferenced` rarer).
+#[derive(Default)]
+struct Names(HashMap<String, Binding>);
+
+impl Names {
+    fn declare(&mut self, name: &str, kind: &'static str) {
+        let b = self.0.entry(name.to_string()).or_default();
+        b.kinds.insert(kind);
+        b.declarations += 1;
+    }
+
+    /// The names a binding pattern declares (not its default values, which are expressions).
+    fn pattern(&mut self, p: &ast::Pat, kind: &'static str) {
+        match p {
+            ast::Pat::Ident(b) => self.declare(&b.id.sym, kind),
+            ast::Pat::Array(a) => {
+                for e in a.elems.iter().flatten() {
+                    self.pattern(e, kind);
+                }
+            }
+            ast::Pat::Rest(r) => self.pattern(&r.arg, kind),
+            ast::Pat::Object(o) => {
+                for prop in &o.props {
+                    match prop {
+                        ast::ObjectPatProp::KeyValue(kv) => self.pattern(&kv.value, kind),
+                        ast::ObjectPatProp::Assign(a) => self.declare(&a.key.id.sym, kind),
+                        ast::ObjectPatProp::Rest(r) => self.pattern(&r.arg, kind),
+                        #[allow(unreachable_patterns)]
+                        _ => {}
+                    }
+                }
+            }
+            ast::Pat::Assign(a) => self.pattern(&a.left, kind),
+            _ => {}
+        }
+    }
+}
+
+impl Visit for Names {
+    fn visit_ident(&mut self, n: &ast::Ident) {
+        self.0.entry(n.sym.to_string()).or_default().occurrences += 1;
+    }
+
+    fn visit_var_decl(&mut self, n: &ast::VarDecl) {
+        let kind = match n.kind {
+            ast::VarDeclKind::Var => "var",
+            ast::VarDeclKind::Let => "let",
+            ast::VarDeclKind::Const => "const",
+        };
+        for d in &n.decls {
+            self.pattern(&d.name, kind);
+        }
+        n.visit_children_with(self);
+    }
+
+    fn visit_param(&mut self, n: &ast::Param) {
+        self.pattern(&n.pat, "param");
+        n.visit_children_with(self);
+    }
+
+    fn visit_arrow_expr(&mut self, n: &ast::ArrowExpr) {
+        for p in &n.params {
+            self.pattern(p, "param");
+        }
+        n.visit_children_with(self);
+    }
+
+    fn visit_catch_clause(&mut self, n: &ast::CatchClause) {
+        if let Some(p) = &n.param {
+            self.pattern(p, "catch");
+        }
+        n.visit_children_with(self);
+    }
+
+    fn visit_fn_decl(&mut self, n: &ast::FnDecl) {
+        self.declare(&n.ident.sym, "function");
+        n.visit_children_with(self);
+    }
+
+    fn visit_fn_expr(&mut self, n: &ast::FnExpr) {
+        if let Some(i) = &n.ident {
+            self.declare(&i.sym, "function");
+        }
+        n.visit_children_with(self);
+    }
+
+    fn visit_class_decl(&mut self, n: &ast::ClassDecl) {
+        self.declare(&n.ident.sym, "class");
+        n.visit_children_with(self);
+    }
+
+    fn visit_class_expr(&mut self, n: &ast::ClassExpr) {
+        if let Some(i) = &n.ident {
+            self.declare(&i.sym, "class");
+        }
+        n.visit_children_with(self);
+    }
+
+    fn visit_import_specifier(&mut self, n: &ast::ImportSpecifier) {
+        let local = match n {
+            ast::ImportSpecifier::Named(s) => &s.local,
+            ast::ImportSpecifier::Default(s) => &s.local,
+            ast::ImportSpecifier::Namespace(s) => &s.local,
+            #[allow(unreachable_patterns)]
+            _ => return n.visit_children_with(self),
+        };
+        self.declare(&local.sym, "import");
+        n.visit_children_with(self);
     }
 }
 
@@ -350,6 +517,28 @@ z = 2; // a comment after the statement is not a token
                 "Program", // after the last line break
             ]
         );
+    }
+
+    #[test]
+    fn bindings_say_how_a_name_is_declared_and_whether_anything_refers_to_it() {
+        let text = "function f(n, unusedParam) {\n  var t;\n  let u = 1;\n  var s = n + 1;\n  var w; w = 2;\n  const {a = s, b: [c]} = {};\n  return s + c;\n}\ntry { f(1); } catch (e) {}\n";
+        let n = LineNodes::compute(text);
+        let b = |name: &str| n.binding(name).unwrap();
+        assert_eq!(b("t"), "unreferenced var");
+        assert_eq!(b("u"), "unreferenced let");
+        assert_eq!(b("s"), "var");
+        assert_eq!(b("n"), "param");
+        assert_eq!(b("unusedParam"), "unreferenced param");
+        // A write is a reference: the engine must keep the binding.
+        assert_eq!(b("w"), "var");
+        assert_eq!(b("a"), "unreferenced const");
+        assert_eq!(b("c"), "const");
+        assert_eq!(b("f"), "function");
+        assert_eq!(b("e"), "unreferenced catch");
+        assert_eq!(b("arguments"), "unreferenced implicit");
+        let n = LineNodes::compute("function g() { return arguments.length; }\ng();\n");
+        assert_eq!(n.binding("arguments").unwrap(), "implicit");
+        assert_eq!(LineNodes::compute("var = ;").binding("x"), None);
     }
 
     #[test]

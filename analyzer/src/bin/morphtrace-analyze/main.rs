@@ -116,6 +116,25 @@ enum Command {
         #[arg(long)]
         new: bool,
     },
+    /// The triage file: read and check it (every rule that excuses a difference must carry
+    /// evidence, an example it judges and a near miss it must not; each is checked), then list
+    /// its rules. With --check ARCHIVES: per rule, how many members of the archives it is the
+    /// first to judge and in how many distinct shapes (numbers and strings aside), so that a
+    /// reviewer sees a rule that reaches further than its evidence; the members no rule
+    /// judges close the list.
+    Triage {
+        /// Archives whose divergences, warnings and coverage inconsistencies to judge.
+        #[arg(requires = "check")]
+        archives: Vec<PathBuf>,
+        /// Judge the members of ARCHIVES and count them per rule.
+        #[arg(long, requires = "archives")]
+        check: bool,
+        /// The triage file (default: the nearest triage.toml from the current directory up).
+        #[arg(long, value_name = "FILE")]
+        triage: Option<PathBuf>,
+        #[arg(long, value_enum, default_value_t = Format::Markdown)]
+        format: Format,
+    },
     /// Findings in one command: for every class not triaged as by design or as ours (new,
     /// engine bug, representation), reduce one representative with `morphtrace-record reduce`
     /// (run as a separate process: the analyzer never talks to a debugger) into DIR/NN-CLASS, a
@@ -542,6 +561,48 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if new && untriaged > 0 {
                 return Ok(ExitCode::FAILURE);
             }
+            Ok(code(unreadable))
+        }
+        Command::Triage {
+            archives,
+            check,
+            triage,
+            format,
+        } => {
+            use morphtrace_analyzer::triage::{self, Family};
+            let t = triage::find(triage.as_deref())?;
+            let Some(path) = &t.path else {
+                anyhow::bail!("no triage.toml found here or above; give one with --triage FILE");
+            };
+            let empty = load::Frames::empty()?;
+            let d;
+            let f = if check {
+                d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
+                &d.frames
+            } else {
+                &empty
+            };
+            let cod_reports = morphtrace_analyzer::cod::reports(f)?;
+            let c = triage::check(
+                &t,
+                &[
+                    (Family::Divergence, &f.divergences),
+                    (Family::Warning, &f.warnings),
+                    (Family::Inconsistency, &cod_reports),
+                ],
+            )?;
+            print_tables(
+                &[Table::from_df(
+                    "triage_rules",
+                    &format!("Triage rules of {}", path.display()),
+                    &c,
+                )],
+                format,
+            );
+            eprintln!(
+                "triage: {} rules, every example and near miss as its rule says",
+                t.rules.len()
+            );
             Ok(code(unreadable))
         }
         Command::Findings {
