@@ -929,9 +929,17 @@ async fn v8_steps_past_an_if_whose_condition_is_a_literal() {
         let mut e = engine(kind, CaptureOptions::default()).await;
         let mut d = open(&mut e, &p).await;
         d.set_breakpoint(1, None).await.unwrap();
-        let mut lines = vec![paused(d.control(&Action::Start).await.unwrap()).location.line];
+        let mut lines = vec![
+            paused(d.control(&Action::Start).await.unwrap())
+                .location
+                .line,
+        ];
         for _ in 0..2 {
-            lines.push(paused(d.control(&Action::StepOver).await.unwrap()).location.line);
+            lines.push(
+                paused(d.control(&Action::StepOver).await.unwrap())
+                    .location
+                    .line,
+            );
         }
         assert_eq!(lines, [1, 3, 4], "{kind}");
         d.close().await;

@@ -162,6 +162,21 @@ fn shards_merge_into_the_unsharded_campaign_and_a_cut_shard_is_resumed() {
         "merge --allow-missing",
     );
     assert!(normalized(&partial).len() < normalized(&whole).len());
+    // ... and says so: `info` shows what the merge went without; a complete merge shows nothing.
+    let info = |a: &Path| {
+        let o = Command::new(analyzer())
+            .arg("info")
+            .arg(a)
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&o.stdout).to_string()
+    };
+    let said = info(&partial);
+    assert!(
+        said.contains("INCOMPLETE") && said.contains("missing shards: 3/3"),
+        "{said}"
+    );
+    assert!(!info(&whole).contains("INCOMPLETE"));
 
     // A shard given twice (a retried array task) is reported and kept once.
     let o = merge(

@@ -43,6 +43,8 @@ pub struct ArchiveInfo {
     pub host: String,
     /// `2/4 (13 tasks)` when the archive is one shard of a campaign.
     pub shard: Option<String>,
+    /// What the archive lacks of its campaign (a partial merge's missing shards and tasks).
+    pub incomplete: Vec<String>,
     pub engines: Vec<EngineSummary>,
     pub sessions: usize,
     pub events: usize,
@@ -158,6 +160,7 @@ pub fn summarize(path: &str, reader: &ArchiveReader) -> ArchiveInfo {
         shard: h
             .shard
             .map(|s| format!("{s} ({} tasks)", h.shard_tasks.len())),
+        incomplete: h.incomplete.clone(),
         host: format!(
             "{} ({}/{}, {} cpus{mem})",
             h.host.hostname, h.host.os, h.host.arch, h.host.cpus
@@ -227,6 +230,15 @@ pub fn render(info: &ArchiveInfo, max_programs: usize) -> String {
             o,
             "shard     {s}: `morphtrace-analyze merge` joins the shards"
         );
+    }
+    if !info.incomplete.is_empty() {
+        let _ = writeln!(
+            o,
+            "INCOMPLETE: not the whole campaign (merged with --allow-missing):"
+        );
+        for l in &info.incomplete {
+            let _ = writeln!(o, "  {l}");
+        }
     }
     let _ = writeln!(o, "engines   {}", info.engines.len());
     for e in &info.engines {

@@ -9,8 +9,8 @@ use crate::dbdb::ast;
 use morphtrace_schema::cod::{self, InconsistencyKind};
 use morphtrace_schema::summary::{EventKindSummary, OutputSummary, SessionSummary, TraceSummary};
 use morphtrace_schema::{
-    Action, ArchiveHeader, ArchiveReader, DivergenceKind, EventKind, Output, PauseReason, Program, ProgramHash,
-    RecoveryReport, Session, SessionOutcome, Trace,
+    Action, ArchiveHeader, ArchiveReader, DivergenceKind, EventKind, Output, PauseReason, Program,
+    ProgramHash, RecoveryReport, Session, SessionOutcome, Trace,
 };
 use polars::prelude::*;
 use rayon::prelude::*;
@@ -1007,7 +1007,11 @@ impl Ctx<'_> {
                     .join(" vs ")
             }));
             dc.binding.push(
-                match (&d.kind, variable_name(&d.detail), self.programs.get(&s.program)) {
+                match (
+                    &d.kind,
+                    variable_name(&d.detail),
+                    self.programs.get(&s.program),
+                ) {
                     (DivergenceKind::Variables, Some(name), Some(p)) => {
                         self.memo.get(s.program, &p.text).binding(name)
                     }

@@ -382,6 +382,15 @@ pub fn merge(
     let mut header = first.header.clone();
     header.shard = None;
     header.shard_tasks.clear();
+    // A merge of what there is must not pass for the whole campaign: the header keeps the gaps
+    // (`info` shows them), and those of shards that were themselves partial merges.
+    header.incomplete = report
+        .gaps()
+        .lines()
+        .map(|l| l.trim().to_string())
+        .filter(|l| !l.is_empty())
+        .chain(found.iter().flat_map(|f| f.header.incomplete.clone()))
+        .collect();
     header.campaign.command_line = unsharded(&header.campaign.command_line);
     header.started_at_ms = found
         .iter()

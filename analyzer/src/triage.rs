@@ -192,9 +192,10 @@ fn orient(detail: &str, behaving_is_first: bool) -> String {
 impl Rule {
     /// Whether this rule judges `m` (a member of the rule's family).
     pub fn judges(&self, m: &Member) -> bool {
-        let key_ok = self.key.iter().all(|(k, p)| {
-            glob(p, m.key.get(k).map(String::as_str).unwrap_or("-"))
-        });
+        let key_ok = self
+            .key
+            .iter()
+            .all(|(k, p)| glob(p, m.key.get(k).map(String::as_str).unwrap_or("-")));
         let binding_ok = self
             .binding
             .as_ref()
@@ -209,15 +210,17 @@ impl Rule {
         let names = |patterns: &[String], label: &str| {
             patterns.is_empty() || patterns.iter().any(|p| engine_matches(p, label))
         };
-        self.orientations(m).into_iter().any(|(behaving, others, first)| {
-            names(&self.engines, behaving)
-                && others.iter().all(|o| names(&self.against, o))
-                && detail_ok(&if self.family == Family::Divergence {
-                    orient(&m.detail, first)
-                } else {
-                    m.detail.clone()
-                })
-        })
+        self.orientations(m)
+            .into_iter()
+            .any(|(behaving, others, first)| {
+                names(&self.engines, behaving)
+                    && others.iter().all(|o| names(&self.against, o))
+                    && detail_ok(&if self.family == Family::Divergence {
+                        orient(&m.detail, first)
+                    } else {
+                        m.detail.clone()
+                    })
+            })
     }
 
     /// Who may be the engine that behaves so, the others, and whether it is the detail's first
@@ -230,7 +233,10 @@ impl Rule {
                     let others = all.iter().map(String::as_str).filter(|e| e != s).collect();
                     vec![(s.as_str(), others, false)]
                 }
-                (None, [a, b]) => vec![(a.as_str(), vec![b.as_str()], true), (b.as_str(), vec![a.as_str()], false)],
+                (None, [a, b]) => vec![
+                    (a.as_str(), vec![b.as_str()], true),
+                    (b.as_str(), vec![a.as_str()], false),
+                ],
                 (None, _) => Vec::new(),
             },
             _ => m
@@ -295,10 +301,12 @@ impl Triage {
                 message,
             };
             let allowed = r.family.keys();
-            let fields = r
-                .key
-                .keys()
-                .chain(r.examples.iter().chain(&r.near_misses).flat_map(|m| m.key.keys()));
+            let fields = r.key.keys().chain(
+                r.examples
+                    .iter()
+                    .chain(&r.near_misses)
+                    .flat_map(|m| m.key.keys()),
+            );
             if let Some(k) = fields.clone().find(|k| !allowed.contains(&k.as_str())) {
                 return Err(fail(format!(
                     "unknown key field {k:?} (this family's: {})",
@@ -554,7 +562,10 @@ pub fn shape(m: &Member) -> String {
     format!(
         "{} | {}{}",
         engines.join(" vs "),
-        m.binding.as_ref().map(|b| format!("{b} | ")).unwrap_or_default(),
+        m.binding
+            .as_ref()
+            .map(|b| format!("{b} | "))
+            .unwrap_or_default(),
         detail
     )
 }
@@ -743,25 +754,52 @@ near_misses = [{ key = { kind = "pause-location" }, detail = "3 vs 4" }]
         let text = format!(
             "[[class]]\nfamily = \"divergence\"\nkey = {{ kind = \"variables\" }}\n{extra}\nverdict = \"engine-bug\"\nnote = \"n\"\n"
         );
-        Triage::parse(&text, Path::new("t.toml")).unwrap().rules.remove(0)
+        Triage::parse(&text, Path::new("t.toml"))
+            .unwrap()
+            .rules
+            .remove(0)
     }
 
     #[test]
     fn a_rule_names_the_engine_that_behaves_so_and_against_which() {
         let r = rule("engines = [\"chromium\", \"node\"]\nagainst = [\"firefox\"]\ndetail = '^t only on the other side$'");
         // Chromium lacks `t`, whichever side it is on.
-        assert!(r.judges(&member("t only on the second side", &["chromium@156", "firefox@153"], None)));
-        assert!(r.judges(&member("t only on the first side", &["firefox@153", "node@22.1.0"], None)));
+        assert!(r.judges(&member(
+            "t only on the second side",
+            &["chromium@156", "firefox@153"],
+            None
+        )));
+        assert!(r.judges(&member(
+            "t only on the first side",
+            &["firefox@153", "node@22.1.0"],
+            None
+        )));
         // Firefox lacks it: another engine's behaviour.
-        assert!(!r.judges(&member("t only on the first side", &["chromium@156", "firefox@153"], None)));
+        assert!(!r.judges(&member(
+            "t only on the first side",
+            &["chromium@156", "firefox@153"],
+            None
+        )));
         // V8 against V8: not what the rule says.
-        assert!(!r.judges(&member("t only on the second side", &["chromium@156", "node@22.1.0"], None)));
+        assert!(!r.judges(&member(
+            "t only on the second side",
+            &["chromium@156", "node@22.1.0"],
+            None
+        )));
         // Three engines: the suspect's behaviour (it is the detail's second side) against all
         // the others, which must all match `against`.
         let three = ["firefox@153", "bun@1.4.5", "chromium@156"];
         let r3 = rule("engines = [\"chromium\"]\nagainst = [\"firefox\", \"bun\"]\ndetail = '^t only on the other side$'");
-        assert!(r3.judges(&member("t only on the first side", &three, Some("chromium@156"))));
-        assert!(!r3.judges(&member("t only on the first side", &three, Some("bun@1.4.5"))));
+        assert!(r3.judges(&member(
+            "t only on the first side",
+            &three,
+            Some("chromium@156")
+        )));
+        assert!(!r3.judges(&member(
+            "t only on the first side",
+            &three,
+            Some("bun@1.4.5")
+        )));
         // No engine stood alone: no engine's rule can judge it.
         assert!(!r3.judges(&member("t only on the first side", &three, None)));
         // A rule without engines reads the detail as written.
@@ -845,14 +883,23 @@ note = "JavaScriptCore"
     #[test]
     fn a_rule_that_excuses_must_show_evidence_an_example_and_a_near_miss() {
         let base = "[[class]]\nfamily = \"divergence\"\nkey = { kind = \"variables\" }\ndetail = '^\\w+: -?\\d+\\.\\d+ vs -?\\d+\\.\\d+$'\nverdict = \"by-design\"\nnote = \"n\"\n";
-        let example = "examples = [{ key = { kind = \"variables\" }, detail = \"x: 0.1 vs 0.2\" }]\n";
+        let example =
+            "examples = [{ key = { kind = \"variables\" }, detail = \"x: 0.1 vs 0.2\" }]\n";
         let near = "near_misses = [{ key = { kind = \"variables\" }, detail = \"x: 1 vs 2\" }]\n";
         let evidence = "evidence = [\"traces/findings/x\"]\n";
-        let err = |t: String| Triage::parse(&t, Path::new("t.toml")).unwrap_err().to_string();
+        let err = |t: String| {
+            Triage::parse(&t, Path::new("t.toml"))
+                .unwrap_err()
+                .to_string()
+        };
         assert!(err(format!("{base}{example}{near}")).contains("needs evidence"));
         assert!(err(format!("{base}{evidence}{near}")).contains("near miss"));
         assert!(err(format!("{base}{evidence}{example}")).contains("near miss"));
-        Triage::parse(&format!("{base}{evidence}{example}{near}"), Path::new("t.toml")).unwrap();
+        Triage::parse(
+            &format!("{base}{evidence}{example}{near}"),
+            Path::new("t.toml"),
+        )
+        .unwrap();
         // An example the rule does not judge, a near miss it does: refused with which.
         let wrong = "examples = [{ key = { kind = \"variables\" }, detail = \"x: 1 vs 2\" }]\n";
         assert!(err(format!("{base}{evidence}{wrong}{near}")).contains("example 0 is not judged"));
@@ -868,14 +915,20 @@ note = "JavaScriptCore"
         let t = Triage::load(&dir.join("triage.toml")).unwrap();
         for (i, r) in t.rules.iter().enumerate() {
             if r.excuses() {
-                assert!(!r.examples.is_empty() && !r.near_misses.is_empty(), "rule {i}");
+                assert!(
+                    !r.examples.is_empty() && !r.near_misses.is_empty(),
+                    "rule {i}"
+                );
             }
             // A bundle or test named as evidence is in the repository (`path#name`: a test
             // of that name in that file).
             for e in r.evidence.iter().filter(|e| !e.starts_with("http")) {
                 let (path, name) = e.split_once('#').unwrap_or((e, ""));
                 let p = dir.join(path);
-                assert!(p.exists(), "rule {i}: evidence {e} is not in the repository");
+                assert!(
+                    p.exists(),
+                    "rule {i}: evidence {e} is not in the repository"
+                );
                 if !name.is_empty() {
                     let text = std::fs::read_to_string(&p).unwrap();
                     assert!(
@@ -906,7 +959,10 @@ note = "JavaScriptCore"
         // Numbers and strings do not make shapes; names and engines do.
         assert_eq!(shape(&m("x: 1.5 vs 2.25")), shape(&m("x: 3.0 vs 4.75")));
         assert_ne!(shape(&m("x: 1.5 vs 2.25")), shape(&m("x: 1 vs 2")));
-        assert_eq!(shape(&m("s: \"a\" vs \"b\"")), "chromium vs node | s: S vs S");
+        assert_eq!(
+            shape(&m("s: \"a\" vs \"b\"")),
+            "chromium vs node | s: S vs S"
+        );
     }
 
     #[test]

@@ -285,6 +285,9 @@ key = { kind = "breakpoint-location", ast_node = "BlockStatement" }
 engines = ["firefox"]
 verdict = "by-design"
 note = "sliding is not specified"
+evidence = ["https://example.org/sliding"]
+examples = [{ key = { kind = "breakpoint-location", ast_node = "BlockStatement" }, detail = "breakpoint at [3:1] vs [4:1]", engines = ["chromium@156", "firefox@153"] }]
+near_misses = [{ key = { kind = "breakpoint-location", ast_node = "Program" }, detail = "breakpoint at [3:1] vs [4:1]", engines = ["chromium@156", "firefox@153"] }]
 "#,
     )
     .unwrap();
@@ -1057,6 +1060,29 @@ fn show_prints_a_program_by_hash_prefix() {
 
 // ---------- findings ----------
 
+/// `findings` says in its exit status when a class could not be reduced: a finding not
+/// delivered is not a success (here the "recorder" is `false`, which reduces nothing).
+#[test]
+fn findings_exit_4_when_a_class_could_not_be_reduced() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = hand_built(dir.path());
+    let out = dir.path().join("findings");
+    let o = run(&[
+        "findings",
+        p(&path),
+        "--recorder",
+        "/bin/false",
+        "--out",
+        p(&out),
+    ]);
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(4), "{said}");
+    assert!(said.contains("NOT REDUCED"), "{said}");
+    assert!(said.contains("0 of "), "{said}");
+    // The index and summary are still written: what was tried is kept.
+    assert!(out.join("index.html").is_file() && out.join("findings.json").is_file());
+}
+
 /// One representative per class that no rule dismisses: by-design classes are left out with
 /// their verdict, engine-bug and new ones are chosen (their first member).
 #[test]
@@ -1072,6 +1098,9 @@ family = "divergence"
 key = { kind = "breakpoint-location" }
 verdict = "by-design"
 note = "sliding"
+evidence = ["https://example.org/sliding"]
+examples = [{ key = { kind = "breakpoint-location" } }]
+near_misses = [{ key = { kind = "breakpoint-removal" } }]
 
 [[class]]
 family = "divergence"

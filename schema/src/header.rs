@@ -95,6 +95,10 @@ pub struct ArchiveHeader {
     /// A shard's tasks, so that a merge can tell a complete shard from an interrupted one.
     #[serde(default)]
     pub shard_tasks: Vec<TaskKey>,
+    /// What this archive lacks of its campaign, a line each (empty: nothing known missing): the
+    /// shards and tasks a `merge --allow-missing` went without.
+    #[serde(default)]
+    pub incomplete: Vec<String>,
 }
 
 /// What identifies a task's result in an archive: a resumed campaign skips the tasks whose
@@ -166,6 +170,7 @@ impl ArchiveHeader {
             started_at_ms: now_ms(),
             shard: None,
             shard_tasks: Vec::new(),
+            incomplete: Vec::new(),
         }
     }
 

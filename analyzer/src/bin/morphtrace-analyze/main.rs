@@ -16,6 +16,8 @@ use std::process::ExitCode;
 /// Exit code of `info` when an archive was readable but had to be recovered.
 const EXIT_DAMAGED: u8 = 3;
 const EXIT_UNREADABLE: u8 = 1;
+/// Exit code of `findings` when some class chosen for reduction could not be reduced.
+const EXIT_NOT_REDUCED: u8 = 4;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -142,6 +144,10 @@ enum Command {
     /// program with each engine's pauses side by side and the variables that differ, or the
     /// coverage line and its counts; for a metamorphic warning, parent and follow-up) and
     /// DIR/findings.json.
+    ///
+    /// Exit status: 0 when every chosen class was reduced (or none needed it), 4 when some
+    /// class could not be reduced (each is listed as NOT REDUCED, with what `reduce` said), 1
+    /// when an archive could not be read.
     Findings {
         /// Archives to draw the classes from (not with --index-only).
         #[arg(required_unless_present = "index_only")]
@@ -1112,6 +1118,17 @@ fn findings(
         if let Some(c) = r.coverage_class() {
             cmd.args(["--class", &c]);
         }
+        // The reduction runs engines on hostile programs: it must not outlive the analyzer
+        // (Ctrl-C, a killed parent). Its own children die with it in turn.
+        // SAFETY: prctl with PR_SET_PDEATHSIG takes no pointers and is async-signal-safe.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut cmd, || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
         let o = anyhow::Context::with_context(cmd.output(), || {
             format!(
                 "running {} (give the recorder with --recorder)",
@@ -1184,6 +1201,9 @@ fn findings(
     );
     Ok(if unreadable {
         ExitCode::from(EXIT_UNREADABLE)
+    } else if done < outcomes.len() {
+        // A class that could not be reduced is a finding not delivered: say so in the status.
+        ExitCode::from(EXIT_NOT_REDUCED)
     } else {
         ExitCode::SUCCESS
     })
