@@ -4,6 +4,7 @@
 use crate::dbdb::classes::{strings, u32s};
 use crate::load::Archives;
 use crate::render::Table;
+use morphtrace_schema::SessionOutcome;
 use polars::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -20,11 +21,19 @@ pub(crate) struct SessionResult {
     pub undecided: bool,
 }
 
-/// Sessions keyed by (program, seed, mode); the first of duplicates wins.
-pub(crate) fn results(
-    d: &Archives,
-) -> PolarsResult<BTreeMap<(String, u64, String), SessionResult>> {
+/// What identifies a session across two campaigns of the same programs and seeds (other engine
+/// versions, another engine, a replay): program, seed, mode, and `who` — which of its campaign's
+/// engines the session ran on (by position: the first engine of one campaign pairs with the
+/// first of the other), the metamorphic round and last transformation, and the session's rank
+/// among those alike in its campaign (follow-ups of one parent, recorded in a deterministic
+/// order).
+pub(crate) type SessionKey = (String, u64, String, String);
+
+/// Every session by its [`SessionKey`].
+pub(crate) fn results(d: &Archives) -> PolarsResult<BTreeMap<SessionKey, SessionResult>> {
     let s = &d.frames.sessions;
+    let (engines, transformation) = (strings(s, "engines")?, strings(s, "transformation")?);
+    let round = strings(s, "round")?;
     let (arch, pos) = (u32s(s, "archive")?, u32s(s, "session")?);
     let (program, mode, outcome, divergence) = (
         strings(s, "program")?,
@@ -52,25 +61,58 @@ pub(crate) fn results(
         div.insert((da[i], ds[i]), i);
     }
     let mut out = BTreeMap::new();
+    let mut seen: HashMap<(String, u64, String, String), usize> = HashMap::new();
     for i in 0..s.height() {
+        // A session on every engine of its campaign is `all`; one on some of them (a random
+        // campaign's, a metamorphic chain's) names their positions.
+        let campaign: Vec<String> = d
+            .sources
+            .get(arch[i] as usize)
+            .map(|s| s.header.engines.iter().map(|e| e.label()).collect())
+            .unwrap_or_default();
+        let mine: Vec<&str> = engines[i].split(" vs ").collect();
+        let slots = if mine.len() == campaign.len() {
+            "all".to_string()
+        } else {
+            mine.iter()
+                .map(|m| match campaign.iter().position(|c| c == m) {
+                    Some(k) => format!("engine {}", k + 1),
+                    None => m.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(" + ")
+        };
+        let alike = (
+            program[i].clone(),
+            seeds[i],
+            mode[i].clone(),
+            format!("{slots} | round {} | {}", round[i], transformation[i]),
+        );
+        let rank = seen.entry(alike.clone()).or_default();
+        *rank += 1;
+        let who = if *rank == 1 {
+            alike.3
+        } else {
+            format!("{} | #{}", alike.3, rank)
+        };
         let d = div.get(&(arch[i], pos[i])).copied();
         let category = if outcome[i] == "diverged" {
             format!("diverged: {}", divergence[i])
         } else {
             outcome[i].clone()
         };
-        out.entry((program[i].clone(), seeds[i], mode[i].clone()))
-            .or_insert(SessionResult {
+        out.insert(
+            (alike.0, alike.1, alike.2, who),
+            SessionResult {
                 id: id[i].clone(),
                 program_name: name[i].clone(),
                 category,
                 class: d.map(|j| [kind[j].clone(), last[j].clone(), node[j].clone()]),
                 detail: d.map(|j| detail[j].clone()).unwrap_or_default(),
-                undecided: matches!(
-                    outcome[i].as_str(),
-                    "timeout" | "harness-error" | "rejected"
-                ),
-            });
+                // An outcome the schema does not know is no verdict either.
+                undecided: SessionOutcome::verdict_of(&outcome[i]).is_none_or(|v| !v.is_judged()),
+            },
+        );
     }
     Ok(out)
 }
@@ -132,10 +174,20 @@ pub fn compare(
     let mut overview = Table::new(
         "compare_overview",
         "Campaigns compared",
-        &["side", "archives", "engines", "sessions", "diverged", "matched", "only here"],
+        &[
+            "side",
+            "archives",
+            "engines",
+            "sessions",
+            "diverged",
+            "matched",
+            "only here",
+        ],
     )
     .with_note(
-        "Sessions are matched by program, seed and mode. Only matched sessions enter the tables below.",
+        "Sessions are matched by program, seed, mode, the campaign's engines they ran on (by \
+         position), metamorphic round and transformation, and rank among sessions alike \
+         (follow-ups of one parent). Only matched sessions enter the tables below.",
     );
     for (side, d, r, other) in [("A", a, &ra, &rb), ("B", b, &rb, &ra)] {
         overview.push(vec![
@@ -259,7 +311,7 @@ pub fn compare(
         ],
     )
     .with_note(format!("{} matched sessions changed.", changed.len()));
-    for ((_, seed, _), x, y) in changed.into_iter().take(limit) {
+    for ((_, seed, _, _), x, y) in changed.into_iter().take(limit) {
         t_sess.push(vec![
             x.program_name,
             seed.to_string(),

@@ -69,7 +69,7 @@ fn class_name(c: &[String; 3]) -> String {
 /// The matrix as tables: per version, classes × versions, and outcome changes between
 /// neighbouring versions (columns in the order given).
 pub fn matrix(columns: &[Column<'_>]) -> PolarsResult<Vec<Table>> {
-    let results: Vec<BTreeMap<(String, u64, String), SessionResult>> = columns
+    let results: Vec<BTreeMap<crate::compare::SessionKey, SessionResult>> = columns
         .iter()
         .map(|c| results(c.data))
         .collect::<PolarsResult<_>>()?;

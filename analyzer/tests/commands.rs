@@ -581,6 +581,21 @@ fn relations_never_call_a_session_that_was_not_judged_to_its_end_agreed() {
     );
 }
 
+/// Sessions are told apart as the campaign made them: a metamorphic campaign's follow-ups of
+/// one parent (same program, seed and mode) are each a session of their own, and every one is
+/// counted and matched (they used to collapse into one per program and seed).
+#[test]
+fn compare_counts_and_matches_every_session_of_a_metamorphic_campaign() {
+    let info = ok(&["info", p(&trace(METAMORPHIC))]);
+    assert!(info.contains("sessions  718 "), "{info}");
+    let same = ok(&["compare", p(&trace(METAMORPHIC)), p(&trace(METAMORPHIC))]);
+    assert!(
+        same.contains("| chromium@156.0.8078.79, node@20.20.2 | 718 | 0 | 718 | 0 |"),
+        "{same}"
+    );
+    assert!(same.contains("0 matched sessions changed."), "{same}");
+}
+
 #[test]
 fn compare_shows_what_changed_between_two_campaigns() {
     let same = ok(&["compare", p(&trace(FIREFOX)), p(&trace(FIREFOX))]);

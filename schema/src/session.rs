@@ -97,6 +97,24 @@ impl SessionOutcome {
 }
 
 impl SessionOutcome {
+    /// The verdict of an outcome known by its name (as the analyzer's frames hold it); `None`
+    /// for a name no outcome has.
+    pub fn verdict_of(name: &str) -> Option<Verdict> {
+        let message = String::new;
+        [
+            SessionOutcome::Finished,
+            SessionOutcome::ActionLimit,
+            SessionOutcome::Diverged,
+            SessionOutcome::Violated,
+            SessionOutcome::Timeout,
+            SessionOutcome::HarnessError { message: message() },
+            SessionOutcome::Rejected { reason: message() },
+        ]
+        .into_iter()
+        .find(|o| o.name() == name)
+        .map(|o| o.verdict())
+    }
+
     /// Why the session's verdict is undecided (`timeout`, `harness-error`, `rejected`), or `None`
     /// when the recording reached a point where its relation or comparison was judged.
     pub fn undecided(&self) -> Option<&'static str> {
@@ -334,6 +352,28 @@ impl Session {
         v.sort();
         v.dedup();
         v
+    }
+}
+
+#[cfg(test)]
+mod verdict_tests {
+    use super::*;
+
+    #[test]
+    fn every_outcome_name_has_its_verdict() {
+        assert_eq!(
+            SessionOutcome::verdict_of("finished"),
+            Some(Verdict::Agreed)
+        );
+        assert_eq!(
+            SessionOutcome::verdict_of("violated"),
+            Some(Verdict::Diverged)
+        );
+        for name in ["timeout", "harness-error", "rejected"] {
+            let v = SessionOutcome::verdict_of(name).unwrap();
+            assert!(!v.is_judged(), "{name}");
+        }
+        assert_eq!(SessionOutcome::verdict_of("nonsense"), None);
     }
 }
 
