@@ -132,6 +132,9 @@ struct CoverageCheckArgs {
     /// Run JavaScript without the determinism prelude.
     #[arg(long)]
     no_prelude: bool,
+    /// Memory bound per engine, in MiB, as for `run` (the programs are as hostile here). 0: none.
+    #[arg(long, default_value_t = 2048)]
+    memory_limit: u64,
 }
 
 #[derive(Args)]
@@ -154,6 +157,9 @@ struct BisectArgs {
     /// Longest one probe session may take.
     #[arg(long, default_value_t = 60.0)]
     session_timeout: f64,
+    /// Memory bound per engine, in MiB, as for `run` (the programs are as hostile here). 0: none.
+    #[arg(long, default_value_t = 2048)]
+    memory_limit: u64,
 }
 
 #[derive(Args)]
@@ -178,6 +184,9 @@ struct ReduceArgs {
     /// beyond the weak-noise filter.
     #[arg(long)]
     class: Option<String>,
+    /// Memory bound per engine, in MiB, as for `run` (the programs are as hostile here). 0: none.
+    #[arg(long, default_value_t = 2048)]
+    memory_limit: u64,
 }
 
 #[derive(Args)]
@@ -839,6 +848,12 @@ async fn run(cli: Cli) -> Result<ExitCode> {
         Command::Run(RunArgs { common, .. }) | Command::Replay(ReplayArgs { common, .. }) => {
             morphtrace_recorder::memory::Guard::start(common.memory_limit)
         }
+        // Every command that runs programs-to-debug bounds their engines' memory.
+        Command::Reduce(ReduceArgs { memory_limit, .. })
+        | Command::Bisect(BisectArgs { memory_limit, .. })
+        | Command::CoverageCheck(CoverageCheckArgs { memory_limit, .. }) => {
+            morphtrace_recorder::memory::Guard::start(*memory_limit)
+        }
         _ => None,
     };
     match cli.command {
@@ -1286,11 +1301,7 @@ async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
         .iter()
         .filter_map(|e| header.engines.get(e.0 as usize))
         .collect();
-    let capture = CaptureOptions {
-        prelude: prelude_was_on(&descriptors),
-        action_timeout: action_timeout(header),
-        ..CaptureOptions::default()
-    };
+    let capture = CaptureOptions::recorded(header, &descriptors);
     let policy = ComparisonPolicy::from_params(&header.campaign.params);
     std::fs::create_dir_all(&b.out).with_context(|| format!("creating {}", b.out.display()))?;
     let work = tempfile::Builder::new()
@@ -1515,11 +1526,8 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
                 .context("the session names an engine the header lacks")
         })
         .collect::<Result<_>>()?;
-    let prelude = prelude_was_on(&descriptors);
-    let capture = CaptureOptions {
-        prelude,
-        ..CaptureOptions::default()
-    };
+    let capture = CaptureOptions::recorded(header, &descriptors);
+    let prelude = capture.prelude;
     let mut launched = Vec::new();
     for d in &descriptors {
         let spec = EngineSpec::of(d);
@@ -1581,12 +1589,7 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
 
 /// How long the recording waited for one action's answer (the campaign's parameter).
 fn action_timeout(header: &morphtrace_schema::ArchiveHeader) -> Duration {
-    Duration::from_secs_f64(
-        campaign_param(header, "action_timeout_s")
-            .and_then(|v| v.parse::<f64>().ok())
-            .filter(|t| t.is_finite() && *t > 0.0)
-            .unwrap_or(5.0),
-    )
+    CaptureOptions::recorded(header, &[]).action_timeout
 }
 
 /// The line `reduce` ends with, and the bundle's directory.
@@ -1653,11 +1656,8 @@ async fn reduce_warning(
         .and_then(|e| header.engines.get(e.0 as usize))
         .context("the session names an engine the header lacks")?
         .clone();
-    let prelude = prelude_was_on(&[&descriptor]);
-    let capture = CaptureOptions {
-        prelude,
-        ..CaptureOptions::default()
-    };
+    let capture = CaptureOptions::recorded(header, &[&descriptor]);
+    let prelude = capture.prelude;
     let spec = EngineSpec::of(&descriptor);
     let mut engine = spec
         .launch(&capture, 1)
@@ -1844,7 +1844,7 @@ async fn reduce_coverage(
         "--run-timeout".into(),
         run_timeout.to_string(),
     ]);
-    let prelude = prelude_was_on(&used);
+    let prelude = CaptureOptions::recorded(header, &used).prelude;
     let is_c = program.language == Language::C;
     let bar = indicatif::ProgressBar::new_spinner().with_message(format!(
         "{}: {class}",
@@ -1986,16 +1986,6 @@ async fn reduce_coverage(
     );
     println!("{}", r.out.display());
     Ok(ExitCode::SUCCESS)
-}
-
-/// Whether the recording ran programs behind the determinism prelude (on unless an engine says
-/// it was switched off).
-fn prelude_was_on(engines: &[&morphtrace_schema::EngineDescriptor]) -> bool {
-    !engines.iter().any(|d| {
-        d.details
-            .iter()
-            .any(|(k, v)| k == "determinism" && v.starts_with("off"))
-    })
 }
 
 /// A campaign parameter as the archive's header recorded it.

@@ -60,6 +60,40 @@ impl Default for CaptureOptions {
     }
 }
 
+impl CaptureOptions {
+    /// The options a campaign was recorded with, from its archive's header: the capture depth,
+    /// Firefox's breakpoint policy and the action timeout (campaign parameters), and whether the
+    /// determinism prelude ran (the `engines`' details). What the header does not say (older
+    /// archives) is the default. Replaying, reducing or bisecting a session with other options
+    /// could make "does not reproduce" ours.
+    pub fn recorded(
+        header: &morphtrace_schema::ArchiveHeader,
+        engines: &[&EngineDescriptor],
+    ) -> CaptureOptions {
+        let d = CaptureOptions::default();
+        let param = |k: &str| header.campaign.param(k);
+        CaptureOptions {
+            depth: param("capture.depth")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d.depth),
+            breakpoint_policy: param("firefox.breakpoints")
+                .and_then(|v| <rdp::BreakpointPolicy as clap::ValueEnum>::from_str(v, false).ok())
+                .unwrap_or(d.breakpoint_policy),
+            action_timeout: param("action_timeout_s")
+                .and_then(|v| v.parse::<f64>().ok())
+                .filter(|t| t.is_finite() && *t > 0.0)
+                .map(Duration::from_secs_f64)
+                .unwrap_or(d.action_timeout),
+            prelude: !engines.iter().any(|e| {
+                e.details
+                    .iter()
+                    .any(|(k, v)| k == "determinism" && v.starts_with("off"))
+            }),
+            ..d
+        }
+    }
+}
+
 /// A program written to disk for the engines (Node needs a file; URLs must match for breakpoints).
 #[derive(Debug, Clone)]
 pub struct ProgramFile {
@@ -138,6 +172,46 @@ pub trait Engine: Send {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_session_is_rerun_with_the_options_it_was_recorded_with() {
+        let mut header = morphtrace_schema::ArchiveHeader::new(
+            morphtrace_schema::CampaignConfig {
+                name: "c".into(),
+                strategy: "differential".into(),
+                corpus: vec![],
+                seeds: "1..1".into(),
+                params: vec![
+                    ("capture.depth".into(), "4".into()),
+                    ("firefox.breakpoints".into(), "same-line".into()),
+                    ("action_timeout_s".into(), "2.5".into()),
+                ],
+                command_line: vec![],
+            },
+            vec![],
+        );
+        let firefox = EngineDescriptor {
+            kind: morphtrace_schema::EngineKind::Firefox,
+            executable: "/usr/lib/firefox-esr/firefox-esr".into(),
+            version: "153.7.0esr".into(),
+            protocol: morphtrace_schema::Protocol::Rdp,
+            engine_version: None,
+            details: vec![("determinism".into(), "off (--no-prelude)".into())],
+        };
+        let o = CaptureOptions::recorded(&header, &[&firefox]);
+        assert_eq!(o.depth, 4);
+        assert_eq!(o.breakpoint_policy, rdp::BreakpointPolicy::SameLine);
+        assert_eq!(o.action_timeout, Duration::from_millis(2500));
+        assert!(!o.prelude);
+        // An archive that says nothing: the defaults, prelude on.
+        header.campaign.params.clear();
+        let o = CaptureOptions::recorded(&header, &[]);
+        let d = CaptureOptions::default();
+        assert_eq!(
+            (o.depth, o.breakpoint_policy, o.action_timeout, o.prelude),
+            (d.depth, d.breakpoint_policy, d.action_timeout, true)
+        );
+    }
 
     fn refused(action: Action, started: bool, ended: Option<ProgramOutcome>) -> Option<String> {
         refusal(&action, started, ended.as_ref()).map(|o| match o {

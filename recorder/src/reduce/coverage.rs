@@ -107,7 +107,7 @@ pub fn cvise(
     }
     let t0 = Instant::now();
     use std::os::unix::process::CommandExt;
-    let mut child = Command::new("cvise")
+    let mut child = crate::child::DieWithParent::die_with_parent(&mut Command::new("cvise"))
         .current_dir(work)
         // Its own process group: C-Vise's worker pool and the tests it runs go with it.
         .process_group(0)

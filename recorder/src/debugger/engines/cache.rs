@@ -216,6 +216,8 @@ pub fn available(source: Source) -> Result<Vec<Version>, CacheError> {
 
 fn npm() -> Command {
     let mut c = Command::new("npm");
+    // An install must not go on after the recorder is gone (a killed `engines --install`).
+    crate::child::DieWithParent::die_with_parent(&mut c);
     // npm's update check and funding notes are noise on stderr and a network call of their own.
     c.env("NPM_CONFIG_UPDATE_NOTIFIER", "false")
         .env("NPM_CONFIG_FUND", "false")
