@@ -4,6 +4,7 @@
 use crate::dbdb::classes::{strings, u32s};
 use crate::load::Archives;
 use crate::render::Table;
+use crate::triage::JudgeFrames;
 use morphtrace_schema::SessionOutcome;
 use polars::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};

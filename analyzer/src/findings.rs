@@ -9,6 +9,7 @@
 
 use crate::dbdb::classes::{groups, u32s};
 use crate::load::Archives;
+use crate::triage::JudgeFrames;
 use crate::triage::{Family, Triage, Verdict};
 use polars::prelude::*;
 use serde_json::Value as Json;

@@ -1,469 +1,99 @@
-//! Triage that persists (issue 23): `triage.toml`, reviewed like code, says what each class of
-//! finding is — an engine bug, by design (definitional), a representation difference, or the
-//! harness's own — with a note and a link. The analyzer shows every class's verdict and which
-//! classes nobody has judged yet.
-//!
-//! A rule names the family it judges (divergence, warning, inconsistency), the class-key fields
-//! it requires (`*` matches any run of characters, `|` separates alternatives), and optionally the engines and a regular
-//! expression over the member's detail or message. A class takes a rule's verdict when every
-//! member matches that rule (the first matching rule per member); otherwise it is `new`, or
-//! `mixed` when only some members are triaged.
+//! Triage over the analyzer's frames: the rules of `morphtrace_schema::triage` applied to the
+//! members of each class, each class's verdict, and `triage --check`.
 
+pub use morphtrace_schema::triage::*;
 use polars::prelude::*;
-use serde::Deserialize;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
 
-#[derive(Debug, thiserror::Error)]
-pub enum TriageError {
-    #[error("{path}: {source}")]
-    Read {
-        path: PathBuf,
-        source: std::io::Error,
-    },
-    #[error("{path}: {message}")]
-    Parse { path: PathBuf, message: String },
-    #[error("{path}: rule {index} ({note:?}): {message}")]
-    Rule {
-        path: PathBuf,
-        index: usize,
-        note: String,
-        message: String,
-    },
-}
-
-/// What a class of findings is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Verdict {
-    /// The engine or profiler is wrong: report it.
-    EngineBug,
-    /// Both answers are allowed (definitional, documented, or a design choice).
-    ByDesign,
-    /// The engines agree on the behaviour and differ in how they present it.
-    Representation,
-    /// morphtrace's own false positive: a bug of ours.
-    Harness,
-}
-
-impl Verdict {
-    pub fn name(self) -> &'static str {
-        match self {
-            Verdict::EngineBug => "engine bug",
-            Verdict::ByDesign => "by design",
-            Verdict::Representation => "representation",
-            Verdict::Harness => "harness",
+/// The members (rows) of `members`, a frame of `family`, as rules see them.
+pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>> {
+    let n = members.height();
+    let text = |name: &str| -> PolarsResult<Vec<String>> {
+        if members
+            .get_column_names()
+            .iter()
+            .any(|c| c.as_str() == name)
+        {
+            crate::dbdb::classes::strings(members, name)
+        } else {
+            Ok(vec!["-".to_string(); n])
         }
-    }
-
-    /// Worth a reduced reproducer (`findings`): not ours, not allowed behaviour.
-    pub fn is_finding(self) -> bool {
-        matches!(self, Verdict::EngineBug | Verdict::Representation)
-    }
-}
-
-/// The finding families a rule can judge.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Family {
-    Divergence,
-    Warning,
-    Inconsistency,
-}
-
-impl Family {
-    /// The member frame's column that carries the detail.
-    fn detail_column(self) -> &'static str {
-        match self {
-            Family::Divergence => "detail",
-            Family::Warning => "message",
-            Family::Inconsistency => "detail",
-        }
-    }
-
-    fn keys(self) -> &'static [&'static str] {
-        match self {
-            Family::Divergence => &crate::dbdb::classes::DIVERGENCE_KEYS,
-            Family::Warning => &crate::dbdb::classes::WARNING_KEYS,
-            Family::Inconsistency => &crate::cod::KEYS,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Family::Divergence => "divergence",
-            Family::Warning => "warning",
-            Family::Inconsistency => "inconsistency",
-        }
-    }
-}
-
-/// One member of a class as a rule sees it: its class key, its detail (a divergence's detail, a
-/// warning's message), its engines and, for a variables divergence, how the program binds the
-/// name. Rules' examples and near misses are written in the same shape.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Member {
-    #[serde(default)]
-    pub key: BTreeMap<String, String>,
-    #[serde(default)]
-    pub detail: String,
-    /// A divergence's two sides in order (the detail's first and second side), or with three
-    /// engines or more every engine; a warning's engine; an inconsistency's profiler.
-    #[serde(default)]
-    pub engines: Vec<String>,
-    /// Three engines or more: the engine that stood alone.
-    #[serde(default)]
-    pub suspect: Option<String>,
-    /// How the program binds the variable a variables divergence names (`unreferenced var`).
-    #[serde(default)]
-    pub binding: Option<String>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RuleText {
-    family: Family,
-    #[serde(default)]
-    key: BTreeMap<String, String>,
-    #[serde(default)]
-    engines: Vec<String>,
-    #[serde(default)]
-    against: Vec<String>,
-    binding: Option<String>,
-    detail: Option<String>,
-    verdict: Verdict,
-    note: String,
-    link: Option<String>,
-    #[serde(default)]
-    evidence: Vec<String>,
-    #[serde(default)]
-    examples: Vec<Member>,
-    #[serde(default)]
-    near_misses: Vec<Member>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FileText {
-    #[serde(default, rename = "class")]
-    rules: Vec<RuleText>,
-}
-
-/// One rule of `triage.toml`: which engine does what, against which, in which class.
-#[derive(Debug, Clone)]
-pub struct Rule {
-    pub family: Family,
-    pub key: BTreeMap<String, String>,
-    /// The engine that behaves so: with three engines or more the suspect, with two either
-    /// side (the other side then must match `against`). Empty: any engine.
-    pub engines: Vec<String>,
-    /// The engines it behaves so against (divergences): every other engine must match one.
-    /// Empty: any.
-    pub against: Vec<String>,
-    /// Variables divergences: how the program binds the name (a glob over `Member::binding`).
-    pub binding: Option<String>,
-    pub detail: Option<regex::Regex>,
-    pub verdict: Verdict,
-    pub note: String,
-    pub link: Option<String>,
-    /// Links (specification, engine source, tracker) and reduced bundles (paths relative to
-    /// the triage file) that show the behaviour; `link` counts as one.
-    pub evidence: Vec<String>,
-    /// Members the rule must judge and near misses it must not: checked when the file is read.
-    pub examples: Vec<Member>,
-    pub near_misses: Vec<Member>,
-}
-
-/// The sides' names in a divergence's detail, as a rule with engines reads them: the side of
-/// the engine that behaves so is `this side`, the other one `the other side`.
-fn orient(detail: &str, behaving_is_first: bool) -> String {
-    let (first, second) = if behaving_is_first {
-        ("this side", "other side")
-    } else {
-        ("other side", "this side")
     };
-    detail
-        .replace("first side", "\u{0}")
-        .replace("second side", second)
-        .replace('\u{0}', first)
-}
-
-impl Rule {
-    /// Whether this rule judges `m` (a member of the rule's family).
-    pub fn judges(&self, m: &Member) -> bool {
-        let key_ok = self
-            .key
-            .iter()
-            .all(|(k, p)| glob(p, m.key.get(k).map(String::as_str).unwrap_or("-")));
-        let binding_ok = self
-            .binding
-            .as_ref()
-            .is_none_or(|b| m.binding.as_deref().is_some_and(|x| glob(b, x)));
-        if !key_ok || !binding_ok {
-            return false;
+    let keys: Vec<(&str, Vec<String>)> = family
+        .keys()
+        .iter()
+        .map(|k| Ok((*k, text(k)?)))
+        .collect::<PolarsResult<_>>()?;
+    let detail = text(family.detail_column())?;
+    let given = |v: &str| (v != "-" && !v.is_empty()).then(|| v.to_string());
+    let (a, b, suspect, agreement, binding) = match family {
+        Family::Divergence => (
+            text("engine_a")?,
+            text("engine_b")?,
+            text("suspect")?,
+            text("agreement")?,
+            text("binding")?,
+        ),
+        Family::Warning => {
+            let e = text("engine")?;
+            (e, Vec::new(), Vec::new(), Vec::new(), Vec::new())
         }
-        let detail_ok = |d: &str| self.detail.as_ref().is_none_or(|r| r.is_match(d));
-        if self.engines.is_empty() && self.against.is_empty() {
-            return detail_ok(&m.detail);
+        Family::Inconsistency => {
+            let e = text("profiler")?;
+            (e, Vec::new(), Vec::new(), Vec::new(), Vec::new())
         }
-        let names = |patterns: &[String], label: &str| {
-            patterns.is_empty() || patterns.iter().any(|p| engine_matches(p, label))
-        };
-        self.orientations(m)
-            .into_iter()
-            .any(|(behaving, others, first)| {
-                names(&self.engines, behaving)
-                    && others.iter().all(|o| names(&self.against, o))
-                    && detail_ok(&if self.family == Family::Divergence {
-                        orient(&m.detail, first)
-                    } else {
-                        m.detail.clone()
-                    })
-            })
-    }
-
-    /// Who may be the engine that behaves so, the others, and whether it is the detail's first
-    /// side. A divergence among three engines or more is one engine's only when it stood alone
-    /// (it is then the detail's second side); without a suspect no engine rule judges it.
-    fn orientations<'m>(&self, m: &'m Member) -> Vec<(&'m str, Vec<&'m str>, bool)> {
-        match self.family {
-            Family::Divergence => match (&m.suspect, m.engines.as_slice()) {
-                (Some(s), all) => {
-                    let others = all.iter().map(String::as_str).filter(|e| e != s).collect();
-                    vec![(s.as_str(), others, false)]
-                }
-                (None, [a, b]) => vec![
-                    (a.as_str(), vec![b.as_str()], true),
-                    (b.as_str(), vec![a.as_str()], false),
-                ],
-                (None, _) => Vec::new(),
-            },
-            _ => m
-                .engines
-                .iter()
-                .map(|e| (e.as_str(), Vec::new(), true))
-                .collect(),
-        }
-    }
-
-    /// Excuses a difference: by design or a representation. Such a rule must carry evidence,
-    /// an example and a near miss.
-    pub fn excuses(&self) -> bool {
-        matches!(self.verdict, Verdict::ByDesign | Verdict::Representation)
-    }
-}
-
-/// The rules, in file order (the first that matches a member judges it).
-#[derive(Debug, Clone, Default)]
-pub struct Triage {
-    pub rules: Vec<Rule>,
-    pub path: Option<PathBuf>,
-}
-
-/// `|` separates alternatives; `*` matches any run of characters; everything else literally,
-/// case-sensitively.
-fn glob(pattern: &str, text: &str) -> bool {
-    pattern.split('|').any(|p| glob_one(p, text))
-}
-
-fn glob_one(pattern: &str, text: &str) -> bool {
-    let parts: Vec<&str> = pattern.split('*').collect();
-    if parts.len() == 1 {
-        return pattern == text;
-    }
-    let (first, last) = (parts[0], parts[parts.len() - 1]);
-    if !text.starts_with(first) || text.len() < first.len() + last.len() || !text.ends_with(last) {
-        return false;
-    }
-    let mut rest = &text[first.len()..text.len() - last.len()];
-    for p in &parts[1..parts.len() - 1] {
-        match rest.find(p) {
-            Some(i) => rest = &rest[i + p.len()..],
-            None => return false,
-        }
-    }
-    true
-}
-
-impl Triage {
-    pub fn parse(text: &str, path: &Path) -> Result<Triage, TriageError> {
-        let f: FileText = toml::from_str(text).map_err(|e| TriageError::Parse {
-            path: path.into(),
-            message: e.to_string(),
-        })?;
-        let mut rules = Vec::new();
-        for (index, r) in f.rules.into_iter().enumerate() {
-            let fail = |message: String| TriageError::Rule {
-                path: path.into(),
-                index,
-                note: r.note.clone(),
-                message,
-            };
-            let allowed = r.family.keys();
-            let fields = r.key.keys().chain(
-                r.examples
-                    .iter()
-                    .chain(&r.near_misses)
-                    .flat_map(|m| m.key.keys()),
-            );
-            if let Some(k) = fields.clone().find(|k| !allowed.contains(&k.as_str())) {
-                return Err(fail(format!(
-                    "unknown key field {k:?} (this family's: {})",
-                    allowed.join(", ")
-                )));
-            }
-            if r.family != Family::Divergence && (!r.against.is_empty() || r.binding.is_some()) {
-                return Err(fail(
-                    "`against` and `binding` are for divergences (a warning or inconsistency has one engine)".into(),
-                ));
-            }
-            let detail = match &r.detail {
-                Some(d) => Some(regex::Regex::new(d).map_err(|e| fail(e.to_string()))?),
-                None => None,
-            };
-            let mut evidence = r.evidence.clone();
-            evidence.extend(r.link.clone());
-            let rule = Rule {
-                family: r.family,
-                key: r.key.clone(),
-                engines: r.engines.clone(),
-                against: r.against.clone(),
-                binding: r.binding.clone(),
-                detail,
-                verdict: r.verdict,
-                note: r.note.clone(),
-                link: r.link.clone(),
-                evidence,
-                examples: r.examples.clone(),
-                near_misses: r.near_misses.clone(),
-            };
-            if rule.excuses() {
-                // A rule that excuses a difference can silence a fault: it must say why (the
-                // evidence) and how far it reaches (what it judges and what it must not).
-                if rule.evidence.is_empty() {
-                    return Err(fail(format!(
-                        "a {} rule needs evidence: a link (specification, engine source, tracker) or a reduced bundle",
-                        rule.verdict.name()
-                    )));
-                }
-                if rule.examples.is_empty() || rule.near_misses.is_empty() {
-                    return Err(fail(format!(
-                        "a {} rule needs an example it judges and a near miss it must not (`examples`, `near_misses`)",
-                        rule.verdict.name()
-                    )));
-                }
-            }
-            if let Some(i) = rule.examples.iter().position(|m| !rule.judges(m)) {
-                return Err(fail(format!(
-                    "example {i} is not judged by the rule: {:?}",
-                    rule.examples[i]
-                )));
-            }
-            if let Some(i) = rule.near_misses.iter().position(|m| rule.judges(m)) {
-                return Err(fail(format!(
-                    "near miss {i} is judged by the rule (too broad): {:?}",
-                    rule.near_misses[i]
-                )));
-            }
-            rules.push(rule);
-        }
-        Ok(Triage {
-            rules,
-            path: Some(path.into()),
-        })
-    }
-
-    pub fn load(path: &Path) -> Result<Triage, TriageError> {
-        let text = std::fs::read_to_string(path).map_err(|source| TriageError::Read {
-            path: path.into(),
-            source,
-        })?;
-        Triage::parse(&text, path)
-    }
-
-    /// The members (rows) of `members`, a frame of `family`, as rules see them.
-    pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>> {
-        let n = members.height();
-        let text = |name: &str| -> PolarsResult<Vec<String>> {
-            if members
-                .get_column_names()
-                .iter()
-                .any(|c| c.as_str() == name)
-            {
-                crate::dbdb::classes::strings(members, name)
-            } else {
-                Ok(vec!["-".to_string(); n])
-            }
-        };
-        let keys: Vec<(&str, Vec<String>)> = family
-            .keys()
-            .iter()
-            .map(|k| Ok((*k, text(k)?)))
-            .collect::<PolarsResult<_>>()?;
-        let detail = text(family.detail_column())?;
-        let given = |v: &str| (v != "-" && !v.is_empty()).then(|| v.to_string());
-        let (a, b, suspect, agreement, binding) = match family {
-            Family::Divergence => (
-                text("engine_a")?,
-                text("engine_b")?,
-                text("suspect")?,
-                text("agreement")?,
-                text("binding")?,
-            ),
-            Family::Warning => {
-                let e = text("engine")?;
-                (e, Vec::new(), Vec::new(), Vec::new(), Vec::new())
-            }
-            Family::Inconsistency => {
-                let e = text("profiler")?;
-                (e, Vec::new(), Vec::new(), Vec::new(), Vec::new())
-            }
-        };
-        Ok((0..n)
-            .map(|row| {
-                let engines = match family {
-                    Family::Divergence => match given(&agreement[row]) {
-                        // `a+b vs c`: every engine of the session.
-                        Some(g) => g
-                            .split(" vs ")
-                            .flat_map(|x| x.split('+'))
-                            .map(str::to_string)
-                            .collect(),
-                        None => vec![a[row].clone(), b[row].clone()],
-                    },
-                    _ => vec![a[row].clone()],
-                };
-                Member {
-                    key: keys
-                        .iter()
-                        .map(|(k, v)| (k.to_string(), v[row].clone()))
+    };
+    Ok((0..n)
+        .map(|row| {
+            let engines = match family {
+                Family::Divergence => match given(&agreement[row]) {
+                    // `a+b vs c`: every engine of the session.
+                    Some(g) => g
+                        .split(" vs ")
+                        .flat_map(|x| x.split('+'))
+                        .map(str::to_string)
                         .collect(),
-                    detail: detail[row].clone(),
-                    engines,
-                    suspect: suspect.get(row).and_then(|s| given(s)),
-                    binding: binding.get(row).and_then(|s| given(s)),
-                }
-            })
-            .collect())
-    }
+                    None => vec![a[row].clone(), b[row].clone()],
+                },
+                _ => vec![a[row].clone()],
+            };
+            Member {
+                key: keys
+                    .iter()
+                    .map(|(k, v)| (k.to_string(), v[row].clone()))
+                    .collect(),
+                detail: detail[row].clone(),
+                engines,
+                suspect: suspect.get(row).and_then(|s| given(s)),
+                binding: binding.get(row).and_then(|s| given(s)),
+            }
+        })
+        .collect())
+}
 
+/// The rules applied to frames of members.
+pub trait JudgeFrames {
     /// The first rule judging each member (row) of `members`, a frame of `family`.
-    pub fn judge(&self, members: &DataFrame, family: Family) -> PolarsResult<Vec<Option<usize>>> {
-        let rows = Triage::members(members, family)?;
-        Ok(rows.iter().map(|m| self.first_judging(m, family)).collect())
-    }
-
-    /// The first rule of `family` that judges `m`.
-    pub fn first_judging(&self, m: &Member, family: Family) -> Option<usize> {
-        self.rules
-            .iter()
-            .position(|r| r.family == family && r.judges(m))
-    }
+    fn judge(&self, members: &DataFrame, family: Family) -> PolarsResult<Vec<Option<usize>>>;
 
     /// `classes` (one row per class, as `dbdb::classes::classes` makes them from `members` by
     /// `keys`) with `verdict`, `note`, `link` and `untriaged` (members no rule judges) columns.
-    pub fn annotate(
+    fn annotate(
+        &self,
+        classes: &DataFrame,
+        members: &DataFrame,
+        keys: &[&str],
+        family: Family,
+    ) -> PolarsResult<DataFrame>;
+}
+
+impl JudgeFrames for Triage {
+    fn judge(&self, members: &DataFrame, family: Family) -> PolarsResult<Vec<Option<usize>>> {
+        let rows = self::members(members, family)?;
+        Ok(rows.iter().map(|m| self.first_judging(m, family)).collect())
+    }
+
+    fn annotate(
         &self,
         classes: &DataFrame,
         members: &DataFrame,
@@ -577,7 +207,7 @@ pub fn check(triage: &Triage, families: &[(Family, &DataFrame)]) -> PolarsResult
     let mut judged: Vec<BTreeMap<String, u32>> = vec![BTreeMap::new(); triage.rules.len()];
     let mut unjudged: BTreeMap<&str, u32> = BTreeMap::new();
     for (family, frame) in families {
-        for m in Triage::members(frame, *family)? {
+        for m in members(frame, *family)? {
             match triage.first_judging(&m, *family) {
                 Some(i) => *judged[i].entry(shape(&m)).or_default() += 1,
                 None => *unjudged.entry(family.name()).or_default() += 1,
@@ -649,53 +279,10 @@ pub fn check(triage: &Triage, families: &[(Family, &DataFrame)]) -> PolarsResult
     )
 }
 
-/// `chromium` matches `chromium@156.0…`; `node@20` matches `node@20.20.2`; a full label
-/// matches itself.
-fn engine_matches(pattern: &str, label: &str) -> bool {
-    label == pattern
-        || label
-            .strip_prefix(pattern)
-            .is_some_and(|rest| rest.starts_with('@') || rest.starts_with('.'))
-        || glob(pattern, label)
-}
-
-/// The triage file to use: the one given, else `triage.toml` in the current directory or the
-/// nearest parent that has one (a repository's), else none.
-pub fn find(given: Option<&Path>) -> Result<Triage, TriageError> {
-    if let Some(p) = given {
-        return Triage::load(p);
-    }
-    let mut dir = std::env::current_dir().ok();
-    while let Some(d) = dir {
-        let p = d.join("triage.toml");
-        if p.is_file() {
-            return Triage::load(&p);
-        }
-        dir = d.parent().map(Path::to_path_buf);
-    }
-    Ok(Triage::default())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn globs_match_runs_and_literals() {
-        assert!(glob("*", "anything"));
-        assert!(glob("Variable*", "VariableDeclaration"));
-        assert!(glob("*Statement", "IfStatement"));
-        assert!(glob("a*c*e", "abcde"));
-        assert!(!glob("a*c*e", "abde"));
-        assert!(!glob("If*", "ExpressionStatement"));
-        assert!(glob("exact", "exact"));
-        assert!(glob("IfStatement|Return*", "ReturnStatement"));
-        assert!(!glob("IfStatement|Return*", "BlockStatement"));
-        assert!(!glob("exact", "exactly"));
-        assert!(engine_matches("node@20", "node@20.20.2"));
-        assert!(engine_matches("chromium", "chromium@156.0.8078.79"));
-        assert!(!engine_matches("node@2", "node@20.20.2"));
-    }
+    use std::path::Path;
 
     fn members() -> DataFrame {
         df!(

@@ -14,6 +14,7 @@ pub mod program;
 pub mod session;
 pub mod summary;
 pub mod trace;
+pub mod triage;
 pub mod value;
 
 pub use archive::{ArchiveError, ArchiveReader, ArchiveWriter, RecoveryReport, WriterOptions};

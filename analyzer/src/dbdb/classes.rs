@@ -9,8 +9,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 
-pub const DIVERGENCE_KEYS: [&str; 3] = ["kind", "last_action", "ast_node"];
-pub const WARNING_KEYS: [&str; 3] = ["relation", "transformation", "ast_node"];
+pub const DIVERGENCE_KEYS: [&str; 3] = morphtrace_schema::triage::DIVERGENCE_KEYS;
+pub const WARNING_KEYS: [&str; 3] = morphtrace_schema::triage::WARNING_KEYS;
 
 /// Text of a column, nulls as `-` (a class key must be printable).
 pub fn strings(df: &DataFrame, name: &str) -> PolarsResult<Vec<String>> {

@@ -993,7 +993,8 @@ fn class_tables(
             continue;
         }
         let c = classes::classes(members, keys)?;
-        let c = triage.annotate(&c, members, keys, family)?;
+        let c =
+            morphtrace_analyzer::triage::JudgeFrames::annotate(triage, &c, members, keys, family)?;
         let open: Vec<bool> = classes::u32s(&c, "untriaged")?
             .into_iter()
             .map(|n| n > 0)
