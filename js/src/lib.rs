@@ -14,6 +14,7 @@
 //! 4. turns a panic of the parser into a refusal.
 
 pub mod nesting;
+pub mod nodes;
 
 use morphtrace_schema::lines::Positions;
 use swc_common::comments::SingleThreadedComments;
