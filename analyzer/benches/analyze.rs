@@ -60,6 +60,7 @@ fn generate(path: &Path, sessions: usize, events: usize) {
                     detail: "synthetic".into(),
                     groups: Vec::new(),
                     suspect: None,
+                    continued: None,
                 });
                 s.outcome = SessionOutcome::Diverged;
             }

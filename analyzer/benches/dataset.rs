@@ -62,6 +62,7 @@ fn generate(path: &Path, k: usize, count: usize, sessions: usize, events: usize)
                 detail: "synthetic".into(),
                 groups: Vec::new(),
                 suspect: None,
+                continued: None,
             });
             s.outcome = SessionOutcome::Diverged;
         }

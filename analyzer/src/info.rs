@@ -217,7 +217,14 @@ pub fn render(info: &ArchiveInfo, max_programs: usize) -> String {
         let p: Vec<String> = info
             .params
             .iter()
-            .map(|(k, v)| format!("{k}={v}"))
+            .map(|(k, v)| {
+                // A file's text (the triage lockstep went on under) is named, not printed.
+                if v.contains('\n') {
+                    format!("{k}=<{} lines>", v.lines().count())
+                } else {
+                    format!("{k}={v}")
+                }
+            })
             .collect();
         let _ = writeln!(o, "params    {}", p.join(", "));
     }

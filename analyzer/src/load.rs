@@ -784,13 +784,7 @@ struct Ctx<'a> {
     want: Want,
 }
 
-/// The variable a variables divergence names first (`t only on the first side`, `o.k: 1 vs 2`).
-pub fn variable_name(detail: &str) -> Option<&str> {
-    let end = detail
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-        .unwrap_or(detail.len());
-    (end > 0).then(|| &detail[..end])
-}
+pub use morphtrace_schema::triage::variable_name;
 
 fn one_based(x: u32) -> u32 {
     x + 1
@@ -801,28 +795,20 @@ fn one_based(x: u32) -> u32 {
 /// action, none for `start` (the program is not running yet).
 pub fn trigger_line(trace: &TraceSummary, action_index: u32) -> Option<u32> {
     let mut seen = 0u32;
-    let mut paused_at = None;
-    let mut requested: HashMap<u32, u32> = HashMap::new();
+    let mut lines = morphtrace_schema::trace::TriggerLines::default();
     for e in &trace.events {
         match &e.kind {
             EventKindSummary::Action(a) => {
                 if seen == action_index {
-                    return match a {
-                        Action::SetBreakpoint { line, .. } => Some(*line),
-                        Action::RemoveBreakpoint { id } => requested.get(&id.0).copied(),
-                        Action::Start => None,
-                        _ => paused_at,
-                    };
+                    return lines.of(a);
                 }
                 seen += 1;
             }
-            EventKindSummary::Output(OutputSummary::Paused(p)) => paused_at = Some(p.location.line),
-            EventKindSummary::Output(OutputSummary::BreakpointSet {
-                id, requested: r, ..
-            }) => {
-                requested.insert(id.0, r.line);
+            EventKindSummary::Output(OutputSummary::Paused(p)) => lines.paused(p.location.line),
+            EventKindSummary::Output(OutputSummary::BreakpointSet { id, requested, .. }) => {
+                lines.breakpoint_set(*id, requested.line)
             }
-            EventKindSummary::Output(OutputSummary::Finished { .. }) => paused_at = None,
+            EventKindSummary::Output(OutputSummary::Finished { .. }) => lines.finished(),
             EventKindSummary::Output(_) => {}
         }
     }

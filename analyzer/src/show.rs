@@ -114,7 +114,7 @@ pub fn render(header: &ArchiveHeader, s: &Session, program: Option<&str>) -> Str
         program.unwrap_or("(not in the archive)"),
         s.program.short()
     );
-    if let Some(d) = &s.divergence {
+    for d in s.all_divergences() {
         let _ = writeln!(
             o,
             "divergence: {} after action #{} {}: {}",
@@ -123,6 +123,12 @@ pub fn render(header: &ArchiveHeader, s: &Session, program: Option<&str>) -> Str
             d.action,
             d.detail
         );
+        if let Some(how) = &d.continued {
+            let _ = writeln!(o, "  went on: {how}");
+        }
+    }
+    for (k, v) in s.notes.iter().filter(|(k, _)| k.starts_with("lockstep")) {
+        let _ = writeln!(o, "{k}: {v}");
     }
     for t in &s.traces {
         let label = header

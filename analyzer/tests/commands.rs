@@ -130,10 +130,12 @@ fn session(
             detail: "known".into(),
             groups: Vec::new(),
             suspect: None,
+            continued: None,
         }),
         warnings: vec![],
         coverage: vec![],
         notes: vec![],
+        divergences: Vec::new(),
     }
 }
 

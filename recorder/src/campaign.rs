@@ -14,8 +14,8 @@ use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::header::now_ms;
 use morphtrace_schema::{ArchiveError, ArchiveWriter};
 use morphtrace_schema::{
-    ArchiveHeader, CampaignConfig, EngineDescriptor, EngineRef, ParentRef, Program, Session,
-    SessionId, SessionMode, SessionOutcome, Shard,
+    ArchiveHeader, CampaignConfig, Divergence, EngineDescriptor, EngineRef, ParentRef, Program,
+    Session, SessionId, SessionMode, SessionOutcome, Shard,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -70,6 +70,9 @@ pub struct Campaign {
     pub tasks: Vec<Task>,
     pub config: CampaignConfig,
     pub policy: ComparisonPolicy,
+    /// Lockstep goes on past the divergences this triage excuses (`None`: it stops at the
+    /// first, as DBDB does).
+    pub triage: Option<std::sync::Arc<morphtrace_schema::triage::Triage>>,
     pub capture: CaptureOptions,
     pub jobs: usize,
     pub session_timeout: Duration,
@@ -163,6 +166,7 @@ struct Debugging {
     specs: Vec<EngineSpec>,
     programs: Vec<Loaded>,
     policy: ComparisonPolicy,
+    triage: Option<std::sync::Arc<morphtrace_schema::triage::Triage>>,
     capture: CaptureOptions,
     session_timeout: Duration,
     node_pool: usize,
@@ -279,6 +283,7 @@ impl runner::Work for Debugging {
                     loaded,
                     &task,
                     &self.policy,
+                    self.triage.as_deref(),
                     self.session_timeout,
                 ))],
                 programs: Vec::new(),
@@ -345,6 +350,10 @@ pub fn run(c: Campaign) -> Result<Summary, CampaignError> {
         .collect();
     let mut config = c.config.clone();
     config.params.extend(c.policy.params());
+    // The triage lockstep went on under, so that an analysis can tell what was gone past.
+    if let Some(t) = &c.triage {
+        config.params.extend(lockstep_params(t));
+    }
     let header = ArchiveHeader::new(config, descriptors);
     let opts = runner::Options {
         out: c.out,
@@ -358,6 +367,7 @@ pub fn run(c: Campaign) -> Result<Summary, CampaignError> {
         specs: c.specs,
         programs: c.programs,
         policy: c.policy,
+        triage: c.triage,
         capture: c.capture,
         session_timeout: c.session_timeout,
         node_pool: c.node_pool,
@@ -388,12 +398,42 @@ fn rejected(task: &Task, loaded: &Loaded, reason: String) -> Session {
     }
 }
 
+/// The header parameters that name the triage a campaign went on under: its path, digest and
+/// text (`lockstep.triage*`).
+pub fn lockstep_params(t: &morphtrace_schema::triage::Triage) -> Vec<(String, String)> {
+    vec![
+        (
+            "lockstep.triage".into(),
+            t.path
+                .as_ref()
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+        ),
+        ("lockstep.triage.sha256".into(), t.digest()),
+        ("lockstep.triage.rules".into(), t.rules.len().to_string()),
+        ("lockstep.triage.text".into(), t.text.clone()),
+    ]
+}
+
+/// Whether two runs of one plan met the same divergences (type, action, answers) in the same
+/// order, and went on past them alike.
+fn same_divergences(a: &[Divergence], b: &[Divergence]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(d, e)| {
+            e.kind == d.kind
+                && e.action_index == d.action_index
+                && e.sides == d.sides
+                && e.continued.is_some() == d.continued.is_some()
+        })
+}
+
 /// Records one task; never fails: harness problems become the session's outcome.
 async fn record(
     engines: &mut [Box<dyn Engine>],
     loaded: &Loaded,
     task: &Task,
     policy: &ComparisonPolicy,
+    triage: Option<&morphtrace_schema::triage::Triage>,
     timeout: Duration,
 ) -> Session {
     let refs: Vec<EngineRef> = task.engines.iter().map(|&i| EngineRef(i as u16)).collect();
@@ -405,17 +445,34 @@ async fn record(
         .filter(|(i, _)| task.engines.contains(i))
         .map(|(_, e)| e)
         .collect();
-    let rec = dbdb::record(&mut selected, &refs, loaded, &task.plan, policy, timeout).await;
+    let rec = dbdb::record_under(
+        &mut selected,
+        &refs,
+        loaded,
+        &task.plan,
+        policy,
+        triage,
+        timeout,
+    )
+    .await;
     let mut outcome = rec.final_outcome();
     let mut notes = task.notes.clone();
+    notes.extend(rec.notes.iter().cloned());
     // A divergence counts only if it is reproducible: the same plan again must diverge the same
-    // way (same type, same action, same answers), or the program or an engine is not
-    // deterministic and the comparison says nothing.
+    // way (same type, same action, same answers; every divergence gone past alike), or the
+    // program or an engine is not deterministic and the comparison says nothing.
     if let Some(d) = &rec.divergence {
-        let again = dbdb::record(&mut selected, &refs, loaded, &task.plan, policy, timeout).await;
-        let same = again.divergence.as_ref().is_some_and(|e| {
-            e.kind == d.kind && e.action_index == d.action_index && e.sides == d.sides
-        });
+        let again = dbdb::record_under(
+            &mut selected,
+            &refs,
+            loaded,
+            &task.plan,
+            policy,
+            triage,
+            timeout,
+        )
+        .await;
+        let same = same_divergences(&rec.divergences, &again.divergences);
         if !same {
             notes.push((
                 "unconfirmed divergence".into(),
@@ -445,7 +502,14 @@ async fn record(
         duration_us: t0.elapsed().as_micros() as u64,
         divergence: rec
             .divergence
+            .clone()
             .filter(|_| outcome == SessionOutcome::Diverged),
+        // Every divergence, when the session went on past one.
+        divergences: if outcome == SessionOutcome::Diverged && rec.continued() {
+            rec.divergences
+        } else {
+            Vec::new()
+        },
         traces: rec.traces,
         notes,
         ..Session::new(

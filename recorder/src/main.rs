@@ -309,6 +309,18 @@ struct EngineArgs {
     /// Relaunch Firefox after this many sessions (0: never), against memory growth.
     #[arg(long, default_value_t = 200)]
     restart_every: usize,
+    /// Differential: the triage file whose by-design and representation rules lockstep goes on
+    /// past (the divergence is recorded, the engines brought back in step: a breakpoint placed
+    /// differently removed on every engine, an extra pause stepped past, a value shown
+    /// differently compared on); with three engines or more a lone suspect is left out and the
+    /// others go on. Default: the nearest triage.toml from the current directory up. The
+    /// archive records the triage (path, digest, text).
+    #[arg(long, value_name = "FILE", conflicts_with = "stop_at_first_divergence")]
+    triage: Option<PathBuf>,
+    /// Differential: stop every session at its first divergence (DBDB's lockstep), triaged or
+    /// not.
+    #[arg(long)]
+    stop_at_first_divergence: bool,
     /// Run programs on the engine's own clock and random source. By default a blackboxed
     /// prelude script seeds Math.random and crypto and fixes Date, performance.now and
     /// process.hrtime before every program (its text and positions untouched), so that parent
@@ -532,6 +544,18 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The triage lockstep goes on under: `--triage FILE`, else the nearest triage.toml (none:
+/// sessions stop at their first divergence, as with --stop-at-first-divergence).
+fn lockstep_triage(
+    a: &EngineArgs,
+) -> Result<Option<std::sync::Arc<morphtrace_schema::triage::Triage>>> {
+    if a.stop_at_first_divergence {
+        return Ok(None);
+    }
+    let t = morphtrace_schema::triage::find(a.triage.as_deref())?;
+    Ok(t.path.is_some().then(|| std::sync::Arc::new(t)))
 }
 
 fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
@@ -829,6 +853,7 @@ fn campaign_of(
         tasks,
         config,
         policy: policy(a),
+        triage: lockstep_triage(a)?,
         capture: capture(a)?,
         jobs: a.jobs.max(1),
         session_timeout: Duration::from_secs_f64(a.session_timeout),
@@ -1358,6 +1383,8 @@ async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
                     command_line,
                 },
                 policy,
+                // A probe asks whether the finding (the first divergence) shows.
+                triage: None,
                 capture,
                 jobs: 1,
                 session_timeout: Duration::from_secs_f64(timeout),

@@ -592,6 +592,7 @@ mod tests {
             warnings: vec![],
             coverage: vec![report(p, v8), report(t, truth)],
             notes: vec![],
+            divergences: Vec::new(),
         };
         let j = judge_session(&s);
         assert!(j.found.is_empty());

@@ -219,6 +219,10 @@ pub struct Divergence {
     /// §2, *suspect*); `None` when no single engine stands alone against one agreeing group.
     #[serde(default)]
     pub suspect: Option<EngineRef>,
+    /// How the session went on past this divergence (lockstep continuation: excused by a triage
+    /// rule, or a lone suspect left out), in words; `None`: the session stopped here.
+    #[serde(default)]
+    pub continued: Option<String>,
 }
 
 /// Engines grouped by agreement: `same(i, j)` says whether outputs `i` and `j` agree. Each
@@ -301,6 +305,11 @@ pub struct Session {
     /// Free-form facts about the session (strategy parameters, replay source, ...).
     #[serde(default)]
     pub notes: Vec<(String, String)>,
+    /// Every divergence the session met, in order, when it went on past one (lockstep
+    /// continuation); the first is `divergence` (DBDB's tables count it). Empty in sessions
+    /// that met at most one (and in archives older than continuation).
+    #[serde(default)]
+    pub divergences: Vec<Divergence>,
 }
 
 impl Session {
@@ -331,6 +340,16 @@ impl Session {
             warnings: Vec::new(),
             coverage: Vec::new(),
             notes: Vec::new(),
+            divergences: Vec::new(),
+        }
+    }
+
+    /// Every divergence of the session in order: `divergences`, or the one `divergence`.
+    pub fn all_divergences(&self) -> &[Divergence] {
+        if self.divergences.is_empty() {
+            self.divergence.as_slice()
+        } else {
+            &self.divergences
         }
     }
 

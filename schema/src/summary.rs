@@ -97,6 +97,8 @@ pub struct DivergenceSummary {
     pub groups: Vec<Vec<EngineRef>>,
     #[serde(default)]
     pub suspect: Option<EngineRef>,
+    #[serde(default)]
+    pub continued: Option<String>,
 }
 
 /// `Session` without variables, coverage and notes.
@@ -119,6 +121,19 @@ pub struct SessionSummary {
     coverage: IgnoredAny,
     #[serde(default)]
     notes: IgnoredAny,
+    #[serde(default)]
+    pub divergences: Vec<DivergenceSummary>,
+}
+
+impl SessionSummary {
+    /// Every divergence of the session in order (see `Session::all_divergences`).
+    pub fn all_divergences(&self) -> &[DivergenceSummary] {
+        if self.divergences.is_empty() {
+            self.divergence.as_slice()
+        } else {
+            &self.divergences
+        }
+    }
 }
 
 impl OutputSummary {
@@ -219,6 +234,28 @@ impl From<&Trace> for TraceSummary {
     }
 }
 
+impl From<&crate::session::Divergence> for DivergenceSummary {
+    fn from(d: &crate::session::Divergence) -> DivergenceSummary {
+        DivergenceSummary {
+            kind: d.kind.clone(),
+            action_index: d.action_index,
+            action: d.action.clone(),
+            sides: d
+                .sides
+                .iter()
+                .map(|x| SideSummary {
+                    engine: x.engine,
+                    output: x.output.as_ref().map(OutputSummary::from),
+                })
+                .collect(),
+            detail: d.detail.clone(),
+            groups: d.groups.clone(),
+            suspect: d.suspect,
+            continued: d.continued.clone(),
+        }
+    }
+}
+
 impl From<&Session> for SessionSummary {
     fn from(s: &Session) -> SessionSummary {
         SessionSummary {
@@ -233,22 +270,8 @@ impl From<&Session> for SessionSummary {
             started_at_ms: s.started_at_ms,
             duration_us: s.duration_us,
             traces: s.traces.iter().map(TraceSummary::from).collect(),
-            divergence: s.divergence.as_ref().map(|d| DivergenceSummary {
-                kind: d.kind.clone(),
-                action_index: d.action_index,
-                action: d.action.clone(),
-                sides: d
-                    .sides
-                    .iter()
-                    .map(|x| SideSummary {
-                        engine: x.engine,
-                        output: x.output.as_ref().map(OutputSummary::from),
-                    })
-                    .collect(),
-                detail: d.detail.clone(),
-                groups: d.groups.clone(),
-                suspect: d.suspect,
-            }),
+            divergence: s.divergence.as_ref().map(DivergenceSummary::from),
+            divergences: s.divergences.iter().map(DivergenceSummary::from).collect(),
             warnings: s.warnings.clone(),
             coverage: IgnoredAny,
             notes: IgnoredAny,

@@ -315,3 +315,47 @@ impl Trace {
         })
     }
 }
+
+/// The line where each action of a trace is triggered (DBDB §3.4's "last action" line): the
+/// requested line for a breakpoint, the line of a removed breakpoint's request, none for `start`,
+/// and for the other control actions where the debugger was last paused. Fed the trace's outputs
+/// in order, so that the recorder (while it records) and the analyzer (offline) agree.
+#[derive(Debug, Clone, Default)]
+pub struct TriggerLines {
+    paused_at: Option<u32>,
+    requested: std::collections::HashMap<u32, u32>,
+}
+
+impl TriggerLines {
+    /// The line `a` is triggered at, given the outputs seen so far.
+    pub fn of(&self, a: &Action) -> Option<u32> {
+        match a {
+            Action::SetBreakpoint { line, .. } => Some(*line),
+            Action::RemoveBreakpoint { id } => self.requested.get(&id.0).copied(),
+            Action::Start => None,
+            _ => self.paused_at,
+        }
+    }
+
+    pub fn paused(&mut self, line: u32) {
+        self.paused_at = Some(line);
+    }
+
+    pub fn breakpoint_set(&mut self, id: BreakpointId, requested_line: u32) {
+        self.requested.insert(id.0, requested_line);
+    }
+
+    pub fn finished(&mut self) {
+        self.paused_at = None;
+    }
+
+    /// Takes one output of the trace into account.
+    pub fn output(&mut self, o: &Output) {
+        match o {
+            Output::Paused(p) => self.paused(p.location.line),
+            Output::BreakpointSet { id, requested, .. } => self.breakpoint_set(*id, requested.line),
+            Output::Finished { .. } => self.finished(),
+            _ => {}
+        }
+    }
+}

@@ -410,9 +410,17 @@ impl Triage {
     }
 }
 
+/// The variable a variables divergence names first (`t only on the first side`, `o.k: 1 vs 2`).
+pub fn variable_name(detail: &str) -> Option<&str> {
+    let end = detail
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .unwrap_or(detail.len());
+    (end > 0).then(|| &detail[..end])
+}
+
 /// `chromium` matches `chromium@156.0…`; `node@20` matches `node@20.20.2`; a full label
 /// matches itself.
-fn engine_matches(pattern: &str, label: &str) -> bool {
+pub fn engine_matches(pattern: &str, label: &str) -> bool {
     label == pattern
         || label
             .strip_prefix(pattern)

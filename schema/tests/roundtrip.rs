@@ -370,6 +370,7 @@ fn divergence() -> impl Strategy<Value = Divergence> {
             detail,
             groups: Vec::new(),
             suspect: None,
+            continued: None,
         },
     )
 }
@@ -456,6 +457,7 @@ fn session(programs: Vec<ProgramHash>) -> impl Strategy<Value = Session> {
                     warnings: c.0.clone(),
                     coverage,
                     notes: c.2.clone(),
+                    divergences: Vec::new(),
                 }
             })
         })

@@ -343,6 +343,7 @@ pub fn session(seed: u64, index: u64, program: &Program, events: usize) -> Sessi
         detail: "synthetic".into(),
         groups: Vec::new(),
         suspect: None,
+        continued: None,
     });
     Session {
         id: SessionId::from_key(&format!("synthetic/{seed}/{index}")),
@@ -366,5 +367,6 @@ pub fn session(seed: u64, index: u64, program: &Program, events: usize) -> Sessi
         warnings: vec![],
         coverage: vec![],
         notes: vec![],
+        divergences: Vec::new(),
     }
 }

@@ -37,6 +37,8 @@ pub fn campaign(
         tasks,
         config: CampaignConfig::default(),
         policy: ComparisonPolicy::default(),
+        // The benchmarks time DBDB's lockstep, which stops at the first divergence.
+        triage: None,
         capture: CaptureOptions::default(),
         jobs,
         session_timeout: Duration::from_secs(60),

@@ -2,6 +2,7 @@
 //! (Algorithm 1), differential lockstep over N debuggers (the same loop, compared after every
 //! action), and replay of recorded actions; the tasks of `random` and `differential` campaigns.
 
+pub mod continuation;
 pub mod replay;
 
 use crate::campaign::{session_key, Task};
@@ -10,6 +11,8 @@ use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
 use futures_util::future::join_all;
 use morphtrace_schema::dbdb::{compare_outputs, ComparisonPolicy};
+use morphtrace_schema::trace::TriggerLines;
+use morphtrace_schema::triage::Triage;
 use morphtrace_schema::{
     Action, Divergence, DivergenceSide, EngineRef, Event, EventKind, Output, ProgramOutcome,
     SessionMode, SessionOutcome, Trace,
@@ -61,7 +64,12 @@ pub enum Plan {
 #[derive(Debug)]
 pub struct Recording {
     pub traces: Vec<Trace>,
+    /// The first divergence (DBDB's).
     pub divergence: Option<Divergence>,
+    /// Every divergence in order, the first included (lockstep continuation goes on past some).
+    pub divergences: Vec<Divergence>,
+    /// Facts about how the lockstep went (why it stopped where it could not go on).
+    pub notes: Vec<(String, String)>,
     pub outcome: Option<SessionOutcome>,
     pub actions: u32,
     start: Instant,
@@ -121,10 +129,25 @@ impl Recording {
                 })
                 .collect(),
             divergence: None,
+            divergences: Vec::new(),
+            notes: Vec::new(),
             outcome: None,
             actions: 0,
             start: Instant::now(),
         }
+    }
+
+    fn diverged(&mut self, d: Divergence) {
+        if self.divergence.is_none() {
+            self.divergence = Some(d.clone());
+        }
+        self.divergences.push(d);
+    }
+
+    /// Whether the session went on past a divergence (its divergences then go in the
+    /// session's list, not only the first).
+    pub fn continued(&self) -> bool {
+        self.divergences.iter().any(|d| d.continued.is_some())
     }
 
     pub(crate) fn push(&mut self, i: usize, kind: EventKind) {
@@ -147,45 +170,102 @@ struct Lockstep<'a> {
     rec: &'a mut Recording,
     policy: &'a ComparisonPolicy,
     finished: Vec<bool>,
+    /// Engines still in lockstep: a lone suspect is left out when it stands alone.
+    active: Vec<bool>,
+    /// Where each engine's actions are triggered (its own trace's outputs so far).
+    triggers: Vec<TriggerLines>,
+    /// The triage the session goes on under; `None`: it stops at the first divergence.
+    go_on: Option<continuation::GoOn<'a>>,
+    /// Stopped at a divergence it could not go on past.
+    stopped: bool,
+    /// The last action's breakpoint was removed again on every engine (an excused placement).
+    undone: bool,
 }
 
 impl Lockstep<'_> {
-    /// Applies one action to every debugger at once, records it, and compares the outputs.
+    fn active(&self) -> Vec<usize> {
+        (0..self.debuggers.len())
+            .filter(|&i| self.active[i])
+            .collect()
+    }
+
+    /// Records an output of engine `i` in its trace.
+    fn answer(&mut self, i: usize, o: Output, at_us: u64) {
+        if matches!(o, Output::Finished { .. }) {
+            self.finished[i] = true;
+        }
+        self.triggers[i].output(&o);
+        self.rec.traces[i].events.push(Event {
+            at_us,
+            kind: EventKind::Output(o),
+        });
+    }
+
+    fn now_us(&self) -> u64 {
+        self.rec.start.elapsed().as_micros() as u64
+    }
+
+    /// Applies one action to every engine in lockstep at once, records it, and compares the
+    /// outputs; a divergence is recorded and, where the triage excuses it, gone on past.
+    /// Returns the outputs of the engines in lockstep, in engine order.
     async fn apply(&mut self, action: &Action) -> Result<Vec<Output>, DebuggerError> {
-        for i in 0..self.debuggers.len() {
+        let active = self.active();
+        for &i in &active {
             self.rec.push(i, EventKind::Action(action.clone()));
         }
         let start = self.rec.start;
         // Each output is timed when its own debugger answers, not when the slowest one does.
-        let outs: Vec<(Result<Output, DebuggerError>, u64)> =
-            join_all(self.debuggers.iter_mut().map(|d| async move {
-                let o = match action {
-                    Action::SetBreakpoint { line, column } => {
-                        d.set_breakpoint(*line, *column).await
-                    }
-                    Action::RemoveBreakpoint { id } => d.remove_breakpoint(*id).await,
-                    control => d.control(control).await,
-                };
-                (o, start.elapsed().as_micros() as u64)
-            }))
-            .await;
+        let on = &self.active;
+        let outs: Vec<(Result<Output, DebuggerError>, u64)> = join_all(
+            self.debuggers
+                .iter_mut()
+                .enumerate()
+                .filter(|(i, _)| on[*i])
+                .map(|(_, d)| async move {
+                    let o = match action {
+                        Action::SetBreakpoint { line, column } => {
+                            d.set_breakpoint(*line, *column).await
+                        }
+                        Action::RemoveBreakpoint { id } => d.remove_breakpoint(*id).await,
+                        control => d.control(control).await,
+                    };
+                    (o, start.elapsed().as_micros() as u64)
+                }),
+        )
+        .await;
         let mut outputs = Vec::with_capacity(outs.len());
-        for (i, (o, at_us)) in outs.into_iter().enumerate() {
+        for (&i, (o, at_us)) in active.iter().zip(outs) {
             let o = o?;
-            if matches!(o, Output::Finished { .. }) {
-                self.finished[i] = true;
-            }
-            self.rec.traces[i].events.push(Event {
-                at_us,
-                kind: EventKind::Output(o.clone()),
-            });
+            self.answer(i, o.clone(), at_us);
             outputs.push(o);
         }
         let index = self.rec.actions;
         self.rec.actions += 1;
-        // Two engines: the first difference. Three or more: the engines grouped by agreement,
-        // and the divergence told between the largest group and the next (its odd one out, the
-        // suspect, when there is exactly one).
+        self.undone = false;
+        if let Some(d) = self.compare(&active, &outputs, index, action) {
+            let how = self.go_on_past(&d, &active, &outputs).await?;
+            if how.is_none() {
+                self.stopped = true;
+                self.rec.outcome = Some(SessionOutcome::Diverged);
+            }
+            self.rec.diverged(Divergence {
+                continued: how,
+                ..d
+            });
+        }
+        Ok(outputs)
+    }
+
+    /// The divergence among the engines in lockstep, if any. Two engines: the first difference.
+    /// Three or more: the engines grouped by agreement, and the divergence told between the
+    /// largest group and the next (its odd one out, the suspect, when there is exactly one).
+    fn compare(
+        &self,
+        active: &[usize],
+        outputs: &[Output],
+        index: u32,
+        action: &Action,
+    ) -> Option<Divergence> {
         let (groups, suspect) = if outputs.len() > 2 {
             morphtrace_schema::session::agreement(outputs.len(), |a, b| {
                 compare_outputs(&outputs[a], &outputs[b], self.policy).is_none()
@@ -199,52 +279,53 @@ impl Lockstep<'_> {
                 .map(|i| (0, i)),
             [_] => None,
             [first, second, ..] => Some((first[0], second[0])),
-        };
-        if let Some((a, b)) = pair {
-            if let Some((kind, detail)) = compare_outputs(&outputs[a], &outputs[b], self.policy) {
-                let engine = |i: usize| self.rec.traces[i].engine;
-                self.rec.divergence = Some(Divergence {
-                    kind,
-                    action_index: index,
-                    action: action.clone(),
-                    sides: self
-                        .rec
-                        .traces
-                        .iter()
-                        .zip(&outputs)
-                        .map(|(t, o)| DivergenceSide {
-                            engine: t.engine,
-                            output: Some(o.clone()),
-                        })
-                        .collect(),
-                    detail,
-                    groups: groups
-                        .iter()
-                        .map(|g| g.iter().map(|&i| engine(i)).collect())
-                        .collect(),
-                    suspect: suspect.map(engine),
-                });
-                self.rec.outcome = Some(SessionOutcome::Diverged);
-            }
-        }
-        Ok(outputs)
-    }
-
-    fn diverged(&self) -> bool {
-        self.rec.divergence.is_some()
+        }?;
+        let (kind, detail) = compare_outputs(&outputs[pair.0], &outputs[pair.1], self.policy)?;
+        let engine = |k: usize| self.rec.traces[active[k]].engine;
+        Some(Divergence {
+            kind,
+            action_index: index,
+            action: action.clone(),
+            sides: active
+                .iter()
+                .zip(outputs)
+                .map(|(&i, o)| DivergenceSide {
+                    engine: self.rec.traces[i].engine,
+                    output: Some(o.clone()),
+                })
+                .collect(),
+            detail,
+            groups: groups
+                .iter()
+                .map(|g| g.iter().map(|&k| engine(k)).collect())
+                .collect(),
+            suspect: suspect.map(engine),
+            continued: None,
+        })
     }
 
     fn all_finished(&self) -> bool {
-        self.finished.iter().all(|f| *f)
+        self.active().iter().all(|&i| self.finished[i])
+    }
+
+    /// The outcome of a session that ran to `end` (its program's end, its action budget): one
+    /// that went on past divergences diverged (DBDB counts its first), and says how it ended.
+    fn ended(&mut self, end: SessionOutcome) -> SessionOutcome {
+        let n = self.rec.divergences.len();
+        if n == 0 {
+            return end;
+        }
+        self.rec.notes.push((
+            "lockstep ended".into(),
+            format!("{} after going on past {n} divergence(s)", end.name()),
+        ));
+        SessionOutcome::Diverged
     }
 }
 
-/// Runs one session of `program` on `engines` (1 = single debugger, 2+ = differential lockstep).
-/// Everything observed is in `rec`, also when this returns an error or is cancelled.
-/// Returns the indices of engines that must be restarted.
 /// Records one session of `plan` on `engines` (in lockstep when several) within `timeout`,
 /// never failing: an engine error, the timeout or the memory bound becomes the outcome, and the
-/// engines the session left unusable are restarted.
+/// engines the session left unusable are restarted. The session stops at its first divergence.
 pub async fn record(
     engines: &mut [&mut Box<dyn Engine>],
     refs: &[EngineRef],
@@ -253,21 +334,48 @@ pub async fn record(
     policy: &ComparisonPolicy,
     timeout: std::time::Duration,
 ) -> Recording {
+    record_under(engines, refs, loaded, plan, policy, None, timeout).await
+}
+
+/// [`record`], going on past the divergences `triage` excuses (and, with three engines or more,
+/// past a lone suspect) when given.
+pub async fn record_under(
+    engines: &mut [&mut Box<dyn Engine>],
+    refs: &[EngineRef],
+    loaded: &Loaded,
+    plan: &Plan,
+    policy: &ComparisonPolicy,
+    triage: Option<&Triage>,
+    timeout: std::time::Duration,
+) -> Recording {
     let mut rec = Recording::new(refs);
     let result = tokio::time::timeout(
         timeout,
-        run(
+        run_under(
             engines,
             &loaded.file,
             &loaded.program.hash,
             plan,
             policy,
+            triage,
             &mut rec,
         ),
     )
     .await;
     let settled = rec.settle(result);
     rec.note_memory_kill(engines.iter().map(|e| e.pid()));
+    // Divergences recorded before the session was cut short were judged: the session keeps
+    // them (diverged), and says how it ended.
+    if !rec.divergences.is_empty() {
+        if let Some(reason) = rec.outcome.as_ref().and_then(|o| o.undecided()) {
+            let n = rec.divergences.len();
+            rec.notes.push((
+                "lockstep ended".into(),
+                format!("{reason} after going on past {n} divergence(s)"),
+            ));
+            rec.outcome = Some(SessionOutcome::Diverged);
+        }
+    }
     for i in settled.unwrap_or_else(|| (0..engines.len()).collect()) {
         if let Err(e) = engines[i].restart().await {
             tracing::error!("restarting {}: {e}", engines[i].descriptor().label());
@@ -276,6 +384,9 @@ pub async fn record(
     rec
 }
 
+/// Runs one session of `program` on `engines` (1 = single debugger, 2+ = differential lockstep),
+/// stopping at the first divergence. Everything observed is in `rec`, also when this returns an
+/// error or is cancelled. Returns the indices of engines that must be restarted.
 pub async fn run(
     engines: &mut [&mut Box<dyn Engine>],
     program: &ProgramFile,
@@ -284,6 +395,20 @@ pub async fn run(
     policy: &ComparisonPolicy,
     rec: &mut Recording,
 ) -> Result<Vec<usize>, DebuggerError> {
+    run_under(engines, program, program_hash, plan, policy, None, rec).await
+}
+
+/// [`run`], going on past the divergences `triage` excuses when given.
+pub async fn run_under(
+    engines: &mut [&mut Box<dyn Engine>],
+    program: &ProgramFile,
+    program_hash: &morphtrace_schema::ProgramHash,
+    plan: &Plan,
+    policy: &ComparisonPolicy,
+    triage: Option<&Triage>,
+    rec: &mut Recording,
+) -> Result<Vec<usize>, DebuggerError> {
+    let labels: Vec<String> = engines.iter().map(|e| e.descriptor().label()).collect();
     let mut opened = Vec::with_capacity(engines.len());
     for e in engines.iter_mut() {
         opened.push(e.open(program).await?);
@@ -314,7 +439,7 @@ pub async fn run(
         rec.actions = 1;
         rec.outcome = Some(SessionOutcome::Finished);
         if outputs.iter().any(|o| matches!(o, Output::Error { .. })) {
-            rec.divergence = Some(Divergence {
+            rec.diverged(Divergence {
                 kind: morphtrace_schema::DivergenceKind::Termination,
                 action_index: 0,
                 action: Action::Start,
@@ -330,6 +455,7 @@ pub async fn run(
                 detail: "the program compiles on one side only".into(),
                 groups: Vec::new(),
                 suspect: None,
+                continued: None,
             });
             rec.outcome = Some(SessionOutcome::Diverged);
         }
@@ -342,6 +468,14 @@ pub async fn run(
         rec,
         policy,
         finished: vec![false; n],
+        active: vec![true; n],
+        triggers: vec![TriggerLines::default(); n],
+        // One engine has nothing to diverge from.
+        go_on: triage
+            .filter(|_| n > 1)
+            .map(|t| continuation::GoOn::new(t, labels, &program.text)),
+        stopped: false,
+        undone: false,
     };
     let result = match plan {
         Plan::Random { params, seed } => {
@@ -390,17 +524,21 @@ async fn random(
         let outs = ls
             .apply(&Action::SetBreakpoint { line, column: None })
             .await?;
-        if ls.diverged() {
+        if ls.stopped {
             return Ok(());
         }
-        let id = match &outs[0] {
-            Output::BreakpointSet { id, .. } => Some(*id),
+        if ls.undone {
+            // An excused placement: removed again on every engine; the generator moves on.
+            continue;
+        }
+        let id = match outs.first() {
+            Some(Output::BreakpointSet { id, .. }) => Some(*id),
             _ => None,
         };
         match id {
             Some(id) if rng.random_bool(params.remove_prob) => {
                 ls.apply(&Action::RemoveBreakpoint { id }).await?;
-                if ls.diverged() {
+                if ls.stopped {
                     return Ok(());
                 }
             }
@@ -418,15 +556,15 @@ async fn random(
     ls.apply(&Action::Start).await?;
     let mut used = 1;
     loop {
-        if ls.diverged() {
+        if ls.stopped {
             return Ok(());
         }
         if ls.all_finished() {
-            ls.rec.outcome = Some(SessionOutcome::Finished);
+            ls.rec.outcome = Some(ls.ended(SessionOutcome::Finished));
             return Ok(());
         }
         if used >= params.max_actions {
-            ls.rec.outcome = Some(SessionOutcome::ActionLimit);
+            ls.rec.outcome = Some(ls.ended(SessionOutcome::ActionLimit));
             return Ok(());
         }
         let action = match rng.random_range(0..4) {
@@ -446,15 +584,16 @@ async fn replay(ls: &mut Lockstep<'_>, actions: &[Action]) -> Result<(), Debugge
             break;
         }
         ls.apply(a).await?;
-        if ls.diverged() {
+        if ls.stopped {
             return Ok(());
         }
     }
-    ls.rec.outcome = Some(if ls.all_finished() {
+    let end = if ls.all_finished() {
         SessionOutcome::Finished
     } else {
         SessionOutcome::ActionLimit
-    });
+    };
+    ls.rec.outcome = Some(ls.ended(end));
     Ok(())
 }
 

@@ -1,0 +1,269 @@
+//! Lockstep continuation: a divergence whose class the triage excuses (by design, a
+//! representation) is recorded and the session goes on, the engines brought back in step by what
+//! that class is; with three engines or more a lone suspect is left out and the others go on.
+//! Without this, a known difference ends every session it shows in, and the actions after it —
+//! where the bugs a campaign looks for would show — never run.
+//!
+//! What brings the engines back in step is never an action of the session: the actions stay the
+//! same on every trace (a replay re-issues them and goes on past the same divergences in the same
+//! way), and what was done shows as further outputs of the engines concerned after their answer
+//! to the diverging action, with the divergence's `continued` saying what they are.
+
+use super::Lockstep;
+use crate::debugger::DebuggerError;
+use morphtrace_js::nodes::LineNodes;
+use morphtrace_schema::dbdb::compare_outputs;
+use morphtrace_schema::triage::{variable_name, Family, Member, Triage};
+use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
+
+/// At most this many rounds of extra steps (the engine apart, then the others) to get back in step.
+const MAX_EXTRA_STEPS: usize = 3;
+
+/// What a session needs to go on past divergences: the triage, the engines' labels (as rules
+/// name them, in the order of the session's traces) and the program (the class key's AST node,
+/// a variable's binding).
+pub struct GoOn<'a> {
+    pub triage: &'a Triage,
+    pub labels: Vec<String>,
+    pub program: &'a str,
+    nodes: Option<LineNodes>,
+}
+
+impl<'a> GoOn<'a> {
+    pub fn new(triage: &'a Triage, labels: Vec<String>, program: &'a str) -> GoOn<'a> {
+        GoOn {
+            triage,
+            labels,
+            program,
+            nodes: None,
+        }
+    }
+
+    /// The program's syntax, parsed at the first divergence that needs it.
+    fn nodes(&mut self) -> &LineNodes {
+        self.nodes
+            .get_or_insert_with(|| LineNodes::compute(self.program))
+    }
+}
+
+impl Lockstep<'_> {
+    /// The divergence `d` as the triage's rules see it: its class key (the AST node of the line
+    /// the action was triggered at, on the first engine in lockstep), detail, engines and
+    /// binding, exactly as the analyzer makes the member from the archive.
+    fn member(&mut self, d: &Divergence, active: &[usize]) -> Option<Member> {
+        let first = *active.first()?;
+        let line = self.triggers[first].of(&d.action);
+        let refs: Vec<morphtrace_schema::EngineRef> =
+            self.rec.traces.iter().map(|t| t.engine).collect();
+        let go = self.go_on.as_mut()?;
+        let labels = go.labels.clone();
+        let label = |e: morphtrace_schema::EngineRef| {
+            refs.iter()
+                .position(|r| *r == e)
+                .and_then(|k| labels.get(k).cloned())
+                .unwrap_or_default()
+        };
+        let engines: Vec<String> = if d.groups.is_empty() {
+            // Two engines: the detail's sides.
+            d.sides.iter().take(2).map(|s| label(s.engine)).collect()
+        } else {
+            d.sides.iter().map(|s| label(s.engine)).collect()
+        };
+        let suspect = d.suspect.map(label);
+        let nodes = go.nodes();
+        let ast_node = match line {
+            Some(l) => nodes.of(l),
+            None => morphtrace_js::nodes::PROGRAM,
+        };
+        let binding = match (&d.kind, variable_name(&d.detail)) {
+            (DivergenceKind::Variables, Some(name)) => nodes.binding(name),
+            _ => None,
+        };
+        Some(Member {
+            key: [
+                ("kind", d.kind.name().to_string()),
+                ("last_action", d.action.name().to_string()),
+                ("ast_node", ast_node.to_string()),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+            detail: d.detail.clone(),
+            engines,
+            suspect,
+            binding,
+        })
+    }
+
+    /// Goes on past divergence `d` if it can: says how, or `None` when the session must stop
+    /// there (and notes why when a rule excused it but no way back into step was found).
+    pub(super) async fn go_on_past(
+        &mut self,
+        d: &Divergence,
+        active: &[usize],
+        outputs: &[Output],
+    ) -> Result<Option<String>, DebuggerError> {
+        if self.go_on.is_none() {
+            return Ok(None);
+        }
+        let excused = match self.member(d, active) {
+            Some(m) => {
+                let go = self.go_on.as_ref().expect("checked above");
+                go.triage
+                    .first_judging(&m, Family::Divergence)
+                    .map(|i| (i, go.triage.rules[i].clone(), m))
+                    .filter(|(_, r, _)| r.excuses())
+            }
+            None => None,
+        };
+        if let Some((i, rule, member)) = excused {
+            let why = format!("excused by triage rule {i} ({})", rule.verdict.name());
+            match self
+                .back_in_step(d, active, outputs, &rule, &member)
+                .await?
+            {
+                Ok(how) => return Ok(Some(format!("{why}: {how}"))),
+                Err(no_way) => self.rec.notes.push((
+                    "lockstep stopped".into(),
+                    format!("{why} at action {}, but {no_way}", d.action_index),
+                )),
+            }
+        }
+        // Three engines or more: the one that stood alone leaves the lockstep.
+        if let Some(s) = d.suspect {
+            if let Some(&k) = active.iter().find(|&&k| self.rec.traces[k].engine == s) {
+                if active.len() > 2 {
+                    self.active[k] = false;
+                    let name = self.label(k);
+                    return Ok(Some(format!(
+                        "{name} stood alone: left out, the others go on in lockstep"
+                    )));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// Brings the engines back in step after an excused divergence: `Ok(how)`, or `Err(why
+    /// not)`.
+    async fn back_in_step(
+        &mut self,
+        d: &Divergence,
+        active: &[usize],
+        outputs: &[Output],
+        rule: &morphtrace_schema::triage::Rule,
+        member: &Member,
+    ) -> Result<Result<String, String>, DebuggerError> {
+        match (&d.kind, &d.action) {
+            // Placed differently: removed again on every engine; the actions go on without it.
+            (DivergenceKind::BreakpointLocation, Action::SetBreakpoint { .. }) => {
+                for (&k, o) in active.iter().zip(outputs) {
+                    let Output::BreakpointSet { id, .. } = o else {
+                        return Ok(Err(format!(
+                            "engine {k} set no breakpoint to remove ({})",
+                            o.name()
+                        )));
+                    };
+                    let removed = self.debuggers[k].remove_breakpoint(*id).await?;
+                    let ok = matches!(removed, Output::BreakpointRemoved { ok: true, .. });
+                    let at = self.now_us();
+                    self.answer(k, removed, at);
+                    if !ok {
+                        return Ok(Err(format!("engine {k} could not remove its breakpoint")));
+                    }
+                }
+                self.undone = true;
+                Ok(Ok("the breakpoint removed on every engine".into()))
+            }
+            // The same place, shown differently: the engines are in step; go on comparing.
+            (DivergenceKind::Variables | DivergenceKind::CallStack, _) => {
+                Ok(Ok("the engines are in step (shown differently only)".into()))
+            }
+            // Pauses apart: the engine the rule names steps on (the same action) until it is
+            // where the others are; where both sides pause once apart (V8 at a `return`,
+            // SpiderMonkey at the closing brace), the others step once more too.
+            (DivergenceKind::PauseLocation | DivergenceKind::Termination, a) if a.is_control() => {
+                let Some(behind) = self.behaving(rule, member, active) else {
+                    return Ok(Err("the rule does not say which engine pauses apart".into()));
+                };
+                let mut current: Vec<Output> = outputs.to_vec();
+                let mut steps = 0;
+                for _ in 0..MAX_EXTRA_STEPS {
+                    for group in [
+                        vec![behind],
+                        active.iter().copied().filter(|&k| k != behind).collect(),
+                    ] {
+                        for k in group {
+                            if self.finished[k] {
+                                continue;
+                            }
+                            let o = self.debuggers[k].control(a).await?;
+                            let at = self.now_us();
+                            self.answer(k, o.clone(), at);
+                            steps += 1;
+                            if let Some(p) = active.iter().position(|&x| x == k) {
+                                current[p] = o;
+                            }
+                        }
+                        if current
+                            .iter()
+                            .all(|o| compare_outputs(&current[0], o, self.policy).is_none())
+                        {
+                            return Ok(Ok(format!(
+                                "{steps} extra {} step(s), {} first, brought the engines back in step",
+                                a.name(),
+                                self.label(behind)
+                            )));
+                        }
+                        if active.iter().all(|&k| self.finished[k]) {
+                            break;
+                        }
+                    }
+                }
+                Ok(Err(format!(
+                    "{steps} extra {} steps ({} first) did not bring the engines back in step",
+                    a.name(),
+                    self.label(behind)
+                )))
+            }
+            _ => Ok(Err(format!(
+                "no way back into step is known for a {} divergence after {}",
+                d.kind.name(),
+                d.action.name()
+            ))),
+        }
+    }
+
+    /// The engine in lockstep that the rule says behaves so (the suspect, or the side whose
+    /// engine the rule names); `None` when the rule names no engine.
+    fn behaving(
+        &self,
+        rule: &morphtrace_schema::triage::Rule,
+        member: &Member,
+        active: &[usize],
+    ) -> Option<usize> {
+        let label = match &member.suspect {
+            Some(s) => s.clone(),
+            None => member
+                .engines
+                .iter()
+                .find(|e| {
+                    !rule.engines.is_empty()
+                        && rule
+                            .engines
+                            .iter()
+                            .any(|p| morphtrace_schema::triage::engine_matches(p, e))
+                })?
+                .clone(),
+        };
+        active.iter().copied().find(|&k| self.label(k) == label)
+    }
+
+    /// The label of the engine of trace `k`.
+    fn label(&self, k: usize) -> String {
+        self.go_on
+            .as_ref()
+            .and_then(|g| g.labels.get(k).cloned())
+            .unwrap_or_default()
+    }
+}
