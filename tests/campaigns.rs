@@ -1053,6 +1053,7 @@ fn three_engines_vote_and_name_the_suspect() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("three.mtrace");
     let o = Command::new(RECORD)
+        .current_dir(root())
         .args([
             "run", "--engine", "chromium", "--engine", "node", "--engine", "firefox",
         ])
@@ -1095,6 +1096,25 @@ fn three_engines_vote_and_name_the_suspect() {
     for s in &breakpoint_suspects {
         assert_eq!(s.as_deref(), Some("firefox"), "{breakpoint_suspects:?}");
     }
+    // Recorded in the repository, the campaign went on under its triage.toml: the archive names
+    // it, and sessions went on past divergences (Firefox's breakpoint placement is by design),
+    // each later one among the engines still in lockstep.
+    assert!(reader
+        .header()
+        .campaign
+        .param("lockstep.triage.sha256")
+        .is_some());
+    let mut gone_past = 0;
+    for s in reader.sessions() {
+        let s = s.unwrap();
+        for (k, d) in s.all_divergences().iter().enumerate() {
+            gone_past += usize::from(d.continued.is_some());
+            if k > 0 {
+                assert!(s.all_divergences()[k - 1].continued.is_some(), "{d:?}");
+            }
+        }
+    }
+    assert!(gone_past > 0);
     let t = Command::new(common::analyzer())
         .args(["tables"])
         .arg(&out)

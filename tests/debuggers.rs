@@ -946,3 +946,90 @@ async fn v8_steps_past_an_if_whose_condition_is_a_literal() {
         e.shutdown().await;
     }
 }
+
+/// Lockstep continuation: the closing-brace pause-location divergence (triaged as a
+/// representation: V8 leaves the function at the `return`, SpiderMonkey pauses at the brace
+/// first) is recorded and gone past — Firefox steps once more and is back in step — and the
+/// actions after it run on both engines. Without the triage the session stops there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lockstep_goes_on_past_an_excused_pause_location() {
+    let _g = SERIAL.lock().await;
+    let triage = morphtrace_schema::triage::Triage::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
+    )
+    .unwrap();
+    let mut c = engine("chromium", CaptureOptions::default()).await;
+    let mut f = engine("firefox", CaptureOptions::default()).await;
+    let p = fixture("prog.js");
+    let actions = vec![
+        Action::SetBreakpoint {
+            line: 3,
+            column: None,
+        },
+        Action::Start,
+        Action::StepOver,
+        Action::StepOver,
+        Action::StepOver,
+        Action::Resume,
+    ];
+    let plan = Plan::Replay {
+        actions: actions.clone(),
+    };
+    let mut engines = [&mut c, &mut f];
+    let mut stopped = Recording::new(&[EngineRef(0), EngineRef(1)]);
+    dbdb::run(
+        &mut engines,
+        &p.file,
+        &p.program.hash,
+        &plan,
+        &ComparisonPolicy::default(),
+        &mut stopped,
+    )
+    .await
+    .unwrap();
+    let mut went_on = Recording::new(&[EngineRef(0), EngineRef(1)]);
+    dbdb::run_under(
+        &mut engines,
+        &p.file,
+        &p.program.hash,
+        &plan,
+        &ComparisonPolicy::default(),
+        Some(&triage),
+        &mut went_on,
+    )
+    .await
+    .unwrap();
+    // DBDB's lockstep stops at the divergence: the actions after it never run.
+    let first = stopped.divergence.clone().expect("a divergence");
+    assert_eq!(
+        first.kind,
+        DivergenceKind::PauseLocation,
+        "{}",
+        first.detail
+    );
+    assert_eq!(first.continued, None);
+    assert!(stopped.traces[0].actions().count() < actions.len());
+    // Under the triage: the same first divergence, gone past, and every action answered.
+    let d = &went_on.divergences[0];
+    assert_eq!(
+        (d.kind.clone(), d.action_index),
+        (first.kind, first.action_index)
+    );
+    let how = d
+        .continued
+        .as_deref()
+        .unwrap_or_else(|| panic!("gone past: {d:?} {:?}", went_on.notes));
+    assert!(
+        how.starts_with("excused by triage rule") && how.contains("step"),
+        "{how}"
+    );
+    for t in &went_on.traces {
+        assert_eq!(t.actions().count(), actions.len());
+    }
+    // What brought the engines back in step is in Firefox's trace: an extra pause after its
+    // answer to the diverging step, no extra action.
+    let outputs = |t: &morphtrace_schema::Trace| t.outputs().count();
+    assert!(outputs(&went_on.traces[1]) > outputs(&went_on.traces[0]));
+    c.shutdown().await;
+    f.shutdown().await;
+}

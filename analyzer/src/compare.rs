@@ -49,7 +49,7 @@ pub(crate) fn results(d: &Archives) -> PolarsResult<BTreeMap<SessionKey, Session
         .iter()
         .map(|v| v.unwrap_or(0))
         .collect();
-    let dv = &d.frames.divergences;
+    let dv = &crate::load::first_divergences(&d.frames.divergences)?;
     let (da, ds) = (u32s(dv, "archive")?, u32s(dv, "session")?);
     let (kind, last, node, detail) = (
         strings(dv, "kind")?,

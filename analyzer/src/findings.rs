@@ -29,6 +29,8 @@ pub struct Representative {
     pub archive: String,
     /// The session's position in its archive.
     pub session: u32,
+    /// A divergence's place in its session (0: the first; more when lockstep went on past one).
+    pub divergence: u32,
 }
 
 impl Representative {
@@ -100,6 +102,16 @@ pub fn representatives(
         }
         let judged = triage.judge(members, family)?;
         let (archive, session) = (u32s(members, "archive")?, u32s(members, "session")?);
+        let index = if family == Family::Divergence
+            && members
+                .get_column_names()
+                .iter()
+                .any(|c| c.as_str() == "index")
+        {
+            u32s(members, "index")?
+        } else {
+            vec![0; members.height()]
+        };
         for (key, rows) in groups(members, keys)? {
             let verdicts: Vec<Option<Verdict>> = rows
                 .iter()
@@ -130,6 +142,7 @@ pub fn representatives(
                 verdict: verdict.to_string(),
                 archive: d.sources[archive[row] as usize].path.clone(),
                 session: session[row],
+                divergence: index[row],
             });
         }
     }

@@ -50,7 +50,12 @@ pub struct ArchiveInfo {
     pub events: usize,
     /// mode -> outcome -> count
     pub by_mode_outcome: BTreeMap<String, BTreeMap<String, usize>>,
+    /// Sessions' first divergences by type (DBDB's).
     pub divergences: BTreeMap<String, usize>,
+    /// Lockstep continuation: divergences the sessions went on past, and those met after a
+    /// session's first.
+    pub gone_past: usize,
+    pub after_first: usize,
     pub warnings: BTreeMap<String, usize>,
     pub undecodable_sessions: Vec<String>,
     pub programs: Vec<ProgramSummary>,
@@ -70,6 +75,8 @@ struct Tally {
     events: usize,
     by_mode_outcome: BTreeMap<String, BTreeMap<String, usize>>,
     divergences: BTreeMap<String, usize>,
+    gone_past: usize,
+    after_first: usize,
     warnings: BTreeMap<String, usize>,
     errors: Vec<String>,
 }
@@ -90,6 +97,9 @@ impl Tally {
                 .entry(d.kind.name().to_string())
                 .or_default() += 1;
         }
+        let all = s.all_divergences();
+        self.gone_past += all.iter().filter(|d| d.continued.is_some()).count();
+        self.after_first += all.len().saturating_sub(1);
         for w in &s.warnings {
             *self.warnings.entry(w.relation.clone()).or_default() += 1;
         }
@@ -108,6 +118,8 @@ impl Tally {
         for (k, v) in o.divergences {
             *self.divergences.entry(k).or_default() += v;
         }
+        self.gone_past += o.gone_past;
+        self.after_first += o.after_first;
         for (k, v) in o.warnings {
             *self.warnings.entry(k).or_default() += v;
         }
@@ -184,6 +196,8 @@ pub fn summarize(path: &str, reader: &ArchiveReader) -> ArchiveInfo {
         events: tally.events,
         by_mode_outcome: tally.by_mode_outcome,
         divergences: tally.divergences,
+        gone_past: tally.gone_past,
+        after_first: tally.after_first,
         warnings: tally.warnings,
         undecodable_sessions: tally.errors,
         programs,
@@ -292,6 +306,13 @@ pub fn render(info: &ArchiveInfo, max_programs: usize) -> String {
                 k,
                 v,
                 100.0 * *v as f64 / total as f64
+            );
+        }
+        if info.gone_past > 0 {
+            let _ = writeln!(
+                o,
+                "lockstep  went on past {} divergences (excused by triage, or a lone suspect left out); {} more met after sessions' first",
+                info.gone_past, info.after_first
             );
         }
     }

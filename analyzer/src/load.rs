@@ -282,10 +282,13 @@ frame!(
 });
 
 frame!(
-    /// One row per diverged session (DBDB §3.4).
+    /// One row per divergence (DBDB §3.4): a session's first (`index` 0), and those after it
+    /// when lockstep went on past one.
     DivergenceCols {
     archive: u32 => "archive number",
     session: u32 => "session position",
+    index: u32 => "the divergence's place in its session (0: the first, DBDB's; more when lockstep went on past one)",
+    continued: Option<String> => "how the session went on past it (excused by a triage rule, a lone suspect left out); null: it stopped here",
     program: String => "program hash (12 hex digits)",
     program_name: String => "program path or name",
     kind: String => "breakpoint-location, breakpoint-removal, termination, pause-location, call-stack, variables",
@@ -302,6 +305,7 @@ frame!(
     suspect: Option<String> => "three engines or more: the one engine that disagrees when all the others agree",
     agreement: Option<String> => "three engines or more: the engines grouped by agreeing output, `a+b vs c`",
     binding: Option<String> => "variables: how the program binds the differing name (`var`, `let`, `unreferenced var`, `unreferenced implicit`, ...)",
+    verdict: Option<String> => "the member's triage verdict (engine bug, by design, representation, harness, new) under the triage file `export` read; null where none was read",
 });
 
 frame!(
@@ -561,7 +565,7 @@ pub fn schema_doc() -> Vec<(&'static str, &'static str, &'static [ColumnDoc])> {
         ),
         (
             "divergences",
-            "one row per diverged session (DBDB §3.4)",
+            "one row per divergence (DBDB §3.4): a session's first (`index` 0) and those after it when lockstep went on past one",
             DivergenceCols::COLUMNS,
         ),
         (
@@ -786,6 +790,20 @@ struct Ctx<'a> {
 
 pub use morphtrace_schema::triage::variable_name;
 
+/// The first divergence of every session (DBDB's; `index` 0) of a divergences frame. A frame
+/// without `index` (a dataset written before lockstep continuation) holds only first ones.
+pub fn first_divergences(divergences: &DataFrame) -> PolarsResult<DataFrame> {
+    if !divergences
+        .get_column_names()
+        .iter()
+        .any(|c| c.as_str() == "index")
+    {
+        return Ok(divergences.clone());
+    }
+    let index = crate::dbdb::classes::u32s(divergences, "index")?;
+    crate::dbdb::classes::rows_where(divergences, index.into_iter().map(|i| i == 0))
+}
+
 fn one_based(x: u32) -> u32 {
     x + 1
 }
@@ -956,11 +974,21 @@ impl Ctx<'_> {
         sc.started_at_ms.push(s.started_at_ms);
         sc.duration_ms.push(s.duration_us as f64 / 1000.0);
 
-        if let Some(d) = &s.divergence {
-            let line = first.and_then(|t| trigger_line(t, d.action_index));
+        for (index, d) in s.all_divergences().iter().enumerate() {
+            // The line as the first engine in lockstep at that point saw it (a suspect left
+            // out earlier has no answer there).
+            let trigger = d
+                .sides
+                .first()
+                .and_then(|x| s.traces.iter().find(|t| t.engine == x.engine))
+                .or(first);
+            let line = trigger.and_then(|t| trigger_line(t, d.action_index));
             let dc = &mut b.divergences;
             dc.archive.push(a);
             dc.session.push(pos);
+            dc.index.push(index as u32);
+            dc.continued.push(d.continued.clone());
+            dc.verdict.push(None);
             dc.program.push(program.clone());
             dc.program_name.push(program_name.clone());
             dc.kind.push(d.kind.name().to_string());

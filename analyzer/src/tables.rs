@@ -43,14 +43,16 @@ pub enum Paper {
 pub fn all(f: &Frames, paper: Paper, top: usize) -> PolarsResult<Vec<Table>> {
     let mut out = Vec::new();
     if matches!(paper, Paper::Dbdb | Paper::All) {
+        // DBDB's tables count each session's first divergence, as DBDB's lockstep stopped there.
+        let first = crate::load::first_divergences(&f.divergences)?;
         out.push(outcomes(&f.sessions)?);
         out.push(figure7(&f.sessions)?);
-        out.push(table2(&f.divergences, top)?);
-        out.push(divergence_types(&f.sessions, &f.divergences)?);
-        if let Some(t) = classes_by_suspect(&f.divergences, top)? {
+        out.push(table2(&first, top)?);
+        out.push(divergence_types(&f.sessions, &first)?);
+        if let Some(t) = classes_by_suspect(&first, top)? {
             out.push(t);
         }
-        if let Some(t) = by_suspect(&f.divergences)? {
+        if let Some(t) = by_suspect(&first)? {
             out.push(t);
         }
         out.push(runtime(&f.sessions)?);

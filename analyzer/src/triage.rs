@@ -71,6 +71,21 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
         .collect())
 }
 
+/// `divergences` with its `verdict` column set member by member under `triage` (the rule that
+/// judges it, or `new`).
+pub fn with_verdicts(triage: &Triage, divergences: &DataFrame) -> PolarsResult<DataFrame> {
+    let verdicts: Vec<String> = members(divergences, Family::Divergence)?
+        .iter()
+        .map(|m| match triage.first_judging(m, Family::Divergence) {
+            Some(i) => triage.rules[i].verdict.name().to_string(),
+            None => "new".to_string(),
+        })
+        .collect();
+    let mut out = divergences.clone();
+    out.with_column(Column::new("verdict".into(), verdicts))?;
+    Ok(out)
+}
+
 /// The rules applied to frames of members.
 pub trait JudgeFrames {
     /// The first rule judging each member (row) of `members`, a frame of `family`.

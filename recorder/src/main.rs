@@ -184,6 +184,10 @@ struct ReduceArgs {
     /// beyond the weak-noise filter.
     #[arg(long)]
     class: Option<String>,
+    /// Differential sessions that went on past divergences: which one to reduce, by its place
+    /// in the session (0: the first; the analyzer's divergences frame's `index`).
+    #[arg(long, default_value_t = 0)]
+    divergence: usize,
     /// Memory bound per engine, in MiB, as for `run` (the programs are as hostile here). 0: none.
     #[arg(long, default_value_t = 2048)]
     memory_limit: u64,
@@ -1530,11 +1534,13 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
     if session.mode == morphtrace_schema::SessionMode::Metamorphic {
         return reduce_warning(&r, &reader, &session).await;
     }
-    let Some(divergence) = session.divergence.clone() else {
+    let Some(divergence) = session.all_divergences().get(r.divergence).cloned() else {
         bail!(
-            "session {} did not diverge ({}): only divergences are reduced",
+            "session {} has no divergence {} ({}, {} divergences): only divergences are reduced",
             session.id,
-            session.outcome.name()
+            r.divergence,
+            session.outcome.name(),
+            session.all_divergences().len()
         );
     };
     let program = reader
@@ -1587,6 +1593,22 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
         Duration::from_secs_f64(r.budget),
         bar.clone(),
     );
+    // A session that went on past divergences is rerun under the triage it was recorded with.
+    if session
+        .all_divergences()
+        .iter()
+        .any(|d| d.continued.is_some())
+    {
+        if let Some(text) = reader.header().campaign.param("lockstep.triage.text") {
+            reducer.triage = Some(
+                morphtrace_schema::triage::Triage::parse(
+                    text,
+                    std::path::Path::new("the archive's lockstep.triage"),
+                )
+                .context("the triage the archive recorded")?,
+            );
+        }
+    }
     let result = reducer.reduce(&program.text, &actions).await;
     bar.finish_and_clear();
     for e in launched.iter_mut() {

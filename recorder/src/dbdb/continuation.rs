@@ -49,10 +49,9 @@ impl<'a> GoOn<'a> {
 impl Lockstep<'_> {
     /// The divergence `d` as the triage's rules see it: its class key (the AST node of the line
     /// the action was triggered at, on the first engine in lockstep), detail, engines and
-    /// binding, exactly as the analyzer makes the member from the archive.
-    fn member(&mut self, d: &Divergence, active: &[usize]) -> Option<Member> {
-        let first = *active.first()?;
-        let line = self.triggers[first].of(&d.action);
+    /// binding, as the analyzer makes the member from the archive.
+    fn member(&mut self, d: &Divergence) -> Option<Member> {
+        let line = self.trigger;
         let refs: Vec<morphtrace_schema::EngineRef> =
             self.rec.traces.iter().map(|t| t.engine).collect();
         let go = self.go_on.as_mut()?;
@@ -106,7 +105,7 @@ impl Lockstep<'_> {
         if self.go_on.is_none() {
             return Ok(None);
         }
-        let excused = match self.member(d, active) {
+        let excused = match self.member(d) {
             Some(m) => {
                 let go = self.go_on.as_ref().expect("checked above");
                 go.triage

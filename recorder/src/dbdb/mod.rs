@@ -174,6 +174,9 @@ struct Lockstep<'a> {
     active: Vec<bool>,
     /// Where each engine's actions are triggered (its own trace's outputs so far).
     triggers: Vec<TriggerLines>,
+    /// The line the current action was triggered at, on the first engine in lockstep (the
+    /// class key's AST node is that line's).
+    trigger: Option<u32>,
     /// The triage the session goes on under; `None`: it stops at the first divergence.
     go_on: Option<continuation::GoOn<'a>>,
     /// Stopped at a divergence it could not go on past.
@@ -210,6 +213,7 @@ impl Lockstep<'_> {
     /// Returns the outputs of the engines in lockstep, in engine order.
     async fn apply(&mut self, action: &Action) -> Result<Vec<Output>, DebuggerError> {
         let active = self.active();
+        self.trigger = active.first().and_then(|&i| self.triggers[i].of(action));
         for &i in &active {
             self.rec.push(i, EventKind::Action(action.clone()));
         }
@@ -470,6 +474,7 @@ pub async fn run_under(
         finished: vec![false; n],
         active: vec![true; n],
         triggers: vec![TriggerLines::default(); n],
+        trigger: None,
         // One engine has nothing to diverge from.
         go_on: triage
             .filter(|_| n > 1)

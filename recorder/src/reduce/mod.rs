@@ -704,6 +704,9 @@ pub struct Reducer<'a> {
     pub workdir: &'a Path,
     pub session_timeout: Duration,
     pub finding: Finding,
+    /// The triage the recording went on under (its archive's): a candidate goes on past the
+    /// same divergences, so that a finding met after a session's first can show.
+    pub triage: Option<morphtrace_schema::triage::Triage>,
     budget: Duration,
     progress: ProgressBar,
 }
@@ -727,6 +730,7 @@ impl<'a> Reducer<'a> {
             workdir,
             session_timeout,
             finding,
+            triage: None,
             budget,
             progress,
         }
@@ -765,27 +769,32 @@ impl Judge for Reducer<'_> {
         let plan = Plan::Replay {
             actions: c.actions.to_vec(),
         };
-        let rec = dbdb::record(
+        let rec = dbdb::record_under(
             &mut self.engines,
             &self.refs,
             &loaded,
             &plan,
             &self.policy,
+            self.triage.as_ref(),
             self.session_timeout,
         )
         .await;
-        let shows = rec
-            .divergence
-            .as_ref()
-            .is_some_and(|d| d.kind == self.finding.kind && d.action.name() == self.finding.action);
+        // The finding: a divergence of its type at its kind of action that the triage did not
+        // excuse (without a triage, the session's first and only one).
+        let found = rec.divergences.iter().find(|d| {
+            d.kind == self.finding.kind
+                && d.action.name() == self.finding.action
+                && !d
+                    .continued
+                    .as_deref()
+                    .is_some_and(|c| c.starts_with("excused"))
+        });
+        let shows = found.is_some();
+        let first = found.or(rec.divergence.as_ref());
         Ok(Run {
             shows,
-            at: rec.divergence.as_ref().map(|d| d.action_index as usize),
-            detail: rec
-                .divergence
-                .as_ref()
-                .map(|d| d.detail.clone())
-                .unwrap_or_default(),
+            at: first.map(|d| d.action_index as usize),
+            detail: first.map(|d| d.detail.clone()).unwrap_or_default(),
             traces: rec.traces,
             extra: (),
         })

@@ -920,7 +920,13 @@ fn run(cli: Cli) -> Result<ExitCode> {
             if archives.is_empty() {
                 anyhow::bail!("export needs at least one archive");
             }
-            let d = load_inputs(&archives, Want::ALL, &mut unreadable)?;
+            let mut d = load_inputs(&archives, Want::ALL, &mut unreadable)?;
+            // Each divergence's verdict under the nearest triage file, when there is one.
+            let triage = morphtrace_analyzer::triage::find(None)?;
+            if triage.path.is_some() {
+                d.frames.divergences =
+                    morphtrace_analyzer::triage::with_verdicts(&triage, &d.frames.divergences)?;
+            }
             for (p, rows) in export::export(&d.frames, &dir, fmt)? {
                 println!("{}\t{rows} rows", p.display());
             }
@@ -1118,6 +1124,9 @@ fn findings(
             .arg(out.join(&slug));
         if let Some(c) = r.coverage_class() {
             cmd.args(["--class", &c]);
+        }
+        if r.divergence > 0 {
+            cmd.args(["--divergence", &r.divergence.to_string()]);
         }
         // The reduction runs engines on hostile programs: it must not outlive the analyzer
         // (Ctrl-C, a killed parent). Its own children die with it in turn.
