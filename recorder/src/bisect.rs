@@ -141,6 +141,9 @@ pub enum Verdict {
     },
     /// Both ends agree: no boundary in the range (the finding shows on both, or on neither).
     Same { shows: bool },
+    /// Only one version could be judged (`index`, the lowest judgeable): nothing can be said
+    /// of a boundary.
+    OneEnd { index: usize, shows: bool },
     /// The change lies between `low` and `high`, but no version between them could be judged
     /// (or, with `low == 0` and `high == n - 1`, no end could).
     Unjudgeable { low: usize, high: usize },
@@ -193,7 +196,14 @@ where
     let mut hi = n - 1;
     let hi_shows = loop {
         if hi <= lo {
-            return (Verdict::Same { shows: lo_shows }, log);
+            // No version above `lo` could be judged: one end is no comparison.
+            return (
+                Verdict::OneEnd {
+                    index: lo,
+                    shows: lo_shows,
+                },
+                log,
+            );
         }
         match ask!(hi) {
             Some(s) => break s,
@@ -251,9 +261,127 @@ where
     )
 }
 
+/// Whether a probe's session shows the finding — a divergence of `finding`'s type at its kind
+/// of action, at action `at` of the bisected session — with a line saying why. A session that
+/// diverged earlier than `at` with something else never reached the finding: undecided, not
+/// absent.
+pub fn judge(
+    s: &morphtrace_schema::Session,
+    finding: &crate::reduce::Finding,
+    at: u32,
+) -> (Option<bool>, String) {
+    if !s.outcome.verdict().is_judged() {
+        return (None, s.outcome.verdict().name());
+    }
+    let divergences = s.all_divergences();
+    let matches = |d: &&morphtrace_schema::Divergence| {
+        d.kind == finding.kind && d.action.name() == finding.action
+    };
+    if let Some(d) = divergences.iter().find(matches) {
+        return (Some(true), d.detail.clone());
+    }
+    // The first divergence the session stopped at, if it stopped before the finding's action.
+    match divergences.iter().find(|d| d.continued.is_none()) {
+        Some(d) if d.action_index < at => (
+            None,
+            format!(
+                "another divergence first ({} at {}, action {} < {at}) hides it",
+                d.kind.name(),
+                d.action.name(),
+                d.action_index
+            ),
+        ),
+        Some(d) => (
+            Some(false),
+            format!(
+                "another divergence ({} at {})",
+                d.kind.name(),
+                d.action.name()
+            ),
+        ),
+        None => (Some(false), s.outcome.name().to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_probe_that_diverged_before_the_finding_is_undecided_not_absent() {
+        use morphtrace_schema::{
+            Action, Divergence, DivergenceKind, EngineRef, ProgramHash, Session, SessionId,
+            SessionMode, SessionOutcome,
+        };
+        let finding = crate::reduce::Finding {
+            kind: DivergenceKind::Variables,
+            action: "resume".into(),
+        };
+        let div = |kind: DivergenceKind, action: Action, at: u32| Divergence {
+            kind,
+            action_index: at,
+            action,
+            sides: vec![],
+            detail: "d".into(),
+            groups: vec![],
+            suspect: None,
+            continued: None,
+        };
+        let session = |d: Option<Divergence>| Session {
+            divergence: d,
+            ..Session::new(
+                SessionId(1),
+                SessionMode::Replay,
+                1,
+                vec![EngineRef(0), EngineRef(1)],
+                ProgramHash([0; 32]),
+                SessionOutcome::Diverged,
+            )
+        };
+        let earlier = session(Some(div(
+            DivergenceKind::BreakpointLocation,
+            Action::SetBreakpoint {
+                line: 1,
+                column: None,
+            },
+            2,
+        )));
+        assert_eq!(judge(&earlier, &finding, 7).0, None);
+        let later = session(Some(div(
+            DivergenceKind::PauseLocation,
+            Action::StepOver,
+            9,
+        )));
+        assert_eq!(judge(&later, &finding, 7).0, Some(false));
+        let same = session(Some(div(DivergenceKind::Variables, Action::Resume, 7)));
+        assert_eq!(judge(&same, &finding, 7).0, Some(true));
+        let timed_out = Session {
+            outcome: SessionOutcome::Timeout,
+            ..session(None)
+        };
+        assert_eq!(judge(&timed_out, &finding, 7).0, None);
+    }
+
+    #[test]
+    fn one_judged_end_is_no_comparison() {
+        // Only the low end can be judged: not "both ends agree".
+        let (v, _) = run(vec![Some(true), None, None, None]);
+        assert_eq!(
+            v,
+            Verdict::OneEnd {
+                index: 0,
+                shows: true
+            }
+        );
+        let (v, _) = run(vec![None, None, Some(false), None]);
+        assert_eq!(
+            v,
+            Verdict::OneEnd {
+                index: 2,
+                shows: false
+            }
+        );
+    }
 
     fn run(answers: Vec<Option<bool>>) -> (Verdict, Vec<usize>) {
         let n = answers.len();

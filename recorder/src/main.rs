@@ -1288,6 +1288,7 @@ async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
         kind: divergence.kind.clone(),
         action: divergence.action.name().to_string(),
     };
+    let at = divergence.action_index;
     let (kind, low, high) = bisect::parse_range(&b.versions)?;
     let header = reader.header();
     let recorded: Vec<EngineSpec> = session
@@ -1405,7 +1406,7 @@ async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
                 Ok(Err(e)) => return undecided(e.to_string()),
                 Err(e) => return undecided(e.to_string()),
             }
-            judge_probe(i, &path, &finding)
+            judge_probe(i, &path, &finding, at)
         }
     };
     let (verdict, probes) = bisect::search(candidates.len(), probe).await;
@@ -1435,9 +1436,17 @@ async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
             candidates[*after].spec,
             if *confirmed {
                 " (both sides probed twice)"
+            } else if probes.iter().rev().take(2).any(|p| p.shows.is_none()) {
+                " (NOT confirmed: a second probe could not be judged)"
             } else {
                 " (NOT confirmed: a second probe answered differently)"
             }
+        ),
+        Verdict::OneEnd { index, shows } => format!(
+            "{finding} {} on {} only: no other version of the range could be judged, so no \
+             boundary can be told",
+            if *shows { "shows" } else { "is absent" },
+            candidates[*index].spec
         ),
         Verdict::Same { shows: true } => {
             format!("{finding} shows on both ends of the range: no boundary within it")
@@ -1480,6 +1489,7 @@ fn judge_probe(
     index: usize,
     path: &std::path::Path,
     finding: &morphtrace_recorder::reduce::Finding,
+    at: u32,
 ) -> morphtrace_recorder::bisect::Probe {
     use morphtrace_recorder::bisect::Probe;
     let probe = |shows, note| Probe { index, shows, note };
@@ -1495,23 +1505,10 @@ fn judge_probe(
         .collect::<Vec<_>>()
         .join(" vs ");
     match reader.session(0) {
-        Ok(s) if !s.outcome.verdict().is_judged() => {
-            probe(None, format!("{engine}: {}", s.outcome.verdict().name()))
+        Ok(s) => {
+            let (shows, why) = morphtrace_recorder::bisect::judge(&s, finding, at);
+            probe(shows, format!("{engine}: {why}"))
         }
-        Ok(s) => match &s.divergence {
-            Some(d) if d.kind == finding.kind && d.action.name() == finding.action => {
-                probe(Some(true), format!("{engine}: {}", d.detail))
-            }
-            Some(d) => probe(
-                Some(false),
-                format!(
-                    "{engine}: another divergence ({} at {})",
-                    d.kind.name(),
-                    d.action.name()
-                ),
-            ),
-            None => probe(Some(false), format!("{engine}: {}", s.outcome.name())),
-        },
         Err(e) => probe(None, format!("{engine}: {e}")),
     }
 }
