@@ -1531,12 +1531,18 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
     if session.mode == morphtrace_schema::SessionMode::Metamorphic {
         return reduce_warning(&r, &reader, &session).await;
     }
+    if session.all_divergences().is_empty() {
+        bail!(
+            "session {} did not diverge ({}): only divergences are reduced",
+            session.id,
+            session.outcome.name()
+        );
+    }
     let Some(divergence) = session.all_divergences().get(r.divergence).cloned() else {
         bail!(
-            "session {} has no divergence {} ({}, {} divergences): only divergences are reduced",
+            "session {} has no divergence {} (it has {}; 0 is the first)",
             session.id,
             r.divergence,
-            session.outcome.name(),
             session.all_divergences().len()
         );
     };
