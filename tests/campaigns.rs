@@ -1208,3 +1208,56 @@ fn three_engine_families_vote_with_javascriptcore() {
     );
     assert!(text.contains("| bun@"), "{text}");
 }
+
+/// A replay captures as the archive was recorded (here a depth of 0 and a 3 s action timeout)
+/// unless the command line says otherwise, and its own header says what it used.
+#[test]
+fn a_replay_captures_as_its_archive_was_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let recorded = dir.path().join("a.mtrace");
+    let o = Command::new(RECORD)
+        .args([
+            "run",
+            "--engine",
+            "node",
+            "--depth",
+            "0",
+            "--action-timeout",
+            "3",
+        ])
+        .args(["--seeds", "1..1", "--corpus"])
+        .arg(root().join("tests/fixtures/prog.js"))
+        .arg("--out")
+        .arg(&recorded)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let param = |archive: &Path, key: &str| {
+        ArchiveReader::open(archive)
+            .unwrap()
+            .header()
+            .campaign
+            .param(key)
+            .map(str::to_string)
+    };
+    let replay = |name: &str, extra: &[&str]| {
+        let out = dir.path().join(name);
+        let o = Command::new(RECORD)
+            .arg("replay")
+            .arg(&recorded)
+            .args(["--engine", "node"])
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        out
+    };
+    let inherited = replay("b.mtrace", &[]);
+    assert_eq!(param(&inherited, "capture.depth").as_deref(), Some("0"));
+    assert_eq!(param(&inherited, "action_timeout_s").as_deref(), Some("3"));
+    let given = replay("c.mtrace", &["--depth", "3"]);
+    assert_eq!(param(&given, "capture.depth").as_deref(), Some("3"));
+    assert_eq!(param(&given, "action_timeout_s").as_deref(), Some("3"));
+}

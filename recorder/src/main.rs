@@ -456,6 +456,32 @@ struct ReplayArgs {
     common: EngineArgs,
 }
 
+/// A replay captures as the archive was recorded (depth, Firefox's breakpoint policy, action
+/// timeout, the prelude) unless the command line says otherwise: other options could make a
+/// difference the replay then reports ours.
+fn inherit_recorded_capture(r: &mut ReplayArgs, m: &ArgMatches) {
+    let Ok(reader) = ArchiveReader::open(&r.archive) else {
+        return; // `replay` reports the unreadable archive itself.
+    };
+    let header = reader.header();
+    let engines: Vec<&morphtrace_schema::EngineDescriptor> = header.engines.iter().collect();
+    let recorded = CaptureOptions::recorded(header, &engines);
+    let given = |id: &str| m.value_source(id) == Some(ValueSource::CommandLine);
+    let c = &mut r.common;
+    if !given("depth") {
+        c.depth = recorded.depth;
+    }
+    if !given("action_timeout") {
+        c.action_timeout = recorded.action_timeout.as_secs_f64();
+    }
+    if !given("firefox_breakpoints") {
+        c.firefox_breakpoints = recorded.breakpoint_policy;
+    }
+    if !given("no_prelude") {
+        c.no_prelude = !recorded.prelude;
+    }
+}
+
 /// Whether `out` names a version matrix's directory rather than one archive.
 fn is_matrix_dir(out: &std::path::Path) -> bool {
     out.is_dir() || out.extension().is_none_or(|e| e != "mtrace")
@@ -509,10 +535,13 @@ fn check_strategy_flags(run: &ArgMatches, strategy: Strategy) -> Result<(), Stri
 fn main() -> ExitCode {
     morphtrace_recorder::child::adopt_orphans();
     let matches = Cli::command().get_matches();
-    let cli = match Cli::from_arg_matches(&matches) {
+    let mut cli = match Cli::from_arg_matches(&matches) {
         Ok(c) => c,
         Err(e) => e.exit(),
     };
+    if let (Command::Replay(r), Some(("replay", m))) = (&mut cli.command, matches.subcommand()) {
+        inherit_recorded_capture(r, m);
+    }
     if let (Command::Run(r), Some(("run", m))) = (&cli.command, matches.subcommand()) {
         if let Err(msg) = check_strategy_flags(m, r.strategy) {
             Cli::command()
@@ -1070,10 +1099,20 @@ async fn replay(
         strategy: "replay".into(),
         corpus: vec![r.archive.display().to_string()],
         seeds: reader.header().campaign.seeds.clone(),
-        params: vec![(
-            "replay_of_campaign".into(),
-            reader.header().campaign.name.clone(),
-        )],
+        params: vec![
+            (
+                "replay_of_campaign".into(),
+                reader.header().campaign.name.clone(),
+            ),
+            // What it captured with (inherited from the archive unless given): a reduction or
+            // bisection of a replayed session reruns it alike.
+            ("capture.depth".into(), common.depth.to_string()),
+            (
+                "firefox.breakpoints".into(),
+                common.firefox_breakpoints.name().into(),
+            ),
+            ("action_timeout_s".into(), common.action_timeout.to_string()),
+        ],
         command_line,
     };
     run_and_report(campaign_of(&common, loaded, tasks, config, dir.path())?).await
