@@ -130,12 +130,22 @@ fn a_corrupt_or_partial_install_is_found_and_replaced() {
     assert!(o.status.success(), "{all}");
     assert!(all.contains("has 1048576 bytes"), "{all}");
 
-    // No manifest: an install that never finished.
+    // No manifest: an install that never finished; and the staging folder of an install that
+    // was killed, left beside it, goes with the next install.
     std::fs::remove_file(dir.join("morphtrace-install.json")).unwrap();
+    let stale = dir.parent().unwrap().join(format!(
+        ".{}.staging-killed",
+        dir.file_name().unwrap().to_string_lossy()
+    ));
+    std::fs::create_dir_all(stale.join("install")).unwrap();
     let o = record(cache.path(), &["engines", "--install", DENO]);
     let all = text(&o);
     assert!(o.status.success(), "{all}");
     assert!(all.contains("a partial install"), "{all}");
+    assert!(
+        !stale.exists(),
+        "the killed install's staging folder is still there"
+    );
     // Whole again, and it launches (engines --install launches what it installs).
     assert!(all.contains("deno@2.7.14"), "{all}");
     install_dir(cache.path(), "deno");

@@ -379,8 +379,19 @@ pub fn ensure(
         }
         Err(_) => {}
     }
+    // Under the lock every staging directory of this version is another install's that died
+    // (a killed recorder or npm): nothing will finish it.
+    let prefix = format!(".{}.staging-", version.text);
+    if let Ok(entries) = std::fs::read_dir(&kind_dir) {
+        for e in entries.flatten() {
+            if e.file_name().to_string_lossy().starts_with(&prefix) {
+                progress(&format!("removing an interrupted install of {what}"));
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
+    }
     let staging = tempfile::Builder::new()
-        .prefix(&format!(".{}.staging-", version.text))
+        .prefix(&prefix)
         .tempdir_in(&kind_dir)
         .map_err(|e| fail(e.to_string()))?;
     progress(&format!("downloading {what} from the npm registry"));
