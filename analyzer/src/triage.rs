@@ -148,9 +148,13 @@ impl JudgeFrames for Triage {
                 [None] | [] => ("new".into(), String::new(), String::new()),
                 several => {
                     let triaged = rows.iter().filter(|&&r| judged[r].is_some()).count();
+                    // Each verdict once, whatever the number of rules that gave it.
                     let names: Vec<&str> = several
                         .iter()
-                        .filter_map(|i| i.map(|i| self.rules[i].verdict.name()))
+                        .filter_map(|i| i.map(|i| self.rules[i].verdict))
+                        .collect::<std::collections::BTreeSet<_>>()
+                        .into_iter()
+                        .map(|v| v.name())
                         .collect();
                     (
                         "mixed".into(),
