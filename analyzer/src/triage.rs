@@ -380,6 +380,13 @@ near_misses = [{ key = { kind = "pause-location" }, detail = "3 vs 4" }]
             &["firefox@153", "node@22.1.0"],
             None
         )));
+        // The engine that behaves so is the side the rule names, whichever side it is.
+        let m = member(
+            "t only on the first side",
+            &["firefox@153", "node@22.1.0"],
+            None,
+        );
+        assert_eq!(r.behaving(&m), Some("node@22.1.0"));
         // Firefox lacks it: another engine's behaviour.
         assert!(!r.judges(&member(
             "t only on the first side",

@@ -201,6 +201,19 @@ fn orient(detail: &str, behaving_is_first: bool) -> String {
 impl Rule {
     /// Whether this rule judges `m` (a member of the rule's family).
     pub fn judges(&self, m: &Member) -> bool {
+        self.judged_as(m).is_some()
+    }
+
+    /// The engine that behaves so in `m` as this rule judges it: the suspect, or the side whose
+    /// engine the rule names; `None` when the rule does not judge `m` or names no engine and
+    /// there is no suspect.
+    pub fn behaving<'m>(&self, m: &'m Member) -> Option<&'m str> {
+        self.judged_as(m)?.or(m.suspect.as_deref())
+    }
+
+    /// `Some` when the rule judges `m`, with the engine it behaves so in the orientation that
+    /// matched (`None` inside: a rule that names no engines reads the detail as written).
+    fn judged_as<'m>(&self, m: &'m Member) -> Option<Option<&'m str>> {
         let key_ok = self
             .key
             .iter()
@@ -210,26 +223,27 @@ impl Rule {
             .as_ref()
             .is_none_or(|b| m.binding.as_deref().is_some_and(|x| glob(b, x)));
         if !key_ok || !binding_ok {
-            return false;
+            return None;
         }
         let detail_ok = |d: &str| self.detail.as_ref().is_none_or(|r| r.is_match(d));
         if self.engines.is_empty() && self.against.is_empty() {
-            return detail_ok(&m.detail);
+            return detail_ok(&m.detail).then_some(None);
         }
         let names = |patterns: &[String], label: &str| {
             patterns.is_empty() || patterns.iter().any(|p| engine_matches(p, label))
         };
         self.orientations(m)
             .into_iter()
-            .any(|(behaving, others, first)| {
+            .find(|(behaving, others, first)| {
                 names(&self.engines, behaving)
                     && others.iter().all(|o| names(&self.against, o))
                     && detail_ok(&if self.family == Family::Divergence {
-                        orient(&m.detail, first)
+                        orient(&m.detail, *first)
                     } else {
                         m.detail.clone()
                     })
             })
+            .map(|(behaving, _, _)| Some(behaving))
     }
 
     /// Who may be the engine that behaves so, the others, and whether it is the detail's first

@@ -102,19 +102,16 @@ impl Lockstep<'_> {
         active: &[usize],
         outputs: &[Output],
     ) -> Result<Option<String>, DebuggerError> {
-        if self.go_on.is_none() {
+        let member = self.member(d);
+        let Some(go) = self.go_on.as_ref() else {
             return Ok(None);
-        }
-        let excused = match self.member(d) {
-            Some(m) => {
-                let go = self.go_on.as_ref().expect("checked above");
-                go.triage
-                    .first_judging(&m, Family::Divergence)
-                    .map(|i| (i, go.triage.rules[i].clone(), m))
-                    .filter(|(_, r, _)| r.excuses())
-            }
-            None => None,
         };
+        let excused = member.and_then(|m| {
+            go.triage
+                .first_judging(&m, Family::Divergence)
+                .map(|i| (i, go.triage.rules[i].clone(), m))
+                .filter(|(_, r, _)| r.excuses())
+        });
         if let Some((i, rule, member)) = excused {
             let why = format!("excused by triage rule {i} ({})", rule.verdict.name());
             match self
@@ -233,28 +230,14 @@ impl Lockstep<'_> {
         }
     }
 
-    /// The engine in lockstep that the rule says behaves so (the suspect, or the side whose
-    /// engine the rule names); `None` when the rule names no engine.
+    /// The engine in lockstep that the rule says behaves so in `member`.
     fn behaving(
         &self,
         rule: &morphtrace_schema::triage::Rule,
         member: &Member,
         active: &[usize],
     ) -> Option<usize> {
-        let label = match &member.suspect {
-            Some(s) => s.clone(),
-            None => member
-                .engines
-                .iter()
-                .find(|e| {
-                    !rule.engines.is_empty()
-                        && rule
-                            .engines
-                            .iter()
-                            .any(|p| morphtrace_schema::triage::engine_matches(p, e))
-                })?
-                .clone(),
-        };
+        let label = rule.behaving(member)?;
         active.iter().copied().find(|&k| self.label(k) == label)
     }
 
