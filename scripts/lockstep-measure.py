@@ -8,7 +8,11 @@ def measure(archive):
     subprocess.run([A,'export',archive,'--csv',out],cwd=os.getcwd(),check=True,capture_output=True)
     ses=list(csv.DictReader(open(out+'/sessions.csv')))
     div=list(csv.DictReader(open(out+'/divergences.csv')))
-    n=len(ses)
+    # Rates count judged sessions only; undecided ones are shown by reason.
+    undecided=collections.Counter(s['outcome'] for s in ses if s['outcome'] in ('timeout','harness-error','rejected'))
+    judged={(s['archive'],s['session']) for s in ses if s['outcome'] not in undecided}
+    div=[d for d in div if (d['archive'],d['session']) in judged]
+    n=len(judged)
     by=collections.defaultdict(list)
     for d in div: by[(d['archive'],d['session'])].append(d)
     ended_triaged=0; ended_div=0
@@ -21,8 +25,8 @@ def measure(archive):
     classes=set((d['kind'],d['last_action'],d['ast_node']) for d in div)
     newc=set((d['kind'],d['last_action'],d['ast_node']) for d in div if d['verdict'] in ('new','engine bug'))
     gone=sum(1 for d in div if d['continued']!='')
-    und=sum(1 for s in ses if s['outcome'] in ('timeout','harness-error','rejected'))
-    print(f"{os.path.basename(archive)}: {n} sessions ({und} undecided); sessions ending on a triaged class: {ended_triaged} ({100*ended_triaged/n:.1f}%); ending on any divergence: {ended_div}; divergences: {len(div)} ({1000*len(div)/n:.0f} per 1000 sessions), gone past: {gone}; classes: {len(classes)} ({1000*len(classes)/n:.1f} per 1000), not excused (new or engine bug): {len(newc)}")
+    und=', '.join(f'{k} {v}' for k,v in sorted(undecided.items())) or 'none'
+    print(f"{os.path.basename(archive)}: {n} judged sessions (undecided: {und}); sessions ending on a triaged class: {ended_triaged} ({100*ended_triaged/n:.1f}%); ending on any divergence: {ended_div}; divergences: {len(div)} ({1000*len(div)/n:.0f} per 1000 sessions), gone past: {gone}; classes: {len(classes)} ({1000*len(classes)/n:.1f} per 1000), not excused (new or engine bug): {len(newc)}")
     return newc
 res={}
 for a in sys.argv[1:]:
