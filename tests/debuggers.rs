@@ -866,6 +866,54 @@ async fn bun_killed_mid_session_then_next_session_works() {
     killed_mid_session("bun").await;
 }
 
+/// Bun 1.4.5 aborts when resumed to a breakpoint in a `catch` whose parameter is a destructuring
+/// pattern with a default (traces/findings/jsc-aborts-resumed-into-a-catch-parameter-with-a-default,
+/// reduced from test262): the session answers that its engine crashed, with the signal, instead
+/// of failing as a harness error, so that a differential judges it (a termination divergence).
+/// The same engine, resumed past that `catch` without a breakpoint there, runs to the end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bun_crash_is_the_answer_of_the_action_that_caused_it() {
+    let _g = SERIAL.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("catch.js");
+    std::fs::write(
+        &path,
+        "try {\n throw [];\n} catch ([[x, y, z] = [4, 5, 6]]) {\n ranCatch = true;\n}\n",
+    )
+    .unwrap();
+    let p = corpus::load(&[path], dir.path()).unwrap().remove(0);
+    let mut e = engine("bun", CaptureOptions::default()).await;
+    for crash in [true, false] {
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(0, None).await.unwrap();
+        if crash {
+            d.set_breakpoint(2, None).await.unwrap();
+        }
+        assert_eq!(
+            paused(d.control(&Action::Start).await.unwrap())
+                .location
+                .line,
+            1
+        );
+        let resumed = d.control(&Action::Resume).await.unwrap();
+        match (crash, resumed) {
+            (
+                true,
+                Output::Finished {
+                    outcome: ProgramOutcome::EngineCrashed { message },
+                },
+            ) => assert!(message.starts_with("bun died of SIG"), "{message}"),
+            (false, Output::Finished { outcome }) => assert_eq!(outcome, ProgramOutcome::Completed),
+            (_, other) => panic!("crash={crash}: {other:?}"),
+        }
+        // A crashed session asks for a new engine; the next one starts on it.
+        if !d.close().await {
+            e.restart().await.unwrap();
+        }
+    }
+    e.shutdown().await;
+}
+
 /// Evidence for triage.toml's scope rule: V8 (Chromium, Node) leaves out of a function's scopes a
 /// `var` nothing refers to; SpiderMonkey lists it. A local that is referenced (even only written)
 /// and an unreferenced parameter are listed by both. The rule excuses exactly this and no more.

@@ -564,10 +564,7 @@ async fn a_planted_divergence_is_reduced_to_a_few_lines_that_still_show_it() {
     let d = rec.divergence.clone().expect("the planted fault shows");
     assert_eq!(d.kind, morphtrace_schema::DivergenceKind::Variables);
     assert_eq!((d.action_index, d.action.name()), (9, "stepOver"));
-    let finding = Finding {
-        kind: d.kind.clone(),
-        action: d.action.name().to_string(),
-    };
+    let finding = Finding::of(&d);
     let work = dir();
     let bar = indicatif::ProgressBar::hidden();
     let mut reducer = Reducer::new(
@@ -615,6 +612,7 @@ async fn a_planted_divergence_is_reduced_to_a_few_lines_that_still_show_it() {
         Finding {
             kind: morphtrace_schema::DivergenceKind::Variables,
             action: "stepOver".into(),
+            ends: Vec::new(),
         },
         Duration::from_secs(60),
         indicatif::ProgressBar::hidden(),

@@ -9,21 +9,13 @@ use polars::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// DBDB's divergence types in the paper's order, then anything else alphabetically.
-const KIND_ORDER: [&str; 6] = [
-    "breakpoint-location",
-    "breakpoint-removal",
-    "termination",
-    "pause-location",
-    "call-stack",
-    "variables",
-];
-
 fn kind_rank(k: &str) -> (usize, String) {
+    use morphtrace_schema::DivergenceKind;
     (
-        KIND_ORDER
+        DivergenceKind::DBDB
             .iter()
-            .position(|x| *x == k)
-            .unwrap_or(KIND_ORDER.len()),
+            .position(|x| x.name() == k)
+            .unwrap_or(DivergenceKind::DBDB.len()),
         k.to_string(),
     )
 }

@@ -274,10 +274,7 @@ pub fn judge(
         return (None, s.outcome.verdict().name());
     }
     let divergences = s.all_divergences();
-    let matches = |d: &&morphtrace_schema::Divergence| {
-        d.kind == finding.kind && d.action.name() == finding.action
-    };
-    if let Some(d) = divergences.iter().find(matches) {
+    if let Some(d) = divergences.iter().find(|d| finding.matches(d)) {
         return (Some(true), d.detail.clone());
     }
     // The first divergence the session stopped at, if it stopped before the finding's action.
@@ -316,6 +313,7 @@ mod tests {
         let finding = crate::reduce::Finding {
             kind: DivergenceKind::Variables,
             action: "resume".into(),
+            ends: Vec::new(),
         };
         let div = |kind: DivergenceKind, action: Action, at: u32| Divergence {
             kind,

@@ -1323,10 +1323,7 @@ async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
             session.outcome.name()
         );
     };
-    let finding = Finding {
-        kind: divergence.kind.clone(),
-        action: divergence.action.name().to_string(),
-    };
+    let finding = Finding::of(&divergence);
     let at = divergence.action_index;
     let (kind, low, high) = bisect::parse_range(&b.versions)?;
     let header = reader.header();
@@ -1614,10 +1611,7 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
     }
     let refs: Vec<EngineRef> = (0..launched.len()).map(|i| EngineRef(i as u16)).collect();
     let policy = ComparisonPolicy::from_params(&header.campaign.params);
-    let finding = Finding {
-        kind: divergence.kind.clone(),
-        action: divergence.action.name().to_string(),
-    };
+    let finding = Finding::of(&divergence);
     let work = tempfile::Builder::new()
         .prefix("morphtrace-reduce-")
         .tempdir()?;

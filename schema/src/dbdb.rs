@@ -186,11 +186,22 @@ pub fn compare_outputs(
                 format!("program ended {} vs {}", x.name(), y.name()),
             )
         }),
+        // The side that ended named, so that a rule can say which engine it is.
         (Finished { outcome }, Paused(p)) | (Paused(p), Finished { outcome }) => Some((
             DivergenceKind::Termination,
             format!(
-                "one side ended ({}), the other paused at {}",
+                "{} side ended ({}), {} side paused at {}",
+                if matches!(a, Finished { .. }) {
+                    "first"
+                } else {
+                    "second"
+                },
                 outcome.name(),
+                if matches!(a, Finished { .. }) {
+                    "second"
+                } else {
+                    "first"
+                },
                 p.location
             ),
         )),

@@ -180,6 +180,16 @@ pub enum DivergenceKind {
 }
 
 impl DivergenceKind {
+    /// DBDB's six, in the paper's order.
+    pub const DBDB: [DivergenceKind; 6] = [
+        DivergenceKind::BreakpointLocation,
+        DivergenceKind::BreakpointRemoval,
+        DivergenceKind::Termination,
+        DivergenceKind::PauseLocation,
+        DivergenceKind::CallStack,
+        DivergenceKind::Variables,
+    ];
+
     pub fn name(&self) -> &str {
         match self {
             DivergenceKind::BreakpointLocation => "breakpoint-location",

@@ -129,6 +129,28 @@ pub trait Debugger: Send {
     async fn close(self: Box<Self>) -> bool;
 }
 
+/// The engine's own crash, if `status` is one: death by a fault signal (a failed assertion's
+/// abort, a segmentation fault, …). The memory guard kills with SIGKILL and a program that exits
+/// leaves an exit code, so neither reads as the engine's fault.
+pub fn fault(engine: &str, status: std::process::ExitStatus) -> Option<String> {
+    use std::os::unix::process::ExitStatusExt;
+    let name = match status.signal()? {
+        libc::SIGABRT => "SIGABRT",
+        libc::SIGSEGV => "SIGSEGV",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGILL => "SIGILL",
+        libc::SIGFPE => "SIGFPE",
+        libc::SIGTRAP => "SIGTRAP",
+        _ => return None,
+    };
+    let core = if status.core_dumped() {
+        ", core dumped"
+    } else {
+        ""
+    };
+    Some(format!("{engine} died of {name}{core}"))
+}
+
 /// The session's life that every adapter enforces alike before a control action (DESIGN §2): a
 /// program starts once, runs only once started, and takes no control action after it ended.
 /// Returns the `Error` output an engine-independent refusal gives, or `None` to go ahead.

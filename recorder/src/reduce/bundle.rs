@@ -1,14 +1,12 @@
 //! The reproducer bundle of a reduced finding: the reduced program and actions, what each engine
-//! answered, a standalone reproducer that needs only the engines (`reproduce.mjs`: CDP over
-//! Node's built-in WebSocket, Firefox's RDP over TCP) and a README.md written for the engine's
-//! bug tracker.
+//! answered, a standalone reproducer that needs only the engines (`reproduce.mjs`, written for
+//! the finding by `reproducer`) and a README.md written for the engine's bug tracker.
 
 use super::{Finding, Reduced};
-use morphtrace_schema::{Action, DivergenceKind, EngineDescriptor, EventKind, Output, Trace};
+use morphtrace_schema::{
+    Action, DivergenceKind, EngineDescriptor, EventKind, Output, ProgramOutcome, Trace,
+};
 use std::path::Path;
-
-/// The standalone reproducer, the same file in every bundle; `finding.json` says what it runs.
-pub const REPRODUCER: &str = include_str!("reproduce.mjs");
 
 /// Engines the reproducer drives.
 pub fn reproducible(d: &EngineDescriptor) -> bool {
@@ -98,6 +96,9 @@ pub fn answer(o: &Output) -> String {
                 }
             )
         }
+        Output::Finished {
+            outcome: ProgramOutcome::EngineCrashed { message },
+        } => format!("program finished: engine-crashed ({message})"),
         Output::Finished { outcome } => format!("program finished: {}", outcome.name()),
         Output::Error { message } => format!("error: {message}"),
     }
@@ -192,7 +193,7 @@ pub fn write_bundle(
                     .map(|(_, v)| v.as_str()),
             })).collect::<Vec<_>>(),
         });
-        write_reproducer(dir, &spec, case.prelude)?;
+        write_reproducer(dir, &spec, case.prelude, &[&r.actions])?;
     }
     let mut md = String::new();
     let _ = writeln!(md, "# {} on {}\n", finding, engines.join(" vs "));
@@ -222,12 +223,32 @@ pub fn write_bundle(
         let _ = writeln!(
             md,
             "## Reproduce\n\n`node reproduce.mjs` (Node.js 20 or later; engines as recorded, or \
-             `chromium=PATH`, `node=PATH`, `firefox=PATH`, or by label, `node@24.19.0=PATH`) replays the steps over the debuggers' own protocol and \
-             exits 1 while step {} still shows the difference, 0 once the debuggers agree.",
+             {}) replays the steps over the debuggers' own protocols and exits 1 while step {} \
+             still shows the difference, 0 once the debuggers agree.",
+            other_engines(case.engines),
             r.step + 1
         );
     }
     std::fs::write(dir.join("README.md"), md)
+}
+
+/// How the README says to run the reproducer on other executables: by kind, or by label when
+/// two engines are one kind (`node@20.20.2=PATH`).
+fn other_engines(engines: &[EngineDescriptor]) -> String {
+    let mut names: Vec<String> = Vec::new();
+    for d in engines {
+        let kind = d.kind.to_string();
+        let twice = engines.iter().filter(|e| e.kind == d.kind).count() > 1;
+        let name = if twice { d.label() } else { kind };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+        .iter()
+        .map(|n| format!("`{n}=PATH`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Where a reduced case came from and what reduction took.
@@ -253,10 +274,18 @@ fn after_prelude(prelude: bool) -> &'static str {
     }
 }
 
-/// `finding.json`, the reproducer and, when the recording ran it, the prelude.
-fn write_reproducer(dir: &Path, spec: &serde_json::Value, prelude: bool) -> std::io::Result<()> {
+/// `finding.json`, the reproducer written for it and, when the recording ran it, the prelude.
+fn write_reproducer(
+    dir: &Path,
+    spec: &serde_json::Value,
+    prelude: bool,
+    actions: &[&[Action]],
+) -> std::io::Result<()> {
     std::fs::write(dir.join("finding.json"), pretty(spec))?;
-    std::fs::write(dir.join("reproduce.mjs"), REPRODUCER)?;
+    std::fs::write(
+        dir.join("reproduce.mjs"),
+        super::reproducer::reproducer(spec, actions),
+    )?;
     if prelude {
         std::fs::write(
             dir.join("prelude.js"),
@@ -412,7 +441,7 @@ pub fn write_metamorphic_bundle(
                  "step": follow.step, "map": {"lines": lines, "edits": edits}},
             ],
         });
-        write_reproducer(dir, &spec, case.prelude)?;
+        write_reproducer(dir, &spec, case.prelude, &[&r.actions, &follow.actions])?;
     } else {
         let spec = serde_json::json!({
             "title": title, "kind": finding.kind.name(), "detail": r.detail,

@@ -198,7 +198,7 @@ impl Judge for ChainJudge<'_> {
             return Ok(no(detail));
         };
         if c.lines.is_some() {
-            // Lines moved for good (the last step of a reduction): later runs start from here.
+            // Lines moved for good (blank lines dropped): later runs start from here.
             self.pin = pin;
         }
         let text = chain

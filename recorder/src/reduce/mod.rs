@@ -8,6 +8,7 @@
 pub mod bundle;
 pub mod coverage;
 pub mod metamorphic;
+pub mod reproducer;
 
 pub use bundle::{write_bundle, Case};
 
@@ -39,6 +40,39 @@ pub struct Finding {
     pub kind: DivergenceKind,
     /// `Action::name()` of the diverging action.
     pub action: String,
+    /// A termination: how each side ended (`engine-crashed`, `timeout`, …), `None` for a side
+    /// that did not; a crash that reduces to an uncaught exception is not the same finding.
+    pub ends: Vec<Option<String>>,
+}
+
+impl Finding {
+    /// The finding a recorded divergence is.
+    pub fn of(d: &morphtrace_schema::Divergence) -> Finding {
+        let ends = match d.kind {
+            DivergenceKind::Termination => d
+                .sides
+                .iter()
+                .map(|s| match &s.output {
+                    Some(Output::Finished { outcome }) => Some(outcome.name().to_string()),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Finding {
+            kind: d.kind.clone(),
+            action: d.action.name().to_string(),
+            ends,
+        }
+    }
+
+    /// Whether `d` is this finding again: its type at its kind of action (and, for a
+    /// termination, each side ending as it did).
+    pub fn matches(&self, d: &morphtrace_schema::Divergence) -> bool {
+        d.kind == self.kind
+            && d.action.name() == self.action
+            && (self.ends.is_empty() || Finding::of(d).ends == self.ends)
+    }
 }
 
 impl std::fmt::Display for Finding {
@@ -154,13 +188,14 @@ fn blank(text: &str, start: usize, end: usize) -> String {
     out
 }
 
-/// The text without blank lines, and each old line's new number.
-fn compact(text: &str) -> (String, Vec<Option<u32>>) {
+/// The text without the blank (or whitespace-only) lines `drop` picks by 0-based number, and
+/// each old line's new number; kept lines lose trailing blanks.
+fn compact_where(text: &str, drop: impl Fn(usize) -> bool) -> (String, Vec<Option<u32>>) {
     let mut out = String::new();
     let mut map = Vec::new();
     let mut n = 0;
-    for line in text.split_inclusive('\n') {
-        if line.trim().is_empty() {
+    for (k, line) in text.split_inclusive('\n').enumerate() {
+        if line.trim().is_empty() && drop(k) {
             map.push(None);
         } else {
             map.push(Some(n));
@@ -170,6 +205,40 @@ fn compact(text: &str) -> (String, Vec<Option<u32>>) {
         }
     }
     (out, map)
+}
+
+/// The runs of blank lines of `text` (0-based, end exclusive), last first: the candidates for
+/// dropping blank lines a few at a time when dropping them all loses the finding (a pause past
+/// the last statement may need the lines after it).
+fn blank_runs(text: &str) -> Vec<std::ops::Range<usize>> {
+    let mut runs: Vec<std::ops::Range<usize>> = Vec::new();
+    for (k, line) in text.split_inclusive('\n').enumerate() {
+        if !line.trim().is_empty() {
+            continue;
+        }
+        match runs.last_mut() {
+            Some(r) if r.end == k => r.end = k + 1,
+            _ => runs.push(k..k + 1),
+        }
+    }
+    runs.reverse();
+    runs
+}
+
+/// Ways to drop blank lines, most first: all of them, then each run of them whole, then each
+/// run but its first line, then none (whitespace-only lines emptied); at most `limit`.
+fn blank_line_drops(text: &str, limit: usize) -> Vec<Vec<std::ops::Range<usize>>> {
+    let runs = blank_runs(text);
+    let mut out = vec![runs.clone()];
+    out.extend(runs.iter().map(|r| vec![r.clone()]));
+    out.extend(
+        runs.iter()
+            .filter(|r| r.len() > 1)
+            .map(|r| std::iter::once(r.start + 1..r.end).collect()),
+    );
+    out.push(Vec::new());
+    out.truncate(limit);
+    out
 }
 
 /// The spans of the statements blanking may remove: whole statements of a statement list
@@ -377,9 +446,25 @@ pub fn blank_statements<E>(
             text = candidate;
         }
     }
-    let (short, _) = compact(&text);
-    if short != text && complete && JsProgram::parse(&short).is_ok() && test(&short)? {
-        text = short;
+    // Blank lines out: all at once, else run by run.
+    let mut tried = 0;
+    while complete && tried < MAX_BLANK_LINE_TRIES && !out_of_time() {
+        let mut dropped = false;
+        for drop in blank_line_drops(&text, MAX_BLANK_LINE_TRIES - tried) {
+            let (short, _) = compact_where(&text, |k| drop.iter().any(|r| r.contains(&k)));
+            if short == text || JsProgram::parse(&short).is_err() {
+                continue;
+            }
+            tried += 1;
+            if test(&short)? {
+                text = short;
+                dropped = true;
+                break;
+            }
+        }
+        if !dropped {
+            break;
+        }
     }
     Ok(Blanked {
         text,
@@ -639,44 +724,26 @@ pub async fn reduce_with<J: Judge>(
             best = r;
         }
     }
-    // 3. Blank lines out, breakpoints moved with their lines (kept only if still showing).
-    let (short, map) = compact(&text);
-    if short != text && !search.out_of_time() {
-        let moved: Option<Vec<Action>> = acts
-            .iter()
-            .map(|a| match a {
-                // A breakpoint on a blank line goes to the next line left, where V8
-                // and morphtrace's Firefox policy slide it (its column then means little).
-                Action::SetBreakpoint { line, column } => map
-                    .get(*line as usize..)
-                    .and_then(|rest| rest.iter().enumerate().find_map(|(k, l)| l.map(|l| (k, l))))
-                    .map(|(k, l)| Action::SetBreakpoint {
-                        line: l,
-                        column: if k == 0 { *column } else { None },
-                    }),
-                other => Some(other.clone()),
-            })
-            .collect();
-        if let Some(moved) = moved {
-            if JsProgram::parse(&short).is_ok() {
-                let r = search
-                    .counted(
-                        judge,
-                        Candidate {
-                            text: &short,
-                            actions: &moved,
-                            pinned: at,
-                            lines: Some(&map),
-                        },
-                    )
-                    .await?;
-                if r.shows {
-                    text = short;
-                    acts = moved;
-                    best = r;
-                }
+    // 3. Blank lines out, breakpoints moved with their lines (kept only if still showing): all
+    // at once, else run by run, again on what is left after each that goes.
+    let mut tried = 0;
+    'drops: while tried < MAX_BLANK_LINE_TRIES && !search.out_of_time() {
+        for drop in blank_line_drops(&text, MAX_BLANK_LINE_TRIES - tried) {
+            let (short, map) = compact_where(&text, |k| drop.iter().any(|r| r.contains(&k)));
+            if short == text || search.out_of_time() {
+                continue;
+            }
+            tried += 1;
+            if let Some((moved, r)) =
+                without_blank_lines(&mut search, judge, &short, &map, &acts, at).await?
+            {
+                text = short;
+                acts = moved;
+                best = r;
+                continue 'drops;
             }
         }
+        break;
     }
     Ok((
         Reduced {
@@ -693,6 +760,57 @@ pub async fn reduce_with<J: Judge>(
         },
         best.extra,
     ))
+}
+
+/// How many candidates without some blank lines a reduction tries at most.
+const MAX_BLANK_LINE_TRIES: usize = 24;
+
+/// `short` (the text with some blank lines dropped, `map` each old line's new number) with the
+/// actions' breakpoints moved along, when it parses and the finding still shows there.
+async fn without_blank_lines<J: Judge>(
+    search: &mut Search,
+    judge: &mut J,
+    short: &str,
+    map: &[Option<u32>],
+    acts: &[Action],
+    at: Option<usize>,
+) -> Result<Option<(Vec<Action>, Run<J::Extra>)>, ReduceError> {
+    let kept = map.iter().flatten().count() as u32;
+    let moved: Vec<Action> = acts
+        .iter()
+        .map(|a| match a {
+            // A breakpoint on a blank line goes to the next line left, where V8 and
+            // morphtrace's Firefox policy slide it (its column then means little); past the
+            // last line, it stays past the last line.
+            Action::SetBreakpoint { line, column } => {
+                let next = map
+                    .get(*line as usize..)
+                    .and_then(|rest| rest.iter().enumerate().find_map(|(k, l)| l.map(|l| (k, l))));
+                match next {
+                    Some((k, l)) => Action::SetBreakpoint {
+                        line: l,
+                        column: if k == 0 { *column } else { None },
+                    },
+                    None => Action::SetBreakpoint {
+                        line: kept + line.saturating_sub(map.len() as u32),
+                        column: None,
+                    },
+                }
+            }
+            other => other.clone(),
+        })
+        .collect();
+    if JsProgram::parse(short).is_err() {
+        return Ok(None);
+    }
+    let candidate = Candidate {
+        text: short,
+        actions: &moved,
+        pinned: at,
+        lines: Some(map),
+    };
+    let r = search.counted(judge, candidate).await?;
+    Ok(r.shows.then_some((moved, r)))
 }
 
 /// DBDB's judge: the candidate replayed in lockstep on the engines; it shows when the same
@@ -782,8 +900,7 @@ impl Judge for Reducer<'_> {
         // The finding: a divergence of its type at its kind of action that the triage did not
         // excuse (without a triage, the session's first and only one).
         let found = rec.divergences.iter().find(|d| {
-            d.kind == self.finding.kind
-                && d.action.name() == self.finding.action
+            self.finding.matches(d)
                 && !d
                     .continued
                     .as_deref()
@@ -878,8 +995,83 @@ mod tests {
         assert_eq!(b.len(), t.len());
         assert_eq!(b.lines().count(), t.lines().count());
         assert_eq!(b.find("log"), t.find("log"));
-        let (c, map) = compact(&b);
+        let (c, map) = compact_where(&b, |_| true);
         assert_eq!(c, "var a = 1;\nlog(a);\n");
         assert_eq!(map, [Some(0), None, None, None, Some(1)]);
+    }
+
+    /// A crash that reduces to an uncaught exception (or a pause that reduces to another end)
+    /// is not the finding; the same crash at another step kind is not either.
+    #[test]
+    fn a_termination_finding_keeps_how_each_side_ended() {
+        use morphtrace_schema::dbdb::compare_outputs;
+        use morphtrace_schema::{Divergence, DivergenceSide, PauseReason, PauseState};
+        use morphtrace_schema::{Location, ProgramOutcome};
+        let paused = Output::Paused(PauseState {
+            location: Location::new(3, 1),
+            reason: PauseReason::Step,
+            engine_reason: None,
+            stack: Vec::new(),
+        });
+        let ended = |o: ProgramOutcome| Output::Finished { outcome: o };
+        let crashed = ended(ProgramOutcome::EngineCrashed {
+            message: "bun died of SIGABRT".into(),
+        });
+        let thrown = ended(ProgramOutcome::UncaughtException {
+            message: "ReferenceError".into(),
+            location: None,
+        });
+        let div = |a: &Output, b: &Output, action: Action| {
+            let (kind, detail) = compare_outputs(a, b, &ComparisonPolicy::default()).unwrap();
+            Divergence {
+                kind,
+                action_index: 3,
+                action,
+                sides: [a, b]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, o)| DivergenceSide {
+                        engine: EngineRef(i as u16),
+                        output: Some((*o).clone()),
+                    })
+                    .collect(),
+                detail,
+                groups: Vec::new(),
+                suspect: None,
+                continued: None,
+            }
+        };
+        let original = div(&paused, &crashed, Action::Resume);
+        // The detail names the side that ended, so that a triage rule can name its engine.
+        assert_eq!(
+            original.detail,
+            "second side ended (engine-crashed), first side paused at 4:2"
+        );
+        let f = Finding::of(&original);
+        assert!(f.matches(&original));
+        assert!(f.matches(&div(&paused, &crashed, Action::Resume)));
+        assert!(!f.matches(&div(&paused, &thrown, Action::Resume)));
+        assert!(!f.matches(&div(&crashed, &paused, Action::Resume)));
+        assert!(!f.matches(&div(&paused, &crashed, Action::StepOut)));
+    }
+
+    #[test]
+    // Lists of line ranges, one range each: what the candidates are.
+    #[allow(clippy::single_range_in_vec_init)]
+    fn blank_lines_go_all_at_once_then_run_by_run() {
+        // Two statements under blank and whitespace-only lines, one run after the last.
+        let t = "\n  \n\nf();\n\t\ng();\n\n\n";
+        assert_eq!(blank_runs(t), [6..8, 4..5, 0..3]);
+        let drops = blank_line_drops(t, 24);
+        assert_eq!(drops[0], [6..8, 4..5, 0..3], "all first");
+        assert_eq!(&drops[1..4], [[6..8], [4..5], [0..3]]);
+        // Then each longer run but one line of it, then none (whitespace-only lines emptied).
+        assert_eq!(&drops[4..6], [[7..8], [1..3]]);
+        assert!(drops[6].is_empty());
+        assert_eq!(compact_where("f();\n \t\n", |_| false).0, "f();\n\n");
+        let (c, map) = compact_where(t, |k| (0..3).contains(&k));
+        assert_eq!(c, "f();\n\ng();\n\n\n");
+        assert_eq!(map[3], Some(0));
+        assert_eq!(blank_line_drops(t, 2).len(), 2);
     }
 }

@@ -749,6 +749,38 @@ impl Debugger for JscSession {
     }
 
     async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
+        let answered = self.control_inner(action).await;
+        if !matches!(answered, Err(DebuggerError::Crashed(_))) {
+            return answered;
+        }
+        // The connection went with the process: a death by a fault signal is the engine's
+        // crash, the answer to this action (Bun aborting on a resume, for one).
+        let waited = tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await;
+        match waited {
+            Ok(Ok(status)) => match crate::debugger::fault("bun", status) {
+                Some(message) => Ok(self.finish(ProgramOutcome::EngineCrashed { message })),
+                None => answered,
+            },
+            _ => answered,
+        }
+    }
+
+    fn console(&self) -> Vec<String> {
+        self.console.clone()
+    }
+
+    async fn close(mut self: Box<Self>) -> bool {
+        self.conn.close();
+        let _ = self.child.start_kill();
+        let _ = tokio::time::timeout(Duration::from_secs(3), self.child.wait()).await;
+        // One process per session: a healthy session leaves nothing behind. A failed one has
+        // the engine restarted (its pool may hold processes as broken as this one).
+        self.healthy
+    }
+}
+
+impl JscSession {
+    async fn control_inner(&mut self, action: &Action) -> Result<Output, DebuggerError> {
         if let Some(refused) =
             crate::debugger::refusal(action, self.started, self.finished.as_ref())
         {
@@ -799,19 +831,6 @@ impl Debugger for JscSession {
             self.healthy = false;
         }
         out
-    }
-
-    fn console(&self) -> Vec<String> {
-        self.console.clone()
-    }
-
-    async fn close(mut self: Box<Self>) -> bool {
-        self.conn.close();
-        let _ = self.child.start_kill();
-        let _ = tokio::time::timeout(Duration::from_secs(3), self.child.wait()).await;
-        // One process per session: a healthy session leaves nothing behind. A failed one has
-        // the engine restarted (its pool may hold processes as broken as this one).
-        self.healthy
     }
 }
 
