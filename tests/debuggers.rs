@@ -12,6 +12,10 @@ use morphtrace_schema::{
 };
 use std::path::Path;
 use std::time::Duration;
+// Each test crate uses some of the faults.
+#[allow(dead_code)]
+#[path = "support/faults.rs"]
+mod faults;
 
 /// Engine tests start browsers; one at a time keeps 2 cores from timing them out.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
@@ -864,6 +868,97 @@ async fn bun_exception_syntax_error_and_timeout() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bun_killed_mid_session_then_next_session_works() {
     killed_mid_session("bun").await;
+}
+
+/// A two-engine session of `plan` on `p` under `triage`.
+async fn lockstep_under(
+    engines: &mut [&mut Box<dyn Engine>],
+    p: &corpus::Loaded,
+    plan: &Plan,
+    triage: &morphtrace_schema::triage::Triage,
+) -> Recording {
+    let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
+    dbdb::run_under(
+        engines,
+        &p.file,
+        &p.program.hash,
+        plan,
+        &ComparisonPolicy::default(),
+        Some(triage),
+        &mut rec,
+    )
+    .await
+    .unwrap();
+    rec
+}
+
+/// Evidence for triage.toml's rule on values a program computes differently: Chromium's V8 takes
+/// Math.sin from libm, Node's from fdlibm, so `Math.sin(25.63)` differs in the last digit; run
+/// without a pause, the program's globals differ too, the divergence says so and the lockstep
+/// goes on past it. A debugger that shows a number one too high (a planted fault) on a program
+/// both engines compute alike gets no such excuse: the session stops there, a new divergence.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_value_the_program_computes_differently_is_told_from_one_shown_wrong() {
+    let _g = SERIAL.lock().await;
+    let triage = morphtrace_schema::triage::Triage::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
+    )
+    .unwrap();
+    assert!(triage.asks_what_programs_compute());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("sin.js");
+    std::fs::write(
+        &path,
+        "function f(i) {\n  var angle = i * 0.37 + 0.1;\n  var s = Math.sin(angle);\n  return s;\n}\nvar r = f(69);\n",
+    )
+    .unwrap();
+    let p = corpus::load(&[path], dir.path()).unwrap().remove(0);
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 3,
+                column: None,
+            },
+            Action::Start,
+            Action::Resume,
+        ],
+    };
+    let mut c = engine("chromium", CaptureOptions::default()).await;
+    let mut n = engine("node", CaptureOptions::default()).await;
+    let rec = lockstep_under(&mut [&mut c, &mut n], &p, &plan, &triage).await;
+    let d = rec.divergences.first().expect("Math.sin differs");
+    assert_eq!(d.kind, DivergenceKind::Variables);
+    assert_eq!(d.detail, "s: 0.4770180858147492 vs 0.47701808581474914");
+    let why = d
+        .program_differs
+        .as_deref()
+        .expect("the program computes differently");
+    assert!(why.contains("r = 0.4770180858147492"), "{why}");
+    assert!(
+        d.continued
+            .as_deref()
+            .is_some_and(|c| c.starts_with("excused by triage rule")),
+        "{:?}",
+        d.continued
+    );
+    // The same engine twice, one showing `angle` one too high: the runs agree, no excuse.
+    let mut faulty = faults::FaultyEngine::wrap(
+        engine("node", CaptureOptions::default()).await,
+        faults::Fault::WrongNumber {
+            name: "angle".into(),
+        },
+    );
+    let rec = lockstep_under(&mut [&mut n, &mut faulty], &p, &plan, &triage).await;
+    let d = rec.divergences.first().expect("the planted fault shows");
+    assert_eq!(d.detail, "angle: 25.630000000000003 vs 26.630000000000003");
+    assert_eq!(d.program_differs, None);
+    assert_eq!(
+        d.continued, None,
+        "a wrong value the program does not explain stops the session"
+    );
+    for e in [&mut c, &mut n, &mut faulty] {
+        e.shutdown().await;
+    }
 }
 
 /// Bun 1.4.5 aborts when resumed to a breakpoint in a `catch` whose parameter is a destructuring

@@ -8,6 +8,8 @@ use common::normalized;
 use morphtrace_recorder::corpus::{self, Loaded};
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::{CaptureOptions, Engine};
+// Each test crate uses some of the faults.
+#[allow(dead_code)]
 #[path = "support/faults.rs"]
 mod faults;
 use faults::{Fault, FaultyEngine};

@@ -61,6 +61,7 @@ fn generate(path: &Path, sessions: usize, events: usize) {
                     groups: Vec::new(),
                     suspect: None,
                     continued: None,
+                    program_differs: None,
                 });
                 s.outcome = SessionOutcome::Diverged;
             }

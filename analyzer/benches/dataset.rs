@@ -63,6 +63,7 @@ fn generate(path: &Path, k: usize, count: usize, sessions: usize, events: usize)
                 groups: Vec::new(),
                 suspect: None,
                 continued: None,
+                program_differs: None,
             });
             s.outcome = SessionOutcome::Diverged;
         }

@@ -305,6 +305,7 @@ frame!(
     suspect: Option<String> => "three engines or more: the one engine that disagrees when all the others agree",
     agreement: Option<String> => "three engines or more: the engines grouped by agreeing output, `a+b vs c`",
     binding: Option<String> => "variables: how the program binds the differing name (`var`, `let`, `unreferenced var`, `unreferenced implicit`, ...)",
+    program_differs: Option<String> => "the program itself computes differently on these engines (run without a pause, it ended or printed otherwise): the first difference; null: it computes the same, or that was not looked at",
     verdict: Option<String> => "the member's triage verdict (engine bug, by design, representation, harness, new) under the triage file `export` read; null where none was read",
 });
 
@@ -988,6 +989,7 @@ impl Ctx<'_> {
             dc.session.push(pos);
             dc.index.push(index as u32);
             dc.continued.push(d.continued.clone());
+            dc.program_differs.push(d.program_differs.clone());
             dc.verdict.push(None);
             dc.program.push(program.clone());
             dc.program_name.push(program_name.clone());

@@ -26,21 +26,22 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
         .collect::<PolarsResult<_>>()?;
     let detail = text(family.detail_column())?;
     let given = |v: &str| (v != "-" && !v.is_empty()).then(|| v.to_string());
-    let (a, b, suspect, agreement, binding) = match family {
+    let (a, b, suspect, agreement, binding, differs) = match family {
         Family::Divergence => (
             text("engine_a")?,
             text("engine_b")?,
             text("suspect")?,
             text("agreement")?,
             text("binding")?,
+            text("program_differs")?,
         ),
         Family::Warning => {
             let e = text("engine")?;
-            (e, Vec::new(), Vec::new(), Vec::new(), Vec::new())
+            (e, vec![], vec![], vec![], vec![], vec![])
         }
         Family::Inconsistency => {
             let e = text("profiler")?;
-            (e, Vec::new(), Vec::new(), Vec::new(), Vec::new())
+            (e, vec![], vec![], vec![], vec![], vec![])
         }
     };
     Ok((0..n)
@@ -66,6 +67,7 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                 engines,
                 suspect: suspect.get(row).and_then(|s| given(s)),
                 binding: binding.get(row).and_then(|s| given(s)),
+                program_differs: differs.get(row).is_some_and(|s| given(s).is_some()),
             }
         })
         .collect())
@@ -353,6 +355,7 @@ near_misses = [{ key = { kind = "pause-location" }, detail = "3 vs 4" }]
             engines: engines.iter().map(|e| e.to_string()).collect(),
             suspect: suspect.map(str::to_string),
             binding: Some("unreferenced var".into()),
+            program_differs: false,
         }
     }
 

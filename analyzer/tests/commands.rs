@@ -131,6 +131,7 @@ fn session(
             groups: Vec::new(),
             suspect: None,
             continued: None,
+            program_differs: None,
         }),
         warnings: vec![],
         coverage: vec![],

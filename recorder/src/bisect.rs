@@ -324,6 +324,7 @@ mod tests {
             groups: vec![],
             suspect: None,
             continued: None,
+            program_differs: None,
         };
         let session = |d: Option<Divergence>| Session {
             divergence: d,

@@ -233,6 +233,12 @@ pub struct Divergence {
     /// rule, or a lone suspect left out), in words; `None`: the session stopped here.
     #[serde(default)]
     pub continued: Option<String>,
+    /// The program itself computes differently on the diverging engines: run without a pause on
+    /// each, it ended or printed otherwise (its globals' values included); the first difference,
+    /// in words. `None`: it computes the same, or that was not looked at (one engine, an old
+    /// archive).
+    #[serde(default)]
+    pub program_differs: Option<String>,
 }
 
 /// Engines grouped by agreement: `same(i, j)` says whether outputs `i` and `j` agree. Each

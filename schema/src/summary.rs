@@ -99,6 +99,8 @@ pub struct DivergenceSummary {
     pub suspect: Option<EngineRef>,
     #[serde(default)]
     pub continued: Option<String>,
+    #[serde(default)]
+    pub program_differs: Option<String>,
 }
 
 /// `Session` without variables, coverage and notes.
@@ -252,6 +254,7 @@ impl From<&crate::session::Divergence> for DivergenceSummary {
             groups: d.groups.clone(),
             suspect: d.suspect,
             continued: d.continued.clone(),
+            program_differs: d.program_differs.clone(),
         }
     }
 }

@@ -127,6 +127,10 @@ pub struct Member {
     /// How the program binds the variable a variables divergence names (`unreferenced var`).
     #[serde(default)]
     pub binding: Option<String>,
+    /// A divergence: the program itself computes differently on its engines (run without a
+    /// pause, it ended or printed otherwise; `Divergence::program_differs`).
+    #[serde(default)]
+    pub program_differs: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -140,6 +144,7 @@ struct RuleText {
     #[serde(default)]
     against: Vec<String>,
     binding: Option<String>,
+    program_differs: Option<bool>,
     detail: Option<String>,
     verdict: Verdict,
     note: String,
@@ -172,6 +177,9 @@ pub struct Rule {
     pub against: Vec<String>,
     /// Variables divergences: how the program binds the name (a glob over `Member::binding`).
     pub binding: Option<String>,
+    /// Divergences: only where the program computes differently on the engines (`true`), or
+    /// only where it does not (`false`); `None`: either.
+    pub program_differs: Option<bool>,
     pub detail: Option<regex::Regex>,
     pub verdict: Verdict,
     pub note: String,
@@ -222,7 +230,8 @@ impl Rule {
             .binding
             .as_ref()
             .is_none_or(|b| m.binding.as_deref().is_some_and(|x| glob(b, x)));
-        if !key_ok || !binding_ok {
+        let computes_ok = self.program_differs.is_none_or(|p| p == m.program_differs);
+        if !key_ok || !binding_ok || !computes_ok {
             return None;
         }
         let detail_ok = |d: &str| self.detail.as_ref().is_none_or(|r| r.is_match(d));
@@ -312,6 +321,12 @@ fn glob_one(pattern: &str, text: &str) -> bool {
 }
 
 impl Triage {
+    /// Whether some rule depends on what a program computes apart from debugging
+    /// (`program_differs`): the recorder then runs each program once without pausing.
+    pub fn asks_what_programs_compute(&self) -> bool {
+        self.rules.iter().any(|r| r.program_differs.is_some())
+    }
+
     pub fn parse(text: &str, path: &Path) -> Result<Triage, TriageError> {
         let f: FileText = toml::from_str(text).map_err(|e| TriageError::Parse {
             path: path.into(),
@@ -338,9 +353,11 @@ impl Triage {
                     allowed.join(", ")
                 )));
             }
-            if r.family != Family::Divergence && (!r.against.is_empty() || r.binding.is_some()) {
+            if r.family != Family::Divergence
+                && (!r.against.is_empty() || r.binding.is_some() || r.program_differs.is_some())
+            {
                 return Err(fail(
-                    "`against` and `binding` are for divergences (a warning or inconsistency has one engine)".into(),
+                    "`against`, `binding` and `program_differs` are for divergences (a warning or inconsistency has one engine)".into(),
                 ));
             }
             let detail = match &r.detail {
@@ -355,6 +372,7 @@ impl Triage {
                 engines: r.engines.clone(),
                 against: r.against.clone(),
                 binding: r.binding.clone(),
+                program_differs: r.program_differs,
                 detail,
                 verdict: r.verdict,
                 note: r.note.clone(),

@@ -371,6 +371,7 @@ fn divergence() -> impl Strategy<Value = Divergence> {
             groups: Vec::new(),
             suspect: None,
             continued: None,
+            program_differs: None,
         },
     )
 }

@@ -344,6 +344,7 @@ pub fn session(seed: u64, index: u64, program: &Program, events: usize) -> Sessi
         groups: Vec::new(),
         suspect: None,
         continued: None,
+        program_differs: None,
     });
     Session {
         id: SessionId::from_key(&format!("synthetic/{seed}/{index}")),

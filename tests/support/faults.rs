@@ -18,6 +18,8 @@ pub enum Fault {
     /// A step into that lands on this line steps on through one more iteration (the first
     /// time in a session).
     SkipIteration { line: u32 },
+    /// Report this variable's number, wherever it shows, one too high.
+    WrongNumber { name: String },
 }
 
 pub struct FaultyEngine {
@@ -127,6 +129,19 @@ impl Debugger for FaultyDebugger {
                         out = self.inner.control(&Action::StepInto).await?;
                         if line_of(&out).is_none_or(|l| l == *line) {
                             break;
+                        }
+                    }
+                }
+            }
+            Fault::WrongNumber { name } => {
+                if let Output::Paused(p) = &mut out {
+                    for f in &mut p.stack {
+                        for s in &mut f.scopes {
+                            for v in s.variables.iter_mut().filter(|v| &v.name == name) {
+                                if let morphtrace_schema::Value::Number(x) = &mut v.value {
+                                    *x += 1.0;
+                                }
+                            }
                         }
                     }
                 }

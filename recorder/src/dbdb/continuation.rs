@@ -91,6 +91,7 @@ impl Lockstep<'_> {
             engines,
             suspect,
             binding,
+            program_differs: d.program_differs.is_some(),
         })
     }
 

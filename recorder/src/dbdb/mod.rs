@@ -2,6 +2,7 @@
 //! (Algorithm 1), differential lockstep over N debuggers (the same loop, compared after every
 //! action), and replay of recorded actions; the tasks of `random` and `differential` campaigns.
 
+pub mod computes;
 pub mod continuation;
 pub mod replay;
 
@@ -183,6 +184,9 @@ struct Lockstep<'a> {
     stopped: bool,
     /// The last action's breakpoint was removed again on every engine (an excused placement).
     undone: bool,
+    /// What the program computes on each engine without pausing, when the triage asks
+    /// (`computes`): a divergence between engines whose runs differ says so.
+    computed: Vec<Option<computes::Computed>>,
 }
 
 impl Lockstep<'_> {
@@ -286,6 +290,15 @@ impl Lockstep<'_> {
         }?;
         let (kind, detail) = compare_outputs(&outputs[pair.0], &outputs[pair.1], self.policy)?;
         let engine = |k: usize| self.rec.traces[active[k]].engine;
+        // The engines the divergence is between: the pair compared (the largest group's first
+        // and the next group's), the suspect against one of the others.
+        let program_differs = match (
+            self.computed.get(active[pair.0]).cloned().flatten(),
+            self.computed.get(active[pair.1]).cloned().flatten(),
+        ) {
+            (Some(a), Some(b)) if computes::comparable(&a, &b) => computes::difference(&a, &b),
+            _ => None,
+        };
         Some(Divergence {
             kind,
             action_index: index,
@@ -305,6 +318,7 @@ impl Lockstep<'_> {
                 .collect(),
             suspect: suspect.map(engine),
             continued: None,
+            program_differs,
         })
     }
 
@@ -413,6 +427,13 @@ pub async fn run_under(
     rec: &mut Recording,
 ) -> Result<Vec<usize>, DebuggerError> {
     let labels: Vec<String> = engines.iter().map(|e| e.descriptor().label()).collect();
+    // Runs of the program without pausing, where a rule excuses only what the program itself
+    // computes differently (before any session opens: Firefox has one at a time).
+    let computed = if engines.len() > 1 && triage.is_some_and(|t| t.asks_what_programs_compute()) {
+        computes::on_each(engines, program).await
+    } else {
+        vec![None; engines.len()]
+    };
     let mut opened = Vec::with_capacity(engines.len());
     for e in engines.iter_mut() {
         opened.push(e.open(program).await?);
@@ -460,6 +481,7 @@ pub async fn run_under(
                 groups: Vec::new(),
                 suspect: None,
                 continued: None,
+                program_differs: None,
             });
             rec.outcome = Some(SessionOutcome::Diverged);
         }
@@ -481,6 +503,7 @@ pub async fn run_under(
             .map(|t| continuation::GoOn::new(t, labels, &program.text)),
         stopped: false,
         undone: false,
+        computed,
     };
     let result = match plan {
         Plan::Random { params, seed } => {

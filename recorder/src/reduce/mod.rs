@@ -1039,6 +1039,7 @@ mod tests {
                 groups: Vec::new(),
                 suspect: None,
                 continued: None,
+                program_differs: None,
             }
         };
         let original = div(&paused, &crashed, Action::Resume);

@@ -1,0 +1,263 @@
+//! What a program computes on an engine, apart from any debugging: the program run once with no
+//! breakpoint and no step, an epilogue appended that prints the globals it made and their values.
+//! Two engines whose runs differ compute differently, so a value shown differently at a pause may
+//! be the program's and not the debugger's: the divergence says so (`program_differs`) and a
+//! triage rule may excuse exactly that (`program_differs = true`). Where the runs agree, a value
+//! shown differently stays the debugger's to explain. This replaces hand-written rules that
+//! excused a value shape (fractions differing) whatever the program did.
+//!
+//! The run goes through the engine's own session (its debugger attached, never pausing): the one
+//! way to run a program that every engine here shares. Runs are cached per engine and program
+//! text for the life of the process.
+
+use crate::corpus;
+use crate::debugger::{DebuggerError, Engine, ProgramFile};
+use morphtrace_schema::{Action, Language, Output, Program, ProgramOrigin};
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+/// Marks the epilogue's line among what the program printed.
+const STATE: &str = "__morphtrace_state__ ";
+
+/// Prints every own property of the global object, rendered, on one line: a program's globals
+/// are those an empty program's run does not print. Values are rendered the same way on every
+/// engine (numbers in full, strings quoted, arrays and plain objects three levels deep).
+const EPILOGUE: &str = r#"
+;(function () {
+  var seen = [];
+  function show(v, d) {
+    var t = typeof v;
+    if (v === null) return 'null';
+    if (t === 'string') return JSON.stringify(v);
+    if (t === 'number') return (v === 0 && 1 / v < 0) ? '-0' : String(v);
+    if (t === 'bigint') return String(v) + 'n';
+    if (t === 'function') return 'function ' + v.name;
+    if (t !== 'object') return String(v);
+    if (seen.indexOf(v) >= 0) return '<cycle>';
+    var proto = Object.getPrototypeOf(v);
+    var plain = Array.isArray(v) || proto === Object.prototype || proto === null;
+    if (!plain) return '[object ' + ((v.constructor && v.constructor.name) || '?') + ']';
+    if (d > 2) return '{...}';
+    seen.push(v);
+    var keys = Object.keys(v).slice(0, 50);
+    var out = keys.map(function (k) { return k + ': ' + show(v[k], d + 1); }).join(', ');
+    seen.pop();
+    return (Array.isArray(v) ? '[' : '{') + out + (Array.isArray(v) ? ']' : '}');
+  }
+  var g = typeof globalThis !== 'undefined' ? globalThis : this;
+  var names = Object.getOwnPropertyNames(g).sort();
+  var state = names.map(function (n) {
+    var d = Object.getOwnPropertyDescriptor(g, n);
+    var value;
+    try { value = d && 'value' in d ? show(d.value, 0) : 'accessor'; } catch (e) { value = 'unreadable'; }
+    return [n, value];
+  });
+  console.log('__morphtrace_state__ ' + JSON.stringify(state));
+})();
+"#;
+
+/// How a run ended and what it printed, the globals it made last (`name = value`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Computed {
+    pub ended: String,
+    pub printed: Vec<String>,
+    pub globals: Vec<String>,
+}
+
+type Cache = Mutex<HashMap<(String, u64), Computed>>;
+static RUNS: std::sync::LazyLock<Cache> = std::sync::LazyLock::new(Default::default);
+
+fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
+}
+
+/// One run of `text` plus the epilogue on `engine`: how it ended, what it printed, and the
+/// global state line's entries.
+async fn run(
+    engine: &mut Box<dyn Engine>,
+    text: &str,
+) -> Result<(String, Vec<String>, Vec<(String, String)>), DebuggerError> {
+    let dir = tempfile::tempdir().map_err(|e| DebuggerError::Protocol(e.to_string()))?;
+    let program = Program::new(
+        Language::JavaScript,
+        format!("{text}{EPILOGUE}"),
+        ProgramOrigin::File {
+            path: "program.js".into(),
+        },
+    );
+    let loaded = corpus::materialize(program, dir.path())
+        .map_err(|e| DebuggerError::Protocol(e.to_string()))?;
+    let file: &ProgramFile = &loaded.file;
+    let session = match engine.open(file).await? {
+        Ok(d) => d,
+        Err(syntax) => {
+            return Ok((
+                format!("syntax-error: {}", syntax.message),
+                Vec::new(),
+                Vec::new(),
+            ))
+        }
+    };
+    let mut d = session;
+    let answer = d.control(&Action::Start).await;
+    let printed = d.console();
+    if !d.close().await {
+        engine.restart().await?;
+    }
+    let ended = match answer? {
+        Output::Finished { outcome } => outcome.name().to_string(),
+        // A pause with no breakpoint and no step (a `debugger` statement): not a plain run.
+        other => format!("answered {}", other.name()),
+    };
+    let mut state = Vec::new();
+    let mut lines = Vec::new();
+    for line in printed {
+        match line.strip_prefix(STATE) {
+            Some(json) => state = serde_json::from_str(json).unwrap_or_default(),
+            None => lines.push(line),
+        }
+    }
+    Ok((ended, lines, state))
+}
+
+/// What `program` computes on `engine` (cached): `None` when it could not be run.
+pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Option<Computed> {
+    let label = engine.descriptor().label();
+    let key = (label.clone(), text_hash(&program.text));
+    if let Some(c) = RUNS.lock().ok()?.get(&key) {
+        return Some(c.clone());
+    }
+    // The engine's own globals: what an empty program's run leaves.
+    let base_key = (label, 0);
+    let base = RUNS.lock().ok()?.get(&base_key).cloned();
+    let base = match base {
+        Some(b) => b,
+        None => {
+            let (ended, printed, state) = match run(engine, "").await {
+                Ok(r) => r,
+                Err(e) => {
+                    tracing::warn!("running an empty program on {}: {e}", base_key.0);
+                    return None;
+                }
+            };
+            let b = Computed {
+                ended,
+                printed,
+                globals: state.into_iter().map(|(n, _)| n).collect(),
+            };
+            RUNS.lock().ok()?.insert(base_key, b.clone());
+            b
+        }
+    };
+    let (ended, printed, state) = match run(engine, &program.text).await {
+        Ok(r) => r,
+        Err(e) => {
+            tracing::warn!("running {} without a pause on {}: {e}", program.url, key.0);
+            return None;
+        }
+    };
+    tracing::debug!(
+        "{} on {}: ended {ended}, printed {printed:?}, {} globals",
+        program.url,
+        key.0,
+        state.len()
+    );
+    let globals = state
+        .into_iter()
+        .filter(|(n, _)| !base.globals.contains(n))
+        .map(|(n, v)| format!("{n} = {v}"))
+        .collect();
+    let c = Computed {
+        ended,
+        printed,
+        globals,
+    };
+    RUNS.lock().ok()?.insert(key, c.clone());
+    Some(c)
+}
+
+/// The first way `a` and `b` differ, in words, or `None` when they compute the same.
+pub fn difference(a: &Computed, b: &Computed) -> Option<String> {
+    let clip = |s: &str| -> String {
+        if s.chars().count() > 120 {
+            format!("{}…", s.chars().take(120).collect::<String>())
+        } else {
+            s.to_string()
+        }
+    };
+    if a.ended != b.ended {
+        return Some(format!("it ended {} vs {}", a.ended, b.ended));
+    }
+    let first = |x: &[String], y: &[String]| -> Option<(String, String)> {
+        let n = x.len().max(y.len());
+        (0..n).find_map(|i| {
+            let (p, q) = (x.get(i), y.get(i));
+            (p != q).then(|| {
+                let show = |v: Option<&String>| v.map_or("nothing".into(), |v| clip(v));
+                (show(p), show(q))
+            })
+        })
+    };
+    if let Some((p, q)) = first(&a.printed, &b.printed) {
+        return Some(format!("it printed {p} vs {q}"));
+    }
+    first(&a.globals, &b.globals).map(|(p, q)| format!("its globals: {p} vs {q}"))
+}
+
+/// What the program computes on each of `engines`, in order (`None` where it could not run).
+pub async fn on_each(
+    engines: &mut [&mut Box<dyn Engine>],
+    program: &ProgramFile,
+) -> Vec<Option<Computed>> {
+    let mut out = Vec::with_capacity(engines.len());
+    for e in engines.iter_mut() {
+        out.push(computed(e, program).await);
+    }
+    out
+}
+
+/// Whether two runs' difference could only come from the program: a program that did not end
+/// by itself on both engines says nothing about what it computes.
+pub fn comparable(a: &Computed, b: &Computed) -> bool {
+    let ran = |c: &Computed| matches!(c.ended.as_str(), "completed" | "uncaught-exception");
+    ran(a) && ran(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn c(ended: &str, printed: &[&str], globals: &[&str]) -> Computed {
+        Computed {
+            ended: ended.into(),
+            printed: printed.iter().map(|s| s.to_string()).collect(),
+            globals: globals.iter().map(|s| s.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn runs_differ_by_end_then_output_then_globals() {
+        let a = c("completed", &["1"], &["x = 0.1"]);
+        assert_eq!(difference(&a, &a.clone()), None);
+        assert_eq!(
+            difference(&a, &c("uncaught-exception", &["1"], &["x = 0.1"])).as_deref(),
+            Some("it ended completed vs uncaught-exception")
+        );
+        assert_eq!(
+            difference(&a, &c("completed", &["2"], &["x = 0.1"])).as_deref(),
+            Some("it printed 1 vs 2")
+        );
+        assert_eq!(
+            difference(&a, &c("completed", &["1"], &["x = 0.10000000000000002"])).as_deref(),
+            Some("its globals: x = 0.1 vs x = 0.10000000000000002")
+        );
+        assert_eq!(
+            difference(&a, &c("completed", &["1"], &[])).as_deref(),
+            Some("its globals: x = 0.1 vs nothing")
+        );
+        assert!(!comparable(&a, &c("timeout", &[], &[])));
+    }
+}
