@@ -28,6 +28,15 @@ fn fixture(name: &str) -> corpus::Loaded {
     corpus::load(&[path], &dir).unwrap().remove(0)
 }
 
+/// A program written for one test, loaded (the directory lives as long as the first value).
+fn inline(name: &str, text: &str) -> (tempfile::TempDir, corpus::Loaded) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    let p = corpus::load(&[path], dir.path()).unwrap().remove(0);
+    (dir, p)
+}
+
 async fn engine(kind: &str, opts: CaptureOptions) -> Box<dyn Engine> {
     EngineSpec::parse(kind)
         .unwrap_or_else(|e| panic!("{kind}: {e} (run scripts/setup.sh)"))
@@ -905,14 +914,7 @@ async fn a_value_the_program_computes_differently_is_told_from_one_shown_wrong()
     )
     .unwrap();
     assert!(triage.asks_what_programs_compute());
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("sin.js");
-    std::fs::write(
-        &path,
-        "function f(i) {\n  var angle = i * 0.37 + 0.1;\n  var s = Math.sin(angle);\n  return s;\n}\nvar r = f(69);\n",
-    )
-    .unwrap();
-    let p = corpus::load(&[path], dir.path()).unwrap().remove(0);
+    let (_dir, p) = inline("sin.js", "function f(i) {\n  var angle = i * 0.37 + 0.1;\n  var s = Math.sin(angle);\n  return s;\n}\nvar r = f(69);\n");
     let plan = Plan::Replay {
         actions: vec![
             Action::SetBreakpoint {
@@ -969,14 +971,10 @@ async fn a_value_the_program_computes_differently_is_told_from_one_shown_wrong()
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn bun_crash_is_the_answer_of_the_action_that_caused_it() {
     let _g = SERIAL.lock().await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("catch.js");
-    std::fs::write(
-        &path,
+    let (_dir, p) = inline(
+        "catch.js",
         "try {\n throw [];\n} catch ([[x, y, z] = [4, 5, 6]]) {\n ranCatch = true;\n}\n",
-    )
-    .unwrap();
-    let p = corpus::load(&[path], dir.path()).unwrap().remove(0);
+    );
     let mut e = engine("bun", CaptureOptions::default()).await;
     for crash in [true, false] {
         let mut d = open(&mut e, &p).await;
@@ -1015,14 +1013,7 @@ async fn bun_crash_is_the_answer_of_the_action_that_caused_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn v8_leaves_an_unreferenced_var_out_of_its_scopes() {
     let _g = SERIAL.lock().await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("scopes.js");
-    std::fs::write(
-        &path,
-        "function f(n, unused) {\n  var t;\n  var w;\n  w = 2;\n  var s = n + w;\n  return s;\n}\nf(1);\n",
-    )
-    .unwrap();
-    let p = corpus::load(&[path], dir.path()).unwrap().remove(0);
+    let (_dir, p) = inline("scopes.js", "function f(n, unused) {\n  var t;\n  var w;\n  w = 2;\n  var s = n + w;\n  return s;\n}\nf(1);\n");
     let names = |p: &PauseState| -> Vec<String> {
         let mut v: Vec<String> = morphtrace_schema::dbdb::visible_variables(p.top_scopes())
             .keys()
@@ -1060,14 +1051,7 @@ async fn v8_leaves_an_unreferenced_var_out_of_its_scopes() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn v8_steps_past_an_if_whose_condition_is_a_literal() {
     let _g = SERIAL.lock().await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("fold.js");
-    std::fs::write(
-        &path,
-        "var v = 1;\nvar a = 0;\nif (false) a = 2;\na = 3;\nif (v !== v && v === v) a = 4;\na = 5;\n",
-    )
-    .unwrap();
-    let p = corpus::load(&[path], dir.path()).unwrap().remove(0);
+    let (_dir, p) = inline("fold.js", "var v = 1;\nvar a = 0;\nif (false) a = 2;\na = 3;\nif (v !== v && v === v) a = 4;\na = 5;\n");
     for kind in ["chromium", "node"] {
         let mut e = engine(kind, CaptureOptions::default()).await;
         let mut d = open(&mut e, &p).await;
