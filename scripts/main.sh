@@ -15,8 +15,7 @@ out="${1:-out/default.mtrace}"
 out_ff="${out%.mtrace}-firefox.mtrace"
 out_cov="${out%.mtrace}-coverage.mtrace"
 out_mm="${out%.mtrace}-metamorphic.mtrace"
-corpus=../shared/corpus/dbdb
-[ -d "$corpus" ] || corpus="tests/fixtures/*.js"
+corpus=corpus/dbdb
 mkdir -p "$(dirname "$out")"
 rm -f "$out" "$out_ff" "$out_cov" "$out_mm"
 "$bin/morphtrace-record" engines

@@ -218,7 +218,7 @@ fn main() {
     let programs: Vec<String> = (1..=n_c)
         .map(|s| csmith::generate(s, &version, Some(&cache)).unwrap())
         .collect();
-    let js_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/dbdb");
+    let js_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/dbdb");
     let js_sources = cod::sources(&[js_dir.display().to_string()]).unwrap();
     let js_texts: Vec<String> = js_sources
         .iter()

@@ -1,6 +1,6 @@
 //! Metamorphic benchmark: judged test cases (a parent session and its follow-up whose relation
 //! was judged; undecided ones are shown by reason, never counted) per second on
-//! SunSpider (`../shared/corpus/dbdb/sunspider`), every transformation of Table 1, five rounds,
+//! SunSpider (`corpus/dbdb/sunspider`), every transformation of Table 1, five rounds,
 //! on Chromium (and Node) with two workers and targets prepared ahead, next to the same chains
 //! run one session at a time with a new target or process per session and nothing prepared,
 //! measured in the same run. Run: `cargo bench --workspace --bench metamorphic`.

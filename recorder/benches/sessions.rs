@@ -1,5 +1,5 @@
 //! Recorder benchmark: sessions per second (complete random sessions, judged differential
-//! ones; undecided ones shown by reason, never counted) on SunSpider (`../shared/corpus/dbdb/sunspider`) for
+//! ones; undecided ones shown by reason, never counted) on SunSpider (`corpus/dbdb/sunspider`) for
 //! random campaigns on Chromium, Node, Firefox and JavaScriptCore (Bun) and differential ones
 //! (two engines, and the three families Chromium, Firefox, JavaScriptCore), next to a naive
 //! baseline measured in the same run on the same seeds (one session at a time, a new target or

@@ -40,7 +40,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
                   offline. With --strategy coverage it records coverage profilers (gcov, llvm-cov, V8) on \
                   programs and on variants pruned of code reported unexecuted (Cod).",
     after_help = "Examples:\n  morphtrace-record engines\n  morphtrace-record run --engine chromium --engine node \
-                  --strategy differential --corpus ../shared/corpus/dbdb --seeds 1..10 --out d.mtrace\n  \
+                  --strategy differential --corpus corpus/dbdb --seeds 1..10 --out d.mtrace\n  \
                   morphtrace-record replay d.mtrace --engine node@22 --out replay.mtrace\n  \
                   morphtrace-record run --strategy coverage --engine gcov --engine llvm-cov \
                   --corpus csmith:1..200 --out c.mtrace"

@@ -12,12 +12,11 @@ use morphtrace_schema::CampaignConfig;
 use std::path::Path;
 use std::time::Duration;
 
-/// SunSpider from `../shared/corpus/dbdb/sunspider`, materialized under `dir`.
+/// SunSpider from `corpus/dbdb/sunspider`, materialized under `dir`.
 pub fn sunspider(dir: &Path) -> Vec<Loaded> {
-    let corpus_dir =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus/dbdb/sunspider");
+    let corpus_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/dbdb/sunspider");
     let paths = corpus::resolve(&[corpus_dir.display().to_string()])
-        .expect("the SunSpider corpus in ../shared");
+        .expect("the SunSpider corpus in corpus/dbdb");
     corpus::load(&paths, dir).unwrap()
 }
 

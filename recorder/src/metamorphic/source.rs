@@ -1001,17 +1001,13 @@ mod tests {
     use std::path::{Path, PathBuf};
     use std::time::Duration;
 
-    /// The bundled programs, and the shared DBDB corpus when it is there.
+    /// The bundled DBDB corpus and the tests' own programs.
     fn corpus() -> Vec<(String, String)> {
         let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        let mut dirs = vec![
-            root.join("tests/fixtures/sunspider"),
-            root.join("tests/fixtures/dbdb-manual"),
+        let dirs = vec![
+            root.join("corpus/dbdb/sunspider"),
+            root.join("corpus/dbdb/manual"),
         ];
-        let shared = root.join("../shared/corpus/dbdb");
-        if shared.is_dir() {
-            dirs.push(shared.join("sunspider"));
-        }
         // (Not `loop.js`: it never ends.)
         let mut files: Vec<PathBuf> = ["prog.js", "values.js", "throws.js"]
             .iter()
