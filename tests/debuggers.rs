@@ -901,6 +901,40 @@ async fn lockstep_under(
     rec
 }
 
+/// A program that aborts its own process is no engine crash: Bun's launcher keeps
+/// `process.abort` and `process.kill` from programs (an exception), and Node, whose V8 reported
+/// no failed check, loses its session as before (an engine error: the session is undecided).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_program_that_aborts_its_process_is_no_engine_crash() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("abort.js", "var x = 1;\nprocess.abort();\nx = 2;\n");
+    let mut b = engine("bun", CaptureOptions::default()).await;
+    let mut d = open(&mut b, &p).await;
+    match d.control(&Action::Start).await.unwrap() {
+        Output::Finished {
+            outcome: ProgramOutcome::UncaughtException { message, .. },
+        } => assert!(
+            message.contains("process.abort is not available"),
+            "{message}"
+        ),
+        other => panic!("bun: {other:?}"),
+    }
+    d.close().await;
+    b.shutdown().await;
+    let mut n = engine("node", CaptureOptions::default()).await;
+    let mut d = open(&mut n, &p).await;
+    let answered = d.control(&Action::Start).await;
+    assert!(
+        matches!(
+            answered,
+            Err(morphtrace_recorder::debugger::DebuggerError::Crashed(_))
+        ),
+        "node: {answered:?}"
+    );
+    d.close().await;
+    n.shutdown().await;
+}
+
 /// Evidence for triage.toml's rule on values a program computes differently: Chromium's V8 takes
 /// Math.sin from libm, Node's from fdlibm, so `Math.sin(25.63)` differs in the last digit; run
 /// without a pause, the program's globals differ too, the divergence says so and the lockstep

@@ -789,6 +789,91 @@ impl Debugger for CdpSession {
     }
 
     async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
+        let answered = self.control_inner(action).await;
+        if !matches!(answered, Err(DebuggerError::Crashed(_))) {
+            return answered;
+        }
+        // A process of its own (Node) that V8 itself aborted (a failed CHECK, reported on its
+        // stderr) and that died of it: the engine's crash, the answer to this action. A program
+        // that calls `process.abort()` dies of the same signal without V8's report: not this.
+        let report = self
+            .crash_report
+            .as_ref()
+            .and_then(|r| r.lock().ok().and_then(|r| r.clone()));
+        let (Some(report), Some(Teardown::Process(child))) = (report, self.teardown.as_mut())
+        else {
+            return answered;
+        };
+        let waited = tokio::time::timeout(std::time::Duration::from_secs(2), child.wait()).await;
+        match waited.ok().and_then(|s| s.ok()) {
+            Some(status) => match crate::debugger::fault("node", status) {
+                Some(died) => Ok(self.finish(ProgramOutcome::EngineCrashed {
+                    message: format!("{died}: {report}"),
+                })),
+                None => answered,
+            },
+            None => answered,
+        }
+    }
+
+    fn console(&self) -> Vec<String> {
+        self.console.clone()
+    }
+
+    async fn close(mut self: Box<Self>) -> bool {
+        if let Some(Teardown::Target {
+            recycle: Some(back),
+            target_id,
+            ..
+        }) = &self.teardown
+        {
+            if self.healthy && self.reusable {
+                if let Some(sid) = self.sid.clone() {
+                    let (_, events) = mpsc::unbounded_channel();
+                    let left = Leftover {
+                        target_id: target_id.clone(),
+                        sid,
+                        events: std::mem::replace(&mut self.events, events),
+                        run_reply: self.run_reply.take(),
+                        breakpoints: self.breakpoints.engine_ids(),
+                    };
+                    if back.send(left).is_ok() {
+                        return true;
+                    }
+                }
+            }
+        }
+        self.conn.unsubscribe(self.sid.as_deref());
+        match self.teardown.take() {
+            Some(Teardown::Target {
+                browser, target_id, ..
+            }) => {
+                let close =
+                    browser.send(None, "Target.closeTarget", json!({"targetId": target_id}));
+                if self.healthy {
+                    // A healthy target closes in the background, off the critical path.
+                    return true;
+                }
+                // A target that timed out may still be running the program: wait for the close,
+                // and have the engine restarted whatever it answered.
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(3), close).await;
+                false
+            }
+            Some(Teardown::Process(mut child)) => {
+                self.conn.close();
+                let _ = child.start_kill();
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(3), child.wait()).await;
+                true
+            }
+            None => self.healthy,
+        }
+    }
+}
+
+/// How the program's run ended, from the reply to the call that ran it.
+impl CdpSession {
+    /// A control action as the protocol answers it (an engine death an error).
+    async fn control_inner(&mut self, action: &Action) -> Result<Output, DebuggerError> {
         if let Some(refused) =
             crate::debugger::refusal(action, self.started, self.finished.as_ref())
         {
@@ -866,62 +951,6 @@ impl Debugger for CdpSession {
         out
     }
 
-    fn console(&self) -> Vec<String> {
-        self.console.clone()
-    }
-
-    async fn close(mut self: Box<Self>) -> bool {
-        if let Some(Teardown::Target {
-            recycle: Some(back),
-            target_id,
-            ..
-        }) = &self.teardown
-        {
-            if self.healthy && self.reusable {
-                if let Some(sid) = self.sid.clone() {
-                    let (_, events) = mpsc::unbounded_channel();
-                    let left = Leftover {
-                        target_id: target_id.clone(),
-                        sid,
-                        events: std::mem::replace(&mut self.events, events),
-                        run_reply: self.run_reply.take(),
-                        breakpoints: self.breakpoints.engine_ids(),
-                    };
-                    if back.send(left).is_ok() {
-                        return true;
-                    }
-                }
-            }
-        }
-        self.conn.unsubscribe(self.sid.as_deref());
-        match self.teardown.take() {
-            Some(Teardown::Target {
-                browser, target_id, ..
-            }) => {
-                let close =
-                    browser.send(None, "Target.closeTarget", json!({"targetId": target_id}));
-                if self.healthy {
-                    // A healthy target closes in the background, off the critical path.
-                    return true;
-                }
-                // A target that timed out may still be running the program: wait for the close,
-                // and have the engine restarted whatever it answered.
-                let _ = tokio::time::timeout(std::time::Duration::from_secs(3), close).await;
-                false
-            }
-            Some(Teardown::Process(mut child)) => {
-                self.conn.close();
-                let _ = child.start_kill();
-                let _ = tokio::time::timeout(std::time::Duration::from_secs(3), child.wait()).await;
-                true
-            }
-            None => self.healthy,
-        }
-    }
-}
-
-/// How the program's run ended, from the reply to the call that ran it.
-impl CdpSession {
     /// Deno's program ends in a rejected promise, whose details place the exception
     /// (1-based) where the stack says; the program's own frame has it as runScript would.
     fn program_throw(&self, mut reply: Json) -> Json {

@@ -41,6 +41,14 @@ function describe(e) {
     return "exception";
   }
 }
+// A program must not kill its own process: a death by a signal is then Bun's own crash (the
+// recorder reports it as the engine's, see jsc/session.rs).
+process.abort = function () {
+  throw new Error("process.abort is not available to programs run by morphtrace");
+};
+process.kill = function () {
+  throw new Error("process.kill is not available to programs run by morphtrace");
+};
 setInterval(function () {}, 1 << 30);
 // The recorder waits for this line before it connects (see `start` in bun.rs).
 console.error("morphtrace: launcher ready");
