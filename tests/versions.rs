@@ -2,7 +2,8 @@
 //! engines: an unknown version fails fast with its neighbours; a corrupt or partial install is
 //! found and replaced; two processes asking for one new version install it once; a replay
 //! matrix on Node and Deno tabulated by `morphtrace-analyze versions`; and the boundary that
-//! `bisect` found in the bundled Chromium-vs-Node campaign, checked on its two versions.
+//! `bisect` found in the bundled Chromium-vs-Node campaign, checked on its two versions; and a
+//! bisection over three Node versions whose search loop probes the middle one.
 
 mod common;
 
@@ -304,6 +305,88 @@ fn bisect_finds_the_tdz_boundary_between_chromium_116_and_117() {
     assert_eq!(
         shows,
         [Some(true), Some(false), Some(true), Some(false)],
+        "{all}"
+    );
+}
+
+/// A bisection whose search loop runs: three Node versions (20 on PATH, 22 and 24 installed by
+/// `scripts/setup.sh`), on the finding of traces/findings/v8-13-steps-past-a-call-position-node-20-stops-at
+/// recorded afresh against Chromium. The ends are probed first (20 shows it, 24 does not), then
+/// the middle (22 shows it), then the boundary's two sides again.
+#[test]
+fn bisect_searches_three_node_versions_for_the_call_position_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("d.mtrace");
+    let program =
+        root().join("traces/findings/v8-13-steps-past-a-call-position-node-20-stops-at/program.js");
+    let o = record(
+        &default_cache(),
+        &[
+            "run",
+            "--strategy",
+            "differential",
+            "--engine",
+            "chromium",
+            "--engine",
+            "node",
+            "--corpus",
+            &program.display().to_string(),
+            "--seeds",
+            "1..1",
+            "--stop-at-first-divergence",
+            "--out",
+            &archive.display().to_string(),
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o));
+    let out = dir.path().join("probes");
+    let o = record(
+        &default_cache(),
+        &[
+            "bisect",
+            &archive.display().to_string(),
+            "--session",
+            "0",
+            "--versions",
+            "node@20..24",
+            "--out",
+            &out.display().to_string(),
+        ],
+    );
+    let all = text(&o);
+    assert!(o.status.success(), "{all}");
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("bisect.json")).unwrap()).unwrap();
+    assert_eq!(
+        json["versions"],
+        serde_json::json!(["node", "node@22", "node@24"]),
+        "{all}"
+    );
+    let probes: Vec<(String, Option<bool>)> = json["probes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["version"].as_str().unwrap().to_string(),
+                p["shows"].as_bool(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, Option<bool>)> = [
+        ("node", true),
+        ("node@24", false),
+        ("node@22", true),
+        ("node@22", true),
+        ("node@24", false),
+    ]
+    .iter()
+    .map(|(v, s)| (v.to_string(), Some(*s)))
+    .collect();
+    assert_eq!(probes, expected, "{all}");
+    assert_eq!(
+        json["verdict"],
+        "pause-location at stepInto disappears between node@22 and node@24 (both sides probed twice)",
         "{all}"
     );
 }
