@@ -68,7 +68,7 @@ fn paused(o: Output) -> PauseState {
     }
 }
 
-/// Requested line (1-based) → actual line and 1-based column on prog.js, cookbook §1.3 (V8;
+/// Requested line (1-based) → actual line and 1-based column on prog.js, docs/debugger-protocols.md §1.3 (V8;
 /// Firefox under the next-breakable policy).
 const SLIDING: [(u32, u32, u32); 8] = [
     (1, 3, 13),
@@ -86,7 +86,7 @@ async fn sliding_facts(kind: &str) {
     let mut e = engine(kind, CaptureOptions::default()).await;
     let p = fixture("prog.js");
     let mut d = open(&mut e, &p).await;
-    // Requested (1-based line) → actual (1-based line : 1-based column), cookbook §1.3.
+    // Requested (1-based line) → actual (1-based line : 1-based column), docs/debugger-protocols.md §1.3.
     for (req, line, col1) in SLIDING {
         let o = d.set_breakpoint(req - 1, None).await.unwrap();
         assert_eq!(
@@ -464,7 +464,7 @@ async fn firefox_exception_syntax_error_and_timeout() {
     program_outcomes("firefox").await;
 }
 
-/// Firefox's server does not slide breakpoints (cookbook §3.4): the adapter places them, says so,
+/// Firefox's server does not slide breakpoints (docs/debugger-protocols.md §3.4): the adapter places them, says so,
 /// and the placement is real (the program stops there).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_breakpoint_placement_under_both_policies() {

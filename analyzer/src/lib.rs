@@ -1,4 +1,4 @@
-//! morphtrace's analyzer: works from archives alone, never from a debugger (DESIGN §7).
+//! morphtrace's analyzer: works from archives alone, never from a debugger (docs/design.md §7).
 
 // The papers' analyses.
 pub mod cod;

@@ -1,4 +1,4 @@
-//! Archives → polars DataFrames (DESIGN §7). Many archives load in parallel, session frames
+//! Archives → polars DataFrames (docs/design.md §7). Many archives load in parallel, session frames
 //! decode on every thread, and a damaged archive contributes what it still holds, with its report.
 //!
 //! Lines and columns in every frame are 1-based, as `show` prints them and editors count them.
@@ -374,7 +374,7 @@ frame!(
     count_a: Option<u64> => "count on P (C2V: first profiler; truth: V8)",
     count_b: Option<u64> => "count on program_b (C2V: second profiler; truth: the true count)",
     syntax: String => "syntax kind of the line in P (statement kind for statements)",
-    noise: bool => "dropped by the weak-noise filter (see README)",
+    noise: bool => "dropped by the weak-noise filter (docs/coverage.md)",
 });
 
 /// Every frame's builder, filled per chunk of sessions and concatenated in file order.
@@ -462,7 +462,7 @@ fn named(frame: &'static str, r: PolarsResult<DataFrame>) -> Result<DataFrame, L
     })
 }
 
-/// The DataFrames (DESIGN §7); `frames` is the call stacks.
+/// The DataFrames (docs/design.md §7); `frames` is the call stacks.
 pub struct Frames {
     pub archives: DataFrame,
     pub engines: DataFrame,

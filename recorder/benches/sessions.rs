@@ -7,7 +7,7 @@
 //! session (the recorder and every engine process, from /proc) and CPU/wall, and the floor this
 //! machine allows: cores / CPU per session. Prints the recorder's own peak memory (engines are
 //! separate processes). Run: `cargo bench --workspace --bench sessions`.
-//! Firefox's naive baseline opens a new connection and watcher per session (cookbook §3.3);
+//! Firefox's naive baseline opens a new connection and watcher per session (docs/debugger-protocols.md §3.3);
 //! Bun's starts a new process per session on the critical path, as Node's.
 //! Environment: MT_BENCH_SEEDS (default `1..2`), MT_BENCH_BASELINE_SEEDS (default: the same),
 //! MT_BENCH_ONLY (run the rows whose label contains this text, e.g. `firefox`), MT_BENCH_JOBS

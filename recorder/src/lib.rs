@@ -1,4 +1,4 @@
-//! morphtrace's recorder: drives real debuggers and records sessions (DESIGN §6).
+//! morphtrace's recorder: drives real debuggers and records sessions (docs/design.md §6).
 
 // The four papers, each over the shared cores below.
 pub mod cod;

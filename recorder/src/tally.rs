@@ -1,4 +1,4 @@
-//! A campaign's sessions counted by verdict (DESIGN §2): what every summary line, rate and exit
+//! A campaign's sessions counted by verdict (docs/design.md §2): what every summary line, rate and exit
 //! code rests on. Only judged sessions make a rate; undecided ones are shown by reason.
 
 use morphtrace_schema::{Session, SessionMode, Verdict};

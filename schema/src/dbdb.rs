@@ -315,7 +315,7 @@ pub enum LockstepVerdict {
 }
 
 /// Re-judges a recorded lockstep session under `policy`: agreed only when it was recorded to
-/// the program's end or its action budget (DESIGN §2: undecided work is never agreed).
+/// the program's end or its action budget (docs/design.md §2: undecided work is never agreed).
 pub fn judge_session(
     traces: &[crate::trace::Trace],
     outcome: &crate::session::SessionOutcome,

@@ -111,7 +111,7 @@ pub enum TaskKey {
     Subject(String),
 }
 
-/// The K-th of N deterministic parts of a campaign (DESIGN §2). `index` is 0-based; people
+/// The K-th of N deterministic parts of a campaign (docs/design.md §2). `index` is 0-based; people
 /// see `K/N` with K from 1.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct Shard {

@@ -1,5 +1,5 @@
-//! morphtrace's contract between recorder and analyzer: the trace model (DESIGN §2) and the
-//! crash-safe `.mtrace` archive format (DESIGN §5).
+//! morphtrace's contract between recorder and analyzer: the trace model (docs/design.md §2) and the
+//! crash-safe `.mtrace` archive format (docs/design.md §5).
 
 pub mod archive;
 pub mod cod;

@@ -30,7 +30,7 @@ impl SessionId {
     }
 }
 
-/// Which strategy produced the session (DESIGN §6).
+/// Which strategy produced the session (docs/design.md §6).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum SessionMode {
     /// DBDB Algorithm 1 on one debugger.
@@ -126,7 +126,7 @@ impl SessionOutcome {
         }
     }
 
-    /// The session's verdict as recorded (DESIGN §2): judged (agreed, or diverged/violated) or
+    /// The session's verdict as recorded (docs/design.md §2): judged (agreed, or diverged/violated) or
     /// undecided with the reason.
     pub fn verdict(&self) -> Verdict {
         match self {

@@ -1,4 +1,4 @@
-//! Actions, outputs and pause states: the events of a trace (DESIGN §2).
+//! Actions, outputs and pause states: the events of a trace (docs/design.md §2).
 
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
@@ -30,7 +30,7 @@ impl fmt::Display for Location {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct BreakpointId(pub u32);
 
-/// A debugging action (DESIGN §2): breakpoint actions and control actions.
+/// A debugging action (docs/design.md §2): breakpoint actions and control actions.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
     SetBreakpoint { line: u32, column: Option<u32> },
@@ -229,7 +229,7 @@ impl ProgramOutcome {
     }
 }
 
-/// What the debugger answered to an action (DESIGN §2).
+/// What the debugger answered to an action (docs/design.md §2).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum Output {
     BreakpointSet {

@@ -1,4 +1,4 @@
-//! DBDB (ASE 2022) and the session strategies it rests on (DESIGN §6): random generation
+//! DBDB (ASE 2022) and the session strategies it rests on (docs/design.md §6): random generation
 //! (Algorithm 1), differential lockstep over N debuggers (the same loop, compared after every
 //! action), and replay of recorded actions; the tasks of `random` and `differential` campaigns.
 

@@ -1,4 +1,4 @@
-//! Replay (DESIGN §6): the actions of recorded sessions re-issued on other engines or versions,
+//! Replay (docs/design.md §6): the actions of recorded sessions re-issued on other engines or versions,
 //! one task of the campaign runner per recorded session, linked to it.
 
 use crate::campaign::{session_key, Task};

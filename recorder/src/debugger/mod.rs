@@ -1,4 +1,4 @@
-//! The debugger abstraction every adapter implements (DESIGN §6): normalized actions and outputs.
+//! The debugger abstraction every adapter implements (docs/design.md §6): normalized actions and outputs.
 
 pub mod cdp;
 pub mod determinism;
@@ -27,7 +27,7 @@ pub enum DebuggerError {
 /// What the adapter records and how long it waits.
 #[derive(Debug, Clone)]
 pub struct CaptureOptions {
-    /// How deep objects are expanded (DESIGN §2: bounded trees). 0 = type and description only.
+    /// How deep objects are expanded (docs/design.md §2: bounded trees). 0 = type and description only.
     pub depth: u32,
     /// At most this many entries per object; more are marked `truncated`.
     pub max_entries: usize,
@@ -151,7 +151,7 @@ pub fn fault(engine: &str, status: std::process::ExitStatus) -> Option<String> {
     Some(format!("{engine} died of {name}{core}"))
 }
 
-/// The session's life that every adapter enforces alike before a control action (DESIGN §2): a
+/// The session's life that every adapter enforces alike before a control action (docs/design.md §2): a
 /// program starts once, runs only once started, and takes no control action after it ended.
 /// Returns the `Error` output an engine-independent refusal gives, or `None` to go ahead.
 pub fn refusal(action: &Action, started: bool, ended: Option<&ProgramOutcome>) -> Option<Output> {

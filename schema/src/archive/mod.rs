@@ -1,4 +1,4 @@
-//! The `.mtrace` archive: the contract between recorder and analyzer (DESIGN §5).
+//! The `.mtrace` archive: the contract between recorder and analyzer (docs/design.md §5).
 //!
 //! Layout (all integers little-endian):
 //!

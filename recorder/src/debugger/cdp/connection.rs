@@ -1,8 +1,10 @@
 //! A thin CDP client over one websocket: requests matched to replies by id, events routed by
 //! flat-mode `sessionId` (Chromium targets) or to the single default route (Node).
 //!
-//! Events are kept as raw JSON and parsed leniently by the adapter: typed CDP event structs fail
-//! on Node 20 and Chromium 156 (see shared/protocols/rust-crates.md).
+//! Events are kept as raw JSON and parsed leniently by the adapter: chromiumoxide's typed CDP
+//! events (generated for one CDP revision) fail on Node 20 (no `buildId` in `scriptParsed`, a
+//! `Break on start` pause reason outside the enum) and on Chromium 156 (a new `subtype`), and a
+//! typed event that fails to parse is dropped.
 
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{json, Value};

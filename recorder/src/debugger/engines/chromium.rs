@@ -1,5 +1,5 @@
 //! Chromium: one headless browser per worker, reused across sessions. Each session runs its
-//! program in a fresh frame (compile → breakpoints → run, cookbook §1.2): a sandboxed
+//! program in a fresh frame (compile → breakpoints → run, docs/debugger-protocols.md §1.2): a sandboxed
 //! about:blank iframe, made anew in a page target that is either new or a healthy earlier one
 //! reset (program terminated, breakpoints removed, the old frame removed). A new frame costs a
 //! third of navigating the page to a new document and a quarter of creating a target (measured:

@@ -1,7 +1,7 @@
 //! Firefox (SpiderMonkey) over the Remote Debugging Protocol: one headless browser per worker with
 //! a fresh profile, reused across sessions and relaunched after a crash, a hang, or every N
 //! sessions. Each session navigates the tab to a generated page that loads the program and then
-//! logs an end marker (cookbook §3.3, §3.5).
+//! logs an end marker (docs/debugger-protocols.md §3.3, §3.5).
 
 use crate::debugger::determinism;
 use crate::debugger::engines::DieWithParent;
@@ -188,7 +188,7 @@ impl Browser {
             prelude,
             _profile: profile,
         };
-        // The port opens after 1–2.5 s (cookbook §3.7).
+        // The port opens after 1–2.5 s (docs/debugger-protocols.md §3.7).
         let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
         loop {
             if tokio::net::TcpStream::connect(("127.0.0.1", port))

@@ -1,5 +1,5 @@
 //! Node and Deno: one process per session (`--inspect` on an ephemeral loopback port),
-//! pre-started in a small pool so that process start-up is off the critical path (cookbook §2).
+//! pre-started in a small pool so that process start-up is off the critical path (docs/debugger-protocols.md §2).
 //! Deno is another V8 embedder with the same inspector: it runs the same launcher, with no
 //! permission granted (Deno denies file, network and process access by default) and a
 //! DENO_DIR of its own per process.

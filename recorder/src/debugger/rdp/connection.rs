@@ -36,7 +36,7 @@ pub enum RdpError {
     Io(String),
 }
 
-/// Packet types that are events, never replies (cookbook §3.2).
+/// Packet types that are events, never replies (docs/debugger-protocols.md §3.2).
 const EVENT_TYPES: &[&str] = &[
     "paused",
     "resumed",

@@ -1,4 +1,4 @@
-//! Firefox value grips to normalized values, with exact primitives (cookbook §3.3 "Value grips").
+//! Firefox value grips to normalized values, with exact primitives (docs/debugger-protocols.md §3.3 "Value grips").
 //!
 //! Object descriptions are given the shape V8 uses where it is structural (`Array(3)`,
 //! `Map(2)`, `/a/g`), so that a differential comparison with a V8 debugger finds differences in

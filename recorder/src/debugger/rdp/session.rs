@@ -1,4 +1,4 @@
-//! One debugging session over Firefox's RDP: the normalizing adapter (cookbook §3.3).
+//! One debugging session over Firefox's RDP: the normalizing adapter (docs/debugger-protocols.md §3.3).
 //!
 //! Lines are 1-based on the wire and 0-based in our model: converted here and nowhere else.
 //! Firefox does not slide breakpoints: the actual location is chosen by this adapter from the

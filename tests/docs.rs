@@ -1,0 +1,206 @@
+//! The documentation stays true: every relative link in the README, `docs/` and the other
+//! READMEs a reader follows leads to a file of the repository, and every `morphtrace-record` or
+//! `morphtrace-analyze` command shown in a shell block names a subcommand and flags that the
+//! binaries still accept (checked against each subcommand's `--help`).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .unwrap()
+}
+
+/// The pages a reader follows: the README, every page of `docs/` and the folders' READMEs.
+fn pages() -> Vec<PathBuf> {
+    let r = root();
+    let mut out: Vec<PathBuf> = std::fs::read_dir(r.join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "md"))
+        .collect();
+    out.sort();
+    for f in [
+        "README.md",
+        "corpus/README.md",
+        "traces/README.md",
+        "analyzer/README.md",
+    ] {
+        out.push(r.join(f));
+    }
+    out
+}
+
+/// The targets of `[text](target)` links that are neither web addresses nor anchors.
+fn relative_links(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(i) = rest.find("](") {
+        rest = &rest[i + 2..];
+        let Some(end) = rest.find(')') else { break };
+        let target = rest[..end].split('#').next().unwrap_or_default().trim();
+        if !target.is_empty() && !target.contains("://") && !target.starts_with("mailto:") {
+            out.push(target.to_string());
+        }
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[test]
+fn every_relative_link_leads_to_a_file_of_the_repository() {
+    let mut checked = 0;
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for target in relative_links(&text) {
+            let path = page.parent().unwrap().join(&target);
+            assert!(
+                path.exists(),
+                "{}: the link to {target} leads nowhere",
+                page.display()
+            );
+            checked += 1;
+        }
+    }
+    // The README alone links every docs page.
+    assert!(checked >= 30, "{checked} links checked");
+}
+
+/// The commands of the shell blocks of `text`, continuation lines joined, comments dropped.
+fn shell_commands(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_block = false;
+    let mut current = String::new();
+    for line in text.lines() {
+        let t = line.trim();
+        if t.starts_with("```") {
+            in_block = t == "```sh" || t == "```bash" || t == "```shell";
+            continue;
+        }
+        if !in_block {
+            continue;
+        }
+        let code = match t.find(" #") {
+            Some(i) => &t[..i],
+            None if t.starts_with('#') => "",
+            None => t,
+        };
+        match code.strip_suffix('\\') {
+            Some(head) => {
+                current.push_str(head);
+                current.push(' ');
+            }
+            None => {
+                current.push_str(code);
+                if !current.trim().is_empty() {
+                    out.push(std::mem::take(&mut current));
+                }
+                current.clear();
+            }
+        }
+    }
+    out
+}
+
+/// A command line's binary (`record` or `analyze`), subcommand and long flags.
+fn invocation(command: &str) -> Option<(&'static str, String, Vec<String>)> {
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let at = words
+        .iter()
+        .position(|w| w.ends_with("morphtrace-record") || w.ends_with("morphtrace-analyze"))?;
+    let bin = if words[at].ends_with("morphtrace-record") {
+        "record"
+    } else {
+        "analyze"
+    };
+    let sub = words.get(at + 1)?.to_string();
+    if sub.starts_with('-') {
+        return None;
+    }
+    let flags = words[at + 2..]
+        .iter()
+        .take_while(|w| !matches!(**w, "|" | "&&" | ";" | ">"))
+        .filter(|w| w.starts_with("--"))
+        .map(|w| {
+            w.split('=')
+                .next()
+                .unwrap_or(w)
+                .trim_matches(['[', ']'])
+                .to_string()
+        })
+        .collect();
+    Some((bin, sub, flags))
+}
+
+#[test]
+fn every_command_shown_names_what_the_binaries_accept() {
+    let record = PathBuf::from(env!("CARGO_BIN_EXE_morphtrace-record"));
+    let analyze = common::analyzer();
+    let mut checked = 0;
+    for page in pages() {
+        let text = std::fs::read_to_string(&page).unwrap();
+        for command in shell_commands(&text) {
+            let Some((bin, sub, flags)) = invocation(&command) else {
+                continue;
+            };
+            let exe = if bin == "record" { &record } else { &analyze };
+            // A subcommand of a subcommand (`genmorph search`) when the next word is one.
+            let words: Vec<&str> = command.split_whitespace().collect();
+            let next = words
+                .iter()
+                .position(|w| *w == sub)
+                .and_then(|i| words.get(i + 1))
+                .filter(|w| !w.starts_with('-'));
+            let nested = next.map(|n| {
+                Command::new(exe)
+                    .args([sub.as_str(), n, "--help"])
+                    .output()
+                    .unwrap()
+            });
+            let help = match nested.filter(|o| o.status.success()) {
+                Some(o) => o,
+                None => Command::new(exe)
+                    .args([sub.as_str(), "--help"])
+                    .output()
+                    .unwrap(),
+            };
+            assert!(
+                help.status.success(),
+                "{}: `{command}`: morphtrace-{bin} has no subcommand {sub}",
+                page.display()
+            );
+            let help = String::from_utf8_lossy(&help.stdout);
+            for f in flags.iter().filter(|f| f.len() > 2) {
+                assert!(
+                    help.contains(&format!("{f} ")) || help.contains(&format!("{f}\n")),
+                    "{}: `{command}`: morphtrace-{bin} {sub} has no flag {f}",
+                    page.display()
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "{checked} commands checked");
+}
+
+#[test]
+fn the_checks_read_links_and_commands_as_written() {
+    assert_eq!(
+        relative_links("[a](docs/x.md) [b](https://x.org) [c](#top) [d](y.md#part)"),
+        ["docs/x.md", "y.md"]
+    );
+    let cmds = shell_commands(
+        "text\n```sh\nB/morphtrace-record run --engine node \\\n    --seeds 1..2  # two\n# alone\n```\n`morphtrace-analyze info` inline\n",
+    );
+    assert_eq!(
+        cmds,
+        ["B/morphtrace-record run --engine node  --seeds 1..2 "]
+    );
+    let (bin, sub, flags) = invocation(&cmds[0]).unwrap();
+    assert_eq!((bin, sub.as_str()), ("record", "run"));
+    assert_eq!(flags, ["--engine", "--seeds"]);
+}
