@@ -339,6 +339,29 @@ fn bisect_searches_three_node_versions_for_the_call_position_step() {
         ],
     );
     assert!(o.status.success(), "{}", text(&o));
+    // A divergence the session does not have is refused before anything is probed.
+    let o = record(
+        &default_cache(),
+        &[
+            "bisect",
+            &archive.display().to_string(),
+            "--session",
+            "0",
+            "--divergence",
+            "3",
+            "--versions",
+            "node@20..24",
+            "--out",
+            &dir.path().join("none").display().to_string(),
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o));
+    assert!(
+        text(&o).contains("has no divergence 3 (it has 1"),
+        "{}",
+        text(&o)
+    );
+    assert!(!dir.path().join("none").exists());
     let out = dir.path().join("probes");
     let o = record(
         &default_cache(),

@@ -157,6 +157,11 @@ struct BisectArgs {
     /// Longest one probe session may take.
     #[arg(long, default_value_t = 60.0)]
     session_timeout: f64,
+    /// Sessions that went on past divergences: which one to bisect, by its place in the session
+    /// (0: the first; the analyzer's divergences frame's `index`). Probes then go on under the
+    /// triage the archive recorded, as the recording did.
+    #[arg(long, default_value_t = 0)]
+    divergence: usize,
     /// Memory bound per engine, in MiB, as for `run` (the programs are as hostile here). 0: none.
     #[arg(long, default_value_t = 2048)]
     memory_limit: u64,
@@ -577,6 +582,19 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The triage an archive's campaign went on under (`lockstep.triage.text`), if it recorded one.
+fn recorded_triage(reader: &ArchiveReader) -> Result<Option<morphtrace_schema::triage::Triage>> {
+    let Some(text) = reader.header().campaign.param("lockstep.triage.text") else {
+        return Ok(None);
+    };
+    let t = morphtrace_schema::triage::Triage::parse(
+        text,
+        std::path::Path::new("the archive's lockstep.triage"),
+    )
+    .context("the triage the archive recorded")?;
+    Ok(Some(t))
 }
 
 /// The triage lockstep goes on under: `--triage FILE`, else the nearest triage.toml (none:
@@ -1316,12 +1334,26 @@ async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
     }
     let reader = open_replayed(&b.archive)?;
     let session = session_arg(&reader, &b.session, &b.archive)?;
-    let Some(divergence) = session.divergence.clone() else {
+    if session.all_divergences().is_empty() {
         bail!(
             "session {} did not diverge ({}): bisect looks for a divergence",
             session.id,
             session.outcome.name()
         );
+    }
+    let Some(divergence) = session.all_divergences().get(b.divergence).cloned() else {
+        bail!(
+            "session {} has no divergence {} (it has {}; 0 is the first)",
+            session.id,
+            b.divergence,
+            session.all_divergences().len()
+        );
+    };
+    // Probes go on past what the recording went on past, under the triage it recorded.
+    let triage = if b.divergence > 0 {
+        recorded_triage(&reader)?.map(std::sync::Arc::new)
+    } else {
+        None
     };
     let finding = Finding::of(&divergence);
     let at = divergence.action_index;
@@ -1384,6 +1416,7 @@ async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
         let (session_id, timeout) = (session.id, b.session_timeout);
         let command_line = command_line.clone();
         let archive = b.archive.display().to_string();
+        let triage = triage.clone();
         async move {
             let undecided = |note: String| Probe {
                 index: i,
@@ -1424,8 +1457,9 @@ async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
                     command_line,
                 },
                 policy,
-                // A probe asks whether the finding (the first divergence) shows.
-                triage: None,
+                // A probe asks whether the finding shows: the first divergence, or a later one
+                // under the triage the recording went on under.
+                triage,
                 capture,
                 jobs: 1,
                 session_timeout: Duration::from_secs_f64(timeout),
@@ -1635,15 +1669,7 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
         .iter()
         .any(|d| d.continued.is_some())
     {
-        if let Some(text) = reader.header().campaign.param("lockstep.triage.text") {
-            reducer.triage = Some(
-                morphtrace_schema::triage::Triage::parse(
-                    text,
-                    std::path::Path::new("the archive's lockstep.triage"),
-                )
-                .context("the triage the archive recorded")?,
-            );
-        }
+        reducer.triage = recorded_triage(&reader)?;
     }
     let result = reducer.reduce(&program.text, &actions).await;
     bar.finish_and_clear();
