@@ -584,6 +584,30 @@ fn main() -> ExitCode {
     }
 }
 
+/// Divergence `k` of `session` (0: its first), or why there is none (`why`: what the command
+/// needs).
+fn nth_divergence(
+    session: &morphtrace_schema::Session,
+    k: usize,
+    why: &str,
+) -> Result<morphtrace_schema::Divergence> {
+    let all = session.all_divergences();
+    if all.is_empty() {
+        bail!(
+            "session {} did not diverge ({}): {why}",
+            session.id,
+            session.outcome.name()
+        );
+    }
+    all.get(k).cloned().with_context(|| {
+        format!(
+            "session {} has no divergence {k} (it has {}; 0 is the first)",
+            session.id,
+            all.len()
+        )
+    })
+}
+
 /// The triage an archive's campaign went on under (`lockstep.triage.text`), if it recorded one.
 fn recorded_triage(reader: &ArchiveReader) -> Result<Option<morphtrace_schema::triage::Triage>> {
     let Some(text) = reader.header().campaign.param("lockstep.triage.text") else {
@@ -1334,21 +1358,7 @@ async fn bisect(b: BisectArgs, command_line: Vec<String>) -> Result<ExitCode> {
     }
     let reader = open_replayed(&b.archive)?;
     let session = session_arg(&reader, &b.session, &b.archive)?;
-    if session.all_divergences().is_empty() {
-        bail!(
-            "session {} did not diverge ({}): bisect looks for a divergence",
-            session.id,
-            session.outcome.name()
-        );
-    }
-    let Some(divergence) = session.all_divergences().get(b.divergence).cloned() else {
-        bail!(
-            "session {} has no divergence {} (it has {}; 0 is the first)",
-            session.id,
-            b.divergence,
-            session.all_divergences().len()
-        );
-    };
+    let divergence = nth_divergence(&session, b.divergence, "bisect looks for a divergence")?;
     // Probes go on past what the recording went on past, under the triage it recorded.
     let triage = if b.divergence > 0 {
         recorded_triage(&reader)?.map(std::sync::Arc::new)
@@ -1601,21 +1611,7 @@ async fn reduce(r: ReduceArgs) -> Result<ExitCode> {
     if session.mode == morphtrace_schema::SessionMode::Metamorphic {
         return reduce_warning(&r, &reader, &session).await;
     }
-    if session.all_divergences().is_empty() {
-        bail!(
-            "session {} did not diverge ({}): only divergences are reduced",
-            session.id,
-            session.outcome.name()
-        );
-    }
-    let Some(divergence) = session.all_divergences().get(r.divergence).cloned() else {
-        bail!(
-            "session {} has no divergence {} (it has {}; 0 is the first)",
-            session.id,
-            r.divergence,
-            session.all_divergences().len()
-        );
-    };
+    let divergence = nth_divergence(&session, r.divergence, "only divergences are reduced")?;
     let program = reader
         .program(&session.program)
         .with_context(|| format!("program {} is not in the archive", session.program.short()))?;
