@@ -341,7 +341,15 @@ fn debugger_html(program: &str, pauses: &Json, spec: &Json) -> String {
         let _ = write!(h, "<th>{} pauses (step)</th>", esc(e));
     }
     h.push_str("</tr>");
-    for (i, line) in program.lines().enumerate() {
+    // A pause past the program's last line (its end) gets its row too.
+    let last_pause = engines
+        .iter()
+        .flat_map(|(_, ps, _)| ps.iter().filter_map(|p| p["line"].as_u64()))
+        .max()
+        .unwrap_or(0);
+    let rows = (program.lines().count() as u64).max(last_pause) as usize;
+    let text: Vec<&str> = program.lines().collect();
+    for (i, line) in (0..rows).map(|i| (i, text.get(i).copied().unwrap_or(""))) {
         let n = i as u64 + 1;
         let marks: Vec<String> = engines
             .iter()
@@ -488,4 +496,25 @@ pub fn recorder() -> PathBuf {
         .and_then(|me| me.parent().map(|d| d.join("morphtrace-record")))
         .filter(|p| p.is_file())
         .unwrap_or_else(|| PathBuf::from("morphtrace-record"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pause past the program's last line (stepping off its end) has a row of its own, marked.
+    #[test]
+    fn a_pause_past_the_last_line_is_shown() {
+        let pauses = serde_json::json!([
+            {"engine": "a", "pauses": [{"step": 1, "line": 3, "column": 1, "stack": [], "variables": []}]},
+            {"engine": "b", "pauses": [{"step": 1, "line": 1, "column": 1, "stack": [], "variables": []}]},
+        ]);
+        let h = debugger_html("f();\n", &pauses, &serde_json::json!({"step": 1}));
+        assert!(h.contains("<td class=\"n\">3</td>"), "{h}");
+        assert!(
+            h.contains("<tr class=\"hit\"><td class=\"n\">3</td>"),
+            "{h}"
+        );
+        assert!(h.contains("f();"), "{h}");
+    }
 }
