@@ -901,6 +901,47 @@ async fn lockstep_under(
     rec
 }
 
+/// Evidence for triage.toml's rule on breakpoints after the code: on a line after the program's
+/// last statement (a comment, a blank line), V8 and SpiderMonkey place a breakpoint at the
+/// script's end, where the program returns, and JavaScriptCore places none. No protocol defines
+/// where a breakpoint slides (DBDB §4), and no code runs after the last statement. A line before
+/// it where JavaScriptCore gives no location (a second breakpoint on a location that has one) is
+/// another matter, and the rule must not reach it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jsc_places_no_breakpoint_after_the_last_statement() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "end.js",
+        "var a = 1;\nfunction f() {\n  return a + 1;\n}\nvar b = f();\n// the end\n\n",
+    );
+    let nodes = morphtrace_js::nodes::LineNodes::compute(&p.file.text);
+    assert!(!nodes.after_the_code(4) && nodes.after_the_code(5) && nodes.after_the_code(6));
+    let mut placed = Vec::new();
+    for kind in ["chromium", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        let mut at_lines = Vec::new();
+        for line in [5, 6] {
+            let o = d.set_breakpoint(line, None).await.unwrap();
+            at_lines.push(actual(&o));
+            if let Output::BreakpointSet { id, .. } = o {
+                d.remove_breakpoint(id).await.unwrap();
+            }
+        }
+        placed.push((kind, at_lines));
+        d.close().await;
+        e.shutdown().await;
+    }
+    // The script's end: the line after its last line break.
+    let end = vec![Location::new(7, 0)];
+    let want = [
+        ("chromium", vec![end.clone(), end.clone()]),
+        ("firefox", vec![end.clone(), end]),
+        ("bun", vec![vec![], vec![]]),
+    ];
+    assert_eq!(placed, want);
+}
+
 /// A program that aborts its own process is no engine crash: Bun's launcher keeps
 /// `process.abort` and `process.kill` from programs (an exception), and Node, whose V8 reported
 /// no failed check, loses its session as before (an engine error: the session is undecided).

@@ -305,6 +305,7 @@ frame!(
     suspect: Option<String> => "three engines or more: the one engine that disagrees when all the others agree",
     agreement: Option<String> => "three engines or more: the engines grouped by agreeing output, `a+b vs c`",
     binding: Option<String> => "variables: how the program binds the differing name (`var`, `let`, `unreferenced var`, `unreferenced implicit`, ...)",
+    after_the_code: Option<bool> => "the line of `line` comes after every line with code (a blank or comment line after the last statement, or past the end); null: not classified",
     program_differs: Option<String> => "the program itself computes differently on these engines (run without a pause, it ended or printed otherwise): the first difference; null: it computes the same, or that was not looked at",
     verdict: Option<String> => "the member's triage verdict (engine bug, by design, representation, harness, new) under the triage file `export` read; null where none was read",
 });
@@ -990,6 +991,14 @@ impl Ctx<'_> {
             dc.index.push(index as u32);
             dc.continued.push(d.continued.clone());
             dc.program_differs.push(d.program_differs.clone());
+            dc.after_the_code
+                .push(match (line, self.programs.get(&s.program)) {
+                    (Some(l), Some(p)) => {
+                        let nodes = self.memo.get(s.program, &p.text);
+                        nodes.parsed().then(|| nodes.after_the_code(l))
+                    }
+                    _ => None,
+                });
             dc.verdict.push(None);
             dc.program.push(program.clone());
             dc.program_name.push(program_name.clone());

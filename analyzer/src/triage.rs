@@ -26,7 +26,7 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
         .collect::<PolarsResult<_>>()?;
     let detail = text(family.detail_column())?;
     let given = |v: &str| (v != "-" && !v.is_empty()).then(|| v.to_string());
-    let (a, b, suspect, agreement, binding, differs) = match family {
+    let (a, b, suspect, agreement, binding, differs, after) = match family {
         Family::Divergence => (
             text("engine_a")?,
             text("engine_b")?,
@@ -34,14 +34,15 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
             text("agreement")?,
             text("binding")?,
             text("program_differs")?,
+            text("after_the_code")?,
         ),
         Family::Warning => {
             let e = text("engine")?;
-            (e, vec![], vec![], vec![], vec![], vec![])
+            (e, vec![], vec![], vec![], vec![], vec![], vec![])
         }
         Family::Inconsistency => {
             let e = text("profiler")?;
-            (e, vec![], vec![], vec![], vec![], vec![])
+            (e, vec![], vec![], vec![], vec![], vec![], vec![])
         }
     };
     Ok((0..n)
@@ -68,6 +69,7 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                 suspect: suspect.get(row).and_then(|s| given(s)),
                 binding: binding.get(row).and_then(|s| given(s)),
                 program_differs: differs.get(row).is_some_and(|s| given(s).is_some()),
+                after_the_code: after.get(row).is_some_and(|s| s == "true"),
             }
         })
         .collect())
@@ -356,6 +358,7 @@ near_misses = [{ key = { kind = "pause-location" }, detail = "3 vs 4" }]
             suspect: suspect.map(str::to_string),
             binding: Some("unreferenced var".into()),
             program_differs: false,
+            after_the_code: false,
         }
     }
 

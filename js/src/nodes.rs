@@ -71,6 +71,18 @@ impl LineNodes {
         self.all.is_none()
     }
 
+    /// Whether a 0-based line comes after every line with code (a blank or comment line after
+    /// the last statement, or past the end): a breakpoint there marks no code at all. `false`
+    /// when the program was not classified.
+    pub fn after_the_code(&self, line: u32) -> bool {
+        self.parsed()
+            && self
+                .lines
+                .iter()
+                .rposition(|n| *n != PROGRAM)
+                .is_none_or(|last| line as usize > last)
+    }
+
     /// How the program binds `name` (see [`Binding::describe`]); `None` when the program was
     /// not analyzed.
     pub fn binding(&self, name: &str) -> Option<String> {

@@ -131,6 +131,10 @@ pub struct Member {
     /// pause, it ended or printed otherwise; `Divergence::program_differs`).
     #[serde(default)]
     pub program_differs: bool,
+    /// The line the diverging action was triggered at comes after every line with code (a
+    /// breakpoint requested past the last statement).
+    #[serde(default)]
+    pub after_the_code: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -145,6 +149,7 @@ struct RuleText {
     against: Vec<String>,
     binding: Option<String>,
     program_differs: Option<bool>,
+    after_the_code: Option<bool>,
     detail: Option<String>,
     verdict: Verdict,
     note: String,
@@ -180,6 +185,9 @@ pub struct Rule {
     /// Divergences: only where the program computes differently on the engines (`true`), or
     /// only where it does not (`false`); `None`: either.
     pub program_differs: Option<bool>,
+    /// Divergences: only where the action's line comes after every line with code (`true`), or
+    /// only where it does not (`false`); `None`: either.
+    pub after_the_code: Option<bool>,
     pub detail: Option<regex::Regex>,
     pub verdict: Verdict,
     pub note: String,
@@ -231,7 +239,8 @@ impl Rule {
             .as_ref()
             .is_none_or(|b| m.binding.as_deref().is_some_and(|x| glob(b, x)));
         let computes_ok = self.program_differs.is_none_or(|p| p == m.program_differs);
-        if !key_ok || !binding_ok || !computes_ok {
+        let place_ok = self.after_the_code.is_none_or(|p| p == m.after_the_code);
+        if !key_ok || !binding_ok || !computes_ok || !place_ok {
             return None;
         }
         let detail_ok = |d: &str| self.detail.as_ref().is_none_or(|r| r.is_match(d));
@@ -354,7 +363,10 @@ impl Triage {
                 )));
             }
             if r.family != Family::Divergence
-                && (!r.against.is_empty() || r.binding.is_some() || r.program_differs.is_some())
+                && (!r.against.is_empty()
+                    || r.binding.is_some()
+                    || r.program_differs.is_some()
+                    || r.after_the_code.is_some())
             {
                 return Err(fail(
                     "`against`, `binding` and `program_differs` are for divergences (a warning or inconsistency has one engine)".into(),
@@ -373,6 +385,7 @@ impl Triage {
                 against: r.against.clone(),
                 binding: r.binding.clone(),
                 program_differs: r.program_differs,
+                after_the_code: r.after_the_code,
                 detail,
                 verdict: r.verdict,
                 note: r.note.clone(),

@@ -78,6 +78,7 @@ impl Lockstep<'_> {
             (DivergenceKind::Variables, Some(name)) => nodes.binding(name),
             _ => None,
         };
+        let after_the_code = line.is_some_and(|l| nodes.after_the_code(l));
         Some(Member {
             key: [
                 ("kind", d.kind.name().to_string()),
@@ -92,6 +93,7 @@ impl Lockstep<'_> {
             suspect,
             binding,
             program_differs: d.program_differs.is_some(),
+            after_the_code,
         })
     }
 
