@@ -14,6 +14,7 @@ pub mod child;
 pub mod corpus;
 pub mod debugger;
 pub mod memory;
+pub mod recorded;
 pub mod reduce;
 pub mod runner;
 pub mod shard;

@@ -9,6 +9,7 @@ pub mod bundle;
 pub mod coverage;
 pub mod metamorphic;
 pub mod reproducer;
+pub mod session;
 
 pub use bundle::{write_bundle, Case};
 
@@ -32,6 +33,15 @@ pub enum ReduceError {
     NotReproduced(String),
     #[error("writing a candidate: {0}")]
     Write(String),
+    /// The request cannot be done as asked (nothing to reduce, the directory exists, …).
+    #[error("{0}")]
+    Refused(String),
+    #[error("launching {engine}: {message}")]
+    Launch { engine: String, message: String },
+    #[error(transparent)]
+    Recorded(#[from] crate::recorded::RecordedError),
+    #[error(transparent)]
+    Coverage(#[from] crate::cod::CoverageError),
 }
 
 /// What must stay the same: the divergence type and the kind of the action it showed at.

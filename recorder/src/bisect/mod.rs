@@ -4,6 +4,8 @@
 //! launch, the session timed out) is skipped, as `git bisect skip` would, never taken as either
 //! side.
 
+pub mod session;
+
 use crate::debugger::engines::{cache, local_nodes, node_major, which};
 use morphtrace_schema::EngineKind;
 use std::collections::HashMap;
@@ -21,6 +23,13 @@ pub enum BisectError {
     },
     #[error(transparent)]
     Cache(#[from] cache::CacheError),
+    /// The request cannot be done as asked (the directory exists, no engine to replace, …).
+    #[error("{0}")]
+    Refused(String),
+    #[error(transparent)]
+    Recorded(#[from] crate::recorded::RecordedError),
+    #[error("{0}")]
+    Io(String),
 }
 
 /// One version a bisection may probe: how to name it on a command line, and its version.
@@ -129,7 +138,7 @@ pub struct Probe {
 
 /// How a bisection ended.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Bisected {
     /// The finding changes between the two adjacent (probed) versions `before` and `after`
     /// (indices); `appears`: absent before, present after. `confirmed`: both sides probed
     /// again gave the same answers.
@@ -151,7 +160,7 @@ pub enum Verdict {
 
 /// Binary search over `n` versions with `probe(i)` (its answers cached; only confirmations
 /// probe a version twice). Deterministic: the same answers give the same probes.
-pub async fn search<F, Fut>(n: usize, mut probe: F) -> (Verdict, Vec<Probe>)
+pub async fn search<F, Fut>(n: usize, mut probe: F) -> (Bisected, Vec<Probe>)
 where
     F: FnMut(usize) -> Fut,
     Fut: std::future::Future<Output = Probe>,
@@ -174,14 +183,14 @@ where
         }};
     }
     if n == 0 {
-        return (Verdict::Unjudgeable { low: 0, high: 0 }, log);
+        return (Bisected::Unjudgeable { low: 0, high: 0 }, log);
     }
     // The ends, moving inward past versions that cannot be judged.
     let mut lo = 0;
     let lo_shows = loop {
         if lo >= n {
             return (
-                Verdict::Unjudgeable {
+                Bisected::Unjudgeable {
                     low: 0,
                     high: n - 1,
                 },
@@ -198,7 +207,7 @@ where
         if hi <= lo {
             // No version above `lo` could be judged: one end is no comparison.
             return (
-                Verdict::OneEnd {
+                Bisected::OneEnd {
                     index: lo,
                     shows: lo_shows,
                 },
@@ -211,7 +220,7 @@ where
         }
     };
     if lo_shows == hi_shows {
-        return (Verdict::Same { shows: lo_shows }, log);
+        return (Bisected::Same { shows: lo_shows }, log);
     }
     // Invariant: lo answers lo_shows, hi the other; versions between them are unknown.
     while hi - lo > 1 {
@@ -241,7 +250,7 @@ where
             }
         }
         if !moved {
-            return (Verdict::Unjudgeable { low: lo, high: hi }, log);
+            return (Bisected::Unjudgeable { low: lo, high: hi }, log);
         }
     }
     // Confirm: probe both sides again (new engines; a flaky answer shows here).
@@ -251,7 +260,7 @@ where
     log.push(again_lo);
     log.push(again_hi);
     (
-        Verdict::Boundary {
+        Bisected::Boundary {
             before: lo,
             after: hi,
             appears: !lo_shows,
@@ -367,7 +376,7 @@ mod tests {
         let (v, _) = run(vec![Some(true), None, None, None]);
         assert_eq!(
             v,
-            Verdict::OneEnd {
+            Bisected::OneEnd {
                 index: 0,
                 shows: true
             }
@@ -375,14 +384,14 @@ mod tests {
         let (v, _) = run(vec![None, None, Some(false), None]);
         assert_eq!(
             v,
-            Verdict::OneEnd {
+            Bisected::OneEnd {
                 index: 2,
                 shows: false
             }
         );
     }
 
-    fn run(answers: Vec<Option<bool>>) -> (Verdict, Vec<usize>) {
+    fn run(answers: Vec<Option<bool>>) -> (Bisected, Vec<usize>) {
         let n = answers.len();
         let (v, log) = futures_util::FutureExt::now_or_never(search(n, |i| {
             let s = answers[i];
@@ -405,7 +414,7 @@ mod tests {
         let (v, probed) = run(answers);
         assert_eq!(
             v,
-            Verdict::Boundary {
+            Bisected::Boundary {
                 before: 12,
                 after: 13,
                 appears: true,
@@ -426,7 +435,7 @@ mod tests {
         let (v, probed) = run(answers);
         assert_eq!(
             v,
-            Verdict::Boundary {
+            Bisected::Boundary {
                 before: 6,
                 after: 7,
                 appears: false,
@@ -443,13 +452,13 @@ mod tests {
         answers[6] = None;
         answers[7] = None;
         let (v, _) = run(answers);
-        assert_eq!(v, Verdict::Unjudgeable { low: 5, high: 8 });
+        assert_eq!(v, Bisected::Unjudgeable { low: 5, high: 8 });
     }
 
     #[test]
     fn says_when_both_ends_agree() {
         let (v, probed) = run(vec![Some(true); 7]);
-        assert_eq!(v, Verdict::Same { shows: true });
+        assert_eq!(v, Bisected::Same { shows: true });
         assert_eq!(probed, [0, 6]);
     }
 

@@ -1,0 +1,627 @@
+//! The command line: every command's arguments, with what `--help` says of them, and their
+//! translation into the library's options.
+
+use anyhow::{bail, Result};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use morphtrace_recorder::campaign::{Campaign, Task};
+use morphtrace_recorder::corpus;
+use morphtrace_recorder::debugger::engines::EngineSpec;
+use morphtrace_recorder::debugger::rdp::BreakpointPolicy;
+use morphtrace_recorder::debugger::CaptureOptions;
+use morphtrace_recorder::{metamorphic, shard};
+use morphtrace_schema::archive::WriterOptions;
+use morphtrace_schema::dbdb::ComparisonPolicy;
+use morphtrace_schema::{ArchiveReader, CampaignConfig, Shard};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The command line parsed, with a replay's capture options inherited from its archive, and a
+/// strategy-specific flag given to another strategy refused (clap's usage error, exit 2).
+pub(crate) fn parse(matches: &ArgMatches) -> Cli {
+    let mut cli = match Cli::from_arg_matches(matches) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
+    if let (Command::Replay(r), Some(("replay", m))) = (&mut cli.command, matches.subcommand()) {
+        inherit_recorded_capture(r, m);
+    }
+    if let (Command::Run(r), Some(("run", m))) = (&cli.command, matches.subcommand()) {
+        if let Err(msg) = check_strategy_flags(m, r.strategy) {
+            Cli::command()
+                .error(clap::error::ErrorKind::ArgumentConflict, msg)
+                .exit();
+        }
+    }
+    cli
+}
+
+impl Command {
+    /// The memory bound of a command that runs programs-to-debug (MiB; 0: none).
+    pub(crate) fn memory_limit(&self) -> Option<u64> {
+        match self {
+            Command::Run(RunArgs { common, .. }) | Command::Replay(ReplayArgs { common, .. }) => {
+                Some(common.memory_limit)
+            }
+            Command::Reduce(ReduceArgs { memory_limit, .. })
+            | Command::Bisect(BisectArgs { memory_limit, .. })
+            | Command::CoverageCheck(CoverageCheckArgs { memory_limit, .. }) => Some(*memory_limit),
+            Command::Engines(_) | Command::Genmorph(_) | Command::Falsify(_) => None,
+        }
+    }
+}
+
+#[derive(Parser)]
+#[command(
+    name = "morphtrace-record",
+    version,
+    about = "Record debugging sessions of real debuggers, and coverage of real profilers, into .mtrace archives",
+    long_about = "Record debugging sessions of real debuggers into .mtrace trace archives. The recorder \
+                  launches engines (Chromium and Node over CDP, Firefox over RDP) on ephemeral loopback \
+                  ports with fresh profiles, generates debugging actions from a seeded generator (DBDB \
+                  Algorithm 1), runs them on one debugger or in lockstep on several (differential), and \
+                  appends every completed session to a crash-safe archive that morphtrace-analyze reads \
+                  offline. With --strategy coverage it records coverage profilers (gcov, llvm-cov, V8) on \
+                  programs and on variants pruned of code reported unexecuted (Cod).",
+    after_help = "Examples:\n  morphtrace-record engines\n  morphtrace-record run --engine chromium --engine node \
+                  --strategy differential --corpus corpus/dbdb --seeds 1..10 --out d.mtrace\n  \
+                  morphtrace-record replay d.mtrace --engine node@22 --out replay.mtrace\n  \
+                  morphtrace-record run --strategy coverage --engine gcov --engine llvm-cov \
+                  --corpus csmith:1..200 --out c.mtrace"
+)]
+pub(crate) struct Cli {
+    /// Log filter (e.g. `info`, `morphtrace_recorder=debug`); RUST_LOG also works.
+    #[arg(long, global = true, default_value = "warn")]
+    pub(crate) log: String,
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// List the debuggers and coverage profilers found on this machine with their versions;
+    /// list the Chromium and Deno versions installable on demand (--available), or install
+    /// some ahead of a campaign (--install).
+    Engines(EnginesArgs),
+    /// Record a campaign: programs × seeds × engines with a strategy.
+    Run(RunArgs),
+    /// Re-issue the actions of recorded sessions on other engines or versions.
+    Replay(ReplayArgs),
+    /// GenMorph's executions: library functions (pinned npm lodash and mathjs) on coverage-guided
+    /// source inputs, random evaluation inputs and their follow-ups, as the original, our swc
+    /// training mutants and StrykerJS's evaluation mutants, one frame per function.
+    Genmorph(GenmorphArgs),
+    /// GenMorph's filtering step 2 (the role of OASIs): search inputs that make the original
+    /// break relations proposed by `morphtrace-analyze genmorph search` (those that passed
+    /// step 1, the evaluation inputs).
+    Falsify(FalsifyArgs),
+    /// Reduce a finding to the fewest actions and program lines that still show it, and write
+    /// the reduced case with what each engine answered and a standalone reproducer into DIR: a
+    /// divergence (the same type at the same kind of action, on the archive's engines), a
+    /// metamorphic warning (the same relation violated the same way after the same
+    /// transformation, repeated at the same place) or a coverage inconsistency (its class;
+    /// C programs by C-Vise).
+    Reduce(ReduceArgs),
+    /// Find the version where a finding (a diverged session: the same divergence type at the
+    /// same kind of action, as `reduce` judges it) appears or disappears: binary search over the
+    /// available versions of one engine (Chromium and Deno from the npm registry, installed as
+    /// probed; Node: those installed here), the session's other engines kept, both sides of the
+    /// boundary probed twice. Every probe is an archive in --out. Exit 0 with a confirmed
+    /// boundary, 1 otherwise.
+    Bisect(BisectArgs),
+    /// Profile one program as a coverage campaign would and say whether a class of
+    /// inconsistency shows (exit 0) or not (exit 1): the interestingness test C-Vise runs when
+    /// `reduce` reduces a C coverage finding.
+    CoverageCheck(CoverageCheckArgs),
+}
+
+#[derive(Args)]
+#[command(
+    after_help = "Engines installable on demand (`--engine chromium@123`, `--engine deno@2.7`) come \
+                  from the npm registry (@sparticuz/chromium: headless Chromium 92..153; \
+                  @deno/linux-x64-glibc) and are kept in ~/.cache/morphtrace/engines \
+                  ($MORPHTRACE_ENGINES or $MORPHTRACE_CACHE/engines to move it)."
+)]
+pub(crate) struct EnginesArgs {
+    /// List the versions of KIND (chromium or deno) that can be installed, marking those in
+    /// the cache.
+    #[arg(long, value_name = "KIND", conflicts_with = "install")]
+    pub(crate) available: Option<String>,
+    /// Install these engines into the cache (`chromium@92`, `chromium@123.0.1`, `deno@2.7`)
+    /// and check that each launches; several at once for a version matrix.
+    #[arg(long, value_name = "SPEC", num_args = 1..)]
+    pub(crate) install: Vec<String>,
+}
+
+#[derive(Args)]
+pub(crate) struct CoverageCheckArgs {
+    /// The program: C (`.c`) or JavaScript.
+    pub(crate) program: PathBuf,
+    /// Coverage profilers, as for `run --strategy coverage`.
+    #[arg(long = "engine", required = true, value_parser = EngineSpec::parse)]
+    pub(crate) engines: Vec<EngineSpec>,
+    /// The class that must show, as `morphtrace-analyze classes` names it: `RELATION PROFILERS
+    /// KIND SYNTAX`, e.g. `c2v gcov/llvm-cov strong break_statement`.
+    #[arg(long)]
+    pub(crate) class: String,
+    /// Seed of the variants (Cod's P').
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Variants (P') per profiler.
+    #[arg(long, default_value_t = 3)]
+    pub(crate) variants: usize,
+    /// Run-time limit of one program run.
+    #[arg(long, default_value_t = 5.0)]
+    pub(crate) run_timeout: f64,
+    /// Run JavaScript without the determinism prelude.
+    #[arg(long)]
+    pub(crate) no_prelude: bool,
+    /// Memory bound per engine, in MiB, as for `run` (the programs are as hostile here). 0: none.
+    #[arg(long, default_value_t = 2048)]
+    pub(crate) memory_limit: u64,
+}
+
+#[derive(Args)]
+pub(crate) struct BisectArgs {
+    /// Archive holding the session.
+    pub(crate) archive: PathBuf,
+    /// The diverged session: its id (16 hex digits) or its position in the archive (0-based).
+    #[arg(long)]
+    pub(crate) session: String,
+    /// The range: `chromium@92..153`, `deno@2.0..2.9`, `node@20..24` (bounds are version
+    /// prefixes, both included).
+    #[arg(long)]
+    pub(crate) versions: String,
+    /// The kind of the session's engine each probed version replaces (default: its own kind).
+    #[arg(long, value_name = "KIND")]
+    pub(crate) in_place_of: Option<String>,
+    /// Directory for the probes' archives and bisect.json (created; must not exist).
+    #[arg(long)]
+    pub(crate) out: PathBuf,
+    /// Longest one probe session may take.
+    #[arg(long, default_value_t = 60.0)]
+    pub(crate) session_timeout: f64,
+    /// Sessions that went on past divergences: which one to bisect, by its place in the session
+    /// (0: the first; the analyzer's divergences frame's `index`). Probes then go on under the
+    /// triage the archive recorded, as the recording did.
+    #[arg(long, default_value_t = 0)]
+    pub(crate) divergence: usize,
+    /// Memory bound per engine, in MiB, as for `run` (the programs are as hostile here). 0: none.
+    #[arg(long, default_value_t = 2048)]
+    pub(crate) memory_limit: u64,
+}
+
+#[derive(Args)]
+pub(crate) struct ReduceArgs {
+    /// Archive holding the session.
+    pub(crate) archive: PathBuf,
+    /// The session: its id (16 hex digits) or its position in the archive (0-based); a
+    /// diverged session, a follow-up with a warning, or a coverage session.
+    #[arg(long)]
+    pub(crate) session: String,
+    /// Directory for the reduced case (created; must not exist).
+    #[arg(long)]
+    pub(crate) out: PathBuf,
+    /// Stop reducing after this many seconds and keep the smallest case found so far.
+    #[arg(long, default_value_t = 300.0)]
+    pub(crate) budget: f64,
+    /// Longest one candidate session may take.
+    #[arg(long, default_value_t = 30.0)]
+    pub(crate) session_timeout: f64,
+    /// Coverage sessions: the class to keep (`RELATION PROFILERS KIND SYNTAX`, as
+    /// `morphtrace-analyze classes` names it); default: the session's first inconsistency
+    /// beyond the weak-noise filter.
+    #[arg(long)]
+    pub(crate) class: Option<String>,
+    /// Differential sessions that went on past divergences: which one to reduce, by its place
+    /// in the session (0: the first; the analyzer's divergences frame's `index`).
+    #[arg(long, default_value_t = 0)]
+    pub(crate) divergence: usize,
+    /// Memory bound per engine, in MiB, as for `run` (the programs are as hostile here). 0: none.
+    #[arg(long, default_value_t = 2048)]
+    pub(crate) memory_limit: u64,
+}
+
+#[derive(Args)]
+pub(crate) struct GenmorphArgs {
+    /// Functions: names (`lodash.padStart`), packages (`lodash`, `mathjs`) or `all`; comma list.
+    #[arg(long, value_delimiter = ',', default_value = "all")]
+    pub(crate) subjects: Vec<String>,
+    /// Seed of every generator (inputs, mutant sampling).
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    /// Source inputs per function (coverage-adding ones first). More give more correct states
+    /// and fewer overfitted relations (60 → 150: PZ 0.57 → 0.87 on four functions).
+    #[arg(long, default_value_t = 150)]
+    pub(crate) sources: usize,
+    /// Evaluation inputs per function (random; never seen by the search).
+    #[arg(long, default_value_t = 100)]
+    pub(crate) evaluation: usize,
+    /// Rounds of 32 candidates in the coverage loop.
+    #[arg(long, default_value_t = 12)]
+    pub(crate) rounds: usize,
+    /// At most this many training mutants per function (a seeded sample of ours).
+    #[arg(long, default_value_t = 150)]
+    pub(crate) max_training: usize,
+    /// Per-call budget in milliseconds before a call counts as a timeout.
+    #[arg(long, default_value_t = 25)]
+    pub(crate) timeout_ms: u64,
+    /// The Node executable of the harness (default: `node` on PATH; `node@22` for a local one).
+    #[arg(long)]
+    pub(crate) node: Option<String>,
+    /// Archive to write.
+    #[arg(long)]
+    pub(crate) out: PathBuf,
+    /// Continue: functions already in --out are skipped.
+    #[arg(long)]
+    pub(crate) resume: bool,
+    #[arg(long)]
+    pub(crate) name: Option<String>,
+    #[command(flatten)]
+    pub(crate) shard: ShardArg,
+}
+
+#[derive(Args)]
+pub(crate) struct FalsifyArgs {
+    /// The archive the relations were searched on.
+    pub(crate) archive: PathBuf,
+    /// Relations (JSON) written by `morphtrace-analyze genmorph search --relations`.
+    #[arg(long)]
+    pub(crate) relations: PathBuf,
+    /// Report (JSON) to write, read by `morphtrace-analyze genmorph table --falsified`.
+    #[arg(long)]
+    pub(crate) out: PathBuf,
+    /// Pairs tried per function and input transformation.
+    #[arg(long, default_value_t = 2_000)]
+    pub(crate) budget: u32,
+    #[arg(long, default_value_t = 1)]
+    pub(crate) seed: u64,
+    #[arg(long, default_value_t = 25)]
+    pub(crate) timeout_ms: u64,
+    /// A relation not falsified on fewer judged pairs than this (pairs whose call or relation
+    /// threw or timed out are skipped, not judged) is undecided, not a survivor. Default: a
+    /// tenth of --budget.
+    #[arg(long)]
+    pub(crate) min_judged: Option<u32>,
+    #[arg(long)]
+    pub(crate) node: Option<String>,
+    /// Judge every relation, also those that failed filtering step 1: for a refinement round
+    /// (`genmorph search --counterexamples`), where every counterexample is something to learn.
+    #[arg(long)]
+    pub(crate) all: bool,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub(crate) enum Strategy {
+    /// DBDB Algorithm 1 on each engine separately.
+    Random,
+    /// The same actions in lockstep on all engines, stopping at the first divergence.
+    Differential,
+    /// Coverage profilers (gcov, llvm-cov, v8): reports of each program and of variants pruned
+    /// of code reported unexecuted (Cod), for offline judging.
+    Coverage,
+    /// Interactive metamorphic testing of each engine on its own (ISSTA 2019): a random initial
+    /// session, then --rounds follow-ups, each transformed from its parent (Table 1) and judged
+    /// against it while recording; a chain stops at its first warning.
+    Metamorphic,
+}
+
+#[derive(Args, Clone)]
+pub(crate) struct EngineArgs {
+    /// An engine: `chromium`, `node`, `firefox`, `KIND=/path/to/executable`, `node@22` (project-local
+    /// version installed by scripts/setup.sh), or a version installed on demand from the npm
+    /// registry into the engine cache: `chromium@92` .. `chromium@153` (`chromium@123.0.1`),
+    /// `deno`, `deno@2.7`. Repeat for several.
+    #[arg(long = "engine", required = true, value_parser = EngineSpec::parse)]
+    pub(crate) engines: Vec<EngineSpec>,
+    /// Parallel workers, each with its own engines.
+    #[arg(long, short = 'j', default_value_t = 2)]
+    pub(crate) jobs: usize,
+    /// Longest a session may take before it is recorded as a timeout and its engines restarted.
+    #[arg(long, default_value_t = 60.0)]
+    pub(crate) session_timeout: f64,
+    /// Longest wait for a pause or the program's end after one action (non-terminating programs).
+    #[arg(long, default_value_t = 5.0)]
+    pub(crate) action_timeout: f64,
+    /// Depth to which objects in variables are expanded.
+    #[arg(long, default_value_t = 2)]
+    pub(crate) depth: u32,
+    /// Sessions prepared ahead of time per engine and worker (Chromium targets, Node processes).
+    /// 0 also gives Firefox a new connection per session (the naive baseline).
+    #[arg(long, default_value_t = 2)]
+    pub(crate) node_pool: usize,
+    /// Where Firefox breakpoints go: its server does not slide them, so morphtrace chooses from
+    /// the breakable positions and records that it did (and under which policy).
+    #[arg(long, value_enum, default_value = "next-breakable")]
+    pub(crate) firefox_breakpoints: BreakpointPolicy,
+    /// Memory bound per engine, in MiB: the resident memory of its processes (a browser's
+    /// helpers included). A session that passes it is ended, with that reason, and its engine
+    /// restarted. 0: no bound.
+    #[arg(long, default_value_t = 2048)]
+    pub(crate) memory_limit: u64,
+    /// Relaunch Firefox after this many sessions (0: never), against memory growth.
+    #[arg(long, default_value_t = 200)]
+    pub(crate) restart_every: usize,
+    /// Differential: the triage file whose by-design and representation rules lockstep goes on
+    /// past (the divergence is recorded, the engines brought back in step: a breakpoint placed
+    /// differently removed on every engine, an extra pause stepped past, a value shown
+    /// differently compared on); with three engines or more a lone suspect is left out and the
+    /// others go on. Default: the nearest triage.toml from the current directory up. The
+    /// archive records the triage (path, digest, text).
+    #[arg(long, value_name = "FILE", conflicts_with = "stop_at_first_divergence")]
+    pub(crate) triage: Option<PathBuf>,
+    /// Differential: stop every session at its first divergence (DBDB's lockstep), triaged or
+    /// not.
+    #[arg(long)]
+    pub(crate) stop_at_first_divergence: bool,
+    /// Run programs on the engine's own clock and random source. By default a blackboxed
+    /// prelude script seeds Math.random and crypto and fixes Date, performance.now and
+    /// process.hrtime before every program (its text and positions untouched), so that parent
+    /// and follow-up, or two engines, see the same values; the archive's engine details say
+    /// which was done.
+    #[arg(long)]
+    pub(crate) no_prelude: bool,
+    /// Compare columns as well as lines (differential).
+    #[arg(long)]
+    pub(crate) compare_columns: bool,
+    /// Do not compare variables (differential).
+    #[arg(long)]
+    pub(crate) ignore_variables: bool,
+    /// Do not compare breakpoint outputs (differential).
+    #[arg(long)]
+    pub(crate) ignore_breakpoints: bool,
+    /// Compare objects by kind and entries only, not by class name or description (differential
+    /// across engine families: Firefox says `Object` where V8 says `Point`).
+    #[arg(long)]
+    pub(crate) ignore_object_shells: bool,
+    /// Archive to write.
+    #[arg(long)]
+    pub(crate) out: PathBuf,
+    /// Continue an interrupted campaign: sessions already in --out are skipped.
+    #[arg(long)]
+    pub(crate) resume: bool,
+    /// Campaign name stored in the archive.
+    #[arg(long)]
+    pub(crate) name: Option<String>,
+    #[command(flatten)]
+    pub(crate) shard: ShardArg,
+}
+
+#[derive(Args, Clone)]
+pub(crate) struct ShardArg {
+    /// Record only the K-th of N deterministic parts of the campaign (balanced by expected
+    /// cost), into OUT with `.shard-K-of-N` before its extension; `morphtrace-analyze merge`
+    /// joins the shards. `auto` reads a Slurm array task (SLURM_ARRAY_TASK_ID, _MIN, _COUNT) or
+    /// a Kubernetes Indexed Job (JOB_COMPLETION_INDEX, with MORPHTRACE_SHARDS or `auto/N` for
+    /// N). With --resume, continues that shard's own archive.
+    #[arg(long, value_name = "K/N|auto|auto/N")]
+    pub(crate) shard: Option<String>,
+}
+
+impl ShardArg {
+    /// The shard asked for, and the archive it writes instead of `out`.
+    pub(crate) fn resolve(&self, out: &std::path::Path) -> Result<(Option<Shard>, PathBuf)> {
+        match &self.shard {
+            None => Ok((None, out.to_path_buf())),
+            Some(spec) => {
+                let s = shard::resolve(spec, |k| std::env::var(k).ok())
+                    .map_err(|e| anyhow::anyhow!("--shard: {e}"))?;
+                Ok((Some(s), shard::archive_path(out, s)))
+            }
+        }
+    }
+}
+
+#[derive(Args)]
+pub(crate) struct RunArgs {
+    #[command(flatten)]
+    pub(crate) common: EngineArgs,
+    /// Programs: files, directories (searched for *.js) or globs; `test262:PATH` for test262 tests
+    /// (assembled with their harness, strict and non-strict variants). Repeat for several.
+    #[arg(long, required = true)]
+    pub(crate) corpus: Vec<String>,
+    /// Seeds: `7`, `1..50` (inclusive) or a comma list.
+    #[arg(long, default_value = "1")]
+    pub(crate) seeds: String,
+    #[arg(long, value_enum, default_value_t = Strategy::Random)]
+    pub(crate) strategy: Strategy,
+    /// Breakpoints per program line (DBDB: 0.1).
+    #[arg(long, default_value_t = 0.1)]
+    pub(crate) bp_per_line: f64,
+    /// Probability of removing a breakpoint right after setting it (DBDB: 0.2).
+    #[arg(long, default_value_t = 0.2)]
+    pub(crate) remove_prob: f64,
+    /// Control actions per session at most (DBDB: 20).
+    #[arg(long, default_value_t = 20)]
+    pub(crate) max_actions: u32,
+    /// Coverage: variants (P') per program and profiler.
+    #[arg(long, default_value_t = 3)]
+    pub(crate) variants: usize,
+    /// Coverage: run-time limit of one program run; programs that run longer are rejected.
+    #[arg(long, default_value_t = 5.0)]
+    pub(crate) run_timeout: f64,
+    /// Coverage: skip the ground truth of JavaScript programs (an instrumented copy counting
+    /// every statement).
+    #[arg(long)]
+    pub(crate) no_truth: bool,
+    /// Metamorphic: follow-up rounds after the initial session (the paper: 5).
+    #[arg(long, default_value_t = 5)]
+    pub(crate) rounds: u32,
+    /// Metamorphic: the transformations to choose from (comma list; default: all of Table 1):
+    /// add-breakpoint-and-continue, replace-continue-by-step, breakpoint-sliding,
+    /// insert-dead-code, remove-dead-code, add-parameter, add-no-op,
+    /// integer-literal-to-expression, boolean-literal-to-expression.
+    #[arg(long, value_delimiter = ',', value_parser = transformation)]
+    pub(crate) transformations: Vec<&'static str>,
+}
+
+pub(crate) fn transformation(s: &str) -> Result<&'static str, String> {
+    metamorphic::transformation_named(s).ok_or_else(|| {
+        format!(
+            "unknown transformation {s}; one of: {}",
+            morphtrace_schema::metamorphic::ALL.join(", ")
+        )
+    })
+}
+
+#[derive(Args)]
+#[command(after_help = "Two forms:\n  \
+    replay d.mtrace --engine node@24 --out r.mtrace\n      the sessions on exactly the \
+    engines given, in lockstep, into one archive\n  \
+    replay d.mtrace --engine chromium@92 --engine chromium@110 --engine chromium@153 --out DIR\n      \
+    a version matrix (--out is a directory: it exists, or its name does not end in .mtrace): \
+    one archive per --engine, DIR/KIND@VERSION.mtrace, in which that engine takes the place of \
+    the archive's engine of its kind (or of --in-place-of KIND) and the archive's other engines \
+    stay; the versions one after another, each over all workers. `morphtrace-analyze versions \
+    DIR` then tabulates classes x versions.")]
+pub(crate) struct ReplayArgs {
+    /// Archive whose sessions are replayed.
+    pub(crate) archive: PathBuf,
+    /// Version matrix: the kind of the archive's engine that each --engine replaces (default:
+    /// the engine's own kind), e.g. `--engine deno --in-place-of node`.
+    #[arg(long, value_name = "KIND")]
+    pub(crate) in_place_of: Option<String>,
+    #[command(flatten)]
+    pub(crate) common: EngineArgs,
+}
+
+/// A replay captures as the archive was recorded (depth, Firefox's breakpoint policy, action
+/// timeout, the prelude) unless the command line says otherwise: other options could make a
+/// difference the replay then reports ours.
+pub(crate) fn inherit_recorded_capture(r: &mut ReplayArgs, m: &ArgMatches) {
+    let Ok(reader) = ArchiveReader::open(&r.archive) else {
+        return; // `replay` reports the unreadable archive itself.
+    };
+    let header = reader.header();
+    let engines: Vec<&morphtrace_schema::EngineDescriptor> = header.engines.iter().collect();
+    let recorded = CaptureOptions::recorded(header, &engines);
+    let given = |id: &str| m.value_source(id) == Some(ValueSource::CommandLine);
+    let c = &mut r.common;
+    if !given("depth") {
+        c.depth = recorded.depth;
+    }
+    if !given("action_timeout") {
+        c.action_timeout = recorded.action_timeout.as_secs_f64();
+    }
+    if !given("firefox_breakpoints") {
+        c.firefox_breakpoints = recorded.breakpoint_policy;
+    }
+    if !given("no_prelude") {
+        c.no_prelude = !recorded.prelude;
+    }
+}
+
+/// Whether `out` names a version matrix's directory rather than one archive.
+pub(crate) fn is_matrix_dir(out: &std::path::Path) -> bool {
+    out.is_dir() || out.extension().is_none_or(|e| e != "mtrace")
+}
+
+/// The strategies that use each strategy-specific flag of `run`; the others refuse it, so that a
+/// flag given to the wrong strategy is never silently ignored.
+pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
+    use Strategy::*;
+    &[
+        ("bp_per_line", &[Random, Differential, Metamorphic]),
+        ("remove_prob", &[Random, Differential, Metamorphic]),
+        ("max_actions", &[Random, Differential, Metamorphic]),
+        ("variants", &[Coverage]),
+        ("run_timeout", &[Coverage]),
+        ("no_truth", &[Coverage]),
+        ("rounds", &[Metamorphic]),
+        ("transformations", &[Metamorphic]),
+        ("compare_columns", &[Differential]),
+        ("ignore_variables", &[Differential]),
+        ("ignore_breakpoints", &[Differential]),
+        ("ignore_object_shells", &[Differential]),
+        ("session_timeout", &[Random, Differential, Metamorphic]),
+        ("action_timeout", &[Random, Differential, Metamorphic]),
+        ("depth", &[Random, Differential, Metamorphic]),
+        ("node_pool", &[Random, Differential, Metamorphic]),
+        ("firefox_breakpoints", &[Random, Differential, Metamorphic]),
+        ("restart_every", &[Random, Differential, Metamorphic]),
+        ("no_prelude", &[Random, Differential, Metamorphic, Coverage]),
+    ]
+};
+
+/// Refuses a strategy-specific flag given (on the command line) to a strategy that does not use it.
+pub(crate) fn check_strategy_flags(run: &ArgMatches, strategy: Strategy) -> Result<(), String> {
+    let name = |s: Strategy| s.to_possible_value().map(|v| v.get_name().to_string());
+    for (id, fits) in STRATEGY_FLAGS {
+        if fits.contains(&strategy) || run.value_source(id) != Some(ValueSource::CommandLine) {
+            continue;
+        }
+        let flag = format!("--{}", id.replace('_', "-"));
+        let users: Vec<String> = fits.iter().filter_map(|s| name(*s)).collect();
+        return Err(format!(
+            "{flag} does not apply to --strategy {}: it is for --strategy {}",
+            name(strategy).unwrap_or_default(),
+            users.join(" or ")
+        ));
+    }
+    Ok(())
+}
+
+/// The triage lockstep goes on under: `--triage FILE`, else the nearest triage.toml (none:
+/// sessions stop at their first divergence, as with --stop-at-first-divergence).
+pub(crate) fn lockstep_triage(
+    a: &EngineArgs,
+) -> Result<Option<std::sync::Arc<morphtrace_schema::triage::Triage>>> {
+    if a.stop_at_first_divergence {
+        return Ok(None);
+    }
+    let t = morphtrace_schema::triage::find(a.triage.as_deref())?;
+    Ok(t.path.is_some().then(|| std::sync::Arc::new(t)))
+}
+
+pub(crate) fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
+    if !(a.action_timeout > 0.0 && a.session_timeout > 0.0) {
+        bail!("timeouts must be positive");
+    }
+    Ok(CaptureOptions {
+        depth: a.depth,
+        action_timeout: Duration::from_secs_f64(a.action_timeout),
+        breakpoint_policy: a.firefox_breakpoints,
+        restart_every: a.restart_every,
+        prelude: !a.no_prelude,
+        ..CaptureOptions::default()
+    })
+}
+
+pub(crate) fn policy(a: &EngineArgs) -> ComparisonPolicy {
+    ComparisonPolicy {
+        columns: a.compare_columns,
+        variables: !a.ignore_variables,
+        breakpoints: !a.ignore_breakpoints,
+        object_shells: !a.ignore_object_shells,
+        ..ComparisonPolicy::default()
+    }
+}
+
+pub(crate) fn campaign_of(
+    a: &EngineArgs,
+    programs: Vec<corpus::Loaded>,
+    tasks: Vec<Task>,
+    config: CampaignConfig,
+    workdir: &std::path::Path,
+) -> Result<Campaign> {
+    let (shard, out) = a.shard.resolve(&a.out)?;
+    Ok(Campaign {
+        specs: a.engines.clone(),
+        programs,
+        tasks,
+        config,
+        policy: policy(a),
+        triage: lockstep_triage(a)?,
+        capture: capture(a)?,
+        jobs: a.jobs.max(1),
+        session_timeout: Duration::from_secs_f64(a.session_timeout),
+        node_pool: a.node_pool,
+        out,
+        resume: a.resume,
+        writer: WriterOptions::default(),
+        progress: std::io::stderr().is_terminal(),
+        workdir: workdir.to_path_buf(),
+        shard,
+    })
+}

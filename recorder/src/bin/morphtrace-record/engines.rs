@@ -1,0 +1,119 @@
+//! `engines`: the debuggers and profilers found here, the versions installable on demand, and
+//! installing some ahead of a campaign.
+
+use crate::cli::EnginesArgs;
+use anyhow::{Context, Result};
+use morphtrace_recorder::debugger::engines::{self, EngineSpec};
+use morphtrace_recorder::debugger::CaptureOptions;
+use morphtrace_schema::EngineKind;
+use std::process::ExitCode;
+
+pub(crate) async fn engines(a: EnginesArgs) -> Result<ExitCode> {
+    if let Some(kind) = a.available {
+        return list_available(&kind);
+    }
+    if !a.install.is_empty() {
+        return install_engines(&a.install).await;
+    }
+    let found = engines::discover();
+    if found.is_empty() {
+        println!("no debuggers found (run scripts/setup.sh)");
+    }
+    for spec in found {
+        if let Err(err) = launch_and_print(&spec).await {
+            println!("{spec}: unusable: {err}");
+        }
+    }
+    // Coverage profilers: versions from the tools themselves.
+    use morphtrace_recorder::cod::c_profilers::{CProfiler, CTools};
+    for (name, p) in [("gcov", CProfiler::Gcov), ("llvm-cov", CProfiler::LlvmCov)] {
+        match CTools::find(p).versions() {
+            Ok((compiler, tool)) => {
+                println!("{name:<28} {:<10} {tool} ({compiler})", "tool")
+            }
+            Err(e) => println!("{name}: unusable: {e}"),
+        }
+    }
+    println!(
+        "{:<28} {:<10} block coverage of any node above (--engine v8, v8@24, v8=PATH)",
+        "v8", "profiler"
+    );
+    match morphtrace_recorder::cod::csmith::version() {
+        Ok(v) => println!("{:<28} {:<10} {v}", "csmith", "generator"),
+        Err(e) => println!("csmith: unusable: {e}"),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+async fn launch_and_print(
+    spec: &EngineSpec,
+) -> Result<(), morphtrace_recorder::debugger::DebuggerError> {
+    let mut e = spec.launch(&CaptureOptions::default(), 1).await?;
+    let d = e.descriptor().clone();
+    println!(
+        "{:<28} {:<10} {:<24} {}",
+        d.label(),
+        d.protocol.to_string(),
+        d.engine_version.unwrap_or_default(),
+        d.executable
+    );
+    e.shutdown().await;
+    Ok(())
+}
+
+/// `engines --available KIND`: the registry's versions, with those in the cache marked.
+fn list_available(kind: &str) -> Result<ExitCode> {
+    use engines::cache;
+    let k = EngineKind::parse(kind);
+    let source = cache::Source::of(&k)
+        .with_context(|| format!("{kind} is not installable on demand (chromium, deno are)"))?;
+    let available = cache::available(source)?;
+    let installed = cache::installed(source);
+    let mut out = format!(
+        "{} versions of {} ({}; * installed in {})\n",
+        available.len(),
+        source.package(),
+        k,
+        cache::root().join(k.as_str()).display()
+    );
+    for v in &available {
+        let mark = match installed.iter().find(|(i, _)| i == v) {
+            Some((_, true)) => "*",
+            Some((_, false)) => "(partial)",
+            None => "",
+        };
+        let pre = if v.is_release() { "" } else { " (pre-release)" };
+        out.push_str(&format!("{k}@{}{pre} {mark}\n", v.text));
+    }
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `engines --install SPEC...`: each installed (if need be) and launched once, so a campaign
+/// later finds it ready and known to work.
+async fn install_engines(specs: &[String]) -> Result<ExitCode> {
+    let mut failed = 0;
+    for s in specs {
+        let spec = match EngineSpec::parse(s) {
+            Ok(spec) => spec,
+            Err(e) => {
+                eprintln!("morphtrace-record: {e}");
+                failed += 1;
+                continue;
+            }
+        };
+        match launch_and_print(&spec).await {
+            Ok(()) => {}
+            Err(err) => {
+                eprintln!("morphtrace-record: {s}: installed but does not launch: {err}");
+                failed += 1;
+            }
+        }
+    }
+    Ok(if failed == 0 {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}

@@ -1,0 +1,214 @@
+//! `run`: a campaign of debugging sessions (random, differential, metamorphic) or of coverage
+//! profiles (Cod), with its summary and exit code.
+
+use crate::cli::{campaign_of, RunArgs, Strategy};
+use anyhow::{bail, Result};
+use morphtrace_recorder::campaign::{self, Campaign};
+use morphtrace_recorder::dbdb::{self, RandomParams};
+use morphtrace_recorder::{corpus, metamorphic, parse_seeds};
+use morphtrace_schema::archive::WriterOptions;
+use morphtrace_schema::{CampaignConfig, EngineKind};
+use std::io::IsTerminal;
+use std::process::ExitCode;
+use std::time::Duration;
+
+/// Runs a campaign and prints its summary.
+pub(crate) async fn run_and_report(c: Campaign) -> Result<ExitCode> {
+    let out = c.out.clone();
+    let summary = tokio::task::spawn_blocking(move || campaign::run(c)).await??;
+    print!("{summary}");
+    println!("archive: {}", out.display());
+    Ok(exit_code(
+        &summary.tally,
+        summary.skipped,
+        summary.interrupted,
+    ))
+}
+
+/// 130 if the campaign was interrupted (ctrl-c); 1 if it recorded sessions but could judge none
+/// of them (every engine died, timed out or was rejected): the user asked for something that
+/// could not be done. Every recorded session is in the archive either way.
+/// 130 when interrupted; 1 when a campaign judged nothing at all. A resumed campaign whose last
+/// sessions were all undecided (a slow program at the end) still holds the judged sessions of
+/// its earlier runs: 0.
+fn exit_code(
+    tally: &morphtrace_recorder::tally::Tally,
+    resumed: usize,
+    interrupted: bool,
+) -> ExitCode {
+    if interrupted {
+        ExitCode::from(130)
+    } else if tally.nothing_judged() && resumed == 0 {
+        if tally.undecided.is_empty() {
+            eprintln!(
+                "morphtrace-record: no session could be judged: no transformation applied to \
+                 any of the {} initial sessions",
+                tally.parents
+            );
+        } else {
+            eprintln!(
+                "morphtrace-record: no session could be judged ({} undecided: {})",
+                tally.undecided_total(),
+                morphtrace_recorder::tally::counts(&tally.undecided)
+            );
+        }
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// `run --strategy coverage`: profilers are command-line tools and a warm Node, driven from
+/// worker threads.
+pub(crate) async fn coverage(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode> {
+    use morphtrace_recorder::cod;
+    let seeds = parse_seeds(&r.seeds).map_err(anyhow::Error::msg)?;
+    if let Some(d) = r.common.engines.iter().find(|e| !e.kind.is_profiler()) {
+        bail!(
+            "--strategy coverage records coverage profilers (gcov, llvm-cov, v8); {} is a debugger",
+            d.kind
+        );
+    }
+    if r.run_timeout.is_nan() || r.run_timeout <= 0.0 {
+        bail!("--run-timeout must be positive");
+    }
+    let sources = cod::sources(&r.corpus)?;
+    if sources.is_empty() {
+        bail!("the corpus holds no programs");
+    }
+    let config = CampaignConfig {
+        name: r
+            .common
+            .name
+            .clone()
+            .unwrap_or_else(|| "coverage campaign".into()),
+        strategy: "coverage".into(),
+        corpus: r.corpus.clone(),
+        seeds: r.seeds.clone(),
+        params: Vec::new(),
+        command_line,
+    };
+    let (shard, out) = r.common.shard.resolve(&r.common.out)?;
+    let opts = cod::Options {
+        shard,
+        variants: r.variants,
+        run_timeout: Duration::from_secs_f64(r.run_timeout),
+        truth: !r.no_truth,
+        jobs: r.common.jobs.max(1),
+        progress: std::io::stderr().is_terminal(),
+        resume: r.common.resume,
+        writer: WriterOptions::default(),
+        csmith_cache: Some(cod::csmith::cache_dir()),
+        prelude: !r.common.no_prelude,
+    };
+    if out.exists() && !opts.resume {
+        bail!("{} exists (use --resume to continue it)", out.display());
+    }
+    let specs = r.common.engines.clone();
+    let path = out.clone();
+    let summary =
+        tokio::task::spawn_blocking(move || cod::run(&specs, sources, &seeds, config, &opts, &out))
+            .await??;
+    print!("{summary}");
+    println!("archive: {}", path.display());
+    Ok(exit_code(
+        &summary.tally,
+        summary.skipped,
+        summary.interrupted,
+    ))
+}
+
+/// `run` with a debugger strategy: Algorithm 1's sessions, alone, in lockstep or in
+/// metamorphic chains.
+pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<ExitCode> {
+    let seeds = parse_seeds(&r.seeds).map_err(anyhow::Error::msg)?;
+    if let Some(p) = r.common.engines.iter().find(|e| e.kind.is_profiler()) {
+        bail!(
+            "{} is a coverage profiler: record it with --strategy coverage",
+            p.kind
+        );
+    }
+    if r.common.engines.len() < 2 && r.strategy == Strategy::Differential {
+        bail!("--strategy differential needs at least two --engine");
+    }
+    if !(0.0..=1.0).contains(&r.remove_prob) || r.bp_per_line < 0.0 {
+        bail!("--remove-prob must be in 0..1 and --bp-per-line non-negative");
+    }
+    let dir = tempfile::Builder::new()
+        .prefix("morphtrace-programs-")
+        .tempdir()?;
+    let programs = corpus::load_specs(&r.corpus, dir.path())?;
+    if programs.is_empty() {
+        bail!("the corpus holds no programs");
+    }
+    let params = RandomParams {
+        bp_per_line: r.bp_per_line,
+        remove_prob: r.remove_prob,
+        max_actions: r.max_actions,
+    };
+    let name = match r.strategy {
+        Strategy::Random => "random",
+        Strategy::Differential => "differential",
+        Strategy::Coverage => "coverage",
+        Strategy::Metamorphic => "metamorphic",
+    };
+    let transformations = if r.transformations.is_empty() {
+        morphtrace_schema::metamorphic::ALL.to_vec()
+    } else {
+        r.transformations.clone()
+    };
+    let tasks = if r.strategy == Strategy::Metamorphic {
+        metamorphic::tasks(
+            &r.common.engines,
+            &programs,
+            &seeds,
+            &params,
+            r.rounds,
+            &transformations,
+        )
+    } else {
+        dbdb::generation_tasks(
+            &r.common.engines,
+            &programs,
+            &seeds,
+            r.strategy == Strategy::Differential,
+            &params,
+        )
+    };
+    let mut params_kv = params.params();
+    if r.strategy == Strategy::Metamorphic {
+        params_kv.push(("metamorphic.rounds".into(), r.rounds.to_string()));
+        params_kv.push((
+            "metamorphic.transformations".into(),
+            transformations.join(","),
+        ));
+    }
+    params_kv.push(("capture.depth".into(), r.common.depth.to_string()));
+    if r.common
+        .engines
+        .iter()
+        .any(|e| e.kind == EngineKind::Firefox)
+    {
+        params_kv.push((
+            "firefox.breakpoints".into(),
+            r.common.firefox_breakpoints.name().into(),
+        ));
+    }
+    params_kv.push((
+        "action_timeout_s".into(),
+        r.common.action_timeout.to_string(),
+    ));
+    let config = CampaignConfig {
+        name: r
+            .common
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{name} campaign")),
+        strategy: name.into(),
+        corpus: r.corpus.clone(),
+        seeds: r.seeds.clone(),
+        params: params_kv,
+        command_line,
+    };
+    run_and_report(campaign_of(&r.common, programs, tasks, config, dir.path())?).await
+}
