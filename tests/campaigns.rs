@@ -1182,7 +1182,7 @@ fn three_engine_families_vote_with_javascriptcore() {
     let (mut judged, mut bun_suspect) = (0, 0);
     for s in reader.sessions() {
         let s = s.unwrap();
-        assert!(s.outcome.verdict().is_judged(), "{:?}", s.outcome);
+        assert!(s.outcome.decision().is_judged(), "{:?}", s.outcome);
         judged += 1;
         let Some(d) = &s.divergence else { continue };
         let mut all: Vec<u16> = d.groups.iter().flatten().map(|e| e.0).collect();

@@ -4,7 +4,7 @@
 
 mod common;
 
-use morphtrace_recorder::genmorph::harness::{Harness, Verdict};
+use morphtrace_recorder::genmorph::harness::{Harness, PairCheck};
 use morphtrace_recorder::genmorph::mutants::guard_loops;
 use morphtrace_schema::genmorph::relations::{FalsificationReport, RelationRecord, RelationSet};
 use morphtrace_schema::genmorph::{
@@ -91,11 +91,11 @@ fn harness_keeps_values_exact_and_survives_loops() {
     let v = h
         .check("o", "__mt.eq(out_s, out_f)", &names, &pairs, 25)
         .unwrap();
-    assert!(matches!(v[0], Verdict::Holds));
+    assert!(matches!(v[0], PairCheck::Holds));
     assert!(
-        matches!(&v[1], Verdict::Fails { out_s, out_f } if *out_s == n(2.0) && *out_f == n(3.0))
+        matches!(&v[1], PairCheck::Fails { out_s, out_f } if *out_s == n(2.0) && *out_f == n(3.0))
     );
-    assert!(matches!(v[2], Verdict::Skipped(_)));
+    assert!(matches!(v[2], PairCheck::Skipped(_)));
     // Bad requests are errors, not crashes.
     assert!(h.run("nope", None, &inputs, 25).is_err());
     assert!(h.load("bad", &path, "function (", "m => m").is_err());

@@ -111,7 +111,7 @@ pub(crate) fn results(d: &Archives) -> PolarsResult<BTreeMap<SessionKey, Session
                 class: d.map(|j| [kind[j].clone(), last[j].clone(), node[j].clone()]),
                 detail: d.map(|j| detail[j].clone()).unwrap_or_default(),
                 // An outcome the schema does not know is no verdict either.
-                undecided: SessionOutcome::verdict_of(&outcome[i]).is_none_or(|v| !v.is_judged()),
+                undecided: SessionOutcome::decision_of(&outcome[i]).is_none_or(|v| !v.is_judged()),
             },
         );
     }

@@ -552,17 +552,17 @@ fn relations_never_call_a_session_that_was_not_judged_to_its_end_agreed() {
     let r = ArchiveReader::open(&path).unwrap();
     let j = rejudge::rejudge(&[("undecided".into(), r)], &[]);
     assert_eq!(j.sessions, 4);
-    let undecided = |reason: &str| rejudge::Verdict::Undecided {
+    let undecided = |reason: &str| rejudge::VariantDecision::Undecided {
         reason: reason.into(),
     };
-    for v in &j.verdicts {
+    for v in &j.decisions {
         assert_eq!(v.len(), j.variants.len());
     }
-    let recorded: Vec<_> = j.verdicts.iter().map(|v| v[0].clone()).collect();
+    let recorded: Vec<_> = j.decisions.iter().map(|v| v[0].clone()).collect();
     assert_eq!(
         recorded,
         [
-            rejudge::Verdict::Agreed,
+            rejudge::VariantDecision::Agreed,
             undecided("timeout"),
             undecided("harness-error"),
             undecided("an action without an answer"),

@@ -1,7 +1,7 @@
 //! A campaign's sessions counted by verdict (docs/design.md §2): what every summary line, rate and exit
 //! code rests on. Only judged sessions make a rate; undecided ones are shown by reason.
 
-use morphtrace_schema::{Session, SessionMode, Verdict};
+use morphtrace_schema::{Decision, Session, SessionMode};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -24,24 +24,24 @@ pub struct Tally {
 
 impl Tally {
     /// Counts one recorded session; returns its verdict.
-    pub fn add(&mut self, s: &Session) -> Verdict {
+    pub fn add(&mut self, s: &Session) -> Decision {
         self.recorded += 1;
         *self
             .outcomes
             .entry(s.outcome.name().to_string())
             .or_default() += 1;
-        let verdict = s.outcome.verdict();
+        let verdict = s.outcome.decision();
         let parent = s.mode == SessionMode::Metamorphic && s.parent.is_none();
         match &verdict {
-            Verdict::Undecided { reason } => {
+            Decision::Undecided { reason } => {
                 *self.undecided.entry(reason.clone()).or_default() += 1;
             }
             _ if parent => self.parents += 1,
-            Verdict::Diverged => {
+            Decision::Diverged => {
                 self.judged += 1;
                 self.diverged += 1;
             }
-            Verdict::Agreed => self.judged += 1,
+            Decision::Agreed => self.judged += 1,
         }
         verdict
     }

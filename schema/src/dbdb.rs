@@ -303,7 +303,7 @@ pub const STOPPED_AT_DIVERGENCE: &str = "stopped at the recorded divergence";
 
 /// A lockstep session's verdict under a policy, from its traces and how its recording ended.
 #[derive(Debug, Clone, PartialEq)]
-pub enum LockstepVerdict {
+pub enum LockstepDecision {
     Diverged(Judgement),
     /// Every action answered alike, and the recording reached the program's end or its budget.
     Agreed,
@@ -320,15 +320,15 @@ pub fn judge_session(
     traces: &[crate::trace::Trace],
     outcome: &crate::session::SessionOutcome,
     policy: &ComparisonPolicy,
-) -> LockstepVerdict {
+) -> LockstepDecision {
     use crate::session::SessionOutcome as O;
-    let undecided = |reason: &str| LockstepVerdict::Undecided {
+    let undecided = |reason: &str| LockstepDecision::Undecided {
         reason: reason.into(),
     };
     match judge_lockstep(traces, policy) {
-        Lockstep::Diverged(j) => LockstepVerdict::Diverged(j),
+        Lockstep::Diverged(j) => LockstepDecision::Diverged(j),
         Lockstep::Agreed => match outcome {
-            O::Finished | O::ActionLimit => LockstepVerdict::Agreed,
+            O::Finished | O::ActionLimit => LockstepDecision::Agreed,
             O::Diverged => undecided(STOPPED_AT_DIVERGENCE),
             other => undecided(other.name()),
         },

@@ -25,8 +25,8 @@ pub use engine::{EngineDescriptor, EngineKind, EngineRef, Protocol};
 pub use header::{ArchiveHeader, CampaignConfig, FormatVersion, HostInfo, Shard, TaskKey};
 pub use program::{Language, LineMap, LineSegment, Program, ProgramHash, ProgramOrigin};
 pub use session::{
-    Divergence, DivergenceKind, DivergenceSide, ParentRef, Session, SessionId, SessionMode,
-    SessionOutcome, TransformationRecord, Verdict, Warning,
+    Decision, Divergence, DivergenceKind, DivergenceSide, ParentRef, Session, SessionId,
+    SessionMode, SessionOutcome, TransformationRecord, Warning,
 };
 pub use trace::{
     Action, BreakpointId, Event, EventKind, Frame, Location, LocationSource, Output, PauseReason,

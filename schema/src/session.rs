@@ -97,9 +97,9 @@ impl SessionOutcome {
 }
 
 impl SessionOutcome {
-    /// The verdict of an outcome known by its name (as the analyzer's frames hold it); `None`
+    /// The decision of an outcome known by its name (as the analyzer's frames hold it); `None`
     /// for a name no outcome has.
-    pub fn verdict_of(name: &str) -> Option<Verdict> {
+    pub fn decision_of(name: &str) -> Option<Decision> {
         let message = String::new;
         [
             SessionOutcome::Finished,
@@ -112,10 +112,10 @@ impl SessionOutcome {
         ]
         .into_iter()
         .find(|o| o.name() == name)
-        .map(|o| o.verdict())
+        .map(|o| o.decision())
     }
 
-    /// Why the session's verdict is undecided (`timeout`, `harness-error`, `rejected`), or `None`
+    /// Why the session is undecided (`timeout`, `harness-error`, `rejected`), or `None`
     /// when the recording reached a point where its relation or comparison was judged.
     pub fn undecided(&self) -> Option<&'static str> {
         match self {
@@ -126,13 +126,13 @@ impl SessionOutcome {
         }
     }
 
-    /// The session's verdict as recorded (docs/design.md §2): judged (agreed, or diverged/violated) or
+    /// The session's decision as recorded (docs/design.md §2): judged (agreed, or diverged/violated) or
     /// undecided with the reason.
-    pub fn verdict(&self) -> Verdict {
+    pub fn decision(&self) -> Decision {
         match self {
-            SessionOutcome::Finished | SessionOutcome::ActionLimit => Verdict::Agreed,
-            SessionOutcome::Diverged | SessionOutcome::Violated => Verdict::Diverged,
-            other => Verdict::Undecided {
+            SessionOutcome::Finished | SessionOutcome::ActionLimit => Decision::Agreed,
+            SessionOutcome::Diverged | SessionOutcome::Violated => Decision::Diverged,
+            other => Decision::Undecided {
                 reason: other.name().to_string(),
             },
         }
@@ -142,7 +142,7 @@ impl SessionOutcome {
 /// What a session's recording established. Rates and tables count judged sessions only
 /// (`Agreed`, `Diverged`); an undecided one is shown by its reason, never folded into either.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Verdict {
+pub enum Decision {
     /// Judged: nothing diverged, no relation was violated.
     Agreed,
     /// Judged: the debuggers diverged, or a relation was violated.
@@ -152,17 +152,17 @@ pub enum Verdict {
     Undecided { reason: String },
 }
 
-impl Verdict {
+impl Decision {
     pub fn is_judged(&self) -> bool {
-        !matches!(self, Verdict::Undecided { .. })
+        !matches!(self, Decision::Undecided { .. })
     }
 
     /// `agreed`, `diverged`, or `undecided (reason)`.
     pub fn name(&self) -> String {
         match self {
-            Verdict::Agreed => "agreed".into(),
-            Verdict::Diverged => "diverged".into(),
-            Verdict::Undecided { reason } => format!("undecided ({reason})"),
+            Decision::Agreed => "agreed".into(),
+            Decision::Diverged => "diverged".into(),
+            Decision::Undecided { reason } => format!("undecided ({reason})"),
         }
     }
 }
@@ -397,18 +397,18 @@ mod verdict_tests {
     #[test]
     fn every_outcome_name_has_its_verdict() {
         assert_eq!(
-            SessionOutcome::verdict_of("finished"),
-            Some(Verdict::Agreed)
+            SessionOutcome::decision_of("finished"),
+            Some(Decision::Agreed)
         );
         assert_eq!(
-            SessionOutcome::verdict_of("violated"),
-            Some(Verdict::Diverged)
+            SessionOutcome::decision_of("violated"),
+            Some(Decision::Diverged)
         );
         for name in ["timeout", "harness-error", "rejected"] {
-            let v = SessionOutcome::verdict_of(name).unwrap();
+            let v = SessionOutcome::decision_of(name).unwrap();
             assert!(!v.is_judged(), "{name}");
         }
-        assert_eq!(SessionOutcome::verdict_of("nonsense"), None);
+        assert_eq!(SessionOutcome::decision_of("nonsense"), None);
     }
 }
 

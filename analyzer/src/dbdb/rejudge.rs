@@ -11,8 +11,8 @@ use crate::dbdb::ast::Memo;
 use crate::dbdb::classes::{self, DIVERGENCE_KEYS};
 use crate::load::trigger_line;
 use crate::render::{percent, Table};
-use morphtrace_schema::dbdb::{judge_session, ComparisonPolicy, LockstepVerdict};
-use morphtrace_schema::{ArchiveReader, Session, Verdict as SessionVerdict};
+use morphtrace_schema::dbdb::{judge_session, ComparisonPolicy, LockstepDecision};
+use morphtrace_schema::{ArchiveReader, Decision as SessionDecision, Session};
 use polars::prelude::*;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -46,7 +46,7 @@ pub fn variants(recorded: &ComparisonPolicy) -> Vec<PolicyVariant> {
 
 /// One session's verdict under one variant.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Verdict {
+pub enum VariantDecision {
     Diverged {
         class: [String; 3],
     },
@@ -59,12 +59,12 @@ pub enum Verdict {
     },
 }
 
-/// Every differential session's recorded class and verdicts, in archive order.
+/// Every differential session's recorded class and decisions, in archive order.
 pub struct Rejudged {
     pub variants: Vec<String>,
     pub sessions: usize,
     pub recorded: Vec<Option<[String; 3]>>,
-    pub verdicts: Vec<Vec<Verdict>>,
+    pub decisions: Vec<Vec<VariantDecision>>,
     /// Sessions where re-judging under the recorded policy does not give the recorded verdict.
     pub inconsistent: Vec<String>,
 }
@@ -93,7 +93,7 @@ pub fn rejudge(readers: &[(String, ArchiveReader)], extra: &[PolicyVariant]) -> 
     let memo = Memo::default();
     let mut names: Vec<String> = Vec::new();
     let mut recorded_all = Vec::new();
-    let mut verdicts_all = Vec::new();
+    let mut decisions_all = Vec::new();
     let mut inconsistent = Vec::new();
     for (path, r) in readers {
         let recorded_policy = ComparisonPolicy::from_params(&r.header().campaign.params);
@@ -105,7 +105,7 @@ pub fn rejudge(readers: &[(String, ArchiveReader)], extra: &[PolicyVariant]) -> 
         if names.is_empty() {
             names = vs.iter().map(|v| v.name.clone()).collect();
         }
-        type Row = (Option<[String; 3]>, Vec<Verdict>, Option<String>);
+        type Row = (Option<[String; 3]>, Vec<VariantDecision>, Option<String>);
         let rows: Vec<Row> = r
             .par_sessions()
             .filter_map(|s| s.ok())
@@ -114,10 +114,10 @@ pub fn rejudge(readers: &[(String, ArchiveReader)], extra: &[PolicyVariant]) -> 
                 let recorded = s.divergence.as_ref().map(|d| {
                     class_of(&s, &memo, r, d.action_index, d.kind.name(), d.action.name())
                 });
-                let verdicts: Vec<Verdict> = vs
+                let decisions: Vec<VariantDecision> = vs
                     .iter()
                     .map(|v| match judge_session(&s.traces, &s.outcome, &v.policy) {
-                        LockstepVerdict::Diverged(j) => Verdict::Diverged {
+                        LockstepDecision::Diverged(j) => VariantDecision::Diverged {
                             class: class_of(
                                 &s,
                                 &memo,
@@ -127,25 +127,29 @@ pub fn rejudge(readers: &[(String, ArchiveReader)], extra: &[PolicyVariant]) -> 
                                 j.action.name(),
                             ),
                         },
-                        LockstepVerdict::Agreed => Verdict::Agreed,
-                        LockstepVerdict::Undecided { reason } => Verdict::Undecided { reason },
+                        LockstepDecision::Agreed => VariantDecision::Agreed,
+                        LockstepDecision::Undecided { reason } => {
+                            VariantDecision::Undecided { reason }
+                        }
                     })
                     .collect();
-                // The self-check compares whole verdicts: the recorded class, or agreement for
+                // The self-check compares whole decisions: the recorded class, or agreement for
                 // a session recorded to its end, or undecided for one that never was.
-                let consistent = match (&verdicts[0], &recorded) {
-                    (Verdict::Diverged { class }, Some(rec)) => class == rec,
-                    (Verdict::Agreed, None) => s.outcome.verdict() == SessionVerdict::Agreed,
-                    (Verdict::Undecided { .. }, None) => !s.outcome.verdict().is_judged(),
+                let consistent = match (&decisions[0], &recorded) {
+                    (VariantDecision::Diverged { class }, Some(rec)) => class == rec,
+                    (VariantDecision::Agreed, None) => {
+                        s.outcome.decision() == SessionDecision::Agreed
+                    }
+                    (VariantDecision::Undecided { .. }, None) => !s.outcome.decision().is_judged(),
                     _ => false,
                 };
                 let bad = (!consistent).then(|| format!("{path}: session {}", s.id));
-                (recorded, verdicts, bad)
+                (recorded, decisions, bad)
             })
             .collect();
         for (rec, v, bad) in rows {
             recorded_all.push(rec);
-            verdicts_all.push(v);
+            decisions_all.push(v);
             inconsistent.extend(bad);
         }
     }
@@ -153,7 +157,7 @@ pub fn rejudge(readers: &[(String, ArchiveReader)], extra: &[PolicyVariant]) -> 
         variants: names,
         sessions: recorded_all.len(),
         recorded: recorded_all,
-        verdicts: verdicts_all,
+        decisions: decisions_all,
         inconsistent,
     }
 }
@@ -204,22 +208,22 @@ pub fn tables(r: &Rejudged, top: usize) -> PolarsResult<Vec<Table>> {
         let (mut agreed, mut undecided, mut new, mut gone) = (0, 0, 0, 0);
         let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
         let mut kinds = BTreeMap::new();
-        for (si, vs) in r.verdicts.iter().enumerate() {
+        for (si, vs) in r.decisions.iter().enumerate() {
             match &vs[vi] {
-                Verdict::Diverged { class } => {
+                VariantDecision::Diverged { class } => {
                     if r.recorded[si].is_none() {
                         new += 1;
                     }
                     *kinds.entry(class[0].clone()).or_insert(0) += 1;
                     diverged.push(class.clone());
                 }
-                Verdict::Agreed => {
+                VariantDecision::Agreed => {
                     agreed += 1;
                     if r.recorded[si].is_some() {
                         gone += 1;
                     }
                 }
-                Verdict::Undecided { reason } => {
+                VariantDecision::Undecided { reason } => {
                     undecided += 1;
                     *reasons.entry(reason.as_str()).or_default() += 1;
                     if r.recorded[si].is_some() {

@@ -279,8 +279,8 @@ pub fn judge(
     finding: &crate::reduce::Finding,
     at: u32,
 ) -> (Option<bool>, String) {
-    if !s.outcome.verdict().is_judged() {
-        return (None, s.outcome.verdict().name());
+    if !s.outcome.decision().is_judged() {
+        return (None, s.outcome.decision().name());
     }
     let divergences = s.all_divergences();
     if let Some(d) = divergences.iter().find(|d| finding.matches(d)) {

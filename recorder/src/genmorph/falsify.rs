@@ -5,7 +5,7 @@
 //! `__mt` helpers as generated tests. A quarter of the candidates are widened (numbers scaled by
 //! 10–1000, strings repeated). Unlike OASIs, it has no branch-distance guidance.
 
-use super::harness::{Harness, Verdict};
+use super::harness::{Harness, PairCheck};
 use super::inputs::{Generator, Style};
 use super::GenmorphError;
 use morphtrace_schema::genmorph::relations::{counterexample, Falsification, RelationRecord};
@@ -127,7 +127,7 @@ pub fn falsify(
                     .iter()
                     .enumerate()
                     .filter_map(|(k, v)| match v {
-                        Verdict::Fails { out_s, out_f } => {
+                        PairCheck::Fails { out_s, out_f } => {
                             Some((k, counterexample(&pairs[k].0, &pairs[k].1, out_s, out_f)))
                         }
                         _ => None,
@@ -139,7 +139,7 @@ pub fn falsify(
                 let seen = fails.first().map_or(verdicts.len(), |f| f.0 + 1);
                 let skipped = verdicts[..seen]
                     .iter()
-                    .filter(|v| matches!(v, Verdict::Skipped(_)))
+                    .filter(|v| matches!(v, PairCheck::Skipped(_)))
                     .count() as u32;
                 out[i].skipped += skipped;
                 out[i].evaluations += seen as u32 - skipped;

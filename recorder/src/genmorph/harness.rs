@@ -239,7 +239,7 @@ impl Harness {
 
 /// One pair's judgement by the harness.
 #[derive(Debug, Clone)]
-pub enum Verdict {
+pub enum PairCheck {
     Holds,
     /// The relation fails on this pair, with the outputs.
     Fails {
@@ -266,7 +266,7 @@ impl Harness {
         names: &[String],
         pairs: &[(Vec<JsValue>, Vec<JsValue>)],
         timeout_ms: u64,
-    ) -> Result<Vec<Verdict>, GenmorphError> {
+    ) -> Result<Vec<PairCheck>, GenmorphError> {
         let pairs_json: Vec<Json> = pairs
             .iter()
             .map(|(s, f)| json!([tagged_one(s), tagged_one(f)]))
@@ -282,13 +282,13 @@ impl Harness {
         list.iter()
             .map(|v| {
                 if let Some(why) = v.get("skipped") {
-                    return Ok(Verdict::Skipped(why.as_str().unwrap_or("?").to_string()));
+                    return Ok(PairCheck::Skipped(why.as_str().unwrap_or("?").to_string()));
                 }
                 if v["holds"].as_bool() == Some(true) {
-                    return Ok(Verdict::Holds);
+                    return Ok(PairCheck::Holds);
                 }
                 let out = |k: &str| JsValue::from_tagged(&v[k]).map_err(GenmorphError::Harness);
-                Ok(Verdict::Fails {
+                Ok(PairCheck::Fails {
                     out_s: out("out_s")?,
                     out_f: out("out_f")?,
                 })
