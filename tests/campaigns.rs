@@ -369,7 +369,7 @@ fn a_flag_of_another_strategy_is_refused_for_every_pair() {
         ("--session-timeout", Some("9"), debugging),
         ("--action-timeout", Some("2"), debugging),
         ("--depth", Some("1"), debugging),
-        ("--node-pool", Some("1"), debugging),
+        ("--prepared", Some("1"), debugging),
         ("--firefox-breakpoints", Some("same-line"), debugging),
         ("--restart-every", Some("9"), debugging),
         ("--variants", Some("2"), &["coverage"]),

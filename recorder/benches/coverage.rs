@@ -11,7 +11,7 @@
 use morphtrace_recorder::cod::c_profilers::{self, CProfiler, CTools};
 use morphtrace_recorder::cod::js_syntax::JsProgram;
 use morphtrace_recorder::cod::process;
-use morphtrace_recorder::cod::{self, c_syntax::CSyntax, csmith, variant, Options, Source};
+use morphtrace_recorder::cod::{self, c_syntax::CSyntax, csmith, variant, Input, Options};
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::parse_seeds;
 use morphtrace_schema::archive::{FsyncPolicy, WriterOptions};
@@ -30,7 +30,7 @@ fn env_or(name: &str, default: &str) -> String {
 
 /// Judged programs (rejected ones are undecided: they do not count toward the rate), every
 /// program recorded, and seconds.
-fn ours(engine: &str, sources: Vec<Source>, seeds: &[u64], truth: bool) -> (usize, usize, f64) {
+fn ours(engine: &str, sources: Vec<Input>, seeds: &[u64], truth: bool) -> (usize, usize, f64) {
     let dir = tempfile::tempdir().unwrap();
     let opts = Options {
         variants: 3,
@@ -223,14 +223,14 @@ fn main() {
     let js_texts: Vec<String> = js_sources
         .iter()
         .filter_map(|s| match s {
-            Source::Loaded(p, _) => Some(p.text.clone()),
-            Source::Csmith(_) => None,
+            Input::Loaded(p, _) => Some(p.text.clone()),
+            Input::Csmith(_) => None,
         })
         .collect();
     println!("Coverage benchmark: 2 cores, P + 3 variants per program, run limit {RUN:?}\n");
     println!("| profiler | morphtrace (2 workers) | naive loop (sequential, a process per step) | speed-up | target |");
     println!("|---|---|---|---|---|");
-    let csmith_sources = || (1..=n_c).map(Source::Csmith).collect::<Vec<_>>();
+    let csmith_sources = || (1..=n_c).map(Input::Csmith).collect::<Vec<_>>();
     let r = ours("gcov", csmith_sources(), &[1], false);
     let base = naive_c(CProfiler::Gcov, &programs[..naive_n.min(programs.len())]);
     row("gcov", r, naive_n, base, "≥ 60");

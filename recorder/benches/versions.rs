@@ -29,7 +29,7 @@ fn main() {
     let fresh = tempfile::tempdir().unwrap();
     std::env::set_var("MORPHTRACE_ENGINES", fresh.path());
     let (kind, v) = install.split_once('@').unwrap_or((&install, ""));
-    let source = cache::Source::of(&EngineKind::parse(kind)).expect("an installable kind");
+    let source = cache::Distribution::of(&EngineKind::parse(kind)).expect("an installable kind");
     let t0 = Instant::now();
     let available = cache::available(source).unwrap();
     let listed = t0.elapsed().as_secs_f64();

@@ -76,7 +76,8 @@ pub struct Campaign {
     pub capture: CaptureOptions,
     pub jobs: usize,
     pub session_timeout: Duration,
-    pub node_pool: usize,
+    /// Sessions each engine prepares ahead of time per worker (`--prepared`).
+    pub prepared: usize,
     pub out: PathBuf,
     pub resume: bool,
     pub writer: WriterOptions,
@@ -169,7 +170,7 @@ struct Debugging {
     triage: Option<std::sync::Arc<morphtrace_schema::triage::Triage>>,
     capture: CaptureOptions,
     session_timeout: Duration,
-    node_pool: usize,
+    prepared: usize,
     workdir: PathBuf,
     strategy: String,
     /// The engines launched to write the header, with the runtime that drives them, handed to
@@ -194,13 +195,13 @@ impl Station {
     fn launch(
         specs: &[EngineSpec],
         capture: &CaptureOptions,
-        node_pool: usize,
+        prepared: usize,
     ) -> Result<Station, CampaignError> {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(CampaignError::Runtime)?;
-        let engines = rt.block_on(launch_all(specs, capture, node_pool))?;
+        let engines = rt.block_on(launch_all(specs, capture, prepared))?;
         Ok(Station {
             rt,
             engines,
@@ -237,7 +238,7 @@ impl runner::Work for Debugging {
     fn start(&self, _index: usize) -> Result<Station, CampaignError> {
         match self.first.lock().ok().and_then(|mut f| f.take()) {
             Some(station) => Ok(station),
-            None => Station::launch(&self.specs, &self.capture, self.node_pool),
+            None => Station::launch(&self.specs, &self.capture, self.prepared),
         }
     }
 
@@ -342,7 +343,7 @@ impl runner::Work for Debugging {
 /// threads (e.g. in `spawn_blocking`); every worker drives its engines on a runtime of its own.
 pub fn run(c: Campaign) -> Result<Summary, CampaignError> {
     // Launch once up front: versions for the header, and the first worker reuses these engines.
-    let first = Station::launch(&c.specs, &c.capture, c.node_pool)?;
+    let first = Station::launch(&c.specs, &c.capture, c.prepared)?;
     let descriptors: Vec<EngineDescriptor> = first
         .engines
         .iter()
@@ -370,7 +371,7 @@ pub fn run(c: Campaign) -> Result<Summary, CampaignError> {
         triage: c.triage,
         capture: c.capture,
         session_timeout: c.session_timeout,
-        node_pool: c.node_pool,
+        prepared: c.prepared,
         workdir: c.workdir,
         strategy: c.config.strategy.clone(),
         first: Mutex::new(Some(first)),

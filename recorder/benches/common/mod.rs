@@ -41,7 +41,7 @@ pub fn campaign(
         capture: CaptureOptions::default(),
         jobs,
         session_timeout: Duration::from_secs(60),
-        node_pool: pool,
+        prepared: pool,
         out: dir.join("bench.mtrace"),
         resume: false,
         writer: WriterOptions {

@@ -34,7 +34,7 @@ pub enum BisectError {
 
 /// One version a bisection may probe: how to name it on a command line, and its version.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
+pub struct ProbeTarget {
     /// An `--engine` spec: `chromium@123.0.1`, `node@22`, `node` (the one on PATH).
     pub spec: String,
     pub version: cache::Version,
@@ -65,12 +65,16 @@ fn within(v: &cache::Version, low: &str, high: &str) -> bool {
 
 /// The versions of `kind` within the range, oldest first: Chromium and Deno releases from the
 /// registry (installed when probed), Node versions installed here (PATH and project-local).
-pub fn candidates(kind: &EngineKind, low: &str, high: &str) -> Result<Vec<Candidate>, BisectError> {
-    let mut out: Vec<Candidate> = match cache::Source::of(kind) {
+pub fn candidates(
+    kind: &EngineKind,
+    low: &str,
+    high: &str,
+) -> Result<Vec<ProbeTarget>, BisectError> {
+    let mut out: Vec<ProbeTarget> = match cache::Distribution::of(kind) {
         Some(source) => cache::available(source)?
             .into_iter()
             .filter(|v| v.is_release() && within(v, low, high))
-            .map(|v| Candidate {
+            .map(|v| ProbeTarget {
                 spec: format!("{kind}@{}", v.text),
                 version: v,
             })
@@ -78,7 +82,7 @@ pub fn candidates(kind: &EngineKind, low: &str, high: &str) -> Result<Vec<Candid
         None if *kind == EngineKind::Node => node_versions()
             .into_iter()
             .filter(|(v, _)| within(v, low, high))
-            .map(|(version, spec)| Candidate { spec, version })
+            .map(|(version, spec)| ProbeTarget { spec, version })
             .collect(),
         None => Vec::new(),
     };

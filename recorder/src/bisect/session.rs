@@ -3,7 +3,7 @@
 //! divergence, the triage) the recording used, into an archive of its own; `judge` says whether
 //! the finding shows there.
 
-use super::{candidates, judge, parse_range, search, BisectError, Bisected, Candidate, Probe};
+use super::{candidates, judge, parse_range, search, BisectError, Bisected, Probe, ProbeTarget};
 use crate::campaign::{self, Campaign, Task};
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::CaptureOptions;
@@ -38,7 +38,7 @@ pub struct Request {
 #[derive(Debug, Clone)]
 pub struct Report {
     pub finding: Finding,
-    pub candidates: Vec<Candidate>,
+    pub candidates: Vec<ProbeTarget>,
     pub probes: Vec<Probe>,
     pub bisected: Bisected,
     pub summary: String,
@@ -75,7 +75,7 @@ impl Report {
 }
 
 /// Says what the bisection found, claiming no more than was judged.
-fn summary(finding: &Finding, c: &[Candidate], probes: &[Probe], b: &Bisected) -> String {
+fn summary(finding: &Finding, c: &[ProbeTarget], probes: &[Probe], b: &Bisected) -> String {
     match b {
         Bisected::Boundary {
             before,
@@ -119,7 +119,7 @@ fn summary(finding: &Finding, c: &[Candidate], probes: &[Probe], b: &Bisected) -
 /// `started` is told the finding and the versions before the first probe runs.
 pub async fn bisect(
     req: &Request,
-    started: impl FnOnce(&Finding, &[Candidate]),
+    started: impl FnOnce(&Finding, &[ProbeTarget]),
 ) -> Result<Report, BisectError> {
     let io = |what: String| move |e: std::io::Error| BisectError::Io(format!("{what}: {e}"));
     if req.out.exists() {
@@ -218,7 +218,7 @@ pub async fn bisect(
 struct Prober {
     n: usize,
     index: usize,
-    candidate: Candidate,
+    candidate: ProbeTarget,
     engines: Vec<EngineSpec>,
     replaced: usize,
     capture: CaptureOptions,
@@ -282,7 +282,7 @@ impl Prober {
             capture: self.capture,
             jobs: 1,
             session_timeout: req.session_timeout,
-            node_pool: 1,
+            prepared: 1,
             out: path.clone(),
             resume: false,
             writer: WriterOptions::default(),

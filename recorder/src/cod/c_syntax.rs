@@ -1,7 +1,7 @@
 //! C programs on a real syntax tree (tree-sitter-c): the syntax kind of each line, the statements
 //! Cod may delete, and programs rejected because they read their environment.
 
-use super::variant::{Candidate, LineKinds};
+use super::variant::{Deletable, LineKinds};
 use morphtrace_schema::lines::{Breaks, LineIndex};
 use tree_sitter::{Node, Parser, Tree};
 
@@ -244,7 +244,7 @@ impl CSyntax {
     /// Statements that may be deleted when unexecuted: a whole statement inside a block or a
     /// `case` (never the only body of a brace-less `if`/loop, which gcc drops with its
     /// condition), containing no jump and no call to a noreturn function.
-    pub fn candidates(&self, text: &str) -> Vec<Candidate> {
+    pub fn candidates(&self, text: &str) -> Vec<Deletable> {
         collect_candidates(self.tree.root_node(), text, &self.lines)
     }
 }
@@ -252,7 +252,7 @@ impl CSyntax {
 /// Deletable statements below `root`, outer statements before the ones nested in them (as a
 /// pre-order walk lists them). One bottom-up pass, without recursion: Csmith nests deeply, and a
 /// hostile program deeper still.
-fn collect_candidates(root: Node, text: &str, lines: &LineIndex) -> Vec<Candidate> {
+fn collect_candidates(root: Node, text: &str, lines: &LineIndex) -> Vec<Deletable> {
     struct Open<'t> {
         node: Node<'t>,
         /// Its rank in a pre-order walk.
@@ -265,7 +265,7 @@ fn collect_candidates(root: Node, text: &str, lines: &LineIndex) -> Vec<Candidat
                 && n.child_by_field_name("function")
                     .is_some_and(|f| NORETURN.contains(&&text[f.byte_range()])))
     };
-    let mut found: Vec<(usize, Candidate)> = Vec::new();
+    let mut found: Vec<(usize, Deletable)> = Vec::new();
     let mut order = 0;
     let mut stack = vec![Open {
         node: root,
@@ -295,7 +295,7 @@ fn collect_candidates(root: Node, text: &str, lines: &LineIndex) -> Vec<Candidat
             if DELETABLE.contains(&n.kind()) && in_list && !done.jumps {
                 found.push((
                     done.order,
-                    Candidate {
+                    Deletable {
                         start: n.start_byte(),
                         end: n.end_byte(),
                         first_line: lines.line_of(n.start_byte()),
@@ -431,7 +431,7 @@ mod tests {
             let text = PROG.replace('\n', br);
             let t = CSyntax::parse(&text).unwrap();
             assert_eq!(t.line_kinds(&text), want.0, "{br:?}");
-            let lines = |c: &[Candidate]| -> Vec<(u32, u32)> {
+            let lines = |c: &[Deletable]| -> Vec<(u32, u32)> {
                 c.iter().map(|c| (c.first_line, c.last_line)).collect()
             };
             assert_eq!(lines(&t.candidates(&text)), lines(&want.1), "{br:?}");

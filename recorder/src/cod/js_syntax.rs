@@ -2,7 +2,7 @@
 //! per-statement counts from V8's block ranges, deletable statements, and the ground-truth
 //! instrumentation (a counter per statement).
 
-use super::variant::{Candidate, LineKinds};
+use super::variant::{Deletable, LineKinds};
 use morphtrace_js::ast;
 use morphtrace_js::visit::{Visit, VisitWith};
 use morphtrace_js::Spanned;
@@ -350,13 +350,13 @@ impl JsProgram {
 
     /// Statements Cod may delete when V8 reports them unexecuted: in a statement list, not a
     /// declaration or directive, without jumps.
-    pub fn candidates(&self, functions: &[FunctionCoverage]) -> Vec<Candidate> {
+    pub fn candidates(&self, functions: &[FunctionCoverage]) -> Vec<Deletable> {
         self.statements
             .iter()
             .filter(|s| s.listed && !s.is_declaration() && !s.directive && !s.jumps)
             .filter(|s| s.kind != "EmptyStatement")
             .filter(|s| v8_count_at(functions, self.utf16(s.start)) == Some(0))
-            .map(|s| Candidate {
+            .map(|s| Deletable {
                 start: s.start,
                 end: s.end,
                 first_line: s.line,

@@ -9,7 +9,7 @@ pub type LineKinds = Vec<String>;
 
 /// A statement that may be deleted: byte range, lines (0-based) and syntax kind.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Candidate {
+pub struct Deletable {
     pub start: usize,
     pub end: usize,
     pub first_line: u32,
@@ -21,7 +21,7 @@ pub struct Candidate {
 #[derive(Debug, Clone)]
 pub struct Variant {
     pub text: String,
-    pub deleted: Vec<Candidate>,
+    pub deleted: Vec<Deletable>,
     /// Lines of P whose whole content was deleted (they have no counterpart in P').
     pub deleted_lines: Vec<u32>,
     /// Lines of P' mapped to lines of P.
@@ -30,7 +30,7 @@ pub struct Variant {
 
 /// Candidates the profiler reports unexecuted: every line of the statement that has a count
 /// has count 0, and at least one has.
-pub fn unexecuted_by_lines(cands: &[Candidate], lines: &[Option<u64>]) -> Vec<Candidate> {
+pub fn unexecuted_by_lines(cands: &[Deletable], lines: &[Option<u64>]) -> Vec<Deletable> {
     cands
         .iter()
         .filter(|c| {
@@ -45,11 +45,11 @@ pub fn unexecuted_by_lines(cands: &[Candidate], lines: &[Option<u64>]) -> Vec<Ca
 
 /// Cod's random choice: each candidate with probability 1/2 (at least one), keeping only the
 /// outermost of nested choices.
-pub fn choose(rng: &mut impl Rng, cands: &[Candidate]) -> Vec<Candidate> {
+pub fn choose(rng: &mut impl Rng, cands: &[Deletable]) -> Vec<Deletable> {
     if cands.is_empty() {
         return Vec::new();
     }
-    let mut chosen: Vec<Candidate> = cands
+    let mut chosen: Vec<Deletable> = cands
         .iter()
         .filter(|_| rng.random_bool(0.5))
         .cloned()
@@ -58,7 +58,7 @@ pub fn choose(rng: &mut impl Rng, cands: &[Candidate]) -> Vec<Candidate> {
         chosen.push(cands[rng.random_range(0..cands.len())].clone());
     }
     chosen.sort_by_key(|c| (c.start, std::cmp::Reverse(c.end)));
-    let mut out: Vec<Candidate> = Vec::new();
+    let mut out: Vec<Deletable> = Vec::new();
     for c in chosen {
         if out.last().is_some_and(|o| c.start < o.end) {
             continue;
@@ -72,7 +72,7 @@ pub fn choose(rng: &mut impl Rng, cands: &[Candidate]) -> Vec<Candidate> {
 /// line keeps its number, UTF-16 offsets do not move, and no two neighbours join into one
 /// statement (JavaScript's automatic semicolons). Lines whose whole text was deleted have no
 /// counterpart.
-pub fn apply(text: &str, deleted: Vec<Candidate>, breaks: Breaks) -> Variant {
+pub fn apply(text: &str, deleted: Vec<Deletable>, breaks: Breaks) -> Variant {
     let is_break = |c: char| match breaks {
         Breaks::C => matches!(c, '\n' | '\r'),
         Breaks::EcmaScript => matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}'),
@@ -209,9 +209,9 @@ mod tests {
     use super::*;
     use rand::SeedableRng;
 
-    fn cand(text: &str, needle: &str, line: u32) -> Candidate {
+    fn cand(text: &str, needle: &str, line: u32) -> Deletable {
         let start = text.find(needle).unwrap();
-        Candidate {
+        Deletable {
             start,
             end: start + needle.len(),
             first_line: line,
@@ -272,14 +272,14 @@ mod tests {
     #[test]
     fn choice_is_seeded_and_outermost() {
         let text = "{ a; { b; } c; }";
-        let outer = Candidate {
+        let outer = Deletable {
             start: 5,
             end: 11,
             first_line: 0,
             last_line: 0,
             kind: "block".into(),
         };
-        let inner = Candidate {
+        let inner = Deletable {
             start: 7,
             end: 9,
             first_line: 0,
@@ -296,7 +296,7 @@ mod tests {
             assert!(!(a.contains(&outer) && a.contains(&inner)));
         }
         let lines = vec![Some(1), Some(0), None];
-        let c = |f, l| Candidate {
+        let c = |f, l| Deletable {
             start: 0,
             end: 0,
             first_line: f,

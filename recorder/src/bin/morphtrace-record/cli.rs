@@ -327,10 +327,11 @@ pub(crate) struct EngineArgs {
     /// Depth to which objects in variables are expanded.
     #[arg(long, default_value_t = 2)]
     pub(crate) depth: u32,
-    /// Sessions prepared ahead of time per engine and worker (Chromium targets, Node processes).
-    /// 0 also gives Firefox a new connection per session (the naive baseline).
-    #[arg(long, default_value_t = 2)]
-    pub(crate) node_pool: usize,
+    /// Sessions prepared ahead of time per engine and worker, whatever the engine prepares: a
+    /// Chromium target, a paused Node, Deno or Bun process, a Firefox connection. 0: each
+    /// session starts from nothing (the naive baseline). (`--node-pool` is its former name.)
+    #[arg(long, alias = "node-pool", default_value_t = 2)]
+    pub(crate) prepared: usize,
     /// Where Firefox breakpoints go: its server does not slide them, so morphtrace chooses from
     /// the breakable positions and records that it did (and under which policy).
     #[arg(long, value_enum, default_value = "next-breakable")]
@@ -537,7 +538,7 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("session_timeout", &[Random, Differential, Metamorphic]),
         ("action_timeout", &[Random, Differential, Metamorphic]),
         ("depth", &[Random, Differential, Metamorphic]),
-        ("node_pool", &[Random, Differential, Metamorphic]),
+        ("prepared", &[Random, Differential, Metamorphic]),
         ("firefox_breakpoints", &[Random, Differential, Metamorphic]),
         ("restart_every", &[Random, Differential, Metamorphic]),
         ("no_prelude", &[Random, Differential, Metamorphic, Coverage]),
@@ -616,7 +617,7 @@ pub(crate) fn campaign_of(
         capture: capture(a)?,
         jobs: a.jobs.max(1),
         session_timeout: Duration::from_secs_f64(a.session_timeout),
-        node_pool: a.node_pool,
+        prepared: a.prepared,
         out,
         resume: a.resume,
         writer: WriterOptions::default(),

@@ -65,7 +65,7 @@ async fn launch_and_print(
 fn list_available(kind: &str) -> Result<ExitCode> {
     use engines::cache;
     let k = EngineKind::parse(kind);
-    let source = cache::Source::of(&k)
+    let source = cache::Distribution::of(&k)
         .with_context(|| format!("{kind} is not installable on demand (chromium, deno are)"))?;
     let available = cache::available(source)?;
     let installed = cache::installed(source);

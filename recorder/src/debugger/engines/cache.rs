@@ -42,7 +42,7 @@ pub enum CacheError {
 
 /// Where an installable engine comes from and what its package holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Source {
+pub enum Distribution {
     /// `@sparticuz/chromium`: `bin/chromium.br` and brotli-packed tarballs of libraries.
     Sparticuz,
     /// `@deno/linux-x64-glibc`: the `deno` binary.
@@ -51,38 +51,38 @@ pub enum Source {
     Bun,
 }
 
-impl Source {
-    pub fn of(kind: &EngineKind) -> Option<Source> {
+impl Distribution {
+    pub fn of(kind: &EngineKind) -> Option<Distribution> {
         match kind {
-            EngineKind::Chromium => Some(Source::Sparticuz),
-            EngineKind::Deno => Some(Source::Deno),
-            EngineKind::Bun => Some(Source::Bun),
+            EngineKind::Chromium => Some(Distribution::Sparticuz),
+            EngineKind::Deno => Some(Distribution::Deno),
+            EngineKind::Bun => Some(Distribution::Bun),
             _ => None,
         }
     }
 
     pub fn package(self) -> &'static str {
         match self {
-            Source::Sparticuz => "@sparticuz/chromium",
-            Source::Deno => "@deno/linux-x64-glibc",
-            Source::Bun => "@oven/bun-linux-x64",
+            Distribution::Sparticuz => "@sparticuz/chromium",
+            Distribution::Deno => "@deno/linux-x64-glibc",
+            Distribution::Bun => "@oven/bun-linux-x64",
         }
     }
 
     fn kind(self) -> &'static str {
         match self {
-            Source::Sparticuz => "chromium",
-            Source::Deno => "deno",
-            Source::Bun => "bun",
+            Distribution::Sparticuz => "chromium",
+            Distribution::Deno => "deno",
+            Distribution::Bun => "bun",
         }
     }
 
     /// The executable's name inside an install.
     pub fn executable(self) -> &'static str {
         match self {
-            Source::Sparticuz => "chromium",
-            Source::Deno => "deno",
-            Source::Bun => "bun",
+            Distribution::Sparticuz => "chromium",
+            Distribution::Deno => "deno",
+            Distribution::Bun => "bun",
         }
     }
 }
@@ -168,7 +168,7 @@ const LISTING_TTL: Duration = Duration::from_secs(24 * 3600);
 /// The released versions of `source` in the registry, oldest first (pre-releases are kept:
 /// they can be named exactly). The list is kept in the cache for a day; when the registry cannot
 /// be reached, an older list is used with a warning.
-pub fn available(source: Source) -> Result<Vec<Version>, CacheError> {
+pub fn available(source: Distribution) -> Result<Vec<Version>, CacheError> {
     let dir = root().join(source.kind());
     let listing = dir.join("versions.json");
     let fresh = std::fs::metadata(&listing)
@@ -250,7 +250,7 @@ fn first_error_line(stderr: &[u8]) -> String {
 /// The version `asked` names among `available`: the newest release it matches (`123` → 123.0.1),
 /// or, with no `asked`, the newest release. An unknown version fails with its neighbours.
 pub fn resolve(
-    source: Source,
+    source: Distribution,
     asked: Option<&str>,
     available: &[Version],
 ) -> Result<Version, CacheError> {
@@ -275,7 +275,7 @@ pub fn resolve(
 }
 
 /// Up to four released versions on each side of `asked`, for an error message.
-pub fn nearby(source: Source, asked: &str, available: &[Version]) -> String {
+pub fn nearby(source: Distribution, asked: &str, available: &[Version]) -> String {
     let releases: Vec<&Version> = available.iter().filter(|v| v.is_release()).collect();
     if releases.is_empty() {
         return "none".into();
@@ -339,7 +339,7 @@ static CHECKED: Mutex<Option<HashSet<PathBuf>>> = Mutex::new(None);
 /// `source` at `version` in the cache, installed first if it is missing, partial or corrupt.
 /// `progress` is told what happens (downloading, unpacking, waiting for another install).
 pub fn ensure(
-    source: Source,
+    source: Distribution,
     version: &Version,
     progress: &dyn Fn(&str),
 ) -> Result<Installed, CacheError> {
@@ -530,23 +530,27 @@ fn npm_pack(what: &str, dir: &Path) -> Result<(PathBuf, String), String> {
 }
 
 /// Unpacks what an engine needs from the package tarball into `dest`.
-fn unpack(source: Source, tarball: &Path, dest: &Path) -> std::io::Result<()> {
+fn unpack(source: Distribution, tarball: &Path, dest: &Path) -> std::io::Result<()> {
     let gz = flate2::read::GzDecoder::new(BufReader::new(File::open(tarball)?));
     let mut tar = tar::Archive::new(gz);
     for entry in tar.entries()? {
         let mut entry = entry?;
         let path = entry.path()?.to_string_lossy().into_owned();
         match (source, path.as_str()) {
-            (Source::Deno, "package/deno") => write_executable(&mut entry, &dest.join("deno"))?,
-            (Source::Bun, "package/bin/bun") => write_executable(&mut entry, &dest.join("bun"))?,
-            (Source::Sparticuz, "package/bin/chromium.br") => write_executable(
+            (Distribution::Deno, "package/deno") => {
+                write_executable(&mut entry, &dest.join("deno"))?
+            }
+            (Distribution::Bun, "package/bin/bun") => {
+                write_executable(&mut entry, &dest.join("bun"))?
+            }
+            (Distribution::Sparticuz, "package/bin/chromium.br") => write_executable(
                 &mut brotli_decompressor::Decompressor::new(entry, 1 << 16),
                 &dest.join("chromium"),
             )?,
             // The software GL libraries Chromium loads from next to its binary. The fonts and
             // the Amazon Linux libraries (aws, al2, al2023) are for Lambda: this machine has its
             // own.
-            (Source::Sparticuz, "package/bin/swiftshader.tar.br") => {
+            (Distribution::Sparticuz, "package/bin/swiftshader.tar.br") => {
                 let inner = brotli_decompressor::Decompressor::new(entry, 1 << 16);
                 let mut inner = tar::Archive::new(inner);
                 inner.set_preserve_permissions(true);
@@ -589,7 +593,7 @@ pub fn package_of(exe: &Path) -> Option<String> {
 }
 
 /// The installs in the cache: (kind, version, complete?).
-pub fn installed(source: Source) -> Vec<(Version, bool)> {
+pub fn installed(source: Distribution) -> Vec<(Version, bool)> {
     let dir = root().join(source.kind());
     let mut out: Vec<(Version, bool)> = std::fs::read_dir(&dir)
         .into_iter()
@@ -624,7 +628,7 @@ mod tests {
             "123.0.1",
             "126.0.0",
         ]);
-        let r = |s: Option<&str>| resolve(Source::Sparticuz, s, &a).map(|v| v.text);
+        let r = |s: Option<&str>| resolve(Distribution::Sparticuz, s, &a).map(|v| v.text);
         assert_eq!(r(Some("123")).unwrap(), "123.0.1");
         assert_eq!(r(Some("123.0.0")).unwrap(), "123.0.0");
         assert_eq!(r(Some("119")).unwrap(), "119.0.2");
@@ -642,7 +646,7 @@ mod tests {
         // Far from the asked version, the list is cut on both sides.
         let many: Vec<String> = (90..110).map(|m| format!("{m}.0.0")).collect();
         let many = versions(&many.iter().map(String::as_str).collect::<Vec<_>>());
-        let far = super::nearby(Source::Sparticuz, "100.5", &many);
+        let far = super::nearby(Distribution::Sparticuz, "100.5", &many);
         let want = "…, 97.0.0, 98.0.0, 99.0.0, 100.0.0, 101.0.0, 102.0.0, 103.0.0, 104.0.0, …";
         assert!(far.starts_with(want), "{far}");
         assert!(matches!(

@@ -202,9 +202,10 @@ pub fn node_major(p: &Path) -> Option<String> {
 
 /// An engine from the cache, installed first if need be (with a message on stderr).
 fn on_demand(kind: &EngineKind, version: Option<&str>) -> Result<PathBuf, cache::CacheError> {
-    let source = cache::Source::of(kind).ok_or_else(|| cache::CacheError::NotInstallable {
-        kind: kind.to_string(),
-    })?;
+    let source =
+        cache::Distribution::of(kind).ok_or_else(|| cache::CacheError::NotInstallable {
+            kind: kind.to_string(),
+        })?;
     let available = cache::available(source)?;
     let v = cache::resolve(source, version, &available)?;
     let installed = cache::ensure(source, &v, &|m| eprintln!("morphtrace-record: {m}"))?;
