@@ -1,10 +1,11 @@
 //! Real Chromium, Node, Firefox and Bun (JavaScriptCore), driven through the recorder's adapters: the cookbook's facts.
 
 use morphtrace_recorder::corpus;
-use morphtrace_recorder::dbdb::{self, Plan, Recording};
+use morphtrace_recorder::dbdb::{self, Recording};
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::rdp::BreakpointPolicy;
 use morphtrace_recorder::debugger::{CaptureOptions, Debugger, Engine};
+use morphtrace_recorder::task::Plan;
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::{
     Action, DivergenceKind, EngineRef, Key, Location, LocationSource, ObjectKind, Output,

@@ -13,8 +13,8 @@ use morphtrace_recorder::debugger::{CaptureOptions, Engine};
 #[path = "support/faults.rs"]
 mod faults;
 use faults::{Fault, FaultyEngine};
-use morphtrace_recorder::dbdb::{Plan, RandomParams};
-use morphtrace_recorder::metamorphic::{self, Chain, ChainParams, Context, Pin};
+use morphtrace_recorder::metamorphic::{self, Chain, Context};
+use morphtrace_recorder::task::{ChainParams, Pin, Plan, RandomParams};
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::metamorphic as mm;
 use morphtrace_schema::{

@@ -16,9 +16,10 @@
 mod common;
 
 use morphtrace_recorder::campaign;
-use morphtrace_recorder::dbdb::{self, RandomParams};
+use morphtrace_recorder::dbdb;
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::parse_seeds;
+use morphtrace_recorder::task::RandomParams;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -2,20 +2,21 @@
 
 use crate::cod::v8::V8Runner;
 use crate::corpus::Loaded;
-use crate::dbdb::{self, Plan};
+use crate::dbdb;
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::DebuggerError;
 use crate::debugger::{CaptureOptions, Engine};
-use crate::metamorphic::{self, ChainParams};
+use crate::metamorphic;
 use crate::runner::{self, Key, OpenError};
 pub use crate::tally::counts;
+use crate::task::Task;
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::header::now_ms;
 use morphtrace_schema::{ArchiveError, ArchiveWriter};
 use morphtrace_schema::{
-    ArchiveHeader, CampaignConfig, Divergence, EngineDescriptor, EngineRef, ParentRef, Program,
-    Session, SessionId, SessionMode, SessionOutcome, Shard,
+    ArchiveHeader, CampaignConfig, Divergence, EngineDescriptor, EngineRef, Program, Session,
+    SessionOutcome, Shard,
 };
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -38,30 +39,6 @@ pub enum CampaignError {
     Write(#[from] ArchiveError),
     #[error("starting a worker's async runtime: {0}")]
     Runtime(#[from] std::io::Error),
-}
-
-/// One session to record.
-#[derive(Debug, Clone)]
-pub struct Task {
-    pub id: SessionId,
-    pub program: usize,
-    pub seed: u64,
-    /// Indices into the campaign's engines.
-    pub engines: Vec<usize>,
-    pub plan: Plan,
-    pub mode: SessionMode,
-    pub parent: Option<ParentRef>,
-    pub notes: Vec<(String, String)>,
-    /// A metamorphic chain (initial session and follow-ups) instead of one session; `id` is
-    /// then the initial session's.
-    pub chain: Option<ChainTask>,
-}
-
-/// What a metamorphic task needs besides the initial plan.
-#[derive(Debug, Clone)]
-pub struct ChainTask {
-    pub key: String,
-    pub params: ChainParams,
 }
 
 pub struct Campaign {
@@ -129,11 +106,6 @@ impl std::fmt::Display for Counts {
 }
 
 pub type Summary = runner::Summary<Counts>;
-
-/// The deterministic identity of a session (what a resumed campaign recognises).
-pub fn session_key(strategy: &str, labels: &[String], program: &str, seed: u64) -> SessionId {
-    SessionId::from_key(&format!("{strategy}|{}|{program}|{seed}", labels.join("+")))
-}
 
 async fn launch_all(
     specs: &[EngineSpec],

@@ -19,6 +19,7 @@ pub mod reduce;
 pub mod runner;
 pub mod shard;
 pub mod tally;
+pub mod task;
 
 /// The progress bar of a campaign on stderr (hidden when stderr is not a terminal).
 pub fn progress_bar(len: usize, visible: bool) -> indicatif::ProgressBar {

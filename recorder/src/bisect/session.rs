@@ -4,11 +4,12 @@
 //! the finding shows there.
 
 use super::{candidates, judge, parse_range, search, BisectError, Bisected, Probe, ProbeTarget};
-use crate::campaign::{self, Campaign, Task};
+use crate::campaign::{self, Campaign};
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::CaptureOptions;
 use crate::recorded;
 use crate::reduce::Finding;
+use crate::task::Task;
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::{ArchiveReader, CampaignConfig, EngineKind, WriterOptions};
 use std::path::{Path, PathBuf};

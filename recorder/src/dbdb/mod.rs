@@ -6,10 +6,10 @@ pub mod computes;
 pub mod continuation;
 pub mod replay;
 
-use crate::campaign::{session_key, Task};
 use crate::corpus::Loaded;
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
+use crate::task::{session_key, Plan, RandomParams, Task};
 use futures_util::future::join_all;
 use morphtrace_schema::dbdb::{compare_outputs, ComparisonPolicy};
 use morphtrace_schema::trace::TriggerLines;
@@ -22,44 +22,6 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 use std::time::Instant;
-
-/// DBDB Algorithm 1's parameters.
-#[derive(Debug, Clone)]
-pub struct RandomParams {
-    /// Breakpoints to set per program line (DBDB: 0.1).
-    pub bp_per_line: f64,
-    /// Probability of removing a breakpoint right after setting it (DBDB: 0.2).
-    pub remove_prob: f64,
-    /// Control actions (start, resume, steps) at most (DBDB: 20).
-    pub max_actions: u32,
-}
-
-impl Default for RandomParams {
-    fn default() -> Self {
-        RandomParams {
-            bp_per_line: 0.1,
-            remove_prob: 0.2,
-            max_actions: 20,
-        }
-    }
-}
-
-impl RandomParams {
-    pub fn params(&self) -> Vec<(String, String)> {
-        vec![
-            ("random.bp_per_line".into(), self.bp_per_line.to_string()),
-            ("random.remove_prob".into(), self.remove_prob.to_string()),
-            ("random.max_actions".into(), self.max_actions.to_string()),
-        ]
-    }
-}
-
-/// Where the actions come from.
-#[derive(Debug, Clone)]
-pub enum Plan {
-    Random { params: RandomParams, seed: u64 },
-    Replay { actions: Vec<Action> },
-}
 
 /// What a session produced so far: kept even when the session is cut short (timeout, crash).
 #[derive(Debug)]

@@ -1,10 +1,9 @@
 //! Replay (docs/design.md §6): the actions of recorded sessions re-issued on other engines or versions,
 //! one task of the campaign runner per recorded session, linked to it.
 
-use crate::campaign::{session_key, Task};
 use crate::corpus::{self, CorpusError, Loaded};
-use crate::dbdb::Plan;
 use crate::debugger::engines::EngineSpec;
+use crate::task::{session_key, Plan, Task};
 use morphtrace_schema::{ArchiveReader, ParentRef, SessionMode};
 use std::collections::HashMap;
 use std::path::Path;

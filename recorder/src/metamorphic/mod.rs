@@ -6,12 +6,12 @@
 
 pub mod source;
 
-use crate::campaign::{ChainTask, Task};
 use crate::cod::v8::V8Runner;
 use crate::corpus::{self, Loaded};
-use crate::dbdb::{self, Plan, RandomParams, Recording};
+use crate::dbdb::{self, Recording};
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine};
+use crate::task::{ChainParams, ChainTask, Pin, Plan, RandomParams, Task};
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::header::now_ms;
 use morphtrace_schema::metamorphic::{
@@ -30,109 +30,6 @@ use source::{Analysis, Transformed};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-
-/// How a chain is built.
-#[derive(Debug, Clone)]
-pub struct ChainParams {
-    /// Follow-up rounds after the initial session (the paper: 5).
-    pub rounds: u32,
-    /// Transformations that may be chosen (names from `schema::metamorphic::ALL`).
-    pub transformations: Vec<&'static str>,
-    /// The initial session: DBDB's random actions, or given actions (tests, replays).
-    pub initial: Plan,
-    pub seed: u64,
-    /// How many times a follow-up may resynchronize after one parent action.
-    pub max_resync: u32,
-    /// Fixed choices instead of random ones (reproducing a case, tests).
-    pub pin: Pin,
-}
-
-/// Choices a chain makes at random, fixed: where a breakpoint or line goes, which continue
-/// becomes which step.
-#[derive(Debug, Clone, Default)]
-pub struct Pin {
-    /// Add-breakpoint: the line; dead code and no-op: the line they are inserted before.
-    pub line: Option<u32>,
-    /// Add-breakpoint: the parent action it precedes; replace-continue: the continue replaced.
-    pub action: Option<usize>,
-    /// Replace-continue: the step.
-    pub step: Option<Action>,
-    /// A program transformation repeated exactly as recorded (its record's parameters: the
-    /// place, the inserted code); reduction re-derives a follow-up from a smaller parent so.
-    pub recorded: Vec<(String, String)>,
-}
-
-impl Pin {
-    /// The choices a transformation record fixed.
-    pub fn of(record: &TransformationRecord) -> Pin {
-        let get = |k: &str| {
-            record
-                .params
-                .iter()
-                .find(|(x, _)| x == k)
-                .map(|(_, v)| v.as_str())
-        };
-        let number = |k: &str| get(k).and_then(|v| v.parse::<u32>().ok());
-        match record.name.as_str() {
-            ADD_BREAKPOINT => Pin {
-                line: number("line"),
-                action: number("before-action").map(|a| a as usize),
-                ..Pin::default()
-            },
-            CONTINUE_TO_STEP => Pin {
-                action: number("action").map(|a| a as usize),
-                step: get("step").and_then(|s| {
-                    [Action::StepOver, Action::StepInto, Action::StepOut]
-                        .into_iter()
-                        .find(|a| a.to_string() == s)
-                }),
-                ..Pin::default()
-            },
-            _ => Pin {
-                recorded: record
-                    .params
-                    .iter()
-                    .filter(|(k, _)| !k.starts_with("expect."))
-                    .cloned()
-                    .collect(),
-                ..Pin::default()
-            },
-        }
-    }
-
-    /// The same choices in a program whose lines moved (`lines[old]`: the new line, `None`
-    /// for a line that is gone); `None` when a line they name is gone.
-    pub fn moved(&self, lines: &[Option<u32>]) -> Option<Pin> {
-        let at = |l: u32| lines.get(l as usize).copied().flatten();
-        let mut out = self.clone();
-        if let Some(l) = self.line {
-            out.line = Some(at(l)?);
-        }
-        for (k, v) in &mut out.recorded {
-            *v = match k.as_str() {
-                "line" => at(v.parse().ok()?)?.to_string(),
-                "lines" => {
-                    let (a, b) = v.split_once('-')?;
-                    format!("{}-{}", at(a.parse().ok()?)?, at(b.parse().ok()?)?)
-                }
-                // 1-based `line:column`.
-                "location" => {
-                    let (l, c) = v.split_once(':')?;
-                    format!("{}:{c}", at(l.parse::<u32>().ok()?.checked_sub(1)?)? + 1)
-                }
-                _ => continue,
-            };
-        }
-        Some(out)
-    }
-
-    /// `lines` of a recorded remove-dead-code.
-    fn removed_lines(&self) -> Option<(u32, u32)> {
-        let v = self.recorded.iter().find(|(k, _)| k == "lines")?;
-        let (a, b) = v.1.split_once('-')?;
-        Some((a.parse().ok()?, b.parse().ok()?))
-    }
-}
 
 impl ChainParams {
     pub fn random(seed: u64, rounds: u32, random: RandomParams) -> ChainParams {

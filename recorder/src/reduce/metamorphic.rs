@@ -7,9 +7,9 @@
 
 use super::{materialized, Candidate, Judge, ReduceError, Run};
 use crate::cod::v8::V8Runner;
-use crate::dbdb::Plan;
 use crate::debugger::Engine;
-use crate::metamorphic::{self, ChainParams, Context, Pin};
+use crate::metamorphic::{self, Context};
+use crate::task::{ChainParams, Pin, Plan};
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::metamorphic::{judge, ADD_BREAKPOINT, CONTINUE_TO_STEP};
 use morphtrace_schema::{

@@ -15,8 +15,9 @@ pub use bundle::{write_bundle, Case};
 
 use crate::cod::js_syntax::JsProgram;
 use crate::corpus;
-use crate::dbdb::{self, Plan};
+use crate::dbdb;
 use crate::debugger::Engine;
+use crate::task::Plan;
 use indicatif::ProgressBar;
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::{

@@ -4,11 +4,12 @@
 use anyhow::{bail, Result};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
-use morphtrace_recorder::campaign::{Campaign, Task};
+use morphtrace_recorder::campaign::Campaign;
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::rdp::BreakpointPolicy;
 use morphtrace_recorder::debugger::CaptureOptions;
+use morphtrace_recorder::task::Task;
 use morphtrace_recorder::{metamorphic, shard};
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::dbdb::ComparisonPolicy;

@@ -4,7 +4,8 @@
 use crate::cli::{campaign_of, RunArgs, Strategy};
 use anyhow::{bail, Result};
 use morphtrace_recorder::campaign::{self, Campaign};
-use morphtrace_recorder::dbdb::{self, RandomParams};
+use morphtrace_recorder::dbdb;
+use morphtrace_recorder::task::RandomParams;
 use morphtrace_recorder::{corpus, metamorphic, parse_seeds};
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::{CampaignConfig, EngineKind};
