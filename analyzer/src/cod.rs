@@ -1,7 +1,9 @@
 //! Coverage campaigns (Cod, C2V, ground truth): inconsistency classes, the evaluation tables,
 //! and representatives shown with both reports side by side.
 
-use crate::dbdb::classes::{self, rows_where, strings, u32s};
+use crate::columns;
+use crate::columns::{rows_where, strings, u32s};
+use crate::dbdb::classes;
 use crate::load::Archives;
 use crate::render::{percent, Table};
 use morphtrace_schema::lines::LineIndex;
@@ -89,7 +91,7 @@ pub fn table(f: &crate::load::Frames) -> PolarsResult<Table> {
         rejected
     ));
     let (program, kind, noise) = (strings(inc, "program")?, strings(inc, "kind")?, noise(inc)?);
-    let mut groups = classes::groups(inc, &["relation", "profiler"])?;
+    let mut groups = columns::groups(inc, &["relation", "profiler"])?;
     groups.sort_by(|a, b| a.0.cmp(&b.0));
     for (key, rows) in groups {
         let programs: std::collections::HashSet<&str> =
@@ -117,7 +119,7 @@ pub fn by_syntax(f: &crate::load::Frames, top: usize) -> PolarsResult<Table> {
     let r = reports(f)?;
     let program = strings(&r, "program")?;
     // Largest first, ties by key (`groups`' order).
-    let rows: Vec<(Vec<String>, Vec<u32>)> = classes::groups(&r, &KEYS)?
+    let rows: Vec<(Vec<String>, Vec<u32>)> = columns::groups(&r, &KEYS)?
         .into_iter()
         .map(|(key, rows)| {
             let programs: std::collections::HashSet<&str> =
@@ -125,7 +127,7 @@ pub fn by_syntax(f: &crate::load::Frames, top: usize) -> PolarsResult<Table> {
             (key, vec![rows.len() as u32, programs.len() as u32])
         })
         .collect();
-    let c = classes::frame(&KEYS, &rows, &["n", "programs"])?;
+    let c = columns::frame(&KEYS, &rows, &["n", "programs"])?;
     let c = if top > 0 { c.head(Some(top)) } else { c };
     let mut t = Table::from_df(
         "coverage_syntax",

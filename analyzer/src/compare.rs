@@ -1,7 +1,7 @@
 //! Two campaigns over the same programs and seeds (typically two versions of one engine, or a
 //! replay on a new version): what changed, session by session, class by class, program by program.
 
-use crate::dbdb::classes::{strings, u32s};
+use crate::columns::{strings, u32s};
 use crate::load::Archives;
 use crate::render::Table;
 use crate::triage::JudgeFrames;

@@ -7,7 +7,7 @@
 //! The analyzer never talks to a debugger: reduction runs `morphtrace-record reduce` as a
 //! separate process.
 
-use crate::dbdb::classes::{groups, u32s};
+use crate::columns::{groups, u32s};
 use crate::load::Archives;
 use crate::triage::JudgeFrames;
 use crate::triage::{Family, Triage, Verdict};

@@ -7,6 +7,7 @@ pub mod genmorph;
 pub mod metamorphic;
 
 // Shared: loading archives, what one holds, tables and reports for people and tools.
+pub mod columns;
 pub mod compare;
 pub mod dataset;
 pub mod export;

@@ -802,8 +802,8 @@ pub fn first_divergences(divergences: &DataFrame) -> PolarsResult<DataFrame> {
     {
         return Ok(divergences.clone());
     }
-    let index = crate::dbdb::classes::u32s(divergences, "index")?;
-    crate::dbdb::classes::rows_where(divergences, index.into_iter().map(|i| i == 0))
+    let index = crate::columns::u32s(divergences, "index")?;
+    crate::columns::rows_where(divergences, index.into_iter().map(|i| i == 0))
 }
 
 fn one_based(x: u32) -> u32 {

@@ -2,7 +2,8 @@
 //! Table 2, divergence types and runtimes; ISSTA 2019 Figure 15, warnings per transformation and
 //! the share of warnings with an interactive transformation.
 
-use crate::dbdb::classes::{self, strings, u32s, DIVERGENCE_KEYS};
+use crate::columns::{strings, u32s};
+use crate::dbdb::classes::{self, DIVERGENCE_KEYS};
 use crate::load::Frames;
 use crate::render::{percent, Table};
 use polars::prelude::*;

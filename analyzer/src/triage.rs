@@ -14,7 +14,7 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
             .iter()
             .any(|c| c.as_str() == name)
         {
-            crate::dbdb::classes::strings(members, name)
+            crate::columns::strings(members, name)
         } else {
             Ok(vec!["-".to_string(); n])
         }
@@ -120,12 +120,12 @@ impl JudgeFrames for Triage {
         family: Family,
     ) -> PolarsResult<DataFrame> {
         let judged = self.judge(members, family)?;
-        let groups = crate::dbdb::classes::groups(members, keys)?;
+        let groups = crate::columns::groups(members, keys)?;
         let by_key: BTreeMap<Vec<String>, Vec<usize>> = groups.into_iter().collect();
         let class_keys: Vec<Vec<String>> = {
             let cols: Vec<Vec<String>> = keys
                 .iter()
-                .map(|k| crate::dbdb::classes::strings(classes, k))
+                .map(|k| crate::columns::strings(classes, k))
                 .collect::<PolarsResult<_>>()?;
             (0..classes.height())
                 .map(|i| cols.iter().map(|c| c[i].clone()).collect())
@@ -481,9 +481,9 @@ note = "JavaScriptCore"
         let keys = crate::dbdb::classes::DIVERGENCE_KEYS;
         let c = crate::dbdb::classes::classes(&m, &keys).unwrap();
         let a = t.annotate(&c, &m, &keys, Family::Divergence).unwrap();
-        let v = crate::dbdb::classes::strings(&a, "verdict").unwrap();
-        let kinds = crate::dbdb::classes::strings(&a, "kind").unwrap();
-        let last = crate::dbdb::classes::strings(&a, "last_action").unwrap();
+        let v = crate::columns::strings(&a, "verdict").unwrap();
+        let kinds = crate::columns::strings(&a, "kind").unwrap();
+        let last = crate::columns::strings(&a, "last_action").unwrap();
         let got: Vec<(String, String, String)> = kinds
             .into_iter()
             .zip(last)
@@ -563,9 +563,9 @@ note = "JavaScriptCore"
     fn check_counts_what_each_rule_judges_and_in_how_many_shapes() {
         let t = Triage::parse(FILE, Path::new("t.toml")).unwrap();
         let c = check(&t, &[(Family::Divergence, &members())]).unwrap();
-        let members = crate::dbdb::classes::u32s(&c, "members").unwrap();
-        let shapes = crate::dbdb::classes::u32s(&c, "shapes").unwrap();
-        let verdicts = crate::dbdb::classes::strings(&c, "verdict").unwrap();
+        let members = crate::columns::u32s(&c, "members").unwrap();
+        let shapes = crate::columns::u32s(&c, "shapes").unwrap();
+        let verdicts = crate::columns::strings(&c, "verdict").unwrap();
         // Rule 0 judges the unreferenced var, rule 1 the brace; the `let` and `3 vs 4` are new.
         assert_eq!(members, [1, 1, 2]);
         assert_eq!(shapes, [1, 1, 0]);
@@ -602,11 +602,11 @@ note = "n"
         let keys = ["kind"];
         let c = crate::dbdb::classes::classes(&m, &keys).unwrap();
         let a = t.annotate(&c, &m, &keys, Family::Divergence).unwrap();
-        let v = crate::dbdb::classes::strings(&a, "verdict").unwrap();
-        let n = crate::dbdb::classes::strings(&a, "note").unwrap();
+        let v = crate::columns::strings(&a, "verdict").unwrap();
+        let n = crate::columns::strings(&a, "note").unwrap();
         let i = v.iter().position(|x| x == "mixed").unwrap();
         assert_eq!(n[i], "1 of 2 members triaged (engine bug)");
-        assert_eq!(crate::dbdb::classes::u32s(&a, "untriaged").unwrap()[i], 1);
+        assert_eq!(crate::columns::u32s(&a, "untriaged").unwrap()[i], 1);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use morphtrace_analyzer::dbdb::{classes, rejudge};
 use morphtrace_analyzer::load::{self, Want};
-use morphtrace_analyzer::{metamorphic, tables};
+use morphtrace_analyzer::{columns, metamorphic, tables};
 use morphtrace_schema::*;
 use morphtrace_testkit::synth;
 use std::path::{Path, PathBuf};
@@ -225,10 +225,10 @@ fn classes_of_a_hand_built_archive_are_the_expected_ones() {
     let d = load::load(&[path], Want::SUMMARY).unwrap();
     let c = classes::classes(&d.frames.divergences, &classes::DIVERGENCE_KEYS).unwrap();
     let rows: Vec<(String, String, String, u32)> = {
-        let k = classes::strings(&c, "kind").unwrap();
-        let l = classes::strings(&c, "last_action").unwrap();
-        let n = classes::strings(&c, "ast_node").unwrap();
-        let s = classes::u32s(&c, "size").unwrap();
+        let k = columns::strings(&c, "kind").unwrap();
+        let l = columns::strings(&c, "last_action").unwrap();
+        let n = columns::strings(&c, "ast_node").unwrap();
+        let s = columns::u32s(&c, "size").unwrap();
         (0..c.height())
             .map(|i| (k[i].clone(), l[i].clone(), n[i].clone(), s[i]))
             .collect()
@@ -243,7 +243,7 @@ fn classes_of_a_hand_built_archive_are_the_expected_ones() {
         ]
     );
     // The line a class is computed from is where the last action was triggered (1-based).
-    let lines = classes::u32s(&d.frames.divergences, "line").unwrap();
+    let lines = columns::u32s(&d.frames.divergences, "line").unwrap();
     assert_eq!(lines, [2, 1, 3, 2, 4]);
 }
 
@@ -415,7 +415,7 @@ fn tables_reproduce_the_shape_of_dbdb_table_2_and_figure_7() {
         assert!(v.windows(2).all(|w| w[0] <= w[1]), "column {c}: {v:?}");
     }
     let last: u32 = f7.rows.last().unwrap()[completed].parse().unwrap();
-    let outcomes = classes::strings(&d.frames.sessions, "outcome").unwrap();
+    let outcomes = columns::strings(&d.frames.sessions, "outcome").unwrap();
     let done = outcomes
         .iter()
         .filter(|o| *o == "finished" || *o == "diverged")
@@ -844,7 +844,7 @@ fn recorded_follow_ups_rejudged_offline_agree_with_the_recording() {
             f15.rows
         );
     }
-    let rounds = classes::u32s(&d.frames.sessions, "round").unwrap();
+    let rounds = columns::u32s(&d.frames.sessions, "round").unwrap();
     assert_eq!(rounds.into_iter().max(), Some(5), "five rounds");
 }
 
@@ -920,7 +920,7 @@ fn warnings_get_classes_rounds_and_the_interactive_share() {
     let d = load::load(std::slice::from_ref(&path), Want::SUMMARY).unwrap();
     let c = classes::classes(&d.frames.warnings, &classes::WARNING_KEYS).unwrap();
     assert_eq!(
-        classes::strings(&c, "transformation").unwrap(),
+        columns::strings(&c, "transformation").unwrap(),
         [
             "insert-dead-code",
             "add-breakpoint-and-continue",
@@ -929,7 +929,7 @@ fn warnings_get_classes_rounds_and_the_interactive_share() {
         ]
     );
     assert_eq!(
-        classes::strings(&c, "ast_node").unwrap(),
+        columns::strings(&c, "ast_node").unwrap(),
         [
             "ForStatement",
             "ExpressionStatement",
@@ -937,7 +937,7 @@ fn warnings_get_classes_rounds_and_the_interactive_share() {
             "ForStatement"
         ]
     );
-    assert_eq!(classes::u32s(&c, "size").unwrap(), [2, 1, 1, 1]);
+    assert_eq!(columns::u32s(&c, "size").unwrap(), [2, 1, 1, 1]);
     let f15 = tables::figure15(&d.frames.warnings).unwrap();
     assert_eq!(
         f15.rows,

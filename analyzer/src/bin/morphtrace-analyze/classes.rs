@@ -4,6 +4,7 @@
 use crate::cli::{ClassesArgs, SampleArgs, TriageArgs};
 use crate::inputs::{code, load_inputs, print_tables};
 use anyhow::Result;
+use morphtrace_analyzer::columns;
 use morphtrace_analyzer::dbdb::classes;
 use morphtrace_analyzer::load::{self, Want};
 use morphtrace_analyzer::render::Table;
@@ -129,14 +130,14 @@ pub(crate) fn sample(a: SampleArgs) -> Result<ExitCode> {
     };
     let drawn = classes::sample(members, &keys, n, seed)?;
     let cls = classes::classes(members, &keys)?;
-    let sizes = classes::u32s(&cls, "size")?;
-    let arch = classes::u32s(members, "archive")?;
-    let pos = classes::u32s(members, "session")?;
-    let details = classes::strings(members, if warnings { "message" } else { "detail" })?;
+    let sizes = columns::u32s(&cls, "size")?;
+    let arch = columns::u32s(members, "archive")?;
+    let pos = columns::u32s(members, "session")?;
+    let details = columns::strings(members, if warnings { "message" } else { "detail" })?;
     let at: Vec<u32> = if warnings {
-        classes::u32s(members, "event_index")?
+        columns::u32s(members, "event_index")?
     } else {
-        classes::u32s(members, "action_index")?
+        columns::u32s(members, "action_index")?
     };
     println!(
         "{} of {} {} drawn from {} classes, round-robin, largest class first (seed {seed})",
@@ -253,7 +254,7 @@ pub(crate) fn class_tables(
         let c = classes::classes(members, keys)?;
         let c =
             morphtrace_analyzer::triage::JudgeFrames::annotate(triage, &c, members, keys, family)?;
-        let open: Vec<bool> = classes::u32s(&c, "untriaged")?
+        let open: Vec<bool> = columns::u32s(&c, "untriaged")?
             .into_iter()
             .map(|n| n > 0)
             .collect();
@@ -262,18 +263,18 @@ pub(crate) fn class_tables(
             Split::All => vec![(name.to_string(), c, "")],
             Split::NewOnly => vec![(
                 name.to_string(),
-                classes::rows_where(&c, open)?,
+                columns::rows_where(&c, open)?,
                 " that no triage rule judges",
             )],
             Split::Separate => vec![
                 (
                     format!("{name}_new"),
-                    classes::rows_where(&c, open.iter().copied())?,
+                    columns::rows_where(&c, open.iter().copied())?,
                     ": new, not (or not fully) triaged",
                 ),
                 (
                     format!("{name}_triaged"),
-                    classes::rows_where(&c, open.iter().map(|o| !o))?,
+                    columns::rows_where(&c, open.iter().map(|o| !o))?,
                     ": triaged",
                 ),
             ],
