@@ -3,6 +3,7 @@
 pub mod cdp;
 pub mod determinism;
 pub mod engines;
+pub mod inspector;
 pub mod jsc;
 mod quickack;
 pub mod rdp;

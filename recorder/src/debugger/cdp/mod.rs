@@ -1,12 +1,9 @@
 //! Chrome DevTools Protocol: the connection and the normalizing session adapter (Chromium, Node).
 
-pub mod breakpoints;
-pub mod connection;
 pub mod session;
-pub mod tdz;
 pub mod values;
 
-pub use connection::{CdpError, CdpEvent, Connection};
+pub use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
 pub use session::{syntax_error, CdpSession, Flavor, Leftover, Teardown};
 
 use serde_json::json;
@@ -21,7 +18,7 @@ pub async fn enable_debugger(
     prelude: bool,
     context: Option<i64>,
     t: Duration,
-) -> Result<(), CdpError> {
+) -> Result<(), InspectorError> {
     conn.call(sid, "Debugger.enable", json!({}), t).await?;
     if !prelude {
         return Ok(());
@@ -41,7 +38,7 @@ pub async fn enable_debugger(
     let r = conn.call(sid, "Runtime.evaluate", params, t).await?;
     match r.get("exceptionDetails") {
         None => Ok(()),
-        Some(d) => Err(CdpError::Protocol {
+        Some(d) => Err(InspectorError::Protocol {
             method: "Runtime.evaluate".into(),
             code: 0,
             message: format!("the determinism prelude threw: {d}"),

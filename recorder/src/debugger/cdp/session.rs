@@ -1,7 +1,10 @@
 //! One debugging session over CDP (Chromium target or Node process): the normalizing adapter.
 
-use super::connection::{CdpError, CdpEvent, Connection};
 use super::values::primitive_or_shell;
+use crate::debugger::inspector::session::{
+    accessor, err, location, next_got, Got, Pause, ARRAY_HEAD,
+};
+use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError};
 use async_trait::async_trait;
 use futures_util::future::try_join_all;
@@ -44,9 +47,9 @@ pub enum Teardown {
 pub struct Leftover {
     pub target_id: String,
     pub sid: String,
-    pub events: mpsc::UnboundedReceiver<CdpEvent>,
+    pub events: mpsc::UnboundedReceiver<InspectorEvent>,
     /// The reply to `Runtime.runScript` if the program started and has not ended.
-    pub run_reply: Option<oneshot::Receiver<Result<Json, CdpError>>>,
+    pub run_reply: Option<oneshot::Receiver<Result<Json, InspectorError>>>,
     /// The engine's ids of breakpoints that may still be set.
     pub breakpoints: Vec<String>,
 }
@@ -54,7 +57,7 @@ pub struct Leftover {
 pub struct CdpSession {
     conn: Connection,
     sid: Option<String>,
-    events: mpsc::UnboundedReceiver<CdpEvent>,
+    events: mpsc::UnboundedReceiver<InspectorEvent>,
     flavor: Flavor,
     url: String,
     script_id: String,
@@ -62,18 +65,18 @@ pub struct CdpSession {
     /// default one.
     context: Option<i64>,
     opts: CaptureOptions,
-    breakpoints: super::breakpoints::Breakpoints,
+    breakpoints: crate::debugger::inspector::breakpoints::Breakpoints,
     finished: Option<ProgramOutcome>,
     /// `Start` was applied (a program starts once; steps need a started program).
     started: bool,
     exception: Option<(String, Option<Location>)>,
     console: Vec<String>,
-    run_reply: Option<oneshot::Receiver<Result<Json, CdpError>>>,
+    run_reply: Option<oneshot::Receiver<Result<Json, InspectorError>>>,
     healthy: bool,
     /// Whether a healthy session's target may serve another session.
     reusable: bool,
     teardown: Option<Teardown>,
-    declarations: Option<super::tdz::Declarations>,
+    declarations: Option<crate::debugger::inspector::tdz::Declarations>,
     /// Deno: the program's text, which the launcher runs (see `Flavor::Deno`).
     program_text: Option<String>,
     /// What the engine process said when it died (a V8 `Check failed`), filled by its owner.
@@ -82,73 +85,6 @@ pub struct CdpSession {
 
 /// The fatal message of an engine process, if it printed one.
 pub type CrashReport = std::sync::Arc<std::sync::Mutex<Option<String>>>;
-
-/// What came first while a program runs: an event, the reply that ends the program, or the
-/// deadline. Shared with the WebKit adapter, which runs programs the same way.
-pub(crate) enum Got {
-    Event(Option<CdpEvent>),
-    RunReply(Result<Json, CdpError>),
-    Timeout,
-}
-
-/// The next of `events`, `run`'s reply and `deadline`. Events first: the reply that ends the
-/// program can be read off the socket after the program's last console events, and must not
-/// overtake them.
-pub(crate) async fn next_got(
-    events: &mut mpsc::UnboundedReceiver<CdpEvent>,
-    run: &mut Option<oneshot::Receiver<Result<Json, CdpError>>>,
-    deadline: tokio::time::Instant,
-) -> Got {
-    tokio::select! {
-        biased;
-        ev = events.recv() => Got::Event(ev),
-        r = async {
-            match run.as_mut() {
-                Some(rx) => rx.await.unwrap_or(Err(CdpError::Closed)),
-                None => std::future::pending().await,
-            }
-        } => Got::RunReply(r),
-        _ = tokio::time::sleep_until(deadline) => Got::Timeout,
-    }
-}
-
-pub(crate) enum Pause {
-    InProgram(PauseState),
-    /// Paused in engine or launcher code; `program_below` if program frames are further down.
-    Outside {
-        program_below: bool,
-    },
-}
-
-/// Copies the first n elements present of an array (holes stay holes) into a plain object, with
-/// `more` when more follow: a long array's entries without fetching it whole.
-pub(crate) const ARRAY_HEAD: &str = "function (n) { const o = Object.create(null); let k = 0; for (let i = 0; i < this.length; i++) { if (!(i in this)) continue; if (k === n) { o.more = true; break; } o[i] = this[i]; k++; } return o; }";
-
-/// An accessor property's value: reading it would run program code.
-pub(crate) fn accessor() -> Value {
-    Value::Object {
-        kind: ObjectKind::Other("accessor".into()),
-        class: "accessor".into(),
-        description: None,
-        entries: None,
-        truncated: false,
-    }
-}
-
-pub(crate) fn err(e: CdpError) -> DebuggerError {
-    match e {
-        CdpError::Closed => DebuggerError::Crashed("the debugger connection closed".into()),
-        CdpError::Timeout(m, d) => DebuggerError::Timeout(format!("{m} after {d:?}")),
-        other => DebuggerError::Protocol(other.to_string()),
-    }
-}
-
-pub(crate) fn location(j: &Json) -> Location {
-    Location::new(
-        j.get("lineNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
-        j.get("columnNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
-    )
-}
 
 fn exception_message(details: &Json) -> (String, Option<Location>) {
     let msg = details
@@ -194,7 +130,7 @@ impl CdpSession {
     pub fn new(
         conn: Connection,
         sid: Option<String>,
-        events: mpsc::UnboundedReceiver<CdpEvent>,
+        events: mpsc::UnboundedReceiver<InspectorEvent>,
         flavor: Flavor,
         url: String,
         script_id: String,
@@ -234,13 +170,13 @@ impl CdpSession {
     /// The error for a lost connection, with the engine's last words if it printed any.
     async fn closed(&self) -> DebuggerError {
         let Some(report) = &self.crash_report else {
-            return err(CdpError::Closed);
+            return err(InspectorError::Closed);
         };
         // The process writes its message to stderr while the socket closes: give it a moment.
         tokio::time::sleep(Duration::from_millis(200)).await;
         match report.lock().ok().and_then(|r| r.clone()) {
             Some(m) => DebuggerError::Crashed(format!("the debugger connection closed: {m}")),
-            None => err(CdpError::Closed),
+            None => err(InspectorError::Closed),
         }
     }
 
@@ -252,14 +188,14 @@ impl CdpSession {
 
     /// The program text, to infer TDZ bindings that Node reports as `undefined`.
     pub fn with_program_text(mut self, text: &str) -> CdpSession {
-        self.declarations = Some(super::tdz::Declarations::scan(text));
+        self.declarations = Some(crate::debugger::inspector::tdz::Declarations::scan(text));
         if self.flavor == Flavor::Deno {
             self.program_text = Some(text.to_string());
         }
         self
     }
 
-    async fn call(&self, method: &str, params: Json) -> Result<Json, CdpError> {
+    async fn call(&self, method: &str, params: Json) -> Result<Json, InspectorError> {
         self.conn
             .call(self.sid.as_deref(), method, params, self.opts.call_timeout)
             .await
@@ -768,7 +704,7 @@ impl Debugger for CdpSession {
                 tracing::debug!("{method} line {line} -> {r}");
                 Ok(self.breakpoints.set(&r, &self.script_id, requested))
             }
-            Err(CdpError::Protocol { message, .. }) => Ok(Output::Error { message }),
+            Err(InspectorError::Protocol { message, .. }) => Ok(Output::Error { message }),
             Err(e) => {
                 self.healthy = false;
                 Err(err(e))
@@ -920,8 +856,10 @@ impl CdpSession {
         if let Some(m) = method {
             match self.call(m, json!({})).await {
                 Ok(_) => {}
-                Err(CdpError::Protocol { message, .. }) => return Ok(Output::Error { message }),
-                Err(CdpError::Closed) => {
+                Err(InspectorError::Protocol { message, .. }) => {
+                    return Ok(Output::Error { message })
+                }
+                Err(InspectorError::Closed) => {
                     self.healthy = false;
                     return Err(self.closed().await);
                 }

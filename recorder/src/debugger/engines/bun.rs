@@ -7,7 +7,7 @@
 //! `open` runs the program up to its first statement: JavaScriptCore makes a script known to
 //! the debugger only when it runs, and a breakpoint set before that has no location to report.
 
-use crate::debugger::cdp::{CdpEvent, Connection};
+use crate::debugger::cdp::{Connection, InspectorEvent};
 use crate::debugger::engines::DieWithParent;
 use crate::debugger::jsc::{JscSession, Opened};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
@@ -32,7 +32,7 @@ const READY: &str = "morphtrace: launcher ready";
 pub struct Waiting {
     pub child: Child,
     pub conn: Connection,
-    pub events: mpsc::UnboundedReceiver<CdpEvent>,
+    pub events: mpsc::UnboundedReceiver<InspectorEvent>,
 }
 
 struct Runtime {

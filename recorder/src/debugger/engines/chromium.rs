@@ -6,8 +6,8 @@
 //! about 11 ms of CPU against 34 and 54). Relaunched after a crash or a hang.
 
 use crate::debugger::cdp::{
-    enable_debugger, syntax_error, CdpError, CdpEvent, CdpSession, Connection, Flavor, Leftover,
-    Teardown,
+    enable_debugger, syntax_error, CdpSession, Connection, Flavor, InspectorError, InspectorEvent,
+    Leftover, Teardown,
 };
 use crate::debugger::engines::DieWithParent;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
@@ -28,7 +28,7 @@ pub struct ChromiumEngine {
     opts: CaptureOptions,
     browser: Option<Browser>,
     /// Targets created, attached and enabled ahead of time: off the critical path.
-    ready: VecDeque<JoinHandle<Result<Ready, CdpError>>>,
+    ready: VecDeque<JoinHandle<Result<Ready, InspectorError>>>,
     ready_targets: usize,
     /// Targets of healthy sessions, to be reset and reused (only when targets are prepared
     /// ahead: `ready_targets` 0 is the naive baseline, a new target per session).
@@ -50,7 +50,7 @@ const TARGET_USES: u32 = 100;
 struct Ready {
     target_id: String,
     sid: String,
-    events: mpsc::UnboundedReceiver<CdpEvent>,
+    events: mpsc::UnboundedReceiver<InspectorEvent>,
     /// The fresh frame's execution context: the program is compiled and run there.
     context: i64,
 }
@@ -64,9 +64,9 @@ async fn fresh_frame(
     conn: &Connection,
     sid: &str,
     target_id: &str,
-    events: &mut mpsc::UnboundedReceiver<CdpEvent>,
+    events: &mut mpsc::UnboundedReceiver<InspectorEvent>,
     t: Duration,
-) -> Result<i64, CdpError> {
+) -> Result<i64, InspectorError> {
     let made = conn
         .call(
             Some(sid),
@@ -79,7 +79,7 @@ async fn fresh_frame(
         )
         .await?;
     if let Some(d) = made.get("exceptionDetails") {
-        return Err(CdpError::Protocol {
+        return Err(InspectorError::Protocol {
             method: "Runtime.evaluate".into(),
             code: 0,
             message: format!("making the program's frame threw: {d}"),
@@ -90,8 +90,8 @@ async fn fresh_frame(
     loop {
         let ev = tokio::time::timeout_at(deadline, events.recv())
             .await
-            .map_err(|_| CdpError::Timeout("the program frame's context".into(), t))?
-            .ok_or(CdpError::Closed)?;
+            .map_err(|_| InspectorError::Timeout("the program frame's context".into(), t))?
+            .ok_or(InspectorError::Closed)?;
         if ev.method != "Runtime.executionContextCreated" {
             continue;
         }
@@ -135,7 +135,7 @@ async fn reset(conn: &Connection, mut left: Leftover, prelude: bool, t: Duration
         .collect();
     for r in removals {
         match tokio::time::timeout(t, r).await.ok()?.ok()? {
-            Ok(_) | Err(CdpError::Protocol { .. }) => {}
+            Ok(_) | Err(InspectorError::Protocol { .. }) => {}
             Err(_) => return None,
         }
     }
@@ -168,7 +168,7 @@ async fn reset(conn: &Connection, mut left: Leftover, prelude: bool, t: Duration
     })
 }
 
-async fn prepare(conn: Connection, prelude: bool, t: Duration) -> Result<Ready, CdpError> {
+async fn prepare(conn: Connection, prelude: bool, t: Duration) -> Result<Ready, InspectorError> {
     let target = conn
         .call(
             None,
@@ -402,7 +402,7 @@ impl Engine for ChromiumEngine {
         let opts = self.opts.clone();
         let conn = self.browser().await?.conn.clone();
         let t = opts.call_timeout;
-        let crash = |e: CdpError| DebuggerError::Crashed(e.to_string());
+        let crash = |e: InspectorError| DebuggerError::Crashed(e.to_string());
         let ready = match self.reuse(&conn).await {
             Some(r) => r,
             None => {

@@ -5,7 +5,7 @@
 //! DENO_DIR of its own per process.
 
 use crate::debugger::cdp::{
-    enable_debugger, syntax_error, CdpEvent, CdpSession, Connection, Flavor, Teardown,
+    enable_debugger, syntax_error, CdpSession, Connection, Flavor, InspectorEvent, Teardown,
 };
 use crate::debugger::engines::DieWithParent;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
@@ -31,7 +31,7 @@ const READY: &str = "morphtrace: launcher ready";
 struct Waiting {
     child: Child,
     conn: Connection,
-    events: mpsc::UnboundedReceiver<CdpEvent>,
+    events: mpsc::UnboundedReceiver<InspectorEvent>,
     crash: crate::debugger::cdp::session::CrashReport,
 }
 
@@ -411,7 +411,7 @@ impl Engine for NodeEngine {
             None => start(&self.runtime, self.opts.prelude, self.opts.call_timeout).await?,
         };
         let t = self.opts.call_timeout;
-        let crash = |e: crate::debugger::cdp::CdpError| DebuggerError::Crashed(e.to_string());
+        let crash = |e: crate::debugger::cdp::InspectorError| DebuggerError::Crashed(e.to_string());
         // Drop what the idle process reported while it waited in the pool.
         while w.events.try_recv().is_ok() {}
         let compiled = w

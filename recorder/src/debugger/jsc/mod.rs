@@ -1,6 +1,6 @@
 //! WebKit Inspector Protocol (JavaScriptCore, here in Bun): the normalizing session adapter.
 //!
-//! A relative of CDP with the same JSON framing, so the CDP connection carries it. What differs
+//! A relative of CDP with the same JSON framing: the shared `inspector` connection carries it. What differs
 //! and is normalized here: a script is known to the debugger only once it runs (so sessions
 //! wait at the program's first statement, see `engines::bun`); `Runtime.getProperties` answers
 //! in `properties`; Map and Set entries come from `Runtime.getCollectionEntries`; scopes are

@@ -2,11 +2,13 @@
 //! adapter over the WebKit Inspector Protocol.
 
 use super::values::primitive_or_shell;
-use crate::debugger::cdp::breakpoints::Breakpoints;
-use crate::debugger::cdp::session::{accessor, err, location, next_got, Got, Pause, ARRAY_HEAD};
-use crate::debugger::cdp::tdz::Declarations;
-use crate::debugger::cdp::{CdpError, CdpEvent, Connection};
 use crate::debugger::engines::bun::Waiting;
+use crate::debugger::inspector::breakpoints::Breakpoints;
+use crate::debugger::inspector::session::{
+    accessor, err, location, next_got, Got, Pause, ARRAY_HEAD,
+};
+use crate::debugger::inspector::tdz::Declarations;
+use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, ProgramFile, SyntaxError};
 use async_trait::async_trait;
 use futures_util::future::try_join_all;
@@ -30,7 +32,7 @@ pub enum Opened {
 
 pub struct JscSession {
     conn: Connection,
-    events: mpsc::UnboundedReceiver<CdpEvent>,
+    events: mpsc::UnboundedReceiver<InspectorEvent>,
     child: Child,
     url: String,
     script_id: String,
@@ -40,7 +42,7 @@ pub struct JscSession {
     finished: Option<ProgramOutcome>,
     console: Vec<String>,
     /// The reply to `Runtime.awaitPromise` on the launcher's run: it comes when the program ends.
-    run_reply: Option<oneshot::Receiver<Result<Json, CdpError>>>,
+    run_reply: Option<oneshot::Receiver<Result<Json, InspectorError>>>,
     /// The pause at the program's first statement where `open` left it, until `Start`.
     initial: Option<Json>,
     /// How the program ended when it ended during `open` (it has no statement to pause at).
@@ -142,8 +144,10 @@ impl JscSession {
             mut events,
         } = w;
         let t = opts.call_timeout;
-        let crash = |e: CdpError| match e {
-            CdpError::Closed => DebuggerError::Crashed("the debugger connection closed".into()),
+        let crash = |e: InspectorError| match e {
+            InspectorError::Closed => {
+                DebuggerError::Crashed("the debugger connection closed".into())
+            }
             other => DebuggerError::Crashed(other.to_string()),
         };
         // Drop what the idle process reported while it waited in the pool.
@@ -241,7 +245,7 @@ impl JscSession {
                         "the program never reached its first statement".into(),
                     ))
                 }
-                Got::Event(None) => return Err(err(CdpError::Closed)),
+                Got::Event(None) => return Err(err(InspectorError::Closed)),
                 // No statement to pause at: the program ran (and ended) in full.
                 Got::RunReply(r) => {
                     self.run_reply = None;
@@ -282,7 +286,7 @@ impl JscSession {
         }
     }
 
-    async fn call(&self, method: &str, params: Json) -> Result<Json, CdpError> {
+    async fn call(&self, method: &str, params: Json) -> Result<Json, InspectorError> {
         self.conn
             .call(None, method, params, self.opts.call_timeout)
             .await
@@ -319,7 +323,7 @@ impl JscSession {
                     let outcome = run_outcome(&reply, &self.url);
                     return Ok(self.finish(outcome));
                 }
-                Got::Event(None) => return Err(err(CdpError::Closed)),
+                Got::Event(None) => return Err(err(InspectorError::Closed)),
                 Got::Event(Some(ev)) => match ev.method.as_str() {
                     "Debugger.paused" => match self.pause_state(&ev.params, action).await? {
                         Pause::InProgram(p) => return Ok(Output::Paused(p)),
@@ -731,7 +735,7 @@ impl Debugger for JscSession {
             // The script is known (the program waits at its first statement, or ran): the
             // reply carries the resolved locations.
             Ok(r) => Ok(self.breakpoints.set(&r, &self.script_id, requested)),
-            Err(CdpError::Protocol { message, .. }) => Ok(Output::Error { message }),
+            Err(InspectorError::Protocol { message, .. }) => Ok(Output::Error { message }),
             Err(e) => {
                 self.healthy = false;
                 Err(err(e))
@@ -820,7 +824,7 @@ impl JscSession {
         };
         match self.call(method, json!({})).await {
             Ok(_) => {}
-            Err(CdpError::Protocol { message, .. }) => return Ok(Output::Error { message }),
+            Err(InspectorError::Protocol { message, .. }) => return Ok(Output::Error { message }),
             Err(e) => {
                 self.healthy = false;
                 return Err(err(e));

@@ -3,7 +3,7 @@
 //! `actualLocation`) share.
 
 use super::session::location;
-use super::{CdpError, Connection};
+use super::{Connection, InspectorError};
 use morphtrace_schema::{BreakpointId, Location, LocationSource, Output};
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
@@ -58,7 +58,7 @@ impl Breakpoints {
         sid: Option<&str>,
         id: BreakpointId,
         t: Duration,
-    ) -> Result<Output, CdpError> {
+    ) -> Result<Output, InspectorError> {
         let Some(engine_id) = self.engine.get(&id).cloned() else {
             return Ok(Output::BreakpointRemoved { id, ok: false });
         };
@@ -69,7 +69,7 @@ impl Breakpoints {
                 self.at.remove(&id);
                 Ok(Output::BreakpointRemoved { id, ok: true })
             }
-            Err(CdpError::Protocol { .. }) => Ok(Output::BreakpointRemoved { id, ok: false }),
+            Err(InspectorError::Protocol { .. }) => Ok(Output::BreakpointRemoved { id, ok: false }),
             Err(e) => Err(e),
         }
     }

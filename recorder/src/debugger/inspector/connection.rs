@@ -1,5 +1,6 @@
-//! A thin CDP client over one websocket: requests matched to replies by id, events routed by
-//! flat-mode `sessionId` (Chromium targets) or to the single default route (Node).
+//! A thin inspector-protocol client (CDP, or WebKit's) over one websocket: requests matched to
+//! replies by id, events routed by flat-mode `sessionId` (Chromium targets) or to the single
+//! default route (Node, Deno, Bun).
 //!
 //! Events are kept as raw JSON and parsed leniently by the adapter: chromiumoxide's typed CDP
 //! events (generated for one CDP revision) fail on Node 20 (no `buildId` in `scriptParsed`, a
@@ -16,7 +17,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_tungstenite::tungstenite::Message;
 
 #[derive(Debug, Clone, thiserror::Error)]
-pub enum CdpError {
+pub enum InspectorError {
     #[error("{method}: protocol error {code}: {message}")]
     Protocol {
         method: String,
@@ -32,17 +33,17 @@ pub enum CdpError {
 }
 
 #[derive(Debug, Clone)]
-pub struct CdpEvent {
+pub struct InspectorEvent {
     pub method: String,
     pub params: Value,
 }
 
-type Reply = Result<Value, CdpError>;
+type Reply = Result<Value, InspectorError>;
 
 struct Inner {
     out: mpsc::UnboundedSender<Message>,
     pending: Mutex<HashMap<u64, (String, oneshot::Sender<Reply>)>>,
-    routes: Mutex<HashMap<String, mpsc::UnboundedSender<CdpEvent>>>,
+    routes: Mutex<HashMap<String, mpsc::UnboundedSender<InspectorEvent>>>,
     next_id: AtomicU64,
 }
 
@@ -57,21 +58,21 @@ const DEFAULT_ROUTE: &str = "";
 
 impl Connection {
     /// Connects to a `ws://127.0.0.1:PORT/...` debugger URL.
-    pub async fn connect(url: &str) -> Result<Connection, CdpError> {
+    pub async fn connect(url: &str) -> Result<Connection, InspectorError> {
         let addr = url
             .strip_prefix("ws://")
             .and_then(|rest| rest.split('/').next())
-            .ok_or_else(|| CdpError::Ws(format!("{url}: not a ws:// URL")))?;
+            .ok_or_else(|| InspectorError::Ws(format!("{url}: not a ws:// URL")))?;
         let tcp = tokio::net::TcpStream::connect(addr)
             .await
-            .map_err(|e| CdpError::Ws(format!("{url}: {e}")))?;
+            .map_err(|e| InspectorError::Ws(format!("{url}: {e}")))?;
         // CDP is many small request/reply pairs: no Nagle on our side, no delayed ACKs either.
         tcp.set_nodelay(true)
-            .map_err(|e| CdpError::Ws(format!("{url}: {e}")))?;
+            .map_err(|e| InspectorError::Ws(format!("{url}: {e}")))?;
         let (ws, _) =
             tokio_tungstenite::client_async(url, crate::debugger::quickack::QuickAck(tcp))
                 .await
-                .map_err(|e| CdpError::Ws(format!("{url}: {e}")))?;
+                .map_err(|e| InspectorError::Ws(format!("{url}: {e}")))?;
         let (mut sink, mut stream) = ws.split();
         let (out, mut out_rx) = mpsc::unbounded_channel::<Message>();
         let inner = Arc::new(Inner {
@@ -113,7 +114,7 @@ impl Connection {
                 .map(|mut p| p.drain().collect())
                 .unwrap_or_default();
             for (_, (_, tx)) in pending {
-                let _ = tx.send(Err(CdpError::Closed));
+                let _ = tx.send(Err(InspectorError::Closed));
             }
             if let Ok(mut r) = reader.routes.lock() {
                 r.clear();
@@ -123,7 +124,7 @@ impl Connection {
     }
 
     /// Events of one flat session (or of the default route when `session` is `None`).
-    pub fn subscribe(&self, session: Option<&str>) -> mpsc::UnboundedReceiver<CdpEvent> {
+    pub fn subscribe(&self, session: Option<&str>) -> mpsc::UnboundedReceiver<InspectorEvent> {
         let (tx, rx) = mpsc::unbounded_channel();
         if let Ok(mut r) = self.inner.routes.lock() {
             r.insert(session.unwrap_or(DEFAULT_ROUTE).to_string(), tx);
@@ -161,7 +162,7 @@ impl Connection {
         {
             if let Ok(mut p) = self.inner.pending.lock() {
                 if let Some((_, tx)) = p.remove(&id) {
-                    let _ = tx.send(Err(CdpError::Closed));
+                    let _ = tx.send(Err(InspectorError::Closed));
                 }
             }
         }
@@ -175,15 +176,15 @@ impl Connection {
         method: &str,
         params: Value,
         timeout: Duration,
-    ) -> Result<Value, CdpError> {
+    ) -> Result<Value, InspectorError> {
         let t0 = std::time::Instant::now();
         let rx = self.send(session, method, params);
         let reply = tokio::time::timeout(timeout, rx).await;
         tracing::trace!(method, us = t0.elapsed().as_micros() as u64, "cdp call");
         match reply {
             Ok(Ok(reply)) => reply,
-            Ok(Err(_)) => Err(CdpError::Closed),
-            Err(_) => Err(CdpError::Timeout(method.to_string(), timeout)),
+            Ok(Err(_)) => Err(InspectorError::Closed),
+            Err(_) => Err(InspectorError::Timeout(method.to_string(), timeout)),
         }
     }
 
@@ -198,7 +199,7 @@ impl Inner {
             let waiter = self.pending.lock().ok().and_then(|mut p| p.remove(&id));
             if let Some((method, tx)) = waiter {
                 let reply = match v.get("error") {
-                    Some(e) => Err(CdpError::Protocol {
+                    Some(e) => Err(InspectorError::Protocol {
                         method,
                         code: e.get("code").and_then(Value::as_i64).unwrap_or(0),
                         message: e
@@ -222,7 +223,7 @@ impl Inner {
             .unwrap_or(DEFAULT_ROUTE);
         let tx = self.routes.lock().ok().and_then(|r| r.get(route).cloned());
         if let Some(tx) = tx {
-            let _ = tx.send(CdpEvent {
+            let _ = tx.send(InspectorEvent {
                 method: method.to_string(),
                 params: v.get("params").cloned().unwrap_or(Value::Null),
             });

@@ -1,0 +1,76 @@
+//! What the two inspector sessions (CDP's and WebKit's) share while a program runs: waiting for
+//! an event or the run's reply, the pause as first seen, and reading replies (locations,
+//! accessors, errors).
+
+use super::{InspectorError, InspectorEvent};
+use crate::debugger::DebuggerError;
+use morphtrace_schema::{Location, ObjectKind, PauseState, Value};
+use serde_json::Value as Json;
+use tokio::sync::{mpsc, oneshot};
+
+/// What came first while a program runs: an event, the reply that ends the program, or the
+/// deadline. Both inspector adapters run programs this way.
+pub enum Got {
+    Event(Option<InspectorEvent>),
+    RunReply(Result<Json, InspectorError>),
+    Timeout,
+}
+
+/// The next of `events`, `run`'s reply and `deadline`. Events first: the reply that ends the
+/// program can be read off the socket after the program's last console events, and must not
+/// overtake them.
+pub async fn next_got(
+    events: &mut mpsc::UnboundedReceiver<InspectorEvent>,
+    run: &mut Option<oneshot::Receiver<Result<Json, InspectorError>>>,
+    deadline: tokio::time::Instant,
+) -> Got {
+    tokio::select! {
+        biased;
+        ev = events.recv() => Got::Event(ev),
+        r = async {
+            match run.as_mut() {
+                Some(rx) => rx.await.unwrap_or(Err(InspectorError::Closed)),
+                None => std::future::pending().await,
+            }
+        } => Got::RunReply(r),
+        _ = tokio::time::sleep_until(deadline) => Got::Timeout,
+    }
+}
+
+pub enum Pause {
+    InProgram(PauseState),
+    /// Paused in engine or launcher code; `program_below` if program frames are further down.
+    Outside {
+        program_below: bool,
+    },
+}
+
+/// Copies the first n elements present of an array (holes stay holes) into a plain object, with
+/// `more` when more follow: a long array's entries without fetching it whole.
+pub const ARRAY_HEAD: &str = "function (n) { const o = Object.create(null); let k = 0; for (let i = 0; i < this.length; i++) { if (!(i in this)) continue; if (k === n) { o.more = true; break; } o[i] = this[i]; k++; } return o; }";
+
+/// An accessor property's value: reading it would run program code.
+pub fn accessor() -> Value {
+    Value::Object {
+        kind: ObjectKind::Other("accessor".into()),
+        class: "accessor".into(),
+        description: None,
+        entries: None,
+        truncated: false,
+    }
+}
+
+pub fn err(e: InspectorError) -> DebuggerError {
+    match e {
+        InspectorError::Closed => DebuggerError::Crashed("the debugger connection closed".into()),
+        InspectorError::Timeout(m, d) => DebuggerError::Timeout(format!("{m} after {d:?}")),
+        other => DebuggerError::Protocol(other.to_string()),
+    }
+}
+
+pub fn location(j: &Json) -> Location {
+    Location::new(
+        j.get("lineNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
+        j.get("columnNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
+    )
+}
