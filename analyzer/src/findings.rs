@@ -9,6 +9,7 @@
 
 use crate::columns::{groups, u32s};
 use crate::load::Archives;
+use crate::render::esc;
 use crate::triage::JudgeFrames;
 use crate::triage::{Family, Triage, Verdict};
 use polars::prelude::*;
@@ -172,13 +173,6 @@ pub struct Outcome {
 /// Reads a bundle's file, if it is there.
 fn read(dir: &Path, f: &str) -> Option<String> {
     std::fs::read_to_string(dir.join(f)).ok()
-}
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 const STYLE: &str = "body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;max-width:1400px}\

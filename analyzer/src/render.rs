@@ -236,6 +236,14 @@ pub fn percent(part: usize, whole: usize) -> String {
     }
 }
 
+/// Text escaped for HTML, inside elements and quoted attributes alike.
+pub fn esc(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,7 @@
 //! sizes, and cumulative warnings per round (ISSTA 2019 Figure 15).
 
 use crate::load::Archives;
+use crate::render::esc;
 use crate::render::Table;
 use plotters::prelude::*;
 use std::fmt::Write as _;
@@ -19,13 +20,6 @@ const PALETTE: [RGBColor; 10] = [
     RGBColor(96, 125, 139),
     RGBColor(205, 220, 57),
 ];
-
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
 
 fn plot_err<E: std::error::Error>(e: E) -> String {
     format!("plot failed: {e}")

@@ -192,6 +192,20 @@ pub trait Engine: Send {
     }
 }
 
+/// The frames of a pause (top first) that run the program, as `is_program` tells them; when
+/// the top frame is not the program's (engine or launcher code), `Err` saying whether program
+/// frames are further down. Every adapter walks its stack from here.
+pub(crate) fn in_program(
+    frames: &[serde_json::Value],
+    is_program: impl Fn(&serde_json::Value) -> bool,
+) -> Result<Vec<&serde_json::Value>, bool> {
+    let program: Vec<&serde_json::Value> = frames.iter().filter(|f| is_program(f)).collect();
+    if frames.first().is_none_or(|f| !is_program(f)) {
+        return Err(!program.is_empty());
+    }
+    Ok(program)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

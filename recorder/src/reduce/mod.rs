@@ -302,6 +302,64 @@ const EXPRESSIONS: Edits = Edits {
     apply: simplified,
 };
 
+/// The candidates of blanking a program, one at a time over a text that changes as candidates
+/// are kept: whole statements, outermost first, until a pass keeps none; then expressions
+/// alike. The spans of a pass keep their offsets whatever is kept before them (both edits keep
+/// every offset); one inside a blanked span is blank now and yields nothing; each new pass
+/// parses again. `None` when a pass keeps nothing of the last kind, or the text does not parse.
+struct Blanking {
+    kind: usize,
+    pass: Option<std::vec::IntoIter<Edit>>,
+    kept: bool,
+}
+
+impl Blanking {
+    const KINDS: [Edits; 2] = [STATEMENTS, EXPRESSIONS];
+
+    fn new() -> Blanking {
+        Blanking {
+            kind: 0,
+            pass: None,
+            kept: false,
+        }
+    }
+
+    /// The next candidate made from `text` (the text as kept so far).
+    fn next(&mut self, text: &str) -> Option<String> {
+        while let Some(edits) = Self::KINDS.get(self.kind) {
+            let Some(pass) = self.pass.as_mut() else {
+                match (edits.list)(text) {
+                    Some(spans) => {
+                        self.pass = Some(spans.into_iter());
+                        self.kept = false;
+                    }
+                    None => self.kind += 1,
+                }
+                continue;
+            };
+            match pass.next() {
+                Some((start, end, by)) => {
+                    if let Some(candidate) = (edits.apply)(text, start, end, by) {
+                        return Some(candidate);
+                    }
+                }
+                None => {
+                    self.pass = None;
+                    if !self.kept {
+                        self.kind += 1;
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// The last candidate was kept: its kind gets another pass.
+    fn keep(&mut self) {
+        self.kept = true;
+    }
+}
+
 /// The expressions of `text` that may shrink (long literals, long argument lists), outermost
 /// first. `None` if `text` does not parse.
 fn simplifiable(text: &str) -> Option<Vec<Edit>> {
@@ -426,24 +484,14 @@ pub fn blank_statements<E>(
         shows(c)
     };
     let mut text = text.to_string();
-    for edits in [STATEMENTS, EXPRESSIONS] {
-        let mut changed = true;
-        while changed && !out_of_time() {
-            changed = false;
-            let Some(spans) = (edits.list)(&text) else {
-                break;
-            };
-            for (start, end, by) in spans {
-                if out_of_time() {
-                    break;
-                }
-                if let Some(candidate) = (edits.apply)(&text, start, end, by) {
-                    if test(&candidate)? {
-                        text = candidate;
-                        changed = true;
-                    }
-                }
-            }
+    let mut blanking = Blanking::new();
+    while !out_of_time() {
+        let Some(candidate) = blanking.next(&text) else {
+            break;
+        };
+        if test(&candidate)? {
+            text = candidate;
+            blanking.keep();
         }
     }
     let complete = !out_of_time();
@@ -690,30 +738,18 @@ pub async fn reduce_with<J: Judge>(
     }
     let (mut acts, at) = subset_pinned(actions, &ids, &with_pinned(&keep), pinned);
     // 2. The program: whole statements blanked, outermost first, until nothing more goes;
-    // then expressions. Later spans keep their offsets (both edits keep them); one inside a
-    // blanked one is blank now and skipped; another pass parses again.
+    // then expressions.
     let mut text = text.to_string();
-    for edits in [STATEMENTS, EXPRESSIONS] {
-        let mut changed = complete;
-        while changed && !search.out_of_time() {
-            changed = false;
-            let Some(spans) = (edits.list)(&text) else {
-                break;
-            };
-            for (start, end, by) in spans {
-                if search.out_of_time() {
-                    break;
-                }
-                let Some(candidate) = (edits.apply)(&text, start, end, by) else {
-                    continue;
-                };
-                let r = search.run(judge, &candidate, &acts, at).await?;
-                if r.shows {
-                    text = candidate;
-                    best = r;
-                    changed = true;
-                }
-            }
+    let mut blanking = Blanking::new();
+    while complete && !search.out_of_time() {
+        let Some(candidate) = blanking.next(&text) else {
+            break;
+        };
+        let r = search.run(judge, &candidate, &acts, at).await?;
+        if r.shows {
+            text = candidate;
+            best = r;
+            blanking.keep();
         }
     }
     if search.out_of_time() {

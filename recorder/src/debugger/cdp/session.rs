@@ -1,21 +1,17 @@
 //! One debugging session over CDP (Chromium target or Node process): the normalizing adapter.
 
 use super::values::primitive_or_shell;
-use crate::debugger::inspector::session::{
-    accessor, err, location, next_got, Got, Pause, ARRAY_HEAD,
-};
+use crate::debugger::inspector::objects::{self, Remote};
+use crate::debugger::inspector::session::{err, location, next_got, program_frames, Got, Pause};
 use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError};
 use async_trait::async_trait;
-use futures_util::future::try_join_all;
 use morphtrace_schema::{
     Action, BreakpointId, Entry, Frame, Key, Location, ObjectKind, Output, PauseReason, PauseState,
     ProgramOutcome, Scope, ScopeKind, Value, Variable,
 };
 use serde_json::{json, Value as Json};
 use std::collections::HashSet;
-use std::future::Future;
-use std::pin::Pin;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 
@@ -299,20 +295,10 @@ impl CdpSession {
         params: &Json,
         action: &Action,
     ) -> Result<Pause, DebuggerError> {
-        let frames = params
-            .get("callFrames")
-            .and_then(Json::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let in_program = |f: &Json| {
-            f.pointer("/location/scriptId").and_then(Json::as_str) == Some(self.script_id.as_str())
+        let program = match program_frames(params, &self.script_id) {
+            Ok(frames) => frames,
+            Err(outside) => return Ok(outside),
         };
-        let program: Vec<&Json> = frames.iter().filter(|f| in_program(f)).collect();
-        if frames.first().is_none_or(|f| !in_program(f)) {
-            return Ok(Pause::Outside {
-                program_below: !program.is_empty(),
-            });
-        }
         let mut stack = Vec::with_capacity(program.len());
         for (i, f) in program.iter().enumerate() {
             let scopes = if i == 0 || self.opts.all_frame_scopes {
@@ -390,45 +376,13 @@ impl CdpSession {
                 chain.push((s, kind, object_id));
             }
         }
-        // Every request of a pause is in flight at once: a pause costs a few round trips through
-        // the browser instead of one per scope and variable.
-        let props = try_join_all(chain.iter().map(|(_, _, id)| {
-            self.call(
-                "Runtime.getProperties",
-                json!({"objectId": id, "ownProperties": true}),
-            )
-        }))
-        .await
-        .map_err(err)?;
-        let bindings: Vec<Vec<&Json>> = props
-            .iter()
-            .map(|p| {
-                p.get("result")
-                    .and_then(Json::as_array)
-                    .into_iter()
-                    .flatten()
-                    .collect()
-            })
-            .collect();
-        let values = try_join_all(bindings.iter().map(|b| {
-            try_join_all(b.iter().map(|p| async move {
-                match p.get("value") {
-                    Some(ro) => self.value(ro, self.opts.depth).await.map(Some),
-                    None => Ok(None),
-                }
-            }))
-        }))
-        .await?;
+        let ids: Vec<&str> = chain.iter().map(|(_, _, id)| *id).collect();
+        let bindings = objects::bindings(self, &ids, self.opts.depth).await?;
         let mut out = Vec::new();
         let mut seen_names = HashSet::new();
-        for (((s, kind, _), b), vs) in chain.into_iter().zip(bindings).zip(values) {
+        for ((s, kind, _), b) in chain.into_iter().zip(bindings) {
             let mut variables = Vec::new();
-            for (p, value) in b.into_iter().zip(vs) {
-                let name = p
-                    .get("name")
-                    .and_then(Json::as_str)
-                    .unwrap_or("")
-                    .to_string();
+            for (name, value) in b {
                 let shadowed = !seen_names.insert(name.clone());
                 let var = match value {
                     // Chromium gives a binding in its temporal dead zone no value at all.
@@ -490,184 +444,92 @@ impl CdpSession {
         };
         decls.in_tdz(name, at, from, to)
     }
+}
 
-    /// A value expanded to `depth` levels of object entries.
-    fn value<'a>(
-        &'a self,
-        ro: &'a Json,
-        depth: u32,
-    ) -> Pin<Box<dyn Future<Output = Result<Value, DebuggerError>> + Send + 'a>> {
-        Box::pin(async move {
-            let mut v = primitive_or_shell(ro);
-            if let Value::Object {
-                kind,
-                entries,
-                truncated,
-                ..
-            } = &mut v
-            {
-                if depth > 0 && *kind != ObjectKind::Function {
-                    if let Some(id) = ro.get("objectId").and_then(Json::as_str) {
-                        // `Array(43200)`, `Float64Array(8)`: the length without fetching.
-                        let length = ro
-                            .get("description")
-                            .and_then(Json::as_str)
-                            .and_then(|d| d.split_once('('))
-                            .and_then(|(_, n)| n.trim_end_matches(')').parse::<usize>().ok());
-                        let (e, t) = self.entries(id, kind, length, depth - 1).await?;
-                        *entries = Some(e);
-                        *truncated = t;
-                    }
-                }
-            }
-            Ok(v)
-        })
+#[async_trait]
+impl Remote for CdpSession {
+    const PROPERTIES: &'static str = "result";
+    const QUIET: &'static str = "silent";
+
+    async fn request(&self, method: &str, params: Json) -> Result<Json, InspectorError> {
+        self.call(method, params).await
     }
 
-    async fn entries(
+    fn max_entries(&self) -> usize {
+        self.opts.max_entries
+    }
+
+    fn shell(ro: &Json) -> Value {
+        primitive_or_shell(ro)
+    }
+
+    /// `Array(43200)`, `Float64Array(8)`: the length is in the description.
+    fn length(ro: &Json) -> Option<usize> {
+        ro.get("description")
+            .and_then(Json::as_str)
+            .and_then(|d| d.split_once('('))
+            .and_then(|(_, n)| n.trim_end_matches(')').parse::<usize>().ok())
+    }
+
+    /// Map and Set entries live in the internal property `[[Entries]]`, each entry an object
+    /// with `key` (Maps) and `value`.
+    async fn collection(
         &self,
         object_id: &str,
-        kind: &ObjectKind,
-        length: Option<usize>,
+        _kind: &ObjectKind,
         depth: u32,
     ) -> Result<(Vec<Entry>, bool), DebuggerError> {
-        // A long array would come back whole (SunSpider has arrays of 40,000 numbers: seconds per
-        // pause). Copy its first entries into a plain object and read that instead. Only for
-        // real arrays: reading their elements runs no program code (proxies are another subtype).
-        let mut object_id = object_id.to_string();
-        let mut truncated = false;
-        let mut head_copy = false;
-        if let (ObjectKind::Array | ObjectKind::TypedArray, Some(len)) = (kind, length) {
-            if len > self.opts.max_entries {
-                let head = self
-                    .call(
-                        "Runtime.callFunctionOn",
-                        json!({
-                            "objectId": object_id,
-                            "functionDeclaration": ARRAY_HEAD,
-                            "arguments": [{"value": self.opts.max_entries}],
-                            "silent": true,
-                        }),
-                    )
-                    .await
-                    .map_err(err)?;
-                if let Some(id) = head.pointer("/result/objectId").and_then(Json::as_str) {
-                    object_id = id.to_string();
-                    head_copy = true;
-                }
-            }
-        }
-        let props = self
-            .call(
-                "Runtime.getProperties",
-                json!({"objectId": object_id, "ownProperties": true}),
-            )
-            .await
-            .map_err(err)?;
+        let props = objects::own_properties(self, object_id).await?;
         let mut out = Vec::new();
-        if matches!(kind, ObjectKind::Map | ObjectKind::Set) {
-            // Map and Set entries are not own properties: they live in [[Entries]].
-            let entries_id = props
-                .get("internalProperties")
-                .and_then(Json::as_array)
-                .and_then(|a| a.iter().find(|p| p["name"] == "[[Entries]]"))
-                .and_then(|p| p.pointer("/value/objectId"))
-                .and_then(Json::as_str);
-            if let Some(eid) = entries_id {
-                let list = self
-                    .call(
-                        "Runtime.getProperties",
-                        json!({"objectId": eid, "ownProperties": true}),
-                    )
-                    .await
-                    .map_err(err)?;
-                for item in list
-                    .get("result")
-                    .and_then(Json::as_array)
-                    .into_iter()
-                    .flatten()
-                {
-                    if item["name"]
-                        .as_str()
-                        .and_then(|n| n.parse::<u64>().ok())
-                        .is_none()
-                    {
-                        continue;
-                    }
-                    if out.len() >= self.opts.max_entries {
-                        truncated = true;
-                        break;
-                    }
-                    let Some(entry_id) = item.pointer("/value/objectId").and_then(Json::as_str)
-                    else {
-                        continue;
-                    };
-                    let kv = self
-                        .call(
-                            "Runtime.getProperties",
-                            json!({"objectId": entry_id, "ownProperties": true}),
-                        )
-                        .await
-                        .map_err(err)?;
-                    let field = |n: &str| {
-                        kv.get("result")
-                            .and_then(Json::as_array)
-                            .and_then(|a| a.iter().find(|p| p["name"] == n))
-                            .and_then(|p| p.get("value"))
-                            .cloned()
-                    };
-                    let value = match field("value") {
-                        Some(v) => self.value(&v, depth).await?,
-                        None => Value::Unavailable,
-                    };
-                    let key = match field("key") {
-                        Some(k) => Key::Value(self.value(&k, depth).await?),
-                        None => Key::Index(out.len() as u64),
-                    };
-                    out.push(Entry { key, value });
-                }
-            }
-            return Ok((out, truncated));
-        }
-        let indexed = matches!(kind, ObjectKind::Array | ObjectKind::TypedArray);
-        let mut chosen = Vec::new();
-        for p in props
-            .get("result")
+        let mut truncated = false;
+        // Map and Set entries are not own properties: they live in [[Entries]].
+        let entries_id = props
+            .get("internalProperties")
             .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if p.get("enumerable").and_then(Json::as_bool) != Some(true) {
-                continue;
-            }
-            if chosen.len() >= self.opts.max_entries {
-                truncated = true;
-                break;
-            }
-            let name = p.get("name").and_then(Json::as_str).unwrap_or("");
-            if head_copy && name == "more" {
-                truncated = true;
-                continue;
-            }
-            let key = match name.parse::<u64>() {
-                Ok(i) if indexed => Key::Index(i),
-                _ => Key::Name(name.to_string()),
-            };
-            chosen.push((key, p));
-        }
-        let values = try_join_all(chosen.iter().map(|(_, p)| async move {
-            Ok::<_, DebuggerError>(match p.get("value") {
-                Some(ro) => self.value(ro, depth).await?,
-                None => accessor(),
-            })
-        }))
-        .await?;
-        out.extend(
-            chosen
+            .and_then(|a| a.iter().find(|p| p["name"] == "[[Entries]]"))
+            .and_then(|p| p.pointer("/value/objectId"))
+            .and_then(Json::as_str);
+        if let Some(eid) = entries_id {
+            let list = objects::own_properties(self, eid).await?;
+            for item in list
+                .get("result")
+                .and_then(Json::as_array)
                 .into_iter()
-                .zip(values)
-                .map(|((key, _), value)| Entry { key, value }),
-        );
+                .flatten()
+            {
+                if item["name"]
+                    .as_str()
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .is_none()
+                {
+                    continue;
+                }
+                if out.len() >= self.opts.max_entries {
+                    truncated = true;
+                    break;
+                }
+                let Some(entry_id) = item.pointer("/value/objectId").and_then(Json::as_str) else {
+                    continue;
+                };
+                let kv = objects::own_properties(self, entry_id).await?;
+                let field = |n: &str| {
+                    kv.get("result")
+                        .and_then(Json::as_array)
+                        .and_then(|a| a.iter().find(|p| p["name"] == n))
+                        .and_then(|p| p.get("value"))
+                        .cloned()
+                };
+                let value = match field("value") {
+                    Some(v) => objects::value(self, &v, depth).await?,
+                    None => Value::Unavailable,
+                };
+                let key = match field("key") {
+                    Some(k) => Key::Value(objects::value(self, &k, depth).await?),
+                    None => Key::Index(out.len() as u64),
+                };
+                out.push(Entry { key, value });
+            }
+        }
         Ok((out, truncated))
     }
 }

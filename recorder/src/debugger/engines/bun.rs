@@ -7,14 +7,14 @@
 //! `open` runs the program up to its first statement: JavaScriptCore makes a script known to
 //! the debugger only when it runs, and a breakpoint set before that has no location to report.
 
-use crate::debugger::cdp::{Connection, InspectorEvent};
+use crate::debugger::engines::prepared::Prepared;
 use crate::debugger::engines::DieWithParent;
+use crate::debugger::inspector::{Connection, InspectorEvent};
 use crate::debugger::jsc::{JscSession, Opened};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use async_trait::async_trait;
 use morphtrace_schema::{EngineDescriptor, EngineKind, Protocol};
 use serde_json::json;
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
@@ -22,7 +22,6 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
 
 const LAUNCHER: &str = include_str!("bun-launcher.js");
 /// What the launcher writes to stderr once it is loaded.
@@ -45,9 +44,9 @@ struct Runtime {
 pub struct BunEngine {
     desc: EngineDescriptor,
     opts: CaptureOptions,
-    runtime: Arc<Runtime>,
-    pool: VecDeque<JoinHandle<Result<Waiting, DebuggerError>>>,
-    pool_size: usize,
+    /// Its start closure holds the runtime (and so the launcher's directory) for as long as
+    /// the engine lives.
+    prepared: Prepared<Waiting>,
     current: Option<u32>,
 }
 
@@ -71,7 +70,7 @@ impl BunEngine {
     pub async fn launch(
         exe: PathBuf,
         opts: CaptureOptions,
-        pool_size: usize,
+        prepared: usize,
     ) -> Result<BunEngine, DebuggerError> {
         let fail = |reason: String| DebuggerError::Launch {
             engine: format!("bun ({})", exe.display()),
@@ -106,29 +105,27 @@ impl BunEngine {
             engine_version: webkit,
             details,
         };
-        let mut e = BunEngine {
+        let runtime = Arc::new(Runtime {
+            exe,
+            dir,
+            prelude: opts.prelude,
+            call_timeout: opts.call_timeout,
+        });
+        Ok(BunEngine {
             desc,
-            runtime: Arc::new(Runtime {
-                exe,
-                dir,
-                prelude: opts.prelude,
-                call_timeout: opts.call_timeout,
-            }),
             opts,
-            pool: VecDeque::new(),
-            pool_size,
+            prepared: Prepared::new(prepared, move || {
+                let rt = runtime.clone();
+                Box::pin(async move { start(&rt).await })
+            }),
             current: None,
-        };
-        e.fill_pool();
-        Ok(e)
+        })
     }
+}
 
-    fn fill_pool(&mut self) {
-        while self.pool.len() < self.pool_size {
-            let rt = self.runtime.clone();
-            self.pool
-                .push_back(tokio::spawn(async move { start(&rt).await }));
-        }
+impl super::prepared::Waiting for Waiting {
+    fn child(&mut self) -> &mut Child {
+        &mut self.child
     }
 }
 
@@ -270,16 +267,7 @@ impl Engine for BunEngine {
         &mut self,
         program: &ProgramFile,
     ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
-        self.fill_pool();
-        let next = self.pool.pop_front();
-        self.fill_pool();
-        let w = match next {
-            Some(h) => h
-                .await
-                .map_err(|e| DebuggerError::Crashed(e.to_string()))??,
-            // No pool (the naive baseline): the process starts on the critical path.
-            None => start(&self.runtime).await?,
-        };
+        let w = self.prepared.take().await?;
         self.current = w.child.id();
         match JscSession::open(w, program, self.opts.clone()).await? {
             Opened::Session(s) => Ok(Ok(s)),
@@ -292,19 +280,11 @@ impl Engine for BunEngine {
     }
 
     async fn restart(&mut self) -> Result<(), DebuggerError> {
-        for h in self.pool.drain(..) {
-            h.abort();
-        }
-        self.fill_pool();
+        self.prepared.restart();
         Ok(())
     }
 
     async fn shutdown(&mut self) {
-        for h in self.pool.drain(..) {
-            h.abort();
-            if let Ok(Ok(mut w)) = h.await {
-                let _ = w.child.kill().await;
-            }
-        }
+        self.prepared.shutdown().await;
     }
 }

@@ -5,6 +5,7 @@ pub mod cache;
 pub mod chromium;
 pub mod firefox;
 pub mod node;
+pub mod prepared;
 
 use crate::debugger::{CaptureOptions, DebuggerError, Engine};
 use morphtrace_schema::EngineKind;

@@ -7,12 +7,12 @@
 use crate::debugger::cdp::{
     enable_debugger, syntax_error, CdpSession, Connection, Flavor, InspectorEvent, Teardown,
 };
+use crate::debugger::engines::prepared::Prepared;
 use crate::debugger::engines::DieWithParent;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use async_trait::async_trait;
 use morphtrace_schema::{EngineDescriptor, EngineKind, Protocol};
 use serde_json::{json, Value as Json};
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::Arc;
@@ -20,7 +20,6 @@ use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
 
 const LAUNCHER: &str = include_str!("launcher.js");
 const DENO_LAUNCHER: &str = include_str!("deno-launcher.mjs");
@@ -55,8 +54,7 @@ pub struct NodeEngine {
     desc: EngineDescriptor,
     opts: CaptureOptions,
     runtime: Arc<Runtime>,
-    pool: VecDeque<JoinHandle<Result<Waiting, DebuggerError>>>,
-    pool_size: usize,
+    prepared: Prepared<Waiting>,
     /// The process of the session opened last (one process per session).
     current: Option<u32>,
 }
@@ -74,7 +72,7 @@ impl NodeEngine {
         kind: EngineKind,
         exe: PathBuf,
         opts: CaptureOptions,
-        pool_size: usize,
+        prepared: usize,
     ) -> Result<NodeEngine, DebuggerError> {
         let name = if kind == EngineKind::Deno {
             "deno"
@@ -149,40 +147,37 @@ impl NodeEngine {
             engine_version: v8,
             details,
         };
-        let mut e = NodeEngine {
+        let runtime = Arc::new(Runtime {
+            exe,
+            flavor: if kind == EngineKind::Deno {
+                Flavor::Deno
+            } else {
+                Flavor::Node
+            },
+            launcher,
+            name,
+            args,
+            env,
+            dir,
+            idle,
+        });
+        let (rt, prelude, t) = (runtime.clone(), opts.prelude, opts.call_timeout);
+        Ok(NodeEngine {
             desc,
             opts,
-            runtime: Arc::new(Runtime {
-                exe,
-                flavor: if kind == EngineKind::Deno {
-                    Flavor::Deno
-                } else {
-                    Flavor::Node
-                },
-                launcher,
-                name,
-                args,
-                env,
-                dir,
-                idle,
+            runtime,
+            prepared: Prepared::new(prepared, move || {
+                let rt = rt.clone();
+                Box::pin(async move { start(&rt, prelude, t).await })
             }),
-            pool: VecDeque::new(),
-            pool_size,
             current: None,
-        };
-        e.fill_pool();
-        Ok(e)
+        })
     }
+}
 
-    fn fill_pool(&mut self) {
-        while self.pool.len() < self.pool_size {
-            let runtime = self.runtime.clone();
-            let t = self.opts.call_timeout;
-            let prelude = self.opts.prelude;
-            self.pool.push_back(tokio::spawn(
-                async move { start(&runtime, prelude, t).await },
-            ));
-        }
+impl super::prepared::Waiting for Waiting {
+    fn child(&mut self) -> &mut Child {
+        &mut self.child
     }
 }
 
@@ -400,16 +395,7 @@ impl Engine for NodeEngine {
         &mut self,
         program: &ProgramFile,
     ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
-        self.fill_pool();
-        let next = self.pool.pop_front();
-        self.fill_pool();
-        let mut w = match next {
-            Some(h) => h
-                .await
-                .map_err(|e| DebuggerError::Crashed(e.to_string()))??,
-            // No pool: start the process now, on the critical path.
-            None => start(&self.runtime, self.opts.prelude, self.opts.call_timeout).await?,
-        };
+        let mut w = self.prepared.take().await?;
         let t = self.opts.call_timeout;
         let crash = |e: crate::debugger::cdp::InspectorError| DebuggerError::Crashed(e.to_string());
         // Drop what the idle process reported while it waited in the pool.
@@ -462,19 +448,11 @@ impl Engine for NodeEngine {
     }
 
     async fn restart(&mut self) -> Result<(), DebuggerError> {
-        for h in self.pool.drain(..) {
-            h.abort();
-        }
-        self.fill_pool();
+        self.prepared.restart();
         Ok(())
     }
 
     async fn shutdown(&mut self) {
-        for h in self.pool.drain(..) {
-            h.abort();
-            if let Ok(Ok(mut w)) = h.await {
-                let _ = w.child.kill().await;
-            }
-        }
+        self.prepared.shutdown().await;
     }
 }

@@ -8,6 +8,10 @@
 //! typed event that fails to parse is dropped.
 
 use futures_util::{SinkExt, StreamExt};
+
+/// The tracing target of every message sent (`>`) and received (`<`), whole:
+/// `--log morphtrace::inspector::wire=trace` prints the protocol as it went.
+pub const WIRE: &str = "morphtrace::inspector::wire";
 use serde_json::{json, Value};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -102,6 +106,7 @@ impl Connection {
                     tracing::warn!("unparsable CDP message: {text:.200}");
                     continue;
                 };
+                tracing::trace!(target: WIRE, "< {text}");
                 if v.get("id").is_none() {
                     tracing::trace!(event = %v.get("method").and_then(|m| m.as_str()).unwrap_or(""), "cdp event");
                 }
@@ -154,12 +159,9 @@ impl Connection {
         if let Some(s) = session {
             msg["sessionId"] = json!(s);
         }
-        if self
-            .inner
-            .out
-            .send(Message::Text(msg.to_string().into()))
-            .is_err()
-        {
+        let text = msg.to_string();
+        tracing::trace!(target: WIRE, "> {text}");
+        if self.inner.out.send(Message::Text(text.into())).is_err() {
             if let Ok(mut p) = self.inner.pending.lock() {
                 if let Some((_, tx)) = p.remove(&id) {
                     let _ = tx.send(Err(InspectorError::Closed));

@@ -6,6 +6,7 @@
 
 pub mod breakpoints;
 pub mod connection;
+pub mod objects;
 pub mod session;
 pub mod tdz;
 

@@ -45,9 +45,20 @@ pub enum Pause {
     },
 }
 
-/// Copies the first n elements present of an array (holes stay holes) into a plain object, with
-/// `more` when more follow: a long array's entries without fetching it whole.
-pub const ARRAY_HEAD: &str = "function (n) { const o = Object.create(null); let k = 0; for (let i = 0; i < this.length; i++) { if (!(i in this)) continue; if (k === n) { o.more = true; break; } o[i] = this[i]; k++; } return o; }";
+/// The frames of a `Debugger.paused` event that run the program (script `script_id`), top
+/// first; the pause as `Outside` when the top frame is not the program's (engine or launcher
+/// code), saying whether program frames are further down.
+pub fn program_frames<'p>(params: &'p Json, script_id: &str) -> Result<Vec<&'p Json>, Pause> {
+    let frames: &[Json] = params
+        .get("callFrames")
+        .and_then(Json::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    crate::debugger::in_program(frames, |f| {
+        f.pointer("/location/scriptId").and_then(Json::as_str) == Some(script_id)
+    })
+    .map_err(|program_below| Pause::Outside { program_below })
+}
 
 /// An accessor property's value: reading it would run program code.
 pub fn accessor() -> Value {

@@ -4,22 +4,20 @@
 use super::values::primitive_or_shell;
 use crate::debugger::engines::bun::Waiting;
 use crate::debugger::inspector::breakpoints::Breakpoints;
+use crate::debugger::inspector::objects::{self, Remote};
 use crate::debugger::inspector::session::{
-    accessor, err, location, next_got, Got, Pause, ARRAY_HEAD,
+    accessor, err, location, next_got, program_frames, Got, Pause,
 };
 use crate::debugger::inspector::tdz::Declarations;
 use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, ProgramFile, SyntaxError};
 use async_trait::async_trait;
-use futures_util::future::try_join_all;
 use morphtrace_schema::{
     Action, BreakpointId, Entry, Frame, Key, Location, ObjectKind, Output, PauseReason, PauseState,
     ProgramOutcome, Scope, ScopeKind, Value, Variable,
 };
 use serde_json::{json, Value as Json};
 use std::collections::HashSet;
-use std::future::Future;
-use std::pin::Pin;
 use std::time::Duration;
 use tokio::process::Child;
 use tokio::sync::{mpsc, oneshot};
@@ -345,20 +343,10 @@ impl JscSession {
     }
 
     async fn pause_state(&self, params: &Json, action: &Action) -> Result<Pause, DebuggerError> {
-        let frames = params
-            .get("callFrames")
-            .and_then(Json::as_array)
-            .cloned()
-            .unwrap_or_default();
-        let in_program = |f: &Json| {
-            f.pointer("/location/scriptId").and_then(Json::as_str) == Some(self.script_id.as_str())
+        let program = match program_frames(params, &self.script_id) {
+            Ok(frames) => frames,
+            Err(outside) => return Ok(outside),
         };
-        let program: Vec<&Json> = frames.iter().filter(|f| in_program(f)).collect();
-        if frames.first().is_none_or(|f| !in_program(f)) {
-            return Ok(Pause::Outside {
-                program_below: !program.is_empty(),
-            });
-        }
         let mut stack = Vec::with_capacity(program.len());
         for (i, f) in program.iter().enumerate() {
             let scopes = if i == 0 || self.opts.all_frame_scopes {
@@ -452,44 +440,14 @@ impl JscSession {
                 chain.push((s, kind, id));
             }
         }
-        let props = try_join_all(chain.iter().map(|(_, _, id)| {
-            self.call(
-                "Runtime.getProperties",
-                json!({"objectId": id, "ownProperties": true}),
-            )
-        }))
-        .await
-        .map_err(err)?;
-        let bindings: Vec<Vec<&Json>> = props
-            .iter()
-            .map(|p| {
-                p.get("properties")
-                    .and_then(Json::as_array)
-                    .into_iter()
-                    .flatten()
-                    .collect()
-            })
-            .collect();
-        let values = try_join_all(bindings.iter().map(|b| {
-            try_join_all(b.iter().map(|p| async move {
-                match p.get("value") {
-                    Some(ro) => self.value(ro, self.opts.depth).await.map(Some),
-                    None => Ok(None),
-                }
-            }))
-        }))
-        .await?;
+        let ids: Vec<&str> = chain.iter().map(|(_, _, id)| *id).collect();
+        let bindings = objects::bindings(self, &ids, self.opts.depth).await?;
         let call_frame = frame.get("callFrameId").and_then(Json::as_str);
         let mut out: Vec<Scope> = Vec::new();
         let mut seen_names = HashSet::new();
-        for (((s, kind, _), b), vs) in chain.into_iter().zip(bindings).zip(values) {
+        for ((s, kind, _), b) in chain.into_iter().zip(bindings) {
             let mut variables = Vec::new();
-            for (p, value) in b.into_iter().zip(vs) {
-                let name = p
-                    .get("name")
-                    .and_then(Json::as_str)
-                    .unwrap_or("")
-                    .to_string();
+            for (name, value) in b {
                 if kind == ScopeKind::Local && name == "arguments" {
                     continue;
                 }
@@ -568,146 +526,65 @@ impl JscSession {
                         && (d.contains("before initialization") || d.contains("uninitialized"))
                 })
     }
+}
 
-    /// A value expanded to `depth` levels of object entries.
-    fn value<'a>(
-        &'a self,
-        ro: &'a Json,
-        depth: u32,
-    ) -> Pin<Box<dyn Future<Output = Result<Value, DebuggerError>> + Send + 'a>> {
-        Box::pin(async move {
-            let mut v = primitive_or_shell(ro);
-            if let Value::Object {
-                kind,
-                entries,
-                truncated,
-                ..
-            } = &mut v
-            {
-                if depth > 0 && *kind != ObjectKind::Function {
-                    if let Some(id) = ro.get("objectId").and_then(Json::as_str) {
-                        let size = ro.get("size").and_then(Json::as_u64).map(|s| s as usize);
-                        let (e, t) = self.entries(id, kind, size, depth - 1).await?;
-                        *entries = Some(e);
-                        *truncated = t;
-                    }
-                }
-            }
-            Ok(v)
-        })
+#[async_trait]
+impl Remote for JscSession {
+    const PROPERTIES: &'static str = "properties";
+    const QUIET: &'static str = "doNotPauseOnExceptionsAndMuteConsole";
+
+    async fn request(&self, method: &str, params: Json) -> Result<Json, InspectorError> {
+        self.call(method, params).await
     }
 
-    async fn entries(
+    fn max_entries(&self) -> usize {
+        self.opts.max_entries
+    }
+
+    fn shell(ro: &Json) -> Value {
+        primitive_or_shell(ro)
+    }
+
+    fn length(ro: &Json) -> Option<usize> {
+        ro.get("size").and_then(Json::as_u64).map(|s| s as usize)
+    }
+
+    /// Map and Set entries come from `Runtime.getCollectionEntries`.
+    async fn collection(
         &self,
         object_id: &str,
         kind: &ObjectKind,
-        size: Option<usize>,
         depth: u32,
     ) -> Result<(Vec<Entry>, bool), DebuggerError> {
         let max = self.opts.max_entries;
-        if matches!(kind, ObjectKind::Map | ObjectKind::Set) {
-            let r = self
-                .call(
-                    "Runtime.getCollectionEntries",
-                    json!({"objectId": object_id, "fetchStart": 0, "fetchCount": max + 1}),
-                )
-                .await
-                .map_err(err)?;
-            let list: Vec<Json> = r
-                .get("entries")
-                .and_then(Json::as_array)
-                .cloned()
-                .unwrap_or_default();
-            let truncated = list.len() > max;
-            let mut out = Vec::new();
-            for (i, e) in list.iter().take(max).enumerate() {
-                let value = match e.get("value") {
-                    Some(v) => self.value(v, depth).await?,
-                    None => Value::Unavailable,
-                };
-                let key = match e.get("key") {
-                    Some(k) if *kind == ObjectKind::Map => Key::Value(self.value(k, depth).await?),
-                    _ => Key::Index(i as u64),
-                };
-                out.push(Entry { key, value });
-            }
-            return Ok((out, truncated));
-        }
-        // A long array would come back whole: copy its first entries into a plain object and
-        // read that (only real arrays: reading their elements runs no program code).
-        let mut object_id = object_id.to_string();
-        let mut truncated = false;
-        let mut head_copy = false;
-        if let (ObjectKind::Array | ObjectKind::TypedArray, Some(len)) = (kind, size) {
-            if len > max {
-                let head = self
-                    .call(
-                        "Runtime.callFunctionOn",
-                        json!({
-                            "objectId": object_id,
-                            "functionDeclaration": ARRAY_HEAD,
-                            "arguments": [{"value": max}],
-                            "doNotPauseOnExceptionsAndMuteConsole": true,
-                        }),
-                    )
-                    .await
-                    .map_err(err)?;
-                if let Some(id) = head.pointer("/result/objectId").and_then(Json::as_str) {
-                    object_id = id.to_string();
-                    head_copy = true;
-                }
-            }
-        }
-        let props = self
+        let r = self
             .call(
-                "Runtime.getProperties",
-                json!({"objectId": object_id, "ownProperties": true}),
+                "Runtime.getCollectionEntries",
+                json!({"objectId": object_id, "fetchStart": 0, "fetchCount": max + 1}),
             )
             .await
             .map_err(err)?;
-        let indexed = matches!(kind, ObjectKind::Array | ObjectKind::TypedArray);
-        let mut chosen = Vec::new();
-        for p in props
-            .get("properties")
+        let list: Vec<Json> = r
+            .get("entries")
             .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-        {
-            if p.get("enumerable").and_then(Json::as_bool) != Some(true) {
-                continue;
-            }
-            let name = p.get("name").and_then(Json::as_str).unwrap_or("");
-            // Symbol-keyed properties come with a `symbol`; V8's own properties list has them
-            // too, under their description.
-            if head_copy && name == "more" {
-                truncated = true;
-                continue;
-            }
-            if chosen.len() >= max {
-                truncated = true;
-                break;
-            }
-            let key = match name.parse::<u64>() {
-                Ok(i) if indexed => Key::Index(i),
-                _ => Key::Name(name.to_string()),
+            .cloned()
+            .unwrap_or_default();
+        let truncated = list.len() > max;
+        let mut out = Vec::new();
+        for (i, e) in list.iter().take(max).enumerate() {
+            let value = match e.get("value") {
+                Some(v) => objects::value(self, v, depth).await?,
+                None => Value::Unavailable,
             };
-            chosen.push((key, p));
+            let key = match e.get("key") {
+                Some(k) if *kind == ObjectKind::Map => {
+                    Key::Value(objects::value(self, k, depth).await?)
+                }
+                _ => Key::Index(i as u64),
+            };
+            out.push(Entry { key, value });
         }
-        let values = try_join_all(chosen.iter().map(|(_, p)| async move {
-            Ok::<_, DebuggerError>(match p.get("value") {
-                Some(ro) => self.value(ro, depth).await?,
-                None => accessor(),
-            })
-        }))
-        .await?;
-        Ok((
-            chosen
-                .into_iter()
-                .zip(values)
-                .map(|((key, _), value)| Entry { key, value })
-                .collect(),
-            truncated,
-        ))
+        Ok((out, truncated))
     }
 }
 

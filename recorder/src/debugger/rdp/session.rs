@@ -361,20 +361,18 @@ impl RdpSession {
             .request(&thread, "frames", json!({"start": 0, "count": 1000}))
             .await
             .map_err(err)?;
-        let frames = frames
+        let frames: &[Json] = frames
             .get("frames")
             .and_then(Json::as_array)
-            .cloned()
+            .map(Vec::as_slice)
             .unwrap_or_default();
-        let in_program = |f: &Json| {
-            f.pointer("/where/actor").and_then(Json::as_str) == Some(self.source_actor.as_str())
+        let source = self.source_actor.as_str();
+        let program = match crate::debugger::in_program(frames, |f| {
+            f.pointer("/where/actor").and_then(Json::as_str) == Some(source)
+        }) {
+            Ok(frames) => frames,
+            Err(program_below) => return Ok(Pause::Outside { program_below }),
         };
-        let program: Vec<&Json> = frames.iter().filter(|f| in_program(f)).collect();
-        if frames.first().is_none_or(|f| !in_program(f)) {
-            return Ok(Pause::Outside {
-                program_below: !program.is_empty(),
-            });
-        }
         let mut stack = Vec::with_capacity(program.len());
         for (i, f) in program.iter().enumerate() {
             let scopes = if i == 0 || self.opts.all_frame_scopes {

@@ -1,0 +1,184 @@
+//! Reading remote objects and scope bindings, the same way over CDP and WebKit's protocol: a
+//! value expanded to a depth, a long array read through a copy of its head, the bindings of a
+//! scope chain fetched all at once. Where the protocols differ (how a remote object is told,
+//! where properties are listed, Map and Set entries) each adapter says so through `Remote`.
+
+use super::session::{accessor, err};
+use super::InspectorError;
+use crate::debugger::DebuggerError;
+use async_trait::async_trait;
+use futures_util::future::try_join_all;
+use morphtrace_schema::{Entry, Key, ObjectKind, Value};
+use serde_json::{json, Value as Json};
+use std::future::Future;
+use std::pin::Pin;
+
+/// One inspector session's side of reading objects.
+#[async_trait]
+pub trait Remote: Sync {
+    /// Where `Runtime.getProperties` lists properties: `result` (V8) or `properties` (WebKit).
+    const PROPERTIES: &'static str;
+    /// The parameter that keeps `Runtime.callFunctionOn` from pausing or logging.
+    const QUIET: &'static str;
+
+    /// A request on the session's target.
+    async fn request(&self, method: &str, params: Json) -> Result<Json, InspectorError>;
+    /// At most this many entries of one object are read.
+    fn max_entries(&self) -> usize;
+    /// A remote object's primitive value, or its object shell (entries not read yet).
+    fn shell(ro: &Json) -> Value;
+    /// An array's length as the remote object tells it, without a request.
+    fn length(ro: &Json) -> Option<usize>;
+    /// The entries of a Map or Set (not own properties in either engine), to `depth`.
+    async fn collection(
+        &self,
+        object_id: &str,
+        kind: &ObjectKind,
+        depth: u32,
+    ) -> Result<(Vec<Entry>, bool), DebuggerError>;
+}
+
+/// Copies the first n elements present of an array (holes stay holes) into a plain object, with
+/// `more` when more follow: a long array's entries without fetching it whole.
+const ARRAY_HEAD: &str = "function (n) { const o = Object.create(null); let k = 0; for (let i = 0; i < this.length; i++) { if (!(i in this)) continue; if (k === n) { o.more = true; break; } o[i] = this[i]; k++; } return o; }";
+
+type Boxed<'a, T> = Pin<Box<dyn Future<Output = Result<T, DebuggerError>> + Send + 'a>>;
+
+/// A value expanded to `depth` levels of object entries.
+pub fn value<'a, R: Remote>(r: &'a R, ro: &'a Json, depth: u32) -> Boxed<'a, Value> {
+    Box::pin(async move {
+        let mut v = R::shell(ro);
+        if let Value::Object {
+            kind,
+            entries,
+            truncated,
+            ..
+        } = &mut v
+        {
+            if depth > 0 && *kind != ObjectKind::Function {
+                if let Some(id) = ro.get("objectId").and_then(Json::as_str) {
+                    let (e, t) = self::entries(r, id, kind, R::length(ro), depth - 1).await?;
+                    *entries = Some(e);
+                    *truncated = t;
+                }
+            }
+        }
+        Ok(v)
+    })
+}
+
+/// The getProperties reply's properties.
+fn properties<R: Remote>(reply: &Json) -> impl Iterator<Item = &Json> {
+    reply
+        .get(R::PROPERTIES)
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+}
+
+/// An object's own enumerable entries (a Map's or Set's through `Remote::collection`), at most
+/// `max_entries`, and whether more were left out.
+pub async fn entries<R: Remote>(
+    r: &R,
+    object_id: &str,
+    kind: &ObjectKind,
+    length: Option<usize>,
+    depth: u32,
+) -> Result<(Vec<Entry>, bool), DebuggerError> {
+    if matches!(kind, ObjectKind::Map | ObjectKind::Set) {
+        return r.collection(object_id, kind, depth).await;
+    }
+    let max = r.max_entries();
+    // A long array would come back whole (SunSpider has arrays of 40,000 numbers: seconds per
+    // pause). Copy its first entries into a plain object and read that instead. Only for real
+    // arrays: reading their elements runs no program code (proxies are another subtype).
+    let mut object_id = object_id.to_string();
+    let mut truncated = false;
+    let mut head_copy = false;
+    if let (ObjectKind::Array | ObjectKind::TypedArray, Some(len)) = (kind, length) {
+        if len > max {
+            let mut params = json!({
+                "objectId": object_id,
+                "functionDeclaration": ARRAY_HEAD,
+                "arguments": [{"value": max}],
+            });
+            params[R::QUIET] = json!(true);
+            let head = r
+                .request("Runtime.callFunctionOn", params)
+                .await
+                .map_err(err)?;
+            if let Some(id) = head.pointer("/result/objectId").and_then(Json::as_str) {
+                object_id = id.to_string();
+                head_copy = true;
+            }
+        }
+    }
+    let props = own_properties(r, &object_id).await?;
+    let indexed = matches!(kind, ObjectKind::Array | ObjectKind::TypedArray);
+    let mut chosen = Vec::new();
+    for p in properties::<R>(&props) {
+        if p.get("enumerable").and_then(Json::as_bool) != Some(true) {
+            continue;
+        }
+        let name = p.get("name").and_then(Json::as_str).unwrap_or("");
+        if head_copy && name == "more" {
+            truncated = true;
+            continue;
+        }
+        if chosen.len() >= max {
+            truncated = true;
+            break;
+        }
+        let key = match name.parse::<u64>() {
+            Ok(i) if indexed => Key::Index(i),
+            _ => Key::Name(name.to_string()),
+        };
+        chosen.push((key, p));
+    }
+    let values = try_join_all(chosen.iter().map(|(_, p)| async move {
+        Ok::<_, DebuggerError>(match p.get("value") {
+            Some(ro) => value(r, ro, depth).await?,
+            None => accessor(),
+        })
+    }))
+    .await?;
+    let out = chosen
+        .into_iter()
+        .zip(values)
+        .map(|((key, _), value)| Entry { key, value })
+        .collect();
+    Ok((out, truncated))
+}
+
+/// `Runtime.getProperties` of an object's own properties.
+pub async fn own_properties<R: Remote>(r: &R, object_id: &str) -> Result<Json, DebuggerError> {
+    r.request(
+        "Runtime.getProperties",
+        json!({"objectId": object_id, "ownProperties": true}),
+    )
+    .await
+    .map_err(err)
+}
+
+/// The bindings of each scope object (`ids`, in chain order) with their values to `depth`:
+/// `None` where the engine gives a binding no value (V8: in its temporal dead zone). Every
+/// request of a pause is in flight at once: a pause costs a few round trips through the engine
+/// instead of one per scope and variable.
+pub async fn bindings<R: Remote>(
+    r: &R,
+    ids: &[&str],
+    depth: u32,
+) -> Result<Vec<Vec<(String, Option<Value>)>>, DebuggerError> {
+    let replies = try_join_all(ids.iter().map(|id| own_properties(r, id))).await?;
+    try_join_all(replies.iter().map(|reply| {
+        try_join_all(properties::<R>(reply).map(|p| async move {
+            let name = p.get("name").and_then(Json::as_str).unwrap_or("");
+            let value = match p.get("value") {
+                Some(ro) => Some(value(r, ro, depth).await?),
+                None => None,
+            };
+            Ok::<_, DebuggerError>((name.to_string(), value))
+        }))
+    }))
+    .await
+}
