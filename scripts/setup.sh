@@ -14,14 +14,15 @@ if [ -z "${MORPHTRACE_RUNTIME_ONLY:-}" ] && ! command -v cargo >/dev/null 2>&1; 
 fi
 
 # Debian packages: install only what is missing (apt-get update only when needed).
-# chromium (CDP) and firefox-esr (RDP): the browsers under test; clang, llvm (llvm-cov, llvm-profdata),
+# chromium (CDP) and firefox-esr (RDP): the browsers under test; chromium-driver (chromedriver):
+# the WebDriver server through which the tests read the HTML pages in Chromium; clang, llvm (llvm-cov, llvm-profdata),
 # libclang-rt-14-dev (the profile runtime), csmith and libcsmith-dev (csmith.h): the C coverage profilers
 # and their program generator; cvise (C-Vise): the reducer of C coverage findings; slurm-wlm,
 # munge and iproute2: the single-node Slurm that tests deploy/slurm (in a network namespace);
 # python3-yaml: reads deploy/k8s's manifests in its local run; kubernetes-client (kubectl, when
 # none is installed): renders them.
 need=()
-for pkg in chromium firefox-esr clang llvm libclang-rt-14-dev csmith libcsmith-dev cvise \
+for pkg in chromium chromium-driver firefox-esr clang llvm libclang-rt-14-dev csmith libcsmith-dev cvise \
   slurm-wlm munge iproute2 python3-yaml "$@"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
