@@ -49,6 +49,8 @@ struct Inner {
     pending: Mutex<HashMap<u64, (String, oneshot::Sender<Reply>)>>,
     routes: Mutex<HashMap<String, mpsc::UnboundedSender<InspectorEvent>>>,
     next_id: AtomicU64,
+    /// The websocket's address, naming the connection in the wire trace.
+    url: String,
 }
 
 /// A cheap, clonable handle on one websocket to a debugger.
@@ -84,6 +86,7 @@ impl Connection {
             pending: Mutex::new(HashMap::new()),
             routes: Mutex::new(HashMap::new()),
             next_id: AtomicU64::new(1),
+            url: url.to_string(),
         });
         tokio::spawn(async move {
             while let Some(m) = out_rx.recv().await {
@@ -106,7 +109,7 @@ impl Connection {
                     tracing::warn!("unparsable CDP message: {text:.200}");
                     continue;
                 };
-                tracing::trace!(target: WIRE, "< {text}");
+                tracing::trace!(target: WIRE, url = %reader.url, "< {text}");
                 if v.get("id").is_none() {
                     tracing::trace!(event = %v.get("method").and_then(|m| m.as_str()).unwrap_or(""), "cdp event");
                 }
@@ -160,7 +163,7 @@ impl Connection {
             msg["sessionId"] = json!(s);
         }
         let text = msg.to_string();
-        tracing::trace!(target: WIRE, "> {text}");
+        tracing::trace!(target: WIRE, url = %self.inner.url, "> {text}");
         if self.inner.out.send(Message::Text(text.into())).is_err() {
             if let Ok(mut p) = self.inner.pending.lock() {
                 if let Some((_, tx)) = p.remove(&id) {
