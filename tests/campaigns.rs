@@ -19,10 +19,7 @@ fn root() -> PathBuf {
 fn corpus() -> Vec<String> {
     vec![
         root().join("tests/fixtures/prog.js").display().to_string(),
-        root()
-            .join("tests/fixtures/dbdb-manual")
-            .display()
-            .to_string(),
+        root().join("corpus/dbdb/manual").display().to_string(),
     ]
 }
 
@@ -430,18 +427,18 @@ fn ctrl_c_stops_every_strategy_cleanly_and_resume_completes_it() {
     type Count = fn(&ArchiveReader) -> usize;
     let sessions: Count = |r| r.session_count();
     let executions: Count = |r| r.execution_count();
-    let sunspider = root()
-        .join("tests/fixtures/sunspider")
-        .display()
-        .to_string();
+    let sunspider: Vec<String> = common::sunspider()
+        .iter()
+        .flat_map(|p| ["--corpus".to_string(), p.display().to_string()])
+        .collect();
     let cases: Vec<(&str, Vec<String>, Count, usize)> = vec![
         (
             "random",
-            [
-                "run", "--engine", "node", "--seeds", "1..8", "--corpus", &sunspider,
-            ]
-            .map(String::from)
-            .to_vec(),
+            ["run", "--engine", "node", "--seeds", "1..8"]
+                .map(String::from)
+                .into_iter()
+                .chain(sunspider)
+                .collect(),
             sessions,
             10 * 8,
         ),
@@ -552,7 +549,7 @@ fn processes_in_group(group: u32) -> Vec<(u32, char)> {
 fn the_recorder_leaves_no_engine_process_behind() {
     use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();
-    let program = root().join("tests/fixtures/sunspider/3d-morph.js");
+    let program = root().join("corpus/dbdb/sunspider/3d-morph.js");
     for engine in ["chromium", "firefox", "node"] {
         let out = dir.path().join(format!("{engine}.mtrace"));
         let mut child = Command::new(RECORD)
@@ -1010,7 +1007,7 @@ fn findings_reduce_every_class_worth_a_bundle_and_index_them() {
     let o = Command::new(RECORD)
         .args(["run", "--engine", "chromium", "--engine", "firefox"])
         .args(["--strategy", "differential", "--seeds", "1..1", "--corpus"])
-        .arg(root().join("tests/fixtures/dbdb-manual/1.js"))
+        .arg(root().join("corpus/dbdb/manual/1.js"))
         .arg("--out")
         .arg(&archive)
         .output()
@@ -1074,7 +1071,7 @@ fn three_engines_vote_and_name_the_suspect() {
             "run", "--engine", "chromium", "--engine", "node", "--engine", "firefox",
         ])
         .args(["--strategy", "differential", "--seeds", "1..3", "--corpus"])
-        .arg(root().join("tests/fixtures/dbdb-manual"))
+        .arg(root().join("corpus/dbdb/manual"))
         .arg("--out")
         .arg(&out)
         .output()
@@ -1158,7 +1155,7 @@ fn three_engine_families_vote_with_javascriptcore() {
             "run", "--engine", "chromium", "--engine", "firefox", "--engine", "bun",
         ])
         .args(["--strategy", "differential", "--seeds", "1..3", "--corpus"])
-        .arg(root().join("tests/fixtures/dbdb-manual"))
+        .arg(root().join("corpus/dbdb/manual"))
         .arg("--out")
         .arg(&out)
         .output()

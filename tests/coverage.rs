@@ -419,7 +419,7 @@ fn a_js_campaign_is_deterministic_and_rejects_what_cod_cannot_use() {
         fixture("conditional-after-return.js"),
         fixture("random.js"),
         fixture("broken.js"),
-        root().join("tests/fixtures/dbdb-manual"),
+        root().join("corpus/dbdb/manual"),
     ];
     let mut args: Vec<String> = vec![
         "--engine".into(),

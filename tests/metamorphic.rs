@@ -47,10 +47,8 @@ fn inline(name: &str, text: &str) -> Loaded {
 
 /// The DBDB programs bundled with the tests: ten SunSpider programs and the four manual ones.
 fn dbdb() -> Vec<Loaded> {
-    let specs = [
-        root().join("tests/fixtures/sunspider"),
-        root().join("tests/fixtures/dbdb-manual"),
-    ];
+    let mut specs = common::sunspider();
+    specs.push(root().join("corpus/dbdb/manual"));
     let specs: Vec<String> = specs.iter().map(|p| p.display().to_string()).collect();
     corpus::load_specs(&specs, &dir()).unwrap()
 }
@@ -412,9 +410,12 @@ fn a_campaign_records_linked_chains_deterministically() {
             .args(["run", "--strategy", "metamorphic", "--engine", "chromium"])
             .args(["--engine", "node", "--rounds", "5", "--seeds", "1..2"])
             .arg("--corpus")
-            .arg(root().join("tests/fixtures/dbdb-manual"))
-            .arg("--corpus")
-            .arg(root().join("tests/fixtures/sunspider"))
+            .arg(root().join("corpus/dbdb/manual"))
+            .args(
+                common::sunspider()
+                    .iter()
+                    .flat_map(|p| ["--corpus".into(), p.clone()]),
+            )
             .arg("--corpus")
             .arg(format!(
                 "test262:{}",

@@ -48,12 +48,7 @@ fn campaign(engines: &[&str], strategy: &str) -> Vec<String> {
         ]
         .map(String::from),
     );
-    a.push(
-        root()
-            .join("tests/fixtures/dbdb-manual")
-            .display()
-            .to_string(),
-    );
+    a.push(root().join("corpus/dbdb/manual").display().to_string());
     a
 }
 
@@ -343,10 +338,7 @@ fn the_kubernetes_indexed_job_runs_its_shards_and_merges_them() {
         ]
         .map(String::from),
         &[
-            &format!(
-                "--corpus={}",
-                root().join("tests/fixtures/dbdb-manual").display()
-            ),
+            &format!("--corpus={}", root().join("corpus/dbdb/manual").display()),
             &format!("--out={}", whole.display()),
         ],
     );

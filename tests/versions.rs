@@ -53,10 +53,7 @@ fn an_unknown_version_fails_fast_with_the_nearby_ones() {
             "--engine",
             "chromium@124",
             "--corpus",
-            &root()
-                .join("tests/fixtures/dbdb-manual")
-                .display()
-                .to_string(),
+            &root().join("corpus/dbdb/manual").display().to_string(),
             "--out",
             &out.path().join("a.mtrace").display().to_string(),
         ],

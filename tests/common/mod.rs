@@ -44,3 +44,25 @@ pub fn normalized(path: &Path) -> BTreeMap<SessionId, Session> {
 pub fn events(t: &morphtrace_schema::Trace) -> Vec<morphtrace_schema::EventKind> {
     t.events.iter().map(|e| e.kind.clone()).collect()
 }
+
+/// The ten SunSpider programs of `corpus/dbdb/sunspider/` the tests record (fewer and shorter
+/// programs keep the suite within CI's time), one `--corpus` each.
+#[allow(dead_code)] // each test crate compiles this module; not all of them record SunSpider
+pub fn sunspider() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/dbdb/sunspider");
+    [
+        "3d-morph.js",
+        "access-binary-trees.js",
+        "access-fannkuch.js",
+        "access-nsieve.js",
+        "bitops-3bit-bits-in-byte.js",
+        "bitops-bits-in-byte.js",
+        "controlflow-recursive.js",
+        "math-cordic.js",
+        "math-spectral-norm.js",
+        "string-validate-input.js",
+    ]
+    .iter()
+    .map(|f| dir.join(f))
+    .collect()
+}

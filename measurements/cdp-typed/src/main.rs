@@ -8,7 +8,9 @@ use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 
 fn try_as<T: serde::de::DeserializeOwned>(v: &Value) -> Result<(), String> {
-    serde_json::from_value::<T>(v.clone()).map(|_| ()).map_err(|e| e.to_string())
+    serde_json::from_value::<T>(v.clone())
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 macro_rules! cmd {
@@ -84,7 +86,9 @@ fn main() {
         let mut ids: HashMap<(Option<String>, u64), String> = HashMap::new();
         for line in text.lines() {
             // ` > {json} url=ws://…` (the connection) after tracing's prefix.
-            let Some((line, url)) = line.rsplit_once(" url=") else { continue };
+            let Some((line, url)) = line.rsplit_once(" url=") else {
+                continue;
+            };
             let (dir, json) = if let Some(i) = line.find("> {") {
                 ('>', &line[i + 2..])
             } else if let Some(i) = line.find("< {") {
@@ -92,15 +96,22 @@ fn main() {
             } else {
                 continue;
             };
-            let Ok(v) = serde_json::from_str::<Value>(json) else { continue };
-            let session = Some(format!("{url} {}", v.get("sessionId").and_then(Value::as_str).unwrap_or("")));
+            let Ok(v) = serde_json::from_str::<Value>(json) else {
+                continue;
+            };
+            let session = Some(format!(
+                "{url} {}",
+                v.get("sessionId").and_then(Value::as_str).unwrap_or("")
+            ));
             let (key, outcome) = if dir == '>' {
                 let m = v["method"].as_str().unwrap_or("").to_string();
                 ids.insert((session.clone(), v["id"].as_u64().unwrap_or(0)), m.clone());
                 let r = command(&m, &v["params"], false);
                 (format!("{m} params"), r)
             } else if let Some(id) = v.get("id").and_then(Value::as_u64) {
-                let Some(m) = ids.get(&(session.clone(), id)).cloned() else { continue };
+                let Some(m) = ids.get(&(session.clone(), id)).cloned() else {
+                    continue;
+                };
                 if v.get("error").is_some() {
                     continue;
                 }
