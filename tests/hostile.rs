@@ -394,3 +394,49 @@ fn an_interrupted_hostile_campaign_resumes_to_every_outcome() {
     assert_eq!(counts(&resumed), counts(&full));
     check_all_accounted("resumed", &resumed, &corpus, 1);
 }
+
+/// `reduce` and `bisect` run programs-to-debug as `run` does: under the memory bound, their
+/// engines killed when they pass it, and said so. A bound no engine can keep (1 MiB) makes every
+/// engine they start pass it; without the bound they would reduce and bisect as usual.
+#[test]
+fn reduce_and_bisect_run_their_engines_under_the_memory_bound() {
+    let _serial = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let archive = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../traces/differential-chromium-node-dbdb.mtrace");
+    let reader = ArchiveReader::open(&archive).unwrap();
+    let session = reader
+        .sessions()
+        .map(|s| s.unwrap())
+        .find(|s| s.divergence.is_some())
+        .expect("the trace has a diverged session");
+    let id = session.id.to_string();
+    for (command, extra) in [
+        ("reduce", ["--budget", "60", "--session-timeout", "10"]),
+        (
+            "bisect",
+            ["--versions", "node@20..24", "--session-timeout", "10"],
+        ),
+    ] {
+        let t0 = Instant::now();
+        let o = Command::new(RECORD)
+            .arg(command)
+            .arg(&archive)
+            .args(["--session", &id, "--memory-limit", "1", "--out"])
+            .arg(dir.path().join(command))
+            .args(extra)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(
+            !o.status.success(),
+            "{command} succeeded under a 1 MiB bound"
+        );
+        assert!(
+            err.contains("(bound 1 MiB): killed"),
+            "{command}: the memory guard killed nothing: {err}"
+        );
+        println!("{command}: refused in {:.1} s", t0.elapsed().as_secs_f64());
+    }
+}

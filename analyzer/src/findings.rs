@@ -492,6 +492,118 @@ pub fn recorder() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("morphtrace-record"))
 }
 
+#[derive(Debug, thiserror::Error)]
+pub enum FindingsError {
+    #[error(transparent)]
+    Polars(#[from] PolarsError),
+    #[error("{what}: {source}")]
+    Io {
+        what: String,
+        source: std::io::Error,
+    },
+}
+
+/// Reduces each of `chosen` with the recorder (`RECORDER reduce`, a child process that dies with
+/// this one) into `out/NN-CLASS`, then writes `out/findings.json` and `out/index.html` (with
+/// `skipped`, the classes left out); `each` is told every outcome as it comes.
+pub fn reduce_all(
+    chosen: &[Representative],
+    skipped: &[Skipped],
+    out: &Path,
+    budget: f64,
+    recorder: &Path,
+    progress: bool,
+    mut each: impl FnMut(&Outcome),
+) -> Result<Vec<Outcome>, FindingsError> {
+    let io = |what: String| move |source| FindingsError::Io { what, source };
+    std::fs::create_dir_all(out).map_err(io(format!("creating {}", out.display())))?;
+    let bar = indicatif::ProgressBar::new(chosen.len() as u64).with_style(
+        indicatif::ProgressStyle::with_template("{bar:30} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    if !progress {
+        bar.set_draw_target(indicatif::ProgressDrawTarget::hidden());
+    }
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    for (i, r) in chosen.iter().enumerate() {
+        let slug = r.slug(i + 1);
+        bar.set_message(r.key.join(" / "));
+        let mut cmd = std::process::Command::new(recorder);
+        cmd.arg("reduce")
+            .arg(&r.archive)
+            .args(["--session", &r.session.to_string()])
+            .args(["--budget", &budget.to_string()])
+            .arg("--out")
+            .arg(out.join(&slug));
+        if let Some(c) = r.coverage_class() {
+            cmd.args(["--class", &c]);
+        }
+        if r.divergence > 0 {
+            cmd.args(["--divergence", &r.divergence.to_string()]);
+        }
+        // The reduction runs engines on hostile programs: it must not outlive the analyzer
+        // (Ctrl-C, a killed parent). Its own children die with it in turn.
+        // SAFETY: prctl with PR_SET_PDEATHSIG takes no pointers and is async-signal-safe.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut cmd, || {
+                if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        let o = cmd.output().map_err(io(format!(
+            "running {} (give the recorder with --recorder)",
+            recorder.display()
+        )))?;
+        let stdout = String::from_utf8_lossy(&o.stdout);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        let last = |t: &str| {
+            t.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .unwrap_or("")
+                .to_string()
+        };
+        let written = o.status.success() && out.join(&slug).join("README.md").is_file();
+        let said = if written {
+            stdout.lines().next().unwrap_or("").to_string()
+        } else {
+            last(&stderr)
+        };
+        let outcome = Outcome {
+            representative: r.clone(),
+            bundle: written.then_some(slug),
+            said,
+        };
+        each(&outcome);
+        outcomes.push(outcome);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let summary: Vec<serde_json::Value> = outcomes
+        .iter()
+        .map(|o| {
+            let r = &o.representative;
+            serde_json::json!({
+                "family": format!("{:?}", r.family).to_lowercase(),
+                "class": r.key,
+                "members": r.size,
+                "verdict": r.verdict,
+                "archive": r.archive,
+                "session": r.session,
+                "bundle": o.bundle,
+                "said": o.said,
+            })
+        })
+        .collect();
+    let json = serde_json::to_string_pretty(&summary).unwrap_or_default() + "\n";
+    std::fs::write(out.join("findings.json"), json).map_err(io("writing findings.json".into()))?;
+    std::fs::write(out.join("index.html"), index(out, Some(&outcomes), skipped))
+        .map_err(io("writing index.html".into()))?;
+    Ok(outcomes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,8 @@
 //! Triage over the analyzer's frames: the rules of `morphtrace_schema::triage` applied to the
-//! members of each class, each class's verdict, and `triage --check`.
+//! members of each class, each class's verdict, the class tables with verdicts (`classes`, the
+//! report), and `triage --check`.
 
+use crate::render::Table;
 pub use morphtrace_schema::triage::*;
 use polars::prelude::*;
 use std::collections::BTreeMap;
@@ -300,6 +302,134 @@ pub fn check(triage: &Triage, families: &[(Family, &DataFrame)]) -> PolarsResult
         "examples" => tests,
         "note" => note,
     )
+}
+
+/// Which classes `class_tables` shows.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    All,
+    /// Only classes with members no triage rule judges.
+    NewOnly,
+    /// Two tables per family: new classes, then triaged ones (the HTML report).
+    Separate,
+}
+
+/// The class tables of every finding family the frames hold, each class with its triage
+/// verdict; and how many classes have members no rule judges.
+pub fn class_tables(
+    f: &crate::load::Frames,
+    triage: &Triage,
+    split: Split,
+    top: usize,
+) -> PolarsResult<(Vec<Table>, usize)> {
+    let cod_reports = crate::cod::reports(f)?;
+    let families = [
+        ClassTable {
+            name: "divergence_classes",
+            what: "divergences",
+            members: &f.divergences,
+            keys: &crate::dbdb::classes::DIVERGENCE_KEYS,
+            family: Family::Divergence,
+            headers: &["Diff. type", "Last action", "AST node"],
+        },
+        ClassTable {
+            name: "warning_classes",
+            what: "warnings",
+            members: &f.warnings,
+            keys: &crate::dbdb::classes::WARNING_KEYS,
+            family: Family::Warning,
+            headers: &["Relation", "Transformation", "AST node"],
+        },
+        ClassTable {
+            name: "coverage_classes",
+            what: "coverage inconsistencies left after the weak-noise filter",
+            members: &cod_reports,
+            keys: &crate::cod::KEYS,
+            family: Family::Inconsistency,
+            headers: &["Relation", "Profiler", "Kind", "Syntax of the line"],
+        },
+    ];
+    let mut shown: Vec<Table> = Vec::new();
+    let mut untriaged = 0;
+    let any = families.iter().any(|x| x.members.height() > 0);
+    for ClassTable {
+        name,
+        what,
+        members,
+        keys,
+        family,
+        headers,
+    } in families
+    {
+        // A table of nothing says nothing: show the kinds the archives have (both debugger
+        // tables if they have none).
+        if members.height() == 0 && (any || family == Family::Inconsistency) {
+            continue;
+        }
+        let c = crate::dbdb::classes::classes(members, keys)?;
+        let c = JudgeFrames::annotate(triage, &c, members, keys, family)?;
+        let open: Vec<bool> = crate::columns::u32s(&c, "untriaged")?
+            .into_iter()
+            .map(|n| n > 0)
+            .collect();
+        untriaged += open.iter().filter(|o| **o).count();
+        let parts: Vec<(String, polars::prelude::DataFrame, &str)> = match split {
+            Split::All => vec![(name.to_string(), c, "")],
+            Split::NewOnly => vec![(
+                name.to_string(),
+                crate::columns::rows_where(&c, open)?,
+                " that no triage rule judges",
+            )],
+            Split::Separate => vec![
+                (
+                    format!("{name}_new"),
+                    crate::columns::rows_where(&c, open.iter().copied())?,
+                    ": new, not (or not fully) triaged",
+                ),
+                (
+                    format!("{name}_triaged"),
+                    crate::columns::rows_where(&c, open.iter().map(|o| !o))?,
+                    ": triaged",
+                ),
+            ],
+        };
+        for (name, c, which) in parts {
+            let c = c.drop("untriaged")?;
+            let c = if split == Split::Separate {
+                c
+            } else {
+                c.drop("link")?
+            };
+            let total = c.height();
+            let c = if top > 0 { c.head(Some(top)) } else { c };
+            let mut t = Table::from_df(
+                &name,
+                &format!("{total} classes of {} {what}{which}", members.height()),
+                &c,
+            );
+            let mut extra = vec!["Size", "in %", "Verdict", "Note"];
+            if split == Split::Separate {
+                extra.push("Link");
+            }
+            t.columns = headers
+                .iter()
+                .chain(extra.iter())
+                .map(|h| h.to_string())
+                .collect();
+            shown.push(t);
+        }
+    }
+    Ok((shown, untriaged))
+}
+
+/// One table of `classes`: a finding family's members, class keys and column headers.
+struct ClassTable<'a> {
+    name: &'static str,
+    what: &'static str,
+    members: &'a polars::prelude::DataFrame,
+    keys: &'static [&'static str],
+    family: Family,
+    headers: &'static [&'static str],
 }
 
 #[cfg(test)]

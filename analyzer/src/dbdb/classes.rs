@@ -74,6 +74,95 @@ pub fn sample(members: &DataFrame, keys: &[&str], n: usize, seed: u64) -> Polars
     Ok(out)
 }
 
+/// `sample`'s text: `n` members drawn round-robin from the classes of divergences (or warnings),
+/// largest class first, each with its trace excerpt (`context` actions either side).
+pub fn sample_excerpts(
+    d: &crate::load::Archives,
+    n: usize,
+    seed: u64,
+    context: u32,
+    warnings: bool,
+) -> PolarsResult<String> {
+    use morphtrace_schema::ArchiveReader;
+    use std::fmt::Write as _;
+    let mut out = String::new();
+    let (members, keys) = if warnings {
+        (&d.frames.warnings, WARNING_KEYS)
+    } else {
+        (&d.frames.divergences, DIVERGENCE_KEYS)
+    };
+    let drawn = sample(members, &keys, n, seed)?;
+    let cls = classes(members, &keys)?;
+    let sizes = crate::columns::u32s(&cls, "size")?;
+    let arch = crate::columns::u32s(members, "archive")?;
+    let pos = crate::columns::u32s(members, "session")?;
+    let details = crate::columns::strings(members, if warnings { "message" } else { "detail" })?;
+    let at: Vec<u32> = if warnings {
+        crate::columns::u32s(members, "event_index")?
+    } else {
+        crate::columns::u32s(members, "action_index")?
+    };
+    let _ = writeln!(
+        out,
+        "{} of {} {} drawn from {} classes, round-robin, largest class first (seed {seed})",
+        drawn.len(),
+        members.height(),
+        if warnings { "warnings" } else { "divergences" },
+        cls.height()
+    );
+    let mut readers: std::collections::HashMap<u32, ArchiveReader> = Default::default();
+    for (i, m) in drawn.iter().enumerate() {
+        let a = arch[m.row];
+        let src = &d.sources[a as usize];
+        let _ = writeln!(
+            out,
+            "\n#{} class {} [{}] ({} members): {}\n  {} session {}",
+            i + 1,
+            m.class + 1,
+            m.key.join(" / "),
+            sizes[m.class],
+            details[m.row],
+            src.path,
+            pos[m.row],
+        );
+        if let std::collections::hash_map::Entry::Vacant(e) = readers.entry(a) {
+            match ArchiveReader::open(&src.path) {
+                Ok(r) => {
+                    e.insert(r);
+                }
+                Err(err) => {
+                    let _ = writeln!(out, "  (archive does not open: {err})");
+                    continue;
+                }
+            }
+        }
+        let r = &readers[&a];
+        match r.session(pos[m.row] as usize) {
+            Ok(s) => {
+                let program = r
+                    .program(&s.program)
+                    .map(|p| p.origin.name())
+                    .unwrap_or_default();
+                let _ = writeln!(out, "  program {program}, seed {}, id {}", s.seed, s.id);
+                // A warning's index counts events; the excerpt counts actions.
+                let action = if warnings {
+                    s.traces
+                        .first()
+                        .and_then(|t| crate::load::action_of_event(&t.into(), at[m.row]))
+                        .unwrap_or(0)
+                } else {
+                    at[m.row]
+                };
+                out.push_str(&crate::show::excerpt(r.header(), &s, action, context));
+            }
+            Err(e) => {
+                let _ = writeln!(out, "  (session does not decode: {e})");
+            }
+        }
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

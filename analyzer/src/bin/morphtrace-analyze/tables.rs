@@ -1,11 +1,11 @@
 //! Tables and pages: the papers' `tables`, `compare` of two runs, the `versions` matrix, the
 //! HTML `report`.
 
-use crate::classes::{class_tables, Split};
 use crate::cli::{CompareArgs, ReportArgs, TablesArgs, VersionsArgs};
 use crate::inputs::{code, load_inputs, print_tables};
 use anyhow::Result;
 use morphtrace_analyzer::load::{self, Archives, Want};
+use morphtrace_analyzer::triage::{class_tables, Split};
 use morphtrace_analyzer::{compare, report, tables};
 use std::process::ExitCode;
 

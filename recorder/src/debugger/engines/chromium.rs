@@ -220,7 +220,7 @@ impl Browser {
             .tempdir()
             .map_err(|e| fail(format!("profile directory: {e}")))?;
         // Flags from the cookbook; background networking off because the network is closed.
-        let child = Command::new(exe)
+        let mut child = Command::new(exe)
             .args([
                 "--headless",
                 "--no-sandbox",
@@ -260,6 +260,10 @@ impl Browser {
                 if let (Some(port), Some(path)) = (lines.next(), lines.next()) {
                     break format!("ws://127.0.0.1:{}{}", port.trim(), path.trim());
                 }
+            }
+            // A browser that died (a crash, the memory bound) will never listen: say so now.
+            if let Ok(Some(status)) = child.try_wait() {
+                return Err(fail(format!("it ended before it listened ({status})")));
             }
             if tokio::time::Instant::now() > deadline {
                 return Err(fail("no DevToolsActivePort within 20 s".into()));
