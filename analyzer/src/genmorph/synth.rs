@@ -212,3 +212,97 @@ pub fn synthesize(
     }
     out
 }
+
+/// What `synthesize_all` found: every function's relations, its search figures (one row per
+/// function), and how many counterexample states refinement added.
+pub struct Searched {
+    pub relations: Vec<RelationRecord>,
+    pub table: crate::render::Table,
+    pub added: usize,
+}
+
+/// The search over every function of `batches`, refined by the counterexamples of `reports`
+/// and warm-started from `warm` (an error: a warm relation that does not parse).
+pub fn synthesize_all(
+    batches: &[ExecutionBatch],
+    cfg: &Config,
+    top: usize,
+    reports: &[morphtrace_schema::genmorph::relations::FalsificationReport],
+    warm: Option<&morphtrace_schema::genmorph::relations::RelationSet>,
+    progress: bool,
+) -> Result<Searched, String> {
+    use crate::render::Table;
+    let bar = if progress {
+        indicatif::ProgressBar::new(batches.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    let mut relations: Vec<RelationRecord> = Vec::new();
+    let mut added = 0;
+    let mut perf = Table::new(
+        "genmorph-search",
+        "GenMorph search per function",
+        &[
+            "function",
+            "input relations",
+            "generations",
+            "candidate evaluations",
+            "evaluations/s",
+            "search s",
+            "s to final relations",
+            "MRs (no FP)",
+            "pass step 1",
+        ],
+    );
+    for b in batches {
+        bar.set_message(b.subject.name.clone());
+        let mut refine = Refinement::default();
+        for r in reports {
+            let unreadable = refine.add_counterexamples(b, &r.results);
+            if unreadable > 0 {
+                tracing::warn!(
+                    "{}: {unreadable} counterexamples have values without a GP form; left out",
+                    b.subject.name
+                );
+            }
+        }
+        if let Some(w) = warm {
+            refine.add_warm(b, &w.relations)?;
+        }
+        let s = synthesize(b, cfg, top, &refine);
+        let secs = s.elapsed().as_secs_f64();
+        perf.push(vec![
+            s.subject.clone(),
+            s.runs.len().to_string(),
+            s.runs
+                .iter()
+                .map(|r| r.generations)
+                .sum::<usize>()
+                .to_string(),
+            s.evaluations().to_string(),
+            format!("{:.0}", s.evaluations() as f64 / secs.max(1e-9)),
+            format!("{secs:.1}"),
+            format!("{:.1}", s.time_to_final()),
+            s.relations.len().to_string(),
+            s.relations
+                .iter()
+                .filter(|r| r.evaluation_fp == 0)
+                .count()
+                .to_string(),
+        ]);
+        added += s.runs.iter().map(|r| r.added).sum::<usize>();
+        relations.extend(s.relations);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(Searched {
+        relations,
+        table: perf,
+        added,
+    })
+}

@@ -5,7 +5,7 @@
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use morphtrace_analyzer::genmorph::search::Config;
-use morphtrace_analyzer::genmorph::synth::{synthesize, Refinement};
+use morphtrace_analyzer::genmorph::synth::synthesize_all;
 use morphtrace_analyzer::genmorph::table2::{row, step2_map, table};
 use morphtrace_analyzer::render::{Format, Table};
 use morphtrace_schema::genmorph::relations::{
@@ -202,77 +202,17 @@ fn search(a: SearchArgs) -> Result<()> {
         .map(|p| read_report(p))
         .collect::<Result<Vec<FalsificationReport>>>()?;
     let warm = a.warm.as_deref().map(read_relations).transpose()?;
-    let bar = if std::io::stderr().is_terminal() {
-        indicatif::ProgressBar::new(all.len() as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    if let Ok(style) =
-        indicatif::ProgressStyle::with_template("{elapsed_precise} [{bar:30}] {pos}/{len} {msg}")
-    {
-        bar.set_style(style.progress_chars("=> "));
-    }
-    let mut relations: Vec<RelationRecord> = Vec::new();
-    let mut added = 0;
-    let mut perf = Table::new(
-        "genmorph-search",
-        "GenMorph search per function",
-        &[
-            "function",
-            "input relations",
-            "generations",
-            "candidate evaluations",
-            "evaluations/s",
-            "search s",
-            "s to final relations",
-            "MRs (no FP)",
-            "pass step 1",
-        ],
-    );
-    for b in &all {
-        bar.set_message(b.subject.name.clone());
-        let mut refine = Refinement::default();
-        for r in &reports {
-            let unreadable = refine.add_counterexamples(b, &r.results);
-            if unreadable > 0 {
-                tracing::warn!(
-                    "{}: {unreadable} counterexamples have values without a GP form; left out",
-                    b.subject.name
-                );
-            }
-        }
-        if let Some(w) = &warm {
-            refine
-                .add_warm(b, &w.relations)
-                .map_err(anyhow::Error::msg)
-                .context("--warm")?;
-        }
-        let s = synthesize(b, &cfg, a.top, &refine);
-        let secs = s.elapsed().as_secs_f64();
-        perf.push(vec![
-            s.subject.clone(),
-            s.runs.len().to_string(),
-            s.runs
-                .iter()
-                .map(|r| r.generations)
-                .sum::<usize>()
-                .to_string(),
-            s.evaluations().to_string(),
-            format!("{:.0}", s.evaluations() as f64 / secs.max(1e-9)),
-            format!("{secs:.1}"),
-            format!("{:.1}", s.time_to_final()),
-            s.relations.len().to_string(),
-            s.relations
-                .iter()
-                .filter(|r| r.evaluation_fp == 0)
-                .count()
-                .to_string(),
-        ]);
-        added += s.runs.iter().map(|r| r.added).sum::<usize>();
-        relations.extend(s.relations);
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
+    let searched = synthesize_all(
+        &all,
+        &cfg,
+        a.top,
+        &reports,
+        warm.as_ref(),
+        std::io::stderr().is_terminal(),
+    )
+    .map_err(anyhow::Error::msg)
+    .context("--warm")?;
+    let (relations, perf, added) = (searched.relations, searched.table, searched.added);
     let set = RelationSet {
         archive: a.archive.display().to_string(),
         relations,
