@@ -541,6 +541,16 @@ impl FirefoxEngine {
         let is_program = source_url == program.url
             || Path::new(source_url.trim_start_matches("file://")).file_name()
                 == program.path.file_name();
+        if source_url.ends_with("/aboutTabCrashed.js") {
+            // The content process died while the page loaded: Firefox shows its crashed-tab page
+            // (the kernel logs a fault in libxul). An engine crash, not a program that did not
+            // compile.
+            return Err(DebuggerError::Crashed(
+                "Firefox's content process crashed while the page loaded (its crashed-tab page \
+                 paused instead of the program)"
+                    .into(),
+            ));
+        }
         if !is_program {
             // No pause in the program: it did not compile. Let the page end, then read its error.
             let first_pause = format!(
