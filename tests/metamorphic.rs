@@ -616,6 +616,8 @@ async fn a_planted_divergence_is_reduced_to_a_few_lines_that_still_show_it() {
             kind: morphtrace_schema::DivergenceKind::Variables,
             action: "stepOver".into(),
             ends: Vec::new(),
+            placed: Vec::new(),
+            suspect: None,
         },
         Duration::from_secs(60),
         indicatif::ProgressBar::hidden(),

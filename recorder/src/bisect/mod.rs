@@ -327,6 +327,8 @@ mod tests {
             kind: DivergenceKind::Variables,
             action: "resume".into(),
             ends: Vec::new(),
+            placed: Vec::new(),
+            suspect: None,
         };
         let div = |kind: DivergenceKind, action: Action, at: u32| Divergence {
             kind,

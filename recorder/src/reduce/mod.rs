@@ -45,7 +45,10 @@ pub enum ReduceError {
     Coverage(#[from] crate::cod::CoverageError),
 }
 
-/// What must stay the same: the divergence type and the kind of the action it showed at.
+/// What must stay the same: the divergence type and the kind of the action it showed at, the
+/// engine that stood alone, and the shape of each side's answer where the type has one. Without
+/// the last two a reduction drifts: a breakpoint that JavaScriptCore alone places nowhere
+/// reduced (on held-out test262 programs) to an empty program where V8 alone places one.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
     pub kind: DivergenceKind,
@@ -54,6 +57,10 @@ pub struct Finding {
     /// A termination: how each side ended (`engine-crashed`, `timeout`, …), `None` for a side
     /// that did not; a crash that reduces to an uncaught exception is not the same finding.
     pub ends: Vec<Option<String>>,
+    /// A breakpoint location: whether each side placed the breakpoint somewhere.
+    pub placed: Vec<bool>,
+    /// Three engines or more: the one that stood alone (`None`: none did, or two engines).
+    pub suspect: Option<EngineRef>,
 }
 
 impl Finding {
@@ -70,19 +77,33 @@ impl Finding {
                 .collect(),
             _ => Vec::new(),
         };
+        let placed = match d.kind {
+            DivergenceKind::BreakpointLocation => d
+                .sides
+                .iter()
+                .map(|s| matches!(&s.output, Some(Output::BreakpointSet { actual, .. }) if !actual.is_empty()))
+                .collect(),
+            _ => Vec::new(),
+        };
         Finding {
             kind: d.kind.clone(),
             action: d.action.name().to_string(),
             ends,
+            placed,
+            suspect: d.suspect,
         }
     }
 
-    /// Whether `d` is this finding again: its type at its kind of action (and, for a
-    /// termination, each side ending as it did).
+    /// Whether `d` is this finding again: its type at its kind of action, the same engine
+    /// alone, and, for a termination, each side ending as it did; for a breakpoint location,
+    /// the same sides placing it.
     pub fn matches(&self, d: &morphtrace_schema::Divergence) -> bool {
+        let again = Finding::of(d);
         d.kind == self.kind
             && d.action.name() == self.action
-            && (self.ends.is_empty() || Finding::of(d).ends == self.ends)
+            && again.suspect == self.suspect
+            && (self.ends.is_empty() || again.ends == self.ends)
+            && (self.placed.is_empty() || again.placed == self.placed)
     }
 }
 
@@ -1101,6 +1122,57 @@ mod tests {
         assert!(!f.matches(&div(&paused, &thrown, Action::Resume)));
         assert!(!f.matches(&div(&crashed, &paused, Action::Resume)));
         assert!(!f.matches(&div(&paused, &crashed, Action::StepOut)));
+    }
+
+    /// A reduction keeps the engine that stood alone and which sides placed the breakpoint:
+    /// JavaScriptCore alone placing a breakpoint nowhere is not V8 alone placing one (the drift
+    /// seen on held-out test262 programs, to an empty program).
+    #[test]
+    fn a_breakpoint_finding_keeps_its_lone_engine_and_who_placed_it() {
+        use morphtrace_schema::{Divergence, DivergenceSide, Location, LocationSource};
+        let set = |at: &[Location]| Output::BreakpointSet {
+            id: BreakpointId(1),
+            requested: Location::new(212, 0),
+            actual: at.to_vec(),
+            source: LocationSource::EngineReported,
+            policy: None,
+        };
+        let div = |outputs: [&Output; 3], suspect: u16| Divergence {
+            kind: DivergenceKind::BreakpointLocation,
+            action_index: 3,
+            action: Action::SetBreakpoint {
+                line: 212,
+                column: None,
+            },
+            sides: outputs
+                .iter()
+                .enumerate()
+                .map(|(i, o)| DivergenceSide {
+                    engine: EngineRef(i as u16),
+                    output: Some((*o).clone()),
+                })
+                .collect(),
+            detail: String::new(),
+            groups: Vec::new(),
+            suspect: Some(EngineRef(suspect)),
+            continued: None,
+            program_differs: None,
+        };
+        let (here, there, none) = (
+            set(&[Location::new(225, 0)]),
+            set(&[Location::new(225, 5)]),
+            set(&[]),
+        );
+        // Chromium and Firefox place it, Bun (engine 2) alone does not.
+        let original = div([&here, &there, &none], 2);
+        let f = Finding::of(&original);
+        assert_eq!(f.placed, [true, true, false]);
+        assert!(f.matches(&original));
+        assert!(f.matches(&div([&there, &here, &none], 2)));
+        // Chromium alone places one (the empty program): another finding.
+        assert!(!f.matches(&div([&here, &none, &none], 0)));
+        // Bun alone again, but placing one where the others place none: another finding.
+        assert!(!f.matches(&div([&none, &none, &here], 2)));
     }
 
     #[test]
