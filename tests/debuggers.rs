@@ -1236,3 +1236,44 @@ async fn lockstep_goes_on_past_an_excused_pause_location() {
     c.shutdown().await;
     f.shutdown().await;
 }
+
+/// Two breakpoints whose lines resolve to one location: V8 and SpiderMonkey place both there and,
+/// once the first is removed, pause at the second. JavaScriptCore gives the second no location
+/// (its debugger keeps one breakpoint per location, and the inspector drops a protocol
+/// breakpoint whose location is taken: InspectorDebuggerAgent::setBreakpointByUrl, `if
+/// (!setBreakpoint(debuggerBreakpoint)) continue;`), so once the first is removed the program
+/// runs past a line that still has a breakpoint. An engine bug (Bun 1.4.5): this test fails
+/// when it is fixed. Bundle: traces/findings/jsc-drops-a-second-breakpoint-at-an-occupied-location.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jsc_drops_a_second_breakpoint_at_an_occupied_location() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "twice.js",
+        "var a = 1;\n// a comment\nvar b = 2;\nvar c = b + 1;\n",
+    );
+    let mut seen = Vec::new();
+    for kind in ["chromium", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        // The comment's breakpoint slides to line 2, where the second one is asked for.
+        let first = d.set_breakpoint(1, None).await.unwrap();
+        let second = d.set_breakpoint(2, None).await.unwrap();
+        if let Output::BreakpointSet { id, .. } = first {
+            d.remove_breakpoint(id).await.unwrap();
+        }
+        let paused = match d.control(&Action::Start).await.unwrap() {
+            Output::Paused(p) => Some(p.location.line),
+            _ => None,
+        };
+        let lines = |o: &Output| actual(o).iter().map(|l| l.line).collect::<Vec<_>>();
+        seen.push((kind, lines(&first), lines(&second), paused));
+        d.close().await;
+        e.shutdown().await;
+    }
+    let want = [
+        ("chromium", vec![2], vec![2], Some(2)),
+        ("firefox", vec![2], vec![2], Some(2)),
+        ("bun", vec![2], vec![], None),
+    ];
+    assert_eq!(seen, want);
+}
