@@ -1258,3 +1258,89 @@ fn a_replay_captures_as_its_archive_was_recorded() {
     assert_eq!(param(&given, "capture.depth").as_deref(), Some("3"));
     assert_eq!(param(&given, "action_timeout_s").as_deref(), Some("3"));
 }
+
+/// `--corpus gen:A..B`: the generated programs are stored with their generator and seed, run
+/// once before use (none rejected), and debugged like any other; the same seeds give the same
+/// programs and traces. A bad specification is an error naming it.
+#[test]
+fn generated_programs_are_a_corpus() {
+    let dir = tempfile::tempdir().unwrap();
+    let (a, b) = (dir.path().join("a.mtrace"), dir.path().join("b.mtrace"));
+    let run = |out: &Path| {
+        Command::new(RECORD)
+            .args([
+                "run", "--engine", "node", "--corpus", "gen:4..6", "--seeds", "1..2", "--out",
+            ])
+            .arg(out)
+            .output()
+            .unwrap()
+    };
+    succeeded(run(&a));
+    succeeded(run(&b));
+    let reader = ArchiveReader::open(&a).unwrap();
+    let mut seeds: Vec<u64> = reader
+        .programs()
+        .values()
+        .map(|p| match &p.origin {
+            morphtrace_schema::ProgramOrigin::Generated { generator, seed } => {
+                assert_eq!(generator, "gen");
+                assert_eq!(
+                    p.text,
+                    morphtrace_recorder::corpus::generated::program(*seed)
+                );
+                *seed
+            }
+            other => panic!("not a generated program: {other:?}"),
+        })
+        .collect();
+    seeds.sort();
+    assert_eq!(seeds, [4, 5, 6]);
+    let sessions: Vec<Session> = reader.sessions().map(Result::unwrap).collect();
+    assert_eq!(sessions.len(), 6);
+    assert!(
+        sessions.iter().all(|s| s.outcome.name() != "rejected"),
+        "{:?}",
+        sessions
+            .iter()
+            .map(|s| s.outcome.name())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(normalized(&a), normalized(&b));
+    let o = Command::new(RECORD)
+        .args(["run", "--engine", "node", "--corpus", "gen:9..x", "--out"])
+        .arg(dir.path().join("c.mtrace"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("gen:9..x"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// A generated program is used only once it parsed and ran to its checksum under node: each
+/// way of failing is a reason, not a program debugged.
+#[test]
+fn a_generated_program_that_does_not_run_is_rejected_with_the_reason() {
+    use morphtrace_recorder::corpus::generated::{check, checking_node, program};
+    let node = checking_node().expect("node (scripts/setup.sh)");
+    let dir = tempfile::tempdir().unwrap();
+    assert_eq!(check(&program(1), &node, dir.path()), Ok(()));
+    let why = |text: &str| check(text, &node, dir.path()).unwrap_err();
+    assert!(
+        why("let x = ;\n").starts_with("does not parse"),
+        "{}",
+        why("let x = ;\n")
+    );
+    let thrown = why("throw new TypeError('boom');\n");
+    assert!(thrown.contains("TypeError: boom"), "{thrown}");
+    let silent = why("console.log('hello');\n");
+    assert!(silent.contains("printed no checksum"), "{silent}");
+    // Under the permission model the program reads no file but its own.
+    let reads = why("require('fs').readFileSync('/etc/hostname');\nconsole.log('checksum 1');\n");
+    assert!(
+        reads.contains("Access to this API has been restricted"),
+        "{reads}"
+    );
+}

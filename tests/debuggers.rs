@@ -918,7 +918,7 @@ async fn jsc_places_no_breakpoint_after_the_last_statement() {
     let nodes = morphtrace_js::nodes::LineNodes::compute(&p.file.text);
     assert!(!nodes.after_the_code(4) && nodes.after_the_code(5) && nodes.after_the_code(6));
     let mut placed = Vec::new();
-    for kind in ["chromium", "firefox", "bun"] {
+    for kind in ["chromium", "firefox", "bun", "deno"] {
         let mut e = engine(kind, CaptureOptions::default()).await;
         let mut d = open(&mut e, &p).await;
         let mut at_lines = Vec::new();
@@ -1252,7 +1252,7 @@ async fn jsc_drops_a_second_breakpoint_at_an_occupied_location() {
         "var a = 1;\n// a comment\nvar b = 2;\nvar c = b + 1;\n",
     );
     let mut seen = Vec::new();
-    for kind in ["chromium", "firefox", "bun"] {
+    for kind in ["chromium", "firefox", "bun", "deno"] {
         let mut e = engine(kind, CaptureOptions::default()).await;
         let mut d = open(&mut e, &p).await;
         // The comment's breakpoint slides to line 2, where the second one is asked for.
@@ -1276,4 +1276,65 @@ async fn jsc_drops_a_second_breakpoint_at_an_occupied_location() {
         ("bun", vec![2], vec![], None),
     ];
     assert_eq!(seen, want);
+}
+
+/// An async program has not ended when its script returns: its promise reactions run after,
+/// and a breakpoint in them must pause on every engine. Node used to report the program
+/// completed at the script's reply (its reactions run only after the call that ran the script
+/// returns), a termination divergence that was ours.
+async fn promise_reactions_pause(kind: &str) {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "reactions.js",
+        "let acc = 0;\n\
+         async function twice(x) {\n\
+         \x20 const y = await Promise.resolve(x * 2);\n\
+         \x20 acc += y;\n\
+         \x20 await null;\n\
+         \x20 await null;\n\
+         \x20 return y;\n\
+         }\n\
+         twice(1).then((v) => {\n\
+         \x20 acc += v;\n\
+         });\n",
+    );
+    let mut e = engine(kind, CaptureOptions::default()).await;
+    let mut d = open(&mut e, &p).await;
+    assert_eq!(
+        actual(&d.set_breakpoint(3, None).await.unwrap()),
+        vec![at(4, 3)],
+        "{kind}"
+    );
+    assert_eq!(
+        actual(&d.set_breakpoint(9, None).await.unwrap()),
+        vec![at(10, 3)],
+        "{kind}"
+    );
+    // Both breakpoints are in reactions: after `await`, and in `then`'s callback.
+    let first = paused(d.control(&Action::Start).await.unwrap());
+    assert_eq!(first.location, at(4, 3), "{kind}: {first:?}");
+    assert_eq!(var(&first, "y").value.to_string(), "2", "{kind}");
+    let second = paused(d.control(&Action::Resume).await.unwrap());
+    assert_eq!(second.location, at(10, 3), "{kind}: {second:?}");
+    assert_eq!(
+        d.control(&Action::Resume).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::Completed
+        },
+        "{kind}"
+    );
+    d.close().await;
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn node_pauses_in_promise_reactions() {
+    promise_reactions_pause("node").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_firefox_bun_and_deno_pause_in_promise_reactions() {
+    for kind in ["chromium", "firefox", "bun", "deno"] {
+        promise_reactions_pause(kind).await;
+    }
 }

@@ -420,7 +420,9 @@ pub(crate) struct RunArgs {
     #[command(flatten)]
     pub(crate) common: EngineArgs,
     /// Programs: files, directories (searched for *.js) or globs; `test262:PATH` for test262 tests
-    /// (assembled with their harness, strict and non-strict variants). Repeat for several.
+    /// (assembled with their harness, strict and non-strict variants); `gen:1..N` for programs
+    /// generated for debugging from those seeds (each run once under node before use);
+    /// `csmith:1..N` for coverage. Repeat for several.
     #[arg(long, required = true)]
     pub(crate) corpus: Vec<String>,
     /// Seeds: `7`, `1..50` (inclusive) or a comma list.

@@ -68,6 +68,9 @@ pub struct CdpSession {
     exception: Option<(String, Option<Location>)>,
     console: Vec<String>,
     run_reply: Option<oneshot::Receiver<Result<Json, InspectorError>>>,
+    /// Node: the script's own reply, held while its promise reactions still run (see
+    /// `wait_outcome`).
+    script_reply: Option<Json>,
     healthy: bool,
     /// Whether a healthy session's target may serve another session.
     reusable: bool,
@@ -148,6 +151,7 @@ impl CdpSession {
             exception: None,
             console: Vec::new(),
             run_reply: None,
+            script_reply: None,
             healthy: true,
             reusable: true,
             teardown: Some(teardown),
@@ -232,6 +236,28 @@ impl CdpSession {
                 }
                 Got::RunReply(reply) => {
                     self.run_reply = None;
+                    // Node runs promise reactions only after the call that ran the script
+                    // returns (Chromium and the other engines run them before the script's
+                    // run ends): an async program has not ended at the script's reply. Its end
+                    // is when an immediate fires, after every reaction the script queued (and
+                    // their pauses) ran. The script's reply says how the script itself ended.
+                    if self.flavor == Flavor::Node && self.script_reply.is_none() {
+                        let reply = reply.map_err(err)?;
+                        self.script_reply = Some(reply);
+                        self.run_reply = Some(self.conn.send(
+                            self.sid.as_deref(),
+                            "Runtime.evaluate",
+                            json!({
+                                "expression": "new Promise(function (r) { setImmediate(r); })",
+                                "awaitPromise": true,
+                            }),
+                        ));
+                        continue;
+                    }
+                    let reply = match self.script_reply.take() {
+                        Some(script) => Ok(script),
+                        None => reply,
+                    };
                     while let Ok(ev) = self.events.try_recv() {
                         if ev.method == "Runtime.consoleAPICalled" {
                             self.note_console(&ev.params);

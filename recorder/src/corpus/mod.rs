@@ -4,6 +4,8 @@ use crate::debugger::ProgramFile;
 use morphtrace_schema::{Language, Program, ProgramOrigin};
 use std::path::{Path, PathBuf};
 
+pub mod generated;
+
 #[derive(Debug, thiserror::Error)]
 pub enum CorpusError {
     #[error("{0}: no such file or directory, and no file matches it as a glob")]
@@ -12,6 +14,8 @@ pub enum CorpusError {
     Unreadable { path: String, reason: String },
     #[error("bad glob {0}: {1}")]
     Glob(String, String),
+    #[error("{0}")]
+    Generator(String),
 }
 
 /// A program with the file the engines load it from.
@@ -176,6 +180,7 @@ pub fn materialize(program: Program, dir: &Path) -> Result<Loaded, CorpusError> 
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_else(|| "program.js".into()),
+        ProgramOrigin::Generated { generator, seed } => format!("{generator}-{seed}.js"),
         _ => "program.js".into(),
     };
     let sub = dir.join(program.hash.short());
@@ -218,8 +223,10 @@ pub fn file_url(path: &Path) -> String {
 /// Loads every corpus specification: plain files, directories and globs, and
 /// `test262:PATH` (a test262 test, directory of tests or glob inside a test262 checkout).
 pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusError> {
+    let (generated, specs): (Vec<&String>, Vec<&String>) =
+        specs.iter().partition(|s| s.starts_with("gen:"));
     let (t262, plain): (Vec<&String>, Vec<&String>) =
-        specs.iter().partition(|s| s.starts_with("test262:"));
+        specs.into_iter().partition(|s| s.starts_with("test262:"));
     let plain: Vec<String> = plain.into_iter().cloned().collect();
     let mut out = if plain.is_empty() {
         Vec::new()
@@ -248,6 +255,9 @@ pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusErr
             }
         }
     }
+    for spec in generated {
+        out.extend(load_generated(spec.trim_start_matches("gen:"), dir)?);
+    }
     out.sort_by_key(|l| l.program.origin.name());
     // The same text under two paths (overlapping corpora, copies) is one program: a session is
     // identified by its program's hash, and must be recorded once.
@@ -262,6 +272,74 @@ pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusErr
         }
         first
     });
+    Ok(out)
+}
+
+/// The generated programs of `gen:SEEDS`, each parsed and run once (`generated::check`, on
+/// every core); one that fails is kept as a rejected program with the reason.
+fn load_generated(seeds: &str, dir: &Path) -> Result<Vec<Loaded>, CorpusError> {
+    use std::io::IsTerminal;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let seeds = crate::parse_seeds(seeds)
+        .map_err(|e| CorpusError::Generator(format!("gen:{seeds}: {e}")))?;
+    let node = generated::checking_node();
+    let texts: Vec<String> = seeds.iter().map(|&s| generated::program(s)).collect();
+    let progress = crate::progress_bar(seeds.len(), std::io::stderr().is_terminal());
+    progress.set_message("generated programs run once");
+    let next = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut rejected: Vec<Option<String>> = vec![None; texts.len()];
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    let scratch = tempfile::tempdir();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(text) = texts.get(i) else { break };
+                        let why = match (&node, &scratch) {
+                            (Some(node), Ok(dir)) => generated::check(text, node, dir.path()).err(),
+                            (None, _) => Some(
+                                "no node to run it once before use (scripts/setup.sh installs one)"
+                                    .to_string(),
+                            ),
+                            (_, Err(e)) => {
+                                Some(format!("no temporary directory to run it in: {e}"))
+                            }
+                        };
+                        out.push((i, why));
+                        progress.inc(1);
+                    }
+                    out
+                })
+            })
+            .collect();
+        for h in handles {
+            for (i, why) in h.join().unwrap_or_default() {
+                rejected[i] = why;
+            }
+        }
+    });
+    progress.finish_and_clear();
+    let mut out = Vec::with_capacity(seeds.len());
+    for ((seed, text), rejected) in seeds.into_iter().zip(texts).zip(rejected) {
+        if let Some(r) = &rejected {
+            tracing::warn!("gen:{seed}: {r}; its sessions are recorded as rejected");
+        }
+        let program = Program::new(
+            Language::JavaScript,
+            text,
+            ProgramOrigin::Generated {
+                generator: generated::GENERATOR.into(),
+                seed,
+            },
+        );
+        out.push(Loaded {
+            rejected,
+            ..materialize(program, dir)?
+        });
+    }
     Ok(out)
 }
 
