@@ -871,6 +871,11 @@ pub fn output_summary(o: &OutputSummary) -> String {
         }
         OutputSummary::Finished { outcome } => format!("finished: {}", outcome.name()),
         OutputSummary::Error { message } => format!("error: {message}"),
+        OutputSummary::PauseOnExceptionsSet { mode } => {
+            format!("pausing on exceptions: {}", mode.name())
+        }
+        OutputSummary::Evaluated { threw: true, .. } => "evaluation threw".into(),
+        OutputSummary::Evaluated { threw: false, .. } => "evaluated".into(),
     }
 }
 
@@ -1203,6 +1208,18 @@ impl Ctx<'_> {
             OutputSummary::Error { message } => {
                 (None, None, None, None, None, Some(message.clone()))
             }
+            // `reason`: the mode set, or `threw` for an evaluation that threw.
+            OutputSummary::PauseOnExceptionsSet { mode } => {
+                (None, Some(mode.name().to_string()), None, None, None, None)
+            }
+            OutputSummary::Evaluated { threw, .. } => (
+                None,
+                threw.then(|| "threw".to_string()),
+                None,
+                None,
+                None,
+                None,
+            ),
         };
         oc.line.push(loc.map(|l| one_based(l.line)));
         oc.column.push(loc.map(|l| one_based(l.column)));

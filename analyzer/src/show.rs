@@ -41,6 +41,9 @@ fn output(o: &Output) -> String {
                 })
                 .collect();
             let _ = write!(s, "\n        stack: {}", stack.join(" < "));
+            if let Some(e) = &p.exception {
+                let _ = write!(s, "\n        exception: {e}");
+            }
             for sc in p.top_scopes() {
                 let vars: Vec<String> = sc
                     .variables
@@ -53,6 +56,10 @@ fn output(o: &Output) -> String {
         }
         Output::Finished { outcome } => format!("finished: {outcome:?}"),
         Output::Error { message } => format!("error: {message}"),
+        Output::PauseOnExceptionsSet { mode } => format!("pausing on exceptions: {}", mode.name()),
+        Output::Evaluated { value, threw } => {
+            format!("{} {value}", if *threw { "threw" } else { "evaluated to" })
+        }
     }
 }
 

@@ -57,6 +57,7 @@ fn pause(line: u32) -> Output_ {
             location: Location::new(line, 0),
             scopes: vec![],
         }],
+        exception: None,
     })
 }
 

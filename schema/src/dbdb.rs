@@ -95,6 +95,11 @@ fn pause_divergence(
             ));
         }
     }
+    if let (Some(x), Some(y)) = (&a.exception, &b.exception) {
+        if !x.equal_under(y, policy.object_shells) {
+            return Some((DivergenceKind::Exception, format!("threw {} vs {}", x, y)));
+        }
+    }
     if policy.variables {
         let va = visible_variables(a.top_scopes());
         let vb = visible_variables(b.top_scopes());
@@ -205,6 +210,37 @@ pub fn compare_outputs(
                 p.location
             ),
         )),
+        (
+            Evaluated {
+                value: x,
+                threw: tx,
+            },
+            Evaluated {
+                value: y,
+                threw: ty,
+            },
+        ) => (tx != ty || !x.equal_under(y, policy.object_shells)).then(|| {
+            let side = |v: &Value, threw: bool| {
+                if threw {
+                    format!("threw {v}")
+                } else {
+                    v.to_string()
+                }
+            };
+            (
+                DivergenceKind::Evaluation,
+                format!("evaluated {} vs {}", side(x, *tx), side(y, *ty)),
+            )
+        }),
+        (Evaluated { value, threw }, Error { message })
+        | (Error { message }, Evaluated { value, threw }) => Some((
+            DivergenceKind::Evaluation,
+            format!(
+                "one side refused to evaluate ({message}), the other {} {value}",
+                if *threw { "threw" } else { "gave" }
+            ),
+        )),
+        (PauseOnExceptionsSet { .. }, PauseOnExceptionsSet { .. }) => None,
         (Error { message: x }, Error { message: y }) => {
             (x != y).then(|| (DivergenceKind::Other("error".into()), format!("{x} vs {y}")))
         }

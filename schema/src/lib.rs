@@ -29,8 +29,8 @@ pub use session::{
     SessionMode, SessionOutcome, TransformationRecord, Warning,
 };
 pub use trace::{
-    Action, BreakpointId, Event, EventKind, Frame, Location, LocationSource, Output, PauseReason,
-    PauseState, ProgramOutcome, Scope, ScopeKind, Trace, Variable,
+    Action, BreakpointId, Event, EventKind, ExceptionPause, Frame, Location, LocationSource,
+    Output, PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Trace, Variable,
 };
 pub use value::{Entry, Key, ObjectKind, Value};
 

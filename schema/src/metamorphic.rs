@@ -641,6 +641,7 @@ mod tests {
                         .collect(),
                 }],
             }],
+            exception: None,
         })
     }
 

@@ -177,6 +177,10 @@ pub enum DivergenceKind {
     CallStack,
     Variables,
     Other(String),
+    /// An expression evaluated on a paused frame gave different values (or threw on one side).
+    Evaluation,
+    /// Both paused on an exception, thrown with different values.
+    Exception,
 }
 
 impl DivergenceKind {
@@ -199,6 +203,8 @@ impl DivergenceKind {
             DivergenceKind::CallStack => "call-stack",
             DivergenceKind::Variables => "variables",
             DivergenceKind::Other(s) => s,
+            DivergenceKind::Evaluation => "evaluation",
+            DivergenceKind::Exception => "exception",
         }
     }
 }

@@ -13,8 +13,8 @@ use crate::session::{
     TransformationRecord, Warning,
 };
 use crate::trace::{
-    Action, BreakpointId, EventKind, Location, LocationSource, Output, PauseReason, ProgramOutcome,
-    Trace,
+    Action, BreakpointId, EventKind, ExceptionPause, Location, LocationSource, Output, PauseReason,
+    ProgramOutcome, Trace,
 };
 use serde::de::IgnoredAny;
 use serde::Deserialize;
@@ -34,6 +34,8 @@ pub struct PauseSummary {
     #[serde(default)]
     engine_reason: IgnoredAny,
     pub stack: Vec<FrameSummary>,
+    #[serde(default)]
+    exception: IgnoredAny,
 }
 
 /// `Output` without variables.
@@ -57,6 +59,13 @@ pub enum OutputSummary {
     },
     Error {
         message: String,
+    },
+    PauseOnExceptionsSet {
+        mode: ExceptionPause,
+    },
+    Evaluated {
+        value: IgnoredAny,
+        threw: bool,
     },
 }
 
@@ -147,6 +156,8 @@ impl OutputSummary {
             OutputSummary::Paused(_) => "paused",
             OutputSummary::Finished { .. } => "finished",
             OutputSummary::Error { .. } => "error",
+            OutputSummary::PauseOnExceptionsSet { .. } => "pauseOnExceptionsSet",
+            OutputSummary::Evaluated { .. } => "evaluated",
         }
     }
 }
@@ -196,6 +207,7 @@ impl From<&Output> for OutputSummary {
                 location: p.location,
                 reason: p.reason.clone(),
                 engine_reason: IgnoredAny,
+                exception: IgnoredAny,
                 stack: p
                     .stack
                     .iter()
@@ -211,6 +223,13 @@ impl From<&Output> for OutputSummary {
             },
             Output::Error { message } => OutputSummary::Error {
                 message: message.clone(),
+            },
+            Output::PauseOnExceptionsSet { mode } => {
+                OutputSummary::PauseOnExceptionsSet { mode: *mode }
+            }
+            Output::Evaluated { threw, .. } => OutputSummary::Evaluated {
+                value: IgnoredAny,
+                threw: *threw,
             },
         }
     }

@@ -30,23 +30,60 @@ impl fmt::Display for Location {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub struct BreakpointId(pub u32);
 
-/// A debugging action (docs/design.md §2): breakpoint actions and control actions.
+/// Which thrown exceptions pause the program (CDP and WebKit `setPauseOnExceptions`, Firefox's
+/// `pauseOnExceptions` and `ignoreCaughtExceptions`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ExceptionPause {
+    None,
+    /// Only exceptions no `catch` will handle.
+    Uncaught,
+    /// Every thrown exception, caught or not.
+    All,
+}
+
+impl ExceptionPause {
+    pub fn name(&self) -> &'static str {
+        match self {
+            ExceptionPause::None => "none",
+            ExceptionPause::Uncaught => "uncaught",
+            ExceptionPause::All => "all",
+        }
+    }
+}
+
+/// A debugging action (docs/design.md §2): breakpoint actions, control actions, and actions on
+/// the paused program (evaluation) or on the debugger's settings (exceptions). Variants are only
+/// ever added at the end: archives store them by position.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
-    SetBreakpoint { line: u32, column: Option<u32> },
-    RemoveBreakpoint { id: BreakpointId },
+    SetBreakpoint {
+        line: u32,
+        column: Option<u32>,
+    },
+    RemoveBreakpoint {
+        id: BreakpointId,
+    },
     Start,
     Resume,
     StepInto,
     StepOver,
     StepOut,
+    /// Which exceptions pause from now on; answered by `PauseOnExceptionsSet`.
+    PauseOnExceptions {
+        mode: ExceptionPause,
+    },
+    /// An expression evaluated on the top frame of the current pause; answered by `Evaluated`.
+    Evaluate {
+        expression: String,
+    },
 }
 
 impl Action {
+    /// Whether the action runs the program (start, resume, a step).
     pub fn is_control(&self) -> bool {
-        !matches!(
+        matches!(
             self,
-            Action::SetBreakpoint { .. } | Action::RemoveBreakpoint { .. }
+            Action::Start | Action::Resume | Action::StepInto | Action::StepOver | Action::StepOut
         )
     }
 
@@ -60,6 +97,8 @@ impl Action {
             Action::StepInto => "stepInto",
             Action::StepOver => "stepOver",
             Action::StepOut => "stepOut",
+            Action::PauseOnExceptions { .. } => "pauseOnExceptions",
+            Action::Evaluate { .. } => "evaluate",
         }
     }
 }
@@ -72,6 +111,8 @@ impl fmt::Display for Action {
                 None => write!(f, "setBreakpoint({})", line + 1),
             },
             Action::RemoveBreakpoint { id } => write!(f, "removeBreakpoint(#{})", id.0),
+            Action::PauseOnExceptions { mode } => write!(f, "pauseOnExceptions({})", mode.name()),
+            Action::Evaluate { expression } => write!(f, "evaluate({expression})"),
             other => f.write_str(other.name()),
         }
     }
@@ -183,6 +224,10 @@ pub struct PauseState {
     pub engine_reason: Option<String>,
     /// Program frames, innermost first; `stack[0].location == location`.
     pub stack: Vec<Frame>,
+    /// At a pause on an exception (`reason` `Exception`): the value thrown (boxed: most
+    /// pauses have none).
+    #[serde(default)]
+    pub exception: Option<Box<Value>>,
 }
 
 impl PauseState {
@@ -256,6 +301,15 @@ pub enum Output {
     Error {
         message: String,
     },
+    /// The answer to `PauseOnExceptions`.
+    PauseOnExceptionsSet {
+        mode: ExceptionPause,
+    },
+    /// The answer to `Evaluate`: the value, or what the evaluation threw (`threw`).
+    Evaluated {
+        value: Value,
+        threw: bool,
+    },
 }
 
 impl Output {
@@ -266,6 +320,8 @@ impl Output {
             Output::Paused(_) => "paused",
             Output::Finished { .. } => "finished",
             Output::Error { .. } => "error",
+            Output::PauseOnExceptionsSet { .. } => "pauseOnExceptionsSet",
+            Output::Evaluated { .. } => "evaluated",
         }
     }
 }

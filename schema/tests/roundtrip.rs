@@ -107,6 +107,13 @@ fn action() -> impl Strategy<Value = Action> {
         Just(Action::StepInto),
         Just(Action::StepOver),
         Just(Action::StepOut),
+        prop_oneof![
+            Just(ExceptionPause::None),
+            Just(ExceptionPause::Uncaught),
+            Just(ExceptionPause::All),
+        ]
+        .prop_map(|mode| Action::PauseOnExceptions { mode }),
+        text().prop_map(|expression| Action::Evaluate { expression }),
     ]
 }
 
@@ -154,14 +161,22 @@ fn pause() -> impl Strategy<Value = PauseState> {
         Just(PauseReason::DebuggerStatement),
         text().prop_map(PauseReason::Other),
     ];
-    (location(), reason, option::of(text()), vec(frame, 0..3)).prop_map(
-        |(location, reason, engine_reason, stack)| PauseState {
-            location,
-            reason,
-            engine_reason,
-            stack,
-        },
+    (
+        location(),
+        reason,
+        option::of(text()),
+        vec(frame, 0..3),
+        option::of(value().prop_map(Box::new)),
     )
+        .prop_map(
+            |(location, reason, engine_reason, stack, exception)| PauseState {
+                location,
+                reason,
+                engine_reason,
+                stack,
+                exception,
+            },
+        )
 }
 
 fn program_outcome() -> impl Strategy<Value = ProgramOutcome> {
@@ -208,6 +223,9 @@ fn output() -> impl Strategy<Value = Output> {
         pause().prop_map(Output::Paused),
         program_outcome().prop_map(|outcome| Output::Finished { outcome }),
         text().prop_map(|message| Output::Error { message }),
+        prop_oneof![Just(ExceptionPause::Uncaught), Just(ExceptionPause::All)]
+            .prop_map(|mode| Output::PauseOnExceptionsSet { mode }),
+        (value(), any::<bool>()).prop_map(|(value, threw)| Output::Evaluated { value, threw }),
     ]
 }
 

@@ -274,6 +274,7 @@ fn trace(rng: &mut ChaCha8Rng, engine: EngineRef, program_lines: u32, events: us
                 reason,
                 engine_reason: Some("other".into()),
                 stack,
+                exception: None,
             })),
             rng,
         );

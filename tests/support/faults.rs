@@ -4,7 +4,9 @@
 
 use async_trait::async_trait;
 use morphtrace_recorder::debugger::{Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
-use morphtrace_schema::{Action, BreakpointId, EngineDescriptor, Location, Output};
+use morphtrace_schema::{
+    Action, BreakpointId, EngineDescriptor, ExceptionPause, Location, Output, Value,
+};
 
 /// One way to misbehave. Lines are 0-based.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +22,8 @@ pub enum Fault {
     SkipIteration { line: u32 },
     /// Report this variable's number, wherever it shows, one too high.
     WrongNumber { name: String },
+    /// Answer every evaluation that gives a number with that number plus one.
+    WrongEvaluation,
 }
 
 pub struct FaultyEngine {
@@ -100,6 +104,24 @@ impl Debugger for FaultyDebugger {
         self.inner.remove_breakpoint(id).await
     }
 
+    async fn pause_on_exceptions(&mut self, mode: ExceptionPause) -> Result<Output, DebuggerError> {
+        self.inner.pause_on_exceptions(mode).await
+    }
+
+    async fn evaluate(&mut self, expression: &str) -> Result<Output, DebuggerError> {
+        let mut out = self.inner.evaluate(expression).await?;
+        if self.fault == Fault::WrongEvaluation {
+            if let Output::Evaluated {
+                value: Value::Number(n),
+                threw: false,
+            } = &mut out
+            {
+                *n += 1.0;
+            }
+        }
+        Ok(out)
+    }
+
     async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
         let mut out = self.inner.control(action).await?;
         match &self.fault {
@@ -146,7 +168,7 @@ impl Debugger for FaultyDebugger {
                     }
                 }
             }
-            Fault::WrongSlide => {}
+            Fault::WrongSlide | Fault::WrongEvaluation => {}
         }
         Ok(out)
     }

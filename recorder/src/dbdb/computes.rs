@@ -52,7 +52,11 @@ const EPILOGUE: &str = r#"
     try { value = d && 'value' in d ? show(d.value, 0) : 'accessor'; } catch (e) { value = 'unreadable'; }
     return [n, value];
   });
-  console.log('__morphtrace_state__ ' + JSON.stringify(state));
+  var text = JSON.stringify(state);
+  var n = Math.max(1, Math.ceil(text.length / 4000));
+  for (var i = 0; i < n; i++) {
+    console.log('__morphtrace_state__ ' + i + '/' + n + ' ' + text.slice(i * 4000, (i + 1) * 4000));
+  }
 })();
 "#;
 
@@ -112,15 +116,39 @@ async fn run(
         // A pause with no breakpoint and no step (a `debugger` statement): not a plain run.
         other => format!("answered {}", other.name()),
     };
-    let mut state = Vec::new();
+    let mut chunks = std::collections::BTreeMap::new();
+    let mut count = None;
     let mut lines = Vec::new();
     for line in printed {
-        match line.strip_prefix(STATE) {
-            Some(json) => state = serde_json::from_str(json).unwrap_or_default(),
+        match line.strip_prefix(STATE).and_then(chunk) {
+            Some((i, n, text)) => {
+                count = Some(n);
+                chunks.insert(i, text);
+            }
             None => lines.push(line),
         }
     }
-    Ok((ended, lines, state))
+    let state = count
+        .filter(|&n| chunks.len() == n && chunks.keys().copied().eq(0..n))
+        .and_then(|_| serde_json::from_str(&chunks.into_values().collect::<String>()).ok());
+    let ended = match state {
+        Some(_) => ended,
+        // What the program left is unknown: the run says nothing about what it computes.
+        None if ended == "completed" || ended == "uncaught-exception" => {
+            format!("{ended}, its state unread")
+        }
+        None => ended,
+    };
+    Ok((ended, lines, state.unwrap_or_default()))
+}
+
+/// One piece of the state line, `I/N TEXT`: the epilogue cuts it into pieces of 4,000
+/// characters, as Firefox hands a longer console argument over as a long string's first
+/// characters only.
+fn chunk(line: &str) -> Option<(usize, usize, String)> {
+    let (head, text) = line.split_once(' ')?;
+    let (i, n) = head.split_once('/')?;
+    Some((i.parse().ok()?, n.parse().ok()?, text.to_string()))
 }
 
 /// What `program` computes on `engine` (cached): `None` when it could not be run.
@@ -152,6 +180,11 @@ pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Op
             b
         }
     };
+    if base.ended != "completed" {
+        // Without the engine's own globals, the program's cannot be told apart.
+        tracing::warn!("an empty program on {}: ended {}", key.0, base.ended);
+        return None;
+    }
     let (ended, printed, state) = match run(engine, &program.text).await {
         Ok(r) => r,
         Err(e) => {
@@ -259,5 +292,16 @@ mod tests {
             Some("its globals: x = 0.1 vs nothing")
         );
         assert!(!comparable(&a, &c("timeout", &[], &[])));
+        assert!(!comparable(
+            &a,
+            &c("completed, its state unread", &["1"], &[])
+        ));
+    }
+
+    #[test]
+    fn the_state_line_comes_in_pieces_and_a_missing_piece_is_no_state() {
+        assert_eq!(chunk("0/2 [[\"x\""), Some((0, 2, "[[\"x\"".into())));
+        assert_eq!(chunk("garbage"), None);
+        assert_eq!(chunk("a/b text"), None);
     }
 }

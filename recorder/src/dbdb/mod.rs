@@ -9,7 +9,7 @@ pub mod replay;
 use crate::corpus::Loaded;
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
-use crate::task::{session_key, Plan, RandomParams, Task};
+use crate::task::{session_key, ExceptionChoice, Plan, RandomParams, Task};
 use futures_util::future::join_all;
 use morphtrace_schema::dbdb::{compare_outputs, ComparisonPolicy};
 use morphtrace_schema::trace::TriggerLines;
@@ -152,6 +152,20 @@ struct Lockstep<'a> {
 }
 
 impl Lockstep<'_> {
+    /// The current pause of the first engine in lockstep, if it is paused.
+    fn last_pause(&self) -> Option<morphtrace_schema::PauseState> {
+        let first = *self.active().first()?;
+        // Evaluations and settings answer while the program stays where it paused.
+        let last = self.rec.traces[first]
+            .outputs()
+            .filter(|o| matches!(o, Output::Paused(_) | Output::Finished { .. }))
+            .last()?;
+        match last {
+            Output::Paused(p) => Some(p.clone()),
+            _ => None,
+        }
+    }
+
     fn active(&self) -> Vec<usize> {
         (0..self.debuggers.len())
             .filter(|&i| self.active[i])
@@ -192,13 +206,7 @@ impl Lockstep<'_> {
                 .enumerate()
                 .filter(|(i, _)| on[*i])
                 .map(|(_, d)| async move {
-                    let o = match action {
-                        Action::SetBreakpoint { line, column } => {
-                            d.set_breakpoint(*line, *column).await
-                        }
-                        Action::RemoveBreakpoint { id } => d.remove_breakpoint(*id).await,
-                        control => d.control(control).await,
-                    };
+                    let o = crate::debugger::apply(d.as_mut(), action).await;
                     (o, start.elapsed().as_micros() as u64)
                 }),
         )
@@ -542,6 +550,22 @@ async fn random(
             }
         }
     }
+    // Beyond Algorithm 1: which exceptions pause, before the program starts.
+    if let Some(choice) = params.exceptions {
+        use morphtrace_schema::ExceptionPause;
+        let mode = match choice {
+            ExceptionChoice::Fixed(m) => m,
+            ExceptionChoice::Random => [
+                ExceptionPause::None,
+                ExceptionPause::Uncaught,
+                ExceptionPause::All,
+            ][rng.random_range(0..3)],
+        };
+        ls.apply(&Action::PauseOnExceptions { mode }).await?;
+        if ls.stopped {
+            return Ok(());
+        }
+    }
     // Lines 16-27: start, then random control actions while the program runs.
     ls.apply(&Action::Start).await?;
     let mut used = 1;
@@ -557,15 +581,87 @@ async fn random(
             ls.rec.outcome = Some(ls.ended(SessionOutcome::ActionLimit));
             return Ok(());
         }
-        let action = match rng.random_range(0..4) {
+        // DBDB's draw (four actions alike) unless evaluations are weighted in.
+        let pick = if params.evaluate_weight > 0.0 {
+            let x = rng.random_range(0.0..4.0 + params.evaluate_weight);
+            if x < 4.0 {
+                x as u32
+            } else {
+                4
+            }
+        } else {
+            rng.random_range(0..4)
+        };
+        let action = match pick {
             0 => Action::Resume,
             1 => Action::StepInto,
             2 => Action::StepOut,
-            _ => Action::StepOver,
+            3 => Action::StepOver,
+            _ => match ls.last_pause().and_then(|p| expression(&p, &mut rng)) {
+                Some(expression) => Action::Evaluate { expression },
+                // Nothing to evaluate here: a control action instead.
+                None => Action::StepOver,
+            },
         };
         ls.apply(&action).await?;
         used += 1;
     }
+}
+
+/// An expression to evaluate at a pause, from what the pause shows (its top frame's visible
+/// variables): a local's name, a member of an object local, arithmetic over two number locals,
+/// or a comparison of a number local with a constant. `None` when no variable is visible.
+pub fn expression(p: &morphtrace_schema::PauseState, rng: &mut ChaCha8Rng) -> Option<String> {
+    use morphtrace_schema::{Key, Value};
+    let vars = morphtrace_schema::dbdb::visible_variables(p.top_scopes());
+    // Names an expression can spell (engines list some bindings under other names).
+    let plain = |n: &str| {
+        let mut c = n.chars();
+        c.next()
+            .is_some_and(|f| f.is_ascii_alphabetic() || f == '_' || f == '$')
+            && c.all(|x| x.is_ascii_alphanumeric() || x == '_' || x == '$')
+    };
+    let named: Vec<(&str, &Value)> = vars
+        .into_iter()
+        .filter(|(n, v)| plain(n) && !matches!(v, Value::Uninitialized))
+        .collect();
+    if named.is_empty() {
+        return None;
+    }
+    let numbers: Vec<&str> = named
+        .iter()
+        .filter(|(_, v)| matches!(v, Value::Number(_)))
+        .map(|(n, _)| *n)
+        .collect();
+    let members: Vec<(&str, &str)> = named
+        .iter()
+        .filter_map(|(n, v)| match v {
+            Value::Object {
+                entries: Some(e), ..
+            } => e.iter().find_map(|e| match &e.key {
+                Key::Name(k) if plain(k) => Some((*n, k.as_str())),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .collect();
+    Some(match rng.random_range(0..4) {
+        1 if !members.is_empty() => {
+            let (o, k) = members[rng.random_range(0..members.len())];
+            format!("{o}.{k}")
+        }
+        2 if !numbers.is_empty() => {
+            let a = numbers[rng.random_range(0..numbers.len())];
+            let b = numbers[rng.random_range(0..numbers.len())];
+            let op = ["+", "-", "*"][rng.random_range(0..3)];
+            format!("{a} {op} {b}")
+        }
+        3 if !numbers.is_empty() => {
+            let a = numbers[rng.random_range(0..numbers.len())];
+            format!("{a} < {}", rng.random_range(0..10))
+        }
+        _ => named[rng.random_range(0..named.len())].0.to_string(),
+    })
 }
 
 async fn replay(ls: &mut Lockstep<'_>, actions: &[Action]) -> Result<(), DebuggerError> {

@@ -9,7 +9,9 @@ mod quickack;
 pub mod rdp;
 
 use async_trait::async_trait;
-use morphtrace_schema::{Action, BreakpointId, EngineDescriptor, Location, Output, ProgramOutcome};
+use morphtrace_schema::{
+    Action, BreakpointId, EngineDescriptor, ExceptionPause, Location, Output, ProgramOutcome,
+};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -124,6 +126,12 @@ pub trait Debugger: Send {
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError>;
     /// `Start`, `Resume`, `StepInto`, `StepOver`, `StepOut`: answers `Paused` or `Finished`.
     async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError>;
+    /// `PauseOnExceptions`: answers `PauseOnExceptionsSet` (or `Error`). Before the program's
+    /// end only.
+    async fn pause_on_exceptions(&mut self, mode: ExceptionPause) -> Result<Output, DebuggerError>;
+    /// `Evaluate` on the top frame of the current pause: answers `Evaluated`, or `Error` when
+    /// the program is not paused (`not_paused`).
+    async fn evaluate(&mut self, expression: &str) -> Result<Output, DebuggerError>;
     /// Console output of the program so far.
     fn console(&self) -> Vec<String>;
     /// Ends the session and frees its target or process. Returns false if the engine must be restarted.
@@ -171,6 +179,26 @@ pub fn refusal(action: &Action, started: bool, ended: Option<&ProgramOutcome>) -
         (other, None) => format!("{other} is not a control action"),
     };
     Some(Output::Error { message })
+}
+
+/// One action on a debugger, whatever its kind: the one place actions are dispatched.
+pub async fn apply(d: &mut dyn Debugger, action: &Action) -> Result<Output, DebuggerError> {
+    match action {
+        Action::SetBreakpoint { line, column } => d.set_breakpoint(*line, *column).await,
+        Action::RemoveBreakpoint { id } => d.remove_breakpoint(*id).await,
+        Action::PauseOnExceptions { mode } => d.pause_on_exceptions(*mode).await,
+        Action::Evaluate { expression } => d.evaluate(expression).await,
+        Action::Start | Action::Resume | Action::StepInto | Action::StepOver | Action::StepOut => {
+            d.control(action).await
+        }
+    }
+}
+
+/// What every adapter answers to an evaluation while the program is not paused.
+pub fn not_paused() -> Output {
+    Output::Error {
+        message: "evaluation needs a pause".into(),
+    }
 }
 
 /// A launched engine that opens sessions.

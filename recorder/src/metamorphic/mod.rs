@@ -153,13 +153,7 @@ impl FollowUp<'_> {
     async fn apply(&mut self, a: Action) -> Result<Output, DebuggerError> {
         self.rec.push(0, EventKind::Action(a.clone()));
         self.rec.actions += 1;
-        let out = match &a {
-            Action::SetBreakpoint { line, column } => {
-                self.dbg.set_breakpoint(*line, *column).await?
-            }
-            Action::RemoveBreakpoint { id } => self.dbg.remove_breakpoint(*id).await?,
-            control => self.dbg.control(control).await?,
-        };
+        let out = crate::debugger::apply(self.dbg.as_mut(), &a).await?;
         if matches!(out, Output::Finished { .. }) {
             self.finished = true;
         }

@@ -86,14 +86,18 @@ pub fn answer(o: &Output) -> String {
                 .map(|(n, v)| format!("{n} = {v}"))
                 .collect();
             format!(
-                "paused at {} (stack: {}; variables: {})",
+                "paused at {} (stack: {}; variables: {}){}",
                 p.location,
                 stack.join(" < "),
                 if vars.is_empty() {
                     "none".into()
                 } else {
                     vars.join(", ")
-                }
+                },
+                p.exception
+                    .as_ref()
+                    .map(|e| format!(" on the exception {e}"))
+                    .unwrap_or_default()
             )
         }
         Output::Finished {
@@ -101,6 +105,10 @@ pub fn answer(o: &Output) -> String {
         } => format!("program finished: engine-crashed ({message})"),
         Output::Finished { outcome } => format!("program finished: {}", outcome.name()),
         Output::Error { message } => format!("error: {message}"),
+        Output::PauseOnExceptionsSet { mode } => format!("pausing on exceptions: {}", mode.name()),
+        Output::Evaluated { value, threw } => {
+            format!("{} {value}", if *threw { "threw" } else { "evaluated to" })
+        }
     }
 }
 

@@ -1080,6 +1080,7 @@ mod tests {
             reason: PauseReason::Step,
             engine_reason: None,
             stack: Vec::new(),
+            exception: None,
         });
         let ended = |o: ProgramOutcome| Output::Finished { outcome: o };
         let crashed = ended(ProgramOutcome::EngineCrashed {

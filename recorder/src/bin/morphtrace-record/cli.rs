@@ -439,6 +439,15 @@ pub(crate) struct RunArgs {
     /// Control actions per session at most (DBDB: 20).
     #[arg(long, default_value_t = 20)]
     pub(crate) max_actions: u32,
+    /// Weight of evaluating an expression at a pause (a local, a member, arithmetic over
+    /// locals, drawn from what the pause shows) against each of the four control actions
+    /// (weight 1 each). 0, the default, is DBDB's Algorithm 1 exactly.
+    #[arg(long, default_value_t = 0.0)]
+    pub(crate) evaluate_weight: f64,
+    /// Which thrown exceptions pause, set before the program starts: none, uncaught, all, or
+    /// random (each session draws one). Unset: nothing is set (the engine's default, none).
+    #[arg(long, value_name = "MODE")]
+    pub(crate) pause_on_exceptions: Option<String>,
     /// Coverage: variants (P') per program and profiler.
     #[arg(long, default_value_t = 3)]
     pub(crate) variants: usize,
@@ -529,6 +538,9 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("bp_per_line", &[Random, Differential, Metamorphic]),
         ("remove_prob", &[Random, Differential, Metamorphic]),
         ("max_actions", &[Random, Differential, Metamorphic]),
+        // The metamorphic relations map no evaluation or exception pause yet.
+        ("evaluate_weight", &[Random, Differential]),
+        ("pause_on_exceptions", &[Random, Differential]),
         ("variants", &[Coverage]),
         ("run_timeout", &[Coverage]),
         ("no_truth", &[Coverage]),

@@ -5,7 +5,7 @@ use crate::cli::{campaign_of, RunArgs, Strategy};
 use anyhow::{bail, Result};
 use morphtrace_recorder::campaign::{self, Campaign};
 use morphtrace_recorder::dbdb;
-use morphtrace_recorder::task::RandomParams;
+use morphtrace_recorder::task::{ExceptionChoice, RandomParams};
 use morphtrace_recorder::{corpus, metamorphic, parse_seeds};
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::{CampaignConfig, EngineKind};
@@ -135,6 +135,15 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
     if !(0.0..=1.0).contains(&r.remove_prob) || r.bp_per_line < 0.0 {
         bail!("--remove-prob must be in 0..1 and --bp-per-line non-negative");
     }
+    if !(r.evaluate_weight >= 0.0 && r.evaluate_weight.is_finite()) {
+        bail!("--evaluate-weight must be a non-negative number");
+    }
+    let exceptions = match r.pause_on_exceptions.as_deref() {
+        None => None,
+        Some(m) => Some(ExceptionChoice::parse(m).ok_or_else(|| {
+            anyhow::anyhow!("--pause-on-exceptions {m}: expected none, uncaught, all or random")
+        })?),
+    };
     let dir = tempfile::Builder::new()
         .prefix("morphtrace-programs-")
         .tempdir()?;
@@ -146,6 +155,8 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         bp_per_line: r.bp_per_line,
         remove_prob: r.remove_prob,
         max_actions: r.max_actions,
+        evaluate_weight: r.evaluate_weight,
+        exceptions,
     };
     let name = match r.strategy {
         Strategy::Random => "random",

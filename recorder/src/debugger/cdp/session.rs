@@ -2,13 +2,15 @@
 
 use super::values::primitive_or_shell;
 use crate::debugger::inspector::objects::{self, Remote};
-use crate::debugger::inspector::session::{err, location, next_got, program_frames, Got, Pause};
+use crate::debugger::inspector::session::{
+    err, evaluate, location, next_got, pause_on_exceptions, program_frames, thrown, Got, Pause,
+};
 use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError};
 use async_trait::async_trait;
 use morphtrace_schema::{
-    Action, BreakpointId, Entry, Frame, Key, Location, ObjectKind, Output, PauseReason, PauseState,
-    ProgramOutcome, Scope, ScopeKind, Value, Variable,
+    Action, BreakpointId, Entry, ExceptionPause, Frame, Key, Location, ObjectKind, Output,
+    PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
 };
 use serde_json::{json, Value as Json};
 use std::collections::HashSet;
@@ -71,6 +73,10 @@ pub struct CdpSession {
     /// Node: the script's own reply, held while its promise reactions still run (see
     /// `wait_outcome`).
     script_reply: Option<Json>,
+    /// The top program frame of the current pause (`callFrameId`), what `evaluate` runs on.
+    top_frame: Option<String>,
+    /// Pausing on exceptions was turned on: the target keeps it, so it serves no other session.
+    pauses_on_exceptions: bool,
     healthy: bool,
     /// Whether a healthy session's target may serve another session.
     reusable: bool,
@@ -152,6 +158,8 @@ impl CdpSession {
             console: Vec::new(),
             run_reply: None,
             script_reply: None,
+            top_frame: None,
+            pauses_on_exceptions: false,
             healthy: true,
             reusable: true,
             teardown: Some(teardown),
@@ -366,11 +374,17 @@ impl CdpSession {
                 (_, r) => PauseReason::Other(r.unwrap_or("").to_string()),
             }
         };
+        let exception = thrown(self, params, self.opts.depth).await?;
+        self.top_frame = program[0]
+            .get("callFrameId")
+            .and_then(Json::as_str)
+            .map(str::to_string);
         Ok(Pause::InProgram(PauseState {
             location: stack[0].location,
             reason,
             engine_reason,
             stack,
+            exception,
         }))
     }
 
@@ -640,11 +654,39 @@ impl Debugger for CdpSession {
         }
     }
 
+    async fn pause_on_exceptions(&mut self, mode: ExceptionPause) -> Result<Output, DebuggerError> {
+        if let Some(outcome) = &self.finished {
+            return Ok(Output::Error {
+                message: format!("the program already ended ({})", outcome.name()),
+            });
+        }
+        self.pauses_on_exceptions |= mode != ExceptionPause::None;
+        let out = pause_on_exceptions(self, mode).await;
+        if out.is_err() {
+            self.healthy = false;
+        }
+        out
+    }
+
+    async fn evaluate(&mut self, expression: &str) -> Result<Output, DebuggerError> {
+        let Some(frame) = self.top_frame.clone() else {
+            return Ok(crate::debugger::not_paused());
+        };
+        let out = evaluate(self, &frame, expression, self.opts.depth).await;
+        if out.is_err() {
+            self.healthy = false;
+        }
+        out
+    }
+
     fn console(&self) -> Vec<String> {
         self.console.clone()
     }
 
     async fn close(mut self: Box<Self>) -> bool {
+        if self.pauses_on_exceptions {
+            self.reusable = false;
+        }
         if let Some(Teardown::Target {
             recycle: Some(back),
             target_id,
@@ -703,6 +745,7 @@ impl CdpSession {
         {
             return Ok(refused);
         }
+        self.top_frame = None;
         let method = match action {
             Action::Start if self.flavor == Flavor::Deno => {
                 self.started = true;

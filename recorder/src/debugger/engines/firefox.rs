@@ -97,6 +97,14 @@ async fn establish(
         .and_then(Json::as_str)
         .unwrap_or("")
         .to_string();
+    let tc = conn
+        .request(&watcher, "getThreadConfigurationActor", json!({}), t)
+        .await?;
+    let thread_configuration = tc
+        .pointer("/configuration/actor")
+        .and_then(Json::as_str)
+        .unwrap_or("")
+        .to_string();
     conn.request(
         &watcher,
         "watchResources",
@@ -121,6 +129,7 @@ async fn establish(
         conn,
         tab,
         breakpoint_list,
+        thread_configuration,
         events: Arc::new(Mutex::new(events)),
         owned,
     })
@@ -344,6 +353,7 @@ impl FirefoxEngine {
             Some(l) => Ok(Link {
                 conn: l.conn.clone(),
                 breakpoint_list: l.breakpoint_list.clone(),
+                thread_configuration: l.thread_configuration.clone(),
                 events: l.events.clone(),
                 owned: false,
                 tab: l.tab.clone(),
@@ -491,6 +501,7 @@ impl FirefoxEngine {
         let deadline = tokio::time::Instant::now() + t + Duration::from_secs(5);
         let mut console = Vec::new();
         let mut errors = Vec::new();
+        let mut console_actor = None;
         let (paused, thread, source_actor, source_url) = loop {
             let paused = loop {
                 let ev = tokio::select! {
@@ -501,6 +512,12 @@ impl FirefoxEngine {
                 };
                 match ev.get("type").and_then(Json::as_str) {
                     Some("paused") => break ev,
+                    // Navigation makes a new target: its console actor evaluates on frames.
+                    Some("target-available-form") => {
+                        if let Some(c) = ev.pointer("/target/consoleActor").and_then(Json::as_str) {
+                            console_actor = Some(c.to_string());
+                        }
+                    }
                     Some("resources-available-array") => {
                         for (ty, r) in resources(&ev) {
                             match ty {
@@ -580,6 +597,7 @@ impl FirefoxEngine {
             first,
             positions: parse_positions(&positions),
             console,
+            console_actor,
         };
         Ok(Ok(Box::new(RdpSession::new(
             &link,

@@ -85,3 +85,59 @@ pub fn location(j: &Json) -> Location {
         j.get("columnNumber").and_then(Json::as_u64).unwrap_or(0) as u32,
     )
 }
+
+/// `Debugger.evaluateOnCallFrame` on `frame`, quietly (no pause on what it throws, no console),
+/// as `Evaluated` with the value read to `depth`; a protocol error (a frame that is gone) as
+/// `Error`. CDP says an evaluation threw with `exceptionDetails`, WebKit with `wasThrown`; both
+/// give what was thrown as the `result`.
+pub async fn evaluate<R: super::objects::Remote>(
+    r: &R,
+    frame: &str,
+    expression: &str,
+    depth: u32,
+) -> Result<morphtrace_schema::Output, DebuggerError> {
+    use morphtrace_schema::Output;
+    let mut params = serde_json::json!({"callFrameId": frame, "expression": expression});
+    params[R::QUIET] = Json::Bool(true);
+    match r.request("Debugger.evaluateOnCallFrame", params).await {
+        Ok(reply) => {
+            let threw = reply.get("exceptionDetails").is_some()
+                || reply.get("wasThrown").and_then(Json::as_bool) == Some(true);
+            let value = super::objects::value(r, &reply["result"], depth).await?;
+            Ok(Output::Evaluated { value, threw })
+        }
+        Err(InspectorError::Protocol { message, .. }) => Ok(Output::Error { message }),
+        Err(e) => Err(err(e)),
+    }
+}
+
+/// `Debugger.setPauseOnExceptions`, the same in CDP and WebKit's protocol.
+pub async fn pause_on_exceptions<R: super::objects::Remote>(
+    r: &R,
+    mode: morphtrace_schema::ExceptionPause,
+) -> Result<morphtrace_schema::Output, DebuggerError> {
+    use morphtrace_schema::Output;
+    let params = serde_json::json!({"state": mode.name()});
+    match r.request("Debugger.setPauseOnExceptions", params).await {
+        Ok(_) => Ok(Output::PauseOnExceptionsSet { mode }),
+        Err(InspectorError::Protocol { message, .. }) => Ok(Output::Error { message }),
+        Err(e) => Err(err(e)),
+    }
+}
+
+/// The value a pause on an exception was thrown with (`data` of `Debugger.paused`, in both
+/// protocols), read to `depth`; `None` at any other pause.
+pub async fn thrown<R: super::objects::Remote>(
+    r: &R,
+    params: &Json,
+    depth: u32,
+) -> Result<Option<Box<Value>>, DebuggerError> {
+    // CDP says `exception` or `promiseRejection`, WebKit `exception` (older: `Exception`).
+    let reason = params.get("reason").and_then(Json::as_str);
+    match (reason, params.get("data")) {
+        (Some("exception" | "Exception" | "promiseRejection"), Some(data)) => {
+            Ok(Some(Box::new(super::objects::value(r, data, depth).await?)))
+        }
+        _ => Ok(None),
+    }
+}

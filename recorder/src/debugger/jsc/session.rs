@@ -6,15 +6,16 @@ use crate::debugger::engines::bun::Waiting;
 use crate::debugger::inspector::breakpoints::Breakpoints;
 use crate::debugger::inspector::objects::{self, Remote};
 use crate::debugger::inspector::session::{
-    accessor, err, location, next_got, program_frames, Got, Pause,
+    accessor, err, evaluate, location, next_got, pause_on_exceptions, program_frames, thrown, Got,
+    Pause,
 };
 use crate::debugger::inspector::tdz::Declarations;
 use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, ProgramFile, SyntaxError};
 use async_trait::async_trait;
 use morphtrace_schema::{
-    Action, BreakpointId, Entry, Frame, Key, Location, ObjectKind, Output, PauseReason, PauseState,
-    ProgramOutcome, Scope, ScopeKind, Value, Variable,
+    Action, BreakpointId, Entry, ExceptionPause, Frame, Key, Location, ObjectKind, Output,
+    PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
 };
 use serde_json::{json, Value as Json};
 use std::collections::HashSet;
@@ -47,6 +48,8 @@ pub struct JscSession {
     ended_early: Option<ProgramOutcome>,
     declarations: Declarations,
     /// False once the engine failed (connection lost, no answer): the engine is restarted.
+    /// The top program frame of the current pause (`callFrameId`), what `evaluate` runs on.
+    top_frame: Option<String>,
     healthy: bool,
 }
 
@@ -225,6 +228,7 @@ impl JscSession {
             initial: None,
             ended_early: None,
             declarations: Declarations::scan(&program.text),
+            top_frame: None,
             healthy: true,
         };
         s.run_to_first_statement().await?;
@@ -342,7 +346,11 @@ impl JscSession {
         }
     }
 
-    async fn pause_state(&self, params: &Json, action: &Action) -> Result<Pause, DebuggerError> {
+    async fn pause_state(
+        &mut self,
+        params: &Json,
+        action: &Action,
+    ) -> Result<Pause, DebuggerError> {
         let program = match program_frames(params, &self.script_id) {
             Ok(frames) => frames,
             Err(outside) => return Ok(outside),
@@ -390,11 +398,17 @@ impl JscSession {
                 (_, r) => PauseReason::Other(r.unwrap_or("").to_string()),
             }
         };
+        let exception = thrown(self, params, self.opts.depth).await?;
+        self.top_frame = program[0]
+            .get("callFrameId")
+            .and_then(Json::as_str)
+            .map(str::to_string);
         Ok(Pause::InProgram(PauseState {
             location: at,
             reason,
             engine_reason,
             stack,
+            exception,
         }))
     }
 
@@ -646,6 +660,30 @@ impl Debugger for JscSession {
         }
     }
 
+    async fn pause_on_exceptions(&mut self, mode: ExceptionPause) -> Result<Output, DebuggerError> {
+        if let Some(outcome) = &self.finished {
+            return Ok(Output::Error {
+                message: format!("the program already ended ({})", outcome.name()),
+            });
+        }
+        let out = pause_on_exceptions(self, mode).await;
+        if out.is_err() {
+            self.healthy = false;
+        }
+        out
+    }
+
+    async fn evaluate(&mut self, expression: &str) -> Result<Output, DebuggerError> {
+        let Some(frame) = self.top_frame.clone() else {
+            return Ok(crate::debugger::not_paused());
+        };
+        let out = evaluate(self, &frame, expression, self.opts.depth).await;
+        if out.is_err() {
+            self.healthy = false;
+        }
+        out
+    }
+
     fn console(&self) -> Vec<String> {
         self.console.clone()
     }
@@ -667,6 +705,7 @@ impl JscSession {
         {
             return Ok(refused);
         }
+        self.top_frame = None;
         let method = match action {
             Action::Start => {
                 self.started = true;

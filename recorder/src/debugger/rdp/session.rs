@@ -9,8 +9,8 @@ use super::grips::primitive_or_shell;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError};
 use async_trait::async_trait;
 use morphtrace_schema::{
-    Action, BreakpointId, Entry, Frame, Key, Location, LocationSource, ObjectKind, Output,
-    PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
+    Action, BreakpointId, Entry, ExceptionPause, Frame, Key, Location, LocationSource, ObjectKind,
+    Output, PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
 };
 use serde_json::{json, Value as Json};
 use std::collections::{BTreeMap, HashMap};
@@ -89,6 +89,9 @@ pub struct Link {
     /// The tab descriptor (navigation).
     pub tab: String,
     pub breakpoint_list: String,
+    /// The watcher's thread configuration (pausing on exceptions): session data of the
+    /// watcher, so it outlives a page and is reset by the session that changed it.
+    pub thread_configuration: String,
     pub events: Arc<Mutex<mpsc::UnboundedReceiver<Json>>>,
     /// True when the session owns the connection (naive mode): it is closed with the session.
     pub owned: bool,
@@ -103,11 +106,19 @@ pub struct FirstPause {
     pub positions: BTreeMap<u32, Vec<u32>>,
     /// Console lines and an uncaught error seen before the first pause.
     pub console: Vec<String>,
+    /// The console actor of the page's target (evaluation on a frame), when it was announced.
+    pub console_actor: Option<String>,
 }
 
 pub struct RdpSession {
     conn: Connection,
     breakpoint_list: String,
+    thread_configuration: String,
+    console_actor: Option<String>,
+    /// The top program frame's actor at the current pause, what `evaluate` runs on.
+    top_frame: Option<String>,
+    /// Pausing on exceptions was turned on: turned off again when the session closes.
+    pauses_on_exceptions: bool,
     events: OwnedMutexGuard<mpsc::UnboundedReceiver<Json>>,
     owned_link: bool,
     thread: String,
@@ -215,6 +226,10 @@ impl RdpSession {
         RdpSession {
             conn: link.conn.clone(),
             breakpoint_list: link.breakpoint_list.clone(),
+            thread_configuration: link.thread_configuration.clone(),
+            console_actor: loaded.console_actor,
+            top_frame: None,
+            pauses_on_exceptions: false,
             events,
             owned_link: link.owned,
             thread: loaded.thread,
@@ -394,11 +409,22 @@ impl RdpSession {
             .pointer("/why/type")
             .and_then(Json::as_str)
             .map(str::to_string);
+        let exception = match ev.pointer("/why/exception") {
+            Some(grip) if engine_reason.as_deref() == Some("exception") => {
+                Some(Box::new(self.value(grip, self.opts.depth).await?))
+            }
+            _ => None,
+        };
+        self.top_frame = program[0]
+            .get("actor")
+            .and_then(Json::as_str)
+            .map(str::to_string);
         Ok(Pause::InProgram(PauseState {
             location,
             reason: self.reason(location, action, engine_reason.as_deref()),
             engine_reason,
             stack,
+            exception,
         }))
     }
 
@@ -698,6 +724,81 @@ impl RdpSession {
         Ok((out, truncated))
     }
 
+    /// Sets which exceptions pause (cookbook §3.3: the watcher's thread configuration).
+    async fn configure_exceptions(
+        &self,
+        config: &str,
+        mode: ExceptionPause,
+    ) -> Result<(), RdpError> {
+        let configuration = json!({
+            "pauseOnExceptions": mode != ExceptionPause::None,
+            "ignoreCaughtExceptions": mode != ExceptionPause::All,
+        });
+        self.request(
+            config,
+            "updateConfiguration",
+            json!({ "configuration": configuration }),
+        )
+        .await
+        .map(|_| ())
+    }
+
+    /// `evaluateJSAsync` on a frame (cookbook §3.3): the reply names the result, which comes
+    /// as an `evaluationResult` event; what it threw is its `exception`.
+    async fn evaluate_on(
+        &mut self,
+        console: &str,
+        frame: &str,
+        expression: &str,
+    ) -> Result<Output, DebuggerError> {
+        let reply = match self
+            .request(
+                console,
+                "evaluateJSAsync",
+                json!({"text": expression, "frameActor": frame}),
+            )
+            .await
+        {
+            Ok(r) => r,
+            Err(RdpError::Server { message, .. }) => return Ok(Output::Error { message }),
+            Err(e) => return Err(err(e)),
+        };
+        let id = reply.get("resultID").cloned().unwrap_or(Json::Null);
+        let deadline = tokio::time::Instant::now() + self.opts.call_timeout;
+        loop {
+            let ev = tokio::select! {
+                ev = self.events.recv() => ev,
+                _ = tokio::time::sleep_until(deadline) => {
+                    return Err(DebuggerError::Timeout(format!(
+                        "evaluateJSAsync: no evaluationResult after {:?}",
+                        self.opts.call_timeout
+                    )))
+                }
+            };
+            let Some(ev) = ev else {
+                return Err(DebuggerError::Crashed(
+                    "the debugger connection closed".into(),
+                ));
+            };
+            match ev.get("type").and_then(Json::as_str) {
+                Some("evaluationResult") if ev.get("resultID") == Some(&id) => {
+                    let threw = ev.get("hasException").and_then(Json::as_bool) == Some(true);
+                    let grip = if threw {
+                        &ev["exception"]
+                    } else {
+                        &ev["result"]
+                    };
+                    let value = self.value(grip, self.opts.depth).await?;
+                    return Ok(Output::Evaluated { value, threw });
+                }
+                Some("resources-available-array") => {
+                    self.note_resources(&ev);
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// Runs the rest of the page without breakpoints, so that the next navigation starts from
     /// an idle page (navigating away from a paused page would resume it anyway). False if it
     /// does not end within the action timeout.
@@ -781,6 +882,20 @@ impl Debugger for EmptyProgram {
         Ok(Output::Error {
             message: "the program already ended (completed)".into(),
         })
+    }
+
+    async fn pause_on_exceptions(&mut self, mode: ExceptionPause) -> Result<Output, DebuggerError> {
+        Ok(if self.finished {
+            Output::Error {
+                message: "the program already ended (completed)".into(),
+            }
+        } else {
+            Output::PauseOnExceptionsSet { mode }
+        })
+    }
+
+    async fn evaluate(&mut self, _expression: &str) -> Result<Output, DebuggerError> {
+        Ok(crate::debugger::not_paused())
     }
 
     fn console(&self) -> Vec<String> {
@@ -888,6 +1003,7 @@ impl Debugger for RdpSession {
         {
             return Ok(refused);
         }
+        self.top_frame = None;
         match action {
             Action::Start => {
                 self.started = true;
@@ -919,11 +1035,55 @@ impl Debugger for RdpSession {
         out
     }
 
+    async fn pause_on_exceptions(&mut self, mode: ExceptionPause) -> Result<Output, DebuggerError> {
+        if let Some(outcome) = &self.finished {
+            return Ok(Output::Error {
+                message: format!("the program already ended ({})", outcome.name()),
+            });
+        }
+        self.pauses_on_exceptions |= mode != ExceptionPause::None;
+        let config = self.thread_configuration.clone();
+        match self.configure_exceptions(&config, mode).await {
+            Ok(()) => Ok(Output::PauseOnExceptionsSet { mode }),
+            Err(RdpError::Server { message, .. }) => Ok(Output::Error { message }),
+            Err(e) => {
+                self.healthy = false;
+                Err(err(e))
+            }
+        }
+    }
+
+    async fn evaluate(&mut self, expression: &str) -> Result<Output, DebuggerError> {
+        let Some(frame) = self.top_frame.clone() else {
+            return Ok(crate::debugger::not_paused());
+        };
+        let Some(console) = self.console_actor.clone() else {
+            return Ok(Output::Error {
+                message: "the page's console actor was not announced".into(),
+            });
+        };
+        let out = self.evaluate_on(&console, &frame, expression).await;
+        if out.is_err() {
+            self.healthy = false;
+        }
+        out
+    }
+
     fn console(&self) -> Vec<String> {
         self.console.clone()
     }
 
     async fn close(mut self: Box<Self>) -> bool {
+        if self.pauses_on_exceptions && self.healthy && !self.conn.is_broken() {
+            let config = self.thread_configuration.clone();
+            if self
+                .configure_exceptions(&config, ExceptionPause::None)
+                .await
+                .is_err()
+            {
+                self.healthy = false;
+            }
+        }
         if self.healthy && !self.conn.is_broken() {
             // Breakpoint-list breakpoints are the watcher's, not the page's: remove ours, or a
             // later session of the same program would hit them.
