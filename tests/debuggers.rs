@@ -1478,7 +1478,7 @@ async fn exceptions_and_evaluation(kind: &str) {
     // Only uncaught throws now: the last one. SpiderMonkey pauses there. V8 and JavaScriptCore
     // run the program from the protocol (`Runtime.runScript`, `Runtime.evaluate`), whose caller
     // catches what the script throws: they predict the throw caught and do not pause (a limit
-    // of how the recorder runs programs, docs/debugger-protocols.md §1.8).
+    // of how the recorder runs programs, docs/debugger-protocols.md §1.11).
     let uncaught = Action::PauseOnExceptions {
         mode: ExceptionPause::Uncaught,
     };
@@ -1522,8 +1522,8 @@ async fn exceptions_and_evaluation(kind: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn chromium_and_node_pause_on_exceptions_and_evaluate() {
-    for kind in ["chromium", "node"] {
+async fn chromium_node_and_deno_pause_on_exceptions_and_evaluate() {
+    for kind in ["chromium", "node", "deno"] {
         exceptions_and_evaluation(kind).await;
     }
 }

@@ -194,6 +194,13 @@ pub async fn apply(d: &mut dyn Debugger, action: &Action) -> Result<Output, Debu
     }
 }
 
+/// What every adapter answers to a setting after the program ended, `None` before.
+pub fn after_the_end(ended: Option<&ProgramOutcome>) -> Option<Output> {
+    ended.map(|outcome| Output::Error {
+        message: format!("the program already ended ({})", outcome.name()),
+    })
+}
+
 /// What every adapter answers to an evaluation while the program is not paused.
 pub fn not_paused() -> Output {
     Output::Error {

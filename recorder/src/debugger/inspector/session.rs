@@ -92,11 +92,14 @@ pub fn location(j: &Json) -> Location {
 /// give what was thrown as the `result`.
 pub async fn evaluate<R: super::objects::Remote>(
     r: &R,
-    frame: &str,
+    frame: Option<&str>,
     expression: &str,
     depth: u32,
 ) -> Result<morphtrace_schema::Output, DebuggerError> {
     use morphtrace_schema::Output;
+    let Some(frame) = frame else {
+        return Ok(crate::debugger::not_paused());
+    };
     let mut params = serde_json::json!({"callFrameId": frame, "expression": expression});
     params[R::QUIET] = Json::Bool(true);
     match r.request("Debugger.evaluateOnCallFrame", params).await {
@@ -115,8 +118,12 @@ pub async fn evaluate<R: super::objects::Remote>(
 pub async fn pause_on_exceptions<R: super::objects::Remote>(
     r: &R,
     mode: morphtrace_schema::ExceptionPause,
+    ended: Option<&morphtrace_schema::ProgramOutcome>,
 ) -> Result<morphtrace_schema::Output, DebuggerError> {
     use morphtrace_schema::Output;
+    if let Some(refused) = crate::debugger::after_the_end(ended) {
+        return Ok(refused);
+    }
     let params = serde_json::json!({"state": mode.name()});
     match r.request("Debugger.setPauseOnExceptions", params).await {
         Ok(_) => Ok(Output::PauseOnExceptionsSet { mode }),

@@ -661,26 +661,14 @@ impl Debugger for JscSession {
     }
 
     async fn pause_on_exceptions(&mut self, mode: ExceptionPause) -> Result<Output, DebuggerError> {
-        if let Some(outcome) = &self.finished {
-            return Ok(Output::Error {
-                message: format!("the program already ended ({})", outcome.name()),
-            });
-        }
-        let out = pause_on_exceptions(self, mode).await;
-        if out.is_err() {
-            self.healthy = false;
-        }
+        let out = pause_on_exceptions(self, mode, self.finished.as_ref()).await;
+        self.healthy &= out.is_ok();
         out
     }
 
     async fn evaluate(&mut self, expression: &str) -> Result<Output, DebuggerError> {
-        let Some(frame) = self.top_frame.clone() else {
-            return Ok(crate::debugger::not_paused());
-        };
-        let out = evaluate(self, &frame, expression, self.opts.depth).await;
-        if out.is_err() {
-            self.healthy = false;
-        }
+        let out = evaluate(self, self.top_frame.as_deref(), expression, self.opts.depth).await;
+        self.healthy &= out.is_ok();
         out
     }
 

@@ -1036,10 +1036,8 @@ impl Debugger for RdpSession {
     }
 
     async fn pause_on_exceptions(&mut self, mode: ExceptionPause) -> Result<Output, DebuggerError> {
-        if let Some(outcome) = &self.finished {
-            return Ok(Output::Error {
-                message: format!("the program already ended ({})", outcome.name()),
-            });
+        if let Some(refused) = crate::debugger::after_the_end(self.finished.as_ref()) {
+            return Ok(refused);
         }
         self.pauses_on_exceptions |= mode != ExceptionPause::None;
         let config = self.thread_configuration.clone();
