@@ -20,11 +20,20 @@ pub const TAGS: &[&str] = &[
     "prelude",
     "metamorphic",
     "remove",
+    "exceptions",
+    "evaluate",
 ];
 
-/// Whether `name` is a tag: one of [`TAGS`] or a finding kind (DBDB's six).
+/// The finding kinds the template tells apart: DBDB's six and those of the newer actions.
+fn finding_kinds() -> impl Iterator<Item = DivergenceKind> {
+    DivergenceKind::DBDB
+        .into_iter()
+        .chain([DivergenceKind::Evaluation, DivergenceKind::Exception])
+}
+
+/// Whether `name` is a tag: one of [`TAGS`] or a finding kind.
 fn is_tag(name: &str) -> bool {
-    TAGS.contains(&name) || DivergenceKind::DBDB.iter().any(|k| k.name() == name)
+    TAGS.contains(&name) || finding_kinds().any(|k| k.name() == name)
 }
 
 /// A template that does not parse: an unknown tag, an unbalanced directive.
@@ -62,6 +71,13 @@ pub fn tags(spec: &serde_json::Value, actions: &[&[Action]]) -> BTreeSet<String>
         .any(|a| matches!(a, Action::RemoveBreakpoint { .. }));
     if removes {
         hold("remove");
+    }
+    let uses = |f: fn(&Action) -> bool| actions.iter().flat_map(|a| a.iter()).any(f);
+    if uses(|a| matches!(a, Action::PauseOnExceptions { .. })) {
+        hold("exceptions");
+    }
+    if uses(|a| matches!(a, Action::Evaluate { .. })) {
+        hold("evaluate");
     }
     on
 }
@@ -203,10 +219,18 @@ mod tests {
             &["bun", "chromium"],
             &["firefox", "bun"],
         ];
-        let kinds = DivergenceKind::DBDB.map(|k| k.name().to_string());
-        let remove = [Action::RemoveBreakpoint {
-            id: morphtrace_schema::BreakpointId(0),
-        }];
+        let kinds: Vec<String> = finding_kinds().map(|k| k.name().to_string()).collect();
+        let remove = [
+            Action::RemoveBreakpoint {
+                id: morphtrace_schema::BreakpointId(0),
+            },
+            Action::PauseOnExceptions {
+                mode: morphtrace_schema::ExceptionPause::All,
+            },
+            Action::Evaluate {
+                expression: "x".into(),
+            },
+        ];
         let mut checked = 0;
         for (i, e) in engines.iter().enumerate() {
             for (j, k) in kinds.iter().enumerate() {

@@ -113,7 +113,9 @@ class V8Session {
       this.started = true;
       // Its reply comes when the program has run to its end.
       this.call('Runtime.runScript', { scriptId: this.scriptId })
-        .then((r) => (this.ran = r.exceptionDetails ? 'exception' : 'ok'), () => (this.ran = 'crashed'));
+        .then(async (r) => {
+          this.ran = r.exceptionDetails ? 'exception' : 'ok';
+        }, () => (this.ran = 'crashed'));
     }
     const deadline = Date.now() + ACTION_MS;
     for (;;) {
@@ -411,13 +413,13 @@ class FirefoxSession {
       if (!ev) return { finished: (this.ended = 'timeout') };
       if (ev.type !== 'paused') continue;
       this.thread = ev.from;
-      const p = await this.pause(action);
+      const p = await this.pause(action, ev.why);
       if (p) return p;
     }
   }
   // A pause in the program, or null when Firefox stopped elsewhere (then it is left as
   // morphtrace leaves it).
-  async pause(action) {
+  async pause(action, why) {
     const { frames } = await this.rdp.request(this.thread, 'frames', { start: 0, count: 1000 });
     const mine = (f) => f.where?.actor === this.source;
     if (!frames.length || !mine(frames[0])) {

@@ -147,7 +147,9 @@ class V8Session {
       this.started = true;
       // Its reply comes when the program has run to its end.
       this.call('Runtime.runScript', { scriptId: this.scriptId })
-        .then((r) => (this.ran = r.exceptionDetails ? 'exception' : 'ok'), () => (this.ran = 'crashed'));
+        .then(async (r) => {
+          this.ran = r.exceptionDetails ? 'exception' : 'ok';
+        }, () => (this.ran = 'crashed'));
     }
     const deadline = Date.now() + ACTION_MS;
     for (;;) {
@@ -470,13 +472,13 @@ class FirefoxSession {
       if (!ev) return { finished: (this.ended = 'timeout') };
       if (ev.type !== 'paused') continue;
       this.thread = ev.from;
-      const p = await this.pause(action);
+      const p = await this.pause(action, ev.why);
       if (p) return p;
     }
   }
   // A pause in the program, or null when Firefox stopped elsewhere (then it is left as
   // morphtrace leaves it).
-  async pause(action) {
+  async pause(action, why) {
     const { frames } = await this.rdp.request(this.thread, 'frames', { start: 0, count: 1000 });
     const mine = (f) => f.where?.actor === this.source;
     if (!frames.length || !mine(frames[0])) {
@@ -525,7 +527,9 @@ class FirefoxSession {
       }
       case 'object': {
         // Objects are rendered in the page, by the same function as in V8.
-        const r = await this.evaluate(`(${SHOW}).call(${name})`, frameActor);
+        const e = await this.evalRaw(`(${SHOW}).call(${name})`, frameActor);
+        if (e.hasException) throw new Error(`evaluating in Firefox: ${e.exceptionMessage}`);
+        const r = e.result;
         return typeof r === 'string' ? r : r?.type === 'longString'
           ? (await this.rdp.request(r.actor, 'substring', { start: 0, end: r.length })).substring
           : JSON.stringify(r);
@@ -533,16 +537,13 @@ class FirefoxSession {
       default: return JSON.stringify(g);
     }
   }
-  async evaluate(text, frameActor) {
+  // `evaluateJSAsync` on a frame: its result arrives as an `evaluationResult` event.
+  async evalRaw(text, frameActor) {
     const { resultID } = await this.rdp.request(this.console, 'evaluateJSAsync', { text, frameActor });
     const deadline = Date.now() + ACTION_MS;
     for (;;) {
       const i = this.rdp.events.findIndex((e) => e.type === 'evaluationResult' && e.resultID === resultID);
-      if (i >= 0) {
-        const [e] = this.rdp.events.splice(i, 1);
-        if (e.hasException) throw new Error(`evaluating in Firefox: ${e.exceptionMessage}`);
-        return e.result;
-      }
+      if (i >= 0) return this.rdp.events.splice(i, 1)[0];
       if (this.rdp.closed || Date.now() > deadline) throw new Error('Firefox did not evaluate in the frame');
       await waitAny(this.rdp, deadline - Date.now());
     }

@@ -109,8 +109,13 @@ class V8Session {
     else {
       this.started = true;
       // Its reply comes when the program has run to its end.
+      // Node runs promise reactions only after that: the program ends when an immediate fires
+      // after them, as morphtrace waits.
       this.call('Runtime.runScript', { scriptId: this.scriptId })
-        .then((r) => (this.ran = r.exceptionDetails ? 'exception' : 'ok'), () => (this.ran = 'crashed'));
+        .then(async (r) => {
+          if (this.flavor === 'node') await this.call('Runtime.evaluate', { expression: 'new Promise(function (r) { setImmediate(r); })', awaitPromise: true });
+          this.ran = r.exceptionDetails ? 'exception' : 'ok';
+        }, () => (this.ran = 'crashed'));
     }
     const deadline = Date.now() + ACTION_MS;
     for (;;) {
