@@ -756,3 +756,81 @@ pub fn generation_tasks(
     }
     tasks
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use morphtrace_schema::{
+        Entry, Frame, Key, Location, ObjectKind, PauseReason, PauseState, Scope, ScopeKind, Value,
+        Variable,
+    };
+
+    fn var(name: &str, value: Value) -> Variable {
+        Variable {
+            name: name.into(),
+            value,
+            reported: None,
+        }
+    }
+
+    /// Expressions come from what the pause shows: names it can spell, numbers for arithmetic,
+    /// an object's member; never a binding in its temporal dead zone. Same seed, same draws.
+    #[test]
+    fn evaluations_are_drawn_from_the_pause() {
+        let point = Value::Object {
+            kind: ObjectKind::Object,
+            class: "Object".into(),
+            description: None,
+            entries: Some(vec![Entry {
+                key: Key::Name("x".into()),
+                value: Value::Number(1.0),
+            }]),
+            truncated: false,
+        };
+        let pause = PauseState {
+            location: Location::new(3, 0),
+            reason: PauseReason::Step,
+            engine_reason: None,
+            stack: vec![Frame {
+                function: "f".into(),
+                location: Location::new(3, 0),
+                scopes: vec![Scope {
+                    kind: ScopeKind::Local,
+                    name: None,
+                    variables: vec![
+                        var("a", Value::Number(2.0)),
+                        var("b", Value::Number(3.0)),
+                        var("p", point),
+                        var("later", Value::Uninitialized),
+                        var("4", Value::Undefined),
+                    ],
+                }],
+            }],
+            exception: None,
+        };
+        let draw = |seed| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            (0..200)
+                .map(|_| expression(&pause, &mut rng).unwrap())
+                .collect::<Vec<_>>()
+        };
+        let drawn = draw(1);
+        assert_eq!(drawn, draw(1));
+        let shapes: BTreeSet<&str> = drawn
+            .iter()
+            .map(|e| match e.as_str() {
+                "a" | "b" | "p" => "local",
+                "p.x" => "member",
+                e if e.contains(" < ") => "comparison",
+                e if [" + ", " - ", " * "].iter().any(|o| e.contains(o)) => "arithmetic",
+                other => panic!("an expression the pause does not show: {other}"),
+            })
+            .collect();
+        assert_eq!(shapes.len(), 4, "{shapes:?}");
+        let empty = PauseState {
+            stack: vec![],
+            ..pause
+        };
+        assert_eq!(expression(&empty, &mut ChaCha8Rng::seed_from_u64(1)), None);
+    }
+}
