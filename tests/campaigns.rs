@@ -375,6 +375,7 @@ fn a_flag_of_another_strategy_is_refused_for_every_pair() {
         ("--rounds", Some("2"), &["metamorphic"]),
         ("--transformations", Some("add-no-op"), &["metamorphic"]),
         ("--evaluate-weight", Some("1"), &["random", "differential"]),
+        ("--condition-weight", Some("1"), &["random", "differential"]),
         (
             "--pause-on-exceptions",
             Some("all"),
@@ -417,8 +418,8 @@ fn a_flag_of_another_strategy_is_refused_for_every_pair() {
         }
     }
     // 9 debugger flags × coverage, 3 coverage flags, 2 metamorphic and 4 differential ones × 3,
-    // 2 flags of random and differential × 2 (metamorphic, coverage).
-    assert_eq!(refused, 40);
+    // 3 flags of random and differential × 2 (metamorphic, coverage).
+    assert_eq!(refused, 42);
     // A flag of the strategy itself passes this check (and fails later, on the missing corpus).
     let o = run("metamorphic", "--rounds", Some("2"));
     assert_eq!(o.status.code(), Some(1));

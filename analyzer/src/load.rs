@@ -1117,6 +1117,9 @@ impl Ctx<'_> {
                         Action::SetBreakpoint { line, column } => {
                             (Some(one_based(*line)), column.map(one_based), None)
                         }
+                        Action::SetConditionalBreakpoint { line, .. } => {
+                            (Some(one_based(*line)), None, None)
+                        }
                         Action::RemoveBreakpoint { id } => (None, None, Some(id.0)),
                         _ => (None, None, None),
                     };

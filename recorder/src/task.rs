@@ -18,6 +18,9 @@ pub struct RandomParams {
     /// Weight of an evaluation at a pause against each of DBDB's four control actions (weight
     /// 1 each). 0 (the default) is DBDB's Algorithm 1 exactly, random draws included.
     pub evaluate_weight: f64,
+    /// Weight of setting a conditional breakpoint at a pause (on a line below it, the condition
+    /// over a number the pause shows), like `evaluate_weight`.
+    pub condition_weight: f64,
     /// Which exceptions pause, set before `Start`; `None` (the default) sets nothing.
     pub exceptions: Option<ExceptionChoice>,
 }
@@ -57,6 +60,7 @@ impl Default for RandomParams {
             remove_prob: 0.2,
             max_actions: 20,
             evaluate_weight: 0.0,
+            condition_weight: 0.0,
             exceptions: None,
         }
     }
@@ -71,12 +75,12 @@ impl RandomParams {
             ("random.remove_prob".into(), self.remove_prob.to_string()),
             ("random.max_actions".into(), self.max_actions.to_string()),
         ];
-        if self.evaluate_weight > 0.0 {
+        if self.evaluate_weight > 0.0 || self.condition_weight > 0.0 {
             out.push((
                 "random.weights".into(),
                 format!(
-                    "resume=1,stepInto=1,stepOut=1,stepOver=1,evaluate={}",
-                    self.evaluate_weight
+                    "resume=1,stepInto=1,stepOut=1,stepOver=1,evaluate={},condition={}",
+                    self.evaluate_weight, self.condition_weight
                 ),
             ));
         }

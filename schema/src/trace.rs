@@ -76,9 +76,48 @@ pub enum Action {
     Evaluate {
         expression: String,
     },
+    /// A breakpoint that pauses only where `condition` holds; answered like `SetBreakpoint`
+    /// (its id is removed the same way).
+    SetConditionalBreakpoint {
+        line: u32,
+        condition: String,
+    },
 }
 
 impl Action {
+    /// Whether the action sets a breakpoint (and so takes the next breakpoint id).
+    pub fn sets_breakpoint(&self) -> bool {
+        matches!(
+            self,
+            Action::SetBreakpoint { .. } | Action::SetConditionalBreakpoint { .. }
+        )
+    }
+
+    /// The (0-based) line a breakpoint action requests.
+    pub fn breakpoint_line(&self) -> Option<u32> {
+        match self {
+            Action::SetBreakpoint { line, .. } | Action::SetConditionalBreakpoint { line, .. } => {
+                Some(*line)
+            }
+            _ => None,
+        }
+    }
+
+    /// The same breakpoint action on another line, with `column` for a plain breakpoint; other
+    /// actions unchanged.
+    pub fn on_line(&self, line: u32, column: Option<u32>) -> Action {
+        match self {
+            Action::SetBreakpoint { .. } => Action::SetBreakpoint { line, column },
+            Action::SetConditionalBreakpoint { condition, .. } => {
+                Action::SetConditionalBreakpoint {
+                    line,
+                    condition: condition.clone(),
+                }
+            }
+            other => other.clone(),
+        }
+    }
+
     /// Whether the action runs the program (start, resume, a step).
     pub fn is_control(&self) -> bool {
         matches!(
@@ -99,6 +138,7 @@ impl Action {
             Action::StepOut => "stepOut",
             Action::PauseOnExceptions { .. } => "pauseOnExceptions",
             Action::Evaluate { .. } => "evaluate",
+            Action::SetConditionalBreakpoint { .. } => "setConditionalBreakpoint",
         }
     }
 }
@@ -113,6 +153,9 @@ impl fmt::Display for Action {
             Action::RemoveBreakpoint { id } => write!(f, "removeBreakpoint(#{})", id.0),
             Action::PauseOnExceptions { mode } => write!(f, "pauseOnExceptions({})", mode.name()),
             Action::Evaluate { expression } => write!(f, "evaluate({expression})"),
+            Action::SetConditionalBreakpoint { line, condition } => {
+                write!(f, "setBreakpoint({} if {condition})", line + 1)
+            }
             other => f.write_str(other.name()),
         }
     }
@@ -386,7 +429,9 @@ impl TriggerLines {
     /// The line `a` is triggered at, given the outputs seen so far.
     pub fn of(&self, a: &Action) -> Option<u32> {
         match a {
-            Action::SetBreakpoint { line, .. } => Some(*line),
+            Action::SetBreakpoint { line, .. } | Action::SetConditionalBreakpoint { line, .. } => {
+                Some(*line)
+            }
             Action::RemoveBreakpoint { id } => self.requested.get(&id.0).copied(),
             Action::Start => None,
             _ => self.paused_at,

@@ -114,6 +114,8 @@ fn action() -> impl Strategy<Value = Action> {
         ]
         .prop_map(|mode| Action::PauseOnExceptions { mode }),
         text().prop_map(|expression| Action::Evaluate { expression }),
+        (any::<u32>(), text())
+            .prop_map(|(line, condition)| Action::SetConditionalBreakpoint { line, condition }),
     ]
 }
 

@@ -24,6 +24,8 @@ pub enum Fault {
     WrongNumber { name: String },
     /// Answer every evaluation that gives a number with that number plus one.
     WrongEvaluation,
+    /// Set a conditional breakpoint as a plain one: its condition ignored.
+    IgnoreCondition,
 }
 
 pub struct FaultyEngine {
@@ -100,6 +102,17 @@ impl Debugger for FaultyDebugger {
         Ok(out)
     }
 
+    async fn set_conditional_breakpoint(
+        &mut self,
+        line: u32,
+        condition: &str,
+    ) -> Result<Output, DebuggerError> {
+        if self.fault == Fault::IgnoreCondition {
+            return self.inner.set_breakpoint(line, None).await;
+        }
+        self.inner.set_conditional_breakpoint(line, condition).await
+    }
+
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
         self.inner.remove_breakpoint(id).await
     }
@@ -168,7 +181,7 @@ impl Debugger for FaultyDebugger {
                     }
                 }
             }
-            Fault::WrongSlide | Fault::WrongEvaluation => {}
+            Fault::WrongSlide | Fault::WrongEvaluation | Fault::IgnoreCondition => {}
         }
         Ok(out)
     }

@@ -14,7 +14,7 @@ use crate::debugger::DebuggerError;
 use morphtrace_js::nodes::LineNodes;
 use morphtrace_schema::dbdb::compare_outputs;
 use morphtrace_schema::triage::{variable_name, Family, Member, Triage};
-use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
+use morphtrace_schema::{Divergence, DivergenceKind, Output};
 
 /// At most this many rounds of extra steps (the engine apart, then the others) to get back in step.
 const MAX_EXTRA_STEPS: usize = 3;
@@ -155,7 +155,7 @@ impl Lockstep<'_> {
     ) -> Result<Result<String, String>, DebuggerError> {
         match (&d.kind, &d.action) {
             // Placed differently: removed again on every engine; the actions go on without it.
-            (DivergenceKind::BreakpointLocation, Action::SetBreakpoint { .. }) => {
+            (DivergenceKind::BreakpointLocation, a) if a.sets_breakpoint() => {
                 for (&k, o) in active.iter().zip(outputs) {
                     let Output::BreakpointSet { id, .. } = o else {
                         return Ok(Err(format!(

@@ -581,13 +581,16 @@ async fn random(
             ls.rec.outcome = Some(ls.ended(SessionOutcome::ActionLimit));
             return Ok(());
         }
-        // DBDB's draw (four actions alike) unless evaluations are weighted in.
-        let pick = if params.evaluate_weight > 0.0 {
-            let x = rng.random_range(0.0..4.0 + params.evaluate_weight);
+        // DBDB's draw (four actions alike) unless evaluations or conditions are weighted in.
+        let extra = params.evaluate_weight + params.condition_weight;
+        let pick = if extra > 0.0 {
+            let x = rng.random_range(0.0..4.0 + extra);
             if x < 4.0 {
                 x as u32
-            } else {
+            } else if x < 4.0 + params.evaluate_weight {
                 4
+            } else {
+                5
             }
         } else {
             rng.random_range(0..4)
@@ -597,9 +600,19 @@ async fn random(
             1 => Action::StepInto,
             2 => Action::StepOut,
             3 => Action::StepOver,
-            _ => match ls.last_pause().and_then(|p| expression(&p, &mut rng)) {
+            4 => match ls.last_pause().and_then(|p| expression(&p, &mut rng)) {
                 Some(expression) => Action::Evaluate { expression },
                 // Nothing to evaluate here: a control action instead.
+                None => Action::StepOver,
+            },
+            _ => match ls
+                .last_pause()
+                .and_then(|p| conditional(&p, lines, &bps, &mut rng))
+            {
+                Some(a) => {
+                    bps.extend(a.breakpoint_line());
+                    a
+                }
                 None => Action::StepOver,
             },
         };
@@ -608,19 +621,57 @@ async fn random(
     }
 }
 
+/// A conditional breakpoint to set at a pause: on one of the ten lines below it that has no
+/// breakpoint yet, the condition over a number local the pause shows (`n > K`, `n <= K`,
+/// `n % 2 === 0`, K near its value now), so that it holds at some of the later passes.
+pub fn conditional(
+    p: &morphtrace_schema::PauseState,
+    lines: u32,
+    bps: &BTreeSet<u32>,
+    rng: &mut ChaCha8Rng,
+) -> Option<Action> {
+    use morphtrace_schema::Value;
+    let numbers: Vec<(&str, f64)> = morphtrace_schema::dbdb::visible_variables(p.top_scopes())
+        .into_iter()
+        .filter_map(|(n, v)| match v {
+            Value::Number(x) if x.is_finite() && x.fract() == 0.0 && spellable(n) => Some((n, *x)),
+            _ => None,
+        })
+        .collect();
+    let free: Vec<u32> = (p.location.line + 1..lines.min(p.location.line + 11))
+        .filter(|l| !bps.contains(l))
+        .collect();
+    if numbers.is_empty() || free.is_empty() {
+        return None;
+    }
+    let (name, now) = numbers[rng.random_range(0..numbers.len())];
+    let k = now as i64 + rng.random_range(-1..=2);
+    let condition = match rng.random_range(0..3) {
+        0 => format!("{name} > {k}"),
+        1 => format!("{name} <= {k}"),
+        _ => format!("{name} % 2 === 0"),
+    };
+    Some(Action::SetConditionalBreakpoint {
+        line: free[rng.random_range(0..free.len())],
+        condition,
+    })
+}
+
+/// Whether an expression can name this binding (engines list some under other names).
+fn spellable(n: &str) -> bool {
+    let mut c = n.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_' || f == '$')
+        && c.all(|x| x.is_ascii_alphanumeric() || x == '_' || x == '$')
+}
+
 /// An expression to evaluate at a pause, from what the pause shows (its top frame's visible
 /// variables): a local's name, a member of an object local, arithmetic over two number locals,
 /// or a comparison of a number local with a constant. `None` when no variable is visible.
 pub fn expression(p: &morphtrace_schema::PauseState, rng: &mut ChaCha8Rng) -> Option<String> {
     use morphtrace_schema::{Key, Value};
     let vars = morphtrace_schema::dbdb::visible_variables(p.top_scopes());
-    // Names an expression can spell (engines list some bindings under other names).
-    let plain = |n: &str| {
-        let mut c = n.chars();
-        c.next()
-            .is_some_and(|f| f.is_ascii_alphabetic() || f == '_' || f == '$')
-            && c.all(|x| x.is_ascii_alphanumeric() || x == '_' || x == '$')
-    };
+    let plain = spellable;
     let named: Vec<(&str, &Value)> = vars
         .into_iter()
         .filter(|(n, v)| plain(n) && !matches!(v, Value::Uninitialized))

@@ -122,6 +122,13 @@ pub trait Debugger: Send {
         line: u32,
         column: Option<u32>,
     ) -> Result<Output, DebuggerError>;
+    /// `SetConditionalBreakpoint`: answers `BreakpointSet` (or `Error`), its id shared with
+    /// plain breakpoints.
+    async fn set_conditional_breakpoint(
+        &mut self,
+        line: u32,
+        condition: &str,
+    ) -> Result<Output, DebuggerError>;
     /// `RemoveBreakpoint`: answers `BreakpointRemoved`.
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError>;
     /// `Start`, `Resume`, `StepInto`, `StepOver`, `StepOut`: answers `Paused` or `Finished`.
@@ -188,6 +195,9 @@ pub async fn apply(d: &mut dyn Debugger, action: &Action) -> Result<Output, Debu
         Action::RemoveBreakpoint { id } => d.remove_breakpoint(*id).await,
         Action::PauseOnExceptions { mode } => d.pause_on_exceptions(*mode).await,
         Action::Evaluate { expression } => d.evaluate(expression).await,
+        Action::SetConditionalBreakpoint { line, condition } => {
+            d.set_conditional_breakpoint(*line, condition).await
+        }
         Action::Start | Action::Resume | Action::StepInto | Action::StepOver | Action::StepOut => {
             d.control(action).await
         }

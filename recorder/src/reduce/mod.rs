@@ -145,7 +145,7 @@ fn subset(actions: &[Action], ids: &HashMap<usize, BreakpointId>, keep: &[usize]
     let mut out = Vec::new();
     for &i in keep {
         match &actions[i] {
-            a @ Action::SetBreakpoint { .. } => {
+            a if a.sets_breakpoint() => {
                 if let Some(old) = ids.get(&i) {
                     renumber.insert(*old, BreakpointId(next));
                     next += 1;
@@ -171,7 +171,7 @@ fn breakpoint_ids(trace: &Trace) -> HashMap<usize, BreakpointId> {
     for e in &trace.events {
         match &e.kind {
             EventKind::Action(a) => {
-                index = matches!(a, Action::SetBreakpoint { .. }).then_some(n);
+                index = a.sets_breakpoint().then_some(n);
                 n += 1;
             }
             EventKind::Output(Output::BreakpointSet { id, .. }) => {
@@ -850,19 +850,18 @@ async fn without_blank_lines<J: Judge>(
             // A breakpoint on a blank line goes to the next line left, where V8 and
             // morphtrace's Firefox policy slide it (its column then means little); past the
             // last line, it stays past the last line.
-            Action::SetBreakpoint { line, column } => {
+            a if a.sets_breakpoint() => {
+                let line = a.breakpoint_line().unwrap_or(0);
+                let column = match a {
+                    Action::SetBreakpoint { column, .. } => *column,
+                    _ => None,
+                };
                 let next = map
-                    .get(*line as usize..)
+                    .get(line as usize..)
                     .and_then(|rest| rest.iter().enumerate().find_map(|(k, l)| l.map(|l| (k, l))));
                 match next {
-                    Some((k, l)) => Action::SetBreakpoint {
-                        line: l,
-                        column: if k == 0 { *column } else { None },
-                    },
-                    None => Action::SetBreakpoint {
-                        line: kept + line.saturating_sub(map.len() as u32),
-                        column: None,
-                    },
+                    Some((k, l)) => a.on_line(l, if k == 0 { column } else { None }),
+                    None => a.on_line(kept + line.saturating_sub(map.len() as u32), None),
                 }
             }
             other => other.clone(),

@@ -22,6 +22,7 @@ pub const TAGS: &[&str] = &[
     "remove",
     "exceptions",
     "evaluate",
+    "conditions",
 ];
 
 /// The finding kinds the template tells apart: DBDB's six and those of the newer actions.
@@ -78,6 +79,9 @@ pub fn tags(spec: &serde_json::Value, actions: &[&[Action]]) -> BTreeSet<String>
     }
     if uses(|a| matches!(a, Action::Evaluate { .. })) {
         hold("evaluate");
+    }
+    if uses(|a| matches!(a, Action::SetConditionalBreakpoint { .. })) {
+        hold("conditions");
     }
     on
 }
@@ -229,6 +233,10 @@ mod tests {
             },
             Action::Evaluate {
                 expression: "x".into(),
+            },
+            Action::SetConditionalBreakpoint {
+                line: 1,
+                condition: "x > 1".into(),
             },
         ];
         let mut checked = 0;

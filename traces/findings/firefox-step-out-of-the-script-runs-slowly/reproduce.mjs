@@ -92,7 +92,7 @@ class V8Session {
     if (!c.scriptId) throw new Error(`the program does not compile: ${JSON.stringify(c.exceptionDetails)}`);
     this.scriptId = c.scriptId;
   }
-  async setBreakpoint(line, column) {
+  async setBreakpoint(line, column, condition) {
     const at = column === null ? {} : { columnNumber: column };
     try {
       const r = await this.call('Debugger.setBreakpointByUrl', { lineNumber: line, url, ...at });
@@ -286,7 +286,7 @@ const MARKER = '__REPRODUCE_END__';
 // its first statement before anything runs (the `script.source.firstStatement` event breakpoint).
 class FirefoxSession {
   constructor(rdp, dir, policy) {
-    Object.assign(this, { rdp, dir, policy, at: new Map(), bps: [], started: false, ended: null });
+    Object.assign(this, { rdp, dir, policy, at: new Map(), bps: [], conds: [], started: false, ended: null });
   }
   async load() {
     const rdp = this.rdp;
@@ -371,22 +371,30 @@ class FirefoxSession {
   wire(loc) {
     return { sourceUrl: this.url, line: loc.line + 1, column: loc.column };
   }
-  async setBreakpoint(line, column) {
+  async setBreakpoint(line, column, condition) {
     const loc = this.place(line, column);
     this.bps.push(loc);
     if (!loc) return { breakpoint: [] };
     const key = `${loc.line}:${loc.column}`;
-    const n = this.at.get(key) ?? 0;
-    if (n === 0) {
+    const here = this.at.get(key) ?? [];
+    const before = this.options(here);
+    here.push(condition ?? null);
+    this.at.set(key, here);
+    if (here.length === 1 || JSON.stringify(before) !== JSON.stringify(this.options(here))) {
       try {
-        await this.rdp.request(this.list, 'setBreakpoint', { location: this.wire(loc), options: {} });
+        await this.rdp.request(this.list, 'setBreakpoint', { location: this.wire(loc), options: this.options(here) });
       } catch (e) {
         if (!e.protocol) throw e;
+        here.pop();
         return { error: e.message };
       }
     }
-    this.at.set(key, n + 1);
     return { breakpoint: [`${loc.line + 1}:${loc.column + 1}`] };
+  }
+  // Firefox keeps one breakpoint per place: it pauses where any of ours there would, as
+  // morphtrace sets it (no condition if one has none, else the disjunction of theirs).
+  options(conditions) {
+    return conditions.length && conditions.every((c) => c !== null) ? { condition: conditions.map((c) => `(${c})`).join(' || ') } : {};
   }
   async control(action) {
     const refused = refusal(this, action);
@@ -397,7 +405,7 @@ class FirefoxSession {
       const f = this.first;
       // A breakpoint on the first statement: the pause we are in is its hit (resuming would
       // not hit it again); V8 stops there too.
-      if (this.at.get(`${f.line - 1}:${f.column}`)) {
+      if (this.at.get(`${f.line - 1}:${f.column}`)?.length) {
         const p = await this.pause(action);
         if (p) return p;
       }

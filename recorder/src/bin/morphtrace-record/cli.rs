@@ -444,6 +444,10 @@ pub(crate) struct RunArgs {
     /// (weight 1 each). 0, the default, is DBDB's Algorithm 1 exactly.
     #[arg(long, default_value_t = 0.0)]
     pub(crate) evaluate_weight: f64,
+    /// Weight of setting a conditional breakpoint at a pause (on one of the ten lines below it,
+    /// the condition over a number the pause shows) against each control action's 1.
+    #[arg(long, default_value_t = 0.0)]
+    pub(crate) condition_weight: f64,
     /// Which thrown exceptions pause, set before the program starts: none, uncaught, all, or
     /// random (each session draws one). Unset: nothing is set (the engine's default, none).
     #[arg(long, value_name = "MODE")]
@@ -540,6 +544,7 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("max_actions", &[Random, Differential, Metamorphic]),
         // The metamorphic relations map no evaluation or exception pause yet.
         ("evaluate_weight", &[Random, Differential]),
+        ("condition_weight", &[Random, Differential]),
         ("pause_on_exceptions", &[Random, Differential]),
         ("variants", &[Coverage]),
         ("run_timeout", &[Coverage]),

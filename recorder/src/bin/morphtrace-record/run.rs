@@ -135,8 +135,13 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
     if !(0.0..=1.0).contains(&r.remove_prob) || r.bp_per_line < 0.0 {
         bail!("--remove-prob must be in 0..1 and --bp-per-line non-negative");
     }
-    if !(r.evaluate_weight >= 0.0 && r.evaluate_weight.is_finite()) {
-        bail!("--evaluate-weight must be a non-negative number");
+    for (flag, w) in [
+        ("--evaluate-weight", r.evaluate_weight),
+        ("--condition-weight", r.condition_weight),
+    ] {
+        if !(w >= 0.0 && w.is_finite()) {
+            bail!("{flag} must be a non-negative number");
+        }
     }
     let exceptions = match r.pause_on_exceptions.as_deref() {
         None => None,
@@ -156,6 +161,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         remove_prob: r.remove_prob,
         max_actions: r.max_actions,
         evaluate_weight: r.evaluate_weight,
+        condition_weight: r.condition_weight,
         exceptions,
     };
     let name = match r.strategy {

@@ -581,37 +581,15 @@ impl Debugger for CdpSession {
         line: u32,
         column: Option<u32>,
     ) -> Result<Output, DebuggerError> {
-        // Chromium resolves URL breakpoints against the compiled script. Node 20 answers
-        // `locations: []` for a script compiled by vm.Script (and resolves it only at the next
-        // compilation), so there the breakpoint is set on the script itself.
-        let (method, params) = match self.flavor {
-            Flavor::Chromium | Flavor::Deno => {
-                let mut p = json!({"lineNumber": line, "url": self.url});
-                if let Some(c) = column {
-                    p["columnNumber"] = json!(c);
-                }
-                ("Debugger.setBreakpointByUrl", p)
-            }
-            Flavor::Node => {
-                let mut l = json!({"scriptId": self.script_id, "lineNumber": line});
-                if let Some(c) = column {
-                    l["columnNumber"] = json!(c);
-                }
-                ("Debugger.setBreakpoint", json!({"location": l}))
-            }
-        };
-        let requested = Location::new(line, column.unwrap_or(0));
-        match self.call(method, params).await {
-            Ok(r) => {
-                tracing::debug!("{method} line {line} -> {r}");
-                Ok(self.breakpoints.set(&r, &self.script_id, requested))
-            }
-            Err(InspectorError::Protocol { message, .. }) => Ok(Output::Error { message }),
-            Err(e) => {
-                self.healthy = false;
-                Err(err(e))
-            }
-        }
+        self.set(line, column, None).await
+    }
+
+    async fn set_conditional_breakpoint(
+        &mut self,
+        line: u32,
+        condition: &str,
+    ) -> Result<Output, DebuggerError> {
+        self.set(line, None, Some(condition)).await
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
@@ -726,6 +704,49 @@ impl Debugger for CdpSession {
 
 /// How the program's run ended, from the reply to the call that ran it.
 impl CdpSession {
+    /// A breakpoint, with its condition if it has one (CDP's `condition`).
+    async fn set(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+        condition: Option<&str>,
+    ) -> Result<Output, DebuggerError> {
+        // Chromium resolves URL breakpoints against the compiled script. Node 20 answers
+        // `locations: []` for a script compiled by vm.Script (and resolves it only at the next
+        // compilation), so there the breakpoint is set on the script itself.
+        let (method, mut params) = match self.flavor {
+            Flavor::Chromium | Flavor::Deno => {
+                let mut p = json!({"lineNumber": line, "url": self.url});
+                if let Some(c) = column {
+                    p["columnNumber"] = json!(c);
+                }
+                ("Debugger.setBreakpointByUrl", p)
+            }
+            Flavor::Node => {
+                let mut l = json!({"scriptId": self.script_id, "lineNumber": line});
+                if let Some(c) = column {
+                    l["columnNumber"] = json!(c);
+                }
+                ("Debugger.setBreakpoint", json!({"location": l}))
+            }
+        };
+        if let Some(c) = condition {
+            params["condition"] = json!(c);
+        }
+        let requested = Location::new(line, column.unwrap_or(0));
+        match self.call(method, params).await {
+            Ok(r) => {
+                tracing::debug!("{method} line {line} -> {r}");
+                Ok(self.breakpoints.set(&r, &self.script_id, requested))
+            }
+            Err(InspectorError::Protocol { message, .. }) => Ok(Output::Error { message }),
+            Err(e) => {
+                self.healthy = false;
+                Err(err(e))
+            }
+        }
+    }
+
     /// A control action as the protocol answers it (an engine death an error).
     async fn control_inner(&mut self, action: &Action) -> Result<Output, DebuggerError> {
         if let Some(refused) =

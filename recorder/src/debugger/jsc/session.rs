@@ -617,21 +617,15 @@ impl Debugger for JscSession {
         line: u32,
         column: Option<u32>,
     ) -> Result<Output, DebuggerError> {
-        let mut params = json!({"url": self.url, "lineNumber": line});
-        if let Some(c) = column {
-            params["columnNumber"] = json!(c);
-        }
-        let requested = Location::new(line, column.unwrap_or(0));
-        match self.call("Debugger.setBreakpointByUrl", params).await {
-            // The script is known (the program waits at its first statement, or ran): the
-            // reply carries the resolved locations.
-            Ok(r) => Ok(self.breakpoints.set(&r, &self.script_id, requested)),
-            Err(InspectorError::Protocol { message, .. }) => Ok(Output::Error { message }),
-            Err(e) => {
-                self.healthy = false;
-                Err(err(e))
-            }
-        }
+        self.set(line, column, None).await
+    }
+
+    async fn set_conditional_breakpoint(
+        &mut self,
+        line: u32,
+        condition: &str,
+    ) -> Result<Output, DebuggerError> {
+        self.set(line, None, Some(condition)).await
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
@@ -687,6 +681,33 @@ impl Debugger for JscSession {
 }
 
 impl JscSession {
+    /// A breakpoint, with its condition if it has one (WebKit's `options.condition`).
+    async fn set(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+        condition: Option<&str>,
+    ) -> Result<Output, DebuggerError> {
+        let mut params = json!({"url": self.url, "lineNumber": line});
+        if let Some(c) = column {
+            params["columnNumber"] = json!(c);
+        }
+        if let Some(c) = condition {
+            params["options"] = json!({ "condition": c });
+        }
+        let requested = Location::new(line, column.unwrap_or(0));
+        match self.call("Debugger.setBreakpointByUrl", params).await {
+            // The script is known (the program waits at its first statement, or ran): the
+            // reply carries the resolved locations.
+            Ok(r) => Ok(self.breakpoints.set(&r, &self.script_id, requested)),
+            Err(InspectorError::Protocol { message, .. }) => Ok(Output::Error { message }),
+            Err(e) => {
+                self.healthy = false;
+                Err(err(e))
+            }
+        }
+    }
+
     async fn control_inner(&mut self, action: &Action) -> Result<Output, DebuggerError> {
         if let Some(refused) =
             crate::debugger::refusal(action, self.started, self.finished.as_ref())

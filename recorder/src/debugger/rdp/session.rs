@@ -132,6 +132,9 @@ pub struct RdpSession {
     bps: HashMap<BreakpointId, Option<Location>>,
     /// Breakpoints per placed location: Firefox keeps one per location, we may set several.
     at: BTreeMap<Location, Vec<BreakpointId>>,
+    /// The conditions of conditional breakpoints. Firefox's breakpoint at a location pauses
+    /// where any of ours there would: unconditionally if one is, else where one holds.
+    conditions: HashMap<BreakpointId, String>,
     next_bp: u32,
     /// The first-statement pause, until `Start`.
     first: Option<Location>,
@@ -241,6 +244,7 @@ impl RdpSession {
             opts,
             bps: HashMap::new(),
             at: BTreeMap::new(),
+            conditions: HashMap::new(),
             next_bp: 0,
             first: Some(loaded.first),
             started: false,
@@ -264,15 +268,75 @@ impl RdpSession {
     }
 
     /// `setBreakpoint` or `removeBreakpoint` on the breakpoint list (1-based line on the wire).
+    /// Setting a location again replaces its options.
     async fn breakpoint_request(&self, method: &str, loc: Location) -> Result<Json, RdpError> {
         let location =
             json!({"sourceUrl": self.source_url, "line": loc.line + 1, "column": loc.column});
         let fields = if method == "setBreakpoint" {
-            json!({"location": location, "options": {}})
+            json!({"location": location, "options": self.options_at(loc)})
         } else {
             json!({"location": location})
         };
         self.request(&self.breakpoint_list, method, fields).await
+    }
+
+    /// The options of Firefox's breakpoint at `loc`: no condition if one of ours there has
+    /// none, else the disjunction of theirs.
+    fn options_at(&self, loc: Location) -> Json {
+        let ids = self.at.get(&loc).map(Vec::as_slice).unwrap_or_default();
+        let conditions: Option<Vec<String>> = ids
+            .iter()
+            .map(|id| self.conditions.get(id).map(|c| format!("({c})")))
+            .collect();
+        match conditions {
+            Some(c) if !c.is_empty() => json!({"condition": c.join(" || ")}),
+            _ => json!({}),
+        }
+    }
+
+    async fn set(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+        condition: Option<&str>,
+    ) -> Result<Output, DebuggerError> {
+        let id = BreakpointId(self.next_bp);
+        self.next_bp += 1;
+        let requested = Location::new(line, column.unwrap_or(0));
+        let placed = self.policy.place(&self.positions, line, column);
+        if let Some(c) = condition {
+            self.conditions.insert(id, c.to_string());
+        }
+        if let Some(loc) = placed {
+            let before = self.at.get(&loc).map(|_| self.options_at(loc));
+            self.at.entry(loc).or_default().push(id);
+            if before.as_ref() != Some(&self.options_at(loc)) {
+                match self.breakpoint_request("setBreakpoint", loc).await {
+                    Ok(_) => {}
+                    Err(RdpError::Server { message, error, .. }) => {
+                        self.at.entry(loc).or_default().retain(|i| *i != id);
+                        if self.at.get(&loc).is_some_and(Vec::is_empty) {
+                            self.at.remove(&loc);
+                        }
+                        return Ok(Output::Error {
+                            message: format!("{error}: {message}"),
+                        });
+                    }
+                    Err(e) => {
+                        self.healthy = false;
+                        return Err(err(e));
+                    }
+                }
+            }
+        }
+        self.bps.insert(id, placed);
+        Ok(Output::BreakpointSet {
+            id,
+            requested,
+            actual: placed.into_iter().collect(),
+            source: LocationSource::ClientComputed,
+            policy: Some(self.policy.name().to_string()),
+        })
     }
 
     /// Console output and errors of a resources event; true when the page's end marker came.
@@ -865,6 +929,14 @@ impl Debugger for EmptyProgram {
         })
     }
 
+    async fn set_conditional_breakpoint(
+        &mut self,
+        line: u32,
+        _condition: &str,
+    ) -> Result<Output, DebuggerError> {
+        self.set_breakpoint(line, None).await
+    }
+
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
         Ok(Output::BreakpointRemoved {
             id,
@@ -938,37 +1010,15 @@ impl Debugger for RdpSession {
         line: u32,
         column: Option<u32>,
     ) -> Result<Output, DebuggerError> {
-        let id = BreakpointId(self.next_bp);
-        self.next_bp += 1;
-        let requested = Location::new(line, column.unwrap_or(0));
-        let placed = self.policy.place(&self.positions, line, column);
-        if let Some(loc) = placed {
-            let ids = self.at.entry(loc).or_default();
-            if ids.is_empty() {
-                let r = self.breakpoint_request("setBreakpoint", loc).await;
-                match r {
-                    Ok(_) => {}
-                    Err(RdpError::Server { message, error, .. }) => {
-                        return Ok(Output::Error {
-                            message: format!("{error}: {message}"),
-                        })
-                    }
-                    Err(e) => {
-                        self.healthy = false;
-                        return Err(err(e));
-                    }
-                }
-            }
-            self.at.entry(loc).or_default().push(id);
-        }
-        self.bps.insert(id, placed);
-        Ok(Output::BreakpointSet {
-            id,
-            requested,
-            actual: placed.into_iter().collect(),
-            source: LocationSource::ClientComputed,
-            policy: Some(self.policy.name().to_string()),
-        })
+        self.set(line, column, None).await
+    }
+
+    async fn set_conditional_breakpoint(
+        &mut self,
+        line: u32,
+        condition: &str,
+    ) -> Result<Output, DebuggerError> {
+        self.set(line, None, Some(condition)).await
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
@@ -976,11 +1026,25 @@ impl Debugger for RdpSession {
             return Ok(Output::BreakpointRemoved { id, ok: false });
         };
         let Some(loc) = placed else {
+            self.conditions.remove(&id);
             return Ok(Output::BreakpointRemoved { id, ok: true });
         };
+        let before = self.options_at(loc);
+        self.conditions.remove(&id);
         let ids = self.at.entry(loc).or_default();
         ids.retain(|i| *i != id);
-        if ids.is_empty() {
+        if !ids.is_empty() {
+            // Others stay there: their options, if this one's changed them.
+            if self.options_at(loc) != before {
+                if let Err(e) = self.breakpoint_request("setBreakpoint", loc).await {
+                    if !matches!(e, RdpError::Server { .. }) {
+                        self.healthy = false;
+                        return Err(err(e));
+                    }
+                    return Ok(Output::BreakpointRemoved { id, ok: false });
+                }
+            }
+        } else {
             self.at.remove(&loc);
             let r = self.breakpoint_request("removeBreakpoint", loc).await;
             match r {
