@@ -1711,3 +1711,46 @@ async fn an_ignored_condition_is_a_divergence() {
         e.shutdown().await;
     }
 }
+
+/// Evidence for triage.toml's rule on SpiderMonkey's pause as the script's frame pops: paused
+/// at the script's end (a breakpoint after the last statement), a step lets the program end in
+/// V8, while Firefox's debugger server pauses once more at the same place, as the script's
+/// frame pops (its step hooks pause on a frame's pop, `why.frameFinished`); a further step ends
+/// it. The same step from a pause inside the code ends alike on both (the near miss).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_pauses_again_as_the_script_frame_pops() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("pop.js", "var y = 1;\nvar z = y + 1;\n");
+    let end = at(3, 1);
+    for kind in ["chromium", "firefox"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        for step in [Action::StepOver, Action::StepInto] {
+            let mut d = open(&mut e, &p).await;
+            assert_eq!(actual(&d.set_breakpoint(2, None).await.unwrap()), vec![end]);
+            assert_eq!(paused(d.control(&Action::Start).await.unwrap()).location, end);
+            let after = d.control(&step).await.unwrap();
+            match kind {
+                "firefox" => {
+                    assert_eq!(paused(after).location, end, "{kind} {step}");
+                    assert!(matches!(
+                        d.control(&step).await.unwrap(),
+                        Output::Finished { .. }
+                    ));
+                }
+                _ => assert!(matches!(after, Output::Finished { .. }), "{kind}: {after:?}"),
+            }
+            d.close().await;
+            // Near miss: from the last statement, a step over reaches the end alike.
+            let mut d = open(&mut e, &p).await;
+            d.set_breakpoint(1, None).await.unwrap();
+            assert_eq!(paused(d.control(&Action::Start).await.unwrap()).location.line, 1);
+            assert_eq!(
+                paused(d.control(&Action::StepOver).await.unwrap()).location,
+                end,
+                "{kind}"
+            );
+            d.close().await;
+        }
+        e.shutdown().await;
+    }
+}
