@@ -1727,7 +1727,10 @@ async fn firefox_pauses_again_as_the_script_frame_pops() {
         for step in [Action::StepOver, Action::StepInto] {
             let mut d = open(&mut e, &p).await;
             assert_eq!(actual(&d.set_breakpoint(2, None).await.unwrap()), vec![end]);
-            assert_eq!(paused(d.control(&Action::Start).await.unwrap()).location, end);
+            assert_eq!(
+                paused(d.control(&Action::Start).await.unwrap()).location,
+                end
+            );
             let after = d.control(&step).await.unwrap();
             match kind {
                 "firefox" => {
@@ -1737,13 +1740,21 @@ async fn firefox_pauses_again_as_the_script_frame_pops() {
                         Output::Finished { .. }
                     ));
                 }
-                _ => assert!(matches!(after, Output::Finished { .. }), "{kind}: {after:?}"),
+                _ => assert!(
+                    matches!(after, Output::Finished { .. }),
+                    "{kind}: {after:?}"
+                ),
             }
             d.close().await;
             // Near miss: from the last statement, a step over reaches the end alike.
             let mut d = open(&mut e, &p).await;
             d.set_breakpoint(1, None).await.unwrap();
-            assert_eq!(paused(d.control(&Action::Start).await.unwrap()).location.line, 1);
+            assert_eq!(
+                paused(d.control(&Action::Start).await.unwrap())
+                    .location
+                    .line,
+                1
+            );
             assert_eq!(
                 paused(d.control(&Action::StepOver).await.unwrap()).location,
                 end,

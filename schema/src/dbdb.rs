@@ -96,7 +96,7 @@ fn pause_divergence(
         }
     }
     if let (Some(x), Some(y)) = (&a.exception, &b.exception) {
-        if !x.equal_under(y, policy.object_shells) {
+        if !same_thrown(x, y, policy) {
             return Some((DivergenceKind::Exception, format!("threw {} vs {}", x, y)));
         }
     }
@@ -137,6 +137,27 @@ fn pause_divergence(
         }
     }
     None
+}
+
+/// Whether two thrown values are the same: errors by their class alone (their messages and
+/// stacks are each engine's own wording), anything else as values compare.
+fn same_thrown(x: &Value, y: &Value, policy: &ComparisonPolicy) -> bool {
+    use crate::value::ObjectKind;
+    match (x, y) {
+        (
+            Value::Object {
+                kind: ObjectKind::Error,
+                class: a,
+                ..
+            },
+            Value::Object {
+                kind: ObjectKind::Error,
+                class: b,
+                ..
+            },
+        ) => a == b,
+        _ => x.equal_under(y, policy.object_shells),
+    }
 }
 
 /// The divergence between two debuggers' outputs to the same action, if any.
@@ -219,7 +240,13 @@ pub fn compare_outputs(
                 value: y,
                 threw: ty,
             },
-        ) => (tx != ty || !x.equal_under(y, policy.object_shells)).then(|| {
+        ) => (tx != ty
+            || if *tx {
+                !same_thrown(x, y, policy)
+            } else {
+                !x.equal_under(y, policy.object_shells)
+            })
+        .then(|| {
             let side = |v: &Value, threw: bool| {
                 if threw {
                     format!("threw {v}")
@@ -409,5 +436,42 @@ impl ComparisonPolicy {
             }
         }
         p
+    }
+}
+
+#[cfg(test)]
+mod thrown_tests {
+    use super::*;
+    use crate::value::ObjectKind;
+
+    fn error(class: &str, description: &str) -> Value {
+        Value::Object {
+            kind: ObjectKind::Error,
+            class: class.into(),
+            description: Some(description.into()),
+            entries: Some(vec![]),
+            truncated: false,
+        }
+    }
+
+    /// Errors thrown compare by class: V8 and SpiderMonkey word messages and stacks each their
+    /// own way; another class, or a thrown value that is no error, still differs.
+    #[test]
+    fn thrown_errors_compare_by_class() {
+        let p = ComparisonPolicy::default();
+        let v8 = error(
+            "TypeError",
+            "TypeError: big 5\n    at thrower (file:///p.js:3:11)",
+        );
+        let sm = error("TypeError", "thrower@file:///p.js:3:11");
+        assert!(same_thrown(&v8, &sm, &p));
+        assert!(!same_thrown(&v8, &error("RangeError", "RangeError: x"), &p));
+        assert!(!same_thrown(&Value::Number(1.0), &Value::Number(2.0), &p));
+        let eval = |value: Value, threw: bool| Output::Evaluated { value, threw };
+        assert_eq!(
+            compare_outputs(&eval(v8.clone(), true), &eval(sm, true), &p),
+            None
+        );
+        assert!(compare_outputs(&eval(v8, true), &eval(Value::Number(1.0), false), &p).is_some());
     }
 }
