@@ -231,9 +231,12 @@ function kill(child) {
 const BUN_LAUNCHER = `const vm = require('node:vm');
 let script = null;
 globalThis.__compile = (text, url) => { script = new vm.Script(text, { filename: url }); };
+// Settled from a later timer: the program has ended once the reactions it queued have run.
 globalThis.__run = () => new Promise((ok) => setTimeout(() => {
   debugger;
-  try { script.runInThisContext(); ok('ok'); } catch (e) { ok('exception'); }
+  let ran;
+  try { script.runInThisContext(); ran = 'ok'; } catch (e) { ran = 'exception'; }
+  setTimeout(() => ok(ran), 0);
 }, 0));
 setInterval(() => {}, 1 << 30);
 `;

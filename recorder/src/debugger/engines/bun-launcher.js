@@ -21,16 +21,22 @@ globalThis.__morphtraceCompile = function (text, url) {
     return { ok: false, message: String(e) };
   }
 };
+// The run's promise settles from a later timer: an async program has ended only once the
+// promise reactions its script queued (and their pauses) have run.
 globalThis.__morphtraceRun = function () {
   return new Promise(function (resolve) {
     setTimeout(function () {
       debugger;
+      var ran;
       try {
         script.runInThisContext();
-        resolve({ ok: true });
+        ran = { ok: true };
       } catch (e) {
-        resolve({ ok: false, message: describe(e), stack: String(e && e.stack) });
+        ran = { ok: false, message: describe(e), stack: String(e && e.stack) };
       }
+      setTimeout(function () {
+        resolve(ran);
+      }, 0);
     }, 0);
   });
 };
