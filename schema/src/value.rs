@@ -108,10 +108,35 @@ impl Value {
     }
 
     /// Equality, exact but for objects' class names and descriptions when `shells` is false.
+    /// An error's description is never compared: engines put the stack there, each in its own
+    /// words and paths (V8 `TypeError: m\n    at f (file:…)`, SpiderMonkey none).
     pub fn equal_under(&self, other: &Value, shells: bool) -> bool {
+        if let (
+            Value::Object {
+                kind: ObjectKind::Error,
+                class: c1,
+                ..
+            },
+            Value::Object {
+                kind: ObjectKind::Error,
+                class: c2,
+                ..
+            },
+        ) = (self, other)
+        {
+            if shells && c1 != c2 {
+                return false;
+            }
+            return self.entries_equal(other);
+        }
         if shells {
             return self == other;
         }
+        self.entries_equal(other)
+    }
+
+    /// Objects by kind and entries (their entries without shells), anything else exactly.
+    fn entries_equal(&self, other: &Value) -> bool {
         match (self, other) {
             (
                 Value::Object {
@@ -328,6 +353,58 @@ impl fmt::Display for Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn error(class: &str, description: &str) -> Value {
+        Value::Object {
+            kind: ObjectKind::Error,
+            class: class.into(),
+            description: Some(description.into()),
+            entries: Some(vec![]),
+            truncated: false,
+        }
+    }
+
+    /// An error's description (where engines put the stack) never counts; its class does
+    /// when shells count, and its entries always.
+    #[test]
+    fn errors_compare_without_their_descriptions() {
+        let v8 = error(
+            "ReferenceError",
+            "ReferenceError: x is not defined\n    at f (file:///a.js:2:3)",
+        );
+        let sm = error("ReferenceError", "ReferenceError: x is not defined");
+        assert!(v8.equal_under(&sm, true) && v8.equal_under(&sm, false));
+        let other = error("TypeError", "TypeError: x is not defined");
+        assert!(!v8.equal_under(&other, true));
+        assert!(v8.equal_under(&other, false));
+        let with_entry = Value::Object {
+            kind: ObjectKind::Error,
+            class: "ReferenceError".into(),
+            description: None,
+            entries: Some(vec![Entry {
+                key: Key::Name("code".into()),
+                value: Value::Number(1.0),
+            }]),
+            truncated: false,
+        };
+        assert!(!v8.equal_under(&with_entry, true));
+        // Anything else keeps its description when shells count.
+        let a = Value::Object {
+            kind: ObjectKind::Function,
+            class: "Function".into(),
+            description: Some("function f(a)".into()),
+            entries: None,
+            truncated: false,
+        };
+        let b = Value::Object {
+            kind: ObjectKind::Function,
+            class: "Function".into(),
+            description: Some("function f(b)".into()),
+            entries: None,
+            truncated: false,
+        };
+        assert!(!a.equal_under(&b, true) && a.equal_under(&b, false));
+    }
 
     #[test]
     fn numbers_compare_exactly() {
