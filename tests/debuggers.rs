@@ -1772,3 +1772,50 @@ async fn firefox_pauses_again_as_the_script_frame_pops() {
         e.shutdown().await;
     }
 }
+
+/// A script-level `let` not declared yet, seen from a function the script called before its
+/// declaration: in its dead zone on every engine, and evaluating it throws. Node 20 reports it
+/// as `undefined` from the inner frame (a metamorphic evaluate-a-local warning found it); the
+/// recorder reads the script's own position on the stack, as it does for the top-level frame.
+async fn dead_zone_seen_from_a_callee(kind: &str) {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "tdz-callee.js",
+        "function peek() {\n\
+         \x20 return 1;\n\
+         }\n\
+         peek();\n\
+         let later = 2;\n\
+         peek();\n",
+    );
+    let mut e = engine(kind, CaptureOptions::default()).await;
+    let mut d = open(&mut e, &p).await;
+    d.set_breakpoint(1, None).await.unwrap();
+    let s = paused(d.control(&Action::Start).await.unwrap());
+    assert_eq!(s.location.line, 1, "{kind}");
+    assert_eq!(var(&s, "later").value, Value::Uninitialized, "{kind}");
+    let thrown = apply(
+        d.as_mut(),
+        &Action::Evaluate {
+            expression: "later".into(),
+        },
+    )
+    .await
+    .unwrap();
+    assert!(
+        matches!(thrown, Output::Evaluated { threw: true, .. }),
+        "{kind}: {thrown:?}"
+    );
+    // After the declaration ran: its value.
+    let s = paused(d.control(&Action::Resume).await.unwrap());
+    assert_eq!(var(&s, "later").value, Value::Number(2.0), "{kind}");
+    d.close().await;
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dead_zone_seen_from_a_callee_on_every_engine() {
+    for kind in ["node", "chromium", "firefox", "bun"] {
+        dead_zone_seen_from_a_callee(kind).await;
+    }
+}

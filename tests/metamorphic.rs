@@ -392,6 +392,159 @@ async fn a_skipped_iteration_is_caught_by_replacing_a_continue_with_step_into() 
     assert!(w.message.contains('i') || w.message.contains('s'), "{w:?}");
 }
 
+/// Pin of a modern relation: its anchor action and what it repeats as recorded.
+fn anchored(action: usize, recorded: &[(&str, &str)]) -> Pin {
+    Pin {
+        action: Some(action),
+        recorded: recorded
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+        ..Pin::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ignored_condition_is_caught_by_a_false_condition_and_by_one_over_a_local() {
+    // A breakpoint with condition `false` on line 8 (the call of `run`, seen on the parent's
+    // stacks), set before the start: it must not pause.
+    let actions = vec![bp(4), Action::Start, Action::Resume, Action::Resume];
+    let pin = Pin {
+        line: Some(8),
+        action: Some(1),
+        ..Pin::default()
+    };
+    let params = one(mm::CONDITION_FALSE, actions, pin);
+    let (good, bad) = with_and_without(Fault::IgnoreCondition, LOOP, &params).await;
+    assert!(good.warnings.is_empty(), "{:?}", good.warnings);
+    assert_warned_at(&bad, "a-false-condition-never-pauses", 8);
+
+    // `i !== 1` on the loop's breakpoint: the parent's second pause there (i = 1) goes, and
+    // the resume that left it.
+    let mut actions = vec![bp(4), Action::Start];
+    actions.extend(std::iter::repeat_n(Action::Resume, 3));
+    let params = one(
+        mm::CONDITION_LOCAL,
+        actions,
+        anchored(0, &[("condition", "i !== 1")]),
+    );
+    let (good, bad) = with_and_without(Fault::IgnoreCondition, LOOP, &params).await;
+    assert!(good.warnings.is_empty(), "{:?}", good.warnings);
+    let record = good.transformations.last().unwrap();
+    assert!(
+        record
+            .params
+            .contains(&("expect.skipped-pauses".into(), "2".into())),
+        "{:?}",
+        record.params
+    );
+    let pauses_at_4 = |s: &Session| {
+        answered(&s.traces[0])
+            .iter()
+            .filter(|(_, o, _)| pause_line(o) == Some(4))
+            .count()
+    };
+    assert_eq!(pauses_at_4(&good), 2, "i = 0 and i = 2 only");
+    let w = &bad.warnings[0];
+    assert_eq!(
+        w.relation,
+        "a-condition-filters-the-pauses-by-recorded-values"
+    );
+    assert!(w.message.contains("i: 2 vs 1"), "{w:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_wrong_evaluation_is_caught_by_evaluating_a_local() {
+    let actions = vec![bp(4), Action::Start, Action::Resume, Action::Resume];
+    let params = one(mm::EVALUATE_LOCAL, actions, anchored(2, &[("local", "s")]));
+    let (good, bad) = with_and_without(Fault::WrongEvaluation, LOOP, &params).await;
+    assert!(good.warnings.is_empty(), "{:?}", good.warnings);
+    // The evaluation was inserted after the parent's second pause (s = 1 + 1 at line 4).
+    let evaluated = answered(&good.traces[0])
+        .into_iter()
+        .find(|(a, _, _)| matches!(a, Action::Evaluate { .. }))
+        .unwrap();
+    assert_eq!(
+        evaluated.1,
+        Output::Evaluated {
+            value: morphtrace_schema::Value::Number(2.0),
+            threw: false
+        }
+    );
+    let w = &bad.warnings[0];
+    assert_eq!(w.relation, "a-local-evaluates-to-its-value-in-the-scopes");
+    let bad_evaluation = answered(&bad.traces[0])
+        .into_iter()
+        .find(|(a, _, _)| matches!(a, Action::Evaluate { .. }))
+        .unwrap();
+    assert_eq!(w.event_index, Some(bad_evaluation.2));
+    assert!(w.message.contains("s gave 3"), "{w:?}");
+}
+
+/// The modern relations, each alone through three rounds over generated programs (whose
+/// sessions evaluate, set conditions and pause on exceptions themselves), on Node and Firefox:
+/// every relation judges follow-ups, and none warns on a correct debugger.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn modern_relations_run_full_chains_without_warnings() {
+    let programs = corpus::load_specs(&["gen:1..3".to_string()], &dir()).unwrap();
+    let random = RandomParams {
+        evaluate_weight: 0.5,
+        condition_weight: 0.3,
+        // Uncaught ones: what pausing on all of them must include.
+        exceptions: Some(morphtrace_recorder::task::ExceptionChoice::Fixed(
+            morphtrace_schema::ExceptionPause::Uncaught,
+        )),
+        ..RandomParams::default()
+    };
+    let run = |kind: &'static str| {
+        let programs = programs.clone();
+        let random = random.clone();
+        async move {
+            let mut e = engine(kind).await;
+            let mut judged: BTreeMap<&str, usize> = BTreeMap::new();
+            let mut warnings = Vec::new();
+            for t in mm::MODERN {
+                for p in &programs {
+                    for seed in 1..=2 {
+                        let mut params = ChainParams::random(seed, 3, random.clone());
+                        params.transformations = vec![t];
+                        let c = chain_judged(&mut e, p, &params).await;
+                        for s in &c.sessions[1..] {
+                            if matches!(s.outcome.name(), "finished" | "action-limit" | "violated")
+                            {
+                                *judged.entry(t).or_default() += 1;
+                            } else {
+                                eprintln!("{kind} {t}: {:?}", s.outcome);
+                            }
+                            warnings.extend(s.warnings.iter().map(|w| {
+                                (
+                                    p.program.origin.name(),
+                                    seed,
+                                    w.relation.clone(),
+                                    w.message.clone(),
+                                )
+                            }));
+                        }
+                    }
+                }
+            }
+            e.shutdown().await;
+            (judged, warnings)
+        }
+    };
+    let (a, b) = tokio::join!(run("node"), run("firefox"));
+    for (kind, (judged, warnings)) in [("node", a), ("firefox", b)] {
+        for t in mm::MODERN {
+            assert!(
+                judged.get(t).copied().unwrap_or(0) >= 3,
+                "{kind}: {t} judged {:?}",
+                judged.get(t)
+            );
+        }
+        assert!(warnings.is_empty(), "{kind}: {warnings:#?}");
+    }
+}
+
 fn summary_line<'a>(out: &'a str, prefix: &str) -> &'a str {
     out.lines()
         .find(|l| l.starts_with(prefix))

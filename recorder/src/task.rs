@@ -3,7 +3,7 @@
 //! the strategies that make tasks (`dbdb`, `metamorphic`) and the runner that records them
 //! (`campaign`) all build on it.
 
-use morphtrace_schema::metamorphic::{ADD_BREAKPOINT, CONTINUE_TO_STEP};
+use morphtrace_schema::metamorphic::{self as mm, ADD_BREAKPOINT, CONTINUE_TO_STEP};
 use morphtrace_schema::{Action, ParentRef, SessionId, SessionMode, TransformationRecord};
 
 /// DBDB Algorithm 1's parameters.
@@ -177,6 +177,18 @@ impl Pin {
                         .into_iter()
                         .find(|a| a.to_string() == s)
                 }),
+                ..Pin::default()
+            },
+            // Anchored to a parent action; their other choices (a condition, a local) are
+            // repeated as recorded.
+            mm::CONDITION_TRUE | mm::CONDITION_LOCAL | mm::EVALUATE_LOCAL => Pin {
+                action: number("action").map(|a| a as usize),
+                recorded: record.params.clone(),
+                ..Pin::default()
+            },
+            mm::CONDITION_FALSE => Pin {
+                line: number("line"),
+                action: number("before-action").map(|a| a as usize),
                 ..Pin::default()
             },
             _ => Pin {

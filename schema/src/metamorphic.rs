@@ -22,6 +22,11 @@ pub const ADD_PARAMETER: &str = "add-parameter";
 pub const ADD_NO_OP: &str = "add-no-op";
 pub const INTEGER_LITERAL: &str = "integer-literal-to-expression";
 pub const BOOLEAN_LITERAL: &str = "boolean-literal-to-expression";
+pub const CONDITION_TRUE: &str = "condition-true";
+pub const CONDITION_FALSE: &str = "condition-false";
+pub const CONDITION_LOCAL: &str = "condition-over-a-local";
+pub const EVALUATE_LOCAL: &str = "evaluate-a-local";
+pub const PAUSE_ON_ALL: &str = "pause-on-all-exceptions";
 
 /// Every transformation of Table 1, action transformations first.
 pub const ALL: &[&str] = &[
@@ -36,14 +41,34 @@ pub const ALL: &[&str] = &[
     BOOLEAN_LITERAL,
 ];
 
-/// Decided while the follow-up runs, from the live debugger (Table 1's interactive ones).
+/// Relations over the actions debuggers have beyond the 2019 paper's five (conditions,
+/// evaluation, exception pauses), none of them in Table 1; chosen only when asked for.
+pub const MODERN: &[&str] = &[
+    CONDITION_TRUE,
+    CONDITION_FALSE,
+    CONDITION_LOCAL,
+    EVALUATE_LOCAL,
+    PAUSE_ON_ALL,
+];
+
+/// A transformation's canonical name, of Table 1 or the modern ones.
+pub fn named(name: &str) -> Option<&'static str> {
+    ALL.iter().chain(MODERN).copied().find(|t| *t == name)
+}
+
+/// Decided while the follow-up runs, from the live debugger (Table 1's interactive ones, and
+/// pausing on all exceptions, whose extra pauses are resynchronized live).
 pub fn is_interactive(transformation: &str) -> bool {
-    matches!(transformation, ADD_BREAKPOINT | CONTINUE_TO_STEP)
+    matches!(
+        transformation,
+        ADD_BREAKPOINT | CONTINUE_TO_STEP | PAUSE_ON_ALL
+    )
 }
 
 /// Changes the program text (the others change only the actions).
 pub fn is_program_transformation(transformation: &str) -> bool {
     !matches!(transformation, ADD_BREAKPOINT | CONTINUE_TO_STEP | SLIDING)
+        && !MODERN.contains(&transformation)
 }
 
 /// The expected output relation of a transformation, by name.
@@ -52,6 +77,11 @@ pub fn relation_of(transformation: &str) -> &'static str {
         ADD_BREAKPOINT => "extra-pauses-only-at-the-new-breakpoint",
         CONTINUE_TO_STEP => "every-parent-pause-still-appears",
         ADD_PARAMETER => "same-behaviour-plus-an-undefined-parameter",
+        CONDITION_TRUE => "a-true-condition-is-a-plain-breakpoint",
+        CONDITION_FALSE => "a-false-condition-never-pauses",
+        CONDITION_LOCAL => "a-condition-filters-the-pauses-by-recorded-values",
+        EVALUATE_LOCAL => "a-local-evaluates-to-its-value-in-the-scopes",
+        PAUSE_ON_ALL => "all-exceptions-pause-where-uncaught-ones-do-and-at-throws",
         _ => "same-behaviour",
     }
 }
@@ -157,6 +187,14 @@ pub struct Expectation {
     /// Extra pauses are allowed on inserted lines (a no-op is real code: steps stop there).
     pub extra_on_inserted_lines: bool,
     pub fresh: Option<FreshParameter>,
+    /// Parent action indices whose pauses the follow-up must not have (a condition false there
+    /// by the recorded values); the follow-up dropped the resume that left each.
+    pub skipped: BTreeSet<u32>,
+    /// Follow-up action indices of evaluations of a local's name, each to equal that local's
+    /// value in the top frame's scopes at the pause before it.
+    pub evaluated_locals: BTreeSet<u32>,
+    /// Extra pauses are allowed where an exception was thrown (pausing on all exceptions).
+    pub extra_exception_pauses: bool,
     /// Compare class names and function source descriptions (off when the program changed).
     pub object_shells: bool,
 }
@@ -202,6 +240,18 @@ impl Expectation {
                 "expect.extra-pauses-on-inserted-lines".into(),
                 "true".into(),
             ));
+        }
+        if !self.skipped.is_empty() {
+            p.push(("expect.skipped-pauses".into(), list(&self.skipped)));
+        }
+        if !self.evaluated_locals.is_empty() {
+            p.push((
+                "expect.evaluated-locals".into(),
+                list(&self.evaluated_locals),
+            ));
+        }
+        if self.extra_exception_pauses {
+            p.push(("expect.extra-exception-pauses".into(), "true".into()));
         }
         if let Some(f) = &self.fresh {
             p.push(("expect.fresh-parameter".into(), f.name.clone()));
@@ -269,6 +319,13 @@ impl Expectation {
                 .unwrap_or_default(),
             extra_on_inserted_lines: get("expect.extra-pauses-on-inserted-lines") == Some("true"),
             fresh,
+            skipped: get("expect.skipped-pauses")
+                .map(parse_list)
+                .unwrap_or_default(),
+            evaluated_locals: get("expect.evaluated-locals")
+                .map(parse_list)
+                .unwrap_or_default(),
+            extra_exception_pauses: get("expect.extra-exception-pauses") == Some("true"),
             object_shells: get("expect.object-shells") != Some("false"),
         }
     }
@@ -445,12 +502,12 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
     // Breakpoint outputs, pairwise in order.
     let pb: Vec<&Answer> = pa
         .iter()
-        .filter(|a| matches!(a.action, Action::SetBreakpoint { .. }))
+        .filter(|a| a.action.sets_breakpoint())
         .filter(|a| !x.dropped.contains(&a.action_index))
         .collect();
     let fb: Vec<&Answer> = fa
         .iter()
-        .filter(|a| matches!(a.action, Action::SetBreakpoint { .. }))
+        .filter(|a| a.action.sets_breakpoint())
         .filter(|a| !x.inserted.contains(&a.action_index))
         .collect();
     for (p, f) in pb.iter().zip(&fb) {
@@ -476,8 +533,76 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
         }
     }
 
-    // Pauses and the end, in order.
-    let pc: Vec<&Answer> = pa.iter().filter(|a| a.action.is_control()).collect();
+    // Evaluations, pairwise in order: the parent's against the follow-up's own.
+    let pe = pa
+        .iter()
+        .filter(|a| matches!(a.action, Action::Evaluate { .. }))
+        .filter(|a| !x.dropped.contains(&a.action_index));
+    let fe = fa
+        .iter()
+        .filter(|a| matches!(a.action, Action::Evaluate { .. }))
+        .filter(|a| !x.inserted.contains(&a.action_index));
+    for (p, f) in pe.zip(fe) {
+        if let Some((kind, detail)) = compare_outputs(p.output, f.output, &policy) {
+            return violation(
+                Some(f.event_index),
+                Some(p.event_index),
+                kind,
+                format!("{} answered differently: {detail}", f.action),
+            );
+        }
+    }
+
+    // A local's name evaluates to the value the pause before it shows in its scopes.
+    let mut last_pause = None;
+    for f in &fa {
+        if let Output::Paused(q) = f.output {
+            last_pause = Some(q);
+        }
+        if !x.evaluated_locals.contains(&f.action_index) {
+            continue;
+        }
+        let (Action::Evaluate { expression }, Some(q)) = (f.action, last_pause) else {
+            continue;
+        };
+        let shown = crate::dbdb::visible_variables(q.top_scopes())
+            .get(expression.as_str())
+            .map(|v| (*v).clone());
+        let wrong = match (f.output, &shown) {
+            (
+                Output::Evaluated {
+                    value,
+                    threw: false,
+                },
+                Some(v),
+            ) => (!value.equal_under(v, x.object_shells)).then(|| format!("gave {value}")),
+            (Output::Evaluated { value, threw: true }, _) => Some(format!("threw {value}")),
+            (Output::Evaluated { value, .. }, None) => Some(format!(
+                "gave {value}, and the scopes no longer show {expression}"
+            )),
+            (other, _) => Some(format!("answered {}", describe(other))),
+        };
+        if let Some(what) = wrong {
+            return violation(
+                Some(f.event_index),
+                None,
+                DivergenceKind::Evaluation,
+                format!(
+                    "at {}, {expression} {what}; the top frame's scopes show {}",
+                    q.location,
+                    shown
+                        .map(|v| v.to_string())
+                        .unwrap_or_else(|| "nothing".into())
+                ),
+            );
+        }
+    }
+
+    // Pauses and the end, in order; pauses a condition filters out are not expected.
+    let pc: Vec<&Answer> = pa
+        .iter()
+        .filter(|a| a.action.is_control() && !x.skipped.contains(&a.action_index))
+        .collect();
     let fc: Vec<&Answer> = fa.iter().filter(|a| a.action.is_control()).collect();
     let mut j = 0;
     for p in &pc {
@@ -511,6 +636,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                     x.extra_lines.contains(&q.location.line)
                         || x.extra_actions.contains(&f.action_index)
                         || (mapped.is_none() && x.extra_on_inserted_lines)
+                        || (x.extra_exception_pauses && q.exception.is_some())
                 }
                 _ => false,
             };
@@ -565,6 +691,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                 x.extra_lines.contains(&q.location.line)
                     || x.extra_actions.contains(&f.action_index)
                     || (x.map.to_parent(q.location).is_none() && x.extra_on_inserted_lines)
+                    || (x.extra_exception_pauses && q.exception.is_some())
             }
             _ => false,
         };
@@ -949,5 +1076,234 @@ mod tests {
             .unwrap()
             .message
             .contains("not undefined"));
+    }
+
+    fn bp(line: u32, id: u32) -> (Action, Output) {
+        let at = Location::new(line, 0);
+        (
+            Action::SetBreakpoint { line, column: None },
+            Output::BreakpointSet {
+                id: BreakpointId(id),
+                requested: at,
+                actual: vec![at],
+                source: LocationSource::EngineReported,
+                policy: None,
+            },
+        )
+    }
+
+    fn conditional(line: u32, id: u32, condition: &str) -> (Action, Output) {
+        let (_, out) = bp(line, id);
+        (
+            Action::SetConditionalBreakpoint {
+                line,
+                condition: condition.into(),
+            },
+            out,
+        )
+    }
+
+    #[test]
+    fn a_condition_true_pairs_with_the_plain_breakpoint_and_a_false_one_must_not_pause() {
+        let parent = trace(vec![
+            bp(3, 1),
+            (Action::Start, pause(3, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        let same = trace(vec![
+            conditional(3, 1, "true"),
+            (Action::Start, pause(3, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        let x = Expectation::default();
+        assert_eq!(
+            judge(&parent, &same, &record(CONDITION_TRUE, None, &x)),
+            None
+        );
+        // A condition taken as false: the pause is gone.
+        let ignored = trace(vec![conditional(3, 1, "true"), (Action::Start, done())]);
+        let v = judge(&parent, &ignored, &record(CONDITION_TRUE, None, &x)).unwrap();
+        assert_eq!(v.relation, "a-true-condition-is-a-plain-breakpoint");
+        assert_eq!(v.kind, DivergenceKind::Termination);
+
+        // condition-false: a breakpoint inserted before Start, whose pause must not come.
+        let x = Expectation {
+            inserted: [1].into(),
+            ..Default::default()
+        };
+        let kept = trace(vec![
+            bp(3, 1),
+            conditional(5, 2, "false"),
+            (Action::Start, pause(3, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        assert_eq!(
+            judge(&parent, &kept, &record(CONDITION_FALSE, None, &x)),
+            None
+        );
+        let paused = trace(vec![
+            bp(3, 1),
+            conditional(5, 2, "false"),
+            (Action::Start, pause(5, 0, &[])),
+            (Action::Resume, pause(3, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        let v = judge(&parent, &paused, &record(CONDITION_FALSE, None, &x)).unwrap();
+        assert_eq!(v.kind, DivergenceKind::PauseLocation);
+        assert!(v.message.contains("vs 6:1"), "{}", v.message);
+    }
+
+    #[test]
+    fn a_condition_over_a_local_skips_exactly_the_pauses_it_filters() {
+        let at = |i: f64| pause(3, 0, &[("i", Value::Number(i))]);
+        let parent = trace(vec![
+            bp(3, 1),
+            (Action::Start, at(0.0)),
+            (Action::Resume, at(1.0)),
+            (Action::Resume, at(2.0)),
+            (Action::Resume, done()),
+        ]);
+        // `i !== 1`: the parent's pause answering action 2 is filtered; action 3 dropped.
+        let x = Expectation {
+            skipped: [2].into(),
+            ..Default::default()
+        };
+        let t = record(CONDITION_LOCAL, None, &x);
+        assert_eq!(Expectation::of(&t), x);
+        let good = trace(vec![
+            conditional(3, 1, "i !== 1"),
+            (Action::Start, at(0.0)),
+            (Action::Resume, at(2.0)),
+            (Action::Resume, done()),
+        ]);
+        assert_eq!(judge(&parent, &good, &t), None);
+        let ignored = trace(vec![
+            conditional(3, 1, "i !== 1"),
+            (Action::Start, at(0.0)),
+            (Action::Resume, at(1.0)),
+            (Action::Resume, at(2.0)),
+        ]);
+        let v = judge(&parent, &ignored, &t).unwrap();
+        assert_eq!(v.kind, DivergenceKind::Variables);
+        // Filtering too much is as wrong as too little.
+        let too_much = trace(vec![
+            conditional(3, 1, "i !== 1"),
+            (Action::Start, at(0.0)),
+            (Action::Resume, done()),
+        ]);
+        assert!(judge(&parent, &too_much, &t).is_some());
+    }
+
+    #[test]
+    fn an_evaluated_local_must_equal_its_value_in_the_scopes() {
+        let p = || {
+            pause(
+                2,
+                0,
+                &[("n", Value::Number(7.0)), ("s", Value::String("a".into()))],
+            )
+        };
+        let parent = trace(vec![(Action::Start, p()), (Action::Resume, done())]);
+        let x = Expectation {
+            inserted: [1].into(),
+            evaluated_locals: [1].into(),
+            ..Default::default()
+        };
+        let t = record(EVALUATE_LOCAL, None, &x);
+        assert_eq!(Expectation::of(&t), x);
+        let eval = |v: Value, threw: bool| {
+            (
+                Action::Evaluate {
+                    expression: "n".into(),
+                },
+                Output::Evaluated { value: v, threw },
+            )
+        };
+        let good = trace(vec![
+            (Action::Start, p()),
+            eval(Value::Number(7.0), false),
+            (Action::Resume, done()),
+        ]);
+        assert_eq!(judge(&parent, &good, &t), None);
+        for wrong in [
+            eval(Value::Number(8.0), false),
+            eval(Value::Number(7.0), true),
+        ] {
+            let bad = trace(vec![(Action::Start, p()), wrong, (Action::Resume, done())]);
+            let v = judge(&parent, &bad, &t).unwrap();
+            assert_eq!(v.kind, DivergenceKind::Evaluation);
+            assert!(v.message.contains("show 7"), "{}", v.message);
+        }
+        // Evaluations both sessions made compare pairwise.
+        let both = |v: f64| {
+            trace(vec![
+                (Action::Start, p()),
+                eval(Value::Number(v), false),
+                (Action::Resume, done()),
+            ])
+        };
+        let x = Expectation::default();
+        let t = record(CONDITION_TRUE, None, &x);
+        assert_eq!(judge(&both(7.0), &both(7.0), &t), None);
+        assert_eq!(
+            judge(&both(7.0), &both(9.0), &t).map(|v| v.kind),
+            Some(DivergenceKind::Evaluation)
+        );
+    }
+
+    #[test]
+    fn pausing_on_all_exceptions_allows_extra_pauses_at_throws_only() {
+        let parent = trace(vec![
+            bp(6, 1),
+            (Action::Start, pause(6, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        let thrown = || {
+            let mut p = pause(2, 4, &[]);
+            if let Output::Paused(q) = &mut p {
+                q.reason = PauseReason::Exception;
+                q.exception = Some(Box::new(Value::Number(1.0)));
+            }
+            p
+        };
+        let x = Expectation {
+            inserted: [0].into(),
+            extra_exception_pauses: true,
+            ..Default::default()
+        };
+        let t = record(PAUSE_ON_ALL, None, &x);
+        assert_eq!(Expectation::of(&t), x);
+        let set = (
+            Action::PauseOnExceptions {
+                mode: ExceptionPause::All,
+            },
+            Output::PauseOnExceptionsSet {
+                mode: ExceptionPause::All,
+            },
+        );
+        let good = trace(vec![
+            set.clone(),
+            bp(6, 1),
+            (Action::Start, thrown()),
+            (Action::Resume, pause(6, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        assert_eq!(judge(&parent, &good, &t), None);
+        // A pause that is no throw is not allowed, nor a missing one.
+        let bad = trace(vec![
+            set.clone(),
+            bp(6, 1),
+            (Action::Start, pause(2, 4, &[])),
+            (Action::Resume, pause(6, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        assert!(judge(&parent, &bad, &t).is_some());
+        let missing = trace(vec![
+            set,
+            bp(6, 1),
+            (Action::Start, thrown()),
+            (Action::Resume, done()),
+        ]);
+        assert!(judge(&parent, &missing, &t).is_some());
     }
 }

@@ -658,7 +658,7 @@ pub fn conditional(
 }
 
 /// Whether an expression can name this binding (engines list some under other names).
-fn spellable(n: &str) -> bool {
+pub(crate) fn spellable(n: &str) -> bool {
     let mut c = n.chars();
     c.next()
         .is_some_and(|f| f.is_ascii_alphabetic() || f == '_' || f == '$')

@@ -19,9 +19,9 @@ use morphtrace_schema::metamorphic::{
     REMOVE_DEAD_CODE, SLIDING,
 };
 use morphtrace_schema::{
-    Action, EngineRef, EventKind, Language, Location, Output, ParentRef, Program, ProgramOrigin,
-    ProgramOutcome, Session, SessionId, SessionMode, SessionOutcome, Trace, TransformationRecord,
-    Warning,
+    Action, EngineRef, EventKind, ExceptionPause, Language, Location, Output, ParentRef, Program,
+    ProgramOrigin, ProgramOutcome, Session, SessionId, SessionMode, SessionOutcome, Trace,
+    TransformationRecord, Warning,
 };
 use rand::seq::IndexedRandom;
 use rand::Rng;
@@ -81,7 +81,7 @@ pub struct Context<'a> {
 
 /// Canonicalizes a transformation name given on the command line.
 pub fn transformation_named(name: &str) -> Option<&'static str> {
-    mm::ALL.iter().copied().find(|t| *t == name)
+    mm::named(name)
 }
 
 /// The parent's actions with the outputs that answered them (`None`: cut short).
@@ -109,6 +109,32 @@ fn paused_at(o: &Output) -> Option<Location> {
     }
 }
 
+/// Positions of the parent's control actions that were answered.
+fn answered_controls(parent: &[(Action, Option<Output>)]) -> Vec<usize> {
+    parent
+        .iter()
+        .enumerate()
+        .filter(|(_, (a, o))| a.is_control() && o.is_some())
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Lines of every frame of every pause of the parent: code it is seen running.
+fn lines_on_stacks(parent: &[(Action, Option<Output>)]) -> impl Iterator<Item = u32> + '_ {
+    parent
+        .iter()
+        .filter_map(|(_, o)| match o {
+            Some(Output::Paused(p)) => Some(p.stack.iter().map(|f| f.location.line)),
+            _ => None,
+        })
+        .flatten()
+}
+
+/// A pause where an exception was thrown.
+fn thrown_at(o: &Output) -> bool {
+    matches!(o, Output::Paused(p) if p.exception.is_some())
+}
+
 fn slid(action: &Action, out: &Option<Output>) -> bool {
     match (action, out) {
         (Action::SetBreakpoint { line, column }, Some(Output::BreakpointSet { actual, .. })) => {
@@ -132,6 +158,17 @@ struct Recipe {
     slide_slid: bool,
     /// Add-breakpoint: before which parent action, at which line.
     new_breakpoint: Option<(usize, u32)>,
+    /// The added breakpoint's condition (condition-false): it must never pause, so its line
+    /// allows no extra pause.
+    new_condition: Option<String>,
+    /// A parent breakpoint request (by action index) set with this condition instead.
+    conditioned: Option<(usize, String)>,
+    /// Parent resumes left out: each left a pause the condition filters away.
+    drop_resumes: BTreeSet<usize>,
+    /// After which parent action (a pause) which local's name is evaluated.
+    evaluate_after: Option<(usize, String)>,
+    /// Every exception pauses: parent settings become `all`, and `all` is set before the start.
+    exceptions_all: bool,
     /// Replace-continue: which parent action, by which step.
     replace: Option<(usize, Action)>,
     /// A step that stops on an inserted line is issued again (the new code is real code).
@@ -195,25 +232,50 @@ async fn drive(
     let mut parent_keys: BTreeMap<(u32, u32), morphtrace_schema::BreakpointId> = BTreeMap::new();
     let mut new_bp = None;
     f.expect.extra_lines.extend(r.inserted_code.iter().copied());
+    f.expect.extra_exception_pauses = r.exceptions_all;
+    f.expect
+        .skipped
+        .extend(r.drop_resumes.iter().map(|k| (*k - 1) as u32));
+    let first_control = parent
+        .iter()
+        .position(|(a, _)| a.is_control())
+        .unwrap_or(parent.len());
     for (i, (action, parent_out)) in parent.iter().enumerate() {
         if r.new_breakpoint.is_some_and(|(at, _)| at == i) && !f.finished {
             let line = r.new_breakpoint.map(|(_, l)| l).unwrap_or(0);
             f.expect.inserted.insert(f.index());
-            if let Output::BreakpointSet { id, actual, .. } = f
-                .apply(Action::SetBreakpoint { line, column: None })
-                .await?
-            {
-                new_bp = Some(id);
-                f.expect.extra_lines.extend(actual.iter().map(|l| l.line));
+            let request = match &r.new_condition {
+                Some(condition) => Action::SetConditionalBreakpoint {
+                    line,
+                    condition: condition.clone(),
+                },
+                None => Action::SetBreakpoint { line, column: None },
+            };
+            if let Output::BreakpointSet { id, actual, .. } = f.apply(request).await? {
+                if r.new_condition.is_none() {
+                    new_bp = Some(id);
+                    f.expect.extra_lines.extend(actual.iter().map(|l| l.line));
+                }
             }
         }
+        if r.exceptions_all && i == first_control && !f.finished {
+            f.expect.inserted.insert(f.index());
+            f.apply(Action::PauseOnExceptions {
+                mode: ExceptionPause::All,
+            })
+            .await?;
+        }
         match action {
-            Action::SetBreakpoint { line, column } => {
+            Action::SetBreakpoint { .. } | Action::SetConditionalBreakpoint { .. } => {
+                let (line, column) = match action {
+                    Action::SetBreakpoint { line, column } => (*line, *column),
+                    other => (other.breakpoint_line().unwrap_or(0), None),
+                };
                 let parent_id = match parent_out {
                     Some(Output::BreakpointSet { id, .. }) => Some(*id),
                     _ => None,
                 };
-                let parent_key = (*line, column.unwrap_or(0));
+                let parent_key = (line, column.unwrap_or(0));
                 let refused_like = match parent_id {
                     Some(p) => {
                         parent_keys.insert(parent_key, p);
@@ -232,7 +294,7 @@ async fn drive(
                         .map(|l| (l.line, Some(l.column))),
                     _ => r
                         .map
-                        .to_follow_up(Location::new(*line, column.unwrap_or(0)))
+                        .to_follow_up(Location::new(line, column.unwrap_or(0)))
                         .map(|l| (l.line, column.map(|_| l.column))),
                 };
                 let Some((line, column)) = target else {
@@ -257,7 +319,14 @@ async fn drive(
                 // The parent asked again for a breakpoint it already had, and was refused: ask
                 // the follow-up for the very same one again, to be refused alike.
                 let (line, column) = refused_like.unwrap_or((line, column));
-                let out = f.apply(Action::SetBreakpoint { line, column }).await?;
+                let request = match &r.conditioned {
+                    Some((at, condition)) if *at == i => Action::SetConditionalBreakpoint {
+                        line,
+                        condition: condition.clone(),
+                    },
+                    _ => action.on_line(line, column),
+                };
+                let out = f.apply(request).await?;
                 if let Output::BreakpointSet { id, .. } = &out {
                     requested.insert(*id, (line, column));
                     if let Some(p) = parent_id {
@@ -281,6 +350,18 @@ async fn drive(
                 requested.remove(&id);
                 f.apply(Action::RemoveBreakpoint { id }).await?;
             }
+            Action::PauseOnExceptions { mode } => {
+                let mode = if r.exceptions_all {
+                    ExceptionPause::All
+                } else {
+                    *mode
+                };
+                f.apply(Action::PauseOnExceptions { mode }).await?;
+            }
+            Action::Evaluate { .. } => {
+                f.apply(action.clone()).await?;
+            }
+            _ if r.drop_resumes.contains(&i) => {}
             control => {
                 if f.finished {
                     break;
@@ -294,15 +375,19 @@ async fn drive(
                 };
                 let mut out = f.apply(issued.clone()).await?;
                 let mut last = issued;
-                for attempt in 0..max_resync + 1 {
+                // Caught exceptions can be thrown many times over (a loop around a try):
+                // every one of their pauses is extra and resumed from.
+                let budget = if r.exceptions_all { 64 } else { max_resync + 1 };
+                for attempt in 0..budget {
                     if f.in_sync(&out, parent_out) {
                         break;
                     }
                     let Some(here) = paused_at(&out) else { break };
                     let on_old_code = r.inserted_code.contains(&here.line);
                     let on_new_bp = f.expect.extra_lines.contains(&here.line) && !on_old_code;
+                    let on_throw = r.exceptions_all && thrown_at(&out);
                     let stepped = !matches!(last, Action::Resume | Action::Start);
-                    if on_new_bp && stepped && r.name == ADD_BREAKPOINT {
+                    if ((on_new_bp && r.name == ADD_BREAKPOINT) || on_throw) && stepped {
                         // Figure 7: the new breakpoint consumed a step; a temporary breakpoint
                         // where the parent's step went, a continue, and the breakpoint removed.
                         if let Some(to) = parent_out.as_ref().and_then(paused_at) {
@@ -321,11 +406,12 @@ async fn drive(
                             let mut again = 0;
                             while paused_at(&out).is_some_and(|h| {
                                 h != to
-                                    && f.expect.extra_lines.contains(&h.line)
-                                    && !r.inserted_code.contains(&h.line)
+                                    && ((f.expect.extra_lines.contains(&h.line)
+                                        && !r.inserted_code.contains(&h.line))
+                                        || (r.exceptions_all && thrown_at(&out)))
                             }) {
                                 again += 1;
-                                if again > max_resync + 1 || f.finished {
+                                if again > budget || f.finished {
                                     break;
                                 }
                                 if again >= max_resync {
@@ -344,7 +430,10 @@ async fn drive(
                             out = f.apply(Action::Resume).await?;
                         }
                         last = Action::Resume;
-                    } else if on_new_bp || f.expect.extra_actions.contains(&(f.index() - 1)) {
+                    } else if on_new_bp
+                        || on_throw
+                        || f.expect.extra_actions.contains(&(f.index() - 1))
+                    {
                         // A pause the parent did not have: continue to where it went. A new
                         // breakpoint in a loop is hit again and again: after a few times it is
                         // removed (its pauses so far stay extra).
@@ -365,6 +454,16 @@ async fn drive(
                         break;
                     }
                 }
+            }
+        }
+        if let Some((at, name)) = &r.evaluate_after {
+            if *at == i && !f.finished {
+                f.expect.inserted.insert(f.index());
+                f.expect.evaluated_locals.insert(f.index());
+                f.apply(Action::Evaluate {
+                    expression: name.clone(),
+                })
+                .await?;
             }
         }
     }
@@ -423,6 +522,8 @@ fn choose(
         options.extend(a.applicable());
         options.push(REMOVE_DEAD_CODE);
     }
+    // The modern relations, each tried only where the parent has what it needs.
+    options.extend(mm::MODERN);
     options.retain(|o| allowed.contains(o));
     while !options.is_empty() {
         let k = rng.random_range(0..options.len());
@@ -433,18 +534,24 @@ fn choose(
             slide_all: false,
             slide_slid: false,
             new_breakpoint: None,
+            new_condition: None,
+            conditioned: None,
+            drop_resumes: BTreeSet::new(),
+            evaluate_after: None,
+            exceptions_all: false,
             replace: None,
             restep_inserted: false,
             inserted_code: BTreeSet::new(),
         };
+        if mm::MODERN.contains(&name) {
+            match modern(name, base, pin, parent, rng) {
+                Some(c) => return Some(c),
+                None => continue,
+            }
+        }
         match name {
             ADD_BREAKPOINT => {
-                let controls: Vec<usize> = parent
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, (a, o))| a.is_control() && o.is_some())
-                    .map(|(i, _)| i)
-                    .collect();
+                let controls = answered_controls(parent);
                 let Some(&at) = controls.choose(rng) else {
                     continue;
                 };
@@ -517,14 +624,7 @@ fn choose(
                 let Some(functions) = coverage_of(ctx, loaded, threw) else {
                     continue;
                 };
-                let paused: HashSet<u32> = parent
-                    .iter()
-                    .filter_map(|(_, o)| match o {
-                        Some(Output::Paused(p)) => Some(p.stack.iter().map(|f| f.location.line)),
-                        _ => None,
-                    })
-                    .flatten()
-                    .collect();
+                let paused: HashSet<u32> = lines_on_stacks(parent).collect();
                 let Some(t) = source::remove_dead_code(
                     &loaded.program.text,
                     &functions,
@@ -555,6 +655,272 @@ fn choose(
         }
     }
     None
+}
+
+/// A pinned choice (reduction) or one drawn from `candidates`.
+fn pick<T: Clone + PartialEq>(
+    pinned: Option<T>,
+    candidates: &[T],
+    rng: &mut ChaCha8Rng,
+) -> Option<T> {
+    match pinned {
+        Some(p) => candidates.contains(&p).then_some(p),
+        None => candidates.choose(rng).cloned(),
+    }
+}
+
+/// A value an expression can spell exactly and compare with `!==`: an integer, a boolean.
+fn literal(v: &morphtrace_schema::Value) -> Option<String> {
+    use morphtrace_schema::Value;
+    match v {
+        Value::Number(x) if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 => {
+            // -0 spells as 0, which `!==` does not tell from it.
+            (*x != 0.0 || x.is_sign_positive()).then(|| format!("{}", *x as i64))
+        }
+        Value::Bool(b) => Some(b.to_string()),
+        _ => None,
+    }
+}
+
+/// The value of `name` in a pause's top frame, as a condition would see it.
+fn local<'a>(
+    p: &'a morphtrace_schema::PauseState,
+    name: &str,
+) -> Option<&'a morphtrace_schema::Value> {
+    morphtrace_schema::dbdb::visible_variables(p.top_scopes())
+        .get(name)
+        .copied()
+}
+
+/// The follow-up of a modern relation (`mm::MODERN`): what it changes in the parent's actions.
+fn modern(
+    name: &'static str,
+    base: Recipe,
+    pin: &Pin,
+    parent: &[(Action, Option<Output>)],
+    rng: &mut ChaCha8Rng,
+) -> Option<Choice> {
+    let recorded = |k: &str| {
+        pin.recorded
+            .iter()
+            .find(|(x, _)| x == k)
+            .map(|(_, v)| v.clone())
+    };
+    let plain_breakpoints: Vec<usize> = parent
+        .iter()
+        .enumerate()
+        .filter(|(_, (a, o))| {
+            matches!(a, Action::SetBreakpoint { column: None, .. })
+                && matches!(o, Some(Output::BreakpointSet { actual, .. }) if !actual.is_empty())
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let choice = |recipe: Recipe, params: Vec<(&str, String)>| Choice {
+        recipe,
+        program: None,
+        params: params
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+    };
+    match name {
+        mm::CONDITION_TRUE => {
+            let at = pick(pin.action, &plain_breakpoints, rng)?;
+            Some(choice(
+                Recipe {
+                    conditioned: Some((at, "true".into())),
+                    ..base
+                },
+                vec![("action", at.to_string()), ("condition", "true".into())],
+            ))
+        }
+        mm::CONDITION_FALSE => {
+            // A line the program is seen running (a frame of some pause), where the parent asks
+            // for no breakpoint: a plain one there would pause, a false one must not.
+            let taken: BTreeSet<u32> = parent
+                .iter()
+                .filter_map(|(a, _)| a.breakpoint_line())
+                .collect();
+            let seen: BTreeSet<u32> = lines_on_stacks(parent)
+                .filter(|l| !taken.contains(l))
+                .collect();
+            let lines: Vec<u32> = seen.into_iter().collect();
+            let line = pick(pin.line, &lines, rng)?;
+            let at = pick(pin.action, &answered_controls(parent), rng)?;
+            Some(choice(
+                Recipe {
+                    new_breakpoint: Some((at, line)),
+                    new_condition: Some("false".into()),
+                    ..base
+                },
+                vec![
+                    ("line", line.to_string()),
+                    ("before-action", at.to_string()),
+                    ("condition", "false".into()),
+                ],
+            ))
+        }
+        mm::CONDITION_LOCAL => {
+            let pinned_condition = recorded("condition");
+            let mut options: Vec<(usize, String, BTreeSet<usize>)> = Vec::new();
+            for &b in &plain_breakpoints {
+                if pin.action.is_some_and(|a| a != b) {
+                    continue;
+                }
+                options.extend(filters(parent, b));
+            }
+            if let Some(c) = &pinned_condition {
+                options.retain(|(_, cond, _)| cond == c);
+            }
+            let (at, condition, skipped) = options.choose(rng)?.clone();
+            Some(choice(
+                Recipe {
+                    conditioned: Some((at, condition.clone())),
+                    drop_resumes: skipped.iter().map(|k| k + 1).collect(),
+                    ..base
+                },
+                vec![
+                    ("action", at.to_string()),
+                    ("condition", condition),
+                    (
+                        "skipped",
+                        skipped
+                            .iter()
+                            .map(|k| k.to_string())
+                            .collect::<Vec<_>>()
+                            .join(","),
+                    ),
+                ],
+            ))
+        }
+        mm::EVALUATE_LOCAL => {
+            let mut options: Vec<(usize, String)> = Vec::new();
+            for (i, (_, o)) in parent.iter().enumerate() {
+                let Some(Output::Paused(p)) = o else { continue };
+                if pin.action.is_some_and(|a| a != i) {
+                    continue;
+                }
+                for (n, v) in morphtrace_schema::dbdb::visible_variables(p.top_scopes()) {
+                    if crate::dbdb::spellable(n) && primitive(v) {
+                        options.push((i, n.to_string()));
+                    }
+                }
+            }
+            if let Some(n) = recorded("local") {
+                options.retain(|(_, x)| *x == n);
+            }
+            let (at, local) = options.choose(rng)?.clone();
+            Some(choice(
+                Recipe {
+                    evaluate_after: Some((at, local.clone())),
+                    ..base
+                },
+                vec![("action", at.to_string()), ("local", local)],
+            ))
+        }
+        mm::PAUSE_ON_ALL => {
+            let all_already = parent.iter().any(|(a, _)| {
+                matches!(
+                    a,
+                    Action::PauseOnExceptions {
+                        mode: ExceptionPause::All
+                    }
+                )
+            });
+            (!all_already && parent.iter().any(|(a, _)| a.is_control())).then(|| {
+                choice(
+                    Recipe {
+                        exceptions_all: true,
+                        ..base
+                    },
+                    vec![],
+                )
+            })
+        }
+        _ => None,
+    }
+}
+
+/// A value whose evaluation and scope entry compare exactly (objects are captured to a depth
+/// that an evaluation's result and a scope's entry may reach differently).
+fn primitive(v: &morphtrace_schema::Value) -> bool {
+    use morphtrace_schema::Value;
+    matches!(
+        v,
+        Value::Undefined
+            | Value::Null
+            | Value::Bool(_)
+            | Value::Number(_)
+            | Value::BigInt(_)
+            | Value::String(_)
+    )
+}
+
+/// Conditions over a local for the plain breakpoint the parent set at action `b` that filter
+/// some of its pauses away exactly: `x !== v` for a value `v` that `x` had at a pause there.
+/// The pauses it filters must have been reached by a resume (or the start) and left by a resume
+/// right away, so that dropping that resume is all the follow-up changes; every other pause on
+/// the breakpoint's line must show `x` (the condition is evaluated there too). Returns
+/// (`b`, condition, indices of the parent actions whose pauses go).
+fn filters(parent: &[(Action, Option<Output>)], b: usize) -> Vec<(usize, String, BTreeSet<usize>)> {
+    let Some(Output::BreakpointSet { id, actual, .. }) = &parent[b].1 else {
+        return vec![];
+    };
+    let line = actual[0].line;
+    // No other breakpoint on that line: its pauses are this breakpoint's or steps'.
+    let others = parent.iter().enumerate().any(|(i, (a, o))| {
+        i != b
+            && a.sets_breakpoint()
+            && matches!(o, Some(Output::BreakpointSet { actual, .. }) if actual.iter().any(|l| l.line == line))
+    });
+    if others {
+        return vec![];
+    }
+    let end = parent
+        .iter()
+        .enumerate()
+        .skip(b)
+        .find(|(_, (a, _))| matches!(a, Action::RemoveBreakpoint { id: r } if r == id))
+        .map(|(i, _)| i)
+        .unwrap_or(parent.len());
+    let pauses: Vec<(usize, &morphtrace_schema::PauseState)> = (b + 1..end)
+        .filter_map(|i| match &parent[i].1 {
+            Some(Output::Paused(p)) if p.location.line == line => Some((i, p)),
+            _ => None,
+        })
+        .collect();
+    let Some((_, first)) = pauses.first() else {
+        return vec![];
+    };
+    let mut out = Vec::new();
+    for (name, _) in morphtrace_schema::dbdb::visible_variables(first.top_scopes()) {
+        if !crate::dbdb::spellable(name) {
+            continue;
+        }
+        let Some(values) = pauses
+            .iter()
+            .map(|(i, p)| local(p, name).and_then(literal).map(|v| (*i, v)))
+            .collect::<Option<Vec<(usize, String)>>>()
+        else {
+            continue;
+        };
+        let distinct: BTreeSet<&String> = values.iter().map(|(_, v)| v).collect();
+        for v in distinct {
+            let gone: BTreeSet<usize> = values
+                .iter()
+                .filter(|(_, x)| x == v)
+                .map(|(i, _)| *i)
+                .collect();
+            let exact = gone.iter().all(|&k| {
+                matches!(parent[k].0, Action::Resume | Action::Start)
+                    && matches!(parent.get(k + 1), Some((Action::Resume, Some(_))))
+            });
+            if exact {
+                out.push((b, format!("{name} !== {v}"), gone));
+            }
+        }
+    }
+    out
 }
 
 fn program_choice(base: Recipe, t: Transformed) -> Choice {

@@ -11,7 +11,7 @@ use crate::debugger::Engine;
 use crate::metamorphic::{self, Context};
 use crate::task::{ChainParams, Pin, Plan};
 use morphtrace_schema::dbdb::ComparisonPolicy;
-use morphtrace_schema::metamorphic::{judge, ADD_BREAKPOINT, CONTINUE_TO_STEP};
+use morphtrace_schema::metamorphic::{self as mm, judge, ADD_BREAKPOINT, CONTINUE_TO_STEP};
 use morphtrace_schema::{
     Action, DivergenceKind, EngineRef, EventKind, Trace, TransformationRecord,
 };
@@ -107,7 +107,12 @@ impl<'a> ChainJudge<'a> {
     pub fn anchored(&self) -> Option<usize> {
         matches!(
             self.finding.transformation.as_str(),
-            ADD_BREAKPOINT | CONTINUE_TO_STEP
+            ADD_BREAKPOINT
+                | CONTINUE_TO_STEP
+                | mm::CONDITION_TRUE
+                | mm::CONDITION_FALSE
+                | mm::CONDITION_LOCAL
+                | mm::EVALUATE_LOCAL
         )
         .then_some(self.pin.action)
         .flatten()

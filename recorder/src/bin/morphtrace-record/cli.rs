@@ -465,21 +465,35 @@ pub(crate) struct RunArgs {
     /// Metamorphic: follow-up rounds after the initial session (the paper: 5).
     #[arg(long, default_value_t = 5)]
     pub(crate) rounds: u32,
-    /// Metamorphic: the transformations to choose from (comma list; default: all of Table 1):
-    /// add-breakpoint-and-continue, replace-continue-by-step, breakpoint-sliding,
-    /// insert-dead-code, remove-dead-code, add-parameter, add-no-op,
-    /// integer-literal-to-expression, boolean-literal-to-expression.
-    #[arg(long, value_delimiter = ',', value_parser = transformation)]
-    pub(crate) transformations: Vec<&'static str>,
+    /// Metamorphic: the transformations to choose from (comma list; default: `table1`).
+    /// `table1` is the 2019 paper's: add-breakpoint-and-continue, replace-continue-by-step,
+    /// breakpoint-sliding, insert-dead-code, remove-dead-code, add-parameter, add-no-op,
+    /// integer-literal-to-expression, boolean-literal-to-expression. `modern` is the relations
+    /// over conditions, evaluation and exception pauses: condition-true, condition-false,
+    /// condition-over-a-local, evaluate-a-local, pause-on-all-exceptions.
+    #[arg(long, value_delimiter = ',', value_parser = transformations)]
+    pub(crate) transformations: Vec<Vec<&'static str>>,
 }
 
-pub(crate) fn transformation(s: &str) -> Result<&'static str, String> {
-    metamorphic::transformation_named(s).ok_or_else(|| {
-        format!(
-            "unknown transformation {s}; one of: {}",
-            morphtrace_schema::metamorphic::ALL.join(", ")
-        )
-    })
+/// A transformation's name, or a group's (`table1`, `modern`).
+pub(crate) fn transformations(s: &str) -> Result<Vec<&'static str>, String> {
+    use morphtrace_schema::metamorphic::{ALL, MODERN};
+    match s {
+        "table1" => Ok(ALL.to_vec()),
+        "modern" => Ok(MODERN.to_vec()),
+        _ => metamorphic::transformation_named(s)
+            .map(|t| vec![t])
+            .ok_or_else(|| {
+                format!(
+                    "unknown transformation {s}; one of: table1, modern, {}",
+                    ALL.iter()
+                        .chain(MODERN)
+                        .copied()
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                )
+            }),
+    }
 }
 
 #[derive(Args)]
@@ -542,10 +556,9 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("bp_per_line", &[Random, Differential, Metamorphic]),
         ("remove_prob", &[Random, Differential, Metamorphic]),
         ("max_actions", &[Random, Differential, Metamorphic]),
-        // The metamorphic relations map no evaluation or exception pause yet.
-        ("evaluate_weight", &[Random, Differential]),
-        ("condition_weight", &[Random, Differential]),
-        ("pause_on_exceptions", &[Random, Differential]),
+        ("evaluate_weight", &[Random, Differential, Metamorphic]),
+        ("condition_weight", &[Random, Differential, Metamorphic]),
+        ("pause_on_exceptions", &[Random, Differential, Metamorphic]),
         ("variants", &[Coverage]),
         ("run_timeout", &[Coverage]),
         ("no_truth", &[Coverage]),

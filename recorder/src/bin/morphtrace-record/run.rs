@@ -173,7 +173,13 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
     let transformations = if r.transformations.is_empty() {
         morphtrace_schema::metamorphic::ALL.to_vec()
     } else {
-        r.transformations.clone()
+        let mut all: Vec<&'static str> = Vec::new();
+        for t in r.transformations.iter().flatten() {
+            if !all.contains(t) {
+                all.push(t);
+            }
+        }
+        all
     };
     let tasks = if r.strategy == Strategy::Metamorphic {
         metamorphic::tasks(

@@ -334,9 +334,15 @@ impl CdpSession {
             Err(outside) => return Ok(outside),
         };
         let mut stack = Vec::with_capacity(program.len());
+        // Where the script's top-level code is, when it is on the stack: a script-scope
+        // binding declared after it is still in its dead zone, seen from any frame.
+        let script_at = program
+            .last()
+            .filter(|f| f.get("functionName").and_then(Json::as_str) == Some(""))
+            .map(|f| location(&f["location"]));
         for (i, f) in program.iter().enumerate() {
             let scopes = if i == 0 || self.opts.all_frame_scopes {
-                self.scopes(f).await?
+                self.scopes(f, script_at).await?
             } else {
                 Vec::new()
             };
@@ -388,7 +394,11 @@ impl CdpSession {
         }))
     }
 
-    async fn scopes(&self, frame: &Json) -> Result<Vec<Scope>, DebuggerError> {
+    async fn scopes(
+        &self,
+        frame: &Json,
+        script_at: Option<Location>,
+    ) -> Result<Vec<Scope>, DebuggerError> {
         let mut chain = Vec::new();
         for s in frame
             .get("scopeChain")
@@ -433,11 +443,11 @@ impl CdpSession {
                     },
                     Some(value) => {
                         // Node reports a TDZ binding as undefined: infer it from the source, for
-                        // the top frame's own scopes only (its code runs in text order).
+                        // the frame's own scopes and the script's (their code runs in text order).
                         let tdz = value == Value::Undefined
                             && !shadowed
                             && self.flavor == Flavor::Node
-                            && self.tdz_by_source(frame, s, &kind, &name);
+                            && self.tdz_by_source(frame, s, &kind, &name, script_at);
                         if tdz {
                             Variable {
                                 name,
@@ -466,11 +476,18 @@ impl CdpSession {
         Ok(out)
     }
 
-    fn tdz_by_source(&self, frame: &Json, scope: &Json, kind: &ScopeKind, name: &str) -> bool {
+    fn tdz_by_source(
+        &self,
+        frame: &Json,
+        scope: &Json,
+        kind: &ScopeKind,
+        name: &str,
+        script_at: Option<Location>,
+    ) -> bool {
         let Some(decls) = &self.declarations else {
             return false;
         };
-        let at = location(&frame["location"]);
+        let mut at = location(&frame["location"]);
         let top_level = frame.get("functionName").and_then(Json::as_str) == Some("");
         let (from, to) = match kind {
             ScopeKind::Local | ScopeKind::Block => {
@@ -480,6 +497,14 @@ impl CdpSession {
                 }
             }
             ScopeKind::Script if top_level => (Location::new(0, 0), Location::new(u32::MAX, 0)),
+            // Seen from a function the script called: where the script's own code is.
+            ScopeKind::Script => match script_at {
+                Some(s) => {
+                    at = s;
+                    (Location::new(0, 0), Location::new(u32::MAX, 0))
+                }
+                None => return false,
+            },
             _ => return false,
         };
         decls.in_tdz(name, at, from, to)
