@@ -1819,3 +1819,116 @@ async fn dead_zone_seen_from_a_callee_on_every_engine() {
         dead_zone_seen_from_a_callee(kind).await;
     }
 }
+
+/// A logpoint never pauses and logs its expression each time its line runs, in order, apart
+/// from the program's console; an expression that throws logs the error's name. CDP has no
+/// logpoint of its own (a condition that logs and is false, as editors set it); Firefox's is
+/// `logValue`, WebKit's an evaluate action with `autoContinue`.
+async fn logpoints(kind: &str) {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "logpoints.js",
+        "let total = 0;\nfor (let i = 0; i < 3; i++) {\n  total += i;\n}\nconsole.log(\"total\", total);\ntotal += 1;\n",
+    );
+    let mut e = engine(kind, CaptureOptions::default()).await;
+    let mut d = open(&mut e, &p).await;
+    let log = |line: u32, expression: &str| Action::SetLogpoint {
+        line,
+        expression: expression.into(),
+    };
+    let first = apply(d.as_mut(), &log(2, "i * 2")).await.unwrap();
+    assert_eq!(actual(&first), vec![at(3, 3)], "{kind}");
+    let Output::BreakpointSet { id: logpoint, .. } = first else {
+        panic!("{kind}: {first:?}")
+    };
+    let Output::BreakpointSet { id: throwing, .. } =
+        apply(d.as_mut(), &log(4, "nowhere + 1")).await.unwrap()
+    else {
+        panic!("{kind}: the second logpoint")
+    };
+    d.set_breakpoint(5, None).await.unwrap();
+    // No pause at either logpoint: the first pause is the breakpoint after them.
+    let s = paused(d.control(&Action::Start).await.unwrap());
+    assert_eq!(s.location.line, 5, "{kind}");
+    assert_eq!(
+        d.logs(),
+        vec![
+            (logpoint, "0".to_string()),
+            (logpoint, "2".to_string()),
+            (logpoint, "4".to_string()),
+            (throwing, "threw ReferenceError".to_string()),
+        ],
+        "{kind}"
+    );
+    assert_eq!(d.console(), vec!["total 3".to_string()], "{kind}");
+    assert!(matches!(
+        d.control(&Action::Resume).await.unwrap(),
+        Output::Finished { .. }
+    ));
+    d.close().await;
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn logpoints_on_every_engine() {
+    for kind in ["node", "chromium", "firefox", "bun", "deno"] {
+        logpoints(kind).await;
+    }
+}
+
+/// A logpoint that logs nothing (a planted fault) diverges from a correct one, as a `log`
+/// divergence at the action during which the line should have been logged; one that pauses
+/// shows where it paused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_silent_or_pausing_logpoint_is_a_divergence() {
+    let _g = SERIAL.lock().await;
+    let triage = morphtrace_schema::triage::Triage::default();
+    let (_dir, p) = inline(
+        "log.js",
+        "let total = 0;\nfor (let i = 0; i < 3; i++) {\n  total += i;\n}\ntotal += 1;\n",
+    );
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetLogpoint {
+                line: 2,
+                expression: "total".into(),
+            },
+            Action::SetBreakpoint {
+                line: 4,
+                column: None,
+            },
+            Action::Start,
+            Action::Resume,
+        ],
+    };
+    for (fault, kind, detail) in [
+        (
+            faults::Fault::SilentLogpoint,
+            DivergenceKind::Log,
+            "logpoints logged #0 0 vs nothing (line 1 of 3 vs 0)",
+        ),
+        (
+            faults::Fault::PausingLogpoint,
+            DivergenceKind::PauseLocation,
+            "paused at 5:1 vs 3:3",
+        ),
+    ] {
+        let mut a = engine("node", CaptureOptions::default()).await;
+        let mut faulty =
+            faults::FaultyEngine::wrap(engine("node", CaptureOptions::default()).await, fault);
+        let rec = lockstep_under(&mut [&mut a, &mut faulty], &p, &plan, &triage).await;
+        let d = rec.divergences.first().expect("the planted fault shows");
+        assert_eq!((&d.kind, d.action_index), (&kind, 2));
+        assert_eq!(d.detail, detail);
+        // The trace keeps what the correct logpoint logged, stamped with the start.
+        let logged: Vec<(u32, &str)> = rec.traces[0]
+            .logs
+            .iter()
+            .map(|l| (l.action, l.text.as_str()))
+            .collect();
+        assert_eq!(logged, [(2, "0"), (2, "0"), (2, "1")]);
+        for e in [&mut a, &mut faulty] {
+            e.shutdown().await;
+        }
+    }
+}

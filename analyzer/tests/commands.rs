@@ -82,11 +82,13 @@ fn session(
         engine: EngineRef(0),
         events: vec![],
         console: vec![],
+        logs: vec![],
     };
     let mut tb = Trace {
         engine: EngineRef(1),
         events: vec![],
         console: vec![],
+        logs: vec![],
     };
     let n = steps.len();
     let (last_action, la, lb) = steps[n - 1].clone();

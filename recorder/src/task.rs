@@ -21,6 +21,9 @@ pub struct RandomParams {
     /// Weight of setting a conditional breakpoint at a pause (on a line below it, the condition
     /// over a number the pause shows), like `evaluate_weight`.
     pub condition_weight: f64,
+    /// Weight of setting a logpoint at a pause (on a line below it, logging an expression over
+    /// what the pause shows), like `evaluate_weight`.
+    pub logpoint_weight: f64,
     /// Which exceptions pause, set before `Start`; `None` (the default) sets nothing.
     pub exceptions: Option<ExceptionChoice>,
 }
@@ -61,6 +64,7 @@ impl Default for RandomParams {
             max_actions: 20,
             evaluate_weight: 0.0,
             condition_weight: 0.0,
+            logpoint_weight: 0.0,
             exceptions: None,
         }
     }
@@ -75,14 +79,15 @@ impl RandomParams {
             ("random.remove_prob".into(), self.remove_prob.to_string()),
             ("random.max_actions".into(), self.max_actions.to_string()),
         ];
-        if self.evaluate_weight > 0.0 || self.condition_weight > 0.0 {
-            out.push((
-                "random.weights".into(),
-                format!(
-                    "resume=1,stepInto=1,stepOut=1,stepOver=1,evaluate={},condition={}",
-                    self.evaluate_weight, self.condition_weight
-                ),
-            ));
+        if self.evaluate_weight > 0.0 || self.condition_weight > 0.0 || self.logpoint_weight > 0.0 {
+            let mut w = format!(
+                "resume=1,stepInto=1,stepOut=1,stepOver=1,evaluate={},condition={}",
+                self.evaluate_weight, self.condition_weight
+            );
+            if self.logpoint_weight > 0.0 {
+                w.push_str(&format!(",logpoint={}", self.logpoint_weight));
+            }
+            out.push(("random.weights".into(), w));
         }
         if let Some(e) = self.exceptions {
             out.push(("random.pause_on_exceptions".into(), e.name().into()));

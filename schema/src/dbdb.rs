@@ -278,6 +278,43 @@ pub fn compare_outputs(
     }
 }
 
+/// What two traces' logpoints logged during action `action` differs in, if anything: the lines
+/// compare in order, each by its breakpoint and text.
+pub fn compare_logs(
+    a: &crate::trace::Trace,
+    b: &crate::trace::Trace,
+    action: u32,
+) -> Option<(DivergenceKind, String)> {
+    let at = |t: &'_ crate::trace::Trace| -> Vec<(u32, String)> {
+        t.logs
+            .iter()
+            .filter(|l| l.action == action)
+            .map(|l| (l.breakpoint.0, l.text.clone()))
+            .collect()
+    };
+    let (x, y) = (at(a), at(b));
+    if x == y {
+        return None;
+    }
+    let show = |v: &[(u32, String)], k: usize| {
+        v.get(k)
+            .map(|(id, t)| format!("#{id} {t}"))
+            .unwrap_or_else(|| "nothing".into())
+    };
+    let k = x.iter().zip(&y).take_while(|(p, q)| p == q).count();
+    Some((
+        DivergenceKind::Log,
+        format!(
+            "logpoints logged {} vs {} (line {} of {} vs {})",
+            show(&x, k),
+            show(&y, k),
+            k + 1,
+            x.len(),
+            y.len()
+        ),
+    ))
+}
+
 /// The first divergence of debuggers run in lockstep, judged offline from their traces.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Judgement {
@@ -335,7 +372,7 @@ pub fn judge_lockstep(traces: &[crate::trace::Trace], policy: &ComparisonPolicy)
             action_index: i as u32,
         };
         let Some(a) = out else { return unanswered };
-        for o in &others {
+        for (k, o) in others.iter().enumerate() {
             let Some((other_action, Some(b))) = o.get(i) else {
                 return unanswered;
             };
@@ -347,7 +384,9 @@ pub fn judge_lockstep(traces: &[crate::trace::Trace], policy: &ComparisonPolicy)
                     detail: format!("the traces issue {action} vs {other_action}"),
                 });
             }
-            if let Some((kind, detail)) = compare_outputs(a, b, policy) {
+            let differs = compare_outputs(a, b, policy)
+                .or_else(|| compare_logs(&traces[0], &traces[k + 1], i as u32));
+            if let Some((kind, detail)) = differs {
                 return Lockstep::Diverged(Judgement {
                     action_index: i as u32,
                     action: (*action).clone(),

@@ -30,7 +30,7 @@ pub use session::{
 };
 pub use trace::{
     Action, BreakpointId, Event, EventKind, ExceptionPause, Frame, Location, LocationSource,
-    Output, PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Trace, Variable,
+    LogLine, Output, PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Trace, Variable,
 };
 pub use value::{Entry, Key, ObjectKind, Value};
 

@@ -788,6 +788,7 @@ mod tests {
             engine: EngineRef(0),
             events,
             console: vec![],
+            logs: vec![],
         }
     }
 

@@ -181,6 +181,8 @@ pub enum DivergenceKind {
     Evaluation,
     /// Both paused on an exception, thrown with different values.
     Exception,
+    /// Logpoints logged different lines.
+    Log,
 }
 
 impl DivergenceKind {
@@ -204,6 +206,7 @@ impl DivergenceKind {
             DivergenceKind::Variables => "variables",
             DivergenceKind::Other(s) => s,
             DivergenceKind::Evaluation => "evaluation",
+            DivergenceKind::Log => "log",
             DivergenceKind::Exception => "exception",
         }
     }

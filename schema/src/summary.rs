@@ -87,6 +87,8 @@ pub struct TraceSummary {
     pub events: Vec<EventSummary>,
     #[serde(default)]
     console: IgnoredAny,
+    #[serde(default)]
+    logs: IgnoredAny,
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -251,6 +253,7 @@ impl From<&Trace> for TraceSummary {
                 })
                 .collect(),
             console: IgnoredAny,
+            logs: IgnoredAny,
         }
     }
 }

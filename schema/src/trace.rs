@@ -82,6 +82,12 @@ pub enum Action {
         line: u32,
         condition: String,
     },
+    /// A breakpoint that never pauses: each time the line runs, `expression`'s value is
+    /// logged (the trace's `logs`). Answered like `SetBreakpoint`, removed the same way.
+    SetLogpoint {
+        line: u32,
+        expression: String,
+    },
 }
 
 impl Action {
@@ -89,16 +95,18 @@ impl Action {
     pub fn sets_breakpoint(&self) -> bool {
         matches!(
             self,
-            Action::SetBreakpoint { .. } | Action::SetConditionalBreakpoint { .. }
+            Action::SetBreakpoint { .. }
+                | Action::SetConditionalBreakpoint { .. }
+                | Action::SetLogpoint { .. }
         )
     }
 
     /// The (0-based) line a breakpoint action requests.
     pub fn breakpoint_line(&self) -> Option<u32> {
         match self {
-            Action::SetBreakpoint { line, .. } | Action::SetConditionalBreakpoint { line, .. } => {
-                Some(*line)
-            }
+            Action::SetBreakpoint { line, .. }
+            | Action::SetConditionalBreakpoint { line, .. }
+            | Action::SetLogpoint { line, .. } => Some(*line),
             _ => None,
         }
     }
@@ -114,6 +122,10 @@ impl Action {
                     condition: condition.clone(),
                 }
             }
+            Action::SetLogpoint { expression, .. } => Action::SetLogpoint {
+                line,
+                expression: expression.clone(),
+            },
             other => other.clone(),
         }
     }
@@ -139,6 +151,7 @@ impl Action {
             Action::PauseOnExceptions { .. } => "pauseOnExceptions",
             Action::Evaluate { .. } => "evaluate",
             Action::SetConditionalBreakpoint { .. } => "setConditionalBreakpoint",
+            Action::SetLogpoint { .. } => "setLogpoint",
         }
     }
 }
@@ -155,6 +168,9 @@ impl fmt::Display for Action {
             Action::Evaluate { expression } => write!(f, "evaluate({expression})"),
             Action::SetConditionalBreakpoint { line, condition } => {
                 write!(f, "setBreakpoint({} if {condition})", line + 1)
+            }
+            Action::SetLogpoint { line, expression } => {
+                write!(f, "setLogpoint({} logs {expression})", line + 1)
             }
             other => f.write_str(other.name()),
         }
@@ -390,6 +406,19 @@ pub struct Trace {
     /// Console output of the program, when the adapter captured it.
     #[serde(default)]
     pub console: Vec<String>,
+    /// What the session's logpoints logged, in order.
+    #[serde(default)]
+    pub logs: Vec<LogLine>,
+}
+
+/// One line a logpoint logged: the value of its expression as the console shows it (a string
+/// bare, another value as morphtrace renders it), or what evaluating it threw.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LogLine {
+    /// The action during which it was logged (its index among the trace's actions).
+    pub action: u32,
+    pub breakpoint: BreakpointId,
+    pub text: String,
 }
 
 impl Trace {
@@ -429,9 +458,9 @@ impl TriggerLines {
     /// The line `a` is triggered at, given the outputs seen so far.
     pub fn of(&self, a: &Action) -> Option<u32> {
         match a {
-            Action::SetBreakpoint { line, .. } | Action::SetConditionalBreakpoint { line, .. } => {
-                Some(*line)
-            }
+            Action::SetBreakpoint { line, .. }
+            | Action::SetConditionalBreakpoint { line, .. }
+            | Action::SetLogpoint { line, .. } => Some(*line),
             Action::RemoveBreakpoint { id } => self.requested.get(&id.0).copied(),
             Action::Start => None,
             _ => self.paused_at,

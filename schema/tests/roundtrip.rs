@@ -116,6 +116,8 @@ fn action() -> impl Strategy<Value = Action> {
         text().prop_map(|expression| Action::Evaluate { expression }),
         (any::<u32>(), text())
             .prop_map(|(line, condition)| Action::SetConditionalBreakpoint { line, condition }),
+        (any::<u32>(), text())
+            .prop_map(|(line, expression)| Action::SetLogpoint { line, expression }),
     ]
 }
 
@@ -240,11 +242,19 @@ fn trace(engine: u16) -> impl Strategy<Value = Trace> {
         ],
     )
         .prop_map(|(at_us, kind)| Event { at_us, kind });
-    (vec(event, 0..8), vec(text(), 0..2)).prop_map(move |(events, console)| Trace {
-        engine: EngineRef(engine),
-        events,
-        console,
-    })
+    let log = (any::<u32>(), any::<u32>(), text()).prop_map(|(action, id, text)| LogLine {
+        action,
+        breakpoint: BreakpointId(id),
+        text,
+    });
+    (vec(event, 0..8), vec(text(), 0..2), vec(log, 0..2)).prop_map(
+        move |(events, console, logs)| Trace {
+            engine: EngineRef(engine),
+            events,
+            console,
+            logs,
+        },
+    )
 }
 
 fn line_map() -> impl Strategy<Value = LineMap> {

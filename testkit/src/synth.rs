@@ -291,6 +291,7 @@ fn trace(rng: &mut ChaCha8Rng, engine: EngineRef, program_lines: u32, events: us
         engine,
         events: ev,
         console: vec![],
+        logs: vec![],
     }
 }
 

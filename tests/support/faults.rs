@@ -26,6 +26,10 @@ pub enum Fault {
     WrongEvaluation,
     /// Set a conditional breakpoint as a plain one: its condition ignored.
     IgnoreCondition,
+    /// Set a logpoint as a plain breakpoint: it pauses and logs nothing.
+    PausingLogpoint,
+    /// Set a logpoint that never pauses and never logs.
+    SilentLogpoint,
 }
 
 pub struct FaultyEngine {
@@ -113,6 +117,16 @@ impl Debugger for FaultyDebugger {
         self.inner.set_conditional_breakpoint(line, condition).await
     }
 
+    async fn set_logpoint(&mut self, line: u32, expression: &str) -> Result<Output, DebuggerError> {
+        if self.fault == Fault::PausingLogpoint {
+            return self.inner.set_breakpoint(line, None).await;
+        }
+        if self.fault == Fault::SilentLogpoint {
+            return self.inner.set_conditional_breakpoint(line, "false").await;
+        }
+        self.inner.set_logpoint(line, expression).await
+    }
+
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
         self.inner.remove_breakpoint(id).await
     }
@@ -181,13 +195,21 @@ impl Debugger for FaultyDebugger {
                     }
                 }
             }
-            Fault::WrongSlide | Fault::WrongEvaluation | Fault::IgnoreCondition => {}
+            Fault::WrongSlide
+            | Fault::WrongEvaluation
+            | Fault::IgnoreCondition
+            | Fault::PausingLogpoint
+            | Fault::SilentLogpoint => {}
         }
         Ok(out)
     }
 
     fn console(&self) -> Vec<String> {
         self.inner.console()
+    }
+
+    fn logs(&self) -> Vec<(BreakpointId, String)> {
+        self.inner.logs()
     }
 
     async fn close(self: Box<Self>) -> bool {

@@ -15,8 +15,8 @@ use morphtrace_schema::dbdb::{compare_outputs, ComparisonPolicy};
 use morphtrace_schema::trace::TriggerLines;
 use morphtrace_schema::triage::Triage;
 use morphtrace_schema::{
-    Action, Divergence, DivergenceSide, EngineRef, Event, EventKind, Output, ProgramOutcome,
-    SessionMode, SessionOutcome, Trace,
+    Action, BreakpointId, Divergence, DivergenceSide, EngineRef, Event, EventKind, LogLine, Output,
+    ProgramOutcome, SessionMode, SessionOutcome, Trace,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -89,6 +89,7 @@ impl Recording {
                     engine,
                     events: Vec::new(),
                     console: Vec::new(),
+                    logs: Vec::new(),
                 })
                 .collect(),
             divergence: None,
@@ -111,6 +112,22 @@ impl Recording {
     /// session's list, not only the first).
     pub fn continued(&self) -> bool {
         self.divergences.iter().any(|d| d.continued.is_some())
+    }
+
+    /// What engine `i`'s logpoints logged beyond what its trace holds, stamped with the action
+    /// that was running (`logs`: everything they logged so far, in order).
+    pub(crate) fn note_logs(&mut self, i: usize, logs: Vec<(BreakpointId, String)>, action: u32) {
+        let t = &mut self.traces[i];
+        let have = t.logs.len();
+        t.logs.extend(
+            logs.into_iter()
+                .skip(have)
+                .map(|(breakpoint, text)| LogLine {
+                    action,
+                    breakpoint,
+                    text,
+                }),
+        );
     }
 
     pub(crate) fn push(&mut self, i: usize, kind: EventKind) {
@@ -218,6 +235,10 @@ impl Lockstep<'_> {
             outputs.push(o);
         }
         let index = self.rec.actions;
+        for &i in &active {
+            let logs = self.debuggers[i].logs();
+            self.rec.note_logs(i, logs, index);
+        }
         self.rec.actions += 1;
         self.undone = false;
         if let Some(d) = self.compare(&active, &outputs, index, action) {
@@ -244,21 +265,29 @@ impl Lockstep<'_> {
         index: u32,
         action: &Action,
     ) -> Option<Divergence> {
-        let (groups, suspect) = if outputs.len() > 2 {
-            morphtrace_schema::session::agreement(outputs.len(), |a, b| {
-                compare_outputs(&outputs[a], &outputs[b], self.policy).is_none()
+        // Outputs first, then what logpoints logged meanwhile.
+        let differ = |a: usize, b: usize| {
+            compare_outputs(&outputs[a], &outputs[b], self.policy).or_else(|| {
+                morphtrace_schema::dbdb::compare_logs(
+                    &self.rec.traces[active[a]],
+                    &self.rec.traces[active[b]],
+                    index,
+                )
             })
+        };
+        let (groups, suspect) = if outputs.len() > 2 {
+            morphtrace_schema::session::agreement(outputs.len(), |a, b| differ(a, b).is_none())
         } else {
             (Vec::new(), None)
         };
         let pair = match groups.as_slice() {
             [] => (1..outputs.len())
-                .find(|&i| compare_outputs(&outputs[0], &outputs[i], self.policy).is_some())
+                .find(|&i| differ(0, i).is_some())
                 .map(|i| (0, i)),
             [_] => None,
             [first, second, ..] => Some((first[0], second[0])),
         }?;
-        let (kind, detail) = compare_outputs(&outputs[pair.0], &outputs[pair.1], self.policy)?;
+        let (kind, detail) = differ(pair.0, pair.1)?;
         let engine = |k: usize| self.rec.traces[active[k]].engine;
         // The engines the divergence is between: the pair compared (the largest group's first
         // and the next group's), the suspect against one of the others.
@@ -582,15 +611,17 @@ async fn random(
             return Ok(());
         }
         // DBDB's draw (four actions alike) unless evaluations or conditions are weighted in.
-        let extra = params.evaluate_weight + params.condition_weight;
+        let extra = params.evaluate_weight + params.condition_weight + params.logpoint_weight;
         let pick = if extra > 0.0 {
             let x = rng.random_range(0.0..4.0 + extra);
             if x < 4.0 {
                 x as u32
             } else if x < 4.0 + params.evaluate_weight {
                 4
-            } else {
+            } else if x < 4.0 + params.evaluate_weight + params.condition_weight {
                 5
+            } else {
+                6
             }
         } else {
             rng.random_range(0..4)
@@ -603,6 +634,16 @@ async fn random(
             4 => match ls.last_pause().and_then(|p| expression(&p, &mut rng)) {
                 Some(expression) => Action::Evaluate { expression },
                 // Nothing to evaluate here: a control action instead.
+                None => Action::StepOver,
+            },
+            6 => match ls
+                .last_pause()
+                .and_then(|p| logpoint(&p, lines, &bps, &mut rng))
+            {
+                Some(a) => {
+                    bps.extend(a.breakpoint_line());
+                    a
+                }
                 None => Action::StepOver,
             },
             _ => match ls
@@ -654,6 +695,27 @@ pub fn conditional(
     Some(Action::SetConditionalBreakpoint {
         line: free[rng.random_range(0..free.len())],
         condition,
+    })
+}
+
+/// A logpoint to set at a pause: on one of the ten lines below it that has no breakpoint of
+/// ours, logging an expression over what the pause shows (`expression`).
+pub fn logpoint(
+    p: &morphtrace_schema::PauseState,
+    lines: u32,
+    bps: &BTreeSet<u32>,
+    rng: &mut ChaCha8Rng,
+) -> Option<Action> {
+    let free: Vec<u32> = (p.location.line + 1..lines.min(p.location.line + 11))
+        .filter(|l| !bps.contains(l))
+        .collect();
+    if free.is_empty() {
+        return None;
+    }
+    let line = free[rng.random_range(0..free.len())];
+    Some(Action::SetLogpoint {
+        line,
+        expression: expression(p, rng)?,
     })
 }
 

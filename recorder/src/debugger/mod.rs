@@ -139,8 +139,13 @@ pub trait Debugger: Send {
     /// `Evaluate` on the top frame of the current pause: answers `Evaluated`, or `Error` when
     /// the program is not paused (`not_paused`).
     async fn evaluate(&mut self, expression: &str) -> Result<Output, DebuggerError>;
-    /// Console output of the program so far.
+    /// `SetLogpoint`: answers `BreakpointSet` (or `Error`), its id shared with breakpoints.
+    /// What it logs comes through the console, marked (`log_arguments`), and is read by `logs`.
+    async fn set_logpoint(&mut self, line: u32, expression: &str) -> Result<Output, DebuggerError>;
+    /// Console output of the program so far, without what logpoints logged.
     fn console(&self) -> Vec<String>;
+    /// What logpoints logged so far, in order: `(breakpoint, text)`.
+    fn logs(&self) -> Vec<(BreakpointId, String)>;
     /// Ends the session and frees its target or process. Returns false if the engine must be restarted.
     async fn close(self: Box<Self>) -> bool;
 }
@@ -198,6 +203,7 @@ pub async fn apply(d: &mut dyn Debugger, action: &Action) -> Result<Output, Debu
         Action::SetConditionalBreakpoint { line, condition } => {
             d.set_conditional_breakpoint(*line, condition).await
         }
+        Action::SetLogpoint { line, expression } => d.set_logpoint(*line, expression).await,
         Action::Start | Action::Resume | Action::StepInto | Action::StepOver | Action::StepOut => {
             d.control(action).await
         }
@@ -209,6 +215,51 @@ pub fn after_the_end(ended: Option<&ProgramOutcome>) -> Option<Output> {
     ended.map(|outcome| Output::Error {
         message: format!("the program already ended ({})", outcome.name()),
     })
+}
+
+/// What a breakpoint does besides being where it is.
+#[derive(Debug, Clone, Copy)]
+pub enum Extra<'a> {
+    Plain,
+    /// Pauses only where this holds.
+    Condition(&'a str),
+    /// Never pauses; logs this expression's value.
+    Log(&'a str),
+}
+
+/// Leads every console line a logpoint logs, before its breakpoint id: no program prints it
+/// (an invisible separator, then our name).
+pub const LOG_MARK: &str = "\u{2063}morphtrace-log";
+
+/// The console arguments a logpoint logs, as JavaScript: the mark, the breakpoint's id and the
+/// expression's value, or `threw NAME` when evaluating it threw (engines word the message
+/// differently; the error's name they share). Every protocol's logpoint logs these.
+pub fn log_arguments(id: BreakpointId, expression: &str) -> String {
+    format!(
+        "{}, {}, (() => {{ try {{ return ({expression}); }} catch (e) {{ return \"threw \" + (e && e.name); }} }})()",
+        serde_json::Value::String(LOG_MARK.into()),
+        id.0
+    )
+}
+
+/// A console line split into the program's output and what logpoints logged.
+pub fn split_console(lines: &[String]) -> (Vec<String>, Vec<(BreakpointId, String)>) {
+    let mut console = Vec::new();
+    let mut logs = Vec::new();
+    for l in lines {
+        let logged = l
+            .strip_prefix(LOG_MARK)
+            .and_then(|r| r.strip_prefix(' '))
+            .and_then(|r| {
+                let (id, text) = r.split_once(' ').unwrap_or((r, ""));
+                Some((BreakpointId(id.parse().ok()?), text.to_string()))
+            });
+        match logged {
+            Some(x) => logs.push(x),
+            None => console.push(l.clone()),
+        }
+    }
+    (console, logs)
 }
 
 /// What every adapter answers to an evaluation while the program is not paused.

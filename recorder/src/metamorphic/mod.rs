@@ -194,6 +194,8 @@ impl FollowUp<'_> {
         if matches!(out, Output::Finished { .. }) {
             self.finished = true;
         }
+        let logs = self.dbg.logs();
+        self.rec.note_logs(0, logs, self.rec.actions - 1);
         self.rec.push(0, EventKind::Output(out.clone()));
         Ok(out)
     }
@@ -266,7 +268,9 @@ async fn drive(
             .await?;
         }
         match action {
-            Action::SetBreakpoint { .. } | Action::SetConditionalBreakpoint { .. } => {
+            Action::SetBreakpoint { .. }
+            | Action::SetConditionalBreakpoint { .. }
+            | Action::SetLogpoint { .. } => {
                 let (line, column) = match action {
                     Action::SetBreakpoint { line, column } => (*line, *column),
                     other => (other.breakpoint_line().unwrap_or(0), None),

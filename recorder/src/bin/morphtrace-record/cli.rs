@@ -448,6 +448,11 @@ pub(crate) struct RunArgs {
     /// the condition over a number the pause shows) against each control action's 1.
     #[arg(long, default_value_t = 0.0)]
     pub(crate) condition_weight: f64,
+    /// Weight of setting a logpoint at a pause (on one of the ten lines below it, logging an
+    /// expression over what the pause shows: a local, a member, arithmetic) against each
+    /// control action's 1.
+    #[arg(long, default_value_t = 0.0)]
+    pub(crate) logpoint_weight: f64,
     /// Which thrown exceptions pause, set before the program starts: none, uncaught, all, or
     /// random (each session draws one). Unset: nothing is set (the engine's default, none).
     #[arg(long, value_name = "MODE")]
@@ -558,6 +563,7 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("max_actions", &[Random, Differential, Metamorphic]),
         ("evaluate_weight", &[Random, Differential, Metamorphic]),
         ("condition_weight", &[Random, Differential, Metamorphic]),
+        ("logpoint_weight", &[Random, Differential, Metamorphic]),
         ("pause_on_exceptions", &[Random, Differential, Metamorphic]),
         ("variants", &[Coverage]),
         ("run_timeout", &[Coverage]),

@@ -138,6 +138,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
     for (flag, w) in [
         ("--evaluate-weight", r.evaluate_weight),
         ("--condition-weight", r.condition_weight),
+        ("--logpoint-weight", r.logpoint_weight),
     ] {
         if !(w >= 0.0 && w.is_finite()) {
             bail!("{flag} must be a non-negative number");
@@ -162,6 +163,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         max_actions: r.max_actions,
         evaluate_weight: r.evaluate_weight,
         condition_weight: r.condition_weight,
+        logpoint_weight: r.logpoint_weight,
         exceptions,
     };
     let name = match r.strategy {

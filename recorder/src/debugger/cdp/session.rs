@@ -6,6 +6,7 @@ use crate::debugger::inspector::session::{
     err, evaluate, location, next_got, pause_on_exceptions, program_frames, thrown, Got, Pause,
 };
 use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
+use crate::debugger::Extra;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError};
 use async_trait::async_trait;
 use morphtrace_schema::{
@@ -606,7 +607,7 @@ impl Debugger for CdpSession {
         line: u32,
         column: Option<u32>,
     ) -> Result<Output, DebuggerError> {
-        self.set(line, column, None).await
+        self.set(line, column, Extra::Plain).await
     }
 
     async fn set_conditional_breakpoint(
@@ -614,7 +615,11 @@ impl Debugger for CdpSession {
         line: u32,
         condition: &str,
     ) -> Result<Output, DebuggerError> {
-        self.set(line, None, Some(condition)).await
+        self.set(line, None, Extra::Condition(condition)).await
+    }
+
+    async fn set_logpoint(&mut self, line: u32, expression: &str) -> Result<Output, DebuggerError> {
+        self.set(line, None, Extra::Log(expression)).await
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
@@ -671,7 +676,11 @@ impl Debugger for CdpSession {
     }
 
     fn console(&self) -> Vec<String> {
-        self.console.clone()
+        crate::debugger::split_console(&self.console).0
+    }
+
+    fn logs(&self) -> Vec<(BreakpointId, String)> {
+        crate::debugger::split_console(&self.console).1
     }
 
     async fn close(mut self: Box<Self>) -> bool {
@@ -729,12 +738,13 @@ impl Debugger for CdpSession {
 
 /// How the program's run ended, from the reply to the call that ran it.
 impl CdpSession {
-    /// A breakpoint, with its condition if it has one (CDP's `condition`).
+    /// A breakpoint, with its condition if it has one (CDP's `condition`). CDP has no
+    /// logpoints: a logpoint is a condition that logs and is false, as editors set them.
     async fn set(
         &mut self,
         line: u32,
         column: Option<u32>,
-        condition: Option<&str>,
+        extra: Extra<'_>,
     ) -> Result<Output, DebuggerError> {
         // Chromium resolves URL breakpoints against the compiled script. Node 20 answers
         // `locations: []` for a script compiled by vm.Script (and resolves it only at the next
@@ -755,8 +765,13 @@ impl CdpSession {
                 ("Debugger.setBreakpoint", json!({"location": l}))
             }
         };
-        if let Some(c) = condition {
-            params["condition"] = json!(c);
+        match extra {
+            Extra::Plain => {}
+            Extra::Condition(c) => params["condition"] = json!(c),
+            Extra::Log(e) => {
+                let args = crate::debugger::log_arguments(self.breakpoints.next_id(), e);
+                params["condition"] = json!(format!("console.log({args}), false"));
+            }
         }
         let requested = Location::new(line, column.unwrap_or(0));
         match self.call(method, params).await {

@@ -18,6 +18,11 @@ pub struct Breakpoints {
 }
 
 impl Breakpoints {
+    /// The id the next breakpoint set will get (a logpoint names itself in what it logs).
+    pub fn next_id(&self) -> BreakpointId {
+        BreakpointId(self.next)
+    }
+
     /// Records the engine's reply to a set-breakpoint request (its locations in `script_id`
     /// only) and answers the output.
     pub fn set(&mut self, reply: &Json, script_id: &str, requested: Location) -> Output {

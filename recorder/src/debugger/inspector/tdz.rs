@@ -2,11 +2,14 @@
 //! holds `undefined` where the engine does not say (Node 20 reports both as `undefined`, and
 //! evaluating the name on the frame also yields `undefined`; Chromium omits the value).
 //!
-//! A light scanner, not a parser: it skips comments, strings and template literals, and records
-//! each `let`/`const`/`class` name with the position where its declaration ends (the `;` or line
-//! end; for `for (let ...;` the first `;`). Used only for the top frame's own scopes, where code
-//! runs in text order.
+//! From the program's syntax tree: each name a `let`/`const` pattern or a `class` binds, with
+//! the position where its declarator ends. A program that does not parse gets a light scanner
+//! instead (comments, strings and template literals skipped; simple names only, each with the
+//! `;` or line end after it). Used for a frame's own scopes and the script's, where code runs in
+//! text order.
 
+use morphtrace_js::ast;
+use morphtrace_js::visit::{Visit, VisitWith};
 use morphtrace_schema::Location;
 use std::collections::HashMap;
 
@@ -21,8 +24,71 @@ pub struct Declarations {
     by_name: HashMap<String, Vec<Declaration>>,
 }
 
+/// Collects `let`/`const`/`class` declarations from the syntax tree: every name a pattern binds
+/// (destructuring included), each initialized when its declarator (or class) ends.
+struct Collect<'a> {
+    parsed: &'a morphtrace_js::Parsed<'a>,
+    out: Declarations,
+}
+
+/// Binding names of a pattern (not those inside its default values).
+struct Names(Vec<String>);
+impl Visit for Names {
+    fn visit_binding_ident(&mut self, b: &ast::BindingIdent) {
+        self.0.push(b.id.sym.to_string());
+    }
+    fn visit_expr(&mut self, _: &ast::Expr) {}
+}
+
+impl Collect<'_> {
+    fn add(&mut self, name: String, at: usize, end: usize) {
+        let p = &self.parsed.positions;
+        self.out.by_name.entry(name).or_default().push(Declaration {
+            at: p.location(at),
+            end: p.location(end),
+        });
+    }
+}
+
+impl Visit for Collect<'_> {
+    fn visit_var_decl(&mut self, d: &ast::VarDecl) {
+        if d.kind != ast::VarDeclKind::Var {
+            let at = self.parsed.offset(d.span.lo);
+            for x in &d.decls {
+                let mut names = Names(Vec::new());
+                x.name.visit_with(&mut names);
+                let end = self.parsed.offset(x.span.hi);
+                for n in names.0 {
+                    self.add(n, at, end);
+                }
+            }
+        }
+        d.visit_children_with(self);
+    }
+    fn visit_class_decl(&mut self, c: &ast::ClassDecl) {
+        let (at, end) = self.parsed.range(c.class.span);
+        self.add(c.ident.sym.to_string(), at, end);
+        c.visit_children_with(self);
+    }
+}
+
 impl Declarations {
+    /// The program's declarations from its syntax tree; from the light scanner when it does not
+    /// parse (or is beyond the parser's limits).
     pub fn scan(text: &str) -> Declarations {
+        morphtrace_js::parse(text, morphtrace_js::Goal::Script, |parsed| {
+            let mut c = Collect {
+                parsed,
+                out: Declarations::default(),
+            };
+            parsed.program.visit_with(&mut c);
+            c.out
+        })
+        .unwrap_or_else(|_| Declarations::lexical(text))
+    }
+
+    /// The light scanner's declarations: simple `let`/`const`/`class` names only.
+    pub fn lexical(text: &str) -> Declarations {
         let chars: Vec<char> = text.chars().collect();
         // 0-based line and UTF-16 column of every char index (every ECMAScript line break).
         let is_break = |c: char| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
@@ -158,5 +224,28 @@ mod tests {
         assert!(!d.in_tdz("i", Location::new(3, 20), all, end));
         assert!(d.in_tdz("s", Location::new(2, 2), all, end));
         assert!(!d.in_tdz("no", Location::new(2, 2), all, end));
+        // The light scanner, for a program that does not parse, agrees on simple names.
+        let l = Declarations::lexical(
+            "// let fake = 1\nfunction f(n) {\n  let total = 0;\n  for (let i = 0; i < n; i++) {}\n  const s = \"let no\";\n}\n",
+        );
+        assert!(l.in_tdz("total", Location::new(2, 14), all, end));
+        assert!(!l.in_tdz("fake", Location::new(0, 3), all, end));
+    }
+
+    #[test]
+    fn destructuring_binds_every_name_but_not_its_defaults() {
+        // A generated program's shape (gen:105): a Node 20 warning of evaluate-a-local.
+        let d = Declarations::scan(
+            "f();\nconst { x: a, y: b = dflt } = o;\nlet [c, ...rest] = arr;\nclass K {}\n",
+        );
+        let all = Location::new(0, 0);
+        let end = Location::new(99, 0);
+        for name in ["a", "b", "c", "rest", "K"] {
+            assert!(d.in_tdz(name, Location::new(0, 0), all, end), "{name}");
+        }
+        assert!(!d.in_tdz("x", Location::new(0, 0), all, end));
+        assert!(!d.in_tdz("dflt", Location::new(0, 0), all, end));
+        assert!(!d.in_tdz("b", Location::new(2, 0), all, end));
+        assert!(!d.in_tdz("K", Location::new(4, 0), all, end));
     }
 }

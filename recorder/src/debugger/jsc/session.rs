@@ -11,6 +11,7 @@ use crate::debugger::inspector::session::{
 };
 use crate::debugger::inspector::tdz::Declarations;
 use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
+use crate::debugger::Extra;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, ProgramFile, SyntaxError};
 use async_trait::async_trait;
 use morphtrace_schema::{
@@ -617,7 +618,7 @@ impl Debugger for JscSession {
         line: u32,
         column: Option<u32>,
     ) -> Result<Output, DebuggerError> {
-        self.set(line, column, None).await
+        self.set(line, column, Extra::Plain).await
     }
 
     async fn set_conditional_breakpoint(
@@ -625,7 +626,11 @@ impl Debugger for JscSession {
         line: u32,
         condition: &str,
     ) -> Result<Output, DebuggerError> {
-        self.set(line, None, Some(condition)).await
+        self.set(line, None, Extra::Condition(condition)).await
+    }
+
+    async fn set_logpoint(&mut self, line: u32, expression: &str) -> Result<Output, DebuggerError> {
+        self.set(line, None, Extra::Log(expression)).await
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
@@ -667,7 +672,11 @@ impl Debugger for JscSession {
     }
 
     fn console(&self) -> Vec<String> {
-        self.console.clone()
+        crate::debugger::split_console(&self.console).0
+    }
+
+    fn logs(&self) -> Vec<(BreakpointId, String)> {
+        crate::debugger::split_console(&self.console).1
     }
 
     async fn close(mut self: Box<Self>) -> bool {
@@ -686,14 +695,23 @@ impl JscSession {
         &mut self,
         line: u32,
         column: Option<u32>,
-        condition: Option<&str>,
+        extra: Extra<'_>,
     ) -> Result<Output, DebuggerError> {
         let mut params = json!({"url": self.url, "lineNumber": line});
         if let Some(c) = column {
             params["columnNumber"] = json!(c);
         }
-        if let Some(c) = condition {
-            params["options"] = json!({ "condition": c });
+        match extra {
+            Extra::Plain => {}
+            Extra::Condition(c) => params["options"] = json!({ "condition": c }),
+            // WebKit's own logpoint: an action evaluated on the frame, then on without a pause.
+            Extra::Log(e) => {
+                let args = crate::debugger::log_arguments(self.breakpoints.next_id(), e);
+                params["options"] = json!({
+                    "actions": [{"type": "evaluate", "data": format!("console.log({args})")}],
+                    "autoContinue": true,
+                });
+            }
         }
         let requested = Location::new(line, column.unwrap_or(0));
         match self.call("Debugger.setBreakpointByUrl", params).await {

@@ -6,7 +6,7 @@
 
 use super::connection::{Connection, RdpError};
 use super::grips::primitive_or_shell;
-use crate::debugger::{CaptureOptions, Debugger, DebuggerError};
+use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Extra};
 use async_trait::async_trait;
 use morphtrace_schema::{
     Action, BreakpointId, Entry, ExceptionPause, Frame, Key, Location, LocationSource, ObjectKind,
@@ -135,6 +135,13 @@ pub struct RdpSession {
     /// The conditions of conditional breakpoints. Firefox's breakpoint at a location pauses
     /// where any of ours there would: unconditionally if one is, else where one holds.
     conditions: HashMap<BreakpointId, String>,
+    /// Logpoints: what each logs (Firefox's `logValue`). A logpoint shares its place with no
+    /// other breakpoint: Firefox's breakpoint there either logs or pauses.
+    logpoints: HashMap<BreakpointId, String>,
+    /// A logpoint was set: lines it logged may still be on their way at a pause.
+    logging: bool,
+    /// The console line that says every line logged before it arrived (`flush_logs`).
+    synced: bool,
     next_bp: u32,
     /// The first-statement pause, until `Start`.
     first: Option<Location>,
@@ -155,6 +162,9 @@ fn err(e: RdpError) -> DebuggerError {
         other => DebuggerError::Protocol(other.to_string()),
     }
 }
+
+/// The line `flush_logs` logs: never the program's.
+const LOG_SYNC: &str = "\u{2063}morphtrace-log-sync";
 
 /// A console message's arguments as one line (strings bare, other values as rendered).
 pub fn console_line(message: &Json) -> String {
@@ -245,6 +255,9 @@ impl RdpSession {
             bps: HashMap::new(),
             at: BTreeMap::new(),
             conditions: HashMap::new(),
+            logpoints: HashMap::new(),
+            logging: false,
+            synced: false,
             next_bp: 0,
             first: Some(loaded.first),
             started: false,
@@ -284,6 +297,9 @@ impl RdpSession {
     /// none, else the disjunction of theirs.
     fn options_at(&self, loc: Location) -> Json {
         let ids = self.at.get(&loc).map(Vec::as_slice).unwrap_or_default();
+        if let Some(log) = ids.iter().find_map(|id| self.logpoints.get(id)) {
+            return json!({ "logValue": log });
+        }
         let conditions: Option<Vec<String>> = ids
             .iter()
             .map(|id| self.conditions.get(id).map(|c| format!("({c})")))
@@ -298,14 +314,31 @@ impl RdpSession {
         &mut self,
         line: u32,
         column: Option<u32>,
-        condition: Option<&str>,
+        extra: Extra<'_>,
     ) -> Result<Output, DebuggerError> {
-        let id = BreakpointId(self.next_bp);
-        self.next_bp += 1;
         let requested = Location::new(line, column.unwrap_or(0));
         let placed = self.policy.place(&self.positions, line, column);
-        if let Some(c) = condition {
-            self.conditions.insert(id, c.to_string());
+        if let Some(here) = placed.and_then(|loc| self.at.get(&loc)) {
+            if matches!(extra, Extra::Log(_)) || here.iter().any(|i| self.logpoints.contains_key(i))
+            {
+                return Ok(Output::Error {
+                    message: "a logpoint shares its place with no other breakpoint".into(),
+                });
+            }
+        }
+        let id = BreakpointId(self.next_bp);
+        self.next_bp += 1;
+        match extra {
+            Extra::Plain => {}
+            Extra::Condition(c) => {
+                self.conditions.insert(id, c.to_string());
+            }
+            // Firefox's own logpoints: `logValue` is evaluated as the console's arguments.
+            Extra::Log(e) => {
+                self.logging = true;
+                self.logpoints
+                    .insert(id, crate::debugger::log_arguments(id, e));
+            }
         }
         if let Some(loc) = placed {
             let before = self.at.get(&loc).map(|_| self.options_at(loc));
@@ -348,6 +381,8 @@ impl RdpSession {
                     let line = console_line(r);
                     if line == self.marker {
                         ended = true;
+                    } else if line == LOG_SYNC {
+                        self.synced = true;
                     } else if !ended {
                         self.console.push(line);
                     }
@@ -863,6 +898,43 @@ impl RdpSession {
         }
     }
 
+    /// Firefox hands console messages over in batches, after the pause that follows them:
+    /// what logpoints logged before a pause is read once a line logged at the pause, on its
+    /// top frame, comes back behind them.
+    async fn flush_logs(&mut self) -> Result<(), DebuggerError> {
+        let (Some(frame), Some(console)) = (self.top_frame.clone(), self.console_actor.clone())
+        else {
+            return Ok(());
+        };
+        self.synced = false;
+        let expression = format!("console.log({})", Json::String(LOG_SYNC.into()));
+        if let Output::Error { message } = self.evaluate_on(&console, &frame, &expression).await? {
+            return Err(DebuggerError::Protocol(format!(
+                "reading what logpoints logged: {message}"
+            )));
+        }
+        let deadline = tokio::time::Instant::now() + self.opts.call_timeout;
+        while !self.synced {
+            let ev = tokio::select! {
+                ev = self.events.recv() => ev,
+                _ = tokio::time::sleep_until(deadline) => {
+                    return Err(DebuggerError::Timeout(
+                        "what logpoints logged never came".into(),
+                    ))
+                }
+            };
+            let Some(ev) = ev else {
+                return Err(DebuggerError::Crashed(
+                    "the debugger connection closed".into(),
+                ));
+            };
+            if ev.get("type").and_then(Json::as_str) == Some("resources-available-array") {
+                self.note_resources(&ev);
+            }
+        }
+        Ok(())
+    }
+
     /// Runs the rest of the page without breakpoints, so that the next navigation starts from
     /// an idle page (navigating away from a paused page would resume it anyway). False if it
     /// does not end within the action timeout.
@@ -937,6 +1009,14 @@ impl Debugger for EmptyProgram {
         self.set_breakpoint(line, None).await
     }
 
+    async fn set_logpoint(
+        &mut self,
+        line: u32,
+        _expression: &str,
+    ) -> Result<Output, DebuggerError> {
+        self.set_breakpoint(line, None).await
+    }
+
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
         Ok(Output::BreakpointRemoved {
             id,
@@ -971,6 +1051,10 @@ impl Debugger for EmptyProgram {
     }
 
     fn console(&self) -> Vec<String> {
+        Vec::new()
+    }
+
+    fn logs(&self) -> Vec<(BreakpointId, String)> {
         Vec::new()
     }
 
@@ -1010,7 +1094,7 @@ impl Debugger for RdpSession {
         line: u32,
         column: Option<u32>,
     ) -> Result<Output, DebuggerError> {
-        self.set(line, column, None).await
+        self.set(line, column, Extra::Plain).await
     }
 
     async fn set_conditional_breakpoint(
@@ -1018,7 +1102,11 @@ impl Debugger for RdpSession {
         line: u32,
         condition: &str,
     ) -> Result<Output, DebuggerError> {
-        self.set(line, None, Some(condition)).await
+        self.set(line, None, Extra::Condition(condition)).await
+    }
+
+    async fn set_logpoint(&mut self, line: u32, expression: &str) -> Result<Output, DebuggerError> {
+        self.set(line, None, Extra::Log(expression)).await
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
@@ -1027,10 +1115,12 @@ impl Debugger for RdpSession {
         };
         let Some(loc) = placed else {
             self.conditions.remove(&id);
+            self.logpoints.remove(&id);
             return Ok(Output::BreakpointRemoved { id, ok: true });
         };
         let before = self.options_at(loc);
         self.conditions.remove(&id);
+        self.logpoints.remove(&id);
         let ids = self.at.entry(loc).or_default();
         ids.retain(|i| *i != id);
         if !ids.is_empty() {
@@ -1092,7 +1182,12 @@ impl Debugger for RdpSession {
             }
             _ => self.resume(Self::resume_limit(action)).await?,
         }
-        let out = self.wait_outcome(action).await;
+        let mut out = self.wait_outcome(action).await;
+        if matches!(out, Ok(Output::Paused(_))) && self.logging {
+            if let Err(e) = self.flush_logs().await {
+                out = Err(e);
+            }
+        }
         if out.is_err() {
             self.healthy = false;
         }
@@ -1132,7 +1227,11 @@ impl Debugger for RdpSession {
     }
 
     fn console(&self) -> Vec<String> {
-        self.console.clone()
+        crate::debugger::split_console(&self.console).0
+    }
+
+    fn logs(&self) -> Vec<(BreakpointId, String)> {
+        crate::debugger::split_console(&self.console).1
     }
 
     async fn close(mut self: Box<Self>) -> bool {
