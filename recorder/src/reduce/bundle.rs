@@ -175,7 +175,8 @@ pub fn write_bundle(
         .map(|(e, t)| serde_json::json!({"engine": e, "pauses": pauses(t)}))
         .collect();
     std::fs::write(dir.join("pauses.json"), pretty(&paused))?;
-    let reproducer = case.engines.iter().all(reproducible);
+    // What logpoints logged is not read by the reproducer (only the behaviour they leave).
+    let reproducer = case.engines.iter().all(reproducible) && finding.kind != DivergenceKind::Log;
     if reproducer {
         let variables: Vec<String> = match finding.kind {
             DivergenceKind::Variables => named_variable(&r.detail).into_iter().collect(),

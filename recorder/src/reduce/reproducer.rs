@@ -23,6 +23,7 @@ pub const TAGS: &[&str] = &[
     "exceptions",
     "evaluate",
     "conditions",
+    "logpoints",
 ];
 
 /// The finding kinds the template tells apart: DBDB's six and those of the newer actions.
@@ -82,6 +83,9 @@ pub fn tags(spec: &serde_json::Value, actions: &[&[Action]]) -> BTreeSet<String>
     }
     if uses(|a| matches!(a, Action::SetConditionalBreakpoint { .. })) {
         hold("conditions");
+    }
+    if uses(|a| matches!(a, Action::SetLogpoint { .. })) {
+        hold("logpoints");
     }
     on
 }
@@ -237,6 +241,10 @@ mod tests {
             Action::SetConditionalBreakpoint {
                 line: 1,
                 condition: "x > 1".into(),
+            },
+            Action::SetLogpoint {
+                line: 2,
+                expression: "x * 2".into(),
             },
         ];
         let mut checked = 0;

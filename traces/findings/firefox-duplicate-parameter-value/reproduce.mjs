@@ -126,7 +126,7 @@ class V8Session {
     if (!c.scriptId) throw new Error(`the program does not compile: ${JSON.stringify(c.exceptionDetails)}`);
     this.scriptId = c.scriptId;
   }
-  async setBreakpoint(line, column, condition) {
+  async setBreakpoint(line, column, condition, logged) {
     const at = column === null ? {} : { columnNumber: column };
     try {
       const r = await this.call('Debugger.setBreakpointByUrl', { lineNumber: line, url, ...at });
@@ -345,7 +345,7 @@ const MARKER = '__REPRODUCE_END__';
 // its first statement before anything runs (the `script.source.firstStatement` event breakpoint).
 class FirefoxSession {
   constructor(rdp, dir, policy) {
-    Object.assign(this, { rdp, dir, policy, at: new Map(), bps: [], conds: [], started: false, ended: null });
+    Object.assign(this, { rdp, dir, policy, at: new Map(), bps: [], conds: [], logs: new Map(), started: false, ended: null });
   }
   async load() {
     const rdp = this.rdp;
@@ -430,18 +430,18 @@ class FirefoxSession {
   wire(loc) {
     return { sourceUrl: this.url, line: loc.line + 1, column: loc.column };
   }
-  async setBreakpoint(line, column, condition) {
+  async setBreakpoint(line, column, condition, logged) {
     const loc = this.place(line, column);
+    const key = loc && `${loc.line}:${loc.column}`;
     this.bps.push(loc);
     if (!loc) return { breakpoint: [] };
-    const key = `${loc.line}:${loc.column}`;
     const here = this.at.get(key) ?? [];
-    const before = this.options(here);
+    const before = this.options(here, key);
     here.push(condition ?? null);
     this.at.set(key, here);
-    if (here.length === 1 || JSON.stringify(before) !== JSON.stringify(this.options(here))) {
+    if (here.length === 1 || JSON.stringify(before) !== JSON.stringify(this.options(here, key))) {
       try {
-        await this.rdp.request(this.list, 'setBreakpoint', { location: this.wire(loc), options: this.options(here) });
+        await this.rdp.request(this.list, 'setBreakpoint', { location: this.wire(loc), options: this.options(here, key) });
       } catch (e) {
         if (!e.protocol) throw e;
         here.pop();
@@ -452,7 +452,7 @@ class FirefoxSession {
   }
   // Firefox keeps one breakpoint per place: it pauses where any of ours there would, as
   // morphtrace sets it (no condition if one has none, else the disjunction of theirs).
-  options(conditions) {
+  options(conditions, key) {
     return conditions.length && conditions.every((c) => c !== null) ? { condition: conditions.map((c) => `(${c})`).join(' || ') } : {};
   }
   async control(action) {

@@ -90,7 +90,7 @@ class V8Session {
     if (!c.scriptId) throw new Error(`the program does not compile: ${JSON.stringify(c.exceptionDetails)}`);
     this.scriptId = c.scriptId;
   }
-  async setBreakpoint(line, column, condition) {
+  async setBreakpoint(line, column, condition, logged) {
     const at = column === null ? {} : { columnNumber: column };
     try {
       const r = this.flavor !== 'node'
