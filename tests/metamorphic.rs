@@ -481,6 +481,39 @@ async fn a_wrong_evaluation_is_caught_by_evaluating_a_local() {
     assert!(w.message.contains("s gave 3"), "{w:?}");
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_pausing_or_silent_logpoint_is_caught_by_a_logpoint_for_a_breakpoint() {
+    // The loop's breakpoint becomes a logpoint of `s`: no pause there, and it logs s at each
+    // iteration as the breakpoint's pauses showed it (0, 2, 5).
+    let mut actions = vec![bp(4), bp(6), Action::Start];
+    actions.extend(std::iter::repeat_n(Action::Resume, 4));
+    let params = one(mm::LOGPOINT, actions, anchored(0, &[("local", "s")]));
+    for (fault, said) in [
+        // It pauses where the parent's breakpoint did, and the follow-up dropped that resume.
+        (Fault::PausingLogpoint, "paused at 7:3 vs 5:5"),
+        (
+            Fault::SilentLogpoint,
+            "the logpoint logged s as [] where the breakpoint's pauses showed [0, 2, 5]",
+        ),
+    ] {
+        let (good, bad) = with_and_without(fault.clone(), LOOP, &params).await;
+        assert!(good.warnings.is_empty(), "{:?}", good.warnings);
+        let logged: Vec<&str> = good.traces[0]
+            .logs
+            .iter()
+            .map(|l| l.text.as_str())
+            .collect();
+        assert_eq!(logged, ["0", "2", "5"]);
+        assert_eq!(bad.warnings.len(), 1, "{fault:?}: {:?}", bad.outcome);
+        let w = &bad.warnings[0];
+        assert_eq!(
+            w.relation,
+            "a-logpoint-never-pauses-and-logs-what-the-breakpoint-showed"
+        );
+        assert!(w.message.contains(said), "{fault:?}: {}", w.message);
+    }
+}
+
 /// The modern relations, each alone through three rounds over generated programs (whose
 /// sessions evaluate, set conditions and pause on exceptions themselves), on Node and Firefox:
 /// every relation judges follow-ups, and none warns on a correct debugger.

@@ -186,7 +186,7 @@ impl Pin {
             },
             // Anchored to a parent action; their other choices (a condition, a local) are
             // repeated as recorded.
-            mm::CONDITION_TRUE | mm::CONDITION_LOCAL | mm::EVALUATE_LOCAL => Pin {
+            mm::CONDITION_TRUE | mm::CONDITION_LOCAL | mm::EVALUATE_LOCAL | mm::LOGPOINT => Pin {
                 action: number("action").map(|a| a as usize),
                 recorded: record.params.clone(),
                 ..Pin::default()

@@ -27,6 +27,7 @@ pub const CONDITION_FALSE: &str = "condition-false";
 pub const CONDITION_LOCAL: &str = "condition-over-a-local";
 pub const EVALUATE_LOCAL: &str = "evaluate-a-local";
 pub const PAUSE_ON_ALL: &str = "pause-on-all-exceptions";
+pub const LOGPOINT: &str = "logpoint-for-a-breakpoint";
 
 /// Every transformation of Table 1, action transformations first.
 pub const ALL: &[&str] = &[
@@ -49,6 +50,7 @@ pub const MODERN: &[&str] = &[
     CONDITION_LOCAL,
     EVALUATE_LOCAL,
     PAUSE_ON_ALL,
+    LOGPOINT,
 ];
 
 /// A transformation's canonical name, of Table 1 or the modern ones.
@@ -82,6 +84,7 @@ pub fn relation_of(transformation: &str) -> &'static str {
         CONDITION_LOCAL => "a-condition-filters-the-pauses-by-recorded-values",
         EVALUATE_LOCAL => "a-local-evaluates-to-its-value-in-the-scopes",
         PAUSE_ON_ALL => "all-exceptions-pause-where-uncaught-ones-do-and-at-throws",
+        LOGPOINT => "a-logpoint-never-pauses-and-logs-what-the-breakpoint-showed",
         _ => "same-behaviour",
     }
 }
@@ -195,6 +198,10 @@ pub struct Expectation {
     pub evaluated_locals: BTreeSet<u32>,
     /// Extra pauses are allowed where an exception was thrown (pausing on all exceptions).
     pub extra_exception_pauses: bool,
+    /// A logpoint set in place of a breakpoint: the follow-up action that set it, the parent
+    /// actions whose pauses were that breakpoint's hits, and the local it logs. It must log the
+    /// local's value at each of those pauses, in order.
+    pub logged: Option<(u32, Vec<u32>, String)>,
     /// Compare class names and function source descriptions (off when the program changed).
     pub object_shells: bool,
 }
@@ -252,6 +259,13 @@ impl Expectation {
         }
         if self.extra_exception_pauses {
             p.push(("expect.extra-exception-pauses".into(), "true".into()));
+        }
+        if let Some((at, pauses, name)) = &self.logged {
+            let ks: Vec<String> = pauses.iter().map(u32::to_string).collect();
+            p.push((
+                "expect.logged".into(),
+                format!("{at};{};{name}", ks.join(",")),
+            ));
         }
         if let Some(f) = &self.fresh {
             p.push(("expect.fresh-parameter".into(), f.name.clone()));
@@ -326,6 +340,16 @@ impl Expectation {
                 .map(parse_list)
                 .unwrap_or_default(),
             extra_exception_pauses: get("expect.extra-exception-pauses") == Some("true"),
+            logged: get("expect.logged").and_then(|v| {
+                let mut parts = v.splitn(3, ';');
+                let at = parts.next()?.parse().ok()?;
+                let pauses = parts
+                    .next()?
+                    .split(',')
+                    .filter_map(|k| k.parse().ok())
+                    .collect();
+                Some((at, pauses, parts.next()?.to_string()))
+            }),
             object_shells: get("expect.object-shells") != Some("false"),
         }
     }
@@ -723,6 +747,50 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
             ),
         );
     }
+    // A logpoint in place of a breakpoint logs the local's value at each of its hits.
+    if let Some((at, pauses, name)) = &x.logged {
+        let id = fa.iter().find_map(|f| match f.output {
+            Output::BreakpointSet { id, .. } if f.action_index == *at => Some(*id),
+            _ => None,
+        });
+        let logged: Vec<&str> = follow_up
+            .logs
+            .iter()
+            .filter(|l| Some(l.breakpoint) == id)
+            .map(|l| l.text.as_str())
+            .collect();
+        let shown: Vec<String> = pauses
+            .iter()
+            .filter_map(|k| pa.iter().find(|p| p.action_index == *k))
+            .filter_map(|p| match p.output {
+                Output::Paused(q) => Some(
+                    crate::dbdb::visible_variables(q.top_scopes())
+                        .get(name.as_str())
+                        .map(|v| match v {
+                            Value::String(s) => s.clone(),
+                            other => other.to_string(),
+                        })
+                        .unwrap_or_else(|| "(absent)".into()),
+                ),
+                _ => None,
+            })
+            .collect();
+        if logged != shown {
+            return violation(
+                fa.iter()
+                    .find(|f| f.action_index == *at)
+                    .map(|f| f.event_index),
+                None,
+                DivergenceKind::Log,
+                format!(
+                    "the logpoint logged {name} as [{}] where the breakpoint's pauses showed [{}]",
+                    logged.join(", "),
+                    shown.join(", ")
+                ),
+            );
+        }
+    }
+
     if parent.console != follow_up.console && !pc.is_empty() && finished(&pc) && finished(&fc) {
         return violation(
             fc.last().map(|f| f.event_index),

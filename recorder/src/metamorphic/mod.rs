@@ -169,6 +169,8 @@ struct Recipe {
     evaluate_after: Option<(usize, String)>,
     /// Every exception pauses: parent settings become `all`, and `all` is set before the start.
     exceptions_all: bool,
+    /// A parent breakpoint request (by action index) set as a logpoint of this local instead.
+    logpoint: Option<(usize, String)>,
     /// Replace-continue: which parent action, by which step.
     replace: Option<(usize, Action)>,
     /// A step that stops on an inserted line is issued again (the new code is real code).
@@ -323,11 +325,19 @@ async fn drive(
                 // The parent asked again for a breakpoint it already had, and was refused: ask
                 // the follow-up for the very same one again, to be refused alike.
                 let (line, column) = refused_like.unwrap_or((line, column));
-                let request = match &r.conditioned {
-                    Some((at, condition)) if *at == i => Action::SetConditionalBreakpoint {
+                let request = match (&r.conditioned, &r.logpoint) {
+                    (Some((at, condition)), _) if *at == i => Action::SetConditionalBreakpoint {
                         line,
                         condition: condition.clone(),
                     },
+                    (_, Some((at, local))) if *at == i => {
+                        let hits = r.drop_resumes.iter().map(|k| (*k - 1) as u32).collect();
+                        f.expect.logged = Some((f.index(), hits, local.clone()));
+                        Action::SetLogpoint {
+                            line,
+                            expression: local.clone(),
+                        }
+                    }
                     _ => action.on_line(line, column),
                 };
                 let out = f.apply(request).await?;
@@ -543,6 +553,7 @@ fn choose(
             drop_resumes: BTreeSet::new(),
             evaluate_after: None,
             exceptions_all: false,
+            logpoint: None,
             replace: None,
             restep_inserted: false,
             inserted_code: BTreeSet::new(),
@@ -822,6 +833,27 @@ fn modern(
                 vec![("action", at.to_string()), ("local", local)],
             ))
         }
+        mm::LOGPOINT => {
+            let mut options: Vec<(usize, String, BTreeSet<usize>)> = Vec::new();
+            for &b in &plain_breakpoints {
+                if pin.action.is_some_and(|a| a != b) {
+                    continue;
+                }
+                options.extend(logpoints(parent, b).into_iter().map(|(n, g)| (b, n, g)));
+            }
+            if let Some(n) = recorded("local") {
+                options.retain(|(_, x, _)| *x == n);
+            }
+            let (at, local, gone) = options.choose(rng)?.clone();
+            Some(choice(
+                Recipe {
+                    logpoint: Some((at, local.clone())),
+                    drop_resumes: gone.iter().map(|k| k + 1).collect(),
+                    ..base
+                },
+                vec![("action", at.to_string()), ("local", local)],
+            ))
+        }
         mm::PAUSE_ON_ALL => {
             let all_already = parent.iter().any(|(a, _)| {
                 matches!(
@@ -867,36 +899,7 @@ fn primitive(v: &morphtrace_schema::Value) -> bool {
 /// the breakpoint's place must show `x` (the condition is evaluated there too). Returns
 /// (`b`, condition, indices of the parent actions whose pauses go).
 fn filters(parent: &[(Action, Option<Output>)], b: usize) -> Vec<(usize, String, BTreeSet<usize>)> {
-    let Some(Output::BreakpointSet { id, actual, .. }) = &parent[b].1 else {
-        return vec![];
-    };
-    let at = actual[0];
-    let line = at.line;
-    // No other breakpoint on that line: its pauses are this breakpoint's or steps'.
-    let others = parent.iter().enumerate().any(|(i, (a, o))| {
-        i != b
-            && a.sets_breakpoint()
-            && matches!(o, Some(Output::BreakpointSet { actual, .. }) if actual.iter().any(|l| l.line == line))
-    });
-    if others {
-        return vec![];
-    }
-    let end = parent
-        .iter()
-        .enumerate()
-        .skip(b)
-        .find(|(_, (a, _))| matches!(a, Action::RemoveBreakpoint { id: r } if r == id))
-        .map(|(i, _)| i)
-        .unwrap_or(parent.len());
-    // The pauses where the breakpoint is: its hits, or steps that ended there. A pause on an
-    // exception thrown there is neither (the first relation campaign's warnings on Chromium
-    // and Node were that: a throw on the breakpoint's line taken for a hit).
-    let pauses: Vec<(usize, &morphtrace_schema::PauseState)> = (b + 1..end)
-        .filter_map(|i| match &parent[i].1 {
-            Some(Output::Paused(p)) if p.location == at && p.exception.is_none() => Some((i, p)),
-            _ => None,
-        })
-        .collect();
+    let pauses = hits(parent, b);
     let Some((_, first)) = pauses.first() else {
         return vec![];
     };
@@ -919,16 +922,79 @@ fn filters(parent: &[(Action, Option<Output>)], b: usize) -> Vec<(usize, String,
                 .filter(|(_, x)| x == v)
                 .map(|(i, _)| *i)
                 .collect();
-            let exact = gone.iter().all(|&k| {
-                matches!(parent[k].0, Action::Resume | Action::Start)
-                    && matches!(parent.get(k + 1), Some((Action::Resume, Some(_))))
-            });
-            if exact {
+            if gone.iter().all(|&k| skippable(parent, k)) {
                 out.push((b, format!("{name} !== {v}"), gone));
             }
         }
     }
     out
+}
+
+/// Whether the parent's pause answering action `k` can go with all else the same: it was
+/// reached by a resume (or the start) and left by a resume at once.
+fn skippable(parent: &[(Action, Option<Output>)], k: usize) -> bool {
+    matches!(parent[k].0, Action::Resume | Action::Start)
+        && matches!(parent.get(k + 1), Some((Action::Resume, Some(_))))
+}
+
+/// The parent's pauses at the place of the plain breakpoint it set at action `b`, while it was
+/// set: its hits, or steps that ended there. Empty when another breakpoint shares its line (its
+/// pauses could be that one's). A pause on an exception thrown there is neither (the first
+/// relation campaign's warnings on Chromium and Node were that: a throw on the breakpoint's line
+/// taken for a hit).
+fn hits(
+    parent: &[(Action, Option<Output>)],
+    b: usize,
+) -> Vec<(usize, &morphtrace_schema::PauseState)> {
+    let Some(Output::BreakpointSet { id, actual, .. }) = &parent[b].1 else {
+        return vec![];
+    };
+    let at = actual[0];
+    let others = parent.iter().enumerate().any(|(i, (a, o))| {
+        i != b
+            && a.sets_breakpoint()
+            && matches!(o, Some(Output::BreakpointSet { actual, .. }) if actual.iter().any(|l| l.line == at.line))
+    });
+    if others {
+        return vec![];
+    }
+    let end = parent
+        .iter()
+        .enumerate()
+        .skip(b)
+        .find(|(_, (a, _))| matches!(a, Action::RemoveBreakpoint { id: r } if r == id))
+        .map(|(i, _)| i)
+        .unwrap_or(parent.len());
+    (b + 1..end)
+        .filter_map(|i| match &parent[i].1 {
+            Some(Output::Paused(p)) if p.location == at && p.exception.is_none() => Some((i, p)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Logpoints for the plain breakpoint the parent set at action `b`: every pause at its place
+/// was a hit that can go (`skippable`); each primitive local all of them show is a choice.
+/// Returns (local, indices of the parent actions whose pauses go).
+fn logpoints(parent: &[(Action, Option<Output>)], b: usize) -> Vec<(String, BTreeSet<usize>)> {
+    let pauses = hits(parent, b);
+    let Some((_, first)) = pauses.first() else {
+        return vec![];
+    };
+    if !pauses.iter().all(|(k, _)| skippable(parent, *k)) {
+        return vec![];
+    }
+    let gone: BTreeSet<usize> = pauses.iter().map(|(k, _)| *k).collect();
+    morphtrace_schema::dbdb::visible_variables(first.top_scopes())
+        .into_keys()
+        .filter(|n| crate::dbdb::spellable(n))
+        .filter(|n| {
+            pauses
+                .iter()
+                .all(|(_, p)| local(p, n).is_some_and(primitive))
+        })
+        .map(|n| (n.to_string(), gone.clone()))
+        .collect()
 }
 
 fn program_choice(base: Recipe, t: Transformed) -> Choice {

@@ -113,6 +113,7 @@ impl<'a> ChainJudge<'a> {
                 | mm::CONDITION_FALSE
                 | mm::CONDITION_LOCAL
                 | mm::EVALUATE_LOCAL
+                | mm::LOGPOINT
         )
         .then_some(self.pin.action)
         .flatten()

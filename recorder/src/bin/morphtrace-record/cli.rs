@@ -475,7 +475,8 @@ pub(crate) struct RunArgs {
     /// breakpoint-sliding, insert-dead-code, remove-dead-code, add-parameter, add-no-op,
     /// integer-literal-to-expression, boolean-literal-to-expression. `modern` is the relations
     /// over conditions, evaluation and exception pauses: condition-true, condition-false,
-    /// condition-over-a-local, evaluate-a-local, pause-on-all-exceptions.
+    /// condition-over-a-local, evaluate-a-local, pause-on-all-exceptions,
+    /// logpoint-for-a-breakpoint.
     #[arg(long, value_delimiter = ',', value_parser = transformations)]
     pub(crate) transformations: Vec<Vec<&'static str>>,
 }
