@@ -1932,3 +1932,65 @@ async fn a_silent_or_pausing_logpoint_is_a_divergence() {
         }
     }
 }
+
+/// V8's "never pause here": a statement whose breakpoints all have false conditions is muted,
+/// neither its exceptions nor its `debugger` statement pause (V8's `IsMutedAtCurrentLocation`,
+/// src/debug/debug.cc; DevTools sets "never pause here" as a breakpoint with condition
+/// `false`). Another statement's false breakpoint mutes nothing. The evidence of the
+/// `condition-false` triage rule.
+async fn never_pause_here(kind: &str) {
+    use morphtrace_schema::ExceptionPause;
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "muted.js",
+        "let n = 0;\ntry {\n  throw new Error(\"caught\");\n} catch (e) {\n  n = 1;\n}\ndebugger;\nn += 1;\n",
+    );
+    let mut e = engine(kind, CaptureOptions::default()).await;
+    let run = |false_lines: &'static [u32]| {
+        let mut actions = vec![Action::PauseOnExceptions {
+            mode: ExceptionPause::All,
+        }];
+        actions.extend(
+            false_lines
+                .iter()
+                .map(|&line| Action::SetConditionalBreakpoint {
+                    line,
+                    condition: "false".into(),
+                }),
+        );
+        actions.extend([Action::Start, Action::Resume, Action::Resume]);
+        actions
+    };
+    let mut stops = Vec::new();
+    for lines in [&[][..], &[4][..], &[2, 6][..]] {
+        let mut d = open(&mut e, &p).await;
+        let mut seen = Vec::new();
+        for a in run(lines) {
+            match apply(d.as_mut(), &a).await.unwrap() {
+                Output::Paused(s) => seen.push(format!("{}", s.location)),
+                Output::Finished { .. } => {
+                    seen.push("end".into());
+                    break;
+                }
+                _ => {}
+            }
+        }
+        d.close().await;
+        stops.push(seen);
+    }
+    assert_eq!(stops[0], ["3:3", "7:1", "end"], "{kind}: no breakpoint");
+    assert_eq!(
+        stops[1],
+        ["3:3", "7:1", "end"],
+        "{kind}: another statement's"
+    );
+    assert_eq!(stops[2], ["end"], "{kind}: both statements muted");
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn v8_never_pauses_at_a_statement_whose_breakpoints_are_all_false() {
+    for kind in ["node", "chromium"] {
+        never_pause_here(kind).await;
+    }
+}

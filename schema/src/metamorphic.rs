@@ -9,7 +9,7 @@
 use crate::dbdb::{compare_outputs, ComparisonPolicy};
 use crate::program::LineMap;
 use crate::session::{DivergenceKind, TransformationRecord};
-use crate::trace::{Action, EventKind, Location, Output, PauseState, Trace};
+use crate::trace::{Action, EventKind, Location, Output, PauseReason, PauseState, Trace};
 use crate::value::Value;
 use std::collections::BTreeSet;
 
@@ -480,6 +480,14 @@ fn to_parent_output(o: &Output, x: &Expectation) -> Result<Option<Output>, Strin
 
 fn describe(o: &Output) -> String {
     match o {
+        // What paused, where a triage rule needs it (V8 mutes these two at a statement whose
+        // breakpoints all have false conditions).
+        Output::Paused(p) if p.exception.is_some() => {
+            format!("an exception pause at {}", p.location)
+        }
+        Output::Paused(p) if p.reason == PauseReason::DebuggerStatement => {
+            format!("a debugger statement's pause at {}", p.location)
+        }
         Output::Paused(p) => format!("a pause at {}", p.location),
         Output::Finished { outcome } => format!("the end ({})", outcome.name()),
         Output::BreakpointSet { actual, .. } => format!(
@@ -548,26 +556,6 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
             }
         };
         if let Some((kind, detail)) = compare_outputs(p.output, &mapped, &policy) {
-            return violation(
-                Some(f.event_index),
-                Some(p.event_index),
-                kind,
-                format!("{} answered differently: {detail}", f.action),
-            );
-        }
-    }
-
-    // Evaluations, pairwise in order: the parent's against the follow-up's own.
-    let pe = pa
-        .iter()
-        .filter(|a| matches!(a.action, Action::Evaluate { .. }))
-        .filter(|a| !x.dropped.contains(&a.action_index));
-    let fe = fa
-        .iter()
-        .filter(|a| matches!(a.action, Action::Evaluate { .. }))
-        .filter(|a| !x.inserted.contains(&a.action_index));
-    for (p, f) in pe.zip(fe) {
-        if let Some((kind, detail)) = compare_outputs(p.output, f.output, &policy) {
             return violation(
                 Some(f.event_index),
                 Some(p.event_index),
@@ -732,6 +720,27 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
             );
         }
     }
+    // Evaluations, pairwise in order: the parent's against the follow-up's own (after the
+    // pauses: an evaluation refused for want of a pause follows from a pause missing).
+    let pe = pa
+        .iter()
+        .filter(|a| matches!(a.action, Action::Evaluate { .. }))
+        .filter(|a| !x.dropped.contains(&a.action_index));
+    let fe = fa
+        .iter()
+        .filter(|a| matches!(a.action, Action::Evaluate { .. }))
+        .filter(|a| !x.inserted.contains(&a.action_index));
+    for (p, f) in pe.zip(fe) {
+        if let Some((kind, detail)) = compare_outputs(p.output, f.output, &policy) {
+            return violation(
+                Some(f.event_index),
+                Some(p.event_index),
+                kind,
+                format!("{} answered differently: {detail}", f.action),
+            );
+        }
+    }
+
     // Breakpoints were compared pairwise above: one the parent set that the follow-up did not
     // (or the reverse) is a difference too, not something the pairing may drop.
     if pb.len() != fb.len() {
