@@ -932,6 +932,45 @@ fn every_finding_in_traces_reproduces_on_todays_engines() {
     }
 }
 
+/// A metamorphic bundle's reproducer, asked about each run's `start` (both sessions reach the
+/// same first pause unless the finding is there), exits 0; at the start itself, the parent
+/// against itself.
+fn metamorphic_reproducer_agrees_at_the_start(bundle: &Path, mut spec: serde_json::Value) {
+    let read = |f: &str| std::fs::read_to_string(bundle.join(f)).unwrap();
+    let start = |file: &str| {
+        let actions: Vec<serde_json::Value> = serde_json::from_str(&read(file)).unwrap();
+        actions.iter().position(|a| a == "Start").unwrap() as u64
+    };
+    let runs = spec["runs"].as_array_mut().unwrap();
+    let parent_start = start(runs[0]["actions"].as_str().unwrap());
+    if runs[0]["step"].as_u64() == Some(parent_start) {
+        runs[1] = runs[0].clone();
+    } else {
+        let follow_start = start(runs[1]["actions"].as_str().unwrap());
+        runs[0]["step"] = serde_json::json!(parent_start);
+        runs[1]["step"] = serde_json::json!(follow_start);
+    }
+    let copy = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(bundle).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), copy.path().join(e.file_name())).unwrap();
+    }
+    std::fs::write(copy.path().join("finding.json"), spec.to_string()).unwrap();
+    let o = Command::new("node")
+        .arg(copy.path().join("reproduce.mjs"))
+        .args(local_engines(bundle))
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{} at the start: {said}{}",
+        bundle.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 /// `LABEL=PATH` for each engine of a bundle whose recorded executable is not on this machine:
 /// project-local versions (`node@24`) live in the clone's `tools/`, wherever it is.
 fn local_engines(bundle: &Path) -> Vec<String> {
@@ -965,6 +1004,9 @@ fn local_engines(bundle: &Path) -> Vec<String> {
 fn reproducer_agrees_where_the_engines_did(bundle: &Path) {
     let read = |f: &str| std::fs::read_to_string(bundle.join(f)).unwrap();
     let mut spec: serde_json::Value = serde_json::from_str(&read("finding.json")).unwrap();
+    if spec.get("runs").is_some() {
+        return metamorphic_reproducer_agrees_at_the_start(bundle, spec);
+    }
     let answers: Vec<(String, Vec<String>, Vec<String>)> =
         serde_json::from_str(&read("answers.json")).unwrap();
     let step = spec["step"].as_u64().unwrap() as usize;
