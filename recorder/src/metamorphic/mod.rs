@@ -751,10 +751,20 @@ fn modern(
         }
         mm::CONDITION_FALSE => {
             // A line the program is seen running (a frame of some pause), where the parent asks
-            // for no breakpoint: a plain one there would pause, a false one must not.
+            // for no breakpoint and none of its breakpoints landed: a plain one there would
+            // pause, a false one must not. (JavaScriptCore gives a later breakpoint that slides to
+            // an occupied place no location: Bun's first campaign showed 4 such collisions.)
             let taken: BTreeSet<u32> = parent
                 .iter()
-                .filter_map(|(a, _)| a.breakpoint_line())
+                .flat_map(|(a, o)| {
+                    let landed = match o {
+                        Some(Output::BreakpointSet { actual, .. }) => {
+                            actual.iter().map(|l| l.line).collect()
+                        }
+                        _ => Vec::new(),
+                    };
+                    a.breakpoint_line().into_iter().chain(landed)
+                })
                 .collect();
             let seen: BTreeSet<u32> = lines_on_stacks(parent)
                 .filter(|l| !taken.contains(l))
