@@ -98,7 +98,7 @@ class V8Session {
     if (!c.scriptId) throw new Error(`the program does not compile: ${JSON.stringify(c.exceptionDetails)}`);
     this.scriptId = c.scriptId;
   }
-  async setBreakpoint(line, column, condition) {
+  async setBreakpoint(line, column, condition, logged) {
     const at = column === null ? {} : { columnNumber: column };
     // CDP takes the condition as is, WebKit among its options.
     if (condition !== undefined) Object.assign(at, this.flavor === 'jsc' ? { options: { condition } } : { condition });
