@@ -374,13 +374,10 @@ fn a_flag_of_another_strategy_is_refused_for_every_pair() {
         ("--no-truth", None, &["coverage"]),
         ("--rounds", Some("2"), &["metamorphic"]),
         ("--transformations", Some("add-no-op"), &["metamorphic"]),
-        ("--evaluate-weight", Some("1"), &["random", "differential"]),
-        ("--condition-weight", Some("1"), &["random", "differential"]),
-        (
-            "--pause-on-exceptions",
-            Some("all"),
-            &["random", "differential"],
-        ),
+        ("--evaluate-weight", Some("1"), debugging),
+        ("--condition-weight", Some("1"), debugging),
+        ("--logpoint-weight", Some("1"), debugging),
+        ("--pause-on-exceptions", Some("all"), debugging),
         ("--compare-columns", None, &["differential"]),
         ("--ignore-variables", None, &["differential"]),
         ("--ignore-breakpoints", None, &["differential"]),
@@ -417,9 +414,8 @@ fn a_flag_of_another_strategy_is_refused_for_every_pair() {
             refused += 1;
         }
     }
-    // 9 debugger flags × coverage, 3 coverage flags, 2 metamorphic and 4 differential ones × 3,
-    // 3 flags of random and differential × 2 (metamorphic, coverage).
-    assert_eq!(refused, 42);
+    // 13 debugger flags × coverage, 3 coverage flags, 2 metamorphic and 4 differential ones × 3.
+    assert_eq!(refused, 40);
     // A flag of the strategy itself passes this check (and fails later, on the missing corpus).
     let o = run("metamorphic", "--rounds", Some("2"));
     assert_eq!(o.status.code(), Some(1));
