@@ -876,6 +876,7 @@ pub fn output_summary(o: &OutputSummary) -> String {
         }
         OutputSummary::Evaluated { threw: true, .. } => "evaluation threw".into(),
         OutputSummary::Evaluated { threw: false, .. } => "evaluated".into(),
+        OutputSummary::VariableSet { .. } => "variable set".into(),
     }
 }
 
@@ -1118,7 +1119,10 @@ impl Ctx<'_> {
                             (Some(one_based(*line)), column.map(one_based), None)
                         }
                         Action::SetConditionalBreakpoint { line, .. }
-                        | Action::SetLogpoint { line, .. } => (Some(one_based(*line)), None, None),
+                        | Action::SetLogpoint { line, .. }
+                        | Action::ContinueToLocation { line } => {
+                            (Some(one_based(*line)), None, None)
+                        }
                         Action::RemoveBreakpoint { id } => (None, None, Some(id.0)),
                         _ => (None, None, None),
                     };
@@ -1222,6 +1226,7 @@ impl Ctx<'_> {
                 None,
                 None,
             ),
+            OutputSummary::VariableSet { .. } => (None, None, None, None, None, None),
         };
         oc.line.push(loc.map(|l| one_based(l.line)));
         oc.column.push(loc.map(|l| one_based(l.column)));

@@ -267,6 +267,22 @@ pub fn compare_outputs(
                 if *threw { "threw" } else { "gave" }
             ),
         )),
+        (VariableSet { value: x }, VariableSet { value: y }) => {
+            (!x.equal_under(y, policy.object_shells)).then(|| {
+                (
+                    DivergenceKind::Variables,
+                    format!("the variable read back {x} vs {y} after the set"),
+                )
+            })
+        }
+        (VariableSet { value }, Error { message }) | (Error { message }, VariableSet { value }) => {
+            Some((
+                DivergenceKind::Variables,
+                format!(
+                    "one side refused to set the variable ({message}), the other set it to {value}"
+                ),
+            ))
+        }
         (PauseOnExceptionsSet { .. }, PauseOnExceptionsSet { .. }) => None,
         (Error { message: x }, Error { message: y }) => {
             (x != y).then(|| (DivergenceKind::Other("error".into()), format!("{x} vs {y}")))

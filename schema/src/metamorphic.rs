@@ -28,6 +28,8 @@ pub const CONDITION_LOCAL: &str = "condition-over-a-local";
 pub const EVALUATE_LOCAL: &str = "evaluate-a-local";
 pub const PAUSE_ON_ALL: &str = "pause-on-all-exceptions";
 pub const LOGPOINT: &str = "logpoint-for-a-breakpoint";
+pub const CONTINUE_AS_BREAKPOINT: &str = "continue-to-location-as-a-breakpoint";
+pub const SET_AS_CODE: &str = "set-variable-as-code";
 
 /// Every transformation of Table 1, action transformations first.
 pub const ALL: &[&str] = &[
@@ -51,6 +53,8 @@ pub const MODERN: &[&str] = &[
     EVALUATE_LOCAL,
     PAUSE_ON_ALL,
     LOGPOINT,
+    CONTINUE_AS_BREAKPOINT,
+    SET_AS_CODE,
 ];
 
 /// A transformation's canonical name, of Table 1 or the modern ones.
@@ -67,10 +71,11 @@ pub fn is_interactive(transformation: &str) -> bool {
     )
 }
 
-/// Changes the program text (the others change only the actions).
+/// Changes the program text (the others change only the actions; setting a variable as code
+/// changes both).
 pub fn is_program_transformation(transformation: &str) -> bool {
     !matches!(transformation, ADD_BREAKPOINT | CONTINUE_TO_STEP | SLIDING)
-        && !MODERN.contains(&transformation)
+        && (!MODERN.contains(&transformation) || transformation == SET_AS_CODE)
 }
 
 /// The expected output relation of a transformation, by name.
@@ -85,6 +90,8 @@ pub fn relation_of(transformation: &str) -> &'static str {
         EVALUATE_LOCAL => "a-local-evaluates-to-its-value-in-the-scopes",
         PAUSE_ON_ALL => "all-exceptions-pause-where-uncaught-ones-do-and-at-throws",
         LOGPOINT => "a-logpoint-never-pauses-and-logs-what-the-breakpoint-showed",
+        CONTINUE_AS_BREAKPOINT => "continuing-to-a-line-is-a-temporary-breakpoint-there",
+        SET_AS_CODE => "a-set-variable-is-the-assignment-in-the-program-from-there-on",
         _ => "same-behaviour",
     }
 }
@@ -202,6 +209,10 @@ pub struct Expectation {
     /// actions whose pauses were that breakpoint's hits, and the local it logs. It must log the
     /// local's value at each of those pauses, in order.
     pub logged: Option<(u32, Vec<u32>, String)>,
+    /// A parent's set variable done by the program instead: the parent control action whose
+    /// pause the set was made at, and the set's own action. The follow-up's counterpart of that
+    /// pause shows the variable already set (the inserted assignment ran before it).
+    pub assigned: Option<(u32, u32)>,
     /// Compare class names and function source descriptions (off when the program changed).
     pub object_shells: bool,
 }
@@ -266,6 +277,9 @@ impl Expectation {
                 "expect.logged".into(),
                 format!("{at};{};{name}", ks.join(",")),
             ));
+        }
+        if let Some((pause, set)) = self.assigned {
+            p.push(("expect.assigned".into(), format!("{pause},{set}")));
         }
         if let Some(f) = &self.fresh {
             p.push(("expect.fresh-parameter".into(), f.name.clone()));
@@ -350,9 +364,40 @@ impl Expectation {
                     .collect();
                 Some((at, pauses, parts.next()?.to_string()))
             }),
+            assigned: get("expect.assigned").and_then(|v| {
+                let (a, b) = v.split_once(',')?;
+                Some((a.parse().ok()?, b.parse().ok()?))
+            }),
             object_shells: get("expect.object-shells") != Some("false"),
         }
     }
+}
+
+/// The parent's pause `p` as the follow-up should show it when the set variable of
+/// `x.assigned` was made at it: the innermost binding of the name in the top frame holding the
+/// value the parent's set read back. `None` for every other pause (compared as recorded).
+fn assigned_before(pa: &[Answer<'_>], p: &Answer<'_>, x: &Expectation) -> Option<Output> {
+    let (pause, set) = x.assigned?;
+    if p.action_index != pause {
+        return None;
+    }
+    let s = pa.iter().find(|a| a.action_index == set)?;
+    let (Action::SetVariable { name, .. }, Output::VariableSet { value }, Output::Paused(q)) =
+        (s.action, s.output, p.output)
+    else {
+        return None;
+    };
+    let mut q = q.clone();
+    let v = q
+        .stack
+        .first_mut()?
+        .scopes
+        .iter_mut()
+        .flat_map(|s| s.variables.iter_mut())
+        .find(|v| &v.name == name)?;
+    v.value = value.clone();
+    v.reported = None;
+    Some(Output::Paused(q))
 }
 
 /// A violated relation: where in the follow-up's trace, and what differs.
@@ -660,7 +705,9 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
             if same_place || !extra {
                 match &mapped {
                     Some(m) => {
-                        if let Some((kind, detail)) = compare_outputs(p.output, m, &policy) {
+                        let expected = assigned_before(&pa, p, &x);
+                        let expected = expected.as_ref().unwrap_or(p.output);
+                        if let Some((kind, detail)) = compare_outputs(expected, m, &policy) {
                             return violation(
                                 Some(f.event_index),
                                 Some(p.event_index),
@@ -722,13 +769,15 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
     }
     // Evaluations, pairwise in order: the parent's against the follow-up's own (after the
     // pauses: an evaluation refused for want of a pause follows from a pause missing).
+    let on_the_frame =
+        |a: &Action| matches!(a, Action::Evaluate { .. } | Action::SetVariable { .. });
     let pe = pa
         .iter()
-        .filter(|a| matches!(a.action, Action::Evaluate { .. }))
+        .filter(|a| on_the_frame(a.action))
         .filter(|a| !x.dropped.contains(&a.action_index));
     let fe = fa
         .iter()
-        .filter(|a| matches!(a.action, Action::Evaluate { .. }))
+        .filter(|a| on_the_frame(a.action))
         .filter(|a| !x.inserted.contains(&a.action_index));
     for (p, f) in pe.zip(fe) {
         if let Some((kind, detail)) = compare_outputs(p.output, f.output, &policy) {

@@ -67,6 +67,9 @@ pub enum OutputSummary {
         value: IgnoredAny,
         threw: bool,
     },
+    VariableSet {
+        value: IgnoredAny,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -160,6 +163,7 @@ impl OutputSummary {
             OutputSummary::Error { .. } => "error",
             OutputSummary::PauseOnExceptionsSet { .. } => "pauseOnExceptionsSet",
             OutputSummary::Evaluated { .. } => "evaluated",
+            OutputSummary::VariableSet { .. } => "variableSet",
         }
     }
 }
@@ -233,6 +237,7 @@ impl From<&Output> for OutputSummary {
                 value: IgnoredAny,
                 threw: *threw,
             },
+            Output::VariableSet { .. } => OutputSummary::VariableSet { value: IgnoredAny },
         }
     }
 }

@@ -88,6 +88,17 @@ pub enum Action {
         line: u32,
         expression: String,
     },
+    /// A variable of the current pause's top frame (the innermost binding of `name` its scopes
+    /// show) given the value of `value`, a primitive literal; answered by `VariableSet`.
+    SetVariable {
+        name: String,
+        value: String,
+    },
+    /// Runs until the program reaches `line` (or pauses before, as a resume would); answered
+    /// like a resume.
+    ContinueToLocation {
+        line: u32,
+    },
 }
 
 impl Action {
@@ -126,15 +137,21 @@ impl Action {
                 line,
                 expression: expression.clone(),
             },
+            Action::ContinueToLocation { .. } => Action::ContinueToLocation { line },
             other => other.clone(),
         }
     }
 
-    /// Whether the action runs the program (start, resume, a step).
+    /// Whether the action runs the program (start, resume, a step, continue to a location).
     pub fn is_control(&self) -> bool {
         matches!(
             self,
-            Action::Start | Action::Resume | Action::StepInto | Action::StepOver | Action::StepOut
+            Action::Start
+                | Action::Resume
+                | Action::StepInto
+                | Action::StepOver
+                | Action::StepOut
+                | Action::ContinueToLocation { .. }
         )
     }
 
@@ -152,6 +169,8 @@ impl Action {
             Action::Evaluate { .. } => "evaluate",
             Action::SetConditionalBreakpoint { .. } => "setConditionalBreakpoint",
             Action::SetLogpoint { .. } => "setLogpoint",
+            Action::SetVariable { .. } => "setVariable",
+            Action::ContinueToLocation { .. } => "continueToLocation",
         }
     }
 }
@@ -172,6 +191,8 @@ impl fmt::Display for Action {
             Action::SetLogpoint { line, expression } => {
                 write!(f, "setLogpoint({} logs {expression})", line + 1)
             }
+            Action::SetVariable { name, value } => write!(f, "setVariable({name} = {value})"),
+            Action::ContinueToLocation { line } => write!(f, "continueToLocation({})", line + 1),
             other => f.write_str(other.name()),
         }
     }
@@ -369,6 +390,10 @@ pub enum Output {
         value: Value,
         threw: bool,
     },
+    /// The answer to `SetVariable`: the variable's value read back on the frame afterwards.
+    VariableSet {
+        value: Value,
+    },
 }
 
 impl Output {
@@ -381,6 +406,7 @@ impl Output {
             Output::Error { .. } => "error",
             Output::PauseOnExceptionsSet { .. } => "pauseOnExceptionsSet",
             Output::Evaluated { .. } => "evaluated",
+            Output::VariableSet { .. } => "variableSet",
         }
     }
 }

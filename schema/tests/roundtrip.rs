@@ -118,6 +118,8 @@ fn action() -> impl Strategy<Value = Action> {
             .prop_map(|(line, condition)| Action::SetConditionalBreakpoint { line, condition }),
         (any::<u32>(), text())
             .prop_map(|(line, expression)| Action::SetLogpoint { line, expression }),
+        (text(), text()).prop_map(|(name, value)| Action::SetVariable { name, value }),
+        any::<u32>().prop_map(|line| Action::ContinueToLocation { line }),
     ]
 }
 
@@ -230,6 +232,7 @@ fn output() -> impl Strategy<Value = Output> {
         prop_oneof![Just(ExceptionPause::Uncaught), Just(ExceptionPause::All)]
             .prop_map(|mode| Output::PauseOnExceptionsSet { mode }),
         (value(), any::<bool>()).prop_map(|(value, threw)| Output::Evaluated { value, threw }),
+        value().prop_map(|value| Output::VariableSet { value }),
     ]
 }
 

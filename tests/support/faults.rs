@@ -30,6 +30,9 @@ pub enum Fault {
     PausingLogpoint,
     /// Set a logpoint that never pauses and never logs.
     SilentLogpoint,
+    /// A set variable that does not take: the engine is not asked, the old value read back as
+    /// if it were the new one.
+    IgnoreSet,
 }
 
 pub struct FaultyEngine {
@@ -149,6 +152,23 @@ impl Debugger for FaultyDebugger {
         Ok(out)
     }
 
+    async fn set_variable(&mut self, name: &str, value: &str) -> Result<Output, DebuggerError> {
+        if self.fault == Fault::IgnoreSet {
+            let Output::Evaluated { .. } = self.inner.evaluate(name).await? else {
+                return self.inner.set_variable(name, value).await;
+            };
+            // The answer says the value took; the program goes on with the old one.
+            return Ok(Output::VariableSet {
+                value: literal_value(value),
+            });
+        }
+        self.inner.set_variable(name, value).await
+    }
+
+    fn continues_to_location(&self) -> bool {
+        self.inner.continues_to_location()
+    }
+
     async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
         let mut out = self.inner.control(action).await?;
         match &self.fault {
@@ -199,7 +219,8 @@ impl Debugger for FaultyDebugger {
             | Fault::WrongEvaluation
             | Fault::IgnoreCondition
             | Fault::PausingLogpoint
-            | Fault::SilentLogpoint => {}
+            | Fault::SilentLogpoint
+            | Fault::IgnoreSet => {}
         }
         Ok(out)
     }
@@ -214,5 +235,20 @@ impl Debugger for FaultyDebugger {
 
     async fn close(self: Box<Self>) -> bool {
         self.inner.close().await
+    }
+}
+
+/// The value a primitive literal spells (the forms the generator writes).
+fn literal_value(literal: &str) -> Value {
+    match literal {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        "null" => Value::Null,
+        "undefined" => Value::Undefined,
+        _ => match serde_json::from_str::<serde_json::Value>(literal) {
+            Ok(serde_json::Value::Number(n)) => Value::Number(n.as_f64().unwrap_or(f64::NAN)),
+            Ok(serde_json::Value::String(s)) => Value::String(s),
+            _ => Value::Undefined,
+        },
     }
 }

@@ -183,6 +183,11 @@ impl Lockstep<'_> {
         }
     }
 
+    /// Whether every debugger of the session can continue to a location.
+    fn continues_to_location(&self) -> bool {
+        self.debuggers.iter().all(|d| d.continues_to_location())
+    }
+
     fn active(&self) -> Vec<usize> {
         (0..self.debuggers.len())
             .filter(|&i| self.active[i])
@@ -506,7 +511,14 @@ pub async fn run_under(
     };
     let result = match plan {
         Plan::Random { params, seed } => {
-            random(&mut ls, program.lines, params, *seed, program_hash).await
+            // Names an assignment cannot change: never set (CDP's request could, an
+            // assignment would throw; the difference would be the two ways, not an engine's).
+            let fixed = if params.set_variable_weight > 0.0 {
+                crate::debugger::inspector::tdz::Declarations::scan(&program.text)
+            } else {
+                Default::default()
+            };
+            random(&mut ls, program.lines, params, *seed, program_hash, &fixed).await
         }
         Plan::Replay { actions } => replay(&mut ls, actions).await,
     };
@@ -535,6 +547,7 @@ async fn random(
     params: &RandomParams,
     seed: u64,
     program: &morphtrace_schema::ProgramHash,
+    fixed: &crate::debugger::inspector::tdz::Declarations,
 ) -> Result<(), DebuggerError> {
     let mut rng = rng_for(seed, program);
     let lines = lines.max(1);
@@ -610,19 +623,33 @@ async fn random(
             ls.rec.outcome = Some(ls.ended(SessionOutcome::ActionLimit));
             return Ok(());
         }
-        // DBDB's draw (four actions alike) unless evaluations or conditions are weighted in.
-        let extra = params.evaluate_weight + params.condition_weight + params.logpoint_weight;
+        // DBDB's draw (four actions alike) unless other actions are weighted in.
+        let extra = params.extra_weight();
         let pick = if extra > 0.0 {
             let x = rng.random_range(0.0..4.0 + extra);
-            if x < 4.0 {
-                x as u32
-            } else if x < 4.0 + params.evaluate_weight {
-                4
-            } else if x < 4.0 + params.evaluate_weight + params.condition_weight {
-                5
-            } else {
-                6
+            let mut bound = 4.0;
+            let mut pick = x as u32;
+            if x >= 4.0 {
+                // Rounding past the last bound: a step over, as when nothing fits.
+                pick = 3;
+                for (k, w) in [
+                    params.evaluate_weight,
+                    params.condition_weight,
+                    params.logpoint_weight,
+                    params.set_variable_weight,
+                    params.continue_weight,
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    bound += w;
+                    if x < bound {
+                        pick = 4 + k as u32;
+                        break;
+                    }
+                }
             }
+            pick
         } else {
             rng.random_range(0..4)
         };
@@ -636,6 +663,16 @@ async fn random(
                 // Nothing to evaluate here: a control action instead.
                 None => Action::StepOver,
             },
+            5 => match ls
+                .last_pause()
+                .and_then(|p| conditional(&p, lines, &bps, &mut rng))
+            {
+                Some(a) => {
+                    bps.extend(a.breakpoint_line());
+                    a
+                }
+                None => Action::StepOver,
+            },
             6 => match ls
                 .last_pause()
                 .and_then(|p| logpoint(&p, lines, &bps, &mut rng))
@@ -646,15 +683,19 @@ async fn random(
                 }
                 None => Action::StepOver,
             },
-            _ => match ls
+            7 => match ls
                 .last_pause()
-                .and_then(|p| conditional(&p, lines, &bps, &mut rng))
+                .and_then(|p| assignment(&p, |n| fixed.fixed(n), &mut rng))
             {
-                Some(a) => {
-                    bps.extend(a.breakpoint_line());
-                    a
-                }
+                Some(a) => a,
                 None => Action::StepOver,
+            },
+            // Continue to a line below the pause, where every debugger can.
+            _ => match ls.last_pause().filter(|_| ls.continues_to_location()) {
+                Some(p) if p.location.line + 1 < lines => Action::ContinueToLocation {
+                    line: rng.random_range(p.location.line + 1..lines.min(p.location.line + 11)),
+                },
+                _ => Action::StepOver,
             },
         };
         ls.apply(&action).await?;
@@ -696,6 +737,56 @@ pub fn conditional(
         line: free[rng.random_range(0..free.len())],
         condition,
     })
+}
+
+/// A variable to set at a pause: a local of the top frame that the pause shows holding a
+/// primitive (a number, string, boolean or null), set to another such value (`literal`).
+/// `None` when the pause shows none.
+pub fn assignment(
+    p: &morphtrace_schema::PauseState,
+    fixed: impl Fn(&str) -> bool,
+    rng: &mut ChaCha8Rng,
+) -> Option<Action> {
+    use morphtrace_schema::Value;
+    let vars: Vec<(&str, &Value)> = morphtrace_schema::dbdb::visible_variables(p.top_scopes())
+        .into_iter()
+        .filter(|(n, v)| {
+            spellable(n)
+                && !fixed(n)
+                && matches!(
+                    v,
+                    Value::Number(_) | Value::String(_) | Value::Bool(_) | Value::Null
+                )
+        })
+        .collect();
+    if vars.is_empty() {
+        return None;
+    }
+    let (name, now) = vars[rng.random_range(0..vars.len())];
+    Some(Action::SetVariable {
+        name: name.to_string(),
+        value: other_literal(now, rng),
+    })
+}
+
+/// A primitive literal whose value differs from `now` and is of its type when it can be (a
+/// number near it, a string with a letter more, the other boolean), JSON-spelled.
+pub fn other_literal(now: &morphtrace_schema::Value, rng: &mut ChaCha8Rng) -> String {
+    use morphtrace_schema::Value;
+    match now {
+        Value::Number(x) if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 => {
+            let d = [1i64, -1, 7, 100][rng.random_range(0..4)];
+            (*x as i64 + d).to_string()
+        }
+        Value::Number(_) => "0".into(),
+        Value::String(s) => {
+            let mut t: String = s.chars().take(20).collect();
+            t.push(['a', 'z', '0'][rng.random_range(0..3)]);
+            serde_json::Value::String(t).to_string()
+        }
+        Value::Bool(b) => (!b).to_string(),
+        _ => rng.random_range(0..100).to_string(),
+    }
 }
 
 /// A logpoint to set at a pause: on one of the ten lines below it that has no breakpoint of

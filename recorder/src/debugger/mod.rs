@@ -131,8 +131,17 @@ pub trait Debugger: Send {
     ) -> Result<Output, DebuggerError>;
     /// `RemoveBreakpoint`: answers `BreakpointRemoved`.
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError>;
-    /// `Start`, `Resume`, `StepInto`, `StepOver`, `StepOut`: answers `Paused` or `Finished`.
+    /// `Start`, `Resume`, `StepInto`, `StepOver`, `StepOut`, `ContinueToLocation`: answers
+    /// `Paused` or `Finished`.
     async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError>;
+    /// Whether the protocol can continue to a location (Firefox's cannot: its own UI sets a
+    /// hidden breakpoint instead). Where it cannot, `ContinueToLocation` answers `Error`.
+    fn continues_to_location(&self) -> bool {
+        true
+    }
+    /// `SetVariable` on the top frame of the current pause: answers `VariableSet` with the
+    /// value read back, or `Error` (`not_paused`, or what the engine refused).
+    async fn set_variable(&mut self, name: &str, value: &str) -> Result<Output, DebuggerError>;
     /// `PauseOnExceptions`: answers `PauseOnExceptionsSet` (or `Error`). Before the program's
     /// end only.
     async fn pause_on_exceptions(&mut self, mode: ExceptionPause) -> Result<Output, DebuggerError>;
@@ -180,14 +189,22 @@ pub fn refusal(action: &Action, started: bool, ended: Option<&ProgramOutcome>) -
         (_, Some(outcome)) => format!("the program already ended ({})", outcome.name()),
         (Action::Start, None) if started => "the program already started".into(),
         (Action::Start, None) => return None,
-        (Action::Resume | Action::StepInto | Action::StepOver | Action::StepOut, None)
-            if !started =>
-        {
-            "the program has not started".into()
-        }
-        (Action::Resume | Action::StepInto | Action::StepOver | Action::StepOut, None) => {
-            return None
-        }
+        (
+            Action::Resume
+            | Action::StepInto
+            | Action::StepOver
+            | Action::StepOut
+            | Action::ContinueToLocation { .. },
+            None,
+        ) if !started => "the program has not started".into(),
+        (
+            Action::Resume
+            | Action::StepInto
+            | Action::StepOver
+            | Action::StepOut
+            | Action::ContinueToLocation { .. },
+            None,
+        ) => return None,
         (other, None) => format!("{other} is not a control action"),
     };
     Some(Output::Error { message })
@@ -204,9 +221,13 @@ pub async fn apply(d: &mut dyn Debugger, action: &Action) -> Result<Output, Debu
             d.set_conditional_breakpoint(*line, condition).await
         }
         Action::SetLogpoint { line, expression } => d.set_logpoint(*line, expression).await,
-        Action::Start | Action::Resume | Action::StepInto | Action::StepOver | Action::StepOut => {
-            d.control(action).await
-        }
+        Action::SetVariable { name, value } => d.set_variable(name, value).await,
+        Action::Start
+        | Action::Resume
+        | Action::StepInto
+        | Action::StepOver
+        | Action::StepOut
+        | Action::ContinueToLocation { .. } => d.control(action).await,
     }
 }
 
@@ -260,6 +281,60 @@ pub fn split_console(lines: &[String]) -> (Vec<String>, Vec<(BreakpointId, Strin
         }
     }
     (console, logs)
+}
+
+/// What a pause's reason is when a continue to a location arrived there (CDP says `other`, as
+/// for a `debugger` statement; WebKit says nothing of its own).
+pub fn continued_to() -> morphtrace_schema::PauseReason {
+    morphtrace_schema::PauseReason::Other("continue-to-location".into())
+}
+
+/// What every adapter answers to a set of a name no scope of the top frame binds (an
+/// assignment would create a global instead).
+pub fn unbound(name: &str) -> Output {
+    Output::Error {
+        message: format!("no scope of the top frame binds {name}"),
+    }
+}
+
+/// The names the scopes of a pause's top frame bind: what a set by assignment may name.
+pub fn bound_names(scopes: &[morphtrace_schema::Scope]) -> std::collections::HashSet<String> {
+    scopes
+        .iter()
+        .flat_map(|s| s.variables.iter().map(|v| v.name.clone()))
+        .collect()
+}
+
+/// The assignment that sets a variable where a protocol has no request of its own for it
+/// (Firefox's, WebKit's): evaluated on the frame, as their own UIs' consoles would.
+pub fn assignment(name: &str, value: &str) -> String {
+    format!("{name} = ({value})")
+}
+
+/// A set variable's value, read back by evaluating its name on the frame, as `VariableSet`.
+pub fn read_back(evaluated: Output, name: &str) -> Output {
+    match evaluated {
+        Output::Evaluated {
+            value,
+            threw: false,
+        } => Output::VariableSet { value },
+        Output::Evaluated { value, threw: true } => Output::Error {
+            message: format!("reading {name} back threw {value}"),
+        },
+        other => other,
+    }
+}
+
+/// What a set by assignment (`assignment`) answers when the assignment itself did not give a
+/// value: what it threw, or the refusal. `None` when it gave one.
+pub fn assignment_failed(evaluated: Output) -> Option<Output> {
+    match evaluated {
+        Output::Evaluated { threw: false, .. } => None,
+        Output::Evaluated { value, threw: true } => Some(Output::Error {
+            message: format!("the assignment threw {value}"),
+        }),
+        other => Some(other),
+    }
 }
 
 /// What every adapter answers to an evaluation while the program is not paused.

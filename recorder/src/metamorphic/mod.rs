@@ -173,6 +173,12 @@ struct Recipe {
     logpoint: Option<(usize, String)>,
     /// Replace-continue: which parent action, by which step.
     replace: Option<(usize, Action)>,
+    /// A parent continue to a location (by action index) done as a temporary breakpoint there,
+    /// a resume, and the breakpoint removed.
+    continue_as_breakpoint: Option<usize>,
+    /// A parent set variable (by action index) left out: the program does it (the inserted
+    /// line), before the pause (the control action, by index) it was made at.
+    set_as_code: Option<(usize, usize)>,
     /// A step that stops on an inserted line is issued again (the new code is real code).
     restep_inserted: bool,
     /// Lines (follow-up coordinates) of code inserted by earlier rounds: dead code whose
@@ -372,8 +378,29 @@ async fn drive(
                 };
                 f.apply(Action::PauseOnExceptions { mode }).await?;
             }
-            Action::Evaluate { .. } => {
+            Action::SetVariable { .. } if r.set_as_code.is_some_and(|(_, s)| s == i) => {
+                f.expect.dropped.insert(i as u32);
+            }
+            Action::Evaluate { .. } | Action::SetVariable { .. } => {
                 f.apply(action.clone()).await?;
+            }
+            Action::ContinueToLocation { line } if r.continue_as_breakpoint == Some(i) => {
+                if f.finished {
+                    break;
+                }
+                let line = r
+                    .map
+                    .to_follow_up(Location::new(*line, 0))
+                    .map_or(*line, |l| l.line);
+                f.expect.inserted.insert(f.index());
+                let temp = f
+                    .apply(Action::SetBreakpoint { line, column: None })
+                    .await?;
+                f.apply(Action::Resume).await?;
+                if let Output::BreakpointSet { id, .. } = temp {
+                    f.expect.inserted.insert(f.index());
+                    f.apply(Action::RemoveBreakpoint { id }).await?;
+                }
             }
             _ if r.drop_resumes.contains(&i) => {}
             control => {
@@ -385,7 +412,15 @@ async fn drive(
                         f.expect.extra_actions.insert(f.index());
                         step.clone()
                     }
-                    _ => control.clone(),
+                    _ => match control {
+                        Action::ContinueToLocation { line } => Action::ContinueToLocation {
+                            line: r
+                                .map
+                                .to_follow_up(Location::new(*line, 0))
+                                .map_or(*line, |l| l.line),
+                        },
+                        other => other.clone(),
+                    },
                 };
                 let mut out = f.apply(issued.clone()).await?;
                 let mut last = issued;
@@ -555,9 +590,18 @@ fn choose(
             exceptions_all: false,
             logpoint: None,
             replace: None,
+            continue_as_breakpoint: None,
+            set_as_code: None,
             restep_inserted: false,
             inserted_code: BTreeSet::new(),
         };
+        if name == mm::SET_AS_CODE {
+            let Some(a) = &analysis else { continue };
+            match set_as_code(a, &loaded.program.text, base, pin, parent, rng) {
+                Some(c) => return Some(c),
+                None => continue,
+            }
+        }
         if mm::MODERN.contains(&name) {
             match modern(name, base, pin, parent, rng) {
                 Some(c) => return Some(c),
@@ -864,6 +908,25 @@ fn modern(
                 vec![("action", at.to_string()), ("local", local)],
             ))
         }
+        mm::CONTINUE_AS_BREAKPOINT => {
+            let continues: Vec<usize> = parent
+                .iter()
+                .enumerate()
+                .filter(|(_, (a, o))| {
+                    matches!(a, Action::ContinueToLocation { .. })
+                        && matches!(o, Some(Output::Paused(_) | Output::Finished { .. }))
+                })
+                .map(|(i, _)| i)
+                .collect();
+            let at = pick(pin.action, &continues, rng)?;
+            Some(choice(
+                Recipe {
+                    continue_as_breakpoint: Some(at),
+                    ..base
+                },
+                vec![("action", at.to_string())],
+            ))
+        }
         mm::PAUSE_ON_ALL => {
             let all_already = parent.iter().any(|(a, _)| {
                 matches!(
@@ -885,6 +948,87 @@ fn modern(
         }
         _ => None,
     }
+}
+
+/// Set-variable-as-code: a parent set variable that took, made at a breakpoint's pause on a
+/// statement that starts its line, done instead by an assignment inserted before that
+/// statement, guarded to run only on the pass the set was made at. The pass is counted from
+/// the parent: the breakpoint was there before the start and stayed, and every pause there
+/// until the set was that breakpoint's (so each was one pass, and no pass went unseen).
+fn set_as_code(
+    analysis: &Analysis,
+    text: &str,
+    base: Recipe,
+    pin: &Pin,
+    parent: &[(Action, Option<Output>)],
+    rng: &mut ChaCha8Rng,
+) -> Option<Choice> {
+    let first_control = parent.iter().position(|(a, _)| a.is_control())?;
+    let mut options: Vec<(usize, usize, Transformed)> = Vec::new();
+    for (s, (a, o)) in parent.iter().enumerate() {
+        let (Action::SetVariable { name, value }, Some(Output::VariableSet { .. })) = (a, o) else {
+            continue;
+        };
+        if pin.action.is_some_and(|p| p != s) {
+            continue;
+        }
+        // The pause it was made at: the last control's.
+        let Some(c) = (0..s).rev().find(|&k| parent[k].0.is_control()) else {
+            continue;
+        };
+        let Some(Output::Paused(q)) = &parent[c].1 else {
+            continue;
+        };
+        let at = q.location;
+        // A breakpoint there from before the start, never removed before the set.
+        let kept = parent[..first_control].iter().any(|(a, o)| match (a, o) {
+            (_, Some(Output::BreakpointSet { id, actual, .. })) if a.sets_breakpoint() => {
+                actual.contains(&at)
+                    && !parent[..s]
+                        .iter()
+                        .any(|(r, _)| matches!(r, Action::RemoveBreakpoint { id: x } if x == id))
+            }
+            _ => false,
+        });
+        if !kept {
+            continue;
+        }
+        let here: Vec<&morphtrace_schema::PauseState> = parent[..=c]
+            .iter()
+            .filter_map(|(_, o)| match o {
+                Some(Output::Paused(p)) if p.location == at => Some(p),
+                _ => None,
+            })
+            .collect();
+        let all_hits = here.iter().all(|p| {
+            matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. })
+                && p.exception.is_none()
+        });
+        if !all_hits {
+            continue;
+        }
+        // A counter of its own per line (an earlier round may have inserted another).
+        let counter = format!("globalThis.__morphtraceSet{}", at.line + 1);
+        if text.contains(&counter) {
+            continue;
+        }
+        let code = format!(
+            "if (({counter} = ({counter} || 0) + 1) === {}) {name} = {value};",
+            here.len()
+        );
+        if let Some(t) = analysis.assignment_before(text, at, name, &code) {
+            options.push((c, s, t));
+        }
+    }
+    let k = rng.random_range(0..options.len().max(1));
+    if options.is_empty() {
+        return None;
+    }
+    let (c, s, t) = options.swap_remove(k);
+    let mut choice = program_choice(base, t);
+    choice.recipe.set_as_code = Some((c, s));
+    choice.params.push(("action".into(), s.to_string()));
+    Some(choice)
 }
 
 /// A value whose evaluation and scope entry compare exactly (objects are captured to a depth
@@ -1181,6 +1325,7 @@ pub async fn run_chain(
             extra_on_inserted_lines: choice.recipe.restep_inserted,
             fresh: choice.program.as_ref().and_then(|t| t.fresh.clone()),
             object_shells: choice.program.is_none(),
+            assigned: choice.recipe.set_as_code.map(|(c, s)| (c as u32, s as u32)),
             ..Default::default()
         };
         let id = session_id(chain_key, round);

@@ -15,7 +15,7 @@ use morphtrace_js::{Goal, Refusal};
 use morphtrace_schema::lines::{Breaks, LineIndex, Positions};
 use morphtrace_schema::metamorphic::{
     ColumnEdit, FreshParameter, PositionMap, ADD_NO_OP, ADD_PARAMETER, BOOLEAN_LITERAL,
-    INSERT_DEAD_CODE, INTEGER_LITERAL,
+    INSERT_DEAD_CODE, INTEGER_LITERAL, SET_AS_CODE,
 };
 use morphtrace_schema::{FunctionCoverage, LineMap, LineSegment, Location};
 use rand::seq::IndexedRandom;
@@ -781,6 +781,27 @@ impl Analysis {
             }
             _ => None,
         }
+    }
+
+    /// `code` assigning `variable` on a new line before the statement that starts `at` (its
+    /// line, at its column), where `variable` is assignable. `None` when no such statement
+    /// starts there.
+    pub fn assignment_before(
+        &self,
+        text: &str,
+        at: Location,
+        variable: &str,
+        code: &str,
+    ) -> Option<Transformed> {
+        if self.has_with {
+            return None;
+        }
+        let p = self.points.iter().find(|p| {
+            p.line == at.line
+                && p.indent.len() as u32 == at.column
+                && p.names.iter().any(|n| n.name == variable && n.assignable)
+        })?;
+        Some(self.insert_line(text, p, SET_AS_CODE, code, variable))
     }
 
     fn insert_line(

@@ -109,7 +109,19 @@ pub fn answer(o: &Output) -> String {
         Output::Evaluated { value, threw } => {
             format!("{} {value}", if *threw { "threw" } else { "evaluated to" })
         }
+        Output::VariableSet { value } => format!("the variable now reads {value}"),
     }
+}
+
+/// Whether the reproducer's template can replay these actions: it cannot yet set a variable
+/// or continue to a location (the README then says there is no standalone reproducer).
+fn replayable(actions: &[Action]) -> bool {
+    !actions.iter().any(|a| {
+        matches!(
+            a,
+            Action::SetVariable { .. } | Action::ContinueToLocation { .. }
+        )
+    })
 }
 
 /// The answers of a trace, one per action.
@@ -176,7 +188,9 @@ pub fn write_bundle(
         .collect();
     std::fs::write(dir.join("pauses.json"), pretty(&paused))?;
     // What logpoints logged is not read by the reproducer (only the behaviour they leave).
-    let reproducer = case.engines.iter().all(reproducible) && finding.kind != DivergenceKind::Log;
+    let reproducer = case.engines.iter().all(reproducible)
+        && finding.kind != DivergenceKind::Log
+        && replayable(&r.actions);
     if reproducer {
         let variables: Vec<String> = match finding.kind {
             DivergenceKind::Variables => named_variable(&r.detail).into_iter().collect(),
@@ -236,6 +250,13 @@ pub fn write_bundle(
              still shows the difference, 0 once the debuggers agree.",
             other_engines(case.engines),
             r.step + 1
+        );
+    } else {
+        let _ = writeln!(
+            md,
+            "## Reproduce\n\nNo standalone reproducer: it does not read what logpoints log, set \
+             variables or continue to a location yet; replay the steps with \
+             `morphtrace-record replay`."
         );
     }
     std::fs::write(dir.join("README.md"), md)
@@ -405,6 +426,8 @@ pub fn write_metamorphic_bundle(
     // Only a difference between two answers is checked by the reproducer (not what the
     // program printed, nor a count of breakpoint answers).
     let reproducer = case.engines.iter().all(reproducible)
+        && replayable(&r.actions)
+        && replayable(&follow.actions)
         && follow.parent_step.is_some()
         && follow.step.is_some()
         && !matches!(finding.kind, DivergenceKind::Other(_));
@@ -532,7 +555,8 @@ pub fn write_metamorphic_bundle(
         let _ = writeln!(
             md,
             "## Reproduce\n\nNo standalone reproducer: it compares two answers of one debugger, \
-             and this violation ({}) is not one answer against another.",
+             and this violation ({}) is not one answer against another, or its steps set a \
+             variable or continue to a location, which the reproducer cannot do yet.",
             finding.kind.name()
         );
     }

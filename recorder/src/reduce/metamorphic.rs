@@ -114,6 +114,8 @@ impl<'a> ChainJudge<'a> {
                 | mm::CONDITION_LOCAL
                 | mm::EVALUATE_LOCAL
                 | mm::LOGPOINT
+                | mm::CONTINUE_AS_BREAKPOINT
+                | mm::SET_AS_CODE
         )
         .then_some(self.pin.action)
         .flatten()

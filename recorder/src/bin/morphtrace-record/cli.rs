@@ -453,6 +453,17 @@ pub(crate) struct RunArgs {
     /// control action's 1.
     #[arg(long, default_value_t = 0.0)]
     pub(crate) logpoint_weight: f64,
+    /// Weight of setting a local the pause shows (a number, string, boolean or null) to
+    /// another primitive value against each control action's 1. CDP sets it with
+    /// `setVariableValue`; Firefox and Bun, whose protocols have no such request, by an
+    /// assignment evaluated on the frame.
+    #[arg(long, default_value_t = 0.0)]
+    pub(crate) set_variable_weight: f64,
+    /// Weight of continuing to one of the ten lines below the pause against each control
+    /// action's 1. Only drawn where every engine of the session can (Firefox's protocol
+    /// cannot).
+    #[arg(long, default_value_t = 0.0)]
+    pub(crate) continue_weight: f64,
     /// Which thrown exceptions pause, set before the program starts: none, uncaught, all, or
     /// random (each session draws one). Unset: nothing is set (the engine's default, none).
     #[arg(long, value_name = "MODE")]
@@ -565,6 +576,8 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("evaluate_weight", &[Random, Differential, Metamorphic]),
         ("condition_weight", &[Random, Differential, Metamorphic]),
         ("logpoint_weight", &[Random, Differential, Metamorphic]),
+        ("set_variable_weight", &[Random, Differential, Metamorphic]),
+        ("continue_weight", &[Random, Differential, Metamorphic]),
         ("pause_on_exceptions", &[Random, Differential, Metamorphic]),
         ("variants", &[Coverage]),
         ("run_timeout", &[Coverage]),

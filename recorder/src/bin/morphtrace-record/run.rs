@@ -139,6 +139,8 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         ("--evaluate-weight", r.evaluate_weight),
         ("--condition-weight", r.condition_weight),
         ("--logpoint-weight", r.logpoint_weight),
+        ("--set-variable-weight", r.set_variable_weight),
+        ("--continue-weight", r.continue_weight),
     ] {
         if !(w >= 0.0 && w.is_finite()) {
             bail!("{flag} must be a non-negative number");
@@ -164,6 +166,8 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         evaluate_weight: r.evaluate_weight,
         condition_weight: r.condition_weight,
         logpoint_weight: r.logpoint_weight,
+        set_variable_weight: r.set_variable_weight,
+        continue_weight: r.continue_weight,
         exceptions,
     };
     let name = match r.strategy {

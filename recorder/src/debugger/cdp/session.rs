@@ -76,6 +76,9 @@ pub struct CdpSession {
     script_reply: Option<Json>,
     /// The top program frame of the current pause (`callFrameId`), what `evaluate` runs on.
     top_frame: Option<String>,
+    /// The top frame's scopes at the current pause: each one's place in CDP's `scopeChain`
+    /// (`setVariableValue`'s `scopeNumber`) and the names it binds, innermost first.
+    top_scopes: Vec<(usize, HashSet<String>)>,
     /// Pausing on exceptions was turned on: the target keeps it, so it serves no other session.
     pauses_on_exceptions: bool,
     healthy: bool,
@@ -160,6 +163,7 @@ impl CdpSession {
             run_reply: None,
             script_reply: None,
             top_frame: None,
+            top_scopes: Vec::new(),
             pauses_on_exceptions: false,
             healthy: true,
             reusable: true,
@@ -295,7 +299,11 @@ impl CdpSession {
                         // node:internal code; a step into a Node-internal function (console.log)
                         // lands there too. Leave such code, never report a pause in it.
                         Pause::Outside { program_below } => {
-                            let m = if program_below && action != &Action::Resume {
+                            let m = if program_below
+                                && !matches!(
+                                    action,
+                                    Action::Resume | Action::ContinueToLocation { .. }
+                                ) {
                                 "Debugger.stepOut"
                             } else {
                                 "Debugger.resume"
@@ -341,9 +349,14 @@ impl CdpSession {
             .last()
             .filter(|f| f.get("functionName").and_then(Json::as_str) == Some(""))
             .map(|f| location(&f["location"]));
+        let mut top_numbers = Vec::new();
         for (i, f) in program.iter().enumerate() {
             let scopes = if i == 0 || self.opts.all_frame_scopes {
-                self.scopes(f, script_at).await?
+                let (scopes, numbers) = self.scopes(f, script_at).await?;
+                if i == 0 {
+                    top_numbers = numbers;
+                }
+                scopes
             } else {
                 Vec::new()
             };
@@ -357,6 +370,12 @@ impl CdpSession {
                 scopes,
             });
         }
+        self.top_scopes = stack[0]
+            .scopes
+            .iter()
+            .zip(&top_numbers)
+            .map(|(s, n)| (*n, s.variables.iter().map(|v| v.name.clone()).collect()))
+            .collect();
         let mut hit: Vec<BreakpointId> = params
             .get("hitBreakpoints")
             .and_then(Json::as_array)
@@ -377,6 +396,11 @@ impl CdpSession {
             match (action, engine_reason.as_deref()) {
                 (_, Some("exception" | "promiseRejection")) => PauseReason::Exception,
                 (Action::StepInto | Action::StepOver | Action::StepOut, _) => PauseReason::Step,
+                // V8 arrives with `other`, as at a `debugger` statement (one met on the way
+                // reads as the arrival), and may arrive on a later line than asked.
+                (Action::ContinueToLocation { .. }, Some("other")) => {
+                    crate::debugger::continued_to()
+                }
                 (_, Some("other" | "debugCommand")) => PauseReason::DebuggerStatement,
                 (_, r) => PauseReason::Other(r.unwrap_or("").to_string()),
             }
@@ -399,13 +423,14 @@ impl CdpSession {
         &self,
         frame: &Json,
         script_at: Option<Location>,
-    ) -> Result<Vec<Scope>, DebuggerError> {
+    ) -> Result<(Vec<Scope>, Vec<usize>), DebuggerError> {
         let mut chain = Vec::new();
-        for s in frame
+        for (number, s) in frame
             .get("scopeChain")
             .and_then(Json::as_array)
             .into_iter()
             .flatten()
+            .enumerate()
         {
             let ty = s.get("type").and_then(Json::as_str).unwrap_or("");
             // The global scope is the whole Window/global object: not the program's state.
@@ -424,9 +449,11 @@ impl CdpSession {
                 other => ScopeKind::Other(other.to_string()),
             };
             if let Some(object_id) = s.pointer("/object/objectId").and_then(Json::as_str) {
-                chain.push((s, kind, object_id));
+                chain.push((s, kind, object_id, number));
             }
         }
+        let numbers: Vec<usize> = chain.iter().map(|c| c.3).collect();
+        let chain: Vec<_> = chain.into_iter().map(|(s, k, id, _)| (s, k, id)).collect();
         let ids: Vec<&str> = chain.iter().map(|(_, _, id)| *id).collect();
         let bindings = objects::bindings(self, &ids, self.opts.depth).await?;
         let mut out = Vec::new();
@@ -474,7 +501,7 @@ impl CdpSession {
                 variables,
             });
         }
-        Ok(out)
+        Ok((out, numbers))
     }
 
     fn tdz_by_source(
@@ -675,6 +702,39 @@ impl Debugger for CdpSession {
         out
     }
 
+    /// `Debugger.setVariableValue` on the innermost scope of the top frame that binds `name`,
+    /// then the value read back by evaluating the name on the frame.
+    async fn set_variable(&mut self, name: &str, value: &str) -> Result<Output, DebuggerError> {
+        let Some(frame) = self.top_frame.clone() else {
+            return Ok(crate::debugger::not_paused());
+        };
+        let Some(number) = self
+            .top_scopes
+            .iter()
+            .find(|(_, names)| names.contains(name))
+            .map(|(n, _)| *n)
+        else {
+            return Ok(crate::debugger::unbound(name));
+        };
+        let params = json!({
+            "scopeNumber": number,
+            "variableName": name,
+            "newValue": call_argument(value),
+            "callFrameId": frame,
+        });
+        match self.call("Debugger.setVariableValue", params).await {
+            Ok(_) => {}
+            Err(InspectorError::Protocol { message, .. }) => return Ok(Output::Error { message }),
+            Err(e) => {
+                self.healthy = false;
+                return Err(err(e));
+            }
+        }
+        let out = evaluate(self, Some(&frame), name, self.opts.depth).await;
+        self.healthy &= out.is_ok();
+        Ok(crate::debugger::read_back(out?, name))
+    }
+
     fn console(&self) -> Vec<String> {
         crate::debugger::split_console(&self.console).0
     }
@@ -830,11 +890,20 @@ impl CdpSession {
             Action::Resume => Some("Debugger.resume"),
             Action::StepInto => Some("Debugger.stepInto"),
             Action::StepOver => Some("Debugger.stepOver"),
+            Action::ContinueToLocation { .. } => Some("Debugger.continueToLocation"),
             // StepOut: `refusal` let only control actions through.
             _ => Some("Debugger.stepOut"),
         };
         if let Some(m) = method {
-            match self.call(m, json!({})).await {
+            // Any frame may arrive there, as a breakpoint's would.
+            let params = match action {
+                Action::ContinueToLocation { line } => json!({
+                    "location": {"scriptId": self.script_id, "lineNumber": line},
+                    "targetCallFrames": "any",
+                }),
+                _ => json!({}),
+            };
+            match self.call(m, params).await {
                 Ok(_) => {}
                 Err(InspectorError::Protocol { message, .. }) => {
                     return Ok(Output::Error { message })
@@ -890,6 +959,18 @@ impl CdpSession {
             }
         }
         reply
+    }
+}
+
+/// A primitive literal as CDP's `CallArgument`: JSON values as `value`, `undefined` as no value,
+/// the rest (`NaN`, `-0`, `Infinity`, a BigInt) as `unserializableValue`.
+fn call_argument(literal: &str) -> Json {
+    match literal {
+        "undefined" => json!({}),
+        _ => match serde_json::from_str::<Json>(literal) {
+            Ok(v) if !v.is_object() && !v.is_array() => json!({ "value": v }),
+            _ => json!({ "unserializableValue": literal }),
+        },
     }
 }
 

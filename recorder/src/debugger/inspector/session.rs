@@ -114,6 +114,25 @@ pub async fn evaluate<R: super::objects::Remote>(
     }
 }
 
+/// A variable set by evaluating an assignment on `frame` (WebKit's protocol has no request
+/// for it), then read back.
+pub async fn set_by_assignment<R: super::objects::Remote>(
+    r: &R,
+    frame: Option<&str>,
+    name: &str,
+    value: &str,
+    depth: u32,
+) -> Result<morphtrace_schema::Output, DebuggerError> {
+    let assigned = evaluate(r, frame, &crate::debugger::assignment(name, value), depth).await?;
+    if let Some(failed) = crate::debugger::assignment_failed(assigned) {
+        return Ok(failed);
+    }
+    Ok(crate::debugger::read_back(
+        evaluate(r, frame, name, depth).await?,
+        name,
+    ))
+}
+
 /// `Debugger.setPauseOnExceptions`, the same in CDP and WebKit's protocol.
 pub async fn pause_on_exceptions<R: super::objects::Remote>(
     r: &R,

@@ -11,7 +11,7 @@
 use morphtrace_js::ast;
 use morphtrace_js::visit::{Visit, VisitWith};
 use morphtrace_schema::Location;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Declaration {
@@ -22,6 +22,10 @@ pub struct Declaration {
 #[derive(Debug, Default)]
 pub struct Declarations {
     by_name: HashMap<String, Vec<Declaration>>,
+    /// Names that some binding of the program holds fixed: `const`, a class's name, a named
+    /// function expression's own name (an assignment throws or does nothing; a debugger's
+    /// set may still change them).
+    constants: HashSet<String>,
 }
 
 /// Collects `let`/`const`/`class` declarations from the syntax tree: every name a pattern binds
@@ -59,6 +63,9 @@ impl Visit for Collect<'_> {
                 x.name.visit_with(&mut names);
                 let end = self.parsed.offset(x.span.hi);
                 for n in names.0 {
+                    if d.kind == ast::VarDeclKind::Const {
+                        self.out.constants.insert(n.clone());
+                    }
                     self.add(n, at, end);
                 }
             }
@@ -67,8 +74,21 @@ impl Visit for Collect<'_> {
     }
     fn visit_class_decl(&mut self, c: &ast::ClassDecl) {
         let (at, end) = self.parsed.range(c.class.span);
+        self.out.constants.insert(c.ident.sym.to_string());
         self.add(c.ident.sym.to_string(), at, end);
         c.visit_children_with(self);
+    }
+    fn visit_class_expr(&mut self, c: &ast::ClassExpr) {
+        if let Some(i) = &c.ident {
+            self.out.constants.insert(i.sym.to_string());
+        }
+        c.visit_children_with(self);
+    }
+    fn visit_fn_expr(&mut self, f: &ast::FnExpr) {
+        if let Some(i) = &f.ident {
+            self.out.constants.insert(i.sym.to_string());
+        }
+        f.visit_children_with(self);
     }
 }
 
@@ -190,6 +210,12 @@ impl Declarations {
     }
 
     /// Whether the program declares `name` with `let`, `const` or `class` anywhere.
+    /// Whether some binding named `name` is fixed (see `constants`): the parsed program's
+    /// only; the light scanner knows none.
+    pub fn fixed(&self, name: &str) -> bool {
+        self.constants.contains(name)
+    }
+
     pub fn declares(&self, name: &str) -> bool {
         self.by_name.contains_key(name)
     }

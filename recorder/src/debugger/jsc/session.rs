@@ -6,8 +6,8 @@ use crate::debugger::engines::bun::Waiting;
 use crate::debugger::inspector::breakpoints::Breakpoints;
 use crate::debugger::inspector::objects::{self, Remote};
 use crate::debugger::inspector::session::{
-    accessor, err, evaluate, location, next_got, pause_on_exceptions, program_frames, thrown, Got,
-    Pause,
+    accessor, err, evaluate, location, next_got, pause_on_exceptions, program_frames,
+    set_by_assignment, thrown, Got, Pause,
 };
 use crate::debugger::inspector::tdz::Declarations;
 use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
@@ -51,6 +51,8 @@ pub struct JscSession {
     /// False once the engine failed (connection lost, no answer): the engine is restarted.
     /// The top program frame of the current pause (`callFrameId`), what `evaluate` runs on.
     top_frame: Option<String>,
+    /// The names the top frame's scopes bind at the current pause (`set_variable`).
+    top_names: std::collections::HashSet<String>,
     healthy: bool,
 }
 
@@ -230,6 +232,7 @@ impl JscSession {
             ended_early: None,
             declarations: Declarations::scan(&program.text),
             top_frame: None,
+            top_names: Default::default(),
             healthy: true,
         };
         s.run_to_first_statement().await?;
@@ -332,7 +335,11 @@ impl JscSession {
                         Pause::InProgram(p) => return Ok(Output::Paused(p)),
                         // A step past the program's end lands in the launcher: leave it.
                         Pause::Outside { program_below } => {
-                            let m = if program_below && action != &Action::Resume {
+                            let m = if program_below
+                                && !matches!(
+                                    action,
+                                    Action::Resume | Action::ContinueToLocation { .. }
+                                ) {
                                 "Debugger.stepOut"
                             } else {
                                 "Debugger.resume"
@@ -396,6 +403,7 @@ impl JscSession {
                 (_, Some("exception" | "Exception")) => PauseReason::Exception,
                 (Action::StepInto | Action::StepOver | Action::StepOut, _) => PauseReason::Step,
                 (_, Some("DebuggerStatement")) => PauseReason::DebuggerStatement,
+                (Action::ContinueToLocation { .. }, _) => crate::debugger::continued_to(),
                 (_, r) => PauseReason::Other(r.unwrap_or("").to_string()),
             }
         };
@@ -404,6 +412,7 @@ impl JscSession {
             .get("callFrameId")
             .and_then(Json::as_str)
             .map(str::to_string);
+        self.top_names = crate::debugger::bound_names(&stack[0].scopes);
         Ok(Pause::InProgram(PauseState {
             location: at,
             reason,
@@ -671,6 +680,18 @@ impl Debugger for JscSession {
         out
     }
 
+    /// WebKit's protocol has no request to set a variable: an assignment evaluated on the
+    /// frame, as Web Inspector's console would.
+    async fn set_variable(&mut self, name: &str, value: &str) -> Result<Output, DebuggerError> {
+        let frame = self.top_frame.clone();
+        if frame.is_some() && !self.top_names.contains(name) {
+            return Ok(crate::debugger::unbound(name));
+        }
+        let out = set_by_assignment(self, frame.as_deref(), name, value, self.opts.depth).await;
+        self.healthy &= out.is_ok();
+        out
+    }
+
     fn console(&self) -> Vec<String> {
         crate::debugger::split_console(&self.console).0
     }
@@ -762,10 +783,17 @@ impl JscSession {
             Action::Resume => "Debugger.resume",
             Action::StepInto => "Debugger.stepInto",
             Action::StepOver => "Debugger.stepOver",
+            Action::ContinueToLocation { .. } => "Debugger.continueToLocation",
             // StepOut: `refusal` let only control actions through.
             _ => "Debugger.stepOut",
         };
-        match self.call(method, json!({})).await {
+        let params = match action {
+            Action::ContinueToLocation { line } => json!({
+                "location": {"scriptId": self.script_id, "lineNumber": line},
+            }),
+            _ => json!({}),
+        };
+        match self.call(method, params).await {
             Ok(_) => {}
             Err(InspectorError::Protocol { message, .. }) => return Ok(Output::Error { message }),
             Err(e) => {

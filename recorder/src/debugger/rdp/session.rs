@@ -117,6 +117,8 @@ pub struct RdpSession {
     console_actor: Option<String>,
     /// The top program frame's actor at the current pause, what `evaluate` runs on.
     top_frame: Option<String>,
+    /// The names the top frame's scopes bind at the current pause (`set_variable`).
+    top_names: std::collections::HashSet<String>,
     /// Pausing on exceptions was turned on: turned off again when the session closes.
     pauses_on_exceptions: bool,
     events: OwnedMutexGuard<mpsc::UnboundedReceiver<Json>>,
@@ -242,6 +244,7 @@ impl RdpSession {
             thread_configuration: link.thread_configuration.clone(),
             console_actor: loaded.console_actor,
             top_frame: None,
+            top_names: Default::default(),
             pauses_on_exceptions: false,
             events,
             owned_link: link.owned,
@@ -518,6 +521,7 @@ impl RdpSession {
             .get("actor")
             .and_then(Json::as_str)
             .map(str::to_string);
+        self.top_names = crate::debugger::bound_names(&stack[0].scopes);
         Ok(Pause::InProgram(PauseState {
             location,
             reason: self.reason(location, action, engine_reason.as_deref()),
@@ -1050,6 +1054,10 @@ impl Debugger for EmptyProgram {
         Ok(crate::debugger::not_paused())
     }
 
+    async fn set_variable(&mut self, _name: &str, _value: &str) -> Result<Output, DebuggerError> {
+        Ok(crate::debugger::not_paused())
+    }
+
     fn console(&self) -> Vec<String> {
         Vec::new()
     }
@@ -1157,6 +1165,11 @@ impl Debugger for RdpSession {
         {
             return Ok(refused);
         }
+        if matches!(action, Action::ContinueToLocation { .. }) {
+            return Ok(Output::Error {
+                message: "Firefox's protocol cannot continue to a location".into(),
+            });
+        }
         self.top_frame = None;
         match action {
             Action::Start => {
@@ -1220,6 +1233,41 @@ impl Debugger for RdpSession {
             });
         };
         let out = self.evaluate_on(&console, &frame, expression).await;
+        if out.is_err() {
+            self.healthy = false;
+        }
+        out
+    }
+
+    fn continues_to_location(&self) -> bool {
+        false
+    }
+
+    /// Firefox's protocol has no request to set a variable (its UI cannot either): an
+    /// assignment evaluated on the frame, as its console would, then the name read back.
+    async fn set_variable(&mut self, name: &str, value: &str) -> Result<Output, DebuggerError> {
+        let Some(frame) = self.top_frame.clone() else {
+            return Ok(crate::debugger::not_paused());
+        };
+        let Some(console) = self.console_actor.clone() else {
+            return Ok(Output::Error {
+                message: "the page's console actor was not announced".into(),
+            });
+        };
+        if !self.top_names.contains(name) {
+            return Ok(crate::debugger::unbound(name));
+        }
+        let assignment = crate::debugger::assignment(name, value);
+        let out = match self.evaluate_on(&console, &frame, &assignment).await {
+            Ok(assigned) => match crate::debugger::assignment_failed(assigned) {
+                Some(failed) => Ok(failed),
+                None => self
+                    .evaluate_on(&console, &frame, name)
+                    .await
+                    .map(|o| crate::debugger::read_back(o, name)),
+            },
+            Err(e) => Err(e),
+        };
         if out.is_err() {
             self.healthy = false;
         }
