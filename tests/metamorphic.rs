@@ -514,8 +514,179 @@ async fn a_pausing_or_silent_logpoint_is_caught_by_a_logpoint_for_a_breakpoint()
     }
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_set_that_does_not_take_is_caught_by_setting_the_variable_as_code() {
+    // `s = 10` at the loop's first pause; the follow-up's program assigns it there instead,
+    // on that pass only, and the pauses after it show what it leads to (11, 13, then 16).
+    let mut actions = vec![bp(3), bp(6), Action::Start];
+    actions.push(Action::SetVariable {
+        name: "s".into(),
+        value: "10".into(),
+    });
+    actions.extend(std::iter::repeat_n(Action::Resume, 4));
+    let params = one(mm::SET_AS_CODE, actions, anchored(3, &[]));
+    let (good, bad) = with_and_without(Fault::IgnoreSet, LOOP, &params).await;
+    assert!(good.warnings.is_empty(), "{:?}", good.warnings);
+    assert!(
+        good.traces[0].console.iter().any(|l| l == "16"),
+        "{:?}",
+        good.traces[0].console
+    );
+    // No set in the follow-up: the program did it.
+    assert!(!good.traces[0]
+        .actions()
+        .any(|a| matches!(a, Action::SetVariable { .. })));
+    let s_at = |o: &Output| match o {
+        Output::Paused(p) => morphtrace_schema::dbdb::visible_variables(p.top_scopes())
+            .get("s")
+            .map(|v| v.to_string()),
+        _ => None,
+    };
+    let seen: Vec<Option<String>> = answered(&good.traces[0])
+        .iter()
+        .filter(|(_, o, _)| pause_line(o) == Some(4))
+        .map(|(_, o, _)| s_at(o))
+        .collect();
+    assert_eq!(
+        seen,
+        [Some("10".into()), Some("11".into()), Some("13".into())]
+    );
+    // The faulty parent went on with s = 0: its second pause shows 1, the follow-up's 11.
+    assert_eq!(bad.warnings.len(), 1, "{:?}", bad.outcome);
+    let w = &bad.warnings[0];
+    assert_eq!(
+        w.relation,
+        "a-set-variable-is-the-assignment-in-the-program-from-there-on"
+    );
+    let second = answered(&bad.traces[0])
+        .into_iter()
+        .filter(|(_, o, _)| pause_line(o) == Some(4))
+        .nth(1)
+        .map(|(_, _, i)| i);
+    assert_eq!(w.event_index, second, "{w:?}");
+}
+
+/// A plain breakpoint asked for where the parent already had a conditional one is refused
+/// (V8 keys both at the line's column 0); moved by inserted code, the follow-up asks for the
+/// same place as the conditional one was sent, and is refused alike (it once asked with the
+/// column the parent's breakpoint landed on, and was not).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_request_beside_a_conditional_breakpoint_is_refused_in_the_follow_up() {
+    let actions = vec![
+        Action::SetConditionalBreakpoint {
+            line: 3,
+            condition: "i > 0".into(),
+        },
+        bp(3),
+        Action::Start,
+        Action::Resume,
+        Action::Resume,
+    ];
+    let pin = Pin {
+        line: Some(1),
+        ..Pin::default()
+    };
+    let params = one(mm::INSERT_DEAD_CODE, actions, pin);
+    let p = inline("refused.js", LOOP);
+    let mut e = engine("node").await;
+    let c = chain_judged(&mut e, &p, &params).await;
+    e.shutdown().await;
+    assert_eq!(c.sessions.len(), 2);
+    let refused = |s: &Session| {
+        answered(&s.traces[0])
+            .iter()
+            .filter(|(a, o, _)| a.sets_breakpoint() && matches!(o, Output::Error { .. }))
+            .count()
+    };
+    assert_eq!(refused(&c.sessions[0]), 1);
+    assert_eq!(refused(&c.sessions[1]), 1);
+    assert!(
+        c.sessions[1].warnings.is_empty(),
+        "{:?}",
+        c.sessions[1].warnings
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_continue_to_a_location_is_a_temporary_breakpoint_there() {
+    // From the loop's first pause, its breakpoint removed, on to `return s` (line 6): the
+    // follow-up sets a breakpoint there, resumes and removes it, and pauses where the parent's
+    // continue did, with the same state.
+    let actions = vec![
+        bp(3),
+        Action::Start,
+        Action::RemoveBreakpoint {
+            id: morphtrace_schema::BreakpointId(0),
+        },
+        Action::ContinueToLocation { line: 6 },
+        Action::Resume,
+    ];
+    let params = one(mm::CONTINUE_AS_BREAKPOINT, actions, anchored(3, &[]));
+    let p = inline("continue.js", LOOP);
+    let mut e = engine("node").await;
+    let c = chain_judged(&mut e, &p, &params).await;
+    e.shutdown().await;
+    assert_eq!(c.sessions.len(), 2);
+    let (parent, follow) = (&c.sessions[0], &c.sessions[1]);
+    assert!(follow.warnings.is_empty(), "{:?}", follow.warnings);
+    let stops = |s: &Session| -> Vec<(String, Option<u32>)> {
+        answered(&s.traces[0])
+            .into_iter()
+            .filter(|(a, _, _)| a.is_control())
+            .map(|(a, o, _)| (a.name().to_string(), pause_line(&o)))
+            .collect()
+    };
+    assert_eq!(
+        stops(parent),
+        [
+            ("start".into(), Some(3)),
+            ("continueToLocation".into(), Some(6)),
+            ("resume".into(), None),
+        ]
+    );
+    assert_eq!(
+        stops(follow),
+        [
+            ("start".into(), Some(3)),
+            ("resume".into(), Some(6)),
+            ("resume".into(), None),
+        ]
+    );
+    // A continue that runs on as a resume: the parent ends where the breakpoint stops.
+    let (_, bad) = with_and_without(Fault::ContinueAsResume, LOOP, &params).await;
+    assert_eq!(bad.warnings.len(), 1, "{:?}", bad.outcome);
+    assert_eq!(
+        bad.warnings[0].relation,
+        "continuing-to-a-line-is-a-temporary-breakpoint-there"
+    );
+    let names: Vec<&str> = follow.traces[0].actions().map(|a| a.name()).collect();
+    assert_eq!(
+        names,
+        [
+            "setBreakpoint",
+            "start",
+            "removeBreakpoint",
+            "setBreakpoint",
+            "resume",
+            "removeBreakpoint",
+            "resume"
+        ]
+    );
+}
+
+/// The modern relations that apply on an engine: Firefox's protocol cannot continue to a
+/// location, so there is nothing to transform there.
+fn relations(kind: &str) -> Vec<&'static str> {
+    mm::MODERN
+        .iter()
+        .copied()
+        .filter(|t| kind != "firefox" || *t != mm::CONTINUE_AS_BREAKPOINT)
+        .collect()
+}
+
 /// The modern relations, each alone through three rounds over generated programs (whose
-/// sessions evaluate, set conditions and pause on exceptions themselves), on Node and Firefox:
+/// sessions evaluate, set conditions and variables, continue to lines and pause on exceptions
+/// themselves), on Node and Firefox:
 /// every relation judges follow-ups, and none warns on a correct debugger.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn modern_relations_run_full_chains_without_warnings() {
@@ -536,10 +707,25 @@ async fn modern_relations_run_full_chains_without_warnings() {
             let mut e = engine(kind).await;
             let mut judged: BTreeMap<&str, usize> = BTreeMap::new();
             let mut warnings = Vec::new();
-            for t in mm::MODERN {
+            for t in relations(kind) {
                 for p in &programs {
                     for seed in 1..=2 {
-                        let mut params = ChainParams::random(seed, 3, random.clone());
+                        // The two relations over actions of their own draw them: a set
+                        // variable counts on a breakpoint's pause at a statement that starts
+                        // its line, with the breakpoint there from the start, so it is drawn
+                        // often.
+                        let random = match t {
+                            mm::SET_AS_CODE => RandomParams {
+                                set_variable_weight: 2.0,
+                                ..random.clone()
+                            },
+                            mm::CONTINUE_AS_BREAKPOINT => RandomParams {
+                                continue_weight: 1.0,
+                                ..random.clone()
+                            },
+                            _ => random.clone(),
+                        };
+                        let mut params = ChainParams::random(seed, 3, random);
                         params.transformations = vec![t];
                         let c = chain_judged(&mut e, p, &params).await;
                         for s in &c.sessions[1..] {
@@ -567,7 +753,8 @@ async fn modern_relations_run_full_chains_without_warnings() {
     };
     let (a, b) = tokio::join!(run("node"), run("firefox"));
     for (kind, (judged, warnings)) in [("node", a), ("firefox", b)] {
-        for t in mm::MODERN {
+        eprintln!("{kind}: judged {judged:?}");
+        for t in relations(kind) {
             assert!(
                 judged.get(t).copied().unwrap_or(0) >= 3,
                 "{kind}: {t} judged {:?}",

@@ -33,6 +33,8 @@ pub enum Fault {
     /// A set variable that does not take: the engine is not asked, the old value read back as
     /// if it were the new one.
     IgnoreSet,
+    /// A continue to a location that runs on as a resume does.
+    ContinueAsResume,
 }
 
 pub struct FaultyEngine {
@@ -170,6 +172,12 @@ impl Debugger for FaultyDebugger {
     }
 
     async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
+        let action = match action {
+            Action::ContinueToLocation { .. } if self.fault == Fault::ContinueAsResume => {
+                &Action::Resume
+            }
+            other => other,
+        };
         let mut out = self.inner.control(action).await?;
         match &self.fault {
             Fault::DropPausesAt { line } => {
@@ -220,7 +228,8 @@ impl Debugger for FaultyDebugger {
             | Fault::IgnoreCondition
             | Fault::PausingLogpoint
             | Fault::SilentLogpoint
-            | Fault::IgnoreSet => {}
+            | Fault::IgnoreSet
+            | Fault::ContinueAsResume => {}
         }
         Ok(out)
     }

@@ -189,22 +189,9 @@ pub fn refusal(action: &Action, started: bool, ended: Option<&ProgramOutcome>) -
         (_, Some(outcome)) => format!("the program already ended ({})", outcome.name()),
         (Action::Start, None) if started => "the program already started".into(),
         (Action::Start, None) => return None,
-        (
-            Action::Resume
-            | Action::StepInto
-            | Action::StepOver
-            | Action::StepOut
-            | Action::ContinueToLocation { .. },
-            None,
-        ) if !started => "the program has not started".into(),
-        (
-            Action::Resume
-            | Action::StepInto
-            | Action::StepOver
-            | Action::StepOut
-            | Action::ContinueToLocation { .. },
-            None,
-        ) => return None,
+        // Resume, the steps, continue to a location: they run a started program.
+        (a, None) if a.is_control() && !started => "the program has not started".into(),
+        (a, None) if a.is_control() => return None,
         (other, None) => format!("{other} is not a control action"),
     };
     Some(Output::Error { message })

@@ -346,9 +346,15 @@ async fn drive(
                     }
                     _ => action.on_line(line, column),
                 };
+                // Where it was asked for as sent: a conditional breakpoint or a logpoint has
+                // no column (V8 keys it at column 0), whatever the parent's place was.
+                let sent = match &request {
+                    Action::SetBreakpoint { line, column } => (*line, *column),
+                    other => (other.breakpoint_line().unwrap_or(line), None),
+                };
                 let out = f.apply(request).await?;
                 if let Output::BreakpointSet { id, .. } = &out {
-                    requested.insert(*id, (line, column));
+                    requested.insert(*id, sent);
                     if let Some(p) = parent_id {
                         ids.insert(p, *id);
                     }
@@ -979,6 +985,14 @@ fn set_as_code(
         let Some(Output::Paused(q)) = &parent[c].1 else {
             continue;
         };
+        // Nothing between the pause and the set looks at the frame: in the follow-up the
+        // assignment has already run there.
+        if parent[c + 1..s]
+            .iter()
+            .any(|(a, _)| matches!(a, Action::Evaluate { .. } | Action::SetVariable { .. }))
+        {
+            continue;
+        }
         let at = q.location;
         // A breakpoint there from before the start, never removed before the set.
         let kept = parent[..first_control].iter().any(|(a, o)| match (a, o) {
