@@ -2103,3 +2103,64 @@ async fn set_variable_and_continue_to_location_on_every_engine() {
         set_variable_and_continue(kind).await;
     }
 }
+
+/// Restarting a frame runs its function again from its start: the pause is at its first
+/// statement, its locals fresh, and what it changed outside stays changed (here a counter the
+/// function increments: 2 once it ran twice). A frame the pause does not have is refused;
+/// WebKit's protocol has no restart and says so.
+async fn restart_frame(kind: &str) {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "restart.js",
+        "let calls = 0;\nfunction f(n) {\n  let t = n * 2;\n  calls += 1;\n  return t + 1;\n}\nlet r = f(3);\nconsole.log(\"r\", r, calls);\n",
+    );
+    let mut e = engine(kind, CaptureOptions::default()).await;
+    let mut d = open(&mut e, &p).await;
+    d.set_breakpoint(4, None).await.unwrap();
+    let s = paused(d.control(&Action::Start).await.unwrap());
+    assert_eq!((s.location.line, s.stack.len()), (4, 2), "{kind}");
+    let out = d.control(&Action::RestartFrame { frame: 7 }).await.unwrap();
+    assert!(matches!(out, Output::Error { .. }), "{kind}: {out:?}");
+    let out = d.control(&Action::RestartFrame { frame: 0 }).await.unwrap();
+    if !d.restarts_frames() {
+        assert_eq!(kind, "bun");
+        assert!(matches!(out, Output::Error { .. }), "{kind}: {out:?}");
+    } else {
+        let s = paused(out);
+        assert_eq!(s.location.line, 2, "{kind}: {s:?}");
+        assert_eq!(s.reason.name(), "restart-frame", "{kind}");
+        assert_eq!(s.stack.len(), 2, "{kind}");
+        let vars = morphtrace_schema::dbdb::visible_variables(s.top_scopes());
+        assert_eq!(
+            vars.get("n").map(|v| (*v).clone()),
+            Some(Value::Number(3.0)),
+            "{kind}"
+        );
+        assert_eq!(
+            vars.get("t").map(|v| (*v).clone()),
+            Some(Value::Uninitialized),
+            "{kind}"
+        );
+        let s = paused(d.control(&Action::Resume).await.unwrap());
+        assert_eq!(s.location.line, 4, "{kind}");
+    }
+    assert!(matches!(
+        d.control(&Action::Resume).await.unwrap(),
+        Output::Finished { .. }
+    ));
+    let expected = if d.restarts_frames() {
+        "r 7 2"
+    } else {
+        "r 7 1"
+    };
+    assert_eq!(d.console(), vec![expected.to_string()], "{kind}");
+    d.close().await;
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn restart_frame_on_every_engine() {
+    for kind in ["node", "chromium", "firefox", "bun", "deno"] {
+        restart_frame(kind).await;
+    }
+}

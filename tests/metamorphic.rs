@@ -608,6 +608,53 @@ async fn a_refused_request_beside_a_conditional_breakpoint_is_refused_in_the_fol
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_restart_that_does_not_restart_is_caught_by_restarting_as_reentry() {
+    // Into `sq` by a step, two steps on, then (the follow-up) its frame restarted: it pauses
+    // where the step into did, the two steps repeat, and nothing it did shows (5 and 26).
+    let text = "function sq(n) {\n  let t = n * n;\n  t = t + 1;\n  return t;\n}\nlet a = sq(2);\nlet b = sq(a);\nconsole.log(a, b);\n";
+    let actions = vec![
+        bp(5),
+        Action::Start,
+        Action::StepInto,
+        Action::StepOver,
+        Action::StepOver,
+        Action::Resume,
+    ];
+    let params = one(mm::RESTART_AS_REENTRY, actions, anchored(4, &[]));
+    let (good, bad) = with_and_without(Fault::RestartAsStep, text, &params).await;
+    assert!(good.warnings.is_empty(), "{:?}", good.warnings);
+    assert_eq!(good.traces[0].console, ["5 26"]);
+    let lines: Vec<(String, Option<u32>)> = answered(&good.traces[0])
+        .into_iter()
+        .filter(|(a, _, _)| a.is_control())
+        .map(|(a, o, _)| (a.name().to_string(), pause_line(&o)))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("start".into(), Some(5)),
+            ("stepInto".into(), Some(1)),
+            ("stepOver".into(), Some(2)),
+            ("stepOver".into(), Some(3)),
+            ("restartFrame".into(), Some(1)),
+            ("stepOver".into(), Some(2)),
+            ("stepOver".into(), Some(3)),
+            ("resume".into(), None),
+        ]
+    );
+    assert_eq!(bad.warnings.len(), 1, "{:?}", bad.outcome);
+    assert_eq!(
+        bad.warnings[0].relation,
+        "a-restarted-side-effect-free-frame-pauses-as-its-entry-did"
+    );
+    let restart = answered(&bad.traces[0])
+        .into_iter()
+        .find(|(a, _, _)| matches!(a, Action::RestartFrame { .. }))
+        .map(|(_, _, i)| i);
+    assert_eq!(bad.warnings[0].event_index, restart);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_continue_to_a_location_is_a_temporary_breakpoint_there() {
     // From the loop's first pause, its breakpoint removed, on to `return s` (line 6): the
     // follow-up sets a breakpoint there, resumes and removes it, and pauses where the parent's
@@ -691,6 +738,8 @@ fn relations(kind: &str) -> Vec<&'static str> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn modern_relations_run_full_chains_without_warnings() {
     let programs = corpus::load_specs(&["gen:1..3".to_string()], &dir()).unwrap();
+    // A step into a function without side effects is rarer: more programs for the restart.
+    let wide = corpus::load_specs(&["gen:4..40".to_string()], &dir()).unwrap();
     let random = RandomParams {
         evaluate_weight: 0.5,
         condition_weight: 0.3,
@@ -702,13 +751,19 @@ async fn modern_relations_run_full_chains_without_warnings() {
     };
     let run = |kind: &'static str| {
         let programs = programs.clone();
+        let wide = wide.clone();
         let random = random.clone();
         async move {
             let mut e = engine(kind).await;
             let mut judged: BTreeMap<&str, usize> = BTreeMap::new();
             let mut warnings = Vec::new();
             for t in relations(kind) {
-                for p in &programs {
+                let programs = if t == mm::RESTART_AS_REENTRY {
+                    &wide
+                } else {
+                    &programs
+                };
+                for p in programs {
                     for seed in 1..=2 {
                         // The two relations over actions of their own draw them: a set
                         // variable counts on a breakpoint's pause at a statement that starts
@@ -723,6 +778,8 @@ async fn modern_relations_run_full_chains_without_warnings() {
                                 continue_weight: 1.0,
                                 ..random.clone()
                             },
+                            // DBDB's four actions: steps into functions, and on within them.
+                            mm::RESTART_AS_REENTRY => RandomParams::default(),
                             _ => random.clone(),
                         };
                         let mut params = ChainParams::random(seed, 3, random);

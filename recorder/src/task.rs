@@ -30,6 +30,9 @@ pub struct RandomParams {
     /// Weight of continuing to a line below the pause, like `evaluate_weight` (only where
     /// every debugger of the session can).
     pub continue_weight: f64,
+    /// Weight of restarting a function's frame of the pause (only where every debugger of
+    /// the session can), like `evaluate_weight`.
+    pub restart_weight: f64,
     /// Which exceptions pause, set before `Start`; `None` (the default) sets nothing.
     pub exceptions: Option<ExceptionChoice>,
 }
@@ -73,6 +76,7 @@ impl Default for RandomParams {
             logpoint_weight: 0.0,
             set_variable_weight: 0.0,
             continue_weight: 0.0,
+            restart_weight: 0.0,
             exceptions: None,
         }
     }
@@ -86,6 +90,7 @@ impl RandomParams {
             + self.logpoint_weight
             + self.set_variable_weight
             + self.continue_weight
+            + self.restart_weight
     }
 
     /// `name=value` pairs for the archive header; the action weights only when they are not
@@ -105,6 +110,7 @@ impl RandomParams {
                 ("logpoint", self.logpoint_weight),
                 ("setVariable", self.set_variable_weight),
                 ("continueToLocation", self.continue_weight),
+                ("restartFrame", self.restart_weight),
             ] {
                 if weight > 0.0 {
                     w.push_str(&format!(",{name}={weight}"));
@@ -214,7 +220,8 @@ impl Pin {
             | mm::EVALUATE_LOCAL
             | mm::LOGPOINT
             | mm::CONTINUE_AS_BREAKPOINT
-            | mm::SET_AS_CODE => Pin {
+            | mm::SET_AS_CODE
+            | mm::RESTART_AS_REENTRY => Pin {
                 action: number("action").map(|a| a as usize),
                 recorded: record.params.clone(),
                 ..Pin::default()

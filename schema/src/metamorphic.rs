@@ -30,6 +30,7 @@ pub const PAUSE_ON_ALL: &str = "pause-on-all-exceptions";
 pub const LOGPOINT: &str = "logpoint-for-a-breakpoint";
 pub const CONTINUE_AS_BREAKPOINT: &str = "continue-to-location-as-a-breakpoint";
 pub const SET_AS_CODE: &str = "set-variable-as-code";
+pub const RESTART_AS_REENTRY: &str = "restart-frame-as-reentry";
 
 /// Every transformation of Table 1, action transformations first.
 pub const ALL: &[&str] = &[
@@ -55,6 +56,7 @@ pub const MODERN: &[&str] = &[
     LOGPOINT,
     CONTINUE_AS_BREAKPOINT,
     SET_AS_CODE,
+    RESTART_AS_REENTRY,
 ];
 
 /// A transformation's canonical name, of Table 1 or the modern ones.
@@ -92,6 +94,7 @@ pub fn relation_of(transformation: &str) -> &'static str {
         LOGPOINT => "a-logpoint-never-pauses-and-logs-what-the-breakpoint-showed",
         CONTINUE_AS_BREAKPOINT => "continuing-to-a-line-is-a-temporary-breakpoint-there",
         SET_AS_CODE => "a-set-variable-is-the-assignment-in-the-program-from-there-on",
+        RESTART_AS_REENTRY => "a-restarted-side-effect-free-frame-pauses-as-its-entry-did",
         _ => "same-behaviour",
     }
 }
@@ -213,12 +216,21 @@ pub struct Expectation {
     /// pause the set was made at, and the set's own action. The follow-up's counterpart of that
     /// pause shows the variable already set (the inserted assignment ran before it).
     pub assigned: Option<(u32, u32)>,
+    /// A frame restarted after the parent's control action `.1`, whose function the parent
+    /// entered at control action `.0`: the restart pauses as that entry did, and the parent's
+    /// actions after the entry, repeated, pause as they did (then the parent's go on).
+    pub repeated: Option<(u32, u32)>,
     /// Compare class names and function source descriptions (off when the program changed).
     pub object_shells: bool,
 }
 
 fn list(v: &BTreeSet<u32>) -> String {
     v.iter().map(u32::to_string).collect::<Vec<_>>().join(",")
+}
+
+fn pair(s: &str) -> Option<(u32, u32)> {
+    let (a, b) = s.split_once(',')?;
+    Some((a.parse().ok()?, b.parse().ok()?))
 }
 
 fn parse_list(s: &str) -> BTreeSet<u32> {
@@ -280,6 +292,9 @@ impl Expectation {
         }
         if let Some((pause, set)) = self.assigned {
             p.push(("expect.assigned".into(), format!("{pause},{set}")));
+        }
+        if let Some((entry, restart)) = self.repeated {
+            p.push(("expect.repeated".into(), format!("{entry},{restart}")));
         }
         if let Some(f) = &self.fresh {
             p.push(("expect.fresh-parameter".into(), f.name.clone()));
@@ -364,10 +379,8 @@ impl Expectation {
                     .collect();
                 Some((at, pauses, parts.next()?.to_string()))
             }),
-            assigned: get("expect.assigned").and_then(|v| {
-                let (a, b) = v.split_once(',')?;
-                Some((a.parse().ok()?, b.parse().ok()?))
-            }),
+            assigned: get("expect.assigned").and_then(pair),
+            repeated: get("expect.repeated").and_then(pair),
             object_shells: get("expect.object-shells") != Some("false"),
         }
     }
@@ -656,10 +669,21 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
     }
 
     // Pauses and the end, in order; pauses a condition filters out are not expected.
-    let pc: Vec<&Answer> = pa
+    let mut pc: Vec<&Answer> = pa
         .iter()
         .filter(|a| a.action.is_control() && !x.skipped.contains(&a.action_index))
         .collect();
+    // A restarted frame: the entry's pause and those after it again, after the restart's place.
+    if let Some((entry, restart)) = x.repeated {
+        let again: Vec<&Answer> = pc
+            .iter()
+            .filter(|a| (entry..=restart).contains(&a.action_index))
+            .copied()
+            .collect();
+        if let Some(at) = pc.iter().position(|a| a.action_index == restart) {
+            pc.splice(at + 1..at + 1, again);
+        }
+    }
     let fc: Vec<&Answer> = fa.iter().filter(|a| a.action.is_control()).collect();
     let mut j = 0;
     for p in &pc {

@@ -99,6 +99,11 @@ pub enum Action {
     ContinueToLocation {
         line: u32,
     },
+    /// Runs the function of the current pause's `frame` (0: the top program frame) again from
+    /// its start, the frames above it dropped; answered by the pause at its start.
+    RestartFrame {
+        frame: u32,
+    },
 }
 
 impl Action {
@@ -152,6 +157,7 @@ impl Action {
                 | Action::StepOver
                 | Action::StepOut
                 | Action::ContinueToLocation { .. }
+                | Action::RestartFrame { .. }
         )
     }
 
@@ -171,6 +177,7 @@ impl Action {
             Action::SetLogpoint { .. } => "setLogpoint",
             Action::SetVariable { .. } => "setVariable",
             Action::ContinueToLocation { .. } => "continueToLocation",
+            Action::RestartFrame { .. } => "restartFrame",
         }
     }
 }
@@ -193,6 +200,7 @@ impl fmt::Display for Action {
             }
             Action::SetVariable { name, value } => write!(f, "setVariable({name} = {value})"),
             Action::ContinueToLocation { line } => write!(f, "continueToLocation({})", line + 1),
+            Action::RestartFrame { frame } => write!(f, "restartFrame(#{frame})"),
             other => f.write_str(other.name()),
         }
     }

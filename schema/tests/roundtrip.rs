@@ -120,6 +120,7 @@ fn action() -> impl Strategy<Value = Action> {
             .prop_map(|(line, expression)| Action::SetLogpoint { line, expression }),
         (text(), text()).prop_map(|(name, value)| Action::SetVariable { name, value }),
         any::<u32>().prop_map(|line| Action::ContinueToLocation { line }),
+        any::<u32>().prop_map(|frame| Action::RestartFrame { frame }),
     ]
 }
 

@@ -35,6 +35,8 @@ pub enum Fault {
     IgnoreSet,
     /// A continue to a location that runs on as a resume does.
     ContinueAsResume,
+    /// A restarted frame that only steps over instead.
+    RestartAsStep,
 }
 
 pub struct FaultyEngine {
@@ -171,11 +173,16 @@ impl Debugger for FaultyDebugger {
         self.inner.continues_to_location()
     }
 
+    fn restarts_frames(&self) -> bool {
+        self.inner.restarts_frames()
+    }
+
     async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {
         let action = match action {
             Action::ContinueToLocation { .. } if self.fault == Fault::ContinueAsResume => {
                 &Action::Resume
             }
+            Action::RestartFrame { .. } if self.fault == Fault::RestartAsStep => &Action::StepOver,
             other => other,
         };
         let mut out = self.inner.control(action).await?;
@@ -229,7 +236,8 @@ impl Debugger for FaultyDebugger {
             | Fault::PausingLogpoint
             | Fault::SilentLogpoint
             | Fault::IgnoreSet
-            | Fault::ContinueAsResume => {}
+            | Fault::ContinueAsResume
+            | Fault::RestartAsStep => {}
         }
         Ok(out)
     }

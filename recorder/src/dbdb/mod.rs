@@ -183,6 +183,11 @@ impl Lockstep<'_> {
         }
     }
 
+    /// Whether every debugger of the session can restart a frame.
+    fn restarts_frames(&self) -> bool {
+        self.debuggers.iter().all(|d| d.restarts_frames())
+    }
+
     /// Whether every debugger of the session can continue to a location.
     fn continues_to_location(&self) -> bool {
         self.debuggers.iter().all(|d| d.continues_to_location())
@@ -638,6 +643,7 @@ async fn random(
                     params.logpoint_weight,
                     params.set_variable_weight,
                     params.continue_weight,
+                    params.restart_weight,
                 ]
                 .into_iter()
                 .enumerate()
@@ -691,11 +697,30 @@ async fn random(
                 None => Action::StepOver,
             },
             // Continue to a line below the pause, where every debugger can.
-            _ => match ls.last_pause().filter(|_| ls.continues_to_location()) {
+            8 => match ls.last_pause().filter(|_| ls.continues_to_location()) {
                 Some(p) if p.location.line + 1 < lines => Action::ContinueToLocation {
                     line: rng.random_range(p.location.line + 1..lines.min(p.location.line + 11)),
                 },
                 _ => Action::StepOver,
+            },
+            // Restart a function's frame (not the top-level code's), where every debugger can.
+            _ => match ls.last_pause().filter(|_| ls.restarts_frames()) {
+                Some(p) => {
+                    let functions: Vec<u32> = p
+                        .stack
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, f)| !f.function.is_empty())
+                        .map(|(i, _)| i as u32)
+                        .collect();
+                    match functions.len() {
+                        0 => Action::StepOver,
+                        n => Action::RestartFrame {
+                            frame: functions[rng.random_range(0..n)],
+                        },
+                    }
+                }
+                None => Action::StepOver,
             },
         };
         ls.apply(&action).await?;

@@ -139,6 +139,11 @@ pub trait Debugger: Send {
     fn continues_to_location(&self) -> bool {
         true
     }
+    /// Whether the protocol can restart a frame (WebKit's cannot). Where it cannot,
+    /// `RestartFrame` answers `Error`.
+    fn restarts_frames(&self) -> bool {
+        true
+    }
     /// `SetVariable` on the top frame of the current pause: answers `VariableSet` with the
     /// value read back, or `Error` (`not_paused`, or what the engine refused).
     async fn set_variable(&mut self, name: &str, value: &str) -> Result<Output, DebuggerError>;
@@ -214,7 +219,8 @@ pub async fn apply(d: &mut dyn Debugger, action: &Action) -> Result<Output, Debu
         | Action::StepInto
         | Action::StepOver
         | Action::StepOut
-        | Action::ContinueToLocation { .. } => d.control(action).await,
+        | Action::ContinueToLocation { .. }
+        | Action::RestartFrame { .. } => d.control(action).await,
     }
 }
 
@@ -290,6 +296,19 @@ pub fn bound_names(scopes: &[morphtrace_schema::Scope]) -> std::collections::Has
         .iter()
         .flat_map(|s| s.variables.iter().map(|v| v.name.clone()))
         .collect()
+}
+
+/// What an adapter answers to a restart of a frame the current pause does not have.
+pub fn no_frame(frame: u32) -> Output {
+    Output::Error {
+        message: format!("the pause has no program frame #{frame}"),
+    }
+}
+
+/// The reason of the pause a restarted frame arrives at (CDP says `other`, Firefox
+/// `resumeLimit`): the restart's own.
+pub fn restarted() -> morphtrace_schema::PauseReason {
+    morphtrace_schema::PauseReason::Other("restart-frame".into())
 }
 
 /// The assignment that sets a variable where a protocol has no request of its own for it

@@ -4,6 +4,7 @@
 //! (a step consumed by a new breakpoint, a step that replaced a continue) are decided while the
 //! follow-up runs, from the live outputs.
 
+pub mod pure;
 pub mod source;
 
 use crate::cod::v8::V8Runner;
@@ -179,6 +180,10 @@ struct Recipe {
     /// A parent set variable (by action index) left out: the program does it (the inserted
     /// line), before the pause (the control action, by index) it was made at.
     set_as_code: Option<(usize, usize)>,
+    /// After which parent control action (a pause in a function without side effects) its
+    /// frame is restarted, and the parent's control action that entered the function: the
+    /// actions after the entry up to the restart's place are issued again.
+    restart: Option<(usize, usize)>,
     /// A step that stops on an inserted line is issued again (the new code is real code).
     restep_inserted: bool,
     /// Lines (follow-up coordinates) of code inserted by earlier rounds: dead code whose
@@ -511,6 +516,17 @@ async fn drive(
                 }
             }
         }
+        if let Some((entry, at)) = r.restart {
+            if at == i && !f.finished {
+                f.apply(Action::RestartFrame { frame: 0 }).await?;
+                for (again, _) in &parent[entry + 1..=at] {
+                    if f.finished {
+                        break;
+                    }
+                    f.apply(again.clone()).await?;
+                }
+            }
+        }
         if let Some((at, name)) = &r.evaluate_after {
             if *at == i && !f.finished {
                 f.expect.inserted.insert(f.index());
@@ -598,9 +614,27 @@ fn choose(
             replace: None,
             continue_as_breakpoint: None,
             set_as_code: None,
+            restart: None,
             restep_inserted: false,
             inserted_code: BTreeSet::new(),
         };
+        if name == mm::RESTART_AS_REENTRY {
+            let options = reentries(&loaded.program.text, parent, pin.action);
+            let Some(&(entry, at)) = options.choose(rng) else {
+                continue;
+            };
+            return Some(Choice {
+                params: vec![
+                    ("action".into(), at.to_string()),
+                    ("entry".into(), entry.to_string()),
+                ],
+                recipe: Recipe {
+                    restart: Some((entry, at)),
+                    ..base
+                },
+                program: None,
+            });
+        }
         if name == mm::SET_AS_CODE {
             let Some(a) = &analysis else { continue };
             match set_as_code(a, &loaded.program.text, base, pin, parent, rng) {
@@ -954,6 +988,71 @@ fn modern(
         }
         _ => None,
     }
+}
+
+/// Restart-frame-as-reentry: the parent's pauses in a function without side effects
+/// (`pure`) that it entered by a step into from its caller, each with that entry: the parent's
+/// control actions (pinned: `at`) whose pause is in the same call of the function (the frames
+/// below unchanged), with only resumes and steps within it since the entry.
+fn reentries(
+    text: &str,
+    parent: &[(Action, Option<Output>)],
+    at: Option<usize>,
+) -> Vec<(usize, usize)> {
+    let functions = pure::functions(text);
+    let pauses: Vec<(usize, &morphtrace_schema::PauseState)> = parent
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (a, o))| match o {
+            Some(Output::Paused(p)) if a.is_control() => Some((i, p)),
+            _ => None,
+        })
+        .collect();
+    let names = |p: &morphtrace_schema::PauseState, from: usize| -> Vec<String> {
+        p.stack[from..].iter().map(|f| f.function.clone()).collect()
+    };
+    let mut out = Vec::new();
+    for (k, &(cr, r)) in pauses.iter().enumerate() {
+        if at.is_some_and(|a| a != cr)
+            || r.stack.len() < 2
+            || r.stack[0].function.is_empty()
+            || r.exception.is_some()
+            || !pure::pure_at(&functions, r.location)
+        {
+            continue;
+        }
+        let below = &r.stack[1..];
+        let same_call = |p: &morphtrace_schema::PauseState| {
+            p.stack.len() == r.stack.len()
+                && p.stack[0].function == r.stack[0].function
+                && p.stack[1..] == *below
+                && p.exception.is_none()
+        };
+        // Back through this call's pauses to the one a step into from the caller made.
+        let mut entry = None;
+        for j in (0..=k).rev() {
+            let (cj, p) = pauses[j];
+            if !same_call(p) {
+                break;
+            }
+            let caller = j
+                .checked_sub(1)
+                .map(|h| pauses[h].1)
+                .is_some_and(|q| q.stack.len() + 1 == r.stack.len() && names(q, 0) == names(r, 1));
+            if parent[cj].0 == Action::StepInto && caller {
+                entry = Some(cj);
+                break;
+            }
+        }
+        let Some(ce) = entry else { continue };
+        let within = parent[ce + 1..=cr]
+            .iter()
+            .all(|(a, _)| matches!(a, Action::Resume | Action::StepInto | Action::StepOver));
+        if within {
+            out.push((ce, cr));
+        }
+    }
+    out
 }
 
 /// Set-variable-as-code: a parent set variable that took, made at a breakpoint's pause on a
@@ -1340,6 +1439,7 @@ pub async fn run_chain(
             fresh: choice.program.as_ref().and_then(|t| t.fresh.clone()),
             object_shells: choice.program.is_none(),
             assigned: choice.recipe.set_as_code.map(|(c, s)| (c as u32, s as u32)),
+            repeated: choice.recipe.restart.map(|(e, r)| (e as u32, r as u32)),
             ..Default::default()
         };
         let id = session_id(chain_key, round);

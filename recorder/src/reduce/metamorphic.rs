@@ -116,6 +116,7 @@ impl<'a> ChainJudge<'a> {
                 | mm::LOGPOINT
                 | mm::CONTINUE_AS_BREAKPOINT
                 | mm::SET_AS_CODE
+                | mm::RESTART_AS_REENTRY
         )
         .then_some(self.pin.action)
         .flatten()

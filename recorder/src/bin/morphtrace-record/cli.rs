@@ -464,6 +464,11 @@ pub(crate) struct RunArgs {
     /// cannot).
     #[arg(long, default_value_t = 0.0)]
     pub(crate) continue_weight: f64,
+    /// Weight of restarting the frame of a function on the pause's stack (not the top-level
+    /// code's) against each control action's 1. Only drawn where every engine of the session
+    /// can (WebKit's protocol, Bun's, cannot).
+    #[arg(long, default_value_t = 0.0)]
+    pub(crate) restart_weight: f64,
     /// Which thrown exceptions pause, set before the program starts: none, uncaught, all, or
     /// random (each session draws one). Unset: nothing is set (the engine's default, none).
     #[arg(long, value_name = "MODE")]
@@ -578,6 +583,7 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("logpoint_weight", &[Random, Differential, Metamorphic]),
         ("set_variable_weight", &[Random, Differential, Metamorphic]),
         ("continue_weight", &[Random, Differential, Metamorphic]),
+        ("restart_weight", &[Random, Differential, Metamorphic]),
         ("pause_on_exceptions", &[Random, Differential, Metamorphic]),
         ("variants", &[Coverage]),
         ("run_timeout", &[Coverage]),

@@ -141,6 +141,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         ("--logpoint-weight", r.logpoint_weight),
         ("--set-variable-weight", r.set_variable_weight),
         ("--continue-weight", r.continue_weight),
+        ("--restart-weight", r.restart_weight),
     ] {
         if !(w >= 0.0 && w.is_finite()) {
             bail!("{flag} must be a non-negative number");
@@ -168,6 +169,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         logpoint_weight: r.logpoint_weight,
         set_variable_weight: r.set_variable_weight,
         continue_weight: r.continue_weight,
+        restart_weight: r.restart_weight,
         exceptions,
     };
     let name = match r.strategy {

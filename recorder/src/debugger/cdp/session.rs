@@ -79,6 +79,8 @@ pub struct CdpSession {
     /// The top frame's scopes at the current pause: each one's place in CDP's `scopeChain`
     /// (`setVariableValue`'s `scopeNumber`) and the names it binds, innermost first.
     top_scopes: Vec<(usize, HashSet<String>)>,
+    /// The program frames' `callFrameId`s at the current pause, top first (`RestartFrame`).
+    frame_ids: Vec<String>,
     /// Pausing on exceptions was turned on: the target keeps it, so it serves no other session.
     pauses_on_exceptions: bool,
     healthy: bool,
@@ -164,6 +166,7 @@ impl CdpSession {
             script_reply: None,
             top_frame: None,
             top_scopes: Vec::new(),
+            frame_ids: Vec::new(),
             pauses_on_exceptions: false,
             healthy: true,
             reusable: true,
@@ -401,6 +404,8 @@ impl CdpSession {
                 (Action::ContinueToLocation { .. }, Some("other")) => {
                     crate::debugger::continued_to()
                 }
+                // Node's V8 says `other`, Chromium's `step`.
+                (Action::RestartFrame { .. }, _) => crate::debugger::restarted(),
                 (_, Some("other" | "debugCommand")) => PauseReason::DebuggerStatement,
                 (_, r) => PauseReason::Other(r.unwrap_or("").to_string()),
             }
@@ -410,6 +415,15 @@ impl CdpSession {
             .get("callFrameId")
             .and_then(Json::as_str)
             .map(str::to_string);
+        self.frame_ids = program
+            .iter()
+            .map(|f| {
+                f.get("callFrameId")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect();
         Ok(Pause::InProgram(PauseState {
             location: stack[0].location,
             reason,
@@ -854,6 +868,20 @@ impl CdpSession {
         {
             return Ok(refused);
         }
+        // The frame's id before the pause's state is let go.
+        let restart = match action {
+            Action::RestartFrame { frame } => {
+                match self
+                    .frame_ids
+                    .get(*frame as usize)
+                    .filter(|f| !f.is_empty())
+                {
+                    Some(id) => Some(id.clone()),
+                    None => return Ok(crate::debugger::no_frame(*frame)),
+                }
+            }
+            _ => None,
+        };
         self.top_frame = None;
         let method = match action {
             Action::Start if self.flavor == Flavor::Deno => {
@@ -891,6 +919,7 @@ impl CdpSession {
             Action::StepInto => Some("Debugger.stepInto"),
             Action::StepOver => Some("Debugger.stepOver"),
             Action::ContinueToLocation { .. } => Some("Debugger.continueToLocation"),
+            Action::RestartFrame { .. } => Some("Debugger.restartFrame"),
             // StepOut: `refusal` let only control actions through.
             _ => Some("Debugger.stepOut"),
         };
@@ -901,6 +930,9 @@ impl CdpSession {
                     "location": {"scriptId": self.script_id, "lineNumber": line},
                     "targetCallFrames": "any",
                 }),
+                // `StepInto`: pause where the restarted function starts (V8 then runs on to it;
+                // without a mode the request is refused).
+                Action::RestartFrame { .. } => json!({"callFrameId": restart, "mode": "StepInto"}),
                 _ => json!({}),
             };
             match self.call(m, params).await {

@@ -680,6 +680,10 @@ impl Debugger for JscSession {
         out
     }
 
+    fn restarts_frames(&self) -> bool {
+        false
+    }
+
     /// WebKit's protocol has no request to set a variable: an assignment evaluated on the
     /// frame, as Web Inspector's console would.
     async fn set_variable(&mut self, name: &str, value: &str) -> Result<Output, DebuggerError> {
@@ -752,6 +756,11 @@ impl JscSession {
             crate::debugger::refusal(action, self.started, self.finished.as_ref())
         {
             return Ok(refused);
+        }
+        if matches!(action, Action::RestartFrame { .. }) {
+            return Ok(Output::Error {
+                message: "WebKit's protocol cannot restart a frame".into(),
+            });
         }
         self.top_frame = None;
         let method = match action {

@@ -119,6 +119,8 @@ pub struct RdpSession {
     top_frame: Option<String>,
     /// The names the top frame's scopes bind at the current pause (`set_variable`).
     top_names: std::collections::HashSet<String>,
+    /// The program frames' actors at the current pause, top first (`RestartFrame`).
+    frame_actors: Vec<String>,
     /// Pausing on exceptions was turned on: turned off again when the session closes.
     pauses_on_exceptions: bool,
     events: OwnedMutexGuard<mpsc::UnboundedReceiver<Json>>,
@@ -245,6 +247,7 @@ impl RdpSession {
             console_actor: loaded.console_actor,
             top_frame: None,
             top_names: Default::default(),
+            frame_actors: Vec::new(),
             pauses_on_exceptions: false,
             events,
             owned_link: link.owned,
@@ -522,6 +525,15 @@ impl RdpSession {
             .and_then(Json::as_str)
             .map(str::to_string);
         self.top_names = crate::debugger::bound_names(&stack[0].scopes);
+        self.frame_actors = program
+            .iter()
+            .map(|f| {
+                f.get("actor")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect();
         Ok(Pause::InProgram(PauseState {
             location,
             reason: self.reason(location, action, engine_reason.as_deref()),
@@ -542,6 +554,7 @@ impl RdpSession {
         match (action, why) {
             (_, Some("exception")) => PauseReason::Exception,
             (Action::StepInto | Action::StepOver | Action::StepOut, _) => PauseReason::Step,
+            (Action::RestartFrame { .. }, Some("resumeLimit")) => crate::debugger::restarted(),
             (_, Some("debuggerStatement")) => PauseReason::DebuggerStatement,
             (_, r) => PauseReason::Other(r.unwrap_or("").to_string()),
         }
@@ -1170,8 +1183,36 @@ impl Debugger for RdpSession {
                 message: "Firefox's protocol cannot continue to a location".into(),
             });
         }
+        // The frame's actor before the pause's state is let go.
+        let restart = match action {
+            Action::RestartFrame { frame } => {
+                match self
+                    .frame_actors
+                    .get(*frame as usize)
+                    .filter(|a| !a.is_empty())
+                {
+                    Some(actor) => Some(actor.clone()),
+                    None => return Ok(crate::debugger::no_frame(*frame)),
+                }
+            }
+            _ => None,
+        };
         self.top_frame = None;
         match action {
+            // The thread's `resume` with a `restart` limit and the frame (Firefox's own
+            // "Restart frame").
+            Action::RestartFrame { .. } => {
+                let thread = self.thread.clone();
+                let packet = json!({"resumeLimit": {"type": "restart"}, "frameActorID": restart});
+                match self.request(&thread, "resume", packet).await {
+                    Ok(_) => {}
+                    Err(RdpError::Server { message, .. }) => return Ok(Output::Error { message }),
+                    Err(e) => {
+                        self.healthy = false;
+                        return Err(err(e));
+                    }
+                }
+            }
             Action::Start => {
                 self.started = true;
                 let first = self.first.take();
