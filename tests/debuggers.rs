@@ -2164,3 +2164,105 @@ async fn restart_frame_on_every_engine() {
         restart_frame(kind).await;
     }
 }
+
+/// A finding's standalone reproducer speaks the three newer actions on every protocol, as the
+/// recorder does: it sets variables (CDP's request, an assignment elsewhere), continues to a
+/// line and restarts a frame, and exits 1 only where the engines answer differently: V8 sets a
+/// `const` when asked where Firefox's assignment leaves it (and Bun's throws); Bun cannot
+/// restart a frame.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reproducers_set_variables_continue_and_restart_frames() {
+    let _g = SERIAL.lock().await;
+    let program = "const k = 1;\nfunction f(n) {\n  let t = n * 2;\n  return t + k;\n}\nlet r = f(3);\nconsole.log(r);\n";
+    let mut executables = std::collections::BTreeMap::new();
+    for kind in ["node", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        executables.insert(kind, e.descriptor().executable.clone());
+        e.shutdown().await;
+    }
+    let set = |name: &str, value: &str| Action::SetVariable {
+        name: name.into(),
+        value: value.into(),
+    };
+    let bp = Action::SetBreakpoint {
+        line: 3,
+        column: None,
+    };
+    let cases: Vec<(&str, [&str; 2], Action, i32)> = vec![
+        ("variables", ["node", "firefox"], set("k", "5"), 1),
+        ("variables", ["node", "firefox"], set("t", "100"), 0),
+        ("variables", ["node", "bun"], set("t", "\"x\""), 0),
+        (
+            "pause-location",
+            ["node", "bun"],
+            Action::ContinueToLocation { line: 6 },
+            0,
+        ),
+        (
+            "pause-location",
+            ["node", "firefox"],
+            Action::RestartFrame { frame: 0 },
+            0,
+        ),
+        (
+            "pause-location",
+            ["node", "bun"],
+            Action::RestartFrame { frame: 0 },
+            1,
+        ),
+    ];
+    for (kind, engines, action, exit) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let actions = vec![bp.clone(), Action::Start, action.clone()];
+        let spec = serde_json::json!({
+            "title": format!("{action} on {engines:?}"),
+            "kind": kind,
+            "action": action.name(),
+            "step": 2,
+            "detail": "",
+            "variables": [],
+            "columns": false,
+            "prelude": false,
+            "actionTimeoutMs": 5000,
+            "engines": engines.iter().map(|k| serde_json::json!({
+                "kind": k,
+                "label": k,
+                "executable": executables[k],
+            })).collect::<Vec<_>>(),
+        });
+        std::fs::write(dir.path().join("program.js"), program).unwrap();
+        std::fs::write(
+            dir.path().join("actions.json"),
+            serde_json::to_string(&actions).unwrap(),
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("finding.json"), spec.to_string()).unwrap();
+        std::fs::write(
+            dir.path().join("reproduce.mjs"),
+            morphtrace_recorder::reduce::reproducer::reproducer(&spec, &[&actions]),
+        )
+        .unwrap();
+        let o = std::process::Command::new("node")
+            .arg(dir.path().join("reproduce.mjs"))
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(
+            o.status.code(),
+            Some(exit),
+            "{action} on {engines:?}: {said}"
+        );
+        // Each answer is the action's own (a set reads back, a continue or restart pauses).
+        let expected = match (&action, exit) {
+            (Action::SetVariable { .. }, _) => "{\"set\":",
+            (Action::ContinueToLocation { .. }, _) => "): 7\n",
+            (_, 0) => "): 3\n",
+            _ => "cannot restart a frame",
+        };
+        assert!(said.contains(expected), "{action} on {engines:?}: {said}");
+    }
+}

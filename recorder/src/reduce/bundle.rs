@@ -113,17 +113,6 @@ pub fn answer(o: &Output) -> String {
     }
 }
 
-/// Whether the reproducer's template can replay these actions: it cannot yet set a variable
-/// or continue to a location (the README then says there is no standalone reproducer).
-fn replayable(actions: &[Action]) -> bool {
-    !actions.iter().any(|a| {
-        matches!(
-            a,
-            Action::SetVariable { .. } | Action::ContinueToLocation { .. }
-        )
-    })
-}
-
 /// The answers of a trace, one per action.
 fn answers(t: &Trace) -> Vec<String> {
     t.events
@@ -188,9 +177,7 @@ pub fn write_bundle(
         .collect();
     std::fs::write(dir.join("pauses.json"), pretty(&paused))?;
     // What logpoints logged is not read by the reproducer (only the behaviour they leave).
-    let reproducer = case.engines.iter().all(reproducible)
-        && finding.kind != DivergenceKind::Log
-        && replayable(&r.actions);
+    let reproducer = case.engines.iter().all(reproducible) && finding.kind != DivergenceKind::Log;
     if reproducer {
         let variables: Vec<String> = match finding.kind {
             DivergenceKind::Variables => named_variable(&r.detail).into_iter().collect(),
@@ -254,9 +241,8 @@ pub fn write_bundle(
     } else {
         let _ = writeln!(
             md,
-            "## Reproduce\n\nNo standalone reproducer: it does not read what logpoints log, set \
-             variables or continue to a location yet; replay the steps with \
-             `morphtrace-record replay`."
+            "## Reproduce\n\nNo standalone reproducer: it does not read what logpoints log; replay \
+             the steps with `morphtrace-record replay`."
         );
     }
     std::fs::write(dir.join("README.md"), md)
@@ -426,8 +412,6 @@ pub fn write_metamorphic_bundle(
     // Only a difference between two answers is checked by the reproducer (not what the
     // program printed, nor a count of breakpoint answers).
     let reproducer = case.engines.iter().all(reproducible)
-        && replayable(&r.actions)
-        && replayable(&follow.actions)
         && follow.parent_step.is_some()
         && follow.step.is_some()
         && !matches!(finding.kind, DivergenceKind::Other(_));
@@ -555,8 +539,7 @@ pub fn write_metamorphic_bundle(
         let _ = writeln!(
             md,
             "## Reproduce\n\nNo standalone reproducer: it compares two answers of one debugger, \
-             and this violation ({}) is not one answer against another, or its steps set a \
-             variable or continue to a location, which the reproducer cannot do yet.",
+             and this violation ({}) is not one answer against another.",
             finding.kind.name()
         );
     }

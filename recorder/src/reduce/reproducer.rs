@@ -24,6 +24,9 @@ pub const TAGS: &[&str] = &[
     "evaluate",
     "conditions",
     "logpoints",
+    "set",
+    "continue",
+    "restart",
 ];
 
 /// The finding kinds the template tells apart: DBDB's six and those of the newer actions.
@@ -86,6 +89,15 @@ pub fn tags(spec: &serde_json::Value, actions: &[&[Action]]) -> BTreeSet<String>
     }
     if uses(|a| matches!(a, Action::SetLogpoint { .. })) {
         hold("logpoints");
+    }
+    if uses(|a| matches!(a, Action::SetVariable { .. })) {
+        hold("set");
+    }
+    if uses(|a| matches!(a, Action::ContinueToLocation { .. })) {
+        hold("continue");
+    }
+    if uses(|a| matches!(a, Action::RestartFrame { .. })) {
+        hold("restart");
     }
     on
 }
@@ -246,6 +258,12 @@ mod tests {
                 line: 2,
                 expression: "x * 2".into(),
             },
+            Action::SetVariable {
+                name: "x".into(),
+                value: "3".into(),
+            },
+            Action::ContinueToLocation { line: 3 },
+            Action::RestartFrame { frame: 0 },
         ];
         let mut checked = 0;
         for (i, e) in engines.iter().enumerate() {
