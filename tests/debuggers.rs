@@ -1621,6 +1621,7 @@ async fn conditional_breakpoints(kind: &str) {
     let cond = |condition: &str| Action::SetConditionalBreakpoint {
         line: 2,
         condition: condition.into(),
+        column: None,
     };
     assert_eq!(
         actual(&apply(d.as_mut(), &cond("i % 2 === 1")).await.unwrap()),
@@ -1699,6 +1700,7 @@ async fn an_ignored_condition_is_a_divergence() {
             Action::SetConditionalBreakpoint {
                 line: 2,
                 condition: "i > 2".into(),
+                column: None,
             },
             Action::Start,
             Action::Resume,
@@ -1835,6 +1837,7 @@ async fn logpoints(kind: &str) {
     let log = |line: u32, expression: &str| Action::SetLogpoint {
         line,
         expression: expression.into(),
+        column: None,
     };
     let first = apply(d.as_mut(), &log(2, "i * 2")).await.unwrap();
     assert_eq!(actual(&first), vec![at(3, 3)], "{kind}");
@@ -1892,6 +1895,7 @@ async fn a_silent_or_pausing_logpoint_is_a_divergence() {
             Action::SetLogpoint {
                 line: 2,
                 expression: "total".into(),
+                column: None,
             },
             Action::SetBreakpoint {
                 line: 4,
@@ -1956,6 +1960,7 @@ async fn never_pause_here(kind: &str) {
                 .map(|&line| Action::SetConditionalBreakpoint {
                     line,
                     condition: "false".into(),
+                    column: None,
                 }),
         );
         actions.extend([Action::Start, Action::Resume, Action::Resume]);
@@ -2019,6 +2024,7 @@ async fn set_variable_and_continue(kind: &str) {
     assert_eq!(
         out,
         Output::VariableSet {
+            name: "t".into(),
             value: Value::Number(100.0)
         },
         "{kind}"
@@ -2027,6 +2033,7 @@ async fn set_variable_and_continue(kind: &str) {
     assert_eq!(
         out,
         Output::VariableSet {
+            name: "n".into(),
             value: Value::String("x".into())
         },
         "{kind}"
@@ -2070,6 +2077,7 @@ async fn set_variable_and_continue(kind: &str) {
             matches!(&out, Output::Error { .. })
                 || out
                     == Output::VariableSet {
+                        name: "k".into(),
                         value: Value::Number(1.0)
                     },
             "{kind}: {out:?}"
@@ -2079,7 +2087,7 @@ async fn set_variable_and_continue(kind: &str) {
             "{kind}: {out:?}"
         ),
     }
-    let k_set = matches!(out, Output::VariableSet { value: Value::Number(v) } if v == 5.0);
+    let k_set = matches!(out, Output::VariableSet { value: Value::Number(v), .. } if v == 5.0);
     assert!(matches!(
         d.control(&Action::Resume).await.unwrap(),
         Output::Finished { .. }

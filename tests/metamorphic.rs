@@ -576,6 +576,7 @@ async fn a_refused_request_beside_a_conditional_breakpoint_is_refused_in_the_fol
         Action::SetConditionalBreakpoint {
             line: 3,
             condition: "i > 0".into(),
+            column: None,
         },
         bp(3),
         Action::Start,
@@ -652,6 +653,51 @@ async fn a_restart_that_does_not_restart_is_caught_by_restarting_as_reentry() {
         .find(|(a, _, _)| matches!(a, Action::RestartFrame { .. }))
         .map(|(_, _, i)| i);
     assert_eq!(bad.warnings[0].event_index, restart);
+}
+
+/// Moved by inserted code, a conditional breakpoint is asked for where the parent's landed,
+/// column included, as a plain one is: asked for its line alone, it would land at the line's
+/// first statement instead (found by the set-variable-as-code campaign on generated programs).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_moved_conditional_breakpoint_keeps_its_column() {
+    let text = "function run(n) {\n  var s = 0; var t = 1;\n  for (var i = 0; i < n; i++) {\n    s += i * t;\n  }\n  return s;\n}\nconsole.log(run(3));\n";
+    let actions = vec![
+        Action::SetConditionalBreakpoint {
+            line: 1,
+            condition: "n > 0".into(),
+            column: Some(14),
+        },
+        Action::Start,
+        Action::Resume,
+    ];
+    let pin = Pin {
+        line: Some(1),
+        ..Pin::default()
+    };
+    let params = one(mm::INSERT_DEAD_CODE, actions, pin);
+    let p = inline("column.js", text);
+    let mut e = engine("node").await;
+    let c = chain_judged(&mut e, &p, &params).await;
+    e.shutdown().await;
+    assert_eq!(c.sessions.len(), 2);
+    let landed = |s: &Session| {
+        answered(&s.traces[0]).into_iter().find_map(|(_, o, _)| match o {
+            Output::BreakpointSet { actual, .. } => actual.first().copied(),
+            _ => None,
+        })
+    };
+    let (parent, follow) = (landed(&c.sessions[0]), landed(&c.sessions[1]));
+    let parent = parent.expect("the parent's breakpoint landed");
+    assert!(parent.column > 2, "past the line's first statement: {parent}");
+    assert_eq!(
+        follow,
+        Some(morphtrace_schema::Location::new(parent.line + 1, parent.column))
+    );
+    assert!(
+        c.sessions[1].warnings.is_empty(),
+        "{:?}",
+        c.sessions[1].warnings
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

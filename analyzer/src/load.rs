@@ -1118,11 +1118,11 @@ impl Ctx<'_> {
                         Action::SetBreakpoint { line, column } => {
                             (Some(one_based(*line)), column.map(one_based), None)
                         }
-                        Action::SetConditionalBreakpoint { line, .. }
-                        | Action::SetLogpoint { line, .. }
-                        | Action::ContinueToLocation { line } => {
-                            (Some(one_based(*line)), None, None)
+                        Action::SetConditionalBreakpoint { line, column, .. }
+                        | Action::SetLogpoint { line, column, .. } => {
+                            (Some(one_based(*line)), column.map(one_based), None)
                         }
+                        Action::ContinueToLocation { line } => (Some(one_based(*line)), None, None),
                         Action::RemoveBreakpoint { id } => (None, None, Some(id.0)),
                         _ => (None, None, None),
                     };

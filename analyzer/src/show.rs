@@ -60,7 +60,7 @@ fn output(o: &Output) -> String {
         Output::Evaluated { value, threw } => {
             format!("{} {value}", if *threw { "threw" } else { "evaluated to" })
         }
-        Output::VariableSet { value } => format!("the variable now reads {value}"),
+        Output::VariableSet { name, value } => format!("{name} now reads {value}"),
     }
 }
 

@@ -267,22 +267,22 @@ pub fn compare_outputs(
                 if *threw { "threw" } else { "gave" }
             ),
         )),
-        (VariableSet { value: x }, VariableSet { value: y }) => {
+        // Named first, as the other variables divergences are (triage reads the binding).
+        (VariableSet { name, value: x }, VariableSet { value: y, .. }) => {
             (!x.equal_under(y, policy.object_shells)).then(|| {
                 (
                     DivergenceKind::Variables,
-                    format!("the variable read back {x} vs {y} after the set"),
+                    format!("{name}: read back {x} vs {y} after the set"),
                 )
             })
         }
-        (VariableSet { value }, Error { message }) | (Error { message }, VariableSet { value }) => {
-            Some((
-                DivergenceKind::Variables,
-                format!(
-                    "one side refused to set the variable ({message}), the other set it to {value}"
-                ),
-            ))
-        }
+        (VariableSet { name, value }, Error { message })
+        | (Error { message }, VariableSet { name, value }) => Some((
+            DivergenceKind::Variables,
+            format!(
+                "{name}: one side refused to set it ({message}), the other read it back as {value}"
+            ),
+        )),
         (PauseOnExceptionsSet { .. }, PauseOnExceptionsSet { .. }) => None,
         (Error { message: x }, Error { message: y }) => {
             (x != y).then(|| (DivergenceKind::Other("error".into()), format!("{x} vs {y}")))

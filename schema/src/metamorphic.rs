@@ -395,7 +395,7 @@ fn assigned_before(pa: &[Answer<'_>], p: &Answer<'_>, x: &Expectation) -> Option
         return None;
     }
     let s = pa.iter().find(|a| a.action_index == set)?;
-    let (Action::SetVariable { name, .. }, Output::VariableSet { value }, Output::Paused(q)) =
+    let (Action::SetVariable { name, .. }, Output::VariableSet { value, .. }, Output::Paused(q)) =
         (s.action, s.output, p.output)
     else {
         return None;
@@ -1249,6 +1249,7 @@ mod tests {
             Action::SetConditionalBreakpoint {
                 line,
                 condition: condition.into(),
+                column: None,
             },
             out,
         )

@@ -68,6 +68,7 @@ pub enum OutputSummary {
         threw: bool,
     },
     VariableSet {
+        name: String,
         value: IgnoredAny,
     },
 }
@@ -237,7 +238,10 @@ impl From<&Output> for OutputSummary {
                 value: IgnoredAny,
                 threw: *threw,
             },
-            Output::VariableSet { .. } => OutputSummary::VariableSet { value: IgnoredAny },
+            Output::VariableSet { name, .. } => OutputSummary::VariableSet {
+                name: name.clone(),
+                value: IgnoredAny,
+            },
         }
     }
 }

@@ -81,12 +81,17 @@ pub enum Action {
     SetConditionalBreakpoint {
         line: u32,
         condition: String,
+        /// Where on the line, as for `SetBreakpoint` (none: the engine's choice).
+        #[serde(default)]
+        column: Option<u32>,
     },
     /// A breakpoint that never pauses: each time the line runs, `expression`'s value is
     /// logged (the trace's `logs`). Answered like `SetBreakpoint`, removed the same way.
     SetLogpoint {
         line: u32,
         expression: String,
+        #[serde(default)]
+        column: Option<u32>,
     },
     /// A variable of the current pause's top frame (the innermost binding of `name` its scopes
     /// show) given the value of `value`, a primitive literal; answered by `VariableSet`.
@@ -127,8 +132,17 @@ impl Action {
         }
     }
 
-    /// The same breakpoint action on another line, with `column` for a plain breakpoint; other
-    /// actions unchanged.
+    /// The (0-based) column a breakpoint action requests, if it names one.
+    pub fn breakpoint_column(&self) -> Option<u32> {
+        match self {
+            Action::SetBreakpoint { column, .. }
+            | Action::SetConditionalBreakpoint { column, .. }
+            | Action::SetLogpoint { column, .. } => *column,
+            _ => None,
+        }
+    }
+
+    /// The same breakpoint action at another line and column; other actions unchanged.
     pub fn on_line(&self, line: u32, column: Option<u32>) -> Action {
         match self {
             Action::SetBreakpoint { .. } => Action::SetBreakpoint { line, column },
@@ -136,11 +150,13 @@ impl Action {
                 Action::SetConditionalBreakpoint {
                     line,
                     condition: condition.clone(),
+                    column,
                 }
             }
             Action::SetLogpoint { expression, .. } => Action::SetLogpoint {
                 line,
                 expression: expression.clone(),
+                column,
             },
             Action::ContinueToLocation { .. } => Action::ContinueToLocation { line },
             other => other.clone(),
@@ -182,6 +198,14 @@ impl Action {
     }
 }
 
+/// A requested place, 1-based: `line` or `line:column`.
+fn at(line: u32, column: Option<u32>) -> String {
+    match column {
+        Some(c) => format!("{}:{}", line + 1, c + 1),
+        None => (line + 1).to_string(),
+    }
+}
+
 impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -192,12 +216,16 @@ impl fmt::Display for Action {
             Action::RemoveBreakpoint { id } => write!(f, "removeBreakpoint(#{})", id.0),
             Action::PauseOnExceptions { mode } => write!(f, "pauseOnExceptions({})", mode.name()),
             Action::Evaluate { expression } => write!(f, "evaluate({expression})"),
-            Action::SetConditionalBreakpoint { line, condition } => {
-                write!(f, "setBreakpoint({} if {condition})", line + 1)
-            }
-            Action::SetLogpoint { line, expression } => {
-                write!(f, "setLogpoint({} logs {expression})", line + 1)
-            }
+            Action::SetConditionalBreakpoint {
+                line,
+                condition,
+                column,
+            } => write!(f, "setBreakpoint({} if {condition})", at(*line, *column)),
+            Action::SetLogpoint {
+                line,
+                expression,
+                column,
+            } => write!(f, "setLogpoint({} logs {expression})", at(*line, *column)),
             Action::SetVariable { name, value } => write!(f, "setVariable({name} = {value})"),
             Action::ContinueToLocation { line } => write!(f, "continueToLocation({})", line + 1),
             Action::RestartFrame { frame } => write!(f, "restartFrame(#{frame})"),
@@ -400,6 +428,7 @@ pub enum Output {
     },
     /// The answer to `SetVariable`: the variable's value read back on the frame afterwards.
     VariableSet {
+        name: String,
         value: Value,
     },
 }

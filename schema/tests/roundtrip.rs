@@ -114,10 +114,20 @@ fn action() -> impl Strategy<Value = Action> {
         ]
         .prop_map(|mode| Action::PauseOnExceptions { mode }),
         text().prop_map(|expression| Action::Evaluate { expression }),
-        (any::<u32>(), text())
-            .prop_map(|(line, condition)| Action::SetConditionalBreakpoint { line, condition }),
-        (any::<u32>(), text())
-            .prop_map(|(line, expression)| Action::SetLogpoint { line, expression }),
+        (any::<u32>(), text(), option::of(any::<u32>())).prop_map(|(line, condition, column)| {
+            Action::SetConditionalBreakpoint {
+                line,
+                condition,
+                column,
+            }
+        }),
+        (any::<u32>(), text(), option::of(any::<u32>())).prop_map(|(line, expression, column)| {
+            Action::SetLogpoint {
+                line,
+                expression,
+                column,
+            }
+        }),
         (text(), text()).prop_map(|(name, value)| Action::SetVariable { name, value }),
         any::<u32>().prop_map(|line| Action::ContinueToLocation { line }),
         any::<u32>().prop_map(|frame| Action::RestartFrame { frame }),
@@ -233,7 +243,7 @@ fn output() -> impl Strategy<Value = Output> {
         prop_oneof![Just(ExceptionPause::Uncaught), Just(ExceptionPause::All)]
             .prop_map(|mode| Output::PauseOnExceptionsSet { mode }),
         (value(), any::<bool>()).prop_map(|(value, threw)| Output::Evaluated { value, threw }),
-        value().prop_map(|value| Output::VariableSet { value }),
+        (text(), value()).prop_map(|(name, value)| Output::VariableSet { name, value }),
     ]
 }
 

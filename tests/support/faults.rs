@@ -116,22 +116,33 @@ impl Debugger for FaultyDebugger {
     async fn set_conditional_breakpoint(
         &mut self,
         line: u32,
+        column: Option<u32>,
         condition: &str,
     ) -> Result<Output, DebuggerError> {
         if self.fault == Fault::IgnoreCondition {
-            return self.inner.set_breakpoint(line, None).await;
+            return self.inner.set_breakpoint(line, column).await;
         }
-        self.inner.set_conditional_breakpoint(line, condition).await
+        self.inner
+            .set_conditional_breakpoint(line, column, condition)
+            .await
     }
 
-    async fn set_logpoint(&mut self, line: u32, expression: &str) -> Result<Output, DebuggerError> {
+    async fn set_logpoint(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+        expression: &str,
+    ) -> Result<Output, DebuggerError> {
         if self.fault == Fault::PausingLogpoint {
-            return self.inner.set_breakpoint(line, None).await;
+            return self.inner.set_breakpoint(line, column).await;
         }
         if self.fault == Fault::SilentLogpoint {
-            return self.inner.set_conditional_breakpoint(line, "false").await;
+            return self
+                .inner
+                .set_conditional_breakpoint(line, column, "false")
+                .await;
         }
-        self.inner.set_logpoint(line, expression).await
+        self.inner.set_logpoint(line, column, expression).await
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
@@ -163,6 +174,7 @@ impl Debugger for FaultyDebugger {
             };
             // The answer says the value took; the program goes on with the old one.
             return Ok(Output::VariableSet {
+                name: name.to_string(),
                 value: literal_value(value),
             });
         }
@@ -175,6 +187,10 @@ impl Debugger for FaultyDebugger {
 
     fn restarts_frames(&self) -> bool {
         self.inner.restarts_frames()
+    }
+
+    fn sets_by_assignment(&self) -> bool {
+        self.inner.sets_by_assignment()
     }
 
     async fn control(&mut self, action: &Action) -> Result<Output, DebuggerError> {

@@ -516,9 +516,11 @@ pub async fn run_under(
     };
     let result = match plan {
         Plan::Random { params, seed } => {
-            // Names an assignment cannot change: never set (CDP's request could, an
-            // assignment would throw; the difference would be the two ways, not an engine's).
-            let fixed = if params.set_variable_weight > 0.0 {
+            // Names an assignment cannot change: never set where one debugger sets by a request
+            // of its own (CDP's changes them, an assignment throws: the difference would be the
+            // two ways, not an engine's); where all assign, they are fair game.
+            let by_assignment = ls.debuggers.iter().all(|d| d.sets_by_assignment());
+            let fixed = if params.set_variable_weight > 0.0 && !by_assignment {
                 crate::debugger::inspector::tdz::Declarations::scan(&program.text)
             } else {
                 Default::default()
@@ -761,6 +763,7 @@ pub fn conditional(
     Some(Action::SetConditionalBreakpoint {
         line: free[rng.random_range(0..free.len())],
         condition,
+        column: None,
     })
 }
 
@@ -832,6 +835,7 @@ pub fn logpoint(
     Some(Action::SetLogpoint {
         line,
         expression: expression(p, rng)?,
+        column: None,
     })
 }
 

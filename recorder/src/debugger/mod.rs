@@ -127,6 +127,7 @@ pub trait Debugger: Send {
     async fn set_conditional_breakpoint(
         &mut self,
         line: u32,
+        column: Option<u32>,
         condition: &str,
     ) -> Result<Output, DebuggerError>;
     /// `RemoveBreakpoint`: answers `BreakpointRemoved`.
@@ -144,6 +145,11 @@ pub trait Debugger: Send {
     fn restarts_frames(&self) -> bool {
         true
     }
+    /// Whether `set_variable` assigns by evaluating an assignment on the frame (Firefox, WebKit),
+    /// rather than by a request of its own that may change what an assignment cannot (CDP).
+    fn sets_by_assignment(&self) -> bool {
+        true
+    }
     /// `SetVariable` on the top frame of the current pause: answers `VariableSet` with the
     /// value read back, or `Error` (`not_paused`, or what the engine refused).
     async fn set_variable(&mut self, name: &str, value: &str) -> Result<Output, DebuggerError>;
@@ -155,7 +161,12 @@ pub trait Debugger: Send {
     async fn evaluate(&mut self, expression: &str) -> Result<Output, DebuggerError>;
     /// `SetLogpoint`: answers `BreakpointSet` (or `Error`), its id shared with breakpoints.
     /// What it logs comes through the console, marked (`log_arguments`), and is read by `logs`.
-    async fn set_logpoint(&mut self, line: u32, expression: &str) -> Result<Output, DebuggerError>;
+    async fn set_logpoint(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+        expression: &str,
+    ) -> Result<Output, DebuggerError>;
     /// Console output of the program so far, without what logpoints logged.
     fn console(&self) -> Vec<String>;
     /// What logpoints logged so far, in order: `(breakpoint, text)`.
@@ -209,10 +220,19 @@ pub async fn apply(d: &mut dyn Debugger, action: &Action) -> Result<Output, Debu
         Action::RemoveBreakpoint { id } => d.remove_breakpoint(*id).await,
         Action::PauseOnExceptions { mode } => d.pause_on_exceptions(*mode).await,
         Action::Evaluate { expression } => d.evaluate(expression).await,
-        Action::SetConditionalBreakpoint { line, condition } => {
-            d.set_conditional_breakpoint(*line, condition).await
+        Action::SetConditionalBreakpoint {
+            line,
+            condition,
+            column,
+        } => {
+            d.set_conditional_breakpoint(*line, *column, condition)
+                .await
         }
-        Action::SetLogpoint { line, expression } => d.set_logpoint(*line, expression).await,
+        Action::SetLogpoint {
+            line,
+            expression,
+            column,
+        } => d.set_logpoint(*line, *column, expression).await,
         Action::SetVariable { name, value } => d.set_variable(name, value).await,
         Action::Start
         | Action::Resume
@@ -323,7 +343,10 @@ pub fn read_back(evaluated: Output, name: &str) -> Output {
         Output::Evaluated {
             value,
             threw: false,
-        } => Output::VariableSet { value },
+        } => Output::VariableSet {
+            name: name.to_string(),
+            value,
+        },
         Output::Evaluated { value, threw: true } => Output::Error {
             message: format!("reading {name} back threw {value}"),
         },

@@ -263,6 +263,7 @@ async fn drive(
                 Some(condition) => Action::SetConditionalBreakpoint {
                     line,
                     condition: condition.clone(),
+                    column: None,
                 },
                 None => Action::SetBreakpoint { line, column: None },
             };
@@ -284,10 +285,10 @@ async fn drive(
             Action::SetBreakpoint { .. }
             | Action::SetConditionalBreakpoint { .. }
             | Action::SetLogpoint { .. } => {
-                let (line, column) = match action {
-                    Action::SetBreakpoint { line, column } => (*line, *column),
-                    other => (other.breakpoint_line().unwrap_or(0), None),
-                };
+                let (line, column) = (
+                    action.breakpoint_line().unwrap_or(0),
+                    action.breakpoint_column(),
+                );
                 let parent_id = match parent_out {
                     Some(Output::BreakpointSet { id, .. }) => Some(*id),
                     _ => None,
@@ -340,6 +341,7 @@ async fn drive(
                     (Some((at, condition)), _) if *at == i => Action::SetConditionalBreakpoint {
                         line,
                         condition: condition.clone(),
+                        column,
                     },
                     (_, Some((at, local))) if *at == i => {
                         let hits = r.drop_resumes.iter().map(|k| (*k - 1) as u32).collect();
@@ -347,16 +349,16 @@ async fn drive(
                         Action::SetLogpoint {
                             line,
                             expression: local.clone(),
+                            column,
                         }
                     }
                     _ => action.on_line(line, column),
                 };
-                // Where it was asked for as sent: a conditional breakpoint or a logpoint has
-                // no column (V8 keys it at column 0), whatever the parent's place was.
-                let sent = match &request {
-                    Action::SetBreakpoint { line, column } => (*line, *column),
-                    other => (other.breakpoint_line().unwrap_or(line), None),
-                };
+                // Where it was asked for as sent (V8 keys a request without a column at 0).
+                let sent = (
+                    request.breakpoint_line().unwrap_or(line),
+                    request.breakpoint_column(),
+                );
                 let out = f.apply(request).await?;
                 if let Output::BreakpointSet { id, .. } = &out {
                     requested.insert(*id, sent);

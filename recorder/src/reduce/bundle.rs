@@ -109,7 +109,7 @@ pub fn answer(o: &Output) -> String {
         Output::Evaluated { value, threw } => {
             format!("{} {value}", if *threw { "threw" } else { "evaluated to" })
         }
-        Output::VariableSet { value } => format!("the variable now reads {value}"),
+        Output::VariableSet { name, value } => format!("{name} now reads {value}"),
     }
 }
 

@@ -253,10 +253,12 @@ mod tests {
             Action::SetConditionalBreakpoint {
                 line: 1,
                 condition: "x > 1".into(),
+                column: None,
             },
             Action::SetLogpoint {
                 line: 2,
                 expression: "x * 2".into(),
+                column: None,
             },
             Action::SetVariable {
                 name: "x".into(),

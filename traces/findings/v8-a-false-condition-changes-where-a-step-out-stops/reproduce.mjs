@@ -233,7 +233,7 @@ async function answers(engine) {
     for (const a of actions) {
       if (typeof a === 'string') out.push(await session.control(a));
       else if (a.SetBreakpoint) out.push(await session.setBreakpoint(a.SetBreakpoint.line, a.SetBreakpoint.column));
-      else if (a.SetConditionalBreakpoint) out.push(await session.setBreakpoint(a.SetConditionalBreakpoint.line, null, a.SetConditionalBreakpoint.condition));
+      else if (a.SetConditionalBreakpoint) out.push(await session.setBreakpoint(a.SetConditionalBreakpoint.line, a.SetConditionalBreakpoint.column ?? null, a.SetConditionalBreakpoint.condition));
       else throw new Error(`unknown action ${JSON.stringify(a)}`);
     }
     return { version, out };

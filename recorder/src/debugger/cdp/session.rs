@@ -654,13 +654,19 @@ impl Debugger for CdpSession {
     async fn set_conditional_breakpoint(
         &mut self,
         line: u32,
+        column: Option<u32>,
         condition: &str,
     ) -> Result<Output, DebuggerError> {
-        self.set(line, None, Extra::Condition(condition)).await
+        self.set(line, column, Extra::Condition(condition)).await
     }
 
-    async fn set_logpoint(&mut self, line: u32, expression: &str) -> Result<Output, DebuggerError> {
-        self.set(line, None, Extra::Log(expression)).await
+    async fn set_logpoint(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+        expression: &str,
+    ) -> Result<Output, DebuggerError> {
+        self.set(line, column, Extra::Log(expression)).await
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
@@ -714,6 +720,10 @@ impl Debugger for CdpSession {
         let out = evaluate(self, self.top_frame.as_deref(), expression, self.opts.depth).await;
         self.healthy &= out.is_ok();
         out
+    }
+
+    fn sets_by_assignment(&self) -> bool {
+        false
     }
 
     /// `Debugger.setVariableValue` on the innermost scope of the top frame that binds `name`,

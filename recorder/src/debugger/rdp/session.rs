@@ -1021,17 +1021,19 @@ impl Debugger for EmptyProgram {
     async fn set_conditional_breakpoint(
         &mut self,
         line: u32,
+        column: Option<u32>,
         _condition: &str,
     ) -> Result<Output, DebuggerError> {
-        self.set_breakpoint(line, None).await
+        self.set_breakpoint(line, column).await
     }
 
     async fn set_logpoint(
         &mut self,
         line: u32,
+        column: Option<u32>,
         _expression: &str,
     ) -> Result<Output, DebuggerError> {
-        self.set_breakpoint(line, None).await
+        self.set_breakpoint(line, column).await
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
@@ -1121,13 +1123,19 @@ impl Debugger for RdpSession {
     async fn set_conditional_breakpoint(
         &mut self,
         line: u32,
+        column: Option<u32>,
         condition: &str,
     ) -> Result<Output, DebuggerError> {
-        self.set(line, None, Extra::Condition(condition)).await
+        self.set(line, column, Extra::Condition(condition)).await
     }
 
-    async fn set_logpoint(&mut self, line: u32, expression: &str) -> Result<Output, DebuggerError> {
-        self.set(line, None, Extra::Log(expression)).await
+    async fn set_logpoint(
+        &mut self,
+        line: u32,
+        column: Option<u32>,
+        expression: &str,
+    ) -> Result<Output, DebuggerError> {
+        self.set(line, column, Extra::Log(expression)).await
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
