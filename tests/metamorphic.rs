@@ -681,17 +681,25 @@ async fn a_moved_conditional_breakpoint_keeps_its_column() {
     e.shutdown().await;
     assert_eq!(c.sessions.len(), 2);
     let landed = |s: &Session| {
-        answered(&s.traces[0]).into_iter().find_map(|(_, o, _)| match o {
-            Output::BreakpointSet { actual, .. } => actual.first().copied(),
-            _ => None,
-        })
+        answered(&s.traces[0])
+            .into_iter()
+            .find_map(|(_, o, _)| match o {
+                Output::BreakpointSet { actual, .. } => actual.first().copied(),
+                _ => None,
+            })
     };
     let (parent, follow) = (landed(&c.sessions[0]), landed(&c.sessions[1]));
     let parent = parent.expect("the parent's breakpoint landed");
-    assert!(parent.column > 2, "past the line's first statement: {parent}");
+    assert!(
+        parent.column > 2,
+        "past the line's first statement: {parent}"
+    );
     assert_eq!(
         follow,
-        Some(morphtrace_schema::Location::new(parent.line + 1, parent.column))
+        Some(morphtrace_schema::Location::new(
+            parent.line + 1,
+            parent.column
+        ))
     );
     assert!(
         c.sessions[1].warnings.is_empty(),
@@ -745,6 +753,31 @@ async fn a_continue_to_a_location_is_a_temporary_breakpoint_there() {
             ("resume".into(), None),
         ]
     );
+    // Not where the parent set a false condition: the temporary breakpoint would be refused
+    // there, and the resume pass where the continue stops (three Node warnings were that).
+    let filtered = vec![
+        bp(3),
+        Action::SetConditionalBreakpoint {
+            line: 6,
+            condition: "false".into(),
+            column: None,
+        },
+        Action::Start,
+        Action::RemoveBreakpoint {
+            id: morphtrace_schema::BreakpointId(0),
+        },
+        Action::ContinueToLocation { line: 6 },
+        Action::Resume,
+    ];
+    let mut e = engine("node").await;
+    let c = chain_judged(
+        &mut e,
+        &p,
+        &one(mm::CONTINUE_AS_BREAKPOINT, filtered, anchored(4, &[])),
+    )
+    .await;
+    e.shutdown().await;
+    assert_eq!(c.sessions.len(), 1, "no follow-up");
     // A continue that runs on as a resume: the parent ends where the breakpoint stops.
     let (_, bad) = with_and_without(Fault::ContinueAsResume, LOOP, &params).await;
     assert_eq!(bad.warnings.len(), 1, "{:?}", bad.outcome);

@@ -951,12 +951,23 @@ fn modern(
             ))
         }
         mm::CONTINUE_AS_BREAKPOINT => {
+            // Not to a line where the parent asked for a conditional breakpoint or a logpoint
+            // before: V8 refuses the temporary breakpoint there (one place, one breakpoint), and
+            // the resume would pass where the continue stops (a continue heeds no condition).
             let continues: Vec<usize> = parent
                 .iter()
                 .enumerate()
-                .filter(|(_, (a, o))| {
-                    matches!(a, Action::ContinueToLocation { .. })
-                        && matches!(o, Some(Output::Paused(_) | Output::Finished { .. }))
+                .filter(|(i, (a, o))| {
+                    let Action::ContinueToLocation { line } = a else {
+                        return false;
+                    };
+                    let filtered = parent[..*i].iter().any(|(b, _)| {
+                        matches!(
+                            b,
+                            Action::SetConditionalBreakpoint { .. } | Action::SetLogpoint { .. }
+                        ) && b.breakpoint_line() == Some(*line)
+                    });
+                    !filtered && matches!(o, Some(Output::Paused(_) | Output::Finished { .. }))
                 })
                 .map(|(i, _)| i)
                 .collect();
