@@ -1,0 +1,3 @@
+const v16 = ((7 - 142) | 0);
+for (const y30 of gen8( )) {
+}
