@@ -807,7 +807,8 @@ pub fn first_divergences(divergences: &DataFrame) -> PolarsResult<DataFrame> {
 }
 
 fn one_based(x: u32) -> u32 {
-    x + 1
+    // Engines may report any number (JavaScriptCore: u32::MAX for a column it does not know).
+    x.saturating_add(1)
 }
 
 /// The 0-based line where the action at `action_index` was triggered in `trace`: the requested

@@ -19,10 +19,16 @@ impl Location {
     }
 }
 
+/// A 0-based position shown 1-based, without overflow (an engine may report any number, e.g.
+/// JavaScriptCore's `4294967295` for a column it does not know).
+fn one_based(n: u32) -> u64 {
+    u64::from(n) + 1
+}
+
 /// Shown 1-based for people: `line:column`.
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}", self.line + 1, self.column + 1)
+        write!(f, "{}:{}", one_based(self.line), one_based(self.column))
     }
 }
 
@@ -201,8 +207,8 @@ impl Action {
 /// A requested place, 1-based: `line` or `line:column`.
 fn at(line: u32, column: Option<u32>) -> String {
     match column {
-        Some(c) => format!("{}:{}", line + 1, c + 1),
-        None => (line + 1).to_string(),
+        Some(c) => format!("{}:{}", one_based(line), one_based(c)),
+        None => one_based(line).to_string(),
     }
 }
 
@@ -210,8 +216,8 @@ impl fmt::Display for Action {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Action::SetBreakpoint { line, column } => match column {
-                Some(c) => write!(f, "setBreakpoint({}:{})", line + 1, c + 1),
-                None => write!(f, "setBreakpoint({})", line + 1),
+                Some(c) => write!(f, "setBreakpoint({}:{})", one_based(*line), one_based(*c)),
+                None => write!(f, "setBreakpoint({})", one_based(*line)),
             },
             Action::RemoveBreakpoint { id } => write!(f, "removeBreakpoint(#{})", id.0),
             Action::PauseOnExceptions { mode } => write!(f, "pauseOnExceptions({})", mode.name()),
@@ -227,7 +233,9 @@ impl fmt::Display for Action {
                 column,
             } => write!(f, "setLogpoint({} logs {expression})", at(*line, *column)),
             Action::SetVariable { name, value } => write!(f, "setVariable({name} = {value})"),
-            Action::ContinueToLocation { line } => write!(f, "continueToLocation({})", line + 1),
+            Action::ContinueToLocation { line } => {
+                write!(f, "continueToLocation({})", one_based(*line))
+            }
             Action::RestartFrame { frame } => write!(f, "restartFrame(#{frame})"),
             other => f.write_str(other.name()),
         }
@@ -550,5 +558,27 @@ impl TriggerLines {
             Output::Finished { .. } => self.finished(),
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_at_the_end_of_the_range_display_without_overflow() {
+        assert_eq!(
+            Location::new(u32::MAX, u32::MAX).to_string(),
+            "4294967296:4294967296"
+        );
+        let a = Action::SetBreakpoint {
+            line: u32::MAX,
+            column: Some(u32::MAX),
+        };
+        assert_eq!(a.to_string(), "setBreakpoint(4294967296:4294967296)");
+        assert_eq!(
+            Action::ContinueToLocation { line: u32::MAX }.to_string(),
+            "continueToLocation(4294967296)"
+        );
     }
 }

@@ -700,9 +700,12 @@ async fn random(
             },
             // Continue to a line below the pause, where every debugger can.
             8 => match ls.last_pause().filter(|_| ls.continues_to_location()) {
-                Some(p) if p.location.line + 1 < lines => Action::ContinueToLocation {
-                    line: rng.random_range(p.location.line + 1..lines.min(p.location.line + 11)),
-                },
+                Some(p) if p.location.line.saturating_add(1) < lines => {
+                    let from = p.location.line + 1;
+                    Action::ContinueToLocation {
+                        line: rng.random_range(from..lines.min(from.saturating_add(10))),
+                    }
+                }
                 _ => Action::StepOver,
             },
             // Restart a function's frame (not the top-level code's), where every debugger can.
@@ -747,7 +750,8 @@ pub fn conditional(
             _ => None,
         })
         .collect();
-    let free: Vec<u32> = (p.location.line + 1..lines.min(p.location.line + 11))
+    let from = p.location.line.saturating_add(1);
+    let free: Vec<u32> = (from..lines.min(from.saturating_add(10)))
         .filter(|l| !bps.contains(l))
         .collect();
     if numbers.is_empty() || free.is_empty() {
@@ -825,7 +829,8 @@ pub fn logpoint(
     bps: &BTreeSet<u32>,
     rng: &mut ChaCha8Rng,
 ) -> Option<Action> {
-    let free: Vec<u32> = (p.location.line + 1..lines.min(p.location.line + 11))
+    let from = p.location.line.saturating_add(1);
+    let free: Vec<u32> = (from..lines.min(from.saturating_add(10)))
         .filter(|l| !bps.contains(l))
         .collect();
     if free.is_empty() {

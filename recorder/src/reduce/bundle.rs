@@ -136,8 +136,8 @@ fn pauses(t: &Trace) -> Vec<serde_json::Value> {
                 let variables = top_variables(p);
                 out.push(serde_json::json!({
                     "step": step.unwrap_or(0),
-                    "line": p.location.line + 1,
-                    "column": p.location.column + 1,
+                    "line": u64::from(p.location.line) + 1,
+                    "column": u64::from(p.location.column) + 1,
                     "stack": p.stack.iter().map(|f| f.function.clone()).collect::<Vec<_>>(),
                     "variables": variables,
                 }));
@@ -385,8 +385,10 @@ pub fn write_metamorphic_bundle(
             if let (Some(l), Some(c)) = (line, column) {
                 let at = Location::new(l as u32 - 1, c as u32 - 1);
                 let q = map.to_parent(at);
-                p["line"] = q.map_or(serde_json::Value::Null, |q| (q.line + 1).into());
-                p["column"] = q.map_or(serde_json::Value::Null, |q| (q.column + 1).into());
+                p["line"] = q.map_or(serde_json::Value::Null, |q| (u64::from(q.line) + 1).into());
+                p["column"] = q.map_or(serde_json::Value::Null, |q| {
+                    (u64::from(q.column) + 1).into()
+                });
             }
         }
         ps
