@@ -621,6 +621,11 @@ fn choose(
             inserted_code: BTreeSet::new(),
         };
         if name == mm::RESTART_AS_REENTRY {
+            // WebKit's protocol cannot restart a frame (the debugger says so per session; the
+            // follow-up is chosen before one is opened).
+            if ctx.engine.descriptor().protocol == morphtrace_schema::Protocol::WebKitInspector {
+                continue;
+            }
             let options = reentries(&loaded.program.text, parent, pin.action);
             let Some(&(entry, at)) = options.choose(rng) else {
                 continue;
