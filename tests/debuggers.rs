@@ -2274,3 +2274,76 @@ async fn reproducers_set_variables_continue_and_restart_frames() {
         assert!(said.contains(expected), "{action} on {engines:?}: {said}");
     }
 }
+
+/// Async call stacks and async stepping. Before its first `await`, an async function's frame
+/// is on the synchronous stack of its caller, and no async stack applies. A step over the
+/// `await` pauses on the next statement of the same function, once the awaited promise
+/// settled: the synchronous stack then holds that function alone, and the async stack names
+/// who awaited it (`outer`, and the top level that called `outer`). A step out of it pauses in
+/// `outer` after its `await` on V8 and SpiderMonkey; JavaScriptCore runs on to the next
+/// breakpoint (`done`), and keeps no async stack past the first resumption (`done`, a promise
+/// reaction, shows none). Causes are each engine's word.
+async fn async_stacks(kind: &str) {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "async.js",
+        "async function inner(x) {\n  const y = x + 1;\n  await null;\n  return y * 2;\n}\nasync function outer() {\n  const a = await inner(3);\n  return a + 1;\n}\nouter().then(function done(r) {\n  console.log(\"r\", r);\n});\n",
+    );
+    let names = |s: &PauseState| -> (u32, Vec<String>, Vec<Vec<String>>) {
+        let stack = s.stack.iter().map(|f| f.function.clone()).collect();
+        let segments = s
+            .async_stack
+            .as_ref()
+            .unwrap_or_else(|| panic!("{kind}: no async stack kept"))
+            .iter()
+            .map(|g| g.frames.iter().map(|f| f.function.clone()).collect())
+            .collect();
+        (s.location.line, stack, segments)
+    };
+    let v = |x: &[&str]| x.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let mut e = engine(kind, CaptureOptions::default()).await;
+    let mut d = open(&mut e, &p).await;
+    d.set_breakpoint(2, None).await.unwrap();
+    d.set_breakpoint(10, None).await.unwrap();
+    let s = paused(d.control(&Action::Start).await.unwrap());
+    assert_eq!(names(&s), (2, v(&["inner", "outer", ""]), vec![]), "{kind}");
+    let s = paused(d.control(&Action::StepOver).await.unwrap());
+    assert_eq!(
+        names(&s),
+        (3, v(&["inner"]), vec![v(&["outer", ""])]),
+        "{kind}: {s:?}"
+    );
+    let cause = &s.async_stack.as_ref().unwrap()[0].cause;
+    let expected = match kind {
+        "firefox" => "async",
+        "bun" => "",
+        _ => "await",
+    };
+    assert_eq!(cause, expected, "{kind}");
+    let s = paused(d.control(&Action::StepOut).await.unwrap());
+    if kind == "bun" {
+        assert_eq!(names(&s), (10, v(&["done"]), vec![]), "{kind}: {s:?}");
+    } else {
+        assert_eq!(
+            names(&s),
+            (7, v(&["outer"]), vec![v(&[""])]),
+            "{kind}: {s:?}"
+        );
+        let s = paused(d.control(&Action::Resume).await.unwrap());
+        assert_eq!(names(&s), (10, v(&["done"]), vec![v(&[""])]), "{kind}");
+    }
+    assert!(matches!(
+        d.control(&Action::Resume).await.unwrap(),
+        Output::Finished { .. }
+    ));
+    assert_eq!(d.console(), vec!["r 9".to_string()], "{kind}");
+    d.close().await;
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn async_stacks_and_steps_across_await_on_every_engine() {
+    for kind in ["node", "chromium", "firefox", "bun", "deno"] {
+        async_stacks(kind).await;
+    }
+}

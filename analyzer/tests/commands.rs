@@ -58,6 +58,7 @@ fn pause(line: u32) -> Output_ {
             scopes: vec![],
         }],
         exception: None,
+        async_stack: None,
     })
 }
 

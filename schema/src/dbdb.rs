@@ -3,7 +3,7 @@
 //! possibly with another policy.
 
 use crate::session::DivergenceKind;
-use crate::trace::{Output, PauseState, Scope, ScopeKind};
+use crate::trace::{AsyncFrames, Output, PauseState, Scope, ScopeKind};
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -24,6 +24,10 @@ pub struct ComparisonPolicy {
     /// printed), not only their kind and entries. Off for engines that name things differently.
     #[serde(default = "yes")]
     pub object_shells: bool,
+    /// Compare the function names of the async call stack (the frames that scheduled the
+    /// paused code), where both sides recorded one.
+    #[serde(default = "yes")]
+    pub async_stack: bool,
 }
 
 fn yes() -> bool {
@@ -38,6 +42,7 @@ impl Default for ComparisonPolicy {
             variables: true,
             breakpoints: true,
             object_shells: true,
+            async_stack: true,
         }
     }
 }
@@ -54,6 +59,7 @@ impl ComparisonPolicy {
                 "compare.object_shells".into(),
                 self.object_shells.to_string(),
             ),
+            ("compare.async_stack".into(), self.async_stack.to_string()),
         ]
     }
 }
@@ -70,6 +76,35 @@ pub fn visible_variables(scopes: &[Scope]) -> BTreeMap<&str, &Value> {
         }
     }
     out
+}
+
+/// Where two pauses' async call stacks name different functions: segment by segment, the
+/// function names of each; the causes are each engine's wording and are not compared. An
+/// engine that keeps no async stack (or an archive from before they were recorded) is not
+/// compared.
+pub fn async_stack_difference(a: &PauseState, b: &PauseState) -> Option<String> {
+    let (Some(sa), Some(sb)) = (&a.async_stack, &b.async_stack) else {
+        return None;
+    };
+    let names = |s: &[AsyncFrames]| -> Vec<Vec<String>> {
+        s.iter()
+            .map(|s| s.frames.iter().map(|f| f.function.clone()).collect())
+            .collect()
+    };
+    let (x, y) = (names(sa), names(sb));
+    if x == y {
+        return None;
+    }
+    let show = |v: &[Vec<String>]| {
+        if v.is_empty() {
+            return "(none)".to_string();
+        }
+        v.iter()
+            .map(|s| format!("[{}]", s.join(", ")))
+            .collect::<Vec<_>>()
+            .join(" < ")
+    };
+    Some(format!("async stack {} vs {}", show(&x), show(&y)))
 }
 
 fn pause_divergence(
@@ -93,6 +128,11 @@ fn pause_divergence(
                 DivergenceKind::CallStack,
                 format!("stack [{}] vs [{}]", fa.join(", "), fb.join(", ")),
             ));
+        }
+    }
+    if policy.async_stack {
+        if let Some(message) = async_stack_difference(a, b) {
+            return Some((DivergenceKind::AsyncStack, message));
         }
     }
     if let (Some(x), Some(y)) = (&a.exception, &b.exception) {
@@ -460,12 +500,13 @@ pub fn judge_session(
 
 impl ComparisonPolicy {
     /// The settings `set` accepts, as in the header's `compare.<key>` parameters.
-    pub const KEYS: [&'static str; 5] = [
+    pub const KEYS: [&'static str; 6] = [
         "columns",
         "call_stack",
         "variables",
         "breakpoints",
         "object_shells",
+        "async_stack",
     ];
 
     /// Sets one setting by its key (`columns`, `call_stack`, ...); false for an unknown key.
@@ -476,6 +517,7 @@ impl ComparisonPolicy {
             "variables" => &mut self.variables,
             "breakpoints" => &mut self.breakpoints,
             "object_shells" => &mut self.object_shells,
+            "async_stack" => &mut self.async_stack,
             _ => return false,
         };
         *field = value;
@@ -528,5 +570,64 @@ mod thrown_tests {
             None
         );
         assert!(compare_outputs(&eval(v8, true), &eval(Value::Number(1.0), false), &p).is_some());
+    }
+}
+
+#[cfg(test)]
+mod async_stack_tests {
+    use super::*;
+    use crate::trace::{Frame, Location, PauseReason};
+
+    fn frame(function: &str, line: u32) -> Frame {
+        Frame {
+            function: function.into(),
+            location: Location::new(line, 0),
+            scopes: Vec::new(),
+        }
+    }
+
+    fn pause(async_stack: Option<Vec<(&str, Vec<&str>)>>) -> PauseState {
+        PauseState {
+            location: Location::new(3, 2),
+            reason: PauseReason::Step,
+            engine_reason: None,
+            stack: vec![frame("inner", 3)],
+            exception: None,
+            async_stack: async_stack.map(|segments| {
+                segments
+                    .into_iter()
+                    .map(|(cause, names)| AsyncFrames {
+                        cause: cause.into(),
+                        frames: names.into_iter().map(|n| frame(n, 6)).collect(),
+                    })
+                    .collect()
+            }),
+        }
+    }
+
+    #[test]
+    fn async_stacks_compare_by_function_names_not_causes() {
+        let policy = ComparisonPolicy::default();
+        let v8 = pause(Some(vec![("await", vec!["outer", ""])]));
+        let firefox = pause(Some(vec![("async", vec!["outer", ""])]));
+        assert_eq!(pause_divergence(&v8, &firefox, &policy), None);
+        // A lost segment, a lost frame, another name: each an async-stack divergence.
+        for other in [
+            pause(Some(vec![])),
+            pause(Some(vec![("await", vec!["outer"])])),
+            pause(Some(vec![("await", vec!["outer"]), ("await", vec![""])])),
+            pause(Some(vec![("await", vec!["main", ""])])),
+        ] {
+            let (kind, detail) = pause_divergence(&v8, &other, &policy).unwrap();
+            assert_eq!(kind, DivergenceKind::AsyncStack, "{detail}");
+            assert!(detail.starts_with("async stack [outer, ] vs "), "{detail}");
+        }
+        let (_, detail) = pause_divergence(&v8, &pause(Some(vec![])), &policy).unwrap();
+        assert_eq!(detail, "async stack [outer, ] vs (none)");
+        // An engine that keeps none, or the policy off: not compared.
+        assert_eq!(pause_divergence(&v8, &pause(None), &policy), None);
+        let mut off = policy.clone();
+        assert!(off.set("async_stack", false));
+        assert_eq!(pause_divergence(&v8, &pause(Some(vec![])), &off), None);
     }
 }

@@ -29,8 +29,9 @@ pub use session::{
     SessionMode, SessionOutcome, TransformationRecord, Warning,
 };
 pub use trace::{
-    Action, BreakpointId, Event, EventKind, ExceptionPause, Frame, Location, LocationSource,
-    LogLine, Output, PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Trace, Variable,
+    Action, AsyncFrames, BreakpointId, Event, EventKind, ExceptionPause, Frame, Location,
+    LocationSource, LogLine, Output, PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind,
+    Trace, Variable,
 };
 pub use value::{Entry, Key, ObjectKind, Value};
 

@@ -573,6 +573,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
         variables: true,
         breakpoints: true,
         object_shells: x.object_shells,
+        async_stack: true,
     };
     let violation = |event_index: Option<u32>,
                      parent_event_index: Option<u32>,
@@ -919,6 +920,7 @@ mod tests {
                 }],
             }],
             exception: None,
+            async_stack: None,
         })
     }
 

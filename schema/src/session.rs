@@ -183,6 +183,9 @@ pub enum DivergenceKind {
     Exception,
     /// Logpoints logged different lines.
     Log,
+    /// Both paused at one place with one synchronous stack, but their async call stacks name
+    /// different functions.
+    AsyncStack,
 }
 
 impl DivergenceKind {
@@ -208,6 +211,7 @@ impl DivergenceKind {
             DivergenceKind::Evaluation => "evaluation",
             DivergenceKind::Log => "log",
             DivergenceKind::Exception => "exception",
+            DivergenceKind::AsyncStack => "async-stack",
         }
     }
 }

@@ -36,6 +36,8 @@ pub struct PauseSummary {
     pub stack: Vec<FrameSummary>,
     #[serde(default)]
     exception: IgnoredAny,
+    #[serde(default)]
+    async_stack: IgnoredAny,
 }
 
 /// `Output` without variables.
@@ -215,6 +217,7 @@ impl From<&Output> for OutputSummary {
                 reason: p.reason.clone(),
                 engine_reason: IgnoredAny,
                 exception: IgnoredAny,
+                async_stack: IgnoredAny,
                 stack: p
                     .stack
                     .iter()

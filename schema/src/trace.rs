@@ -352,6 +352,21 @@ pub struct PauseState {
     /// pauses have none).
     #[serde(default)]
     pub exception: Option<Box<Value>>,
+    /// The async call stack below `stack`: for code that an `await`, a promise reaction or a
+    /// timer resumed, the frames that scheduled it, segment by segment outwards (program
+    /// frames only, without scopes). Empty where none applies; `None` where the engine keeps
+    /// none (or the archive is older than async stacks).
+    #[serde(default)]
+    pub async_stack: Option<Vec<AsyncFrames>>,
+}
+
+/// One segment of an async call stack: the program frames (innermost first) that were on the
+/// stack when the code above was scheduled, and the engine's word for how (`await`,
+/// `Promise.then`, `setTimeout`; verbatim, engines word it differently).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AsyncFrames {
+    pub cause: String,
+    pub frames: Vec<Frame>,
 }
 
 impl PauseState {

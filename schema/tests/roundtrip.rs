@@ -169,6 +169,18 @@ fn pause() -> impl Strategy<Value = PauseState> {
             location,
             scopes,
         });
+    let async_frames =
+        (text(), vec((text(), location()), 0..3)).prop_map(|(cause, frames)| AsyncFrames {
+            cause,
+            frames: frames
+                .into_iter()
+                .map(|(function, location)| Frame {
+                    function,
+                    location,
+                    scopes: Vec::new(),
+                })
+                .collect(),
+        });
     let reason = prop_oneof![
         Just(PauseReason::Entry),
         vec(any::<u32>().prop_map(BreakpointId), 0..3)
@@ -184,14 +196,16 @@ fn pause() -> impl Strategy<Value = PauseState> {
         option::of(text()),
         vec(frame, 0..3),
         option::of(value().prop_map(Box::new)),
+        option::of(vec(async_frames, 0..3)),
     )
         .prop_map(
-            |(location, reason, engine_reason, stack, exception)| PauseState {
+            |(location, reason, engine_reason, stack, exception, async_stack)| PauseState {
                 location,
                 reason,
                 engine_reason,
                 stack,
                 exception,
+                async_stack,
             },
         )
 }

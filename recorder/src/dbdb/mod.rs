@@ -1045,6 +1045,7 @@ mod tests {
                 }],
             }],
             exception: None,
+            async_stack: None,
         };
         let draw = |seed| {
             let mut rng = ChaCha8Rng::seed_from_u64(seed);

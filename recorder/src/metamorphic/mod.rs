@@ -1780,6 +1780,7 @@ mod tests {
                     }],
                 }],
                 exception: thrown.then(|| Box::new(Value::Number(3.0))),
+                async_stack: None,
             }))
         };
         let parent = vec![

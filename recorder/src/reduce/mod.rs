@@ -1080,6 +1080,7 @@ mod tests {
             engine_reason: None,
             stack: Vec::new(),
             exception: None,
+            async_stack: None,
         });
         let ended = |o: ProgramOutcome| Output::Finished { outcome: o };
         let crashed = ended(ProgramOutcome::EngineCrashed {

@@ -31,9 +31,11 @@ pub const TAGS: &[&str] = &[
 
 /// The finding kinds the template tells apart: DBDB's six and those of the newer actions.
 fn finding_kinds() -> impl Iterator<Item = DivergenceKind> {
-    DivergenceKind::DBDB
-        .into_iter()
-        .chain([DivergenceKind::Evaluation, DivergenceKind::Exception])
+    DivergenceKind::DBDB.into_iter().chain([
+        DivergenceKind::Evaluation,
+        DivergenceKind::Exception,
+        DivergenceKind::AsyncStack,
+    ])
 }
 
 /// Whether `name` is a tag: one of [`TAGS`] or a finding kind.

@@ -182,7 +182,7 @@ class V8Session {
       await this.call(below && action !== 'Resume' ? 'Debugger.stepOut' : 'Debugger.resume');
       return null;
     }
-    const stack = frames.filter(mine);
+    let stack = frames.filter(mine);
     const variables = {};
     for (const scope of stack[0].scopeChain) {
       if (scope.type === 'global' || scope.type === 'functionName') continue;
@@ -568,7 +568,7 @@ const USER_JS = [
   ['browser.safebrowsing.malware.enabled', false], ['browser.safebrowsing.phishing.enabled', false],
   ['browser.safebrowsing.downloads.enabled', false], ['network.captive-portal-service.enabled', false],
   ['network.connectivity-service.enabled', false], ['extensions.update.enabled', false],
-  ['browser.search.update', false], ['dom.max_script_run_time', 0],
+  ['browser.search.update', false], ['dom.max_script_run_time', 0], ['javascript.options.asyncstack', true],
 ].map(([k, v]) => `user_pref("${k}", ${v});`).join('\n');
 
 async function launchFirefox(exe, engine) {

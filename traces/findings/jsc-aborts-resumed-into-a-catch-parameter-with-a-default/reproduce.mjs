@@ -149,7 +149,16 @@ class V8Session {
       await this.call(below && action !== 'Resume' ? 'Debugger.stepOut' : 'Debugger.resume');
       return null;
     }
-    const stack = frames.filter(mine);
+    let stack = frames.filter(mine);
+    // JavaScriptCore shows an async function a second time below its body before the first
+    // `await`: its wrapper, at the function's closing brace. morphtrace cuts that frame.
+    const lines = program.split('\n');
+    stack = stack.filter((f, i) => {
+      if (i === 0 || f.functionName !== stack[i - 1].functionName || !f.functionName) return true;
+      const line = lines[f.location.lineNumber] ?? '';
+      const c = f.location.columnNumber ?? 0;
+      return !(line.slice(0, c).trimEnd().endsWith('}') && !/^[\w$(]/.test(line.slice(c).trimStart()));
+    });
     const name = (f) => (f.functionName === 'global code' ? '' : f.functionName) || '(anonymous)';
     return { paused: { at: pos(stack[0].location), stack: stack.map(name) } };
   }

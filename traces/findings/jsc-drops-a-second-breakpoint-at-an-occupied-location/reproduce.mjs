@@ -151,7 +151,16 @@ class V8Session {
       await this.call(below && action !== 'Resume' ? 'Debugger.stepOut' : 'Debugger.resume');
       return null;
     }
-    const stack = frames.filter(mine);
+    let stack = frames.filter(mine);
+    // JavaScriptCore shows an async function a second time below its body before the first
+    // `await`: its wrapper, at the function's closing brace. morphtrace cuts that frame.
+    const lines = program.split('\n');
+    stack = stack.filter((f, i) => {
+      if (i === 0 || f.functionName !== stack[i - 1].functionName || !f.functionName) return true;
+      const line = lines[f.location.lineNumber] ?? '';
+      const c = f.location.columnNumber ?? 0;
+      return !(line.slice(0, c).trimEnd().endsWith('}') && !/^[\w$(]/.test(line.slice(c).trimStart()));
+    });
     const name = (f) => (f.functionName === 'global code' ? '' : f.functionName) || '(anonymous)';
     return { paused: { at: pos(stack[0].location), stack: stack.map(name) } };
   }
@@ -557,7 +566,7 @@ const USER_JS = [
   ['browser.safebrowsing.malware.enabled', false], ['browser.safebrowsing.phishing.enabled', false],
   ['browser.safebrowsing.downloads.enabled', false], ['network.captive-portal-service.enabled', false],
   ['network.connectivity-service.enabled', false], ['extensions.update.enabled', false],
-  ['browser.search.update', false], ['dom.max_script_run_time', 0],
+  ['browser.search.update', false], ['dom.max_script_run_time', 0], ['javascript.options.asyncstack', true],
 ].map(([k, v]) => `user_pref("${k}", ${v});`).join('\n');
 
 async function launchFirefox(exe, engine) {

@@ -148,7 +148,7 @@ class V8Session {
       await this.call(below && action !== 'Resume' ? 'Debugger.stepOut' : 'Debugger.resume');
       return null;
     }
-    const stack = frames.filter(mine);
+    let stack = frames.filter(mine);
     const name = (f) => (f.functionName === 'global code' ? '' : f.functionName) || '(anonymous)';
     return { paused: { at: pos(stack[0].location), stack: stack.map(name) } };
   }

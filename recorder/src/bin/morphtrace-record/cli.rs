@@ -377,6 +377,10 @@ pub(crate) struct EngineArgs {
     /// across engine families: Firefox says `Object` where V8 says `Point`).
     #[arg(long)]
     pub(crate) ignore_object_shells: bool,
+    /// Do not compare async call stacks (differential): the functions that awaited or scheduled
+    /// the paused code, which JavaScriptCore keeps only to the first resumption.
+    #[arg(long)]
+    pub(crate) ignore_async_stacks: bool,
     /// Archive to write.
     #[arg(long)]
     pub(crate) out: PathBuf,
@@ -594,6 +598,7 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("ignore_variables", &[Differential]),
         ("ignore_breakpoints", &[Differential]),
         ("ignore_object_shells", &[Differential]),
+        ("ignore_async_stacks", &[Differential]),
         ("session_timeout", &[Random, Differential, Metamorphic]),
         ("action_timeout", &[Random, Differential, Metamorphic]),
         ("depth", &[Random, Differential, Metamorphic]),
@@ -654,6 +659,7 @@ pub(crate) fn policy(a: &EngineArgs) -> ComparisonPolicy {
         variables: !a.ignore_variables,
         breakpoints: !a.ignore_breakpoints,
         object_shells: !a.ignore_object_shells,
+        async_stack: !a.ignore_async_stacks,
         ..ComparisonPolicy::default()
     }
 }

@@ -20,6 +20,14 @@ pub async fn enable_debugger(
     t: Duration,
 ) -> Result<(), InspectorError> {
     conn.call(sid, "Debugger.enable", json!({}), t).await?;
+    // Off until asked: without it a pause after an `await` shows no async stack.
+    conn.call(
+        sid,
+        "Debugger.setAsyncCallStackDepth",
+        json!({"maxDepth": crate::debugger::inspector::session::ASYNC_STACK_DEPTH}),
+        t,
+    )
+    .await?;
     if !prelude {
         return Ok(());
     }

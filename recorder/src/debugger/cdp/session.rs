@@ -3,7 +3,8 @@
 use super::values::primitive_or_shell;
 use crate::debugger::inspector::objects::{self, Remote};
 use crate::debugger::inspector::session::{
-    err, evaluate, location, next_got, pause_on_exceptions, program_frames, thrown, Got, Pause,
+    async_stack, err, evaluate, location, next_got, pause_on_exceptions, program_frames, thrown,
+    AsyncShape, Got, Pause,
 };
 use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
 use crate::debugger::Extra;
@@ -430,6 +431,12 @@ impl CdpSession {
             engine_reason,
             stack,
             exception,
+            async_stack: Some(async_stack(params, &self.script_id, AsyncShape::Cdp, |f| {
+                f.get("functionName")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            })),
         }))
     }
 

@@ -208,6 +208,11 @@ async fn start(rt: &Runtime) -> Result<Waiting, DebuggerError> {
                 "Debugger.setPauseOnDebuggerStatements",
                 json!({"enabled": true}),
             ),
+            // Off until asked: without it a pause after an `await` shows no async stack.
+            (
+                "Debugger.setAsyncStackTraceDepth",
+                json!({"depth": crate::debugger::inspector::session::ASYNC_STACK_DEPTH}),
+            ),
             ("Inspector.initialized", json!({})),
         ] {
             conn.call(None, method, params, t)

@@ -43,6 +43,7 @@ user_pref("network.connectivity-service.enabled", false);
 user_pref("extensions.update.enabled", false);
 user_pref("browser.search.update", false);
 user_pref("dom.max_script_run_time", 0);
+user_pref("javascript.options.asyncstack", true);
 "#;
 
 /// Pages generated so far in this process (unique page names and end markers).
@@ -105,6 +106,18 @@ async fn establish(
         .and_then(Json::as_str)
         .unwrap_or("")
         .to_string();
+    // Off until asked: without these, a pause after an `await` shows the resumed frame alone
+    // (the frames that awaited it are saved frames, or live ones suspended at their `await`).
+    conn.request(
+        &thread_configuration,
+        "updateConfiguration",
+        json!({"configuration": {
+            "shouldIncludeSavedFrames": true,
+            "shouldIncludeAsyncLiveFrames": true,
+        }}),
+        t,
+    )
+    .await?;
     conn.request(
         &watcher,
         "watchResources",

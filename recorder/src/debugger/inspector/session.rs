@@ -4,7 +4,7 @@
 
 use super::{InspectorError, InspectorEvent};
 use crate::debugger::DebuggerError;
-use morphtrace_schema::{Location, ObjectKind, PauseState, Value};
+use morphtrace_schema::{AsyncFrames, Frame, Location, ObjectKind, PauseState, Value};
 use serde_json::Value as Json;
 use tokio::sync::{mpsc, oneshot};
 
@@ -77,6 +77,75 @@ pub fn err(e: InspectorError) -> DebuggerError {
         InspectorError::Timeout(m, d) => DebuggerError::Timeout(format!("{m} after {d:?}")),
         other => DebuggerError::Protocol(other.to_string()),
     }
+}
+
+/// How deep the engines are asked to keep async call stacks: segments beyond are cut by the
+/// engine (and the stack said to be truncated), the same on every engine.
+pub const ASYNC_STACK_DEPTH: u32 = 16;
+
+/// Which protocol's shape an async stack trace has.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AsyncShape {
+    /// CDP's `Runtime.StackTrace`: `description`, `callFrames` at 0-based positions, `parent`.
+    Cdp,
+    /// WebKit's `Console.StackTrace`: no description, `callFrames` at 1-based positions,
+    /// `parentStackTrace`.
+    WebKit,
+}
+
+/// The async call stack of a `Debugger.paused` event's `params`, program frames (script
+/// `script_id`) only; a segment without any is left out (the engine's or the launcher's own
+/// scheduling). `function` names a frame as the synchronous stack does.
+pub fn async_stack(
+    params: &Json,
+    script_id: &str,
+    shape: AsyncShape,
+    function: impl Fn(&Json) -> String,
+) -> Vec<AsyncFrames> {
+    let (parent_key, base) = match shape {
+        AsyncShape::Cdp => ("parent", 0),
+        AsyncShape::WebKit => ("parentStackTrace", 1),
+    };
+    let mut out = Vec::new();
+    let mut next = params.get("asyncStackTrace");
+    // The depth asked for bounds the chain; a longer one (a cycle in a broken reply) is cut.
+    for _ in 0..ASYNC_STACK_DEPTH * 4 {
+        let Some(segment) = next else { break };
+        let frames: Vec<Frame> = segment
+            .get("callFrames")
+            .and_then(Json::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+            .iter()
+            .filter(|f| f.get("scriptId").and_then(Json::as_str) == Some(script_id))
+            .map(|f| Frame {
+                function: function(f),
+                location: Location::new(
+                    position(f, "lineNumber").saturating_sub(base),
+                    position(f, "columnNumber").saturating_sub(base),
+                ),
+                scopes: Vec::new(),
+            })
+            .collect();
+        if !frames.is_empty() {
+            out.push(AsyncFrames {
+                cause: segment
+                    .get("description")
+                    .and_then(Json::as_str)
+                    .unwrap_or("")
+                    .to_string(),
+                frames,
+            });
+        }
+        next = segment.get(parent_key);
+    }
+    out
+}
+
+fn position(f: &Json, key: &str) -> u32 {
+    f.get(key)
+        .and_then(Json::as_u64)
+        .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX))
 }
 
 pub fn location(j: &Json) -> Location {

@@ -6,8 +6,8 @@ use crate::debugger::engines::bun::Waiting;
 use crate::debugger::inspector::breakpoints::Breakpoints;
 use crate::debugger::inspector::objects::{self, Remote};
 use crate::debugger::inspector::session::{
-    accessor, err, evaluate, location, next_got, pause_on_exceptions, program_frames,
-    set_by_assignment, thrown, Got, Pause,
+    accessor, async_stack, err, evaluate, location, next_got, pause_on_exceptions, program_frames,
+    set_by_assignment, thrown, AsyncShape, Got, Pause,
 };
 use crate::debugger::inspector::tdz::Declarations;
 use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
@@ -48,6 +48,8 @@ pub struct JscSession {
     /// How the program ended when it ended during `open` (it has no statement to pause at).
     ended_early: Option<ProgramOutcome>,
     declarations: Declarations,
+    /// The program's lines, to tell an async function's own wrapper frame (see `wrapper_frame`).
+    lines: Vec<String>,
     /// False once the engine failed (connection lost, no answer): the engine is restarted.
     /// The top program frame of the current pause (`callFrameId`), what `evaluate` runs on.
     top_frame: Option<String>,
@@ -231,6 +233,7 @@ impl JscSession {
             initial: None,
             ended_early: None,
             declarations: Declarations::scan(&program.text),
+            lines: program.text.lines().map(str::to_string).collect(),
             top_frame: None,
             top_names: Default::default(),
             healthy: true,
@@ -363,6 +366,20 @@ impl JscSession {
             Ok(frames) => frames,
             Err(outside) => return Ok(outside),
         };
+        let program: Vec<&Json> = program
+            .iter()
+            .enumerate()
+            .filter(|&(i, f)| {
+                i == 0
+                    || !wrapper_frame(
+                        &function_name(program[i - 1]),
+                        &function_name(f),
+                        location(&f["location"]),
+                        &self.lines,
+                    )
+            })
+            .map(|(_, f)| *f)
+            .collect();
         let mut stack = Vec::with_capacity(program.len());
         for (i, f) in program.iter().enumerate() {
             let scopes = if i == 0 || self.opts.all_frame_scopes {
@@ -419,6 +436,12 @@ impl JscSession {
             engine_reason,
             stack,
             exception,
+            async_stack: Some(async_stack(
+                params,
+                &self.script_id,
+                AsyncShape::WebKit,
+                function_name,
+            )),
         }))
     }
 
@@ -613,6 +636,37 @@ impl Remote for JscSession {
 }
 
 /// A frame's function as V8 names it: JavaScriptCore calls top-level code `global code`.
+/// Whether a frame is JavaScriptCore's wrapper of the async function that runs in the frame
+/// above it: JavaScriptCore shows an async function twice while its body runs before its first
+/// `await` (the body where it is, and below it a frame of the same name at the function's
+/// closing brace, the wrapper that started it). That frame is the engine's machinery, not a
+/// call the program made, and is cut like engine frames (`docs/jsc-cookbook.md` §6c). Only
+/// that shape: a recursive call of the same name stands at its call site, not after a `}`.
+fn wrapper_frame(above: &str, name: &str, at: Location, lines: &[String]) -> bool {
+    if above != name || name.is_empty() {
+        return false;
+    }
+    let Some(line) = lines.get(at.line as usize) else {
+        return false;
+    };
+    // JavaScriptCore puts the wrapper just after the brace (UTF-16 columns; the brace and what
+    // precedes it on such a line are ASCII in every case seen, and anything else reads as no).
+    let before: String = line
+        .encode_utf16()
+        .take(at.column as usize)
+        .map(|u| char::from_u32(u32::from(u)).unwrap_or('\u{fffd}'))
+        .collect();
+    let after: String = line
+        .encode_utf16()
+        .skip(at.column as usize)
+        .map(|u| char::from_u32(u32::from(u)).unwrap_or('\u{fffd}'))
+        .collect();
+    before.trim_end().ends_with('}')
+        && !after
+            .trim_start()
+            .starts_with(|c: char| c.is_alphanumeric() || c == '_' || c == '$' || c == '(')
+}
+
 fn function_name(f: &Json) -> String {
     match f.get("functionName").and_then(Json::as_str).unwrap_or("") {
         "global code" | "eval code" => String::new(),
@@ -842,5 +896,33 @@ mod tests {
         let stack = "RangeError: boom\n    at f (file:///p.js:3:9)\n    at file:///p.js:9:21\n    at runInThisContext (unknown)";
         assert_eq!(thrown_at(stack, "file:///p.js"), Some(Location::new(2, 8)));
         assert_eq!(thrown_at(stack, "file:///q.js"), None);
+    }
+
+    #[test]
+    fn only_an_async_functions_wrapper_at_its_closing_brace_is_cut() {
+        let lines: Vec<String> = "async function inner(x) {\n  await null;\n}\nfunction f(n) { return n ? f(n - 1) : 0; }\n}f(1)"
+            .lines()
+            .map(str::to_string)
+            .collect();
+        // Bun 1.4.5 at `await null` before it ran: inner (the body), inner at 2:1 (the wrapper).
+        assert!(wrapper_frame("inner", "inner", Location::new(2, 1), &lines));
+        // Another function below, or no name: a frame of the program.
+        assert!(!wrapper_frame(
+            "inner",
+            "outer",
+            Location::new(2, 1),
+            &lines
+        ));
+        assert!(!wrapper_frame("", "", Location::new(2, 1), &lines));
+        // Direct recursion stands at its call site.
+        assert!(!wrapper_frame("f", "f", Location::new(3, 25), &lines));
+        // A call just after a brace is a call.
+        assert!(!wrapper_frame("f", "f", Location::new(4, 1), &lines));
+        assert!(!wrapper_frame(
+            "inner",
+            "inner",
+            Location::new(9, 1),
+            &lines
+        ));
     }
 }

@@ -9,8 +9,8 @@ use super::grips::primitive_or_shell;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Extra};
 use async_trait::async_trait;
 use morphtrace_schema::{
-    Action, BreakpointId, Entry, ExceptionPause, Frame, Key, Location, LocationSource, ObjectKind,
-    Output, PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
+    Action, AsyncFrames, BreakpointId, Entry, ExceptionPause, Frame, Key, Location, LocationSource,
+    ObjectKind, Output, PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
 };
 use serde_json::{json, Value as Json};
 use std::collections::{BTreeMap, HashMap};
@@ -481,12 +481,20 @@ impl RdpSession {
             .request(&thread, "frames", json!({"start": 0, "count": 1000}))
             .await
             .map_err(err)?;
-        let frames: &[Json] = frames
+        let all: &[Json] = frames
             .get("frames")
             .and_then(Json::as_array)
             .map(Vec::as_slice)
             .unwrap_or_default();
+        // The live frames come first; below them, the async stack: saved frames (state
+        // `dead`) or frames suspended at an `await`, a segment starting at each `asyncCause`.
+        let live = all
+            .iter()
+            .position(|f| f.get("state").and_then(Json::as_str) != Some("on-stack"))
+            .unwrap_or(all.len());
+        let (frames, older) = all.split_at(live);
         let source = self.source_actor.as_str();
+        let async_stack = async_segments(older, source);
         let program = match crate::debugger::in_program(frames, |f| {
             f.pointer("/where/actor").and_then(Json::as_str) == Some(source)
         }) {
@@ -540,6 +548,7 @@ impl RdpSession {
             engine_reason,
             stack,
             exception,
+            async_stack: Some(async_stack),
         }))
     }
 
@@ -1095,6 +1104,40 @@ fn accessor() -> Value {
         entries: None,
         truncated: false,
     }
+}
+
+/// The async stack below the live frames of a `frames` reply: program frames (of `source`)
+/// only, a new segment at each frame that names its `asyncCause` (`async`, `promise
+/// callback`, `setTimeout handler`); a segment without program frames is left out.
+fn async_segments(older: &[Json], source: &str) -> Vec<AsyncFrames> {
+    let mut out: Vec<AsyncFrames> = Vec::new();
+    let mut current: Option<AsyncFrames> = None;
+    for f in older {
+        if let Some(cause) = f.get("asyncCause").and_then(Json::as_str) {
+            out.extend(current.take().filter(|s| !s.frames.is_empty()));
+            current = Some(AsyncFrames {
+                cause: cause.to_string(),
+                frames: Vec::new(),
+            });
+        }
+        if f.pointer("/where/actor").and_then(Json::as_str) != Some(source) {
+            continue;
+        }
+        // Frames before any cause (none seen so far) open a segment without one.
+        current
+            .get_or_insert_with(|| AsyncFrames {
+                cause: String::new(),
+                frames: Vec::new(),
+            })
+            .frames
+            .push(Frame {
+                function: frame_name(f),
+                location: where_location(&f["where"]),
+                scopes: Vec::new(),
+            });
+    }
+    out.extend(current.filter(|s| !s.frames.is_empty()));
+    out
 }
 
 fn frame_name(f: &Json) -> String {
