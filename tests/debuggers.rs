@@ -2281,8 +2281,8 @@ async fn reproducers_set_variables_continue_and_restart_frames() {
 /// settled: the synchronous stack then holds that function alone, and the async stack names
 /// who awaited it (`outer`, and the top level that called `outer`). A step out of it pauses in
 /// `outer` after its `await` on V8 and SpiderMonkey; JavaScriptCore runs on to the next
-/// breakpoint (`done`), and keeps no async stack past the first resumption (`done`, a promise
-/// reaction, shows none). Causes are each engine's word.
+/// breakpoint (`done`), and keeps no async stack once the awaited function had suspended (nor in
+/// `done`, a promise reaction). Causes are each engine's word.
 async fn async_stacks(kind: &str) {
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline(

@@ -1,0 +1,5 @@
+async function load(n) {
+  const got = await n;
+  return got;
+}
+load(0);

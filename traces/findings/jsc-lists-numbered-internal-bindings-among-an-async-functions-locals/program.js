@@ -1,0 +1,4 @@
+async function load(n) {
+ const got = await n;
+}
+load(0);
