@@ -2347,3 +2347,40 @@ async fn async_stacks_and_steps_across_await_on_every_engine() {
         async_stacks(kind).await;
     }
 }
+
+/// A class static block's frame: V8 names it `<static_initializer>` (the function that runs a
+/// class's static fields and blocks), SpiderMonkey and JavaScriptCore leave it unnamed, and
+/// JavaScriptCore shows a second unnamed frame just after the block's `}`, which the recorder
+/// cuts (docs/jsc-cookbook.md §6c). The caller below is the top level on all.
+async fn static_block_frames(kind: &str) {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "static.js",
+        "let made = 1;\nclass C {\n  static made = 0;\n  static {\n    this.made = made;\n  }\n}\nconsole.log(C.made);\n",
+    );
+    let mut e = engine(kind, CaptureOptions::default()).await;
+    let mut d = open(&mut e, &p).await;
+    let bp = d.set_breakpoint(4, None).await.unwrap();
+    assert_eq!(actual(&bp), vec![at(5, 5)], "{kind}");
+    let s = paused(d.control(&Action::Start).await.unwrap());
+    let names: Vec<&str> = s.stack.iter().map(|f| f.function.as_str()).collect();
+    let top = if matches!(kind, "firefox" | "bun") {
+        ""
+    } else {
+        "<static_initializer>"
+    };
+    assert_eq!((s.location.line, names), (4, vec![top, ""]), "{kind}");
+    assert!(matches!(
+        d.control(&Action::Resume).await.unwrap(),
+        Output::Finished { .. }
+    ));
+    d.close().await;
+    e.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn static_block_frames_on_every_engine() {
+    for kind in ["node", "chromium", "firefox", "bun", "deno"] {
+        static_block_frames(kind).await;
+    }
+}

@@ -26,6 +26,9 @@ pub struct Declarations {
     /// function expression's own name (an assignment throws or does nothing; a debugger's
     /// set may still change them).
     constants: HashSet<String>,
+    /// Where each class static block ends (just after its `}`): JavaScriptCore shows a frame of
+    /// its own there below the block's (see `jsc::session::wrapper_frame`).
+    static_block_ends: HashSet<Location>,
 }
 
 /// Collects `let`/`const`/`class` declarations from the syntax tree: every name a pattern binds
@@ -83,6 +86,13 @@ impl Visit for Collect<'_> {
             self.out.constants.insert(i.sym.to_string());
         }
         c.visit_children_with(self);
+    }
+    fn visit_static_block(&mut self, b: &ast::StaticBlock) {
+        let (_, end) = self.parsed.range(b.span);
+        self.out
+            .static_block_ends
+            .insert(self.parsed.positions.location(end));
+        b.visit_children_with(self);
     }
     fn visit_fn_expr(&mut self, f: &ast::FnExpr) {
         if let Some(i) = &f.ident {
@@ -212,6 +222,11 @@ impl Declarations {
     /// Whether the program declares `name` with `let`, `const` or `class` anywhere.
     /// Whether some binding named `name` is fixed (see `constants`): the parsed program's
     /// only; the light scanner knows none.
+    /// Whether `at` is just after the closing brace of a class static block.
+    pub fn ends_static_block(&self, at: Location) -> bool {
+        self.static_block_ends.contains(&at)
+    }
+
     pub fn fixed(&self, name: &str) -> bool {
         self.constants.contains(name)
     }
@@ -256,6 +271,17 @@ mod tests {
         );
         assert!(l.in_tdz("total", Location::new(2, 14), all, end));
         assert!(!l.in_tdz("fake", Location::new(0, 3), all, end));
+    }
+
+    #[test]
+    fn static_blocks_end_just_after_their_brace() {
+        // gen:100's class: JavaScriptCore's extra frame of the block stood at 10:4 (1-based).
+        let d = Declarations::scan(
+            "class C1 {\n  static made = 0;\n  static {\n    this.made = 1;\n  }\n  m() {\n  }\n}\n",
+        );
+        assert!(d.ends_static_block(Location::new(4, 3)));
+        assert!(!d.ends_static_block(Location::new(4, 2)));
+        assert!(!d.ends_static_block(Location::new(6, 3)));
     }
 
     #[test]

@@ -370,13 +370,14 @@ impl JscSession {
             .iter()
             .enumerate()
             .filter(|&(i, f)| {
+                let at = location(&f["location"]);
                 i == 0
-                    || !wrapper_frame(
+                    || !(wrapper_frame(
                         &function_name(program[i - 1]),
                         &function_name(f),
-                        location(&f["location"]),
+                        at,
                         &self.lines,
-                    )
+                    ) || self.declarations.ends_static_block(at))
             })
             .map(|(_, f)| *f)
             .collect();
@@ -642,6 +643,8 @@ impl Remote for JscSession {
 /// closing brace, the wrapper that started it). That frame is the engine's machinery, not a
 /// call the program made, and is cut like engine frames (`docs/jsc-cookbook.md` §6c). Only
 /// that shape: a recursive call of the same name stands at its call site, not after a `}`.
+/// (A class static block has such a frame too, unnamed, just after the block: the caller
+/// cuts it by the syntax tree, `Declarations::ends_static_block`.)
 fn wrapper_frame(above: &str, name: &str, at: Location, lines: &[String]) -> bool {
     if above != name || name.is_empty() {
         return false;
