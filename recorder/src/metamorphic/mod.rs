@@ -197,6 +197,9 @@ struct FollowUp<'a> {
     rec: &'a mut Recording,
     expect: Expectation,
     finished: bool,
+    /// Why the follow-up could not be brought back to where the parent went (a temporary
+    /// breakpoint the engine would not place there): the session is then undecided, not judged.
+    astray: Option<String>,
 }
 
 impl FollowUp<'_> {
@@ -461,6 +464,7 @@ async fn drive(
                                     column: Some(to.column),
                                 })
                                 .await?;
+                            let placed = matches!(&temp, Output::BreakpointSet { actual, .. } if actual.contains(&to));
                             out = f.apply(Action::Resume).await?;
                             // In a loop the new breakpoint comes round again before the
                             // temporary one: those pauses are extra; go on to the temporary
@@ -483,6 +487,16 @@ async fn drive(
                                     }
                                 }
                                 out = f.apply(Action::Resume).await?;
+                            }
+                            if !placed && paused_at(&out) != Some(to) && f.astray.is_none() {
+                                // The engine would not place the temporary breakpoint where the
+                                // parent's step went (JavaScriptCore refuses some positions a step
+                                // stops at), and the resume went elsewhere: the follow-up cannot
+                                // rejoin the parent, and is not judged.
+                                f.astray = Some(format!(
+                                    "the follow-up could not rejoin the parent: no breakpoint at \
+                                     {to}, where the parent's step went"
+                                ));
                             }
                             if let Output::BreakpointSet { id, .. } = temp {
                                 f.expect.inserted.insert(f.index());
@@ -540,12 +554,48 @@ async fn drive(
             }
         }
     }
-    f.rec.outcome = Some(if f.finished {
-        SessionOutcome::Finished
-    } else {
-        SessionOutcome::ActionLimit
+    f.rec.outcome = Some(match f.astray.take() {
+        Some(reason) => SessionOutcome::Rejected { reason },
+        None if f.finished => SessionOutcome::Finished,
+        None => SessionOutcome::ActionLimit,
     });
     Ok(())
+}
+
+/// The lines a parent's breakpoints ask for or landed on, and those its continues go to.
+fn occupied_lines(parent: &[(Action, Option<Output>)]) -> BTreeSet<u32> {
+    parent
+        .iter()
+        .flat_map(|(a, o)| {
+            let landed = match o {
+                Some(Output::BreakpointSet { actual, .. }) => {
+                    actual.iter().map(|l| l.line).collect()
+                }
+                _ => Vec::new(),
+            };
+            let continued = match a {
+                Action::ContinueToLocation { line } => Some(*line),
+                _ => None,
+            };
+            a.breakpoint_line()
+                .into_iter()
+                .chain(landed)
+                .chain(continued)
+        })
+        .collect()
+}
+
+/// The index of a trace's event where its engine crashed, if it did.
+fn crashed_at(t: &Trace) -> Option<u32> {
+    t.events
+        .iter()
+        .enumerate()
+        .find_map(|(i, e)| match &e.kind {
+            EventKind::Output(Output::Finished {
+                outcome: ProgramOutcome::EngineCrashed { .. },
+            }) => u32::try_from(i).ok(),
+            _ => None,
+        })
 }
 
 /// Chooses a transformation for the next round and prepares the follow-up's program.
@@ -842,21 +892,12 @@ fn modern(
         }
         mm::CONDITION_FALSE => {
             // A line the program is seen running (a frame of some pause), where the parent asks
-            // for no breakpoint and none of its breakpoints landed: a plain one there would
-            // pause, a false one must not. (JavaScriptCore gives a later breakpoint that slides to
-            // an occupied place no location: Bun's first campaign showed 4 such collisions.)
-            let taken: BTreeSet<u32> = parent
-                .iter()
-                .flat_map(|(a, o)| {
-                    let landed = match o {
-                        Some(Output::BreakpointSet { actual, .. }) => {
-                            actual.iter().map(|l| l.line).collect()
-                        }
-                        _ => Vec::new(),
-                    };
-                    a.breakpoint_line().into_iter().chain(landed)
-                })
-                .collect();
+            // for no breakpoint and none of its breakpoints landed, nor a continue goes: a plain
+            // one there would pause, a false one must not. (JavaScriptCore keeps one breakpoint
+            // per place: a later breakpoint that slides to an occupied place gets no location, and
+            // a continue to a place a false breakpoint holds runs past it, Bun's gen:1..200 six
+            // times; traces/findings/jsc-drops-a-second-breakpoint-at-an-occupied-location.)
+            let taken = occupied_lines(parent);
             let seen: BTreeSet<u32> = lines_on_stacks(parent)
                 .filter(|l| !taken.contains(l))
                 .collect();
@@ -1499,8 +1540,15 @@ pub async fn run_chain(
         let mut session_notes = notes.to_vec();
         if ok_to_continue(&outcome) {
             if let Some(v) = trace.as_ref().and_then(|t| judge(&pt, t, &record)) {
-                // A violation counts only if both runs are reproducible: run each again.
-                let mut why = confirm(ctx, &current, &pt, "parent").await;
+                // A violation counts only if both runs are reproducible: run each again. One
+                // found where the parent's engine crashed says nothing of the relation: what
+                // the parent would have done after its crash is not known.
+                let mut why = (v.parent_event_index.is_some()
+                    && v.parent_event_index == crashed_at(&pt))
+                .then(|| "its parent's engine crashed there: nothing to compare after it".into());
+                if why.is_none() {
+                    why = confirm(ctx, &current, &pt, "parent").await;
+                }
                 if why.is_none() {
                     if let Some(t) = &trace {
                         why = confirm(ctx, &next, t, "follow-up").await;
@@ -1671,6 +1719,7 @@ async fn follow_up(
         rec,
         expect: std::mem::take(expect),
         finished: false,
+        astray: None,
     };
     let result = drive(&mut f, parent, recipe, max_resync).await;
     *expect = std::mem::take(&mut f.expect);
@@ -1809,6 +1858,53 @@ mod tests {
             .collect();
         // `a !== 4` is not exact: the pause it would filter is the parent's last answered one.
         assert_eq!(found, [("a !== 2".to_string(), BTreeSet::from([1]))]);
+    }
+
+    #[test]
+    fn a_false_breakpoint_never_takes_a_line_the_parent_continues_to() {
+        use morphtrace_schema::LocationSource;
+        let parent = vec![
+            (
+                Action::SetBreakpoint {
+                    line: 2,
+                    column: None,
+                },
+                Some(Output::BreakpointSet {
+                    id: morphtrace_schema::BreakpointId(0),
+                    requested: Location::new(2, 0),
+                    actual: vec![Location::new(3, 4)],
+                    source: LocationSource::EngineReported,
+                    policy: None,
+                }),
+            ),
+            (Action::Start, None),
+            (Action::ContinueToLocation { line: 7 }, None),
+            (Action::StepOver, None),
+        ];
+        assert_eq!(occupied_lines(&parent), BTreeSet::from([2, 3, 7]));
+    }
+
+    #[test]
+    fn a_crash_is_found_where_the_engine_died() {
+        let ev = |kind| morphtrace_schema::Event { at_us: 0, kind };
+        let mut t = Trace {
+            engine: EngineRef(0),
+            events: vec![
+                ev(EventKind::Action(Action::Start)),
+                ev(EventKind::Output(Output::Finished {
+                    outcome: ProgramOutcome::Completed,
+                })),
+            ],
+            console: vec![],
+            logs: vec![],
+        };
+        assert_eq!(crashed_at(&t), None);
+        t.events[1] = ev(EventKind::Output(Output::Finished {
+            outcome: ProgramOutcome::EngineCrashed {
+                message: "node died of SIGTRAP".into(),
+            },
+        }));
+        assert_eq!(crashed_at(&t), Some(1));
     }
 
     #[test]

@@ -1,0 +1,7 @@
+function f(a) {
+ try {
+ throw { code: a };
+ } catch (e) {
+ }
+}
+f(1);
