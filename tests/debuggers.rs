@@ -2384,3 +2384,51 @@ async fn static_block_frames_on_every_engine() {
         static_block_frames(kind).await;
     }
 }
+
+/// V8 aborts when a frame is restarted while paused on an exception at its throw
+/// (traces/findings/v8-crashes-restarting-a-frame-paused-at-a-throw): Node's process dies,
+/// Chromium's renderer (`Inspector.targetCrashed`). Either is the engine's crash, the answer to
+/// the restart, not a program that runs on; and the engine serves the next session.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashed_renderer_or_process_is_an_engine_crash() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "restart-at-throw.js",
+        "function f(a) {\n  try {\n    throw { code: a };\n  } catch (e) {\n    return e.code;\n  }\n}\nf(1);\n",
+    );
+    for kind in ["chromium", "node"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        d.pause_on_exceptions(morphtrace_schema::ExceptionPause::All)
+            .await
+            .unwrap();
+        let s = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(
+            (s.location.line, s.reason.name()),
+            (2, "exception"),
+            "{kind}"
+        );
+        let out = d.control(&Action::RestartFrame { frame: 0 }).await.unwrap();
+        assert!(
+            matches!(
+                &out,
+                Output::Finished {
+                    outcome: ProgramOutcome::EngineCrashed { .. }
+                }
+            ),
+            "{kind}: {out:?}"
+        );
+        // Chromium's crashed target is not reused; Node's session had a process of its own.
+        if !d.close().await {
+            assert_eq!(kind, "chromium");
+            e.restart().await.unwrap();
+        }
+        let mut d = open(&mut e, &p).await;
+        assert!(matches!(
+            d.control(&Action::Start).await.unwrap(),
+            Output::Finished { .. }
+        ));
+        d.close().await;
+        e.shutdown().await;
+    }
+}

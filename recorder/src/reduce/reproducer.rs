@@ -306,9 +306,10 @@ mod tests {
     #[test]
     fn a_reproducer_carries_only_what_its_finding_uses() {
         let v8 = reproducer(&spec(&["chromium", "node"], "pause-location", false), &[]);
-        // 876 lines when every bundle carried every protocol; 282 (239 of code) when written.
+        // 876 lines when every bundle carried every protocol; 282 (239 of code) when written,
+        // 304 once it told a crashed Chromium renderer from a program that runs on.
         let lines = v8.lines().count();
-        assert!(lines <= 300, "{lines} lines");
+        assert!(lines <= 310, "{lines} lines");
         for absent in [
             "Rdp",
             "Firefox",

@@ -85,6 +85,8 @@ class V8Session {
     return this.cdp.call(method, params, this.sessionId);
   }
   async load() {
+    // Its `targetCrashed` tells a renderer V8 aborted from a program that runs on.
+    if (this.flavor === 'chromium') await this.call('Inspector.enable');
     await this.call('Runtime.enable');
     await this.call('Debugger.enable');
     await this.call('Debugger.setBlackboxPatterns', { patterns: ['morphtrace-determinism\\.js$'] });
@@ -124,6 +126,10 @@ class V8Session {
       }
       if (this.ran) return { finished: (this.ended = this.ran) };
       if (this.cdp.closed) return { finished: (this.ended = 'crashed') };
+      // Chromium's renderer died under the program (its browser and connection live on).
+      if (this.cdp.events.some((e) => e.method === 'Inspector.targetCrashed' && e.sessionId === this.sessionId)) {
+        return { finished: (this.ended = 'crashed') };
+      }
       if (Date.now() > deadline) return { finished: (this.ended = 'timeout') };
       await waitAny(this.cdp, deadline - Date.now());
     }

@@ -325,6 +325,14 @@ impl CdpSession {
                             self.script_id = id.to_string();
                         }
                     }
+                    "Inspector.targetCrashed" => {
+                        // Chromium's renderer died under the program (V8 aborted): the engine's
+                        // crash, not a program that runs on. The target is not reused.
+                        self.healthy = false;
+                        return Ok(self.finish(ProgramOutcome::EngineCrashed {
+                            message: "the renderer crashed (Inspector.targetCrashed)".into(),
+                        }));
+                    }
                     "Runtime.exceptionThrown" => {
                         if let Some(d) = ev.params.get("exceptionDetails") {
                             self.exception = Some(exception_message(d));

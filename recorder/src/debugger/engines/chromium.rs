@@ -188,6 +188,10 @@ async fn prepare(conn: Connection, prelude: bool, t: Duration) -> Result<Ready, 
         .await?;
     let sid = attached["sessionId"].as_str().unwrap_or("").to_string();
     let mut events = conn.subscribe(Some(&sid));
+    // Inspector: its `targetCrashed` says the renderer died (a V8 CHECK), which would otherwise
+    // read as a program that never answers.
+    conn.call(Some(&sid), "Inspector.enable", json!({}), t)
+        .await?;
     conn.call(Some(&sid), "Runtime.enable", json!({}), t)
         .await?;
     let context = fresh_frame(&conn, &sid, &target_id, &mut events, t).await?;
