@@ -488,15 +488,24 @@ async fn drive(
                                 }
                                 out = f.apply(Action::Resume).await?;
                             }
-                            if !placed && paused_at(&out) != Some(to) && f.astray.is_none() {
-                                // The engine would not place the temporary breakpoint where the
-                                // parent's step went (JavaScriptCore refuses some positions a step
-                                // stops at), and the resume went elsewhere: the follow-up cannot
-                                // rejoin the parent, and is not judged.
-                                f.astray = Some(format!(
-                                    "the follow-up could not rejoin the parent: no breakpoint at \
-                                     {to}, where the parent's step went"
-                                ));
+                            if paused_at(&out) != Some(to) && f.astray.is_none() {
+                                // The resume did not reach where the parent's step went: the
+                                // engine would not place the temporary breakpoint there
+                                // (JavaScriptCore refuses some positions a step stops at), or a
+                                // breakpoint there does not stop (V8: the position a step out
+                                // returns to, in the middle of the caller's expression). The
+                                // follow-up cannot rejoin the parent, and is not judged.
+                                f.astray = Some(if placed {
+                                    format!(
+                                        "the follow-up could not rejoin the parent: a breakpoint \
+                                         at {to}, where the parent's step went, did not stop"
+                                    )
+                                } else {
+                                    format!(
+                                        "the follow-up could not rejoin the parent: no breakpoint \
+                                         at {to}, where the parent's step went"
+                                    )
+                                });
                             }
                             if let Output::BreakpointSet { id, .. } = temp {
                                 f.expect.inserted.insert(f.index());
@@ -573,9 +582,14 @@ fn occupied_lines(parent: &[(Action, Option<Output>)]) -> BTreeSet<u32> {
                 }
                 _ => Vec::new(),
             };
-            let continued = match a {
-                Action::ContinueToLocation { line } => Some(*line),
-                _ => None,
+            // A continue's temporary breakpoint is where it was asked for, and where it arrived
+            // (a later line when the asked one has no break position).
+            let continued = match (a, o) {
+                (Action::ContinueToLocation { line }, Some(Output::Paused(p))) => {
+                    vec![*line, p.location.line]
+                }
+                (Action::ContinueToLocation { line }, _) => vec![*line],
+                _ => Vec::new(),
             };
             a.breakpoint_line()
                 .into_iter()
@@ -1291,9 +1305,17 @@ fn hits(
         .find(|(_, (a, _))| matches!(a, Action::RemoveBreakpoint { id: r } if r == id))
         .map(|(i, _)| i)
         .unwrap_or(parent.len());
+    // A pause the engine says this breakpoint made is its hit wherever it is: JavaScriptCore's
+    // breakpoint at a line's start also stops in an arrow function's body later on that line.
     (b + 1..end)
         .filter_map(|i| match &parent[i].1 {
-            Some(Output::Paused(p)) if p.location == at && p.exception.is_none() => Some((i, p)),
+            Some(Output::Paused(p))
+                if p.exception.is_none()
+                    && (p.location == at
+                        || matches!(&p.reason, morphtrace_schema::PauseReason::Breakpoint { ids } if ids.contains(id))) =>
+            {
+                Some((i, p))
+            }
             _ => None,
         })
         .collect()
@@ -1880,8 +1902,59 @@ mod tests {
             (Action::Start, None),
             (Action::ContinueToLocation { line: 7 }, None),
             (Action::StepOver, None),
+            (
+                Action::ContinueToLocation { line: 11 },
+                Some(Output::Paused(morphtrace_schema::PauseState {
+                    location: Location::new(12, 4),
+                    reason: morphtrace_schema::PauseReason::Other("continue-to-location".into()),
+                    engine_reason: None,
+                    stack: vec![],
+                    exception: None,
+                    async_stack: None,
+                })),
+            ),
         ];
-        assert_eq!(occupied_lines(&parent), BTreeSet::from([2, 3, 7]));
+        assert_eq!(occupied_lines(&parent), BTreeSet::from([2, 3, 7, 11, 12]));
+    }
+
+    #[test]
+    fn a_breakpoints_hits_are_the_pauses_it_made_wherever_they_are() {
+        use morphtrace_schema::{BreakpointId, LocationSource, PauseReason, PauseState};
+        let pause = |line, column, reason| {
+            Some(Output::Paused(PauseState {
+                location: Location::new(line, column),
+                reason,
+                engine_reason: None,
+                stack: vec![],
+                exception: None,
+                async_stack: None,
+            }))
+        };
+        let hit = |id| PauseReason::Breakpoint {
+            ids: vec![BreakpointId(id)],
+        };
+        let parent = vec![
+            (
+                Action::SetBreakpoint {
+                    line: 109,
+                    column: None,
+                },
+                Some(Output::BreakpointSet {
+                    id: BreakpointId(0),
+                    requested: Location::new(109, 0),
+                    actual: vec![Location::new(109, 0)],
+                    source: LocationSource::EngineReported,
+                    policy: None,
+                }),
+            ),
+            (Action::Start, pause(109, 0, hit(0))),
+            // Bun 1.4.5, gen:35: the same breakpoint in the arrow function's body on its line.
+            (Action::Resume, pause(109, 23, hit(0))),
+            (Action::Resume, pause(122, 2, hit(1))),
+            (Action::StepOver, pause(109, 0, PauseReason::Step)),
+        ];
+        let found: Vec<usize> = hits(&parent, 0).into_iter().map(|(k, _)| k).collect();
+        assert_eq!(found, [1, 2, 4]);
     }
 
     #[test]
