@@ -1128,6 +1128,23 @@ fn reentries(
     out
 }
 
+/// Whether a step paused at `at` right where the previous pause was: no pass was made, yet
+/// the place has one more pause (JavaScriptCore: a step into from a breakpoint's pause that
+/// stops there again, its breakpoint hit a second time). The passes cannot be counted.
+fn repaused_in_place(parent: &[(Action, Option<Output>)], at: Location) -> bool {
+    let mut previous: Option<Location> = None;
+    for (a, o) in parent {
+        if let Some(Output::Paused(p)) = o {
+            let step = matches!(a, Action::StepInto | Action::StepOver | Action::StepOut);
+            if step && p.location == at && previous == Some(at) {
+                return true;
+            }
+            previous = Some(p.location);
+        }
+    }
+    false
+}
+
 /// Set-variable-as-code: a parent set variable that took, made at a breakpoint's pause on a
 /// statement that starts its line, done instead by an assignment inserted before that
 /// statement, guarded to run only on the pass the set was made at. The pass is counted from
@@ -1190,7 +1207,7 @@ fn set_as_code(
             matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. })
                 && p.exception.is_none()
         });
-        if !all_hits {
+        if !all_hits || repaused_in_place(&parent[..=c], at) {
             continue;
         }
         // A counter of its own per line (an earlier round may have inserted another).
@@ -1955,6 +1972,31 @@ mod tests {
         ];
         let found: Vec<usize> = hits(&parent, 0).into_iter().map(|(k, _)| k).collect();
         assert_eq!(found, [1, 2, 4]);
+    }
+
+    #[test]
+    fn a_step_that_pauses_where_it_was_makes_no_pass() {
+        use morphtrace_schema::{PauseReason, PauseState};
+        let pause = |line| {
+            Some(Output::Paused(PauseState {
+                location: Location::new(line, 6),
+                reason: PauseReason::Breakpoint { ids: vec![] },
+                engine_reason: None,
+                stack: vec![],
+                exception: None,
+                async_stack: None,
+            }))
+        };
+        // Bun 1.4.5, a set-variable-as-code follow-up of gen:*: 131:7, a step into, 131:7 again.
+        let twice = vec![(Action::Start, pause(130)), (Action::StepInto, pause(130))];
+        assert!(repaused_in_place(&twice, Location::new(130, 6)));
+        // A loop that comes round to the place by a resume makes a pass each time.
+        let looped = vec![
+            (Action::Start, pause(130)),
+            (Action::Resume, pause(130)),
+            (Action::StepOver, pause(129)),
+        ];
+        assert!(!repaused_in_place(&looped, Location::new(130, 6)));
     }
 
     #[test]
