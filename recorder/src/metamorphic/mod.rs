@@ -1128,6 +1128,29 @@ fn reentries(
     out
 }
 
+/// Whether the frame's `arguments` object holds the value `name` has now: in a sloppy function
+/// it may be that parameter's alias, which the assignment in the program changes too (and the
+/// relation's expectation, the parent's pause with `name`'s new value, does not know).
+fn aliased(q: &morphtrace_schema::PauseState, name: &str) -> bool {
+    let vars: Vec<&morphtrace_schema::Variable> =
+        q.top_scopes().iter().flat_map(|s| &s.variables).collect();
+    let Some(now) = vars.iter().find(|v| v.name == name).map(|v| &v.value) else {
+        return false;
+    };
+    vars.iter().any(|v| {
+        v.name == "arguments"
+            && match &v.value {
+                morphtrace_schema::Value::Object {
+                    entries: Some(entries),
+                    ..
+                } => entries.iter().any(|e| &e.value == now),
+                // Not expanded: it may hold it.
+                morphtrace_schema::Value::Object { entries: None, .. } => true,
+                _ => false,
+            }
+    })
+}
+
 /// Whether a step paused at `at` right where the previous pause was: no pass was made, yet
 /// the place has one more pause (JavaScriptCore: a step into from a breakpoint's pause that
 /// stops there again, its breakpoint hit a second time). The passes cannot be counted.
@@ -1207,7 +1230,7 @@ fn set_as_code(
             matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. })
                 && p.exception.is_none()
         });
-        if !all_hits || repaused_in_place(&parent[..=c], at) {
+        if !all_hits || repaused_in_place(&parent[..=c], at) || aliased(q, name) {
             continue;
         }
         // A counter of its own per line (an earlier round may have inserted another).
@@ -1997,6 +2020,58 @@ mod tests {
             (Action::StepOver, pause(129)),
         ];
         assert!(!repaused_in_place(&looped, Location::new(130, 6)));
+    }
+
+    #[test]
+    fn a_parameter_the_arguments_object_may_alias_is_not_set_as_code() {
+        use morphtrace_schema::{
+            Entry, Frame, Key, ObjectKind, PauseReason, PauseState, Scope, ScopeKind, Value,
+            Variable,
+        };
+        let var = |name: &str, value| Variable {
+            name: name.into(),
+            value,
+            reported: None,
+        };
+        let args = |v: &str| Value::Object {
+            kind: ObjectKind::Other("arguments".into()),
+            class: "Arguments".into(),
+            description: None,
+            entries: Some(vec![Entry {
+                key: Key::Index(1),
+                value: Value::String(v.into()),
+            }]),
+            truncated: false,
+        };
+        let pause = |vars| PauseState {
+            location: Location::new(235, 1),
+            reason: PauseReason::Step,
+            engine_reason: None,
+            stack: vec![Frame {
+                function: "verifyProperty".into(),
+                location: Location::new(235, 1),
+                scopes: vec![Scope {
+                    kind: ScopeKind::Local,
+                    name: None,
+                    variables: vars,
+                }],
+            }],
+            exception: None,
+            async_stack: None,
+        };
+        // test262's harness, verifyProperty(obj, name, ...): `arguments[1]` is `name`.
+        let q = pause(vec![
+            var("name", Value::String("length".into())),
+            var("arguments", args("length")),
+        ]);
+        assert!(aliased(&q, "name"));
+        let other = pause(vec![
+            var("name", Value::String("length".into())),
+            var("arguments", args("value")),
+        ]);
+        assert!(!aliased(&other, "name"));
+        let none = pause(vec![var("name", Value::String("length".into()))]);
+        assert!(!aliased(&none, "name"));
     }
 
     #[test]
