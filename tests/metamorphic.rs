@@ -18,7 +18,7 @@ use morphtrace_recorder::task::{ChainParams, Pin, Plan, RandomParams};
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::metamorphic as mm;
 use morphtrace_schema::{
-    Action, ArchiveReader, EngineRef, EventKind, Language, Output, PauseReason, Program,
+    Action, ArchiveReader, EngineRef, EventKind, Language, Location, Output, PauseReason, Program,
     ProgramOrigin, Session, SessionId, SessionOutcome, Trace,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -564,6 +564,106 @@ async fn a_set_that_does_not_take_is_caught_by_setting_the_variable_as_code() {
         .nth(1)
         .map(|(_, _, i)| i);
     assert_eq!(w.event_index, second, "{w:?}");
+}
+
+/// JavaScriptCore gives a breakpoint that slides onto a place another one takes no location
+/// (`findings/jsc-drops-a-second-breakpoint-at-an-occupied-location`). A follow-up whose
+/// program has an assignment inserted at that place must not ask for it again: its request on
+/// the function's line would slide onto the inserted line, a breakpoint the parent never had.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_breakpoint_the_parent_got_nowhere_is_not_asked_for_in_a_transformed_program() {
+    const TAKEN: &str = "function f(i) {\n  var k = i * 2;\n  return k;\n}\nvar t = 0;\nfor (var j = 0; j < 3; j++) t += f(j);\nconsole.log(t);\n";
+    let mut actions = vec![bp(1), bp(0), Action::Start];
+    actions.push(Action::SetVariable {
+        name: "k".into(),
+        value: "10".into(),
+    });
+    actions.extend(std::iter::repeat_n(Action::Resume, 3));
+    let params = one(mm::SET_AS_CODE, actions, anchored(3, &[]));
+    let p = inline("taken.js", TAKEN);
+    let mut e = engine("bun").await;
+    let c = chain_judged(&mut e, &p, &params).await;
+    e.shutdown().await;
+    assert_eq!(
+        c.sessions.len(),
+        2,
+        "{:?}",
+        answered(&c.sessions[0].traces[0])
+    );
+    // The premise: Bun placed the first breakpoint and gave the second no location.
+    let placed: Vec<Vec<Location>> = answered(&c.sessions[0].traces[0])
+        .iter()
+        .filter_map(|(a, o, _)| match (a.sets_breakpoint(), o) {
+            (true, Output::BreakpointSet { actual, .. }) => Some(actual.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(placed, [vec![Location::new(1, 2)], vec![]]);
+    let follow_up = &c.sessions[1];
+    assert!(follow_up.warnings.is_empty(), "{:?}", follow_up.warnings);
+    assert!(
+        follow_up.outcome.undecided().is_none(),
+        "{:?}",
+        follow_up.outcome
+    );
+    // One breakpoint asked for: the one the parent placed, moved below the inserted line.
+    let asked: Vec<Action> = follow_up.traces[0]
+        .actions()
+        .filter(|a| a.sets_breakpoint())
+        .cloned()
+        .collect();
+    assert_eq!(
+        asked,
+        [Action::SetBreakpoint {
+            line: 2,
+            column: Some(2)
+        }]
+    );
+}
+
+/// Pausing on every exception, the follow-up stops at a caught throw its parent ran past, and
+/// rejoins it with a temporary breakpoint where the parent's step went. That place is met
+/// first in another call (the recursion's inner one returns through it): those pauses are the
+/// temporary breakpoint's alone, and the follow-up goes on to the call the parent stepped in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_follow_up_rejoins_its_parent_in_the_call_the_parent_was_in() {
+    const WALK: &str = "function walk(n) {\n  if (n === 0) throw new Error(\"x\");\n  try { walk(n - 1); } catch (e) {}\n  return n;\n}\nconsole.log(walk(2));\n";
+    let actions = vec![
+        bp(2),
+        Action::Start,
+        Action::RemoveBreakpoint {
+            id: morphtrace_schema::BreakpointId(0),
+        },
+        Action::StepOver,
+        Action::Resume,
+    ];
+    let params = one(mm::PAUSE_ON_ALL, actions, Pin::default());
+    let p = inline("walk.js", WALK);
+    let mut e = engine("node").await;
+    let c = chain_judged(&mut e, &p, &params).await;
+    e.shutdown().await;
+    assert_eq!(c.sessions.len(), 2, "{:?}", c.sessions[0].outcome);
+    let follow_up = &c.sessions[1];
+    assert!(
+        follow_up.warnings.is_empty(),
+        "{:?} {:?}",
+        follow_up.warnings,
+        answered(&follow_up.traces[0])
+    );
+    assert!(
+        follow_up.outcome.undecided().is_none(),
+        "{:?}",
+        follow_up.outcome
+    );
+    // Its pauses at `return n`: walk(1)'s (the temporary breakpoint's, extra), then walk(2)'s.
+    let depths: Vec<usize> = answered(&follow_up.traces[0])
+        .iter()
+        .filter_map(|(_, o, _)| match o {
+            Output::Paused(q) if q.location.line == 3 => Some(q.stack.len()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(depths, [3, 2]);
 }
 
 /// A plain breakpoint asked for where the parent already had a conditional one is refused

@@ -197,6 +197,9 @@ pub struct Expectation {
     pub extra_lines: BTreeSet<u32>,
     /// Follow-up action indices whose pauses may be extra (steps that replaced a continue).
     pub extra_actions: BTreeSet<u32>,
+    /// Follow-up control actions whose pauses were a rejoining temporary breakpoint's in
+    /// another call than the one the parent's step went to: extra, even at the parent's place.
+    pub passed: BTreeSet<u32>,
     /// Extra pauses are allowed on inserted lines (a no-op is real code: steps stop there).
     pub extra_on_inserted_lines: bool,
     pub fresh: Option<FreshParameter>,
@@ -264,6 +267,9 @@ impl Expectation {
                 "expect.extra-pause-actions".into(),
                 list(&self.extra_actions),
             ));
+        }
+        if !self.passed.is_empty() {
+            p.push(("expect.passed-pause-actions".into(), list(&self.passed)));
         }
         if self.extra_on_inserted_lines {
             p.push((
@@ -358,6 +364,9 @@ impl Expectation {
                 .map(parse_list)
                 .unwrap_or_default(),
             extra_actions: get("expect.extra-pause-actions")
+                .map(parse_list)
+                .unwrap_or_default(),
+            passed: get("expect.passed-pause-actions")
                 .map(parse_list)
                 .unwrap_or_default(),
             extra_on_inserted_lines: get("expect.extra-pauses-on-inserted-lines") == Some("true"),
@@ -469,10 +478,10 @@ fn to_parent_pause(p: &PauseState, x: &Expectation) -> Result<Option<PauseState>
     q.location = location;
     for f in &mut q.stack {
         // A caller frame on an inserted line cannot be: report it through the location.
-        f.location = x.map.to_parent(f.location).unwrap_or(Location {
-            line: u32::MAX,
-            column: 0,
-        });
+        f.location = x
+            .map
+            .to_parent(f.location)
+            .unwrap_or(Location::INSERTED_LINE);
     }
     if let Some(fresh) = &x.fresh {
         if fresh.applies_at(p.location) {
@@ -519,12 +528,7 @@ fn to_parent_output(o: &Output, x: &Expectation) -> Result<Option<Output>, Strin
             requested: x.map.to_parent(*requested).unwrap_or(*requested),
             actual: actual
                 .iter()
-                .map(|l| {
-                    x.map.to_parent(*l).unwrap_or(Location {
-                        line: u32::MAX,
-                        column: 0,
-                    })
-                })
+                .map(|l| x.map.to_parent(*l).unwrap_or(Location::INSERTED_LINE))
                 .collect(),
             source: *source,
             policy: policy.clone(),
@@ -685,7 +689,10 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
             pc.splice(at + 1..at + 1, again);
         }
     }
-    let fc: Vec<&Answer> = fa.iter().filter(|a| a.action.is_control()).collect();
+    let fc: Vec<&Answer> = fa
+        .iter()
+        .filter(|a| a.action.is_control() && !x.passed.contains(&a.action_index))
+        .collect();
     let mut j = 0;
     for p in &pc {
         loop {

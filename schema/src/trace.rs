@@ -14,6 +14,13 @@ pub struct Location {
 }
 
 impl Location {
+    /// Where the metamorphic judge puts a follow-up position on a line its transformation
+    /// inserted, which has no place in the parent program (no program has 2^32 lines).
+    pub const INSERTED_LINE: Location = Location {
+        line: u32::MAX,
+        column: 0,
+    };
+
     pub fn new(line: u32, column: u32) -> Location {
         Location { line, column }
     }
@@ -28,6 +35,9 @@ fn one_based(n: u32) -> u64 {
 /// Shown 1-based for people: `line:column`.
 impl fmt::Display for Location {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if *self == Location::INSERTED_LINE {
+            return f.write_str("an inserted line");
+        }
         write!(f, "{}:{}", one_based(self.line), one_based(self.column))
     }
 }
@@ -595,5 +605,7 @@ mod tests {
             Action::ContinueToLocation { line: u32::MAX }.to_string(),
             "continueToLocation(4294967296)"
         );
+        assert_eq!(Location::INSERTED_LINE.to_string(), "an inserted line");
+        assert_eq!(Location::new(u32::MAX, 1).to_string(), "4294967296:2");
     }
 }
