@@ -689,6 +689,21 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
             pc.splice(at + 1..at + 1, again);
         }
     }
+    // Where breakpoints the transformation added with condition `false` landed: a pause there
+    // is named so in the message (V8 stops a step that lost its frame at such a breakpoint, a
+    // triage rule tells that from other misplaced pauses).
+    let false_places: BTreeSet<Location> = fa
+        .iter()
+        .filter(|a| x.inserted.contains(&a.action_index))
+        .filter_map(|a| match (a.action, a.output) {
+            (
+                Action::SetConditionalBreakpoint { condition, .. },
+                Output::BreakpointSet { actual, .. },
+            ) if condition.trim() == "false" => Some(actual.iter().copied()),
+            _ => None,
+        })
+        .flatten()
+        .collect();
     let fc: Vec<&Answer> = fa
         .iter()
         .filter(|a| a.action.is_control() && !x.passed.contains(&a.action_index))
@@ -740,12 +755,18 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                         let expected = assigned_before(&pa, p, &x);
                         let expected = expected.as_ref().unwrap_or(p.output);
                         if let Some((kind, detail)) = compare_outputs(expected, m, &policy) {
+                            let at_false = match f.output {
+                                Output::Paused(q) if false_places.contains(&q.location) => {
+                                    "; the follow-up paused at the added breakpoint (condition false)"
+                                }
+                                _ => "",
+                            };
                             return violation(
                                 Some(f.event_index),
                                 Some(p.event_index),
                                 kind,
                                 format!(
-                                    "after {}, expected {} as in the parent: {detail}",
+                                    "after {}, expected {} as in the parent: {detail}{at_false}",
                                     f.action,
                                     describe(p.output)
                                 ),
@@ -1312,6 +1333,22 @@ mod tests {
         let v = judge(&parent, &paused, &record(CONDITION_FALSE, None, &x)).unwrap();
         assert_eq!(v.kind, DivergenceKind::PauseLocation);
         assert!(v.message.contains("vs 6:1"), "{}", v.message);
+        // A pause at the false breakpoint's place is named so; one elsewhere is not.
+        assert!(
+            v.message
+                .ends_with("; the follow-up paused at the added breakpoint (condition false)"),
+            "{}",
+            v.message
+        );
+        let elsewhere = trace(vec![
+            bp(3, 1),
+            conditional(5, 2, "false"),
+            (Action::Start, pause(4, 0, &[])),
+            (Action::Resume, pause(3, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        let v = judge(&parent, &elsewhere, &record(CONDITION_FALSE, None, &x)).unwrap();
+        assert!(v.message.ends_with("vs 5:1"), "{}", v.message);
     }
 
     #[test]

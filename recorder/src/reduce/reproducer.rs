@@ -295,10 +295,60 @@ mod tests {
                         || t.starts_with("//##")
                 };
                 assert!(!text.lines().any(directive), "{e:?} {k}: a directive left");
+                assert_eq!(undefined_methods(&text), Vec::<String>::new(), "{e:?} {k}");
                 checked += 1;
+            }
+            // Each action alone, in a finding of a kind that reads no values: what the action
+            // calls is there (an evaluation once called `show`, which only value kinds kept).
+            for a in &remove {
+                let text = reproducer(&spec(e, "pause-location", false), &[&[a.clone()]]);
+                assert_eq!(undefined_methods(&text), Vec::<String>::new(), "{e:?} {a}");
             }
         }
         assert_eq!(checked, engines.len() * kinds.len());
+    }
+
+    /// Methods a rendered reproducer calls on `this` that none of its classes defines (nor
+    /// sets as a field).
+    fn undefined_methods(text: &str) -> Vec<String> {
+        let ident = |s: &str| -> String {
+            s.chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect()
+        };
+        let mut known = BTreeSet::new();
+        for line in text.lines() {
+            let t = line.trim_start();
+            let t = t.strip_prefix("async ").unwrap_or(t);
+            let t = t.strip_prefix("static ").unwrap_or(t);
+            let t = t.strip_prefix('*').unwrap_or(t);
+            let name = ident(t);
+            if !name.is_empty()
+                && t[name.len()..].starts_with('(')
+                && line.trim_end().ends_with('{')
+            {
+                known.insert(name);
+            }
+        }
+        // Fields given at once: `Object.assign(this, { ws, wake: () => {} })`.
+        for (i, _) in text.match_indices("Object.assign(this, {") {
+            let body = &text[i + "Object.assign(this, {".len()..];
+            let body = &body[..body.find('\n').unwrap_or(body.len())];
+            for part in body.split(',') {
+                known.insert(ident(part.trim_start()));
+            }
+        }
+        let mut called = BTreeSet::new();
+        for (i, _) in text.match_indices("this.") {
+            let name = ident(&text[i + 5..]);
+            let rest = text[i + 5 + name.len()..].trim_start();
+            if rest.starts_with('=') && !rest.starts_with("==") {
+                known.insert(name);
+            } else if rest.starts_with('(') && !name.is_empty() {
+                called.insert(name);
+            }
+        }
+        called.difference(&known).cloned().collect()
     }
 
     /// A finding carries only its engines' protocols and what its steps use; a two-engine V8
