@@ -301,7 +301,10 @@ mod tests {
             // Each action alone, in a finding of a kind that reads no values: what the action
             // calls is there (an evaluation once called `show`, which only value kinds kept).
             for a in &remove {
-                let text = reproducer(&spec(e, "pause-location", false), &[&[a.clone()]]);
+                let text = reproducer(
+                    &spec(e, "pause-location", false),
+                    &[std::slice::from_ref(a)],
+                );
                 assert_eq!(undefined_methods(&text), Vec::<String>::new(), "{e:?} {a}");
             }
         }
