@@ -748,7 +748,7 @@ fn choose(
             }
         }
         if mm::MODERN.contains(&name) {
-            match modern(name, base, pin, parent, rng) {
+            match modern(name, base, pin, parent, analysis.as_ref(), rng) {
                 Some(c) => return Some(c),
                 None => continue,
             }
@@ -902,6 +902,7 @@ fn modern(
     base: Recipe,
     pin: &Pin,
     parent: &[(Action, Option<Output>)],
+    analysis: Option<&Analysis>,
     rng: &mut ChaCha8Rng,
 ) -> Option<Choice> {
     let recorded = |k: &str| {
@@ -1003,6 +1004,10 @@ fn modern(
             for (i, (_, o)) in parent.iter().enumerate() {
                 let Some(Output::Paused(p)) = o else { continue };
                 if pin.action.is_some_and(|a| a != i) {
+                    continue;
+                }
+                // In a parameter list the scopes list what is not bound yet (`in_parameters`).
+                if analysis.is_some_and(|a| a.in_parameters(p.location)) {
                     continue;
                 }
                 for (n, v) in morphtrace_schema::dbdb::visible_variables(p.top_scopes()) {

@@ -81,6 +81,8 @@ pub struct Analysis {
     pub functions: Vec<FunctionSite>,
     /// Every function body, arrow bodies included (byte ranges).
     pub bodies: Vec<(usize, usize)>,
+    /// Every non-empty formal parameter list, arrows' included (byte ranges).
+    pub parameter_lists: Vec<(usize, usize)>,
     /// `with` makes names dynamic: no transformation that names a variable.
     pub has_with: bool,
     positions: Positions,
@@ -372,6 +374,10 @@ impl Visit for Collector<'_> {
             return;
         };
         let params: Vec<String> = f.params.iter().flat_map(|p| bindings(&p.pat)).collect();
+        if let (Some(first), Some(last)) = (f.params.first(), f.params.last()) {
+            let range = (self.off(first.span.lo), self.off(last.span.hi));
+            self.out.parameter_lists.push(range);
+        }
         self.push_frame(params, &body.stmts, false);
         self.in_params += 1;
         f.params.visit_with(self);
@@ -408,6 +414,10 @@ impl Visit for Collector<'_> {
 
     fn visit_arrow_expr(&mut self, a: &ast::ArrowExpr) {
         let params: Vec<String> = a.params.iter().flat_map(bindings).collect();
+        if let (Some(first), Some(last)) = (a.params.first(), a.params.last()) {
+            let range = (self.off(first.span().lo), self.off(last.span().hi));
+            self.out.parameter_lists.push(range);
+        }
         let stmts: &[ast::Stmt] = match &*a.body {
             ast::ArrowFunctionBody::FunctionBody(b) => &b.stmts,
             ast::ArrowFunctionBody::Expr(_) => &[],
@@ -583,6 +593,7 @@ impl Analysis {
                     literals: Vec::new(),
                     functions: Vec::new(),
                     bodies: Vec::new(),
+                    parameter_lists: Vec::new(),
                     has_with: false,
                     positions: p.positions.clone(),
                 },
@@ -603,6 +614,15 @@ impl Analysis {
             out.literals.sort_by_key(|l| l.start);
             Ok(out)
         })?
+    }
+
+    /// Whether `at` is inside a formal parameter list. There the engines' scopes list bindings
+    /// the parameters' environment does not have yet: a later parameter in its dead zone, the
+    /// body's `var`s (V8 and JavaScriptCore show them `undefined`; evaluated, they throw).
+    pub fn in_parameters(&self, at: Location) -> bool {
+        self.parameter_lists
+            .iter()
+            .any(|&(a, b)| self.location(a) <= at && at < self.location(b))
     }
 
     /// Line and UTF-16 column (the debuggers' unit) of a byte offset.
@@ -1099,6 +1119,18 @@ mod tests {
         };
         assert_eq!(inserted, expected, "{name} {}", t.name);
         assert_eq!(t.inserted_line.is_some(), expected > 0);
+    }
+
+    #[test]
+    fn a_place_in_a_parameter_list_is_told_from_the_body() {
+        // test262 `generators/dflt-params-ref-later.js`: `y` is read in its dead zone.
+        let text = "function* f(x = y, y) {\n  return x;\n}\nconst g = (a, { b } = {}) => a + b;\n";
+        let a = Analysis::of(text).unwrap();
+        assert!(a.in_parameters(Location::new(0, 16)), "x = y");
+        assert!(a.in_parameters(Location::new(3, 14)), "{{ b }}");
+        assert!(!a.in_parameters(Location::new(1, 2)), "the body");
+        assert!(!a.in_parameters(Location::new(3, 30)), "the arrow's body");
+        assert!(!a.in_parameters(Location::new(0, 0)), "before the list");
     }
 
     #[test]
