@@ -540,6 +540,18 @@ fn to_parent_output(o: &Output, x: &Expectation) -> Result<Option<Output>, Strin
     })
 }
 
+/// The first line of the engine's description of what a pause's exception is (V8:
+/// `ReferenceError: Super constructor may only be called once`).
+fn thrown_line(q: &PauseState) -> Option<&str> {
+    match q.exception.as_deref() {
+        Some(Value::Object {
+            description: Some(d),
+            ..
+        }) => d.lines().next().filter(|l| !l.is_empty()),
+        _ => None,
+    }
+}
+
 fn describe(o: &Output) -> String {
     match o {
         // What paused, where a triage rule needs it (V8 mutes these two at a statement whose
@@ -758,6 +770,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                             let at_false = match f.output {
                                 Output::Paused(q) if false_places.contains(&q.location) => {
                                     "; the follow-up paused at the added breakpoint (condition false)"
+                                        .to_string()
                                 }
                                 // JavaScriptCore: an exception a built-in threw, met by a step
                                 // where every exception pauses, stops the step in the catch.
@@ -769,8 +782,15 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                         }) =>
                                 {
                                     "; the follow-up paused in a catch block, not on the exception"
+                                        .to_string()
                                 }
-                                _ => "",
+                                // What was thrown, by the engine's first line (a triage rule
+                                // can tell one engine error from another).
+                                Output::Paused(q) if thrown_line(q).is_some() => format!(
+                                    "; the follow-up paused on the exception {}",
+                                    thrown_line(q).unwrap_or_default()
+                                ),
+                                _ => String::new(),
                             };
                             return violation(
                                 Some(f.event_index),
@@ -1360,6 +1380,43 @@ mod tests {
         ]);
         let v = judge(&parent, &elsewhere, &record(CONDITION_FALSE, None, &x)).unwrap();
         assert!(v.message.ends_with("vs 5:1"), "{}", v.message);
+    }
+
+    #[test]
+    fn a_misplaced_exception_pause_names_what_was_thrown() {
+        let parent = trace(vec![
+            bp(3, 1),
+            (Action::Start, pause(3, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        let mut thrown = pause(5, 2, &[]);
+        if let Output::Paused(q) = &mut thrown {
+            q.reason = PauseReason::Exception;
+            q.exception = Some(Box::new(Value::Object {
+                kind: crate::value::ObjectKind::Error,
+                class: "ReferenceError".into(),
+                description: Some(
+                    "ReferenceError: Super constructor may only be called once\n    at f (x.js:2:18)"
+                        .into(),
+                ),
+                entries: None,
+                truncated: false,
+            }));
+        }
+        let follow_up = trace(vec![
+            bp(3, 1),
+            (Action::Start, thrown),
+            (Action::Resume, done()),
+        ]);
+        let x = Expectation::default();
+        let v = judge(&parent, &follow_up, &record(CONDITION_TRUE, None, &x)).unwrap();
+        assert!(
+            v.message.ends_with(
+                "vs 6:3; the follow-up paused on the exception ReferenceError: Super constructor may only be called once"
+            ),
+            "{}",
+            v.message
+        );
     }
 
     #[test]
