@@ -767,7 +767,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                         let expected = assigned_before(&pa, p, &x);
                         let expected = expected.as_ref().unwrap_or(p.output);
                         if let Some((kind, detail)) = compare_outputs(expected, m, &policy) {
-                            let at_false = match f.output {
+                            let remark = match f.output {
                                 Output::Paused(q) if false_places.contains(&q.location) => {
                                     "; the follow-up paused at the added breakpoint (condition false)"
                                         .to_string()
@@ -797,7 +797,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                 Some(p.event_index),
                                 kind,
                                 format!(
-                                    "after {}, expected {} as in the parent: {detail}{at_false}",
+                                    "after {}, expected {} as in the parent: {detail}{remark}",
                                     f.action,
                                     describe(p.output)
                                 ),

@@ -131,7 +131,6 @@ fn lines_on_stacks(parent: &[(Action, Option<Output>)]) -> impl Iterator<Item = 
         .flatten()
 }
 
-/// A pause where an exception was thrown.
 /// The functions on a pause's stack, innermost first (locations move with the program).
 fn callers(o: &Output) -> Option<Vec<String>> {
     match o {
@@ -140,6 +139,7 @@ fn callers(o: &Output) -> Option<Vec<String>> {
     }
 }
 
+/// A pause where an exception was thrown.
 fn thrown_at(o: &Output) -> bool {
     matches!(o, Output::Paused(p) if p.exception.is_some())
 }
