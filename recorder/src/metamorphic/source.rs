@@ -616,13 +616,14 @@ impl Analysis {
         })?
     }
 
-    /// Whether `at` is inside a formal parameter list. There the engines' scopes list bindings
+    /// Whether `at` is inside a formal parameter list, or just after its last parameter (where
+    /// JavaScriptCore places an exception its default threw). There the engines' scopes list bindings
     /// the parameters' environment does not have yet: a later parameter in its dead zone, the
     /// body's `var`s (V8 and JavaScriptCore show them `undefined`; evaluated, they throw).
     pub fn in_parameters(&self, at: Location) -> bool {
         self.parameter_lists
             .iter()
-            .any(|&(a, b)| self.location(a) <= at && at < self.location(b))
+            .any(|&(a, b)| self.location(a) <= at && at <= self.location(b))
     }
 
     /// Line and UTF-16 column (the debuggers' unit) of a byte offset.
@@ -1127,6 +1128,8 @@ mod tests {
         let text = "function* f(x = y, y) {\n  return x;\n}\nconst g = (a, { b } = {}) => a + b;\n";
         let a = Analysis::of(text).unwrap();
         assert!(a.in_parameters(Location::new(0, 16)), "x = y");
+        // test262 `generators/dflt-params-ref-self.js` on Bun: the throw of `x = x` at the `)`.
+        assert!(a.in_parameters(Location::new(0, 20)), "after y");
         assert!(a.in_parameters(Location::new(3, 14)), "{{ b }}");
         assert!(!a.in_parameters(Location::new(1, 2)), "the body");
         assert!(!a.in_parameters(Location::new(3, 30)), "the arrow's body");
