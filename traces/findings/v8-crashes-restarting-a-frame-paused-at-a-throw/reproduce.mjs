@@ -161,6 +161,8 @@ class V8Session {
       await this.call('Debugger.restartFrame', { callFrameId: this.frames[k], mode: 'StepInto' });
       return null;
     } catch (e) {
+      // An engine that dies before it replies answers by its death (`control` sees it).
+      if (this.cdp.closed) return null;
       if (!e.protocol) throw e;
       return { error: e.message };
     }
