@@ -786,10 +786,9 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                 }
                                 // What was thrown, by the engine's first line (a triage rule
                                 // can tell one engine error from another).
-                                Output::Paused(q) if thrown_line(q).is_some() => format!(
-                                    "; the follow-up paused on the exception {}",
-                                    thrown_line(q).unwrap_or_default()
-                                ),
+                                Output::Paused(q) => thrown_line(q)
+                                    .map(|t| format!("; the follow-up paused on the exception {t}"))
+                                    .unwrap_or_default(),
                                 _ => String::new(),
                             };
                             return violation(
