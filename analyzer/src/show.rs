@@ -160,6 +160,14 @@ pub fn render(header: &ArchiveHeader, s: &Session, program: Option<&str>) -> Str
         if !t.console.is_empty() {
             let _ = writeln!(o, "  console: {}", t.console.join(" | "));
         }
+        if !t.logs.is_empty() {
+            let logged: Vec<String> = t
+                .logs
+                .iter()
+                .map(|l| format!("#{} {} (action {})", l.breakpoint.0, l.text, l.action))
+                .collect();
+            let _ = writeln!(o, "  logged: {}", logged.join(" | "));
+        }
     }
     o
 }

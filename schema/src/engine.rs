@@ -18,6 +18,8 @@ pub enum EngineKind {
     LlvmCov,
     /// V8's precise block coverage, from a Node process.
     V8,
+    /// debugpy: Python's debugger behind the Debug Adapter Protocol, on CPython.
+    Debugpy,
     Other(String),
 }
 
@@ -30,6 +32,21 @@ impl EngineKind {
         )
     }
 
+    /// The language of the programs a debugger runs (`None` for profilers and unknown kinds:
+    /// the coverage strategy matches those itself).
+    pub fn debugs(&self) -> Option<crate::program::Language> {
+        use crate::program::Language;
+        match self {
+            EngineKind::Chromium
+            | EngineKind::Node
+            | EngineKind::Firefox
+            | EngineKind::Deno
+            | EngineKind::Bun => Some(Language::JavaScript),
+            EngineKind::Debugpy => Some(Language::Python),
+            _ => None,
+        }
+    }
+
     pub fn as_str(&self) -> &str {
         match self {
             EngineKind::Chromium => "chromium",
@@ -40,6 +57,7 @@ impl EngineKind {
             EngineKind::Gcov => "gcov",
             EngineKind::LlvmCov => "llvm-cov",
             EngineKind::V8 => "v8",
+            EngineKind::Debugpy => "debugpy",
             EngineKind::Other(s) => s,
         }
     }
@@ -56,6 +74,7 @@ impl EngineKind {
             "gcov" => EngineKind::Gcov,
             "llvm-cov" | "llvmcov" => EngineKind::LlvmCov,
             "v8" => EngineKind::V8,
+            "debugpy" => EngineKind::Debugpy,
             _ => EngineKind::Other(s.to_string()),
         }
     }
@@ -78,6 +97,8 @@ pub enum Protocol {
     WebKitInspector,
     /// A coverage tool driven through files and its command line (gcov, llvm-cov).
     CoverageTool,
+    /// The Debug Adapter Protocol (debugpy; lldb-dap, Delve and js-debug speak it too).
+    Dap,
     Other(String),
 }
 
@@ -88,6 +109,7 @@ impl fmt::Display for Protocol {
             Protocol::Rdp => f.write_str("rdp"),
             Protocol::WebKitInspector => f.write_str("webkit-inspector"),
             Protocol::CoverageTool => f.write_str("coverage-tool"),
+            Protocol::Dap => f.write_str("dap"),
             Protocol::Other(s) => f.write_str(s),
         }
     }

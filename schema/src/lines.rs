@@ -2,7 +2,8 @@
 //! UTF-16 column; the line breaks are the language's, not just `\n`:
 //! - ECMAScript (V8, SpiderMonkey; checked with each): LF, CR, CRLF (one break), U+2028, U+2029 —
 //!   also inside comments, strings and templates;
-//! - C (gcc/gcov, clang/llvm-cov; checked with each): LF, CR, CRLF.
+//! - C (gcc/gcov, clang/llvm-cov; checked with each) and Python (CPython's tokenizer reads
+//!   source with universal newlines): LF, CR, CRLF.
 //!
 //! Counting lines with `split('\n')` anywhere else would be a false divergence of ours on a
 //! program with other line breaks.
@@ -20,7 +21,7 @@ pub enum Breaks {
 impl From<Language> for Breaks {
     fn from(l: Language) -> Breaks {
         match l {
-            Language::C => Breaks::C,
+            Language::C | Language::Python => Breaks::C,
             _ => Breaks::EcmaScript,
         }
     }

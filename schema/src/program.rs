@@ -99,6 +99,7 @@ impl<'de> Deserialize<'de> for ProgramHash {
 pub enum Language {
     JavaScript,
     C,
+    Python,
 }
 
 /// Where a program came from, so that reports can point back to the source a person knows.

@@ -96,28 +96,37 @@ pub fn read_program(
     Ok((Program::new(language, text, origin), rejected))
 }
 
-fn js_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+/// The language a program file is in, by its extension (`.js`, `.py`); `None` for any other.
+pub fn language_of(path: &Path) -> Option<Language> {
+    match path.extension()?.to_str()? {
+        "js" => Some(Language::JavaScript),
+        "py" => Some(Language::Python),
+        _ => None,
+    }
+}
+
+fn program_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<_> = std::fs::read_dir(dir)?.filter_map(|e| e.ok()).collect();
     entries.sort_by_key(|e| e.file_name());
     for e in entries {
         let p = e.path();
         if p.is_dir() {
-            js_files(&p, out)?;
-        } else if p.extension().is_some_and(|x| x == "js") {
+            program_files(&p, out)?;
+        } else if language_of(&p).is_some() {
             out.push(p);
         }
     }
     Ok(())
 }
 
-/// Resolves corpus specifications (files, directories searched for `*.js`, globs) to paths,
+/// Resolves corpus specifications (files, directories searched for `*.js` and `*.py`, globs) to paths,
 /// sorted and without duplicates.
 pub fn resolve(specs: &[String]) -> Result<Vec<PathBuf>, CorpusError> {
     let mut out = Vec::new();
     for spec in specs {
         let p = Path::new(spec);
         if p.is_dir() {
-            js_files(p, &mut out).map_err(|e| CorpusError::Unreadable {
+            program_files(p, &mut out).map_err(|e| CorpusError::Unreadable {
                 path: spec.clone(),
                 reason: e.to_string(),
             })?;
@@ -132,20 +141,21 @@ pub fn resolve(specs: &[String]) -> Result<Vec<PathBuf>, CorpusError> {
             if matches.is_empty() {
                 return Err(CorpusError::NotFound(spec.clone()));
             }
-            let (js, other): (Vec<PathBuf>, Vec<PathBuf>) = matches
-                .into_iter()
-                .partition(|p| p.extension().is_some_and(|x| x == "js"));
+            let (programs, other): (Vec<PathBuf>, Vec<PathBuf>) =
+                matches.into_iter().partition(|p| language_of(p).is_some());
             if !other.is_empty() {
                 tracing::warn!(
-                    "{spec}: skipped {} file(s) that are not .js (e.g. {})",
+                    "{spec}: skipped {} file(s) that are not .js or .py (e.g. {})",
                     other.len(),
                     other[0].display()
                 );
             }
-            if js.is_empty() {
-                return Err(CorpusError::NotFound(format!("{spec} (no .js file)")));
+            if programs.is_empty() {
+                return Err(CorpusError::NotFound(format!(
+                    "{spec} (no .js or .py file)"
+                )));
             }
-            out.extend(js);
+            out.extend(programs);
         }
     }
     out.sort();
@@ -158,7 +168,9 @@ pub fn resolve(specs: &[String]) -> Result<Vec<PathBuf>, CorpusError> {
 pub fn load(paths: &[PathBuf], dir: &Path) -> Result<Vec<Loaded>, CorpusError> {
     let mut out = Vec::with_capacity(paths.len());
     for p in paths {
-        let (program, rejected) = read_program(p, Language::JavaScript)?;
+        // A file named on the command line is JavaScript unless it says otherwise.
+        let language = language_of(p).unwrap_or(Language::JavaScript);
+        let (program, rejected) = read_program(p, language)?;
         if let Some(r) = &rejected {
             tracing::warn!(
                 "{}: {r}; its sessions are recorded as rejected",
@@ -179,9 +191,11 @@ pub fn materialize(program: Program, dir: &Path) -> Result<Loaded, CorpusError> 
         ProgramOrigin::File { path } => Path::new(path)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "program.js".into()),
-        ProgramOrigin::Generated { generator, seed } => format!("{generator}-{seed}.js"),
-        _ => "program.js".into(),
+            .unwrap_or_else(|| format!("program.{}", extension(program.language))),
+        ProgramOrigin::Generated { generator, seed } => {
+            format!("{generator}-{seed}.{}", extension(program.language))
+        }
+        _ => format!("program.{}", extension(program.language)),
     };
     let sub = dir.join(program.hash.short());
     let path = sub.join(&name);
@@ -193,6 +207,7 @@ pub fn materialize(program: Program, dir: &Path) -> Result<Loaded, CorpusError> 
     std::fs::write(&path, &program.text).map_err(fail)?;
     let path = path.canonicalize().map_err(fail)?;
     let file = ProgramFile {
+        language: program.language,
         url: file_url(&path),
         path,
         text: program.text.clone(),
@@ -204,6 +219,15 @@ pub fn materialize(program: Program, dir: &Path) -> Result<Loaded, CorpusError> 
         file,
         rejected: None,
     })
+}
+
+/// The file extension of a language's programs.
+pub fn extension(language: Language) -> &'static str {
+    match language {
+        Language::JavaScript => "js",
+        Language::C => "c",
+        Language::Python => "py",
+    }
 }
 
 /// `file://` URL of an absolute path, percent-encoding what Node's pathToFileURL encodes.

@@ -14,6 +14,7 @@ use futures_util::future::join_all;
 use morphtrace_schema::dbdb::{compare_outputs, ComparisonPolicy};
 use morphtrace_schema::trace::TriggerLines;
 use morphtrace_schema::triage::Triage;
+use morphtrace_schema::Language;
 use morphtrace_schema::{
     Action, BreakpointId, Divergence, DivergenceSide, EngineRef, Event, EventKind, LogLine, Output,
     ProgramOutcome, SessionMode, SessionOutcome, Trace,
@@ -525,7 +526,7 @@ pub async fn run_under(
             } else {
                 Default::default()
             };
-            random(&mut ls, program.lines, params, *seed, program_hash, &fixed).await
+            random(&mut ls, program, params, *seed, program_hash, &fixed).await
         }
         Plan::Replay { actions } => replay(&mut ls, actions).await,
     };
@@ -550,14 +551,14 @@ pub async fn run_under(
 
 async fn random(
     ls: &mut Lockstep<'_>,
-    lines: u32,
+    program: &ProgramFile,
     params: &RandomParams,
     seed: u64,
-    program: &morphtrace_schema::ProgramHash,
+    program_hash: &morphtrace_schema::ProgramHash,
     fixed: &crate::debugger::inspector::tdz::Declarations,
 ) -> Result<(), DebuggerError> {
-    let mut rng = rng_for(seed, program);
-    let lines = lines.max(1);
+    let mut rng = rng_for(seed, program_hash);
+    let (lines, language) = (program.lines.max(1), program.language);
     let max_bps = ((lines as f64) * params.bp_per_line).round().max(1.0) as usize;
     let mut bps: BTreeSet<u32> = BTreeSet::new();
     let mut attempts = 0;
@@ -673,7 +674,7 @@ async fn random(
             },
             5 => match ls
                 .last_pause()
-                .and_then(|p| conditional(&p, lines, &bps, &mut rng))
+                .and_then(|p| conditional(&p, lines, &bps, &mut rng, language))
             {
                 Some(a) => {
                     bps.extend(a.breakpoint_line());
@@ -693,7 +694,7 @@ async fn random(
             },
             7 => match ls
                 .last_pause()
-                .and_then(|p| assignment(&p, |n| fixed.fixed(n), &mut rng))
+                .and_then(|p| assignment(&p, |n| fixed.fixed(n), &mut rng, language))
             {
                 Some(a) => a,
                 None => Action::StepOver,
@@ -741,6 +742,7 @@ pub fn conditional(
     lines: u32,
     bps: &BTreeSet<u32>,
     rng: &mut ChaCha8Rng,
+    language: Language,
 ) -> Option<Action> {
     use morphtrace_schema::Value;
     let numbers: Vec<(&str, f64)> = morphtrace_schema::dbdb::visible_variables(p.top_scopes())
@@ -762,6 +764,7 @@ pub fn conditional(
     let condition = match rng.random_range(0..3) {
         0 => format!("{name} > {k}"),
         1 => format!("{name} <= {k}"),
+        _ if language == Language::Python => format!("{name} % 2 == 0"),
         _ => format!("{name} % 2 === 0"),
     };
     Some(Action::SetConditionalBreakpoint {
@@ -778,6 +781,7 @@ pub fn assignment(
     p: &morphtrace_schema::PauseState,
     fixed: impl Fn(&str) -> bool,
     rng: &mut ChaCha8Rng,
+    language: Language,
 ) -> Option<Action> {
     use morphtrace_schema::Value;
     let vars: Vec<(&str, &Value)> = morphtrace_schema::dbdb::visible_variables(p.top_scopes())
@@ -797,13 +801,18 @@ pub fn assignment(
     let (name, now) = vars[rng.random_range(0..vars.len())];
     Some(Action::SetVariable {
         name: name.to_string(),
-        value: other_literal(now, rng),
+        value: other_literal(now, rng, language),
     })
 }
 
 /// A primitive literal whose value differs from `now` and is of its type when it can be (a
-/// number near it, a string with a letter more, the other boolean), JSON-spelled.
-pub fn other_literal(now: &morphtrace_schema::Value, rng: &mut ChaCha8Rng) -> String {
+/// number near it, a string with a letter more, the other boolean), spelled in the program's
+/// language (JSON's spelling is JavaScript's; Python's booleans are capitalized).
+pub fn other_literal(
+    now: &morphtrace_schema::Value,
+    rng: &mut ChaCha8Rng,
+    language: Language,
+) -> String {
     use morphtrace_schema::Value;
     match now {
         Value::Number(x) if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 => {
@@ -815,6 +824,9 @@ pub fn other_literal(now: &morphtrace_schema::Value, rng: &mut ChaCha8Rng) -> St
             let mut t: String = s.chars().take(20).collect();
             t.push(['a', 'z', '0'][rng.random_range(0..3)]);
             serde_json::Value::String(t).to_string()
+        }
+        Value::Bool(b) if language == Language::Python => {
+            if *b { "False" } else { "True" }.to_string()
         }
         Value::Bool(b) => (!b).to_string(),
         _ => rng.random_range(0..100).to_string(),

@@ -24,6 +24,27 @@ pub fn script() -> String {
     format!("{PRELUDE}\n//# sourceURL={URL}\n")
 }
 
+/// What a Python engine's descriptor records when its prelude is on (the engine's
+/// sitecustomize, `engines/python-site.py`).
+pub const PYTHON_DESCRIPTION: &str = "sitecustomize (library code, never stepped into): random \
+     seeded 0x6d6f7270; time.time, time_ns, monotonic, perf_counter and process_time (and their \
+     _ns forms) on a clock from 2020-01-01T00:00:00Z advancing 1 ms per reading by the program; \
+     PYTHONHASHSEED=0";
+
+/// [`detail`] for a Python engine.
+pub fn python_detail(on: bool) -> (String, String) {
+    (
+        "determinism".into(),
+        if on {
+            PYTHON_DESCRIPTION.into()
+        } else {
+            "off (--no-prelude): programs run on the interpreter's own clock and random source \
+             (PYTHONHASHSEED=0 still)"
+                .into()
+        },
+    )
+}
+
 /// The `details` entry an engine descriptor carries: which was done to make programs
 /// deterministic.
 pub fn detail(on: bool) -> (String, String) {

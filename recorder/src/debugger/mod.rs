@@ -1,6 +1,7 @@
 //! The debugger abstraction every adapter implements (docs/design.md §6): normalized actions and outputs.
 
 pub mod cdp;
+pub mod dap;
 pub mod determinism;
 pub mod engines;
 pub mod inspector;
@@ -100,6 +101,7 @@ impl CaptureOptions {
 /// A program written to disk for the engines (Node needs a file; URLs must match for breakpoints).
 #[derive(Debug, Clone)]
 pub struct ProgramFile {
+    pub language: morphtrace_schema::Language,
     pub path: PathBuf,
     pub url: String,
     pub text: String,

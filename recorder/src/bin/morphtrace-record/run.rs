@@ -160,6 +160,32 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
     if programs.is_empty() {
         bail!("the corpus holds no programs");
     }
+    // A debugger runs one language: a program in another would only meet a syntax error.
+    for e in &r.common.engines {
+        let Some(language) = e.kind.debugs() else {
+            continue;
+        };
+        if let Some(p) = programs.iter().find(|p| p.program.language != language) {
+            let name = match &p.program.origin {
+                morphtrace_schema::ProgramOrigin::File { path } => path.clone(),
+                _ => p.file.path.display().to_string(),
+            };
+            bail!(
+                "{} debugs {language:?} programs, but the corpus holds {:?} ones (e.g. {}): \
+                 give each language its own campaign",
+                e.kind,
+                p.program.language,
+                name
+            );
+        }
+    }
+    if r.strategy == Strategy::Metamorphic
+        && programs
+            .iter()
+            .any(|p| p.program.language != morphtrace_schema::Language::JavaScript)
+    {
+        bail!("--strategy metamorphic transforms JavaScript programs only (Python's transformations are not built yet)");
+    }
     let params = RandomParams {
         bp_per_line: r.bp_per_line,
         remove_prob: r.remove_prob,

@@ -3,6 +3,7 @@
 pub mod bun;
 pub mod cache;
 pub mod chromium;
+pub mod debugpy;
 pub mod firefox;
 pub mod node;
 pub mod prepared;
@@ -95,6 +96,8 @@ impl EngineSpec {
                 .or_else(|| which("firefox"))
                 .ok_or("firefox-esr is not installed (run scripts/setup.sh)")?,
             (None, EngineKind::Node, Some(v)) => local_node(v)?,
+            // debugpy runs on an interpreter: `debugpy=/path/to/python3` names another.
+            (None, EngineKind::Debugpy, _) => which("python3").ok_or("python3 is not on PATH")?,
             (None, other, _) => return Err(unsupported(other)),
         };
         if !executable.is_file() {
@@ -110,6 +113,7 @@ impl EngineSpec {
                 | EngineKind::Gcov
                 | EngineKind::LlvmCov
                 | EngineKind::V8
+                | EngineKind::Debugpy
         ) {
             return Err(unsupported(&kind));
         }
@@ -139,6 +143,9 @@ impl EngineSpec {
             EngineKind::Bun => Ok(Box::new(
                 bun::BunEngine::launch(self.executable.clone(), opts.clone(), pool).await?,
             )),
+            EngineKind::Debugpy => Ok(Box::new(
+                debugpy::DebugpyEngine::launch(self.executable.clone(), opts.clone(), pool).await?,
+            )),
             // Nothing to prepare ahead for Firefox: "pool" 0 is the naive baseline, a new
             // connection and watcher per session; otherwise one connection serves all sessions.
             EngineKind::Firefox => Ok(Box::new(
@@ -165,8 +172,8 @@ impl EngineSpec {
 
 fn unsupported(kind: &EngineKind) -> String {
     format!(
-        "engine kind {kind} is not supported (debuggers: chromium, node, firefox, deno, bun; \
-         coverage profilers: gcov, llvm-cov, v8)"
+        "engine kind {kind} is not supported (debuggers: chromium, node, firefox, deno, bun, \
+         debugpy; coverage profilers: gcov, llvm-cov, v8)"
     )
 }
 
@@ -238,6 +245,12 @@ pub fn discover() -> Vec<EngineSpec> {
     for p in local_nodes() {
         out.push(EngineSpec {
             kind: EngineKind::Node,
+            executable: p,
+        });
+    }
+    if let Some(p) = which("python3").filter(|_| debugpy::tools_python().join("debugpy").is_dir()) {
+        out.push(EngineSpec {
+            kind: EngineKind::Debugpy,
             executable: p,
         });
     }

@@ -1,0 +1,22 @@
+//! The Debug Adapter Protocol (DAP), which editors speak to debug adapters (debugpy, lldb-dap,
+//! Delve, js-debug): a client ([`connection`]), a session mapping DAP onto the normalized
+//! actions and outputs ([`session`]), and Python values as adapters show them ([`values`]).
+
+pub mod connection;
+pub mod session;
+pub mod values;
+
+pub use connection::{Connection, DapError, DapEvent};
+pub use session::DapSession;
+
+use crate::debugger::DebuggerError;
+
+/// A DAP failure as the session's error: a closed adapter is a crash, a silent one a timeout,
+/// a refusal or a bad frame a protocol error.
+pub fn err(e: DapError) -> DebuggerError {
+    match e {
+        DapError::Closed => DebuggerError::Crashed(e.to_string()),
+        DapError::Timeout(..) => DebuggerError::Timeout(e.to_string()),
+        DapError::Failed { .. } | DapError::Frame(_) => DebuggerError::Protocol(e.to_string()),
+    }
+}

@@ -1,0 +1,269 @@
+//! debugpy: Python's debugger behind the Debug Adapter Protocol, on the machine's CPython. One
+//! adapter process (`python -m debugpy.adapter`, DAP over its stdin and stdout) per session;
+//! it starts the program through debugpy's launcher, paused at its first statement
+//! (`stopOnEntry`). Adapters are started and initialized ahead of time in a small pool.
+//!
+//! Every process of a session runs the engine's sitecustomize (`python-site.py`): it dies with
+//! its parent, defines the logpoints' `__morphtrace_log__` and, with the determinism prelude,
+//! seeds `random` and fixes the program's clock readings. `PYTHONHASHSEED=0` keeps `set` and
+//! `dict` orders of strings the same in every run.
+
+use crate::debugger::dap::session::{AdapterTraits, Launched, Opened};
+use crate::debugger::dap::{err, Connection, DapSession};
+use crate::debugger::engines::prepared::Prepared;
+use crate::debugger::engines::DieWithParent;
+use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
+use async_trait::async_trait;
+use morphtrace_schema::{EngineDescriptor, EngineKind, Protocol};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::process::Command;
+
+const SITE: &str = include_str!("python-site.py");
+
+/// Where `scripts/setup.sh` installs debugpy (pinned): put on the adapter's `PYTHONPATH`.
+pub fn tools_python() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/python");
+    root.canonicalize().unwrap_or(root)
+}
+
+impl Runtime {
+    /// Where the launcher writes programs' true exit statuses (`python-site.py`).
+    fn statuses(&self) -> PathBuf {
+        self.site.path().join("status")
+    }
+}
+
+struct Runtime {
+    python: PathBuf,
+    /// The sitecustomize's directory (removed with the engine).
+    site: tempfile::TempDir,
+    path: String,
+    call_timeout: Duration,
+}
+
+pub struct DebugpyEngine {
+    desc: EngineDescriptor,
+    opts: CaptureOptions,
+    runtime: Arc<Runtime>,
+    prepared: Prepared<Launched>,
+    current: Option<u32>,
+}
+
+async fn output_of(python: &Path, path: &str, code: &str) -> Result<String, String> {
+    let out = Command::new(python)
+        .args(["-I", "-c", code])
+        .env("PYTHONPATH", path)
+        .output()
+        .await
+        .map_err(|e| e.to_string())?;
+    if !out.status.success() {
+        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
+    }
+    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+impl DebugpyEngine {
+    /// `python`: the interpreter that runs the adapter and the programs.
+    pub async fn launch(
+        python: PathBuf,
+        opts: CaptureOptions,
+        prepared: usize,
+    ) -> Result<DebugpyEngine, DebuggerError> {
+        let named = format!("debugpy ({})", python.display());
+        let fail = |reason: String| DebuggerError::Launch {
+            engine: named.clone(),
+            reason,
+        };
+        let tools = tools_python();
+        // `-I` leaves PYTHONPATH out: the version check names the path itself.
+        let probe = format!(
+            "import sys; sys.path.insert(0, {:?}); import debugpy, platform; \
+             print(debugpy.__version__); print(platform.python_implementation(), platform.python_version()); \
+             print(sys.executable)",
+            tools.display().to_string()
+        );
+        let said = output_of(&python, "", &probe).await.map_err(|e| {
+            fail(format!(
+                "debugpy does not import from {} ({e}); scripts/setup.sh installs it",
+                tools.display()
+            ))
+        })?;
+        let mut lines = said.lines();
+        let version = lines.next().unwrap_or_default().to_string();
+        let interpreter = lines.next().map(str::to_string);
+        // The interpreter itself, not a launcher script in front of it (pyenv's shims run a
+        // shell first, every time).
+        let python = lines
+            .next()
+            .map(PathBuf::from)
+            .filter(|p| p.is_file())
+            .unwrap_or(python);
+        let site = tempfile::Builder::new()
+            .prefix("morphtrace-python-")
+            .tempdir()
+            .map_err(|e| fail(e.to_string()))?;
+        std::fs::write(site.path().join("sitecustomize.py"), SITE)
+            .map_err(|e| fail(e.to_string()))?;
+        std::fs::create_dir(site.path().join("status")).map_err(|e| fail(e.to_string()))?;
+        let path = format!("{}:{}", site.path().display(), tools.display());
+        let desc = EngineDescriptor {
+            kind: EngineKind::Debugpy,
+            executable: python.display().to_string(),
+            version,
+            protocol: Protocol::Dap,
+            engine_version: interpreter,
+            details: vec![
+                ("debugpy".into(), tools.display().to_string()),
+                (
+                    "launch".into(),
+                    "stopOnEntry, justMyCode, PYTHONHASHSEED=0".into(),
+                ),
+                crate::debugger::determinism::python_detail(opts.prelude),
+            ],
+        };
+        let runtime = Arc::new(Runtime {
+            python,
+            site,
+            path,
+            call_timeout: opts.call_timeout,
+        });
+        let rt = runtime.clone();
+        Ok(DebugpyEngine {
+            desc,
+            opts,
+            runtime,
+            prepared: Prepared::new(prepared, move || {
+                let rt = rt.clone();
+                Box::pin(async move { start(&rt).await })
+            }),
+            current: None,
+        })
+    }
+
+    fn arguments(&self, program: &ProgramFile) -> serde_json::Value {
+        let path = program.path.display().to_string();
+        let dir = program
+            .path
+            .parent()
+            .map(|d| d.display().to_string())
+            .unwrap_or_else(|| ".".into());
+        let mut env = json!({"PYTHONHASHSEED": "0", "PYTHONPATH": self.runtime.path});
+        if self.opts.prelude {
+            env["MORPHTRACE_PRELUDE"] = json!(path);
+        }
+        json!({
+            "type": "python",
+            "request": "launch",
+            "program": path,
+            "cwd": dir,
+            "python": [self.runtime.python.display().to_string()],
+            "console": "internalConsole",
+            "stopOnEntry": true,
+            "justMyCode": true,
+            // The sitecustomize is library code: no step stops in it.
+            "rules": [{"path": self.runtime.site.path().display().to_string(), "include": false}],
+            "env": env,
+            "redirectOutput": true,
+            "showReturnValue": false,
+            "subProcess": false,
+        })
+    }
+}
+
+/// An adapter process, connected and initialized.
+async fn start(rt: &Runtime) -> Result<Launched, DebuggerError> {
+    let fail = |reason: String| DebuggerError::Launch {
+        engine: format!("debugpy ({})", rt.python.display()),
+        reason,
+    };
+    let mut child = Command::new(&rt.python)
+        .args(["-m", "debugpy.adapter"])
+        .env("PYTHONPATH", &rt.path)
+        .env("PYTHONHASHSEED", "0")
+        .env("MORPHTRACE_STATUS_DIR", rt.statuses())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .die_with_parent()
+        .spawn()
+        .map_err(|e| fail(e.to_string()))?;
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err(fail("no stdio".into()));
+    };
+    let (conn, events) = Connection::over(stdout, stdin, "debugpy");
+    let capabilities = conn
+        .call(
+            "initialize",
+            json!({
+                "clientID": "morphtrace",
+                "clientName": "morphtrace",
+                "adapterID": "debugpy",
+                "linesStartAt1": true,
+                "columnsStartAt1": true,
+                "pathFormat": "path",
+                "supportsVariableType": true,
+                "supportsRunInTerminalRequest": false,
+                "supportsStartDebuggingRequest": false,
+            }),
+            rt.call_timeout,
+        )
+        .await
+        .map_err(|e| fail(err(e).to_string()))?;
+    Ok(Launched {
+        child,
+        conn,
+        events,
+        capabilities,
+    })
+}
+
+#[async_trait]
+impl Engine for DebugpyEngine {
+    fn descriptor(&self) -> &EngineDescriptor {
+        &self.desc
+    }
+
+    async fn open(
+        &mut self,
+        program: &ProgramFile,
+    ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
+        let w = self.prepared.take().await?;
+        self.current = w.child.id();
+        let filters = AdapterTraits {
+            uncaught: vec!["uncaught"],
+            all: vec!["raised", "uncaught"],
+            statuses: Some(self.runtime.statuses()),
+        };
+        match DapSession::open(
+            w,
+            program,
+            self.arguments(program),
+            filters,
+            "debugpy",
+            self.opts.clone(),
+        )
+        .await?
+        {
+            Opened::Session(s) => Ok(Ok(s)),
+            Opened::SyntaxError(e) => Ok(Err(e)),
+        }
+    }
+
+    fn pid(&self) -> Option<u32> {
+        self.current
+    }
+
+    async fn restart(&mut self) -> Result<(), DebuggerError> {
+        self.prepared.restart();
+        Ok(())
+    }
+
+    async fn shutdown(&mut self) {
+        self.prepared.shutdown().await;
+    }
+}

@@ -1,0 +1,435 @@
+//! Real debugpy (pinned, from PyPI by scripts/setup.sh) on the machine's CPython, driven through
+//! the recorder's Debug Adapter Protocol session: what it answers, normalized.
+
+use morphtrace_recorder::corpus;
+use morphtrace_recorder::dbdb::{self, Recording};
+use morphtrace_recorder::debugger::engines::EngineSpec;
+use morphtrace_recorder::debugger::{CaptureOptions, Debugger, Engine};
+use morphtrace_recorder::task::{Plan, RandomParams};
+use morphtrace_schema::dbdb::ComparisonPolicy;
+use morphtrace_schema::{
+    Action, BreakpointId, EngineRef, EventKind, ExceptionPause, Key, Location, ObjectKind, Output,
+    PauseReason, PauseState, ProgramOutcome, Value,
+};
+use std::time::Duration;
+
+/// One interpreter start-up at a time keeps 2 cores from timing sessions out.
+static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// A program written for one test, loaded (the directory lives as long as the first value).
+fn inline(name: &str, text: &str) -> (tempfile::TempDir, corpus::Loaded) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, text).unwrap();
+    let p = corpus::load(&[path], dir.path()).unwrap().remove(0);
+    (dir, p)
+}
+
+async fn debugpy(opts: CaptureOptions) -> Box<dyn Engine> {
+    EngineSpec::parse("debugpy")
+        .unwrap_or_else(|e| panic!("debugpy: {e}"))
+        .launch(&opts, 1)
+        .await
+        .unwrap_or_else(|e| panic!("debugpy: {e} (run scripts/setup.sh)"))
+}
+
+async fn open(e: &mut Box<dyn Engine>, p: &corpus::Loaded) -> Box<dyn Debugger> {
+    e.open(&p.file).await.unwrap().expect("program compiles")
+}
+
+fn paused(o: Output) -> PauseState {
+    match o {
+        Output::Paused(p) => p,
+        other => panic!("expected a pause, got {other:?}"),
+    }
+}
+
+fn var<'a>(p: &'a PauseState, name: &str) -> &'a Value {
+    p.top_scopes()
+        .iter()
+        .flat_map(|s| &s.variables)
+        .find(|v| v.name == name)
+        .map(|v| &v.value)
+        .unwrap_or_else(|| panic!("no {name} at {:?}: {:?}", p.location, p.top_scopes()))
+}
+
+const VALUES: &str = r#"class Point:
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+
+def f(a):
+    big = 2 ** 64
+    neg = -0.0
+    s = 'it\'s\n\u2063'
+    d = {"k": [1, None], 7: True}
+    p = Point(1, 2.5)
+    return a + 1
+
+
+b = f(3)
+print("b is", b)
+print("done")
+"#;
+
+/// Breakpoints, steps, values of every Python kind, evaluation and set, and the program's
+/// output.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_steps_and_shows_python_values_exactly() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("values.py", VALUES);
+    let mut e = debugpy(CaptureOptions::default()).await;
+    let mut d = open(&mut e, &p).await;
+    // Line 13 (0-based 12): `return a + 1`.
+    let set = d.set_breakpoint(12, None).await.unwrap();
+    assert!(
+        matches!(&set, Output::BreakpointSet { id, actual, .. } if *id == BreakpointId(1) && actual == &vec![Location::new(12, 0)]),
+        "{set:?}"
+    );
+    // A blank line: debugpy moves the breakpoint to a line with code.
+    let blank = d.set_breakpoint(14, None).await.unwrap();
+    assert!(
+        matches!(&blank, Output::BreakpointSet { actual, .. } if actual.len() == 1 && actual[0].line != 14),
+        "{blank:?}"
+    );
+    let p0 = paused(d.control(&Action::Start).await.unwrap());
+    assert_eq!(p0.location, Location::new(12, 0));
+    assert_eq!(
+        p0.reason,
+        PauseReason::Breakpoint {
+            ids: vec![BreakpointId(1)]
+        }
+    );
+    assert_eq!(
+        p0.stack
+            .iter()
+            .map(|f| (f.function.as_str(), f.location.line))
+            .collect::<Vec<_>>(),
+        vec![("f", 12), ("", 15)]
+    );
+    assert_eq!(var(&p0, "a"), &Value::Number(3.0));
+    assert_eq!(
+        var(&p0, "big"),
+        &Value::BigInt("18446744073709551616".into())
+    );
+    assert!(matches!(var(&p0, "neg"), Value::Number(x) if *x == 0.0 && x.is_sign_negative()));
+    assert_eq!(var(&p0, "s"), &Value::String("it's\n\u{2063}".into()));
+    match var(&p0, "d") {
+        Value::Object {
+            kind: ObjectKind::Map,
+            class,
+            entries: Some(entries),
+            ..
+        } => {
+            assert_eq!(class, "dict");
+            let keys: Vec<&Key> = entries.iter().map(|e| &e.key).collect();
+            assert_eq!(
+                keys,
+                vec![
+                    &Key::Value(Value::String("k".into())),
+                    &Key::Value(Value::Number(7.0))
+                ]
+            );
+            assert_eq!(entries[1].value, Value::Bool(true));
+            match &entries[0].value {
+                Value::Object {
+                    kind: ObjectKind::Array,
+                    entries: Some(list),
+                    ..
+                } => assert_eq!(
+                    list.iter().map(|e| (&e.key, &e.value)).collect::<Vec<_>>(),
+                    vec![
+                        (&Key::Index(0), &Value::Number(1.0)),
+                        (&Key::Index(1), &Value::Null)
+                    ]
+                ),
+                other => panic!("d['k']: {other:?}"),
+            }
+        }
+        other => panic!("d: {other:?}"),
+    }
+    match var(&p0, "p") {
+        Value::Object {
+            class,
+            entries: Some(entries),
+            ..
+        } => {
+            assert_eq!(class, "Point");
+            assert_eq!(
+                entries
+                    .iter()
+                    .map(|e| (&e.key, &e.value))
+                    .collect::<Vec<_>>(),
+                vec![
+                    (&Key::Name("x".into()), &Value::Number(1.0)),
+                    (&Key::Name("y".into()), &Value::Number(2.5))
+                ]
+            );
+        }
+        other => panic!("p: {other:?}"),
+    }
+    // Evaluation on the frame, and what it throws.
+    assert_eq!(
+        d.evaluate("a * 10 + len(s)").await.unwrap(),
+        Output::Evaluated {
+            value: Value::Number(36.0),
+            threw: false
+        }
+    );
+    match d.evaluate("missing + 1").await.unwrap() {
+        Output::Evaluated {
+            value: Value::Object { class, .. },
+            threw: true,
+        } => assert_eq!(class, "NameError"),
+        other => panic!("{other:?}"),
+    }
+    // A set takes, and is read back; a name no scope binds is refused.
+    assert_eq!(
+        d.set_variable("a", "40").await.unwrap(),
+        Output::VariableSet {
+            name: "a".into(),
+            value: Value::Number(40.0)
+        }
+    );
+    assert!(matches!(
+        d.set_variable("nowhere", "1").await.unwrap(),
+        Output::Error { message } if message.contains("nowhere")
+    ));
+    // Step out to the caller; the set value came back from the call.
+    let p1 = paused(d.control(&Action::StepOut).await.unwrap());
+    assert_eq!(
+        (p1.location.line, p1.reason.clone()),
+        (15, PauseReason::Step)
+    );
+    let p2 = paused(d.control(&Action::StepOver).await.unwrap());
+    assert_eq!(p2.location.line, 16);
+    assert_eq!(var(&p2, "b"), &Value::Number(41.0));
+    assert!(matches!(
+        d.control(&Action::Resume).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::Completed
+        }
+    ));
+    assert_eq!(d.console(), vec!["b is 41", "done"]);
+    // After the end, settings and steps are refused, not sent.
+    assert!(matches!(
+        d.control(&Action::StepOver).await.unwrap(),
+        Output::Error { message } if message.contains("already ended")
+    ));
+    d.close().await;
+    e.shutdown().await;
+}
+
+const LOOP: &str = r#"def work(n):
+    total = 0
+    for k in range(n):
+        total += k
+        try:
+            if k == 2:
+                raise ValueError("two")
+        except ValueError:
+            total += 100
+    return total
+
+
+print(work(4))
+"#;
+
+/// Conditions hold where they say, logpoints log in order without pausing (and what their
+/// expression throws), and exception pauses tell caught from uncaught.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_conditions_logpoints_and_exception_pauses() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("loop.py", LOOP);
+    let mut e = debugpy(CaptureOptions::default()).await;
+    let mut d = open(&mut e, &p).await;
+    // `total += k` (0-based 3) only where k == 3; a logpoint on the loop's `try` (0-based 4)
+    // logs k, one on the `if` below it logs a name that is not there.
+    d.set_conditional_breakpoint(3, None, "k == 3")
+        .await
+        .unwrap();
+    d.set_logpoint(4, None, "k * 10").await.unwrap();
+    d.set_logpoint(5, None, "nothing").await.unwrap();
+    // DAP keeps one breakpoint per line: a second on a line is refused, not merged.
+    assert!(matches!(
+        d.set_breakpoint(5, None).await.unwrap(),
+        Output::Error { message } if message.contains("one breakpoint per line")
+    ));
+    d.pause_on_exceptions(ExceptionPause::All).await.unwrap();
+    // The caught ValueError pauses where it is raised, and says what it is.
+    let p0 = paused(d.control(&Action::Start).await.unwrap());
+    assert_eq!((p0.location.line, &p0.reason), (6, &PauseReason::Exception));
+    match p0.exception.as_deref() {
+        Some(Value::Object {
+            class, description, ..
+        }) => {
+            assert_eq!(class, "ValueError");
+            assert_eq!(description.as_deref(), Some("ValueError: two"));
+        }
+        other => panic!("{other:?}"),
+    }
+    let p1 = paused(d.control(&Action::Resume).await.unwrap());
+    assert_eq!(p1.location.line, 3);
+    assert_eq!(var(&p1, "k"), &Value::Number(3.0));
+    assert!(matches!(
+        d.control(&Action::Resume).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::Completed
+        }
+    ));
+    assert_eq!(d.console(), vec!["106"]);
+    let logged: Vec<(u32, String)> = d.logs().into_iter().map(|(b, t)| (b.0, t)).collect();
+    let expected: Vec<(u32, String)> = (0..4)
+        .flat_map(|k| {
+            [
+                (2, (k * 10).to_string()),
+                (3, "threw NameError".to_string()),
+            ]
+        })
+        .collect();
+    assert_eq!(logged, expected);
+    d.close().await;
+    // Uncaught only: the caught exception does not pause.
+    let mut d = open(&mut e, &p).await;
+    d.pause_on_exceptions(ExceptionPause::Uncaught)
+        .await
+        .unwrap();
+    assert!(matches!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::Completed
+        }
+    ));
+    d.close().await;
+    e.shutdown().await;
+}
+
+/// An uncaught exception, a syntax error, a program that never ends, one that exits with a
+/// code and one that kills its interpreter: each ends its own session with its reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_program_outcomes() {
+    let _g = SERIAL.lock().await;
+    let opts = CaptureOptions {
+        action_timeout: Duration::from_millis(2000),
+        ..CaptureOptions::default()
+    };
+    let mut e = debugpy(opts).await;
+    let (_a, p) = inline("throws.py", "def f():\n    raise KeyError('boom')\n\nf()\n");
+    let mut d = open(&mut e, &p).await;
+    match d.control(&Action::Start).await.unwrap() {
+        Output::Finished {
+            outcome: ProgramOutcome::UncaughtException { message, location },
+        } => {
+            assert_eq!(message, "KeyError: 'boom'");
+            assert_eq!(location, Some(Location::new(1, 0)));
+        }
+        other => panic!("{other:?}"),
+    }
+    d.close().await;
+    let (_b, p) = inline("syntax.py", "x = 1\ny = = 2\n");
+    match e.open(&p.file).await.unwrap() {
+        Err(s) => {
+            assert!(s.message.starts_with("SyntaxError"), "{}", s.message);
+            assert_eq!(s.location, Some(Location::new(1, 0)));
+        }
+        Ok(_) => panic!("a syntax error compiled"),
+    }
+    let (_c, p) = inline("endless.py", "n = 0\nwhile True:\n    n += 1\n");
+    let mut d = open(&mut e, &p).await;
+    assert_eq!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::Timeout
+        }
+    );
+    d.close().await;
+    let (_d, p) = inline("exits.py", "import sys\nprint('bye')\nsys.exit(3)\n");
+    let mut d = open(&mut e, &p).await;
+    assert_eq!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::Completed
+        }
+    );
+    assert_eq!(d.console(), vec!["bye"]);
+    d.close().await;
+    let (_e, p) = inline("aborts.py", "import os\nos.abort()\n");
+    let mut d = open(&mut e, &p).await;
+    match d.control(&Action::Start).await.unwrap() {
+        Output::Finished {
+            outcome: ProgramOutcome::EngineCrashed { message },
+        } => assert_eq!(message, "python died of SIGABRT"),
+        other => panic!("{other:?}"),
+    }
+    d.close().await;
+    // The engine goes on after all of them.
+    let (_f, p) = inline("fine.py", "print(1 + 1)\n");
+    let mut d = open(&mut e, &p).await;
+    d.control(&Action::Start).await.unwrap();
+    assert_eq!(d.console(), vec!["2"]);
+    d.close().await;
+    e.shutdown().await;
+}
+
+const NONDETERMINISTIC: &str = r#"import random
+import time
+
+t0 = time.time()
+values = [random.random() for _ in range(3)]
+names = list({"alpha", "beta", "gamma", "delta"})
+print(t0, values, names)
+"#;
+
+/// Behind the prelude, a program that reads the clock, the random source and a set of strings
+/// runs the same twice: its output, and a random session's whole trace.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_random_sessions_are_deterministic() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("nondeterministic.py", NONDETERMINISTIC);
+    let mut e = debugpy(CaptureOptions::default()).await;
+    let params = RandomParams {
+        bp_per_line: 0.5,
+        max_actions: 12,
+        evaluate_weight: 1.0,
+        condition_weight: 1.0,
+        logpoint_weight: 1.0,
+        set_variable_weight: 1.0,
+        ..RandomParams::default()
+    };
+    let mut printed = Vec::new();
+    for _ in 0..2 {
+        let mut d = open(&mut e, &p).await;
+        d.control(&Action::Start).await.unwrap();
+        printed.push(d.console());
+        d.close().await;
+    }
+    assert_eq!(printed[0], printed[1]);
+    assert!(
+        printed[0].len() == 1 && printed[0][0].starts_with("1577836800.001 "),
+        "{printed:?}"
+    );
+    let plan = Plan::Random { params, seed: 7 };
+    let mut traces = Vec::new();
+    for _ in 0..2 {
+        let rec: Recording = dbdb::record(
+            &mut [&mut e],
+            &[EngineRef(0)],
+            &p,
+            &plan,
+            &ComparisonPolicy::default(),
+            Duration::from_secs(60),
+        )
+        .await;
+        let t = rec.traces.into_iter().next().expect("one trace");
+        let events: Vec<EventKind> = t.events.into_iter().map(|e| e.kind).collect();
+        traces.push((events, t.console, t.logs));
+    }
+    assert!(
+        traces[0].0.len() > 5,
+        "a session with actions: {:?}",
+        traces[0].0
+    );
+    assert_eq!(traces[0], traces[1]);
+    e.shutdown().await;
+}
