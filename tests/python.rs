@@ -433,3 +433,42 @@ async fn debugpy_random_sessions_are_deterministic() {
     assert_eq!(traces[0], traces[1]);
     e.shutdown().await;
 }
+
+/// `debugpy` runs pydevd's compiled tracer, `debugpy+python` its pure-Python one: the program's
+/// process shows which was loaded, and the archive's label and details say which ran.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_runs_under_each_tracer() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("tracer.py", "x = 1\nprint(x)\n");
+    for (spec, compiled) in [("debugpy", true), ("debugpy+python", false)] {
+        let parsed = EngineSpec::parse(spec).unwrap();
+        let mut e = parsed.launch(&CaptureOptions::default(), 1).await.unwrap();
+        let label = e.descriptor().label();
+        assert!(
+            label.ends_with(if compiled { "+cython" } else { "+python" }),
+            "{label}"
+        );
+        // The recorded descriptor launches the same tracer again (replay, reduce).
+        assert_eq!(
+            EngineSpec::of(e.descriptor()).variant.as_deref(),
+            Some(if compiled { "cython" } else { "python" })
+        );
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(1, None).await.unwrap();
+        paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(
+            d.evaluate("'_pydevd_bundle.pydevd_cython' in __import__('sys').modules")
+                .await
+                .unwrap(),
+            Output::Evaluated {
+                value: Value::Bool(compiled),
+                threw: false
+            },
+            "{spec}"
+        );
+        d.close().await;
+        e.shutdown().await;
+    }
+    assert!(EngineSpec::parse("debugpy+jit").is_err());
+    assert!(EngineSpec::parse("node+python").is_err());
+}

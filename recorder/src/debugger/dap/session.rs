@@ -537,7 +537,7 @@ impl DapSession {
         Ok(Value::Object {
             kind,
             class: type_name.to_string(),
-            description: Some(repr.to_string()),
+            description: Some(values::description(repr)),
             entries: Some(entries),
             truncated,
         })
@@ -892,8 +892,14 @@ impl Debugger for DapSession {
         crate::debugger::split_console(&self.lines()).0
     }
 
+    /// What logpoints logged, without memory addresses (a `str` of an object names one,
+    /// different in every run; see [`values::description`]).
     fn logs(&self) -> Vec<(BreakpointId, String)> {
-        crate::debugger::split_console(&self.logged).1
+        crate::debugger::split_console(&self.logged)
+            .1
+            .into_iter()
+            .map(|(b, text)| (b, values::description(&text)))
+            .collect()
     }
 
     /// A session is its own adapter process: nothing to restart afterwards.

@@ -133,10 +133,32 @@ pub fn shell(type_name: &str, repr: &str) -> Value {
     Value::Object {
         kind: kind(type_name),
         class: type_name.to_string(),
-        description: Some(repr.to_string()),
+        description: Some(description(repr)),
         entries: None,
         truncated: false,
     }
+}
+
+/// A `repr` as an object's description, without the addresses in it: the default `repr`
+/// (`<__main__.Point object at 0x7f3a…>`, `<function f at 0x…>`) names where the object is
+/// in memory, which differs from run to run and says nothing of the program. Any `0x` and
+/// eight or more hex digits is taken for one.
+pub fn description(repr: &str) -> String {
+    let mut out = String::with_capacity(repr.len());
+    let mut rest = repr;
+    while let Some(i) = rest.find("0x") {
+        out.push_str(&rest[..i + 2]);
+        let after = &rest[i + 2..];
+        let digits = after.bytes().take_while(u8::is_ascii_hexdigit).count();
+        if digits >= 8 {
+            out.push('…');
+            rest = &after[digits..];
+        } else {
+            rest = after;
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// What an evaluation threw, from the adapter's message (`NameError: name 'x' is not
@@ -186,6 +208,18 @@ mod tests {
         // Cut by the adapter: not a literal, so not a string we could vouch for.
         assert_eq!(primitive("str", "'abc..."), None);
         assert_eq!(primitive("list", "[1]"), None);
+    }
+
+    #[test]
+    fn an_address_in_a_repr_is_not_part_of_the_description() {
+        assert_eq!(
+            description("<__main__.P object at 0x7f3a12bc4d90>"),
+            "<__main__.P object at 0x…>"
+        );
+        assert_eq!(
+            description("[<function f at 0x7f3a12bc4d90>, 0x10]"),
+            "[<function f at 0x…>, 0x10]"
+        );
     }
 
     #[test]

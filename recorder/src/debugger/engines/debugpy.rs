@@ -24,6 +24,45 @@ use tokio::process::Command;
 
 const SITE: &str = include_str!("python-site.py");
 
+/// The descriptor detail that names the tracer (`cython (PYDEVD_USE_CYTHON=YES)`).
+pub const TRACER: &str = "tracer";
+
+/// pydevd's tracers on an interpreter with `sys.settrace` only (CPython before 3.12): its
+/// compiled one (Cython) and its pure-Python one. Both trace the same way; a difference
+/// between them is pydevd's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Tracer {
+    #[default]
+    Cython,
+    Python,
+}
+
+impl Tracer {
+    pub fn parse(s: &str) -> Option<Tracer> {
+        match s {
+            "cython" => Some(Tracer::Cython),
+            "python" => Some(Tracer::Python),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tracer::Cython => "cython",
+            Tracer::Python => "python",
+        }
+    }
+
+    /// pydevd's switch: `YES` fails at start-up when the compiled tracer does not load, rather
+    /// than falling back to the other one silently.
+    fn env(self) -> &'static str {
+        match self {
+            Tracer::Cython => "YES",
+            Tracer::Python => "NO",
+        }
+    }
+}
+
 /// Where `scripts/setup.sh` installs debugpy (pinned): put on the adapter's `PYTHONPATH`.
 pub fn tools_python() -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/python");
@@ -42,6 +81,7 @@ struct Runtime {
     /// The sitecustomize's directory (removed with the engine).
     site: tempfile::TempDir,
     path: String,
+    tracer: Tracer,
     call_timeout: Duration,
 }
 
@@ -70,6 +110,7 @@ impl DebugpyEngine {
     /// `python`: the interpreter that runs the adapter and the programs.
     pub async fn launch(
         python: PathBuf,
+        tracer: Tracer,
         opts: CaptureOptions,
         prepared: usize,
     ) -> Result<DebugpyEngine, DebuggerError> {
@@ -113,11 +154,16 @@ impl DebugpyEngine {
         let desc = EngineDescriptor {
             kind: EngineKind::Debugpy,
             executable: python.display().to_string(),
-            version,
+            // Both tracers in one campaign must be told apart in every report.
+            version: format!("{version}+{}", tracer.name()),
             protocol: Protocol::Dap,
             engine_version: interpreter,
             details: vec![
                 ("debugpy".into(), tools.display().to_string()),
+                (
+                    TRACER.into(),
+                    format!("{} (PYDEVD_USE_CYTHON={})", tracer.name(), tracer.env()),
+                ),
                 (
                     "launch".into(),
                     "stopOnEntry, justMyCode, PYTHONHASHSEED=0".into(),
@@ -129,6 +175,7 @@ impl DebugpyEngine {
             python,
             site,
             path,
+            tracer,
             call_timeout: opts.call_timeout,
         });
         let rt = runtime.clone();
@@ -151,7 +198,11 @@ impl DebugpyEngine {
             .parent()
             .map(|d| d.display().to_string())
             .unwrap_or_else(|| ".".into());
-        let mut env = json!({"PYTHONHASHSEED": "0", "PYTHONPATH": self.runtime.path});
+        let mut env = json!({
+            "PYTHONHASHSEED": "0",
+            "PYTHONPATH": self.runtime.path,
+            "PYDEVD_USE_CYTHON": self.runtime.tracer.env(),
+        });
         if self.opts.prelude {
             env["MORPHTRACE_PRELUDE"] = json!(path);
         }
@@ -185,6 +236,7 @@ async fn start(rt: &Runtime) -> Result<Launched, DebuggerError> {
         .env("PYTHONPATH", &rt.path)
         .env("PYTHONHASHSEED", "0")
         .env("MORPHTRACE_STATUS_DIR", rt.statuses())
+        .env("PYDEVD_USE_CYTHON", rt.tracer.env())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

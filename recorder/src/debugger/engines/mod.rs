@@ -19,11 +19,17 @@ pub use crate::child::DieWithParent;
 pub struct EngineSpec {
     pub kind: EngineKind,
     pub executable: PathBuf,
+    /// How the engine runs where it can run more than one way (`debugpy+python`: pydevd's
+    /// pure-Python tracer), `None` for its default.
+    pub variant: Option<String>,
 }
 
 impl std::fmt::Display for EngineSpec {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}={}", self.kind, self.executable.display())
+        match &self.variant {
+            Some(v) => write!(f, "{}+{v}={}", self.kind, self.executable.display()),
+            None => write!(f, "{}={}", self.kind, self.executable.display()),
+        }
     }
 }
 
@@ -57,16 +63,28 @@ impl EngineSpec {
         EngineSpec {
             kind: d.kind.clone(),
             executable: PathBuf::from(&d.executable),
+            variant: d
+                .details
+                .iter()
+                .find(|(k, _)| k == debugpy::TRACER)
+                .and_then(|(_, v)| v.split_whitespace().next())
+                .map(str::to_string),
         }
     }
 
     /// Parses `chromium`, `node`, `node=/path/to/node`, `node@22` (a project-local version),
     /// `chromium@123`, `chromium@123.0.1`, `deno`, `deno@2.7`, `bun`, `bun@1.4` (installed on
-    /// demand into the engine cache, see [`cache`]; `jsc` names Bun too).
+    /// demand into the engine cache, see [`cache`]; `jsc` names Bun too), `debugpy`,
+    /// `debugpy+python` (pydevd's pure-Python tracer; `debugpy+cython`, the default, its
+    /// compiled one), `debugpy=/path/to/python3`.
     pub fn parse(s: &str) -> Result<EngineSpec, String> {
         let (kind, exe) = match s.split_once('=') {
             Some((k, e)) => (k, Some(PathBuf::from(e))),
             None => (s, None),
+        };
+        let (kind, variant) = match kind.split_once('+') {
+            Some((k, v)) => (k, Some(v.to_string())),
+            None => (kind, None),
         };
         let (kind, version) = match kind.split_once('@') {
             Some((k, v)) => (k, Some(v)),
@@ -117,7 +135,21 @@ impl EngineSpec {
         ) {
             return Err(unsupported(&kind));
         }
-        Ok(EngineSpec { kind, executable })
+        match (&kind, variant.as_deref()) {
+            (_, None) => {}
+            (EngineKind::Debugpy, Some(v)) if debugpy::Tracer::parse(v).is_some() => {}
+            (EngineKind::Debugpy, Some(v)) => {
+                return Err(format!(
+                    "debugpy+{v}: the tracers are `cython` (the default) and `python`"
+                ))
+            }
+            (k, Some(v)) => return Err(format!("{k}+{v}: {k} runs one way only")),
+        }
+        Ok(EngineSpec {
+            kind,
+            executable,
+            variant,
+        })
     }
 
     /// `pool`: sessions prepared ahead of time (Chromium targets, Node processes); 0 = none.
@@ -144,7 +176,16 @@ impl EngineSpec {
                 bun::BunEngine::launch(self.executable.clone(), opts.clone(), pool).await?,
             )),
             EngineKind::Debugpy => Ok(Box::new(
-                debugpy::DebugpyEngine::launch(self.executable.clone(), opts.clone(), pool).await?,
+                debugpy::DebugpyEngine::launch(
+                    self.executable.clone(),
+                    self.variant
+                        .as_deref()
+                        .and_then(debugpy::Tracer::parse)
+                        .unwrap_or_default(),
+                    opts.clone(),
+                    pool,
+                )
+                .await?,
             )),
             // Nothing to prepare ahead for Firefox: "pool" 0 is the naive baseline, a new
             // connection and watcher per session; otherwise one connection serves all sessions.
@@ -239,6 +280,7 @@ pub fn discover() -> Vec<EngineSpec> {
             out.push(EngineSpec {
                 kind,
                 executable: p,
+                variant: None,
             });
         }
     }
@@ -246,12 +288,14 @@ pub fn discover() -> Vec<EngineSpec> {
         out.push(EngineSpec {
             kind: EngineKind::Node,
             executable: p,
+            variant: None,
         });
     }
     if let Some(p) = which("python3").filter(|_| debugpy::tools_python().join("debugpy").is_dir()) {
         out.push(EngineSpec {
             kind: EngineKind::Debugpy,
             executable: p,
+            variant: None,
         });
     }
     out
