@@ -472,3 +472,100 @@ async fn debugpy_runs_under_each_tracer() {
     assert!(EngineSpec::parse("debugpy+jit").is_err());
     assert!(EngineSpec::parse("node+python").is_err());
 }
+
+const PLANTED: &str = r#"def scale(v, k):
+    out = v * k
+    return out
+
+
+total = 0
+for i in range(3):
+    total += scale(i, 2)
+print(total)
+"#;
+
+/// A real debugpy beside one behind a DAP proxy that plants a fault in the protocol's
+/// messages (`tests/support/dap-proxy.py`): the differential catches each fault at the action
+/// where it shows, as the divergence kind it is; with no fault, the two agree.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fault_planted_in_debugpys_messages_is_caught_by_the_differential() {
+    use morphtrace_recorder::debugger::engines::debugpy::{DebugpyEngine, Tracer};
+    use morphtrace_schema::DivergenceKind;
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("planted.py", PLANTED);
+    let python = EngineSpec::parse("debugpy").unwrap().executable;
+    let proxy =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/support/dap-proxy.py");
+    // Breakpoints on `out = v * k` (1-based line 2) and `print(total)` (line 9), then steps.
+    let actions = vec![
+        Action::SetBreakpoint {
+            line: 1,
+            column: None,
+        },
+        Action::SetBreakpoint {
+            line: 8,
+            column: None,
+        },
+        Action::Start,
+        Action::StepOver,
+        Action::StepOver,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+    ];
+    let plan = Plan::Replay { actions };
+    // (fault, the divergence's kind, the action it shows at); the proxy without a fault
+    // changes nothing.
+    for (fault, expected) in [
+        (Some("none:0"), None),
+        (
+            Some("drop-stop:2"),
+            Some((DivergenceKind::PauseLocation, 2)),
+        ),
+        (Some("hide:out"), Some((DivergenceKind::Variables, 3))),
+        (
+            Some("wrong-line:3"),
+            Some((DivergenceKind::PauseLocation, 3)),
+        ),
+    ] {
+        let mut real = debugpy(CaptureOptions::default()).await;
+        let mut adapter = vec![python.display().to_string()];
+        if let Some(f) = fault {
+            adapter.extend([
+                proxy.display().to_string(),
+                f.to_string(),
+                "--".to_string(),
+                python.display().to_string(),
+            ]);
+        }
+        adapter.extend(["-m".to_string(), "debugpy.adapter".to_string()]);
+        let mut planted: Box<dyn Engine> = Box::new(
+            DebugpyEngine::launch_through(
+                python.clone(),
+                Tracer::Cython,
+                CaptureOptions::default(),
+                1,
+                adapter,
+            )
+            .await
+            .unwrap(),
+        );
+        let rec = dbdb::record(
+            &mut [&mut real, &mut planted],
+            &[EngineRef(0), EngineRef(1)],
+            &p,
+            &plan,
+            &ComparisonPolicy::default(),
+            Duration::from_secs(60),
+        )
+        .await;
+        let got = rec
+            .divergences
+            .first()
+            .map(|d| (d.kind.clone(), d.action_index));
+        assert_eq!(got, expected, "{fault:?}: {:?}", rec.divergences);
+        real.shutdown().await;
+        planted.shutdown().await;
+    }
+}

@@ -82,6 +82,8 @@ struct Runtime {
     site: tempfile::TempDir,
     path: String,
     tracer: Tracer,
+    /// The command that runs the adapter; empty: `python -m debugpy.adapter`.
+    adapter: Vec<String>,
     call_timeout: Duration,
 }
 
@@ -113,6 +115,19 @@ impl DebugpyEngine {
         tracer: Tracer,
         opts: CaptureOptions,
         prepared: usize,
+    ) -> Result<DebugpyEngine, DebuggerError> {
+        DebugpyEngine::launch_through(python, tracer, opts, prepared, Vec::new()).await
+    }
+
+    /// [`launch`](Self::launch), with the adapter run by `adapter` (a program and its
+    /// arguments) instead of `python -m debugpy.adapter`: a proxy in front of it (the tests'
+    /// fault-planting one), or another build of it.
+    pub async fn launch_through(
+        python: PathBuf,
+        tracer: Tracer,
+        opts: CaptureOptions,
+        prepared: usize,
+        adapter: Vec<String>,
     ) -> Result<DebugpyEngine, DebuggerError> {
         let named = format!("debugpy ({})", python.display());
         let fail = |reason: String| DebuggerError::Launch {
@@ -176,6 +191,7 @@ impl DebugpyEngine {
             site,
             path,
             tracer,
+            adapter,
             call_timeout: opts.call_timeout,
         });
         let rt = runtime.clone();
@@ -231,8 +247,19 @@ async fn start(rt: &Runtime) -> Result<Launched, DebuggerError> {
         engine: format!("debugpy ({})", rt.python.display()),
         reason,
     };
-    let mut child = Command::new(&rt.python)
-        .args(["-m", "debugpy.adapter"])
+    let mut command = match rt.adapter.split_first() {
+        Some((program, args)) => {
+            let mut c = Command::new(program);
+            c.args(args);
+            c
+        }
+        None => {
+            let mut c = Command::new(&rt.python);
+            c.args(["-m", "debugpy.adapter"]);
+            c
+        }
+    };
+    let mut child = command
         .env("PYTHONPATH", &rt.path)
         .env("PYTHONHASHSEED", "0")
         .env("MORPHTRACE_STATUS_DIR", rt.statuses())
