@@ -569,3 +569,142 @@ async fn a_fault_planted_in_debugpys_messages_is_caught_by_the_differential() {
         planted.shutdown().await;
     }
 }
+
+async fn pdb(opts: CaptureOptions) -> Box<dyn Engine> {
+    EngineSpec::parse("pdb")
+        .unwrap_or_else(|e| panic!("pdb: {e}"))
+        .launch(&opts, 0)
+        .await
+        .unwrap_or_else(|e| panic!("pdb: {e}"))
+}
+
+/// pdb over its own command interface: the same frame shows the same values as through
+/// debugpy (named, ordered and grouped alike); its stops are its own (a step out stops where
+/// the caller's next line starts); what it cannot do is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pdb_steps_and_shows_the_values_debugpy_shows() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("values.py", VALUES);
+    let mut views = Vec::new();
+    for engine in ["debugpy", "pdb"] {
+        let mut e = if engine == "pdb" {
+            pdb(CaptureOptions::default()).await
+        } else {
+            debugpy(CaptureOptions::default()).await
+        };
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(12, None).await.unwrap();
+        let p0 = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(
+            p0.reason,
+            PauseReason::Breakpoint {
+                ids: vec![BreakpointId(1)]
+            },
+            "{engine}"
+        );
+        views.push((p0.location, p0.stack.clone()));
+        if engine == "pdb" {
+            // What pdb cannot do.
+            for refused in [
+                d.set_logpoint(13, None, "a").await.unwrap(),
+                d.pause_on_exceptions(ExceptionPause::All).await.unwrap(),
+                d.set_breakpoint(13, None).await.unwrap(),
+            ] {
+                assert!(matches!(refused, Output::Error { .. }), "{refused:?}");
+            }
+            assert!(matches!(
+                d.set_breakpoint(13, None).await.unwrap(),
+                Output::Error { message } if message == "Blank or comment"
+            ));
+            assert_eq!(
+                d.evaluate("a * 10 + len(s)").await.unwrap(),
+                Output::Evaluated {
+                    value: Value::Number(36.0),
+                    threw: false
+                }
+            );
+            match d.evaluate("missing").await.unwrap() {
+                Output::Evaluated {
+                    value: Value::Object { class, .. },
+                    threw: true,
+                } => assert_eq!(class, "NameError"),
+                other => panic!("{other:?}"),
+            }
+            assert_eq!(
+                d.set_variable("a", "40").await.unwrap(),
+                Output::VariableSet {
+                    name: "a".into(),
+                    value: Value::Number(40.0)
+                }
+            );
+            // `return` stops at f's return event, passed; the next stop is the caller's next
+            // line (the call's line has no line event left).
+            let out = paused(d.control(&Action::StepOut).await.unwrap());
+            assert_eq!(out.location.line, 16);
+            assert_eq!(var(&out, "b"), &Value::Number(41.0));
+            assert!(matches!(
+                d.control(&Action::Resume).await.unwrap(),
+                Output::Finished {
+                    outcome: ProgramOutcome::Completed
+                }
+            ));
+            assert_eq!(d.console(), vec!["b is 41", "done"]);
+        }
+        d.close().await;
+        e.shutdown().await;
+    }
+    assert_eq!(views[0], views[1], "debugpy's view, then pdb's");
+}
+
+/// pdb's sessions end as debugpy's do: an uncaught exception, a syntax error, a program that
+/// never ends, one that kills its interpreter.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pdb_program_outcomes() {
+    let _g = SERIAL.lock().await;
+    let mut e = pdb(CaptureOptions {
+        action_timeout: Duration::from_millis(2000),
+        ..CaptureOptions::default()
+    })
+    .await;
+    let (_a, p) = inline("throws.py", "def f():\n    raise KeyError('boom')\n\nf()\n");
+    let mut d = open(&mut e, &p).await;
+    assert_eq!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::UncaughtException {
+                message: "KeyError: 'boom'".into(),
+                location: Some(Location::new(1, 0)),
+            }
+        }
+    );
+    d.close().await;
+    let (_b, p) = inline("syntax.py", "x = 1\ny = = 2\n");
+    match e.open(&p.file).await.unwrap() {
+        Err(s) => assert_eq!(
+            (s.message.as_str(), s.location),
+            ("SyntaxError: invalid syntax", Some(Location::new(1, 0)))
+        ),
+        Ok(_) => panic!("a syntax error compiled"),
+    }
+    let (_c, p) = inline("endless.py", "n = 0\nwhile True:\n    n += 1\n");
+    let mut d = open(&mut e, &p).await;
+    assert_eq!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::Timeout
+        }
+    );
+    d.close().await;
+    let (_d, p) = inline("aborts.py", "import os\nos.abort()\n");
+    let mut d = open(&mut e, &p).await;
+    assert_eq!(
+        d.control(&Action::Start).await.unwrap(),
+        Output::Finished {
+            outcome: ProgramOutcome::EngineCrashed {
+                message: "python died of SIGABRT".into()
+            }
+        }
+    );
+    d.close().await;
+    e.shutdown().await;
+}

@@ -20,6 +20,8 @@ pub enum EngineKind {
     V8,
     /// debugpy: Python's debugger behind the Debug Adapter Protocol, on CPython.
     Debugpy,
+    /// pdb: the Python standard library's debugger (bdb), over its own command interface.
+    Pdb,
     Other(String),
 }
 
@@ -42,7 +44,7 @@ impl EngineKind {
             | EngineKind::Firefox
             | EngineKind::Deno
             | EngineKind::Bun => Some(Language::JavaScript),
-            EngineKind::Debugpy => Some(Language::Python),
+            EngineKind::Debugpy | EngineKind::Pdb => Some(Language::Python),
             _ => None,
         }
     }
@@ -58,6 +60,7 @@ impl EngineKind {
             EngineKind::LlvmCov => "llvm-cov",
             EngineKind::V8 => "v8",
             EngineKind::Debugpy => "debugpy",
+            EngineKind::Pdb => "pdb",
             EngineKind::Other(s) => s,
         }
     }
@@ -75,6 +78,7 @@ impl EngineKind {
             "llvm-cov" | "llvmcov" => EngineKind::LlvmCov,
             "v8" => EngineKind::V8,
             "debugpy" => EngineKind::Debugpy,
+            "pdb" => EngineKind::Pdb,
             _ => EngineKind::Other(s.to_string()),
         }
     }
@@ -99,6 +103,8 @@ pub enum Protocol {
     CoverageTool,
     /// The Debug Adapter Protocol (debugpy; lldb-dap, Delve and js-debug speak it too).
     Dap,
+    /// pdb's command interface (its prompt and commands), as a person types them.
+    PdbCommands,
     Other(String),
 }
 
@@ -110,6 +116,7 @@ impl fmt::Display for Protocol {
             Protocol::WebKitInspector => f.write_str("webkit-inspector"),
             Protocol::CoverageTool => f.write_str("coverage-tool"),
             Protocol::Dap => f.write_str("dap"),
+            Protocol::PdbCommands => f.write_str("pdb-commands"),
             Protocol::Other(s) => f.write_str(s),
         }
     }

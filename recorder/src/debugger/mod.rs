@@ -6,6 +6,7 @@ pub mod determinism;
 pub mod engines;
 pub mod inspector;
 pub mod jsc;
+pub mod pdb;
 mod quickack;
 pub mod rdp;
 

@@ -529,8 +529,9 @@ impl DapSession {
         let entries = children
             .into_iter()
             .take(self.opts.max_entries)
-            .map(|(n, value)| Entry {
-                key: values::key(&kind, &n),
+            .enumerate()
+            .map(|(i, (n, value))| Entry {
+                key: values::key(&kind, &n, i),
                 value,
             })
             .collect();

@@ -107,11 +107,13 @@ pub fn is_grouping(name: &str) -> bool {
     name.contains(' ') || name == "len()"
 }
 
-/// The key of a child named `name` of an object of type `parent`: an index of a sequence, a
-/// key of a dict (its `repr` read back when it is a primitive's), or an attribute.
-pub fn key(parent: &ObjectKind, name: &str) -> Key {
+/// The key of a child named `name`, listed `position`-th, of an object of type `parent`: an
+/// index of a sequence, a position in a set (debugpy names a set's members by their `id`, an
+/// address), a key of a dict (its `repr` read back when it is a primitive's), or an attribute.
+pub fn key(parent: &ObjectKind, name: &str, position: usize) -> Key {
     match parent {
-        ObjectKind::Array | ObjectKind::Set => match name.parse::<u64>() {
+        ObjectKind::Set => Key::Index(position as u64),
+        ObjectKind::Array => match name.parse::<u64>() {
             Ok(i) => Key::Index(i),
             Err(_) => Key::Name(name.to_string()),
         },
@@ -224,13 +226,17 @@ mod tests {
 
     #[test]
     fn children_are_keyed_as_python_names_them() {
-        assert_eq!(key(&ObjectKind::Array, "3"), Key::Index(3));
+        assert_eq!(key(&ObjectKind::Array, "3", 3), Key::Index(3));
+        assert_eq!(key(&ObjectKind::Set, "140234567890", 1), Key::Index(1));
         assert_eq!(
-            key(&ObjectKind::Map, "'k'"),
+            key(&ObjectKind::Map, "'k'", 0),
             Key::Value(Value::String("k".into()))
         );
-        assert_eq!(key(&ObjectKind::Map, "7"), Key::Value(Value::Number(7.0)));
-        assert_eq!(key(&ObjectKind::Object, "x"), Key::Name("x".into()));
+        assert_eq!(
+            key(&ObjectKind::Map, "7", 1),
+            Key::Value(Value::Number(7.0))
+        );
+        assert_eq!(key(&ObjectKind::Object, "x", 0), Key::Name("x".into()));
         assert!(is_grouping("special variables") && is_grouping("len()") && !is_grouping("x"));
         assert_eq!(kind("ZeroDivisionError"), ObjectKind::Error);
     }

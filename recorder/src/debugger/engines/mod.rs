@@ -115,7 +115,9 @@ impl EngineSpec {
                 .ok_or("firefox-esr is not installed (run scripts/setup.sh)")?,
             (None, EngineKind::Node, Some(v)) => local_node(v)?,
             // debugpy runs on an interpreter: `debugpy=/path/to/python3` names another.
-            (None, EngineKind::Debugpy, _) => which("python3").ok_or("python3 is not on PATH")?,
+            (None, EngineKind::Debugpy | EngineKind::Pdb, _) => {
+                which("python3").ok_or("python3 is not on PATH")?
+            }
             (None, other, _) => return Err(unsupported(other)),
         };
         if !executable.is_file() {
@@ -132,6 +134,7 @@ impl EngineSpec {
                 | EngineKind::LlvmCov
                 | EngineKind::V8
                 | EngineKind::Debugpy
+                | EngineKind::Pdb
         ) {
             return Err(unsupported(&kind));
         }
@@ -187,6 +190,10 @@ impl EngineSpec {
                 )
                 .await?,
             )),
+            EngineKind::Pdb => Ok(Box::new(
+                crate::debugger::pdb::PdbEngine::launch(self.executable.clone(), opts.clone())
+                    .await?,
+            )),
             // Nothing to prepare ahead for Firefox: "pool" 0 is the naive baseline, a new
             // connection and watcher per session; otherwise one connection serves all sessions.
             EngineKind::Firefox => Ok(Box::new(
@@ -214,7 +221,7 @@ impl EngineSpec {
 fn unsupported(kind: &EngineKind) -> String {
     format!(
         "engine kind {kind} is not supported (debuggers: chromium, node, firefox, deno, bun, \
-         debugpy; coverage profilers: gcov, llvm-cov, v8)"
+         debugpy, pdb; coverage profilers: gcov, llvm-cov, v8)"
     )
 }
 
@@ -288,6 +295,13 @@ pub fn discover() -> Vec<EngineSpec> {
         out.push(EngineSpec {
             kind: EngineKind::Node,
             executable: p,
+            variant: None,
+        });
+    }
+    if let Some(p) = which("python3") {
+        out.push(EngineSpec {
+            kind: EngineKind::Pdb,
+            executable: p.clone(),
             variant: None,
         });
     }

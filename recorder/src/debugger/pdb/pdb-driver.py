@@ -1,0 +1,129 @@
+# morphtrace's pdb driver: runs the program under the standard library's pdb, whose command
+# interface (its prompt, `break`, `step`, `next`, `return`, `continue`, `where`, `p`, `!`) is
+# spoken over a loopback socket the recorder listens on, so that the program's own stdout and
+# stderr stay its own. Nothing here debugs: stepping, breakpoints and evaluation are pdb's.
+#
+# It also gives pdb's `p` two helpers that print what a frame holds as JSON, named and grouped
+# as debugpy's variables are (pydevd's resolvers: regular names first, then `_x`, then `__x`;
+# dunder names, routines and classes left out as debugpy groups them away; dicts by key in
+# order, sequences by index, sets by position), so that the two debuggers' views of one frame
+# compare.
+import builtins
+import inspect
+import json
+import os
+import sys
+import types
+
+
+def _order(name):
+    if name.startswith("__"):
+        return (3 if name.endswith("__") else 2, name)
+    return (1 if name.startswith("_") else 0, name)
+
+
+def _hidden(name, value):
+    if name.startswith("__") and name.endswith("__"):
+        return True
+    try:
+        return (
+            inspect.isroutine(value)
+            or isinstance(value, types.MethodWrapperType)
+            or inspect.isclass(value)
+        )
+    except Exception:
+        return False
+
+
+def _node(value, depth, most):
+    t = type(value).__name__
+    try:
+        r = repr(value)
+    except Exception as e:
+        r = "<repr raised %s>" % type(e).__name__
+    node = {"t": t, "r": r, "c": None, "more": False}
+    if depth <= 0 or value is None or isinstance(value, (bool, int, float, str, bytes, complex)):
+        return node
+    if isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type)):
+        return node
+    if isinstance(value, dict):
+        items = [(repr(k), v) for k, v in value.items()]
+    elif isinstance(value, (list, tuple)):
+        items = [(str(i), v) for i, v in enumerate(value)]
+    elif isinstance(value, (set, frozenset)):
+        items = [(str(i), v) for i, v in enumerate(value)]
+    else:
+        items = []
+        for name in sorted(dir(value), key=_order):
+            try:
+                v = getattr(value, name)
+            except Exception:
+                continue
+            if not _hidden(name, v):
+                items.append((name, v))
+    node["c"] = [[n, _node(v, depth - 1, most)] for n, v in items[:most]]
+    node["more"] = len(items) > most
+    return node
+
+
+def _variables(namespace, depth, most):
+    names = sorted((n for n in namespace if not _hidden(n, namespace[n])), key=_order)
+    return [[n, _node(namespace[n], depth, most)] for n in names]
+
+
+def __morphtrace_scopes__(depth, most):
+    # pdb evaluates `p EXPR` with the current frame's globals and locals: the caller's.
+    frame = sys._getframe(1)
+    local, glob = frame.f_locals, frame.f_globals
+    scopes = []
+    if local is not glob:
+        scopes.append(["local", _variables(local, depth, most)])
+    scopes.append(["global", _variables(glob, depth, most)])
+    return json.dumps(scopes)
+
+
+def __morphtrace_value__(value, depth, most):
+    return json.dumps(_node(value, depth, most))
+
+
+def main():
+    import pdb
+    import socket
+    import traceback
+
+    # `python -c 'import morphtrace_pdb_driver as d; d.main()' PROGRAM`: this module is not
+    # `__main__`, whose namespace pdb clears for the program.
+    program = sys.argv[1]
+    conversation = socket.create_connection(("127.0.0.1", int(os.environ["MORPHTRACE_PDB_PORT"])))
+    stream = conversation.makefile("rw", encoding="utf-8", newline="\n")
+    builtins.__morphtrace_scopes__ = __morphtrace_scopes__
+    builtins.__morphtrace_value__ = __morphtrace_value__
+    debugger = pdb.Pdb(stdin=stream, stdout=stream, nosigint=True, readrc=False)
+    debugger.use_rawinput = False
+    # As `python -m pdb PROGRAM` sets them up.
+    sys.argv[:] = [program]
+    sys.path[0] = os.path.dirname(program)
+    code = 0
+    try:
+        # As `python -m pdb PROGRAM` runs it (`pdb.main`): `_run` with a script target from
+        # Python 3.11 on, `_runscript` before.
+        if hasattr(pdb, "_ScriptTarget"):
+            debugger._run(pdb._ScriptTarget(program))
+        else:
+            debugger._runscript(program)
+    except SystemExit as e:
+        code = e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        if not isinstance(e.code, (int, type(None))):
+            print(e.code, file=sys.stderr)
+    except BaseException:
+        # As the interpreter reports an uncaught exception; the frames above the program's
+        # are pdb's and this driver's.
+        traceback.print_exc()
+        code = 1
+    try:
+        sys.stdout.flush()
+        stream.write("\nmorphtrace: the program ended\n")
+        stream.flush()
+    except OSError:
+        pass
+    os._exit(code)
