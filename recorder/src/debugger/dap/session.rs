@@ -514,12 +514,7 @@ impl DapSession {
             .get("variablesReference")
             .and_then(Json::as_i64)
             .unwrap_or(0);
-        // Modules, functions and classes: their names say what they are; their members are
-        // the interpreter's, not the program's state.
-        let opaque = matches!(
-            type_name,
-            "module" | "function" | "builtin_function_or_method" | "method" | "type"
-        );
+        let opaque = values::OPAQUE.contains(&type_name);
         if depth == 0 || reference <= 0 || opaque {
             return Ok(values::shell(type_name, repr));
         }

@@ -101,6 +101,24 @@ pub fn kind(type_name: &str) -> ObjectKind {
     }
 }
 
+/// Types shown by their `repr` only, never expanded: their names say what they are, and their
+/// members are the interpreter's (a coroutine's frame holds the debugger's own trace function,
+/// a code object its bytecode), not the program's state. `pdb-driver.py` keeps the same list.
+pub const OPAQUE: [&str; 12] = [
+    "module",
+    "function",
+    "builtin_function_or_method",
+    "method",
+    "type",
+    "code",
+    "frame",
+    "traceback",
+    "cell",
+    "generator",
+    "coroutine",
+    "async_generator",
+];
+
 /// Whether a child an adapter lists is one of its own groupings or helpers (debugpy's
 /// `special variables`, `function variables`, `class variables`, `len()`), not the value's.
 pub fn is_grouping(name: &str) -> bool {

@@ -16,6 +16,13 @@ import sys
 import types
 
 
+# Shown by their repr only, as the recorder's DAP session shows them (values.rs, OPAQUE).
+OPAQUE = {
+    "module", "function", "builtin_function_or_method", "method", "type", "code", "frame",
+    "traceback", "cell", "generator", "coroutine", "async_generator",
+}
+
+
 def _order(name):
     if name.startswith("__"):
         return (3 if name.endswith("__") else 2, name)
@@ -44,7 +51,7 @@ def _node(value, depth, most):
     node = {"t": t, "r": r, "c": None, "more": False}
     if depth <= 0 or value is None or isinstance(value, (bool, int, float, str, bytes, complex)):
         return node
-    if isinstance(value, (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, type)):
+    if t in OPAQUE or isinstance(value, type):
         return node
     if isinstance(value, dict):
         items = [(repr(k), v) for k, v in value.items()]
