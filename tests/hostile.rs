@@ -286,6 +286,64 @@ fn debugger_strategies_give_every_hostile_program_an_outcome() {
     table(&rows, &corpus);
 }
 
+/// Python's debuggers alike: every hostile Python program ends one session of debugpy's, of
+/// pdb's and of their differential, with its outcome, and the campaign goes on.
+#[test]
+fn python_debuggers_give_every_hostile_program_an_outcome() {
+    let _serial = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = hostile::python();
+    let corpus_dir = dir.path().join("py");
+    hostile::write(&corpus_dir, &corpus).expect("the corpus is written");
+    let mut runs = Vec::new();
+    for args in [
+        &["--engine", "debugpy"][..],
+        &["--engine", "pdb"][..],
+        &[
+            "--strategy",
+            "differential",
+            "--engine",
+            "debugpy",
+            "--engine",
+            "pdb",
+        ][..],
+    ] {
+        let label = args.join(" ");
+        let run = record(dir.path(), &corpus_dir, &label, args);
+        check_all_accounted(&label, &run, &corpus, 1);
+        assert!(
+            rejected_for(&run, "random-bytes.py", "not UTF-8"),
+            "{label}"
+        );
+        assert!(
+            rejected_for(&run, "out-of-memory-at-once.py", "memory bound"),
+            "{label}: {:?}",
+            run.outcomes["out-of-memory-at-once.py"]
+        );
+        if !label.contains("differential") {
+            for (name, want) in [
+                ("bom-utf8.py", "finished|action-limit"),
+                ("breaks-crlf.py", "finished|action-limit"),
+                ("syntax-error.py", "finished"),
+                ("nested-brackets.py", "finished"),
+                ("endless.py", "finished|action-limit"),
+                ("aborts.py", "finished|action-limit"),
+            ] {
+                assert!(
+                    run.outcomes[name]
+                        .iter()
+                        .all(|o| want.split('|').any(|w| o == w)),
+                    "{label}: {name}: {:?}",
+                    run.outcomes[name]
+                );
+            }
+        }
+        runs.push((label, run));
+    }
+    let rows: Vec<(&str, &Run)> = runs.iter().map(|(l, r)| (l.as_str(), r)).collect();
+    table(&rows, &corpus);
+}
+
 #[test]
 fn coverage_gives_every_hostile_program_an_outcome() {
     let _serial = serial();

@@ -709,3 +709,65 @@ async fn pdb_program_outcomes() {
     d.close().await;
     e.shutdown().await;
 }
+
+/// Lockstep goes on past pdb's and debugpy's understood breakpoint differences (triage.toml):
+/// a breakpoint pdb refuses on a blank line is removed where debugpy placed it, one placed on
+/// different lines is removed on both, and the two then pause alike at the next breakpoint.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lockstep_goes_on_past_pdbs_and_debugpys_breakpoint_differences() {
+    let _g = SERIAL.lock().await;
+    let triage = morphtrace_schema::triage::Triage::load(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
+    )
+    .unwrap();
+    let (_dir, p) = inline("planted.py", PLANTED);
+    let mut a = debugpy(CaptureOptions::default()).await;
+    let mut b = pdb(CaptureOptions::default()).await;
+    let plan = Plan::Replay {
+        actions: vec![
+            // Blank (1-based line 4): pdb refuses, debugpy moves it up to `return out`.
+            Action::SetBreakpoint {
+                line: 3,
+                column: None,
+            },
+            Action::SetBreakpoint {
+                line: 1,
+                column: None,
+            },
+            Action::Start,
+            Action::StepOver,
+            Action::Resume,
+        ],
+    };
+    let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
+    dbdb::run_under(
+        &mut [&mut a, &mut b],
+        &p.file,
+        &p.program.hash,
+        &plan,
+        &ComparisonPolicy::default(),
+        Some(&triage),
+        &mut rec,
+    )
+    .await
+    .unwrap();
+    assert_eq!(rec.divergences.len(), 1, "{:?}", rec.divergences);
+    assert_eq!(
+        rec.divergences[0].detail,
+        "one side refused the breakpoint: Blank or comment"
+    );
+    // Both went on to the end of the plan, pausing alike at `out = v * k`.
+    for t in &rec.traces {
+        let pauses: Vec<u32> = t
+            .events
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::Output(Output::Paused(p)) => Some(p.location.line),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(pauses, vec![1, 2, 1], "{:?}", t.engine);
+    }
+    a.shutdown().await;
+    b.shutdown().await;
+}

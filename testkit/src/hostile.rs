@@ -211,6 +211,77 @@ pub fn c() -> Vec<Hostile> {
     ]
 }
 
+/// A small Python program with a loop, a function and a comment, every line ended by `br`.
+fn python_lines(br: &str) -> String {
+    [
+        "total = 0",
+        "def add(a, b):",
+        "    return a + b  # sum",
+        "for i in range(3):",
+        "    total = add(total, i)",
+        "s = 'done'",
+        "print(total, s)",
+        "",
+    ]
+    .join(br)
+}
+
+/// The Python corpus (debugpy, pdb), deterministic.
+pub fn python() -> Vec<Hostile> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(30);
+    let random: Vec<u8> = (0..4096).map(|_| rng.random()).collect();
+    let mut bom8 = vec![0xEF, 0xBB, 0xBF];
+    bom8.extend(format!("# UTF-8 with a byte order mark\n{}", python_lines("\n")).into_bytes());
+    vec![
+        Hostile {
+            name: "random-bytes.py",
+            bytes: random,
+        },
+        Hostile {
+            name: "bom-utf8.py",
+            bytes: bom8,
+        },
+        text("empty.py", String::new()),
+        text("breaks-crlf.py", python_lines("\r\n")),
+        text("breaks-cr.py", python_lines("\r")),
+        text("syntax-error.py", "x = 1\ny = = 2\n".into()),
+        text("bad-indent.py", "def f():\nreturn 1\n".into()),
+        // Deeper than CPython's parser goes: a syntax error ("too many nested parentheses").
+        text(
+            "nested-brackets.py",
+            format!("x = {}1{}\n", "(".repeat(N), ")".repeat(N)),
+        ),
+        text(
+            "deep-recursion.py",
+            "def f(n):\n    return f(n + 1)\n\nf(0)\n".into(),
+        ),
+        text("endless.py", "n = 0\nwhile True:\n    n += 1\n".into()),
+        text(
+            "sleeps.py",
+            "import time\nx = 1\ntime.sleep(3600)\nx = 2\n".into(),
+        ),
+        text("exits.py", "import sys\nprint('bye')\nsys.exit(3)\n".into()),
+        text("aborts.py", "import os\nx = 1\nos.abort()\n".into()),
+        text(
+            "segfaults.py",
+            "import ctypes\nx = 1\nctypes.string_at(0)\n".into(),
+        ),
+        text("reads-stdin.py", "x = input()\nprint(x)\n".into()),
+        text(
+            "prints-a-lot.py",
+            "for i in range(100000):\n    print(i)\n".into(),
+        ),
+        text(
+            "out-of-memory-at-once.py",
+            "x = 1\nhog = [b'x' * (800 * 2**20), b'y' * (800 * 2**20)]\nx = len(hog)\n".into(),
+        ),
+        text(
+            "thread-after-end.py",
+            "import threading\nx = 1\nthreading.Thread(target=lambda: [0 for _ in iter(int, 1)], daemon=True).start()\nx = 2\n".into(),
+        ),
+    ]
+}
+
 /// Writes `programs` into `dir`.
 pub fn write(dir: &Path, programs: &[Hostile]) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;

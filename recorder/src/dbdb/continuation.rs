@@ -154,14 +154,20 @@ impl Lockstep<'_> {
         member: &Member,
     ) -> Result<Result<String, String>, DebuggerError> {
         match (&d.kind, &d.action) {
-            // Placed differently: removed again on every engine; the actions go on without it.
+            // Placed differently, or refused on one side: removed again on every engine that
+            // placed it; the actions go on without it.
             (DivergenceKind::BreakpointLocation, a) if a.sets_breakpoint() => {
                 for (&k, o) in active.iter().zip(outputs) {
-                    let Output::BreakpointSet { id, .. } = o else {
-                        return Ok(Err(format!(
-                            "engine {k} set no breakpoint to remove ({})",
-                            o.name()
-                        )));
+                    let id = match o {
+                        Output::BreakpointSet { id, .. } => id,
+                        // A refusal placed nothing: nothing to remove there.
+                        Output::Error { .. } => continue,
+                        other => {
+                            return Ok(Err(format!(
+                                "engine {k} set no breakpoint to remove ({})",
+                                other.name()
+                            )))
+                        }
                     };
                     let removed = self.debuggers[k].remove_breakpoint(*id).await?;
                     let ok = matches!(removed, Output::BreakpointRemoved { ok: true, .. });
@@ -172,7 +178,9 @@ impl Lockstep<'_> {
                     }
                 }
                 self.undone = true;
-                Ok(Ok("the breakpoint removed on every engine".into()))
+                Ok(Ok(
+                    "the breakpoint removed on every engine that placed it".into()
+                ))
             }
             // The same place, shown differently: the engines are in step; go on comparing.
             (DivergenceKind::Variables | DivergenceKind::CallStack, _) => {

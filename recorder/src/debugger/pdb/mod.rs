@@ -540,8 +540,19 @@ impl PdbSession {
         })
     }
 
+    /// What a setting answers once the program ended before its first statement: no pdb is
+    /// left to ask.
+    fn nothing_to_ask(&self) -> Option<Output> {
+        self.ended_early.as_ref().map(|o| Output::Error {
+            message: format!(
+                "the program ended before its first statement ({}): pdb is gone",
+                o.name()
+            ),
+        })
+    }
+
     async fn add(&mut self, line: u32, condition: Option<&str>) -> Result<Output, DebuggerError> {
-        if let Some(o) = after_the_end(self.finished.as_ref()) {
+        if let Some(o) = after_the_end(self.finished.as_ref()).or_else(|| self.nothing_to_ask()) {
             return Ok(o);
         }
         let command = match condition {
@@ -608,7 +619,7 @@ impl Debugger for PdbSession {
     }
 
     async fn remove_breakpoint(&mut self, id: BreakpointId) -> Result<Output, DebuggerError> {
-        if let Some(o) = after_the_end(self.finished.as_ref()) {
+        if let Some(o) = after_the_end(self.finished.as_ref()).or_else(|| self.nothing_to_ask()) {
             return Ok(o);
         }
         let Some(i) = self.breakpoints.iter().position(|b| b.id == id) else {
