@@ -334,12 +334,25 @@ pub fn compare_outputs(
     }
 }
 
+/// Whether an action's answer is the program's end by the action timeout.
+pub fn timed_out(o: &Output) -> bool {
+    matches!(
+        o,
+        Output::Finished {
+            outcome: crate::trace::ProgramOutcome::Timeout
+        }
+    )
+}
+
 /// What two traces' logpoints logged during action `action` differs in, if anything: the lines
-/// compare in order, each by its breakpoint and text.
+/// compare in order, each by its breakpoint and text. `cut_short`: the action ended both
+/// programs by the action timeout, each wherever its speed had taken it, so only the lines both
+/// logged compare (a slower debugger logs fewer; that is not a difference in what it logs).
 pub fn compare_logs(
     a: &crate::trace::Trace,
     b: &crate::trace::Trace,
     action: u32,
+    cut_short: bool,
 ) -> Option<(DivergenceKind, String)> {
     let at = |t: &'_ crate::trace::Trace| -> Vec<(u32, String)> {
         t.logs
@@ -348,7 +361,12 @@ pub fn compare_logs(
             .map(|l| (l.breakpoint.0, l.text.clone()))
             .collect()
     };
-    let (x, y) = (at(a), at(b));
+    let (mut x, mut y) = (at(a), at(b));
+    if cut_short {
+        let n = x.len().min(y.len());
+        x.truncate(n);
+        y.truncate(n);
+    }
     if x == y {
         return None;
     }
@@ -440,8 +458,14 @@ pub fn judge_lockstep(traces: &[crate::trace::Trace], policy: &ComparisonPolicy)
                     detail: format!("the traces issue {action} vs {other_action}"),
                 });
             }
-            let differs = compare_outputs(a, b, policy)
-                .or_else(|| compare_logs(&traces[0], &traces[k + 1], i as u32));
+            let differs = compare_outputs(a, b, policy).or_else(|| {
+                compare_logs(
+                    &traces[0],
+                    &traces[k + 1],
+                    i as u32,
+                    timed_out(a) && timed_out(b),
+                )
+            });
             if let Some((kind, detail)) = differs {
                 return Lockstep::Diverged(Judgement {
                     action_index: i as u32,
@@ -629,5 +653,40 @@ mod async_stack_tests {
         let mut off = policy.clone();
         assert!(off.set("async_stack", false));
         assert_eq!(pause_divergence(&v8, &pause(Some(vec![])), &off), None);
+    }
+}
+
+#[cfg(test)]
+mod log_tests {
+    use super::*;
+    use crate::engine::EngineRef;
+    use crate::trace::{BreakpointId, LogLine, Trace};
+
+    fn logged(n: usize) -> Trace {
+        Trace {
+            engine: EngineRef(0),
+            events: Vec::new(),
+            console: Vec::new(),
+            logs: (0..n)
+                .map(|i| LogLine {
+                    action: 3,
+                    breakpoint: BreakpointId(1),
+                    text: i.to_string(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Two debuggers cut short by the action timeout log as far as each got: the lines both
+    /// logged compare, the count does not. Otherwise the count is a difference, and so is a
+    /// line that differs within what both logged.
+    #[test]
+    fn logs_cut_short_by_the_timeout_compare_as_far_as_both_got() {
+        let (fast, slow) = (logged(5), logged(3));
+        assert_eq!(compare_logs(&fast, &slow, 3, true), None);
+        assert!(compare_logs(&fast, &slow, 3, false).is_some());
+        let mut wrong = logged(3);
+        wrong.logs[1].text = "x".into();
+        assert!(compare_logs(&fast, &wrong, 3, true).is_some());
     }
 }

@@ -283,6 +283,8 @@ impl Lockstep<'_> {
                     &self.rec.traces[active[a]],
                     &self.rec.traces[active[b]],
                     index,
+                    morphtrace_schema::dbdb::timed_out(&outputs[a])
+                        && morphtrace_schema::dbdb::timed_out(&outputs[b]),
                 )
             })
         };
