@@ -617,6 +617,13 @@ async fn pdb_steps_and_shows_the_values_debugpy_shows() {
                 d.set_breakpoint(13, None).await.unwrap(),
                 Output::Error { message } if message == "Blank or comment"
             ));
+            // Each refused set took an id, as debugpy's would: lockstep names breakpoints by
+            // the first engine's ids.
+            assert!(matches!(
+                d.set_breakpoint(16, None).await.unwrap(),
+                Output::BreakpointSet { id, .. } if id == BreakpointId(5)
+            ));
+            d.remove_breakpoint(BreakpointId(5)).await.unwrap();
             assert_eq!(
                 d.evaluate("a * 10 + len(s)").await.unwrap(),
                 Output::Evaluated {

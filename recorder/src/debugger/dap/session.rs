@@ -531,9 +531,9 @@ impl DapSession {
             })
             .collect();
         Ok(Value::Object {
+            description: values::described(&kind, repr),
             kind,
             class: type_name.to_string(),
-            description: Some(values::description(repr)),
             entries: Some(entries),
             truncated,
         })
@@ -601,6 +601,10 @@ impl DapSession {
         if let Some(o) = after_the_end(self.finished.as_ref()) {
             return Ok(o);
         }
+        // Every set request takes an id, refused or not, as on every engine: lockstep names a
+        // breakpoint by the id the first engine gave it.
+        let id = BreakpointId(self.next_id);
+        self.next_id += 1;
         // A source's breakpoints are one per line in DAP: a second would replace the first.
         if let Some(b) = self.breakpoints.iter().find(|b| b.line == line) {
             return Ok(Output::Error {
@@ -610,8 +614,6 @@ impl DapSession {
                 ),
             });
         }
-        let id = BreakpointId(self.next_id);
-        self.next_id += 1;
         let (condition, log) = match extra {
             Extra::Plain => (None, None),
             Extra::Condition(c) => (Some(c.to_string()), None),

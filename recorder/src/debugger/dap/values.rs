@@ -150,12 +150,23 @@ pub fn key(parent: &ObjectKind, name: &str, position: usize) -> Key {
 
 /// An object without its entries (depth reached, or no children).
 pub fn shell(type_name: &str, repr: &str) -> Value {
+    let kind = kind(type_name);
     Value::Object {
-        kind: kind(type_name),
+        description: described(&kind, repr),
+        kind,
         class: type_name.to_string(),
-        description: Some(description(repr)),
         entries: None,
         truncated: false,
+    }
+}
+
+/// An object's description: its `repr` without addresses, but none for a list, tuple, dict or
+/// set, whose `repr` is its entries again, cut where each debugger chooses (pydevd's safe_repr
+/// ends a long one with `...`; pdb prints it whole).
+pub fn described(kind: &ObjectKind, repr: &str) -> Option<String> {
+    match kind {
+        ObjectKind::Array | ObjectKind::Map | ObjectKind::Set => None,
+        _ => Some(description(repr)),
     }
 }
 

@@ -384,9 +384,9 @@ fn value_of(node: &Json) -> Value {
         })
         .collect();
     Value::Object {
+        description: values::described(&kind, r),
         kind,
         class: t.to_string(),
-        description: Some(values::description(r)),
         entries: Some(entries),
         truncated: node.get("more").and_then(Json::as_bool).unwrap_or(false),
     }
@@ -559,6 +559,10 @@ impl PdbSession {
             Some(c) => format!("break {}, {c}", line + 1),
             None => format!("break {}", line + 1),
         };
+        // Every set request takes an id, refused or not, as on every engine: lockstep names a
+        // breakpoint by the id the first engine gave it.
+        let id = BreakpointId(self.next_id);
+        self.next_id += 1;
         let said = self.ask(&command).await?;
         let Some(rest) = said.trim().strip_prefix("Breakpoint ") else {
             return Ok(Output::Error {
@@ -574,8 +578,6 @@ impl PdbSession {
             .rsplit_once(':')
             .and_then(|(_, l)| l.trim().parse::<u32>().ok())
             .unwrap_or(line + 1);
-        let id = BreakpointId(self.next_id);
-        self.next_id += 1;
         self.breakpoints.push(Breakpoint {
             id,
             number,
@@ -613,6 +615,8 @@ impl Debugger for PdbSession {
         _: Option<u32>,
         _: &str,
     ) -> Result<Output, DebuggerError> {
+        // A refused set takes an id too (see `add`).
+        self.next_id += 1;
         Ok(Output::Error {
             message: "pdb has no logpoints".into(),
         })

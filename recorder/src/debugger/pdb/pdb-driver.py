@@ -46,8 +46,12 @@ def _node(value, depth, most):
     t = type(value).__name__
     try:
         r = repr(value)
-    except Exception as e:
-        r = "<repr raised %s>" % type(e).__name__
+    except Exception:
+        # As pydevd's safe_repr falls back.
+        try:
+            r = object.__repr__(value)
+        except Exception:
+            r = "<no repr available for %s>" % t
     node = {"t": t, "r": r, "c": None, "more": False}
     if depth <= 0 or value is None or isinstance(value, (bool, int, float, str, bytes, complex)):
         return node
