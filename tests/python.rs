@@ -73,6 +73,32 @@ print("b is", b)
 print("done")
 "#;
 
+/// Paused in VALUES' `f` (a = 3): an evaluation on the frame, one that throws, and a set that
+/// takes and is read back.
+async fn evaluates_and_sets_in_f(d: &mut Box<dyn Debugger>) {
+    assert_eq!(
+        d.evaluate("a * 10 + len(s)").await.unwrap(),
+        Output::Evaluated {
+            value: Value::Number(36.0),
+            threw: false
+        }
+    );
+    match d.evaluate("missing + 1").await.unwrap() {
+        Output::Evaluated {
+            value: Value::Object { class, .. },
+            threw: true,
+        } => assert_eq!(class, "NameError"),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(
+        d.set_variable("a", "40").await.unwrap(),
+        Output::VariableSet {
+            name: "a".into(),
+            value: Value::Number(40.0)
+        }
+    );
+}
+
 /// Breakpoints, steps, values of every Python kind, evaluation and set, and the program's
 /// output.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -170,29 +196,8 @@ async fn debugpy_steps_and_shows_python_values_exactly() {
         }
         other => panic!("p: {other:?}"),
     }
-    // Evaluation on the frame, and what it throws.
-    assert_eq!(
-        d.evaluate("a * 10 + len(s)").await.unwrap(),
-        Output::Evaluated {
-            value: Value::Number(36.0),
-            threw: false
-        }
-    );
-    match d.evaluate("missing + 1").await.unwrap() {
-        Output::Evaluated {
-            value: Value::Object { class, .. },
-            threw: true,
-        } => assert_eq!(class, "NameError"),
-        other => panic!("{other:?}"),
-    }
-    // A set takes, and is read back; a name no scope binds is refused.
-    assert_eq!(
-        d.set_variable("a", "40").await.unwrap(),
-        Output::VariableSet {
-            name: "a".into(),
-            value: Value::Number(40.0)
-        }
-    );
+    evaluates_and_sets_in_f(&mut d).await;
+    // A name no scope binds is refused.
     assert!(matches!(
         d.set_variable("nowhere", "1").await.unwrap(),
         Output::Error { message } if message.contains("nowhere")
@@ -624,27 +629,7 @@ async fn pdb_steps_and_shows_the_values_debugpy_shows() {
                 Output::BreakpointSet { id, .. } if id == BreakpointId(5)
             ));
             d.remove_breakpoint(BreakpointId(5)).await.unwrap();
-            assert_eq!(
-                d.evaluate("a * 10 + len(s)").await.unwrap(),
-                Output::Evaluated {
-                    value: Value::Number(36.0),
-                    threw: false
-                }
-            );
-            match d.evaluate("missing").await.unwrap() {
-                Output::Evaluated {
-                    value: Value::Object { class, .. },
-                    threw: true,
-                } => assert_eq!(class, "NameError"),
-                other => panic!("{other:?}"),
-            }
-            assert_eq!(
-                d.set_variable("a", "40").await.unwrap(),
-                Output::VariableSet {
-                    name: "a".into(),
-                    value: Value::Number(40.0)
-                }
-            );
+            evaluates_and_sets_in_f(&mut d).await;
             // `return` stops at f's return event, passed; the next stop is the caller's next
             // line (the call's line has no line event left).
             let out = paused(d.control(&Action::StepOut).await.unwrap());

@@ -22,8 +22,6 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::process::Command;
 
-const SITE: &str = include_str!("python-site.py");
-
 /// The descriptor detail that names the tracer (`cython (PYDEVD_USE_CYTHON=YES)`).
 pub const TRACER: &str = "tracer";
 
@@ -95,19 +93,6 @@ pub struct DebugpyEngine {
     current: Option<u32>,
 }
 
-async fn output_of(python: &Path, path: &str, code: &str) -> Result<String, String> {
-    let out = Command::new(python)
-        .args(["-I", "-c", code])
-        .env("PYTHONPATH", path)
-        .output()
-        .await
-        .map_err(|e| e.to_string())?;
-    if !out.status.success() {
-        return Err(String::from_utf8_lossy(&out.stderr).trim().to_string());
-    }
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
-}
-
 impl DebugpyEngine {
     /// `python`: the interpreter that runs the adapter and the programs.
     pub async fn launch(
@@ -135,35 +120,23 @@ impl DebugpyEngine {
             reason,
         };
         let tools = tools_python();
-        // `-I` leaves PYTHONPATH out: the version check names the path itself.
-        let probe = format!(
-            "import sys; sys.path.insert(0, {:?}); import debugpy, platform; \
-             print(debugpy.__version__); print(platform.python_implementation(), platform.python_version()); \
-             print(sys.executable)",
-            tools.display().to_string()
-        );
-        let said = output_of(&python, "", &probe).await.map_err(|e| {
+        let found = super::python::interpreter(
+            &python,
+            Some(&tools),
+            &["__import__('debugpy').__version__"],
+        )
+        .await
+        .map_err(|e| {
             fail(format!(
                 "debugpy does not import from {} ({e}); scripts/setup.sh installs it",
                 tools.display()
             ))
         })?;
-        let mut lines = said.lines();
-        let version = lines.next().unwrap_or_default().to_string();
-        let interpreter = lines.next().map(str::to_string);
-        // The interpreter itself, not a launcher script in front of it (pyenv's shims run a
-        // shell first, every time).
-        let python = lines
-            .next()
-            .map(PathBuf::from)
-            .filter(|p| p.is_file())
-            .unwrap_or(python);
-        let site = tempfile::Builder::new()
-            .prefix("morphtrace-python-")
-            .tempdir()
-            .map_err(|e| fail(e.to_string()))?;
-        std::fs::write(site.path().join("sitecustomize.py"), SITE)
-            .map_err(|e| fail(e.to_string()))?;
+        let version = found.answers.first().cloned().unwrap_or_default();
+        let interpreter = Some(found.name);
+        let python = found.executable;
+        let site =
+            super::python::site("morphtrace-python-", &[]).map_err(|e| fail(e.to_string()))?;
         std::fs::create_dir(site.path().join("status")).map_err(|e| fail(e.to_string()))?;
         let path = format!("{}:{}", site.path().display(), tools.display());
         let desc = EngineDescriptor {

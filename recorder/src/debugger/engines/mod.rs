@@ -7,6 +7,7 @@ pub mod debugpy;
 pub mod firefox;
 pub mod node;
 pub mod prepared;
+pub mod python;
 
 use crate::debugger::{CaptureOptions, DebuggerError, Engine};
 use morphtrace_schema::EngineKind;

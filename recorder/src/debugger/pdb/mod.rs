@@ -39,7 +39,6 @@ use tokio::net::tcp::{OwnedReadHalf, OwnedWriteHalf};
 use tokio::process::{Child, Command};
 
 const DRIVER: &str = include_str!("pdb-driver.py");
-const SITE: &str = include_str!("../engines/python-site.py");
 const PROMPT: &str = "(Pdb) ";
 const ENDED: &str = "morphtrace: the program ended";
 
@@ -59,47 +58,22 @@ impl PdbEngine {
             engine: named.clone(),
             reason,
         };
-        let out = Command::new(&python)
-            .args([
-                "-I",
-                "-c",
-                "import sys, platform; print(platform.python_version()); \
-                 print(platform.python_implementation()); print(sys.executable)",
-            ])
-            .output()
+        let found = crate::debugger::engines::python::interpreter(&python, None, &[])
             .await
-            .map_err(|e| fail(e.to_string()))?;
-        if !out.status.success() {
-            return Err(fail(
-                String::from_utf8_lossy(&out.stderr).trim().to_string(),
-            ));
-        }
-        let said = String::from_utf8_lossy(&out.stdout).to_string();
-        let mut lines = said.lines();
-        let version = lines.next().unwrap_or_default().to_string();
-        let implementation = lines.next().unwrap_or("CPython").to_string();
-        let python = lines
-            .next()
-            .map(PathBuf::from)
-            .filter(|p| p.is_file())
-            .unwrap_or(python);
-        let dir = tempfile::Builder::new()
-            .prefix("morphtrace-pdb-")
-            .tempdir()
-            .map_err(|e| fail(e.to_string()))?;
-        for (name, text) in [
-            ("sitecustomize.py", SITE),
-            ("morphtrace_pdb_driver.py", DRIVER),
-        ] {
-            std::fs::write(dir.path().join(name), text).map_err(|e| fail(e.to_string()))?;
-        }
+            .map_err(fail)?;
+        let (version, python) = (found.version, found.executable);
+        let dir = crate::debugger::engines::python::site(
+            "morphtrace-pdb-",
+            &[("morphtrace_pdb_driver.py", DRIVER)],
+        )
+        .map_err(|e| fail(e.to_string()))?;
         let desc = EngineDescriptor {
             kind: EngineKind::Pdb,
             executable: python.display().to_string(),
             // pdb is the interpreter's own: its version is the interpreter's.
             version,
             protocol: Protocol::PdbCommands,
-            engine_version: Some(format!("{implementation} bdb")),
+            engine_version: Some(format!("{} bdb", found.name)),
             details: vec![
                 (
                     "driver".into(),
