@@ -775,7 +775,12 @@ impl Debugger for DapSession {
                     message: format!("{} cannot restart a frame", self.engine),
                 })
             }
-            _ => unreachable!("refusal lets only control actions through"),
+            // `refusal` lets only control actions through.
+            other => {
+                return Ok(Output::Error {
+                    message: format!("{other} is not a control action"),
+                })
+            }
         };
         self.paused = None;
         match self.call(command, json!({"threadId": self.thread})).await {

@@ -654,7 +654,12 @@ impl Debugger for PdbSession {
                     message: "pdb cannot restart a frame".into(),
                 })
             }
-            _ => unreachable!("refusal lets only control actions through"),
+            // `refusal` lets only control actions through.
+            other => {
+                return Ok(Output::Error {
+                    message: format!("{other} is not a control action"),
+                })
+            }
         };
         self.top_names = None;
         let deadline = tokio::time::Instant::now() + self.opts.action_timeout;
