@@ -37,6 +37,17 @@ async fn open(e: &mut Box<dyn Engine>, p: &corpus::Loaded) -> Box<dyn Debugger> 
     e.open(&p.file).await.unwrap().expect("program compiles")
 }
 
+/// Runs `text` (saved as `name`) from `Start`: what the start answered and what the program
+/// printed.
+async fn run_to_end(e: &mut Box<dyn Engine>, name: &str, text: &str) -> (Output, Vec<String>) {
+    let (_dir, p) = inline(name, text);
+    let mut d = open(e, &p).await;
+    let out = d.control(&Action::Start).await.unwrap();
+    let printed = d.console();
+    d.close().await;
+    (out, printed)
+}
+
 fn paused(o: Output) -> PauseState {
     match o {
         Output::Paused(p) => p,
@@ -311,6 +322,10 @@ async fn debugpy_conditions_logpoints_and_exception_pauses() {
     e.shutdown().await;
 }
 
+const THROWS: &str = "def f():\n    raise KeyError('boom')\n\nf()\n";
+const ENDLESS: &str = "n = 0\nwhile True:\n    n += 1\n";
+const ABORTS: &str = "import os\nos.abort()\n";
+
 /// An uncaught exception, a syntax error, a program that never ends, one that exits with a
 /// code and one that kills its interpreter: each ends its own session with its reason.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -321,9 +336,7 @@ async fn debugpy_program_outcomes() {
         ..CaptureOptions::default()
     };
     let mut e = debugpy(opts).await;
-    let (_a, p) = inline("throws.py", "def f():\n    raise KeyError('boom')\n\nf()\n");
-    let mut d = open(&mut e, &p).await;
-    match d.control(&Action::Start).await.unwrap() {
+    match run_to_end(&mut e, "throws.py", THROWS).await.0 {
         Output::Finished {
             outcome: ProgramOutcome::UncaughtException { message, location },
         } => {
@@ -332,7 +345,6 @@ async fn debugpy_program_outcomes() {
         }
         other => panic!("{other:?}"),
     }
-    d.close().await;
     let (_b, p) = inline("syntax.py", "x = 1\ny = = 2\n");
     match e.open(&p.file).await.unwrap() {
         Err(s) => {
@@ -341,40 +353,37 @@ async fn debugpy_program_outcomes() {
         }
         Ok(_) => panic!("a syntax error compiled"),
     }
-    let (_c, p) = inline("endless.py", "n = 0\nwhile True:\n    n += 1\n");
-    let mut d = open(&mut e, &p).await;
     assert_eq!(
-        d.control(&Action::Start).await.unwrap(),
+        run_to_end(&mut e, "endless.py", ENDLESS).await.0,
         Output::Finished {
             outcome: ProgramOutcome::Timeout
         }
     );
-    d.close().await;
-    let (_d, p) = inline("exits.py", "import sys\nprint('bye')\nsys.exit(3)\n");
-    let mut d = open(&mut e, &p).await;
     assert_eq!(
-        d.control(&Action::Start).await.unwrap(),
-        Output::Finished {
-            outcome: ProgramOutcome::Completed
-        }
+        run_to_end(
+            &mut e,
+            "exits.py",
+            "import sys\nprint('bye')\nsys.exit(3)\n"
+        )
+        .await,
+        (
+            Output::Finished {
+                outcome: ProgramOutcome::Completed
+            },
+            vec!["bye".to_string()]
+        )
     );
-    assert_eq!(d.console(), vec!["bye"]);
-    d.close().await;
-    let (_e, p) = inline("aborts.py", "import os\nos.abort()\n");
-    let mut d = open(&mut e, &p).await;
-    match d.control(&Action::Start).await.unwrap() {
+    match run_to_end(&mut e, "aborts.py", ABORTS).await.0 {
         Output::Finished {
             outcome: ProgramOutcome::EngineCrashed { message },
         } => assert_eq!(message, "python died of SIGABRT"),
         other => panic!("{other:?}"),
     }
-    d.close().await;
     // The engine goes on after all of them.
-    let (_f, p) = inline("fine.py", "print(1 + 1)\n");
-    let mut d = open(&mut e, &p).await;
-    d.control(&Action::Start).await.unwrap();
-    assert_eq!(d.console(), vec!["2"]);
-    d.close().await;
+    assert_eq!(
+        run_to_end(&mut e, "fine.py", "print(1 + 1)\n").await.1,
+        vec!["2"]
+    );
     e.shutdown().await;
 }
 
@@ -659,10 +668,8 @@ async fn pdb_program_outcomes() {
         ..CaptureOptions::default()
     })
     .await;
-    let (_a, p) = inline("throws.py", "def f():\n    raise KeyError('boom')\n\nf()\n");
-    let mut d = open(&mut e, &p).await;
     assert_eq!(
-        d.control(&Action::Start).await.unwrap(),
+        run_to_end(&mut e, "throws.py", THROWS).await.0,
         Output::Finished {
             outcome: ProgramOutcome::UncaughtException {
                 message: "KeyError: 'boom'".into(),
@@ -670,7 +677,6 @@ async fn pdb_program_outcomes() {
             }
         }
     );
-    d.close().await;
     let (_b, p) = inline("syntax.py", "x = 1\ny = = 2\n");
     match e.open(&p.file).await.unwrap() {
         Err(s) => assert_eq!(
@@ -679,26 +685,20 @@ async fn pdb_program_outcomes() {
         ),
         Ok(_) => panic!("a syntax error compiled"),
     }
-    let (_c, p) = inline("endless.py", "n = 0\nwhile True:\n    n += 1\n");
-    let mut d = open(&mut e, &p).await;
     assert_eq!(
-        d.control(&Action::Start).await.unwrap(),
+        run_to_end(&mut e, "endless.py", ENDLESS).await.0,
         Output::Finished {
             outcome: ProgramOutcome::Timeout
         }
     );
-    d.close().await;
-    let (_d, p) = inline("aborts.py", "import os\nos.abort()\n");
-    let mut d = open(&mut e, &p).await;
     assert_eq!(
-        d.control(&Action::Start).await.unwrap(),
+        run_to_end(&mut e, "aborts.py", ABORTS).await.0,
         Output::Finished {
             outcome: ProgramOutcome::EngineCrashed {
                 message: "python died of SIGABRT".into()
             }
         }
     );
-    d.close().await;
     e.shutdown().await;
 }
 

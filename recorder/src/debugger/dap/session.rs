@@ -318,16 +318,12 @@ impl DapSession {
             .unwrap_or(self.thread);
         self.thread = thread;
         let trace = self.call("stackTrace", json!({"threadId": thread})).await?;
-        let frames: Vec<&Json> = trace
+        let frames: &[Json] = trace
             .get("stackFrames")
             .and_then(Json::as_array)
-            .map(|a| a.iter().collect())
+            .map(Vec::as_slice)
             .unwrap_or_default();
-        let ours = |f: &&Json| self.is_program(f);
-        let program = match crate::debugger::in_program(
-            &frames.iter().map(|f| (*f).clone()).collect::<Vec<_>>(),
-            |f| ours(&f),
-        ) {
+        let program = match crate::debugger::in_program(frames, |f| self.is_program(f)) {
             Ok(p) => p.into_iter().cloned().collect::<Vec<Json>>(),
             Err(program_below) => {
                 let leave =
