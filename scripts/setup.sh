@@ -51,6 +51,14 @@ if [ ! -f "tools/python/debugpy-$debugpy_version.dist-info/METADATA" ]; then
   rm -rf tools/python
   python3 -m pip install -q --disable-pip-version-check --no-deps --target tools/python "debugpy==$debugpy_version"
 fi
+# Python's coverage tool under test, coverage.py (its C tracer is in the wheel), from PyPI into
+# tools/coverage, pinned; run on the machine's CPython with PYTHONPATH=tools/coverage.
+coverage_version=7.17.3
+if [ ! -f "tools/coverage/coverage-$coverage_version.dist-info/METADATA" ]; then
+  log "installing coverage.py $coverage_version into tools/coverage"
+  rm -rf tools/coverage
+  python3 -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --target tools/coverage "coverage==$coverage_version"
+fi
 # GenMorph's subjects and evaluation mutants: lodash, mathjs and StrykerJS's instrumenter, pinned
 # by recorder/js/genmorph/package-lock.json (npm registry). Reinstalled when the lock changes.
 js=recorder/js/genmorph

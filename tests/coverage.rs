@@ -192,6 +192,8 @@ fn v8_file(runner: &mut V8Runner, text: &str) -> (JsProgram, FileCoverage, FileC
         statements: js.statement_counts(&r.functions),
         functions: r.functions,
         line_kinds: js.line_kinds(text),
+        branches: Vec::new(),
+        executed_only: false,
     };
     let (itext, counters) = js.instrument(text);
     let n = counters.iter().flatten().count();
@@ -212,6 +214,8 @@ fn v8_file(runner: &mut V8Runner, text: &str) -> (JsProgram, FileCoverage, FileC
             })
             .collect(),
         line_kinds: vec![],
+        branches: Vec::new(),
+        executed_only: false,
     };
     (js, v8, truth)
 }

@@ -405,6 +405,61 @@ fn coverage_gives_every_hostile_program_an_outcome() {
     table(&[("coverage/gcov+llvm-cov", &cc)], &c);
 }
 
+/// coverage.py alike: every hostile Python program ends one session of both cores' campaign
+/// with its outcome.
+#[test]
+fn coverage_py_gives_every_hostile_python_program_an_outcome() {
+    let _serial = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let corpus = hostile::python();
+    let corpus_dir = dir.path().join("py");
+    hostile::write(&corpus_dir, &corpus).expect("the corpus is written");
+    let label = "coverage/coverage.py ctrace+pytrace";
+    let run = record(
+        dir.path(),
+        &corpus_dir,
+        label,
+        &[
+            "--strategy",
+            "coverage",
+            "--engine",
+            "coverage.py",
+            "--engine",
+            "coverage.py+pytrace",
+        ],
+    );
+    check_all_accounted(label, &run, &corpus, 1);
+    assert!(rejected_for(&run, "random-bytes.py", "not UTF-8"));
+    assert!(
+        rejected_for(&run, "out-of-memory-at-once.py", "memory bound"),
+        "{:?}",
+        run.outcomes["out-of-memory-at-once.py"]
+    );
+    for (name, want) in [
+        ("endless.py", "does not terminate"),
+        ("aborts.py", "killed by a signal"),
+        ("syntax-error.py", "could not parse"),
+        // tree-sitter-python forgives these; CPython's compiler does not.
+        ("bad-indent.py", "does not compile: IndentationError"),
+        ("nested-brackets.py", "does not compile: SyntaxError"),
+    ] {
+        assert!(
+            rejected_for(&run, name, want),
+            "{name}: {:?}",
+            run.outcomes[name]
+        );
+    }
+    // Lines end where CPython ends them: no inconsistency of ours on a BOM, CRLF or CR.
+    for p in ["bom-utf8.py", "breaks-crlf.py", "breaks-cr.py"] {
+        assert!(
+            run.outcomes[p].iter().all(|o| o == "finished"),
+            "{p}: {:?}",
+            run.outcomes[p]
+        );
+    }
+    table(&[(label, &run)], &corpus);
+}
+
 /// Interrupted at any point (here: during the ten-megabyte program, the out-of-memory one and
 /// the busy loop), `--resume` completes the campaign to the same outcomes.
 #[test]

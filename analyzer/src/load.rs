@@ -1336,7 +1336,7 @@ impl Ctx<'_> {
                 self.header
                     .engines
                     .get(e.0 as usize)
-                    .map(|d| d.kind.to_string())
+                    .map(|d| d.profiler())
                     .unwrap_or_else(|| format!("#{}", e.0))
             };
             ic.profiler.push(match j.other {

@@ -3,7 +3,7 @@
 //! unexecuted), C2V's differential (two profilers on P), and, for JavaScript, V8 against the
 //! instrumented ground truth.
 
-use crate::coverage::{CoverageReport, FileCoverage, ProgramRun, StatementCount};
+use crate::coverage::{BranchCount, CoverageReport, FileCoverage, ProgramRun, StatementCount};
 use crate::engine::EngineRef;
 use crate::program::{LineMap, ProgramHash};
 use crate::session::Session;
@@ -29,11 +29,13 @@ impl InconsistencyKind {
     }
 }
 
-/// Where an inconsistency was observed: a line, or (JavaScript) a statement by its start offset.
+/// Where an inconsistency was observed: a line, (JavaScript) a statement by its start offset,
+/// or (coverage.py) a branch between two lines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Unit {
     Line,
     Statement,
+    Branch,
 }
 
 impl Unit {
@@ -41,6 +43,7 @@ impl Unit {
         match self {
             Unit::Line => "line",
             Unit::Statement => "statement",
+            Unit::Branch => "branch",
         }
     }
 }
@@ -57,8 +60,22 @@ pub struct Inconsistency {
     pub line_b: u32,
     pub a: Option<u64>,
     pub b: Option<u64>,
-    /// Statements: the statement's kind (`ExpressionStatement`, ...).
+    /// Statements: the statement's kind (`ExpressionStatement`, ...); branches: `branch from `
+    /// and the syntax kind of the line the arc leaves.
     pub statement: Option<String>,
+    /// Branches: the arc in `a`'s program as coverage.py writes it (`12->15`, `12->exit(3)`).
+    #[serde(default)]
+    pub arc: Option<String>,
+}
+
+/// Counts as a relation compares them: where either side records only whether code ran
+/// (`executed_only`), any count above zero is 1.
+fn seen(a: Option<u64>, executed_only: bool) -> Option<u64> {
+    if executed_only {
+        a.map(|n| n.min(1))
+    } else {
+        a
+    }
 }
 
 fn compare(
@@ -81,7 +98,44 @@ fn compare(
         a,
         b,
         statement: None,
+        arc: None,
     })
+}
+
+/// The branches of `a` and `b` matched by their arc (`b`'s lines led back to `a`'s through
+/// `to_a`; arcs that lose an end have no counterpart and are not compared).
+fn branches(
+    a: &FileCoverage,
+    b: &FileCoverage,
+    to_a: impl Fn(u32) -> Option<u32>,
+    executed_only: bool,
+) -> Vec<Inconsistency> {
+    let index: HashMap<(u32, u32, bool), &BranchCount> = a
+        .branches
+        .iter()
+        .map(|br| ((br.from, br.to, br.exit), br))
+        .collect();
+    let mut out = Vec::new();
+    for bb in &b.branches {
+        let (Some(from), Some(to)) = (to_a(bb.from), to_a(bb.to)) else {
+            continue;
+        };
+        let Some(ab) = index.get(&(from, to, bb.exit)) else {
+            continue;
+        };
+        if let Some(mut inc) = compare(
+            Unit::Branch,
+            from,
+            bb.from,
+            seen(ab.count, executed_only),
+            seen(bb.count, executed_only),
+        ) {
+            inc.statement = Some(format!("branch from {}", a.line_kind(from)));
+            inc.arc = Some(ab.arc());
+            out.push(inc);
+        }
+    }
+    out
 }
 
 /// Whether two runs are the same observable behaviour (stdout and exit status).
@@ -113,18 +167,27 @@ pub fn cod(
             a: None,
             b: None,
             statement: None,
+            arc: None,
         });
     }
+    let eo = p.executed_only || v.executed_only;
     for vl in 0..v.lines.len() as u32 {
         if let Some(pl) = map.to_origin(vl) {
             if (pl as usize) < p.lines.len() {
-                out.extend(compare(Unit::Line, pl, vl, p.line(pl), v.line(vl)));
+                out.extend(compare(
+                    Unit::Line,
+                    pl,
+                    vl,
+                    seen(p.line(pl), eo),
+                    seen(v.line(vl), eo),
+                ));
             }
         }
     }
     out.extend(statements(&p.statements, &v.statements, |vl| {
         map.to_origin(vl)
     }));
+    out.extend(branches(p, v, |vl| map.to_origin(vl), eo));
     out
 }
 
@@ -133,16 +196,37 @@ pub fn cod(
 /// ones, but both are returned so that the analyzer can count them.
 pub fn c2v(a: &FileCoverage, b: &FileCoverage) -> Vec<Inconsistency> {
     let n = a.lines.len().max(b.lines.len()) as u32;
-    (0..n)
-        .filter_map(|l| compare(Unit::Line, l, l, a.line(l), b.line(l)))
-        .collect()
+    let eo = a.executed_only || b.executed_only;
+    let mut out: Vec<Inconsistency> = (0..n)
+        .filter_map(|l| compare(Unit::Line, l, l, seen(a.line(l), eo), seen(b.line(l), eo)))
+        .collect();
+    out.extend(branches(a, b, Some, eo));
+    out
 }
 
 /// V8's statement counts against the ground truth of the instrumented program (same program,
 /// statements matched by line and order). Statements without a counter (directives, bodies of
 /// labels) are not compared; one with a true count that V8 does not cover is a weak
 /// inconsistency.
+///
+/// Without statements (Python's truth counts lines: each line's first statement), lines are
+/// compared where the truth has a counter.
 pub fn against_truth(v8: &FileCoverage, truth: &FileCoverage) -> Vec<Inconsistency> {
+    if truth.statements.is_empty() {
+        let eo = v8.executed_only || truth.executed_only;
+        return (0..truth.lines.len() as u32)
+            .filter(|&l| truth.line(l).is_some())
+            .filter_map(|l| {
+                compare(
+                    Unit::Line,
+                    l,
+                    l,
+                    seen(v8.line(l), eo),
+                    seen(truth.line(l), eo),
+                )
+            })
+            .collect();
+    }
     statements(&truth.statements, &v8.statements, Some)
         .into_iter()
         .filter(|i| i.a.is_some())
@@ -197,7 +281,8 @@ fn statements(
 
 /// Name of the transformation that deletes unexecuted statements (Cod's P → P').
 pub const DELETE: &str = "delete-unexecuted";
-/// Name of the transformation that adds statement counters (the ground truth of JavaScript).
+/// Name of the transformation that adds statement counters (the ground truth of JavaScript and
+/// Python).
 pub const COUNT: &str = "count-statements";
 
 /// The relation an inconsistency violates.
@@ -297,7 +382,10 @@ pub fn judge_session(s: &Session) -> SessionJudgement {
             out.unjudged.push(unjudged("a coverage report has no file"));
             continue;
         };
-        if relation == Relation::Truth && vf.statements.iter().all(|c| c.count.is_none()) {
+        if relation == Relation::Truth
+            && vf.statements.iter().all(|c| c.count.is_none())
+            && vf.lines.iter().all(Option::is_none)
+        {
             out.unjudged
                 .push(unjudged("the instrumented run counted no statement"));
             continue;
@@ -434,6 +522,8 @@ mod tests {
             lines,
             statements: vec![],
             line_kinds: vec![],
+            branches: Vec::new(),
+            executed_only: false,
         }
     }
 

@@ -34,6 +34,53 @@ pub struct FileCoverage {
     /// `brace`, `label`, `case`, `else`, `IfStatement`, ...), for classifying inconsistencies.
     #[serde(default)]
     pub line_kinds: Vec<String>,
+    /// Branches (coverage.py's arcs between lines), each taken or not; empty when the profiler
+    /// measures none.
+    #[serde(default)]
+    pub branches: Vec<BranchCount>,
+    /// The profiler records whether a line ran, not how often (coverage.py): its counts are 1
+    /// (ran) or 0 (did not), and relations compare only that.
+    #[serde(default)]
+    pub executed_only: bool,
+}
+
+/// One branch: an arc from a line to another, or out of a code object, as coverage.py
+/// measures them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct BranchCount {
+    /// 0-based line the arc leaves.
+    pub from: u32,
+    /// 0-based line the arc enters, or (`exit`) the first line of the code object it leaves.
+    pub to: u32,
+    /// The arc leaves its code object (coverage.py's negative target line).
+    pub exit: bool,
+    /// `None`: no information; for executed-only profilers 1 or 0.
+    pub count: Option<u64>,
+}
+
+impl BranchCount {
+    /// coverage.py's arc `[from, to]` (1-based lines; a negative `to` leaves the code object
+    /// that starts at line `-to`), with its count.
+    pub fn from_arc(from: i64, to: i64, count: Option<u64>) -> Option<BranchCount> {
+        let from = u32::try_from(from.checked_sub(1)?).ok()?;
+        let exit = to < 0;
+        let to = u32::try_from(to.checked_abs()?.checked_sub(1)?).ok()?;
+        Some(BranchCount {
+            from,
+            to,
+            exit,
+            count,
+        })
+    }
+
+    /// The arc as coverage.py writes it: `12->15`, `12->exit(3)`, 1-based.
+    pub fn arc(&self) -> String {
+        if self.exit {
+            format!("{}->exit({})", self.from + 1, self.to + 1)
+        } else {
+            format!("{}->{}", self.from + 1, self.to + 1)
+        }
+    }
 }
 
 /// A statement of a JavaScript program and its execution count.

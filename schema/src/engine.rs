@@ -22,6 +22,8 @@ pub enum EngineKind {
     Debugpy,
     /// pdb: the Python standard library's debugger (bdb), over its own command interface.
     Pdb,
+    /// coverage.py: Python's line and branch coverage (`coverage run`, `coverage json`).
+    CoveragePy,
     Other(String),
 }
 
@@ -30,7 +32,7 @@ impl EngineKind {
     pub fn is_profiler(&self) -> bool {
         matches!(
             self,
-            EngineKind::Gcov | EngineKind::LlvmCov | EngineKind::V8
+            EngineKind::Gcov | EngineKind::LlvmCov | EngineKind::V8 | EngineKind::CoveragePy
         )
     }
 
@@ -61,6 +63,7 @@ impl EngineKind {
             EngineKind::V8 => "v8",
             EngineKind::Debugpy => "debugpy",
             EngineKind::Pdb => "pdb",
+            EngineKind::CoveragePy => "coverage.py",
             EngineKind::Other(s) => s,
         }
     }
@@ -79,6 +82,7 @@ impl EngineKind {
             "v8" => EngineKind::V8,
             "debugpy" => EngineKind::Debugpy,
             "pdb" => EngineKind::Pdb,
+            "coverage.py" | "coveragepy" | "coverage-py" => EngineKind::CoveragePy,
             _ => EngineKind::Other(s.to_string()),
         }
     }
@@ -147,5 +151,18 @@ impl EngineDescriptor {
     /// `kind@version`, the name used in reports, e.g. `chromium@156.0.8078.79`.
     pub fn label(&self) -> String {
         format!("{}@{}", self.kind, self.version.trim_start_matches('v'))
+    }
+
+    /// The profiler's name in coverage classes and tables: its kind, with the core where the
+    /// kind runs more than one (`coverage.py+pytrace`; the `core` detail's first word).
+    pub fn profiler(&self) -> String {
+        match self.details.iter().find(|(k, _)| k == "core") {
+            Some((_, core)) => format!(
+                "{}+{}",
+                self.kind,
+                core.split_whitespace().next().unwrap_or(core)
+            ),
+            None => self.kind.to_string(),
+        }
     }
 }

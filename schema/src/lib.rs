@@ -19,7 +19,8 @@ pub mod value;
 
 pub use archive::{ArchiveError, ArchiveReader, ArchiveWriter, RecoveryReport, WriterOptions};
 pub use coverage::{
-    BlockRange, CoverageReport, FileCoverage, FunctionCoverage, ProgramRun, StatementCount,
+    BlockRange, BranchCount, CoverageReport, FileCoverage, FunctionCoverage, ProgramRun,
+    StatementCount,
 };
 pub use engine::{EngineDescriptor, EngineKind, EngineRef, Protocol};
 pub use header::{ArchiveHeader, CampaignConfig, FormatVersion, HostInfo, Shard, TaskKey};

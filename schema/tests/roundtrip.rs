@@ -370,6 +370,8 @@ fn coverage(program: ProgramHash) -> impl Strategy<Value = CoverageReport> {
                     })
                     .collect(),
                 line_kinds,
+                branches: Vec::new(),
+                executed_only: false,
             },
         );
     let run = (text(), option::of(any::<i32>()))

@@ -328,7 +328,7 @@ fn collect_candidates(root: Node, text: &str, lines: &LineIndex) -> Vec<Deletabl
 }
 
 /// Every node below `n` (itself first), in pre-order, without recursion.
-fn visit<'t>(n: Node<'t>, f: &mut impl FnMut(Node<'t>)) {
+pub(super) fn visit<'t>(n: Node<'t>, f: &mut impl FnMut(Node<'t>)) {
     let mut c = n.walk();
     loop {
         f(c.node());

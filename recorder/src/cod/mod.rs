@@ -9,6 +9,8 @@ pub mod c_syntax;
 pub mod csmith;
 pub mod js_syntax;
 pub mod process;
+pub mod py_syntax;
+pub mod python;
 pub mod v8;
 pub mod variant;
 
@@ -48,6 +50,9 @@ pub enum CoverageError {
     /// The recorder's memory bound killed the program or the Node process running it.
     #[error("{0}")]
     Memory(String),
+    /// The profiler had nothing to report: the program ended without writing coverage data.
+    #[error("no coverage data: {0}")]
+    NoData(String),
     #[error("nondeterministic: two runs gave different output or coverage")]
     Nondeterministic,
     #[error("{0}")]
@@ -80,7 +85,7 @@ impl Input {
 }
 
 /// Resolves `--corpus` for coverage: `csmith:A..B` (or a comma list), files, directories (every
-/// `.c` and `.js` below), globs.
+/// `.c`, `.js` and `.py` below), globs.
 pub fn sources(specs: &[String]) -> Result<Vec<Input>, CoverageError> {
     let mut out = Vec::new();
     for spec in specs {
@@ -111,9 +116,10 @@ pub fn sources(specs: &[String]) -> Result<Vec<Input>, CoverageError> {
             let language = match path.extension().and_then(|e| e.to_str()) {
                 Some("c") => Language::C,
                 Some("js") => Language::JavaScript,
+                Some("py") => Language::Python,
                 _ if explicit => {
                     return Err(CoverageError::Usage(format!(
-                        "{}: neither .c nor .js",
+                        "{}: neither .c, .js nor .py",
                         path.display()
                     )))
                 }
@@ -134,7 +140,7 @@ pub fn sources(specs: &[String]) -> Result<Vec<Input>, CoverageError> {
         }
         if let Some(first) = skipped.first() {
             tracing::warn!(
-                "{spec}: skipped {} file(s) that are neither .c nor .js (e.g. {})",
+                "{spec}: skipped {} file(s) that are neither .c, .js nor .py (e.g. {})",
                 skipped.len(),
                 first.display()
             );
@@ -150,7 +156,10 @@ fn collect(dir: &Path, out: &mut Vec<PathBuf>) -> Result<(), CoverageError> {
         let p = e.path();
         if p.is_dir() {
             collect(&p, out)?;
-        } else if p.extension().is_some_and(|x| x == "c" || x == "js") {
+        } else if p
+            .extension()
+            .is_some_and(|x| x == "c" || x == "js" || x == "py")
+        {
             out.push(p);
         }
     }
@@ -184,6 +193,7 @@ pub struct Options {
 enum Profiler {
     C(CTools),
     V8(PathBuf),
+    Py(python::CoveragePy),
 }
 
 /// Descriptors of the profilers, with versions read from the tools.
@@ -250,11 +260,22 @@ fn describe(
                     },
                 )
             }
-            ref other => {
-                return Err(CoverageError::Usage(format!(
-                    "{other} is a debugger, not a coverage profiler (gcov, llvm-cov, v8)"
-                )))
+            EngineKind::CoveragePy => {
+                let core = match s.variant.as_deref() {
+                    None => python::Core::default(),
+                    Some(v) => python::Core::parse(v).ok_or_else(|| {
+                        CoverageError::Usage(format!("coverage.py+{v}: no such core"))
+                    })?,
+                };
+                let (p, d) = python::CoveragePy::start(&s.executable, core)?;
+                let mut d = d;
+                d.details
+                    .push(crate::debugger::determinism::detail(prelude));
+                (Profiler::Py(p), d)
             }
+            ref other => return Err(CoverageError::Usage(format!(
+                "{other} is a debugger, not a coverage profiler (gcov, llvm-cov, v8, coverage.py)"
+            ))),
         };
         profilers.push(p);
         descriptors.push(d);
@@ -510,7 +531,7 @@ fn count(s: &mut Counts, d: &Done, descriptors: &[EngineDescriptor]) {
         let label = |e: EngineRef| {
             descriptors
                 .get(e.0 as usize)
-                .map(|d| d.kind.to_string())
+                .map(|d| d.profiler())
                 .unwrap_or_default()
         };
         let mut who = label(j.engine);
@@ -564,7 +585,7 @@ pub fn found(s: &Session, descriptors: &[EngineDescriptor]) -> Vec<Found> {
     let label = |e: EngineRef| {
         descriptors
             .get(e.0 as usize)
-            .map(|d| d.kind.to_string())
+            .map(|d| d.profiler())
             .unwrap_or_default()
     };
     cod::judge_session(s)
@@ -725,7 +746,9 @@ fn record(
         .filter(|(_, p)| {
             matches!(
                 (p, program.language),
-                (Profiler::C(_), Language::C) | (Profiler::V8(_), Language::JavaScript)
+                (Profiler::C(_), Language::C)
+                    | (Profiler::V8(_), Language::JavaScript)
+                    | (Profiler::Py(_), Language::Python)
             )
         })
         .map(|(i, _)| i)
@@ -758,14 +781,15 @@ fn record(
                     Err(e) => Err(Stop::Harness(e.to_string())),
                 }
             }
+            Profiler::Py(cov) => record_py(w, cov, opts, engine, &program, &mut rng, &mut session),
         };
         busy.push((
-            morphtrace_schema::EngineKind::as_str(&match &profilers[i] {
-                Profiler::C(t) if t.profiler == CProfiler::Gcov => EngineKind::Gcov,
-                Profiler::C(_) => EngineKind::LlvmCov,
-                Profiler::V8(_) => EngineKind::V8,
-            })
-            .to_string(),
+            match &profilers[i] {
+                Profiler::C(t) if t.profiler == CProfiler::Gcov => EngineKind::Gcov.to_string(),
+                Profiler::C(_) => EngineKind::LlvmCov.to_string(),
+                Profiler::V8(_) => EngineKind::V8.to_string(),
+                Profiler::Py(p) => format!("{}+{}", EngineKind::CoveragePy, p.core.as_str()),
+            },
             t0.elapsed().as_secs_f64(),
         ));
         match result {
@@ -808,6 +832,8 @@ fn file(name: &str, lines: Vec<Option<u64>>, kinds: &[String]) -> FileCoverage {
         lines,
         statements: Vec::new(),
         line_kinds: kinds.to_vec(),
+        branches: Vec::new(),
+        executed_only: false,
     }
 }
 
@@ -981,6 +1007,181 @@ fn c_report(engine: EngineRef, p: &Program, r: Profiled, kinds: &[String]) -> Co
             lines: r.lines,
             statements: Vec::new(),
             line_kinds: kinds.to_vec(),
+            branches: Vec::new(),
+            executed_only: false,
+        }],
+        run: Some(r.run),
+    }
+}
+
+fn record_py(
+    w: &mut Worker,
+    cov: &python::CoveragePy,
+    opts: &Options,
+    engine: EngineRef,
+    p: &Program,
+    rng: &mut ChaCha8Rng,
+    session: &mut Session,
+) -> Result<Vec<Program>, Stop> {
+    let Some(syntax) = py_syntax::PySyntax::parse(&p.text) else {
+        return Err(Stop::Rejected(
+            "tree-sitter-python could not parse it".into(),
+        ));
+    };
+    if let Some(reason) = syntax.rejection() {
+        return Err(Stop::Rejected(reason));
+    }
+    let kinds = syntax.line_kinds(&p.text);
+    let dir = Scratch(w.dir.path().join(format!(
+        "coveragepy-{}-{}",
+        cov.core.as_str(),
+        p.hash.short()
+    )));
+    let rejected = |e: CoverageError| match e {
+        e @ (CoverageError::Timeout(_)
+        | CoverageError::Nondeterministic
+        | CoverageError::Memory(_)
+        | CoverageError::Compile(_)) => Stop::Rejected(e.to_string()),
+        e => Stop::Harness(e.to_string()),
+    };
+    // P runs twice: Cod assumes a deterministic program.
+    let first = cov
+        .profile(&dir.0.join("p"), &p.text, opts.run_timeout, opts.prelude)
+        .map_err(rejected)?;
+    let second = cov
+        .profile(&dir.0.join("p"), &p.text, opts.run_timeout, opts.prelude)
+        .map_err(rejected)?;
+    if first != second {
+        return Err(rejected(CoverageError::Nondeterministic));
+    }
+    if first.run.exit_code.is_none() {
+        return Err(Stop::Rejected("crashes (killed by a signal)".into()));
+    }
+    if !first.saved {
+        return Err(Stop::Rejected(
+            "coverage.py saved no data (the program left without Python's exit handlers)".into(),
+        ));
+    }
+    let candidates = variant::unexecuted_by_lines(&syntax.candidates(), &first.lines);
+    let p_run = first.run.clone();
+    session.coverage.push(py_report(engine, p, first, &kinds));
+    let mut out = Vec::new();
+    if opts.truth {
+        match cov.count(
+            &dir.0.join("truth"),
+            &p.text,
+            opts.run_timeout,
+            opts.prelude,
+        ) {
+            Ok((run, lines)) if cod::same_output(Some(&run), Some(&p_run)) => {
+                // What ran is the counting harness applied to P: that is the program of the
+                // truth's report (its text names P).
+                let ip = Program::new(
+                    Language::Python,
+                    format!("{}\n# counted: {}\n", python::COUNT, p.hash),
+                    ProgramOrigin::Transformed {
+                        parent: p.hash,
+                        transformation: COUNT.into(),
+                    },
+                );
+                session
+                    .transformations
+                    .push(transformation(COUNT, engine, p, &ip, None));
+                session.coverage.push(CoverageReport {
+                    engine,
+                    program: ip.hash,
+                    files: vec![file("prog.py", lines, &kinds)],
+                    run: Some(run),
+                });
+                out.push(ip);
+            }
+            Ok((run, _)) => session.notes.push((
+                "truth-skipped".into(),
+                format!(
+                    "the counted program behaved differently (exit {:?})",
+                    run.exit_code
+                ),
+            )),
+            Err(e) => session.notes.push(("truth-skipped".into(), e.to_string())),
+        }
+    }
+    let mut seen = HashSet::new();
+    let mut attempts = 0;
+    let mut variants = 0;
+    while variants < opts.variants && attempts < opts.variants * 3 && !candidates.is_empty() {
+        attempts += 1;
+        let v = variant::apply_python(&p.text, variant::choose(rng, &candidates));
+        let vp = variant_program(p, &v);
+        if !seen.insert(vp.hash) {
+            continue;
+        }
+        if let Some(reason) = py_syntax::PySyntax::parse(&v.text).and_then(|s| s.rejection()) {
+            session.notes.push((
+                "variant-dropped".into(),
+                format!("does not parse: {reason}"),
+            ));
+            continue;
+        }
+        let profiled = match cov.profile(
+            &dir.0.join(format!("v{attempts}")),
+            &v.text,
+            opts.run_timeout,
+            opts.prelude,
+        ) {
+            Ok(r) => r,
+            // Deleting unexecuted code made it hang: an output difference (no coverage data).
+            Err(CoverageError::Timeout(_)) => python::PyProfiled {
+                run: ProgramRun {
+                    stdout: String::new(),
+                    exit_code: None,
+                },
+                lines: vec![None; kinds.len()],
+                branches: Vec::new(),
+                saved: false,
+            },
+            Err(CoverageError::Compile(e)) => {
+                session
+                    .notes
+                    .push(("variant-dropped".into(), format!("python: {e}")));
+                continue;
+            }
+            Err(e) => return Err(Stop::Harness(e.to_string())),
+        };
+        let mut vkinds = kinds.clone();
+        for &l in &v.deleted_lines {
+            if let Some(k) = vkinds.get_mut(l as usize) {
+                *k = "deleted".into();
+            }
+        }
+        session
+            .transformations
+            .push(transformation(DELETE, engine, p, &vp, Some(&v)));
+        session
+            .coverage
+            .push(py_report(engine, &vp, profiled, &vkinds));
+        out.push(vp);
+        variants += 1;
+    }
+    Ok(out)
+}
+
+fn py_report(
+    engine: EngineRef,
+    p: &Program,
+    r: python::PyProfiled,
+    kinds: &[String],
+) -> CoverageReport {
+    CoverageReport {
+        engine,
+        program: p.hash,
+        files: vec![FileCoverage {
+            name: "prog.py".into(),
+            functions: Vec::new(),
+            lines: r.lines,
+            statements: Vec::new(),
+            line_kinds: kinds.to_vec(),
+            branches: r.branches,
+            executed_only: true,
         }],
         run: Some(r.run),
     }
@@ -1018,6 +1219,8 @@ fn v8_report(
             lines,
             statements,
             line_kinds: js.line_kinds(&p.text),
+            branches: Vec::new(),
+            executed_only: false,
         }],
         run: Some(r.run),
     })
@@ -1106,6 +1309,8 @@ fn record_js(
                         lines: Vec::new(),
                         statements,
                         line_kinds: Vec::new(),
+                        branches: Vec::new(),
+                        executed_only: false,
                     }],
                     run: Some(r.run),
                 });

@@ -96,6 +96,33 @@ pub fn apply(text: &str, deleted: Vec<Deletable>, breaks: Breaks) -> Variant {
         pos = d.end;
     }
     out.push_str(&text[pos..]);
+    finish(text, out, deleted, breaks)
+}
+
+/// Deletes Python statements: each becomes `pass` at the statement's place (a block left
+/// without statements would not compile), the rest of its text blanks with line breaks kept,
+/// so that every line keeps its number. Lines whose whole text was deleted have no
+/// counterpart, the `pass` line included.
+pub fn apply_python(text: &str, deleted: Vec<Deletable>) -> Variant {
+    let mut out = String::with_capacity(text.len());
+    let mut pos = 0;
+    for d in &deleted {
+        out.push_str(&text[pos..d.start]);
+        out.push_str("pass");
+        for ch in text[d.start..d.end].chars() {
+            if matches!(ch, '\n' | '\r') {
+                out.push(ch);
+            }
+        }
+        pos = d.end;
+    }
+    out.push_str(&text[pos..]);
+    finish(text, out, deleted, Breaks::C)
+}
+
+/// The variant of `text` whose text is `out`: which lines of `text` the deletions emptied, and
+/// the line map without them.
+fn finish(text: &str, out: String, deleted: Vec<Deletable>, breaks: Breaks) -> Variant {
     // A line is deleted when all its non-blank text lies inside deleted statements.
     let mut deleted_lines = Vec::new();
     let index = LineIndex::new(text, breaks);

@@ -67,7 +67,7 @@ impl EngineSpec {
             variant: d
                 .details
                 .iter()
-                .find(|(k, _)| k == debugpy::TRACER)
+                .find(|(k, _)| k == debugpy::TRACER || k == crate::cod::python::CORE)
                 .and_then(|(_, v)| v.split_whitespace().next())
                 .map(str::to_string),
         }
@@ -77,7 +77,8 @@ impl EngineSpec {
     /// `chromium@123`, `chromium@123.0.1`, `deno`, `deno@2.7`, `bun`, `bun@1.4` (installed on
     /// demand into the engine cache, see [`cache`]; `jsc` names Bun too), `debugpy`,
     /// `debugpy+python` (pydevd's pure-Python tracer; `debugpy+cython`, the default, its
-    /// compiled one), `debugpy=/path/to/python3`.
+    /// compiled one), `debugpy=/path/to/python3`, `coverage.py` (its C tracer),
+    /// `coverage.py+pytrace`, `coverage.py+sysmon` (its other cores).
     pub fn parse(s: &str) -> Result<EngineSpec, String> {
         let (kind, exe) = match s.split_once('=') {
             Some((k, e)) => (k, Some(PathBuf::from(e))),
@@ -116,7 +117,7 @@ impl EngineSpec {
                 .ok_or("firefox-esr is not installed (run scripts/setup.sh)")?,
             (None, EngineKind::Node, Some(v)) => local_node(v)?,
             // debugpy runs on an interpreter: `debugpy=/path/to/python3` names another.
-            (None, EngineKind::Debugpy | EngineKind::Pdb, _) => {
+            (None, EngineKind::Debugpy | EngineKind::Pdb | EngineKind::CoveragePy, _) => {
                 which("python3").ok_or("python3 is not on PATH")?
             }
             (None, other, _) => return Err(unsupported(other)),
@@ -136,6 +137,7 @@ impl EngineSpec {
                 | EngineKind::V8
                 | EngineKind::Debugpy
                 | EngineKind::Pdb
+                | EngineKind::CoveragePy
         ) {
             return Err(unsupported(&kind));
         }
@@ -145,6 +147,13 @@ impl EngineSpec {
             (EngineKind::Debugpy, Some(v)) => {
                 return Err(format!(
                     "debugpy+{v}: the tracers are `cython` (the default) and `python`"
+                ))
+            }
+            (EngineKind::CoveragePy, Some(v)) if crate::cod::python::Core::parse(v).is_some() => {}
+            (EngineKind::CoveragePy, Some(v)) => {
+                return Err(format!(
+                    "coverage.py+{v}: the cores are `ctrace` (the default), `pytrace` and, on \
+                     Python 3.12 and later, `sysmon`"
                 ))
             }
             (k, Some(v)) => return Err(format!("{k}+{v}: {k} runs one way only")),
@@ -222,7 +231,7 @@ impl EngineSpec {
 fn unsupported(kind: &EngineKind) -> String {
     format!(
         "engine kind {kind} is not supported (debuggers: chromium, node, firefox, deno, bun, \
-         debugpy, pdb; coverage profilers: gcov, llvm-cov, v8)"
+         debugpy, pdb; coverage profilers: gcov, llvm-cov, v8, coverage.py)"
     )
 }
 

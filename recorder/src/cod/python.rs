@@ -1,0 +1,452 @@
+//! coverage.py on the machine's CPython: one engine per core it has there (its C tracer, its
+//! Python tracer and, on Python 3.12+, `sys.monitoring`), run as users run it (`coverage run
+//! --branch`, then `coverage json`), and the ground truth of a counted copy of the program
+//! (`python-count.py`).
+
+use super::process::{self, Limits};
+use super::CoverageError;
+use morphtrace_schema::lines::{Breaks, LineIndex};
+use morphtrace_schema::{BranchCount, EngineDescriptor, EngineKind, ProgramRun, Protocol};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The descriptor detail naming the core (`ctrace`, as asked; what coverage.py ran is checked).
+pub const CORE: &str = "core";
+
+/// The counting harness (the ground truth).
+pub const COUNT: &str = include_str!("python-count.py");
+
+/// A core of coverage.py: how it learns which lines run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Core {
+    /// The C extension's tracer (`sys.settrace` in C), coverage.py's default before 3.12.
+    #[default]
+    CTrace,
+    /// The pure-Python tracer.
+    PyTrace,
+    /// `sys.monitoring` (PEP 669), Python 3.12 and later.
+    SysMon,
+}
+
+impl Core {
+    pub fn parse(s: &str) -> Option<Core> {
+        match s {
+            "ctrace" => Some(Core::CTrace),
+            "pytrace" => Some(Core::PyTrace),
+            "sysmon" => Some(Core::SysMon),
+            _ => None,
+        }
+    }
+
+    /// `COVERAGE_CORE`'s value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Core::CTrace => "ctrace",
+            Core::PyTrace => "pytrace",
+            Core::SysMon => "sysmon",
+        }
+    }
+
+    /// How `coverage run --debug=sys` names the core that ran.
+    fn ran(self) -> &'static str {
+        match self {
+            Core::CTrace => "CTracer",
+            Core::PyTrace => "PyTracer",
+            Core::SysMon => "SysMonitor",
+        }
+    }
+}
+
+/// Where `scripts/setup.sh` installs coverage.py.
+pub fn tools_coverage() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/coverage");
+    root.canonicalize().unwrap_or(root)
+}
+
+/// coverage.py with one core, on one interpreter.
+#[derive(Debug, Clone)]
+pub struct CoveragePy {
+    /// The interpreter itself (not a shim in front of it).
+    pub python: PathBuf,
+    pub core: Core,
+    /// coverage.py's `__version__`.
+    pub version: String,
+    /// The engines' sitecustomize (death with the recorder, the determinism prelude) and the
+    /// counting harness; removed with the last clone.
+    site: Arc<tempfile::TempDir>,
+}
+
+/// What one run under coverage.py gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PyProfiled {
+    pub run: ProgramRun,
+    /// Per 0-based line: 1 ran, 0 did not, `None` not a statement (coverage.py counts nothing).
+    pub lines: Vec<Option<u64>>,
+    pub branches: Vec<BranchCount>,
+    /// coverage.py saved data (a program that leaves by `os._exit` or a signal leaves none:
+    /// then nothing is known of any line).
+    pub saved: bool,
+}
+
+/// Limits of a Python program's run (untrusted).
+fn limits(timeout: Duration) -> Limits {
+    Limits {
+        cpu_seconds: timeout.as_secs() + 1,
+        file_bytes: 64 << 20,
+        memory_bytes: 2 << 30,
+    }
+}
+
+const TOOL_TIMEOUT: Duration = Duration::from_secs(60);
+
+impl CoveragePy {
+    /// coverage.py with `core` on `python`, its version read from it and the core checked by
+    /// running a program under it (coverage.py falls back to another core with only a warning).
+    pub fn start(
+        python: &Path,
+        core: Core,
+    ) -> Result<(CoveragePy, EngineDescriptor), CoverageError> {
+        let tools = tools_coverage();
+        if !tools.join("coverage").is_dir() {
+            return Err(CoverageError::Missing(format!(
+                "coverage.py ({})",
+                tools.display()
+            )));
+        }
+        let site = crate::debugger::engines::python::site(
+            "morphtrace-coveragepy-",
+            &[("morphtrace_count.py", COUNT)],
+        )?;
+        let probe = process::run(
+            Command::new(python)
+                .env_clear()
+                .env("PYTHONPATH", tools.as_os_str())
+                .args([
+                    "-c",
+                    "import sys, platform, coverage\nprint(sys.executable)\nprint(platform.python_implementation(), platform.python_version())\nprint(coverage.__version__)",
+                ]),
+            TOOL_TIMEOUT,
+            None,
+        )?;
+        if !probe.ok() {
+            return Err(CoverageError::Missing(format!(
+                "coverage.py on {}: {}",
+                python.display(),
+                probe.stderr_tail()
+            )));
+        }
+        let said: Vec<&str> = probe.stdout.lines().collect();
+        let [exe, interpreter, version] = said[..] else {
+            return Err(CoverageError::Format(format!(
+                "the interpreter's probe said {:?}",
+                probe.stdout
+            )));
+        };
+        let me = CoveragePy {
+            python: Some(PathBuf::from(exe))
+                .filter(|p| p.is_file())
+                .unwrap_or_else(|| python.to_path_buf()),
+            core,
+            version: version.to_string(),
+            site: Arc::new(site),
+        };
+        // The core that runs, on a program of two branches.
+        let dir = tempfile::Builder::new()
+            .prefix("morphtrace-coveragepy-check-")
+            .tempdir()?;
+        let check = me.profile(dir.path(), "x = 1\nif x:\n    x = 2\n", TOOL_TIMEOUT, false);
+        match check {
+            Ok(p) if p.lines.get(..3) == Some(&[Some(1), Some(1), Some(1)][..]) => {}
+            Ok(p) => {
+                return Err(CoverageError::Format(format!(
+                    "coverage.py reported {:?} for a three-line program that runs every line",
+                    p.lines
+                )))
+            }
+            Err(CoverageError::Tool { message, .. }) if message.contains("ran core") => {
+                return Err(CoverageError::Usage(format!(
+                    "coverage.py+{}: {message} (sys.monitoring needs Python 3.12 or later; this is {interpreter})",
+                    core.as_str()
+                )))
+            }
+            Err(e) => return Err(e),
+        }
+        let d = EngineDescriptor {
+            kind: EngineKind::CoveragePy,
+            executable: me.python.display().to_string(),
+            version: format!("{}+{}", me.version, core.as_str()),
+            protocol: Protocol::CoverageTool,
+            engine_version: Some(interpreter.to_string()),
+            details: vec![
+                (CORE.into(), format!("{} ({})", core.as_str(), core.ran())),
+                ("coverage".into(), tools.display().to_string()),
+                (
+                    "run".into(),
+                    "coverage run --branch; coverage json (lines ran or not, arcs)".into(),
+                ),
+            ],
+        };
+        Ok((me, d))
+    }
+
+    fn command(&self, dir: &Path, prelude: Option<&Path>) -> Command {
+        let mut cmd = Command::new(&self.python);
+        cmd.current_dir(dir)
+            .env_clear()
+            .env(
+                "PYTHONPATH",
+                format!(
+                    "{}:{}",
+                    self.site.path().display(),
+                    tools_coverage().display()
+                ),
+            )
+            .env("PYTHONHASHSEED", "0")
+            .env("PYTHONDONTWRITEBYTECODE", "1")
+            .env("PYTHONIOENCODING", "utf-8")
+            .env("LC_ALL", "C.UTF-8");
+        if let Some(p) = prelude {
+            cmd.env("MORPHTRACE_PRELUDE", p);
+        }
+        cmd
+    }
+
+    /// Runs `text` as `dir/prog.py` under coverage.py (fresh data) and reads its report.
+    pub fn profile(
+        &self,
+        dir: &Path,
+        text: &str,
+        timeout: Duration,
+        prelude: bool,
+    ) -> Result<PyProfiled, CoverageError> {
+        std::fs::create_dir_all(dir)?;
+        let prog = dir.join("prog.py");
+        std::fs::write(&prog, text)?;
+        // No configuration file of the user's (or the program's directory) applies.
+        let rc = dir.join("coveragerc");
+        std::fs::write(&rc, "")?;
+        let data = dir.join("coverage.data");
+        let debug = dir.join("coverage.debug");
+        for f in [&data, &debug, &dir.join("coverage.json")] {
+            let _ = std::fs::remove_file(f);
+        }
+        let mut cmd = self.command(dir, prelude.then_some(prog.as_path()));
+        cmd.env("COVERAGE_CORE", self.core.as_str())
+            .env("COVERAGE_DEBUG_FILE", &debug)
+            .args(["-m", "coverage", "run", "--branch", "--debug=sys"])
+            .arg(format!("--rcfile={}", rc.display()))
+            .arg(format!("--data-file={}", data.display()))
+            .arg(&prog);
+        let f = process::run(&mut cmd, timeout, Some(limits(timeout)))?;
+        if let Some(reason) = f.memory {
+            return Err(CoverageError::Memory(reason));
+        }
+        if f.timed_out {
+            return Err(CoverageError::Timeout(timeout));
+        }
+        let ran = std::fs::read_to_string(&debug).unwrap_or_default();
+        let core = ran
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("core:"))
+            .map(str::trim);
+        if let Some(core) = core.filter(|c| *c != self.core.ran()) {
+            return Err(CoverageError::Tool {
+                what: "coverage run".into(),
+                message: format!("asked for {}, ran core {core}", self.core.as_str()),
+            });
+        }
+        // `Couldn't run '.../prog.py' as Python code: IndentationError: ...`: CPython did not
+        // compile it (tree-sitter-python forgives more).
+        // It says so on stdout, as its last line, and exits 1.
+        let head = format!("Couldn't run '{}' as Python code: ", prog.display());
+        if let Some(why) = f
+            .stdout
+            .lines()
+            .last()
+            .and_then(|l| l.strip_prefix(&head))
+            .filter(|_| f.code == Some(1))
+        {
+            return Err(CoverageError::Compile(why.trim().to_string()));
+        }
+        let run = ProgramRun {
+            stdout: f.stdout,
+            exit_code: f.code,
+        };
+        let lines = LineIndex::new(text, Breaks::C).len();
+        if !data.is_file() {
+            return Ok(PyProfiled {
+                run,
+                lines: vec![None; lines],
+                branches: Vec::new(),
+                saved: false,
+            });
+        }
+        let json = dir.join("coverage.json");
+        let mut report = self.command(dir, None);
+        report
+            .args(["-m", "coverage", "json", "-q"])
+            .arg(format!("--rcfile={}", rc.display()))
+            .arg(format!("--data-file={}", data.display()))
+            .arg("-o")
+            .arg(&json);
+        let r = process::run(&mut report, TOOL_TIMEOUT, None)?;
+        if !r.ok() {
+            return Err(CoverageError::Tool {
+                what: "coverage json".into(),
+                message: r.stderr_tail() + &r.stdout,
+            });
+        }
+        let (lines, branches) = read_json(&std::fs::read_to_string(&json)?, lines)?;
+        Ok(PyProfiled {
+            run,
+            lines,
+            branches,
+            saved: true,
+        })
+    }
+
+    /// The ground truth: `text` run with a counter before each statement. Per 0-based line, how
+    /// often the statements starting there started (`None`: no statement with a counter).
+    pub fn count(
+        &self,
+        dir: &Path,
+        text: &str,
+        timeout: Duration,
+        prelude: bool,
+    ) -> Result<(ProgramRun, Vec<Option<u64>>), CoverageError> {
+        std::fs::create_dir_all(dir)?;
+        let prog = dir.join("prog.py");
+        std::fs::write(&prog, text)?;
+        let counts = dir.join("counts.json");
+        let _ = std::fs::remove_file(&counts);
+        let mut cmd = self.command(dir, prelude.then_some(prog.as_path()));
+        cmd.env("MORPHTRACE_COUNTS", &counts)
+            .arg(self.site.path().join("morphtrace_count.py"))
+            .arg(&prog);
+        let f = process::run(&mut cmd, timeout, Some(limits(timeout)))?;
+        if let Some(reason) = f.memory {
+            return Err(CoverageError::Memory(reason));
+        }
+        if f.timed_out {
+            return Err(CoverageError::Timeout(timeout));
+        }
+        let run = ProgramRun {
+            stdout: f.stdout,
+            exit_code: f.code,
+        };
+        let said: BTreeMap<String, u64> = match std::fs::read_to_string(&counts) {
+            Ok(s) => serde_json::from_str(&s)
+                .map_err(|e| CoverageError::Format(format!("the counters' file: {e}")))?,
+            Err(_) => {
+                return Err(CoverageError::NoData(
+                    "the counters were not written".into(),
+                ))
+            }
+        };
+        let n = LineIndex::new(text, Breaks::C).len();
+        let mut lines = vec![None; n];
+        for (line, count) in said {
+            if let Some(slot) = line
+                .parse::<usize>()
+                .ok()
+                .and_then(|l| l.checked_sub(1))
+                .and_then(|l| lines.get_mut(l))
+            {
+                *slot = Some(count);
+            }
+        }
+        Ok((run, lines))
+    }
+}
+
+#[derive(Deserialize)]
+struct Report {
+    files: BTreeMap<String, ReportFile>,
+}
+
+#[derive(Deserialize)]
+struct ReportFile {
+    executed_lines: Vec<i64>,
+    missing_lines: Vec<i64>,
+    #[serde(default)]
+    executed_branches: Vec<(i64, i64)>,
+    #[serde(default)]
+    missing_branches: Vec<(i64, i64)>,
+}
+
+/// `coverage json`'s report of `prog.py`: per 0-based line 1 (executed), 0 (missing) or `None`
+/// (not a statement, or excluded), and the arcs with 1 or 0.
+pub fn read_json(
+    json: &str,
+    lines: usize,
+) -> Result<(Vec<Option<u64>>, Vec<BranchCount>), CoverageError> {
+    let r: Report = serde_json::from_str(json)
+        .map_err(|e| CoverageError::Format(format!("coverage json: {e}")))?;
+    let mut out = vec![None; lines];
+    let mut branches = Vec::new();
+    let Some(f) = r
+        .files
+        .iter()
+        .find(|(name, _)| Path::new(name).file_name().is_some_and(|n| n == "prog.py"))
+        .map(|(_, f)| f)
+    else {
+        // Nothing of the program ran under the tracer (it failed to compile, say).
+        return Ok((out, branches));
+    };
+    for (list, count) in [(&f.executed_lines, 1), (&f.missing_lines, 0)] {
+        for &l in list {
+            if let Some(slot) = usize::try_from(l - 1).ok().and_then(|l| out.get_mut(l)) {
+                *slot = Some(count);
+            }
+        }
+    }
+    for (list, count) in [(&f.executed_branches, 1), (&f.missing_branches, 0)] {
+        branches.extend(
+            list.iter()
+                .filter_map(|&(a, b)| BranchCount::from_arc(a, b, Some(count))),
+        );
+    }
+    branches.sort();
+    Ok((out, branches))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_lines_and_arcs() {
+        let json = r#"{"meta": {}, "files": {"/tmp/x/sitecustomize.py": {"executed_lines": [1], "missing_lines": []},
+            "prog.py": {"executed_lines": [1, 2, 5], "missing_lines": [3], "excluded_lines": [4],
+            "executed_branches": [[2, 5], [5, -1]], "missing_branches": [[2, 3]]}}}"#;
+        let (lines, branches) = read_json(json, 6).unwrap();
+        assert_eq!(
+            lines,
+            [Some(1), Some(1), Some(0), None, Some(1), None],
+            "excluded and non-statement lines have no information"
+        );
+        let arcs: Vec<(String, Option<u64>)> =
+            branches.iter().map(|b| (b.arc(), b.count)).collect();
+        assert_eq!(
+            arcs,
+            [
+                ("2->3".to_string(), Some(0)),
+                ("2->5".to_string(), Some(1)),
+                ("5->exit(1)".to_string(), Some(1)),
+            ]
+        );
+        assert!(read_json("{", 3).is_err());
+    }
+
+    #[test]
+    fn cores_by_name() {
+        for c in [Core::CTrace, Core::PyTrace, Core::SysMon] {
+            assert_eq!(Core::parse(c.as_str()), Some(c));
+        }
+        assert_eq!(Core::parse("cython"), None);
+    }
+}
