@@ -273,9 +273,11 @@ fn describe(
                     .push(crate::debugger::determinism::detail(prelude));
                 (Profiler::Py(p), d)
             }
-            ref other => return Err(CoverageError::Usage(format!(
+            ref other => {
+                return Err(CoverageError::Usage(format!(
                 "{other} is a debugger, not a coverage profiler (gcov, llvm-cov, v8, coverage.py)"
-            ))),
+            )))
+            }
         };
         profilers.push(p);
         descriptors.push(d);

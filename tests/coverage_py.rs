@@ -1,0 +1,312 @@
+//! coverage.py (pinned by scripts/setup.sh) on this machine's CPython, through the binary: both
+//! cores on a program whose every line and arc is known, Cod's `pass` variants, the ground truth
+//! of counters, and a core with a planted fault that C2V, Cod and the truth each catch.
+
+use morphtrace_schema::cod::{self, InconsistencyKind, Relation, Unit};
+use morphtrace_schema::{ArchiveHeader, ArchiveReader, Session, SessionOutcome};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
+
+/// Lines 1-based: 3 (`return 1`) and 11 (`print("never")`) never run; 5 runs.
+const PROGRAM: &str = "def sign(x):
+    if x < 0:
+        return 1
+    else:
+        return 2
+
+total = 0
+for i in range(4):
+    total += sign(i)
+if total > 100:
+    print(\"never\")
+print(total)
+";
+
+fn record(
+    dir: &Path,
+    program: &str,
+    engines: &[&str],
+    seed: &str,
+) -> (ArchiveHeader, Vec<Session>) {
+    let prog = dir.join("prog_under_test.py");
+    std::fs::write(&prog, program).unwrap();
+    static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let out = dir.join(format!("c-{seed}-{n}.mtrace"));
+    let mut cmd = Command::new(RECORD);
+    cmd.args(["run", "--strategy", "coverage", "--run-timeout", "10"])
+        .args(["--variants", "3", "--seeds", seed, "--corpus"])
+        .arg(&prog)
+        .arg("--out")
+        .arg(&out);
+    for e in engines {
+        cmd.args(["--engine", e]);
+    }
+    let o = cmd.output().unwrap();
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let r = ArchiveReader::open(&out).unwrap();
+    let header = r.header().clone();
+    let sessions = r.sessions().map(|s| s.unwrap()).collect();
+    (header, sessions)
+}
+
+#[test]
+fn both_cores_report_every_line_and_arc_and_agree_with_the_counters() {
+    let dir = tempfile::tempdir().unwrap();
+    let (header, sessions) = record(
+        dir.path(),
+        PROGRAM,
+        &["coverage.py", "coverage.py+pytrace"],
+        "1",
+    );
+    // The core asked for is the core that ran (coverage.py falls back with a warning only).
+    let cores: Vec<String> = header.engines.iter().map(|d| d.profiler()).collect();
+    assert_eq!(cores, ["coverage.py+ctrace", "coverage.py+pytrace"]);
+    let [s] = &sessions[..] else {
+        panic!("{sessions:?}")
+    };
+    assert_eq!(s.outcome, SessionOutcome::Finished, "{:?}", s.notes);
+    let on_p: Vec<_> = s
+        .coverage
+        .iter()
+        .filter(|c| c.program == s.program)
+        .collect();
+    assert_eq!(on_p.len(), 2);
+    for r in &on_p {
+        let f = &r.files[0];
+        assert!(f.executed_only);
+        let ran: Vec<usize> = (0..f.lines.len())
+            .filter(|&l| f.lines[l] == Some(1))
+            .map(|l| l + 1)
+            .collect();
+        let missed: Vec<usize> = (0..f.lines.len())
+            .filter(|&l| f.lines[l] == Some(0))
+            .map(|l| l + 1)
+            .collect();
+        assert_eq!(ran, [1, 2, 5, 7, 8, 9, 10, 12]);
+        assert_eq!(missed, [3, 11]);
+        let arcs: Vec<(String, Option<u64>)> =
+            f.branches.iter().map(|b| (b.arc(), b.count)).collect();
+        for want in [
+            ("2->3".to_string(), Some(0)),
+            ("2->5".to_string(), Some(1)),
+            ("10->11".to_string(), Some(0)),
+            ("10->12".to_string(), Some(1)),
+        ] {
+            assert!(arcs.contains(&want), "{want:?} in {arcs:?}");
+        }
+        assert_eq!(r.run.as_ref().unwrap().stdout, "8\n");
+    }
+    // The counters: the `for` statement starts once, its body once per iteration, `sign`'s
+    // lines once per call.
+    let truth: Vec<_> = s
+        .transformations
+        .iter()
+        .filter(|t| t.name == cod::COUNT)
+        .collect();
+    assert_eq!(truth.len(), 2, "one ground truth per core");
+    let counted = cod::report(s, morphtrace_schema::EngineRef(0), truth[0].program_after).unwrap();
+    let lines = &counted.files[0].lines;
+    assert_eq!(
+        (lines[1], lines[2], lines[4], lines[7], lines[8], lines[10]),
+        (Some(4), Some(0), Some(4), Some(1), Some(4), Some(0))
+    );
+    // Cod's variants: unexecuted statements became `pass`, lines kept.
+    let variants: Vec<_> = s
+        .transformations
+        .iter()
+        .filter(|t| t.name == cod::DELETE)
+        .collect();
+    assert!(!variants.is_empty());
+    let judged = cod::judge_session(s);
+    assert!(judged.unjudged.is_empty(), "{:?}", judged.unjudged);
+    assert!(
+        judged.found.is_empty(),
+        "coverage.py's cores agree with each other, with their variants and with the counters: {:?}",
+        judged.found
+    );
+}
+
+/// A faulty core: a venv whose interpreter loads, at start-up, a patch of coverage.py's Python
+/// tracer that loses the first line event of a frame after a call from it returns.
+fn faulty_python(dir: &Path) -> PathBuf {
+    let venv = dir.join("faulty");
+    let o = Command::new("python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let site = std::fs::read_dir(venv.join("lib"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("site-packages"))
+        .find(|p| p.is_dir())
+        .expect("the venv's site-packages");
+    std::fs::write(
+        site.join("planted_fault.py"),
+        "import coverage.pytracer as p\n\
+         original = p.PyTracer._trace\n\
+         returned = set()\n\
+         def _trace(self, frame, event, arg, lineno=None):\n\
+         \x20   if event == 'return' and frame.f_back is not None:\n\
+         \x20       returned.add(id(frame.f_back))\n\
+         \x20   elif event == 'line' and id(frame) in returned:\n\
+         \x20       returned.discard(id(frame))\n\
+         \x20       return self._cached_bound_method_trace\n\
+         \x20   return original(self, frame, event, arg, lineno)\n\
+         p.PyTracer._trace = _trace\n",
+    )
+    .unwrap();
+    // Only where coverage.py is importable (the recorder puts it on PYTHONPATH).
+    std::fs::write(
+        site.join("planted_fault.pth"),
+        "import importlib.util, sys; importlib.util.find_spec('coverage') and __import__('planted_fault')\n",
+    )
+    .unwrap();
+    venv.join("bin/python")
+}
+
+/// Line 7 runs after every return from `double`: the faulty core reports it unexecuted.
+const AFTER_CALLS: &str = "def double(x):
+    return 2 * x
+
+total = 0
+for i in range(3):
+    total = double(total + i)
+    total = total - 1
+print(total)
+";
+
+#[test]
+fn a_planted_fault_in_a_core_is_caught_by_c2v_cod_and_the_counters() {
+    let dir = tempfile::tempdir().unwrap();
+    let faulty = faulty_python(dir.path());
+    let faulty_engine = format!("coverage.py+pytrace={}", faulty.display());
+    let (_, sessions) = record(
+        dir.path(),
+        AFTER_CALLS,
+        &["coverage.py", &faulty_engine],
+        "1",
+    );
+    let [s] = &sessions[..] else {
+        panic!("{sessions:?}")
+    };
+    let found = cod::judge_session(s).found;
+    let at = |relation: Relation, engine: u16| {
+        found
+            .iter()
+            .filter(|j| j.relation == relation && j.engine.0 == engine)
+            .map(|j| {
+                (
+                    j.inconsistency.kind,
+                    j.inconsistency.unit,
+                    j.inconsistency.line + 1,
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    // C2V: the sound core ran line 7, the faulty one says not.
+    let c2v: Vec<_> = found
+        .iter()
+        .filter(|j| j.relation == Relation::C2v)
+        .map(|j| {
+            (
+                j.inconsistency.kind,
+                j.inconsistency.line + 1,
+                j.inconsistency.a,
+                j.inconsistency.b,
+            )
+        })
+        .collect();
+    assert!(
+        c2v.contains(&(InconsistencyKind::Strong, 7, Some(1), Some(0))),
+        "{c2v:?}"
+    );
+    // The counters: line 7 started three times.
+    assert!(
+        at(Relation::Truth, 1).contains(&(InconsistencyKind::Strong, Unit::Line, 7)),
+        "{found:?}"
+    );
+    // Cod: deleting line 7 as unexecuted changes what the program prints.
+    assert!(
+        at(Relation::Cod, 1)
+            .iter()
+            .any(|(k, _, _)| *k == InconsistencyKind::Output),
+        "{found:?}"
+    );
+    assert_eq!(s.outcome, SessionOutcome::Violated);
+    // The sound core alone: nothing.
+    assert!(at(Relation::Truth, 0).is_empty() && at(Relation::Cod, 0).is_empty());
+
+    // The same program and the same core without the fault: nothing at all.
+    let (_, sessions) = record(
+        dir.path(),
+        AFTER_CALLS,
+        &["coverage.py", "coverage.py+pytrace"],
+        "1",
+    );
+    let found = cod::judge_session(&sessions[0]).found;
+    assert!(found.is_empty(), "{found:?}");
+}
+
+#[test]
+fn a_core_the_interpreter_lacks_is_refused() {
+    // sys.monitoring arrived in Python 3.12: on an older interpreter coverage.py would fall back
+    // to another core with a warning; the recorder refuses instead.
+    let o = Command::new("python3")
+        .args(["-c", "import sys; print(sys.version_info >= (3, 12))"])
+        .output()
+        .unwrap();
+    let has_sysmon = String::from_utf8_lossy(&o.stdout).trim() == "True";
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("p.py"), "print(1)\n").unwrap();
+    let o = Command::new(RECORD)
+        .args([
+            "run",
+            "--strategy",
+            "coverage",
+            "--engine",
+            "coverage.py+sysmon",
+        ])
+        .arg("--corpus")
+        .arg(dir.path().join("p.py"))
+        .arg("--out")
+        .arg(dir.path().join("s.mtrace"))
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    if has_sysmon {
+        assert!(o.status.success(), "{err}");
+    } else {
+        assert!(!o.status.success());
+        assert!(err.contains("sys.monitoring needs Python 3.12"), "{err}");
+    }
+    let o = Command::new(RECORD)
+        .args([
+            "run",
+            "--strategy",
+            "coverage",
+            "--engine",
+            "coverage.py+cython",
+        ])
+        .arg("--corpus")
+        .arg(dir.path().join("p.py"))
+        .arg("--out")
+        .arg(dir.path().join("t.mtrace"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("the cores are `ctrace`"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
