@@ -29,7 +29,7 @@ fn record(
     program: &str,
     engines: &[&str],
     seed: &str,
-) -> (ArchiveHeader, Vec<Session>) {
+) -> (PathBuf, ArchiveHeader, Vec<Session>) {
     let prog = dir.join("prog_under_test.py");
     std::fs::write(&prog, program).unwrap();
     static RUNS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -54,13 +54,13 @@ fn record(
     let r = ArchiveReader::open(&out).unwrap();
     let header = r.header().clone();
     let sessions = r.sessions().map(|s| s.unwrap()).collect();
-    (header, sessions)
+    (out, header, sessions)
 }
 
 #[test]
 fn both_cores_report_every_line_and_arc_and_agree_with_the_counters() {
     let dir = tempfile::tempdir().unwrap();
-    let (header, sessions) = record(
+    let (_, header, sessions) = record(
         dir.path(),
         PROGRAM,
         &["coverage.py", "coverage.py+pytrace"],
@@ -190,7 +190,7 @@ fn a_planted_fault_in_a_core_is_caught_by_c2v_cod_and_the_counters() {
     let dir = tempfile::tempdir().unwrap();
     let faulty = faulty_python(dir.path());
     let faulty_engine = format!("coverage.py+pytrace={}", faulty.display());
-    let (_, sessions) = record(
+    let (archive, _, sessions) = record(
         dir.path(),
         AFTER_CALLS,
         &["coverage.py", &faulty_engine],
@@ -246,8 +246,63 @@ fn a_planted_fault_in_a_core_is_caught_by_c2v_cod_and_the_counters() {
     // The sound core alone: nothing.
     assert!(at(Relation::Truth, 0).is_empty() && at(Relation::Cod, 0).is_empty());
 
+    // Reduced by C-Vise's generic passes, into a bundle whose reproducer needs only coverage.py:
+    // it shows the finding on the faulty interpreter and not on a sound one.
+    let class = "c2v coverage.py+ctrace/coverage.py+pytrace strong expression_statement";
+    let bundle = dir.path().join("reduced");
+    let o = Command::new(RECORD)
+        .arg("reduce")
+        .arg(&archive)
+        .args([
+            "--session",
+            "0",
+            "--class",
+            class,
+            "--budget",
+            "30",
+            "--out",
+        ])
+        .arg(&bundle)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let reduced = std::fs::read_to_string(bundle.join("program.py")).unwrap();
+    assert!(
+        reduced.lines().count() < AFTER_CALLS.lines().count(),
+        "{reduced}"
+    );
+    let coverage = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/coverage");
+    let reproduce = |python: &Path| {
+        Command::new("sh")
+            .arg(bundle.join("reproduce.sh"))
+            .env("PYTHON", python)
+            .env("COVERAGE_PATH", &coverage)
+            .output()
+            .unwrap()
+    };
+    let shows = reproduce(&faulty);
+    assert_eq!(
+        shows.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&shows.stdout)
+    );
+    let sound = reproduce(Path::new("python3"));
+    assert_eq!(
+        sound.status.code(),
+        Some(0),
+        "{}{}",
+        String::from_utf8_lossy(&sound.stdout),
+        String::from_utf8_lossy(&sound.stderr)
+    );
+
     // The same program and the same core without the fault: nothing at all.
-    let (_, sessions) = record(
+    let (_, _, sessions) = record(
         dir.path(),
         AFTER_CALLS,
         &["coverage.py", "coverage.py+pytrace"],

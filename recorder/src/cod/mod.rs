@@ -568,6 +568,8 @@ pub struct Found {
     pub b: Option<u64>,
     /// Side b's program, when `findings` profiled it (Cod: the pruned variant P').
     pub text_b: Option<String>,
+    /// A branch's arc in P (`12->15`, coverage.py's), `None` for lines.
+    pub arc: Option<String>,
     program_b: morphtrace_schema::ProgramHash,
 }
 
@@ -607,6 +609,7 @@ pub fn found(s: &Session, descriptors: &[EngineDescriptor]) -> Vec<Found> {
             a: j.inconsistency.a,
             b: j.inconsistency.b,
             text_b: None,
+            arc: j.inconsistency.arc.clone(),
             program_b: j.program_b,
         })
         .collect()

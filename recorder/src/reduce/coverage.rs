@@ -26,6 +26,8 @@ pub const REPRODUCER_V8_COD: &str = include_str!("reproduce-v8-cod.sh");
 /// What both V8 reproducers share (the inspector session, running a script in a fresh context),
 /// pasted into each at `@HARNESS@`.
 const V8_HARNESS: &str = include_str!("v8-harness.js");
+/// The reproducer of a coverage.py finding (C2V between two cores, Cod, or the counters).
+pub const REPRODUCER_PY: &str = include_str!("reproduce-py.sh");
 /// The guard against undefined behaviour in C-Vise's candidates: no warning that means it (gcc),
 /// and a clean run under AddressSanitizer and UndefinedBehaviorSanitizer.
 pub const WELL_DEFINED: &str = include_str!("well-defined.sh");
@@ -52,9 +54,11 @@ fn quoted(s: &str) -> Result<String, ReduceError> {
 
 /// Reduces `text` with C-Vise in `work` while `check_args` (the arguments of a
 /// `coverage-check` run of this executable, the file last) still show the class, for at most
-/// `budget`; the smallest program found so far is kept when the budget runs out.
+/// `budget`; the smallest program found so far is kept when the budget runs out. A Python
+/// program goes through C-Vise's generic passes only (`--not-c`), without the C guard.
 pub fn cvise(
     text: &str,
+    language: Language,
     check: &[String],
     work: &Path,
     budget: Duration,
@@ -62,20 +66,27 @@ pub fn cvise(
 ) -> Result<CReduced, ReduceError> {
     let io = |e: std::io::Error| ReduceError::Write(e.to_string());
     let me = std::env::current_exe().map_err(io)?;
-    std::fs::write(work.join("program.c"), text).map_err(io)?;
+    let is_c = language == Language::C;
+    let (file, best_file) = if is_c {
+        ("program.c", "best.c")
+    } else {
+        ("program.py", "best.py")
+    };
+    std::fs::write(work.join(file), text).map_err(io)?;
     // The guard runs first (it is cheaper than profiling) unless the original itself fails it.
     let guard = work.join("well-defined.sh");
     std::fs::write(&guard, WELL_DEFINED).map_err(io)?;
-    let guarded = Command::new("sh")
-        .arg(&guard)
-        .arg("program.c")
-        .current_dir(work)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map_err(io)?
-        .success();
-    if !guarded {
+    let guarded = is_c
+        && Command::new("sh")
+            .arg(&guard)
+            .arg("program.c")
+            .current_dir(work)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .map_err(io)?
+            .success();
+    if is_c && !guarded {
         tracing::warn!("the original program shows signs of undefined behaviour: C-Vise runs without the guard");
     }
     let mut script = "#!/bin/sh\n".to_string();
@@ -90,13 +101,13 @@ pub fn cvise(
         script.push(' ');
         script.push_str(&quoted(a)?);
     }
-    script.push_str(" program.c >/dev/null 2>&1 || exit 1\n");
-    // C-Vise stopped by the budget may leave program.c mid-pass: the test keeps the smallest
+    script.push_str(&format!(" {file} >/dev/null 2>&1 || exit 1\n"));
+    // C-Vise stopped by the budget may leave the program mid-pass: the test keeps the smallest
     // interesting candidate itself.
-    let best = work.join("best.c");
+    let best = work.join(best_file);
     script.push_str(&format!(
-        "best={}\nif [ ! -f \"$best\" ] || [ \"$(wc -c < program.c)\" -lt \"$(wc -c < \"$best\")\" ]; then\n  \
-         cp program.c \"$best.$$\" && mv \"$best.$$\" \"$best\"\nfi\nexit 0\n",
+        "best={}\nif [ ! -f \"$best\" ] || [ \"$(wc -c < {file})\" -lt \"$(wc -c < \"$best\")\" ]; then\n  \
+         cp {file} \"$best.$$\" && mv \"$best.$$\" \"$best\"\nfi\nexit 0\n",
         quoted(&best.display().to_string())?
     ));
     let test = work.join("interesting.sh");
@@ -115,8 +126,9 @@ pub fn cvise(
         // even when the budget stops it.
         .env("TMPDIR", work)
         .args(["--n", "2", "--timeout", "60", "--tidy", "--shaddap"])
+        .args((!is_c).then_some("--not-c"))
         .arg(&test)
-        .arg("program.c")
+        .arg(file)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -159,7 +171,7 @@ pub fn cvise(
         progress.tick();
         std::thread::sleep(Duration::from_millis(250));
     };
-    let done = if complete { "program.c" } else { "best.c" };
+    let done = if complete { file } else { best_file };
     let text = std::fs::read_to_string(work.join(done)).unwrap_or_else(|_| text.to_string());
     Ok(CReduced {
         text,
@@ -253,6 +265,37 @@ pub fn v8_cod_reproducer(found: &Found, text: &str) -> Option<(String, String)> 
     Some((script, variant))
 }
 
+/// The reproducer of a coverage.py finding and the programs it runs beside `program.py`
+/// (`variant.py` for Cod, `count.py` for the counters): `None` unless every profiler of the
+/// finding is a core of coverage.py.
+pub fn py_reproducer(found: &Found) -> Option<(String, Vec<(&'static str, String)>)> {
+    let cores: Vec<&str> = found
+        .profilers
+        .split('/')
+        .map(|p| p.strip_prefix("coverage.py+"))
+        .collect::<Option<_>>()?;
+    if cores
+        .iter()
+        .any(|c| crate::cod::python::Core::parse(c).is_none())
+    {
+        return None;
+    }
+    let beside = match (found.relation.as_str(), &cores[..]) {
+        ("c2v", [_, _]) => Vec::new(),
+        ("cod", [_]) => vec![("variant.py", found.text_b.clone()?)],
+        ("truth", [_]) => vec![("count.py", crate::cod::python::COUNT.to_string())],
+        _ => return None,
+    };
+    let script = REPRODUCER_PY
+        .replace("@RELATION@", &found.relation)
+        .replace("@LINE_B@", &(found.line_b + 1).to_string())
+        .replace("@LINE@", &(found.line + 1).to_string())
+        .replace("@ARC@", found.arc.as_deref().unwrap_or(""))
+        .replace("@CORE_A@", cores[0])
+        .replace("@CORE_B@", cores.get(1).copied().unwrap_or(cores[0]));
+    Some((script, beside))
+}
+
 /// A reduced coverage finding, ready to be written.
 pub struct Bundle<'a> {
     pub class: &'a str,
@@ -284,12 +327,21 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
     use std::fmt::Write as _;
     let (ext, fence) = match b.language {
         Language::C => ("c", "c"),
+        Language::Python => ("py", "python"),
         _ => ("js", "js"),
     };
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join(format!("program.{ext}")), b.text)?;
     std::fs::write(dir.join(format!("original.{ext}")), b.original)?;
-    let count = |c: Option<u64>| c.map_or("no count".to_string(), |c| c.to_string());
+    // coverage.py records whether a line ran, not how often.
+    let python = b.language == Language::Python;
+    let count = |c: Option<u64>| match c {
+        None if python => "no information".to_string(),
+        None => "no count".to_string(),
+        Some(0) if python => "not run".to_string(),
+        Some(n) if python => format!("ran ({n})"),
+        Some(n) => n.to_string(),
+    };
     let spec = serde_json::json!({
         "title": format!("{} on {}", b.class, b.engines.join(" vs ")),
         "class": b.class,
@@ -307,21 +359,25 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
     // The script, and the second program it runs (counted.js for truth, variant.js for Cod).
     let (script, beside) = match b.language {
         Language::C => match c_cod_reproducer(b.found) {
-            Some((script, variant)) => (Some(script), Some(("variant.c", variant))),
-            None => (reproducer(b.found), None),
+            Some((script, variant)) => (Some(script), vec![("variant.c", variant)]),
+            None => (reproducer(b.found), Vec::new()),
+        },
+        Language::Python => match py_reproducer(b.found) {
+            Some((script, beside)) => (Some(script), beside),
+            None => (None, Vec::new()),
         },
         _ => match v8_reproducer(b.found, b.text) {
-            Some((script, counted)) => (Some(script), Some(("counted.js", counted))),
+            Some((script, counted)) => (Some(script), vec![("counted.js", counted)]),
             None => match v8_cod_reproducer(b.found, b.text) {
-                Some((script, variant)) => (Some(script), Some(("variant.js", variant))),
-                None => (None, None),
+                Some((script, variant)) => (Some(script), vec![("variant.js", variant)]),
+                None => (None, Vec::new()),
             },
         },
     };
-    if let Some((name, text)) = beside {
+    for (name, text) in beside {
         std::fs::write(dir.join(name), text)?;
     }
-    if b.prelude && b.language != Language::C {
+    if b.prelude && b.language == Language::JavaScript {
         std::fs::write(
             dir.join("prelude.js"),
             crate::debugger::determinism::script(),
@@ -341,6 +397,7 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
         "Reduced by morphtrace with {} from {}: {} → {} lines ({}{:.1} s{}).\n",
         match b.language {
             Language::C => "C-Vise",
+            Language::Python => "C-Vise's generic passes (`--not-c`)",
             _ => "statement blanking over the syntax tree",
         },
         b.source,
@@ -379,6 +436,7 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
         b.text
     );
     let (what, expected) = match b.found.relation.as_str() {
+        _ if b.language == Language::Python => python_steps(b.found),
         "c2v" => (
             "Compile `program.c` with `gcc -O0 --coverage` and with `clang -O0 \
              -fprofile-instr-generate -fcoverage-mapping`, run both, and read the execution \
@@ -476,9 +534,63 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
             match (b.language, b.found.relation.as_str()) {
                 (Language::C, "cod") => "compiles, runs and reports both programs",
                 (Language::C, _) => "compiles, runs and reports with both profilers",
+                (Language::Python, _) =>
+                    "runs `coverage run --branch` and `coverage json` as the relation needs",
                 _ => "runs both programs under Node's V8 and compares",
             }
         );
     }
     std::fs::write(dir.join("README.md"), md)
+}
+
+/// What a coverage.py finding's README asks and expects, by relation.
+fn python_steps(f: &Found) -> (String, String) {
+    let unit = match &f.arc {
+        Some(arc) => format!("the arc {arc}"),
+        None => format!("line {}", f.line + 1),
+    };
+    let core = |p: &str| {
+        format!(
+            "`COVERAGE_CORE={}`",
+            p.strip_prefix("coverage.py+").unwrap_or(p)
+        )
+    };
+    match f.relation.as_str() {
+        "c2v" => {
+            let mut p = f.profilers.split('/');
+            let (a, b) = (p.next().unwrap_or(""), p.next().unwrap_or(""));
+            (
+                format!(
+                    "Run `coverage run --branch program.py` with {} and with {}, then \
+                     `coverage json`, and read {unit} from each report.",
+                    core(a),
+                    core(b)
+                ),
+                "Both cores measure the same execution: they agree on whether it ran.".into(),
+            )
+        }
+        "cod" => (
+            format!(
+                "Run `coverage run --branch` with {} on `program.py` (P) and on `variant.py` (P': \
+                 P with code the core reported unexecuted replaced by `pass`), then `coverage \
+                 json`. Line {} of P is line {} of P'.",
+                core(&f.profilers),
+                f.line + 1,
+                f.line_b + 1
+            ),
+            "Deleting code that never ran changes nothing: both programs print the same and \
+             the core reports the same for every line and arc they share (Cod's relation)."
+                .into(),
+        ),
+        _ => (
+            format!(
+                "Run `coverage run --branch program.py` with {}, then `coverage json`, and read \
+                 {unit}; run `MORPHTRACE_COUNTS=counts.json python count.py program.py` (the \
+                 program with a counter before every statement, in its syntax tree) for how \
+                 often it ran.",
+                core(&f.profilers)
+            ),
+            "coverage.py says a line ran exactly when its statements ran.".into(),
+        ),
+    }
 }

@@ -367,10 +367,10 @@ async fn blocking<T: Send + 'static>(
 }
 
 fn program_file(language: Language, text: String) -> Program {
-    let path = if language == Language::C {
-        "program.c"
-    } else {
-        "program.js"
+    let path = match language {
+        Language::C => "program.c",
+        Language::Python => "program.py",
+        _ => "program.js",
     };
     Program::new(language, text, ProgramOrigin::File { path: path.into() })
 }
@@ -435,7 +435,8 @@ async fn reduce_coverage(
         run_timeout.as_secs_f64().to_string(),
     ]);
     let prelude = CaptureOptions::recorded(header, &used).prelude;
-    let is_c = program.language == Language::C;
+    // C and Python by C-Vise (Python through its generic passes), JavaScript by blanking.
+    let is_c = program.language != Language::JavaScript;
     let tool = if is_c {
         "C-Vise"
     } else {
@@ -445,13 +446,15 @@ async fn reduce_coverage(
     let budget = req.budget;
     let (reduced, tests) = if is_c {
         let work = work_dir()?;
-        let (text, path, args, b) = (
+        let (text, path, args, b, language) = (
             program.text.clone(),
             work.path().to_path_buf(),
             check.clone(),
             bar.clone(),
+            program.language,
         );
-        let reduced = blocking(move || coverage::cvise(&text, &args, &path, budget, &b)).await?;
+        let reduced =
+            blocking(move || coverage::cvise(&text, language, &args, &path, budget, &b)).await?;
         (reduced, None)
     } else {
         // Judged in this process, as `coverage-check` would judge each candidate, and it must

@@ -1,5 +1,5 @@
 //! `coverage-check`: whether a class of coverage inconsistency shows on one program, the test
-//! C-Vise runs when `reduce` reduces a C coverage finding.
+//! C-Vise runs when `reduce` reduces a C or Python coverage finding.
 
 use crate::cli::CoverageCheckArgs;
 use anyhow::{bail, Result};
@@ -14,10 +14,10 @@ pub(crate) async fn coverage_check(c: CoverageCheckArgs) -> Result<ExitCode> {
     if c.run_timeout.is_nan() || c.run_timeout <= 0.0 {
         bail!("--run-timeout must be positive");
     }
-    let language = if c.program.extension().is_some_and(|e| e == "c") {
-        Language::C
-    } else {
-        Language::JavaScript
+    let language = match c.program.extension().and_then(|e| e.to_str()) {
+        Some("c") => Language::C,
+        Some("py") => Language::Python,
+        _ => Language::JavaScript,
     };
     let (program, rejected) = morphtrace_recorder::corpus::read_program(&c.program, language)?;
     if let Some(why) = rejected {
