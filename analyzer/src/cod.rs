@@ -73,7 +73,7 @@ pub fn table(f: &crate::load::Frames) -> PolarsResult<Table> {
     let rejected = outcomes.iter().filter(|o| *o == "rejected").count();
     let mut t = Table::new(
         "cod",
-        "Coverage inconsistencies by relation and profiler (Cod: P vs P'; C2V: two profilers on P; truth: V8 vs instrumented counts)",
+        "Coverage inconsistencies by relation and profiler (Cod: P vs P'; C2V: two profilers on P; truth: the profiler vs counters in the program)",
         &[
             "Relation",
             "Profiler",

@@ -363,7 +363,7 @@ frame!(
     archive: u32 => "archive number",
     session: u32 => "session position",
     relation: Label => "cod (P vs a variant P'), c2v (two profilers on P), truth (V8 vs the instrumented ground truth)",
-    profiler: String => "the profiler's kind (gcov, llvm-cov, v8); C2V: both, `gcov/llvm-cov`",
+    profiler: String => "the profiler's kind (gcov, llvm-cov, v8), with its core for coverage.py (`coverage.py+pytrace`); C2V: both, `gcov/llvm-cov`",
     engine: u32 => "engine number of the profiler (C2V: the first)",
     other_engine: Option<u32> => "C2V: the second profiler",
     kind: Label => "strong (both counts known, different), weak (one side has no information), output (the runs differ)",

@@ -63,7 +63,8 @@ impl Command {
                   ports with fresh profiles, generates debugging actions from a seeded generator (DBDB \
                   Algorithm 1), runs them on one debugger or in lockstep on several (differential), and \
                   appends every completed session to a crash-safe archive that morphtrace-analyze reads \
-                  offline. With --strategy coverage it records coverage profilers (gcov, llvm-cov, V8) on \
+                  offline. With --strategy coverage it records coverage profilers (gcov, llvm-cov, V8, \
+                  coverage.py's cores) on \
                   programs and on variants pruned of code reported unexecuted (Cod).",
     after_help = "Examples:\n  morphtrace-record engines\n  morphtrace-record run --engine chromium --engine node \
                   --strategy differential --corpus corpus/dbdb --seeds 1..10 --out d.mtrace\n  \
@@ -137,7 +138,7 @@ pub(crate) struct EnginesArgs {
 
 #[derive(Args)]
 pub(crate) struct CoverageCheckArgs {
-    /// The program: C (`.c`) or JavaScript.
+    /// The program: C (`.c`), Python (`.py`) or JavaScript.
     pub(crate) program: PathBuf,
     /// Coverage profilers, as for `run --strategy coverage`.
     #[arg(long = "engine", required = true, value_parser = EngineSpec::parse)]
@@ -299,8 +300,8 @@ pub(crate) enum Strategy {
     Random,
     /// The same actions in lockstep on all engines, stopping at the first divergence.
     Differential,
-    /// Coverage profilers (gcov, llvm-cov, v8): reports of each program and of variants pruned
-    /// of code reported unexecuted (Cod), for offline judging.
+    /// Coverage profilers (gcov, llvm-cov, v8, coverage.py and its cores): reports of each
+    /// program and of variants pruned of code reported unexecuted (Cod), for offline judging.
     Coverage,
     /// Interactive metamorphic testing of each engine on its own (ISSTA 2019): a random initial
     /// session, then --rounds follow-ups, each transformed from its parent (Table 1) and judged
@@ -313,7 +314,10 @@ pub(crate) struct EngineArgs {
     /// An engine: `chromium`, `node`, `firefox`, `KIND=/path/to/executable`, `node@22` (project-local
     /// version installed by scripts/setup.sh), or a version installed on demand from the npm
     /// registry into the engine cache: `chromium@92` .. `chromium@153` (`chromium@123.0.1`),
-    /// `deno`, `deno@2.7`. Repeat for several.
+    /// `deno`, `deno@2.7`; Python's `debugpy` (`debugpy+python`: pydevd's pure-Python tracer),
+    /// `pdb`; coverage profilers `gcov`, `llvm-cov`, `v8`, `coverage.py` (its C tracer;
+    /// `coverage.py+pytrace`, `coverage.py+sysmon` its other cores, `coverage.py=/path/to/python`
+    /// another interpreter). Repeat for several.
     #[arg(long = "engine", required = true, value_parser = EngineSpec::parse)]
     pub(crate) engines: Vec<EngineSpec>,
     /// Parallel workers, each with its own engines.
@@ -483,8 +487,8 @@ pub(crate) struct RunArgs {
     /// Coverage: run-time limit of one program run; programs that run longer are rejected.
     #[arg(long, default_value_t = 5.0)]
     pub(crate) run_timeout: f64,
-    /// Coverage: skip the ground truth of JavaScript programs (an instrumented copy counting
-    /// every statement).
+    /// Coverage: skip the ground truth of JavaScript and Python programs (an instrumented copy
+    /// counting every statement).
     #[arg(long)]
     pub(crate) no_truth: bool,
     /// Metamorphic: follow-up rounds after the initial session (the paper: 5).

@@ -38,6 +38,23 @@ pub(crate) async fn engines(a: EnginesArgs) -> Result<ExitCode> {
         "{:<28} {:<10} block coverage of any node above (--engine v8, v8@24, v8=PATH)",
         "v8", "profiler"
     );
+    // coverage.py: each core, checked by running a program under it.
+    use morphtrace_recorder::cod::python::{Core, CoveragePy};
+    if let Some(python) = morphtrace_recorder::debugger::engines::which("python3") {
+        for core in [Core::CTrace, Core::PyTrace, Core::SysMon] {
+            let name = format!("coverage.py+{}", core.as_str());
+            match CoveragePy::start(&python, core) {
+                Ok((_, d)) => println!(
+                    "{:<28} {:<10} {} {}",
+                    d.label(),
+                    "tool",
+                    d.engine_version.unwrap_or_default(),
+                    d.executable
+                ),
+                Err(e) => println!("{name}: unusable: {e}"),
+            }
+        }
+    }
     match morphtrace_recorder::cod::csmith::version() {
         Ok(v) => println!("{:<28} {:<10} {v}", "csmith", "generator"),
         Err(e) => println!("csmith: unusable: {e}"),

@@ -66,7 +66,7 @@ pub(crate) async fn coverage(r: RunArgs, command_line: Vec<String>) -> Result<Ex
     let seeds = parse_seeds(&r.seeds).map_err(anyhow::Error::msg)?;
     if let Some(d) = r.common.engines.iter().find(|e| !e.kind.is_profiler()) {
         bail!(
-            "--strategy coverage records coverage profilers (gcov, llvm-cov, v8); {} is a debugger",
+            "--strategy coverage records coverage profilers (gcov, llvm-cov, v8, coverage.py); {} is a debugger",
             d.kind
         );
     }
