@@ -660,6 +660,53 @@ async fn pdb_steps_and_shows_the_values_debugpy_shows() {
 
 /// pdb's sessions end as debugpy's do: an uncaught exception, a syntax error, a program that
 /// never ends, one that kills its interpreter.
+/// `g` raises out of its frame into `f`, which catches it.
+const RAISES_INTO_CALLER: &str = "def g(x):
+    y = x + 1
+    return [][y]
+
+def f(x):
+    try:
+        return g(x)
+    except IndexError:
+        return -1
+
+print(f(1))
+";
+
+/// A step out of a frame that an exception leaves stops in the caller where the exception
+/// arrived, in debugpy and in pdb alike (pdb stops at the exception event there; the session
+/// once passed it and ran on).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_out_of_a_frame_an_exception_leaves_stops_in_the_caller() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("raises.py", RAISES_INTO_CALLER);
+    let mut seen = Vec::new();
+    for engine in ["debugpy", "pdb"] {
+        let mut e = if engine == "pdb" {
+            pdb(CaptureOptions::default()).await
+        } else {
+            debugpy(CaptureOptions::default()).await
+        };
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(1, None).await.unwrap();
+        let at = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(at.location.line, 1, "{engine}");
+        let out = paused(d.control(&Action::StepOut).await.unwrap());
+        let then = paused(d.control(&Action::StepOver).await.unwrap());
+        seen.push((
+            out.location.line,
+            out.stack.len(),
+            out.stack[0].function.clone(),
+            then.location.line,
+        ));
+        d.close().await;
+        e.shutdown().await;
+    }
+    assert_eq!(seen[0], (6, 2, "f".to_string(), 7), "debugpy");
+    assert_eq!(seen[1], seen[0], "pdb as debugpy");
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn pdb_program_outcomes() {
     let _g = SERIAL.lock().await;

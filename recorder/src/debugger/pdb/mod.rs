@@ -163,6 +163,7 @@ impl Engine for PdbEngine {
             breakpoints: Vec::new(),
             next_id: 1,
             top_names: None,
+            depth: 0,
         };
         match s
             .converse(None, s.opts.action_timeout.max(s.opts.call_timeout))
@@ -271,6 +272,8 @@ pub struct PdbSession {
     next_id: u32,
     /// The names the top frame's scopes bind, while paused.
     top_names: Option<Vec<String>>,
+    /// The program's frames at the last pause (0 before the first).
+    depth: usize,
 }
 
 /// Parses pdb's `> FILE(LINE)FUNCTION()` (`->VALUE` after it at a return) for `path`.
@@ -312,10 +315,16 @@ fn stop_line(text: &str, path: &str) -> Option<Stop> {
     })
 }
 
-/// The program's frames in pdb's `where`, innermost first: `(function, line)`.
+/// The program's frames in pdb's `where`, innermost first: `(function, line)`. At an exception
+/// event pdb lists the traceback's frames below the current one (`> `): they are gone.
 fn frames(text: &str, path: &str) -> Vec<(String, u32)> {
-    let mut out: Vec<(String, u32)> = text
-        .lines()
+    let lines: Vec<&str> = text.lines().collect();
+    let current = lines
+        .iter()
+        .rposition(|l| l.starts_with("> "))
+        .map_or(lines.len(), |i| i + 1);
+    let mut out: Vec<(String, u32)> = lines[..current]
+        .iter()
         .filter_map(|l| {
             let rest = l.strip_prefix("> ").or_else(|| l.strip_prefix("  "))?;
             let after = rest.strip_prefix(path)?.strip_prefix('(')?;
@@ -464,6 +473,7 @@ impl PdbSession {
                 scopes: Vec::new(),
             });
         }
+        self.depth = stack.len();
         let said = self
             .ask(&format!(
                 "p __morphtrace_scopes__({}, {})",
@@ -682,6 +692,20 @@ impl Debugger for PdbSession {
                         (StopKind::Return, false) => "step",
                         (_, false) => "return",
                         (StopKind::Call, true) => "step",
+                        // An exception that left the frame the step began in: debugpy (and the
+                        // JavaScript debuggers) stop in the caller it reached, where pdb stopped
+                        // at its exception event. One still in that frame (or deeper) is passed.
+                        (StopKind::Exception, true)
+                            if matches!(
+                                action,
+                                Action::StepOut | Action::StepOver | Action::StepInto
+                            ) && self.depth > 0
+                                && frames(&self.ask("where").await?, &self.path).len()
+                                    < self.depth =>
+                        {
+                            let p = self.pause(&stop, PauseReason::Step).await?;
+                            return Ok(Output::Paused(p));
+                        }
                         (StopKind::Exception, true) => match command {
                             "return" => "return",
                             c => c,
@@ -829,5 +853,11 @@ mod tests {
         assert!(!s.in_program);
         let w = "  /usr/lib/python3.11/bdb.py(600)run()\n-> exec(cmd, globals, locals)\n  <string>(1)<module>()\n  /tmp/a b/prog.py(10)<module>()\n-> x = f(x)\n> /tmp/a b/prog.py(3)f()\n-> c = a + b\n";
         assert_eq!(frames(w, p), vec![("f".to_string(), 2), (String::new(), 9)]);
+        // At an exception event, the frames the exception left are listed below the current.
+        let w = "  <string>(1)<module>()\n  /tmp/a b/prog.py(11)<module>()\n-> print(f(1))\n> /tmp/a b/prog.py(7)f()\n-> return g(x)\n  /tmp/a b/prog.py(3)g()->None\n-> return [][y]\n";
+        assert_eq!(
+            frames(w, p),
+            vec![("f".to_string(), 6), (String::new(), 10)]
+        );
     }
 }
