@@ -65,12 +65,14 @@ async fn chain(engine: &mut Box<dyn Engine>, program: &Loaded, params: &ChainPar
     let policy = ComparisonPolicy::default();
     let workdir = dir();
     let mut coverage = None;
+    let mut py_coverage = None;
     let mut ctx = Context {
         engine,
         engine_ref: EngineRef(0),
         policy: &policy,
         workdir: &workdir,
         coverage: &mut coverage,
+        py_coverage: &mut py_coverage,
         node: "node".into(),
         session_timeout: Duration::from_secs(60),
         prelude: true,

@@ -674,9 +674,9 @@ def f(x):
 print(f(1))
 ";
 
-/// A step out of a frame that an exception leaves stops in the caller where the exception
-/// arrived, in debugpy and in pdb alike (pdb stops at the exception event there; the session
-/// once passed it and ran on).
+/// A step out of a frame that an exception leaves stops at the caller's next line, in debugpy
+/// and in pdb alike (pdb stops at the exception event there first; the session once repeated
+/// its `return` from there and ran on). With no handler in the caller, both run to the end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_step_out_of_a_frame_an_exception_leaves_stops_in_the_caller() {
     let _g = SERIAL.lock().await;
@@ -705,6 +705,33 @@ async fn a_step_out_of_a_frame_an_exception_leaves_stops_in_the_caller() {
     }
     assert_eq!(seen[0], (6, 2, "f".to_string(), 7), "debugpy");
     assert_eq!(seen[1], seen[0], "pdb as debugpy");
+    // Uncaught: `h` raises out of `g` into the top level, which has no handler.
+    let (_dir, p) = inline(
+        "uncaught.py",
+        "def g(x):\n    y = x + 1\n    return [][y]\n\ng(1)\nprint('never')\n",
+    );
+    for engine in ["debugpy", "pdb"] {
+        let mut e = if engine == "pdb" {
+            pdb(CaptureOptions::default()).await
+        } else {
+            debugpy(CaptureOptions::default()).await
+        };
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(2, None).await.unwrap();
+        paused(d.control(&Action::Start).await.unwrap());
+        let out = d.control(&Action::StepOver).await.unwrap();
+        assert!(
+            matches!(
+                &out,
+                Output::Finished {
+                    outcome: ProgramOutcome::UncaughtException { .. }
+                }
+            ),
+            "{engine}: {out:?}"
+        );
+        d.close().await;
+        e.shutdown().await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -809,4 +836,163 @@ async fn lockstep_goes_on_past_pdbs_and_debugpys_breakpoint_differences() {
     }
     a.shutdown().await;
     b.shutdown().await;
+}
+
+/// A program with something for every program transformation of Table 1: a boolean, integers,
+/// functions, and a statement that never runs (`print("big")`).
+const TRANSFORMABLE: &str = r#"def scale(v, k):
+    out = v * k
+    if out > 100:
+        print("big")
+    return out
+
+
+total = 0
+flag = True
+for i in range(3):
+    total += scale(i, 2)
+print(total, flag)
+"#;
+
+async fn chain(
+    engine: &mut Box<dyn Engine>,
+    program: &corpus::Loaded,
+    params: &morphtrace_recorder::task::ChainParams,
+) -> morphtrace_recorder::metamorphic::Chain {
+    let policy = ComparisonPolicy::default();
+    let workdir = tempfile::tempdir().unwrap();
+    let (mut coverage, mut py_coverage) = (None, None);
+    let mut ctx = morphtrace_recorder::metamorphic::Context {
+        engine,
+        engine_ref: EngineRef(0),
+        policy: &policy,
+        workdir: workdir.path(),
+        coverage: &mut coverage,
+        py_coverage: &mut py_coverage,
+        node: "node".into(),
+        session_timeout: Duration::from_secs(60),
+        prelude: true,
+    };
+    morphtrace_recorder::metamorphic::run_chain(&mut ctx, "test", program, params, &[]).await
+}
+
+fn one(
+    transformation: &'static str,
+    actions: Vec<Action>,
+    line: Option<u32>,
+) -> morphtrace_recorder::task::ChainParams {
+    morphtrace_recorder::task::ChainParams {
+        rounds: 1,
+        transformations: vec![transformation],
+        initial: Plan::Replay { actions },
+        seed: 1,
+        max_resync: 6,
+        pin: morphtrace_recorder::task::Pin {
+            line,
+            ..Default::default()
+        },
+    }
+}
+
+fn bp(line: u32) -> Action {
+    Action::SetBreakpoint { line, column: None }
+}
+
+/// Table 1's program transformations on Python programs (spelled in Python, over
+/// tree-sitter-python's tree; remove-dead-code by coverage.py): on the real debugpy each
+/// follow-up keeps its relation to its parent. Behind the DAP proxy that drops the breakpoint
+/// stop at one line, inserted dead code moves the code under that line away and the relation
+/// catches the pause the parent lost; without the fault, the same chain has no warning.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn metamorphic_relations_hold_on_debugpy_and_catch_a_planted_fault() {
+    use morphtrace_recorder::debugger::engines::debugpy::{DebugpyEngine, Tracer};
+    use morphtrace_schema::metamorphic as mm;
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("transformable.py", TRANSFORMABLE);
+    let actions = vec![
+        bp(1),
+        bp(4),
+        bp(11),
+        Action::Start,
+        Action::StepOver,
+        Action::StepInto,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+    ];
+    let mut e = debugpy(CaptureOptions::default()).await;
+    for t in [
+        mm::INSERT_DEAD_CODE,
+        mm::ADD_NO_OP,
+        mm::INTEGER_LITERAL,
+        mm::BOOLEAN_LITERAL,
+        mm::ADD_PARAMETER,
+        mm::REMOVE_DEAD_CODE,
+    ] {
+        let c = chain(&mut e, &p, &one(t, actions.clone(), None)).await;
+        assert_eq!(c.sessions.len(), 2, "{t}: {:?}", c.sessions[0].outcome);
+        let follow = &c.sessions[1];
+        assert_eq!(follow.transformations.last().unwrap().name, t);
+        assert!(follow.warnings.is_empty(), "{t}: {:?}", follow.warnings);
+        let text = &c.programs.last().unwrap().text;
+        match t {
+            mm::REMOVE_DEAD_CODE => assert!(!text.contains("print(\"big\")"), "{text}"),
+            mm::ADD_PARAMETER => assert!(text.contains("__mt1=None"), "{text}"),
+            mm::BOOLEAN_LITERAL => assert!(text.contains(" is "), "{text}"),
+            _ => assert_ne!(text, TRANSFORMABLE),
+        }
+    }
+    e.shutdown().await;
+
+    let (_dir, p) = inline("planted.py", PLANTED);
+    let python = EngineSpec::parse("debugpy").unwrap().executable;
+    let proxy =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/support/dap-proxy.py");
+    // Breakpoints on `out = v * k` and `print(total)` (1-based line 9); dead code goes in
+    // before `total = 0`, so that `print(total)` moves to line 10.
+    let actions = vec![
+        bp(1),
+        bp(8),
+        Action::Start,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+    ];
+    for (fault, warns) in [("none:0", false), ("drop-stop:9", true)] {
+        let adapter = vec![
+            python.display().to_string(),
+            proxy.display().to_string(),
+            fault.to_string(),
+            "--".to_string(),
+            python.display().to_string(),
+            "-m".to_string(),
+            "debugpy.adapter".to_string(),
+        ];
+        let mut planted: Box<dyn Engine> = Box::new(
+            DebugpyEngine::launch_through(
+                python.clone(),
+                Tracer::Cython,
+                CaptureOptions::default(),
+                1,
+                adapter,
+            )
+            .await
+            .unwrap(),
+        );
+        let c = chain(
+            &mut planted,
+            &p,
+            &one(mm::INSERT_DEAD_CODE, actions.clone(), Some(5)),
+        )
+        .await;
+        assert_eq!(c.sessions.len(), 2, "{fault}");
+        let warnings = &c.sessions[1].warnings;
+        assert_eq!(!warnings.is_empty(), warns, "{fault}: {warnings:?}");
+        planted.shutdown().await;
+    }
 }

@@ -160,6 +160,7 @@ pub struct Station {
     rt: Runtime,
     engines: Vec<Box<dyn Engine>>,
     coverage: Option<V8Runner>,
+    py_coverage: Option<crate::cod::python::CoveragePy>,
 }
 
 impl Station {
@@ -178,6 +179,7 @@ impl Station {
             rt,
             engines,
             coverage: None,
+            py_coverage: None,
         })
     }
 }
@@ -234,6 +236,7 @@ impl runner::Work for Debugging {
                     policy: &self.policy,
                     workdir: &self.workdir,
                     coverage: &mut w.coverage,
+                    py_coverage: &mut w.py_coverage,
                     node: self.node.clone(),
                     session_timeout: self.session_timeout,
                     prelude: self.capture.prelude,

@@ -151,10 +151,12 @@ impl PositionMap {
 }
 
 /// A function that gained a fresh formal parameter: pauses in its own body must show it, as
-/// `undefined`, in the top frame (Figure 11).
+/// `undefined`, in the top frame (Figure 11); in Python as `None`, its default.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FreshParameter {
     pub name: String,
+    /// Its value is `None` (Python's `__mt1=None`), not `undefined`.
+    pub none: bool,
     /// The function's body in the follow-up, from its `{` to its `}` (inclusive).
     pub body: (Location, Location),
     /// Bodies of functions nested in it (their frames do not see the parameter).
@@ -304,6 +306,9 @@ impl Expectation {
         }
         if let Some(f) = &self.fresh {
             p.push(("expect.fresh-parameter".into(), f.name.clone()));
+            if f.none {
+                p.push(("expect.fresh-value".into(), "None".into()));
+            }
             p.push(("expect.fresh-body".into(), show_range(f.body)));
             if !f.nested.is_empty() {
                 let n: Vec<String> = f.nested.iter().map(|&r| show_range(r)).collect();
@@ -342,6 +347,7 @@ impl Expectation {
             .unwrap_or_default();
         let fresh = get("expect.fresh-parameter").map(|name| FreshParameter {
             name: name.to_string(),
+            none: get("expect.fresh-value") == Some("None"),
             body: get("expect.fresh-body")
                 .and_then(parse_range)
                 .unwrap_or_default(),
@@ -495,11 +501,14 @@ fn to_parent_pause(p: &PauseState, x: &Expectation) -> Result<Option<PauseState>
                 }
             }
             match found {
-                Some(Value::Undefined) => {}
+                Some(Value::Undefined) if !fresh.none => {}
+                Some(Value::Null) if fresh.none => {}
                 Some(v) => {
                     return Err(format!(
-                        "the fresh parameter {} is {v}, not undefined, at {}",
-                        fresh.name, p.location
+                        "the fresh parameter {} is {v}, not {}, at {}",
+                        fresh.name,
+                        if fresh.none { "None" } else { "undefined" },
+                        p.location
                     ))
                 }
                 None => {
@@ -1261,6 +1270,7 @@ mod tests {
         let parent = trace(vec![(Action::Start, pause(2, 0, &[("a", Value::Null)]))]);
         let x = Expectation {
             fresh: Some(FreshParameter {
+                none: false,
                 name: "p".into(),
                 body: (Location::new(1, 10), Location::new(4, 0)),
                 nested: vec![(Location::new(3, 0), Location::new(3, 20))],

@@ -153,6 +153,10 @@ fn chunk(line: &str) -> Option<(usize, usize, String)> {
 
 /// What `program` computes on `engine` (cached): `None` when it could not be run.
 pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Option<Computed> {
+    // The epilogue that prints the globals is JavaScript.
+    if program.language != Language::JavaScript {
+        return None;
+    }
     let label = engine.descriptor().label();
     let key = (label.clone(), text_hash(&program.text));
     if let Some(c) = RUNS.lock().ok()?.get(&key) {

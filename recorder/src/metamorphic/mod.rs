@@ -5,6 +5,7 @@
 //! follow-up runs, from the live outputs.
 
 pub mod pure;
+pub mod py_source;
 pub mod source;
 
 use crate::cod::v8::V8Runner;
@@ -74,6 +75,8 @@ pub struct Context<'a> {
     pub workdir: &'a Path,
     /// Precise coverage for remove-dead-code, started on first use.
     pub coverage: &'a mut Option<V8Runner>,
+    /// coverage.py for remove-dead-code on Python programs, started on first use.
+    pub py_coverage: &'a mut Option<crate::cod::python::CoveragePy>,
     pub node: PathBuf,
     pub session_timeout: Duration,
     /// Coverage runs behind the determinism prelude, like the debugger's (CaptureOptions).
@@ -678,7 +681,8 @@ fn choose(
     parent: &[(Action, Option<Output>)],
     rng: &mut ChaCha8Rng,
 ) -> Option<Choice> {
-    let analysis = Analysis::of(&loaded.program.text).ok();
+    let python = loaded.program.language == Language::Python;
+    let analysis = Analysis::of_language(&loaded.program.text, loaded.program.language).ok();
     let mut options: Vec<&'static str> = vec![ADD_BREAKPOINT];
     if parent
         .iter()
@@ -693,8 +697,11 @@ fn choose(
         options.extend(a.applicable());
         options.push(REMOVE_DEAD_CODE);
     }
-    // The modern relations, each tried only where the parent has what it needs.
-    options.extend(mm::MODERN);
+    // The modern relations, each tried only where the parent has what it needs. They spell
+    // conditions and code in JavaScript: not on Python programs.
+    if !python {
+        options.extend(mm::MODERN);
+    }
     options.retain(|o| allowed.contains(o));
     while !options.is_empty() {
         let k = rng.random_range(0..options.len());
@@ -825,10 +832,16 @@ fn choose(
                         })
                     )
                 });
+                let paused: HashSet<u32> = lines_on_stacks(parent).collect();
+                if python {
+                    match python_dead_code(ctx, loaded, &paused, pin.removed_lines(), rng) {
+                        Some(t) => return Some(program_choice(base, t)),
+                        None => continue,
+                    }
+                }
                 let Some(functions) = coverage_of(ctx, loaded, threw) else {
                     continue;
                 };
-                let paused: HashSet<u32> = lines_on_stacks(parent).collect();
                 let Some(t) = source::remove_dead_code(
                     &loaded.program.text,
                     &functions,
@@ -850,7 +863,7 @@ fn choose(
                 }) else {
                     continue;
                 };
-                if source::Analysis::of(&t.text).is_err() {
+                if source::Analysis::of_language(&t.text, loaded.program.language).is_err() {
                     tracing::warn!("{name} produced a program that does not parse; skipped");
                     continue;
                 }
@@ -1495,6 +1508,70 @@ fn coverage_of(
     None
 }
 
+/// Remove dynamically dead code from a Python program: one statement coverage.py's C tracer saw
+/// unexecuted (and where the parent never paused) becomes `pass` (Cod's Python variants),
+/// lines kept.
+fn python_dead_code(
+    ctx: &mut Context<'_>,
+    loaded: &Loaded,
+    paused: &HashSet<u32>,
+    at: Option<(u32, u32)>,
+    rng: &mut ChaCha8Rng,
+) -> Option<Transformed> {
+    use crate::cod::{py_syntax::PySyntax, python, variant};
+    if ctx.py_coverage.is_none() {
+        let python3 = crate::debugger::engines::which("python3")?;
+        match python::CoveragePy::start(&python3, python::Core::CTrace) {
+            Ok((c, _)) => *ctx.py_coverage = Some(c),
+            Err(e) => {
+                tracing::warn!("no coverage for remove-dead-code: {e}");
+                return None;
+            }
+        }
+    }
+    let cov = ctx.py_coverage.as_ref()?;
+    let dir = tempfile::Builder::new()
+        .prefix("dead-code-")
+        .tempdir_in(ctx.workdir)
+        .ok()?;
+    let text = &loaded.program.text;
+    let r = blocking(|| cov.profile(dir.path(), text, Duration::from_secs(5), ctx.prelude));
+    let r = match r {
+        Ok(r) if r.saved => r,
+        Ok(_) => return None,
+        Err(e) => {
+            tracing::warn!(
+                "no coverage of {} for remove-dead-code: {e}",
+                loaded.program.hash.short()
+            );
+            return None;
+        }
+    };
+    let syntax = PySyntax::parse(text)?;
+    let cands: Vec<_> = variant::unexecuted_by_lines(&syntax.candidates(), &r.lines)
+        .into_iter()
+        .filter(|c| !(c.first_line..=c.last_line).any(|l| paused.contains(&l)))
+        .filter(|c| at.is_none_or(|(a, b)| (c.first_line, c.last_line) == (a, b)))
+        .collect();
+    let c = cands.choose(rng)?.clone();
+    let v = variant::apply_python(text, vec![c.clone()]);
+    Some(Transformed {
+        name: morphtrace_schema::metamorphic::REMOVE_DEAD_CODE,
+        text: v.text,
+        map: PositionMap {
+            lines: Some(v.map),
+            edits: Vec::new(),
+        },
+        removed_lines: v.deleted_lines,
+        inserted_line: None,
+        fresh: None,
+        params: vec![
+            ("lines".into(), format!("{}-{}", c.first_line, c.last_line)),
+            ("statement".into(), c.kind),
+        ],
+    })
+}
+
 pub fn session_id(chain_key: &str, round: u32) -> SessionId {
     SessionId::from_key(&format!("{chain_key}|round {round}"))
 }
@@ -1510,6 +1587,9 @@ fn ok_to_continue(o: &SessionOutcome) -> bool {
 /// transformations and position maps need its syntax tree). A syntax error is no reason: the
 /// chain debugs such a program with action transformations.
 pub fn rejection(program: &Program) -> Option<String> {
+    if program.language != Language::JavaScript {
+        return None;
+    }
     match Analysis::of(&program.text) {
         Err(e) if e.is_limit() => Some(e.to_string()),
         _ => None,

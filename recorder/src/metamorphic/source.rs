@@ -66,11 +66,19 @@ pub struct Literal {
 /// A function that can take one more formal parameter.
 #[derive(Debug, Clone)]
 pub struct FunctionSite {
-    /// Byte offset where `, p` (or `p` without parameters) goes.
+    /// Byte offset where `, p` (or `p` without parameters) goes; in Python where `, p=None`
+    /// goes, or `p=None, ` before a `**kwargs` (`has_params` then).
     pub insert_at: usize,
     pub has_params: bool,
     /// Its body, braces included (byte range).
     pub body: (usize, usize),
+}
+
+/// The language the inserted and rewritten code is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Spelling {
+    JavaScript,
+    Python,
 }
 
 /// What the transformations can use in one program.
@@ -86,6 +94,7 @@ pub struct Analysis {
     /// `with` makes names dynamic: no transformation that names a variable.
     pub has_with: bool,
     positions: Positions,
+    spelling: Spelling,
 }
 
 /// A transformed program and how its positions relate to its parent's.
@@ -571,6 +580,41 @@ impl Collector<'_> {
 }
 
 impl Analysis {
+    /// Nothing found yet, in a program with these positions (the other languages' analyses
+    /// fill it).
+    pub fn empty(positions: Positions, spelling: Spelling) -> Analysis {
+        Analysis {
+            points: Vec::new(),
+            literals: Vec::new(),
+            functions: Vec::new(),
+            bodies: Vec::new(),
+            parameter_lists: Vec::new(),
+            has_with: false,
+            positions,
+            spelling,
+        }
+    }
+
+    /// The analysis of a program in its language: JavaScript as a classic script, Python by
+    /// `py_source`; the `Err` says why it cannot be transformed.
+    pub fn of_language(
+        text: &str,
+        language: morphtrace_schema::Language,
+    ) -> Result<Analysis, String> {
+        match language {
+            morphtrace_schema::Language::Python => super::py_source::analyze(text),
+            _ => Analysis::of(text).map_err(|e| e.to_string()),
+        }
+    }
+
+    pub fn positions(&self) -> &Positions {
+        &self.positions
+    }
+
+    pub fn line_of(&self, off: usize) -> u32 {
+        self.positions.lines.line_of(off)
+    }
+
     /// Analyses a classic script: a syntax error, or a program too large or deep for
     /// morphtrace, is the `Err`.
     pub fn of(text: &str) -> Result<Analysis, Refusal> {
@@ -596,6 +640,7 @@ impl Analysis {
                     parameter_lists: Vec::new(),
                     has_with: false,
                     positions: p.positions.clone(),
+                    spelling: Spelling::JavaScript,
                 },
             };
             script.visit_with(&mut c);
@@ -696,17 +741,22 @@ impl Analysis {
                 }
                 let (p, names) = points.choose(rng)?;
                 let v = &names.choose(rng)?.name;
+                let python = self.spelling == Spelling::Python;
                 Some(if name == INSERT_DEAD_CODE {
                     let value = rng.random_range(0..100u32);
-                    self.insert_line(
-                        text,
-                        p,
-                        INSERT_DEAD_CODE,
-                        &format!("if (false) {{ {v} = {value}; }}"),
-                        v,
-                    )
+                    let code = if python {
+                        format!("if False: {v} = {value}")
+                    } else {
+                        format!("if (false) {{ {v} = {value}; }}")
+                    };
+                    self.insert_line(text, p, INSERT_DEAD_CODE, &code, v)
                 } else {
-                    self.insert_line(text, p, ADD_NO_OP, &format!("{v} = {v};"), v)
+                    let code = if python {
+                        format!("{v} = {v}")
+                    } else {
+                        format!("{v} = {v};")
+                    };
+                    self.insert_line(text, p, ADD_NO_OP, &code, v)
                 })
             }
             INTEGER_LITERAL => {
@@ -717,7 +767,11 @@ impl Analysis {
                     .collect();
                 let l = ints.choose(rng)?;
                 let n = &text[l.start..l.end];
-                let forms = ["({n}-1+1)", "({n}+1-1)", "({n}/1)", "({n}*1)"];
+                // Python's `/` makes a float of an int.
+                let forms: &[&str] = match self.spelling {
+                    Spelling::JavaScript => &["({n}-1+1)", "({n}+1-1)", "({n}/1)", "({n}*1)"],
+                    Spelling::Python => &["({n}-1+1)", "({n}+1-1)", "({n}+0)", "({n}*1)"],
+                };
                 let form = forms.choose(rng)?;
                 Some(self.rewrite(text, l, INTEGER_LITERAL, &form.replace("{n}", n), form))
             }
@@ -731,9 +785,12 @@ impl Analysis {
                 let v = &l.names.choose(rng)?.name;
                 // Strict (in)equality never converts a value, so no user code can run
                 // (unlike the paper's `isNaN(v)`, §5.2.2); `v !== v` only holds for NaN.
-                let form = match l.value {
-                    LiteralValue::Bool(true) => "(v === v || v !== v)",
-                    _ => "(v !== v && v === v)",
+                // Python: identity, which no `__eq__` of the program's can intercept.
+                let form = match (l.value, self.spelling) {
+                    (LiteralValue::Bool(true), Spelling::JavaScript) => "(v === v || v !== v)",
+                    (_, Spelling::JavaScript) => "(v !== v && v === v)",
+                    (LiteralValue::Bool(true), Spelling::Python) => "(v is v or v is not v)",
+                    (_, Spelling::Python) => "(v is not v and v is v)",
                 };
                 Some(self.rewrite(text, l, BOOLEAN_LITERAL, &form.replace('v', v), form))
             }
@@ -916,10 +973,13 @@ impl Analysis {
             k += 1;
         }
         let fresh = format!("__mt{k}");
-        let inserted = if f.has_params {
-            format!(", {fresh}")
-        } else {
-            fresh.clone()
+        let inserted = match self.spelling {
+            Spelling::JavaScript if f.has_params => format!(", {fresh}"),
+            Spelling::JavaScript => fresh.clone(),
+            // Before `**kwargs` (its start), or at the end of the list.
+            Spelling::Python if text[f.insert_at..].starts_with("**") => format!("{fresh}=None, "),
+            Spelling::Python if f.has_params => format!(", {fresh}=None"),
+            Spelling::Python => format!("{fresh}=None"),
         };
         let at = self.location(f.insert_at);
         let edit = ColumnEdit {
@@ -951,6 +1011,7 @@ impl Analysis {
             removed_lines: Vec::new(),
             inserted_line: None,
             fresh: Some(FreshParameter {
+                none: self.spelling == Spelling::Python,
                 name: fresh.clone(),
                 body,
                 nested,

@@ -74,6 +74,7 @@ pub struct ChainJudge<'a> {
     /// The recorded transformation's choices (action positions replaced per candidate).
     pub pin: Pin,
     coverage: Option<V8Runner>,
+    py_coverage: Option<crate::cod::python::CoveragePy>,
 }
 
 impl<'a> ChainJudge<'a> {
@@ -100,6 +101,7 @@ impl<'a> ChainJudge<'a> {
             finding,
             pin: Pin::of(record),
             coverage: None,
+            py_coverage: None,
         }
     }
 
@@ -173,6 +175,7 @@ impl Judge for ChainJudge<'_> {
             policy: &self.policy,
             workdir: self.workdir,
             coverage: &mut self.coverage,
+            py_coverage: &mut self.py_coverage,
             node: self.node.clone(),
             session_timeout: self.session_timeout,
             prelude: self.prelude,

@@ -179,13 +179,6 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
             );
         }
     }
-    if r.strategy == Strategy::Metamorphic
-        && programs
-            .iter()
-            .any(|p| p.program.language != morphtrace_schema::Language::JavaScript)
-    {
-        bail!("--strategy metamorphic transforms JavaScript programs only (Python's transformations are not built yet)");
-    }
     let params = RandomParams {
         bp_per_line: r.bp_per_line,
         remove_prob: r.remove_prob,

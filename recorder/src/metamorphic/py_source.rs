@@ -1,0 +1,391 @@
+//! Table 1's program transformations for Python: where a line may be inserted and which names
+//! are bound there, the integer and boolean literals, the functions that can take one more
+//! parameter, from tree-sitter-python's syntax tree (as for Cod's variants). The edits are
+//! `source::Analysis`'s (one whole line inserted, or text rewritten inside one line), spelled in
+//! Python (`source::Spelling`).
+//!
+//! Python reads a name as local to a function when the function assigns it anywhere: an
+//! inserted `x = x` or `if False: x = 3` may only name what is already local and bound there.
+//! So the names offered are a function's parameters (bound from its first line) and, at the top
+//! level, names assigned by earlier top-level statements (run before, in order).
+
+use super::source::{Analysis, FunctionSite, Literal, LiteralValue, Name, Point, Spelling};
+use morphtrace_schema::lines::{Breaks, Positions};
+use tree_sitter::{Node, Parser};
+
+/// What names a statement list binds for the points in it.
+#[derive(Clone)]
+enum Scope {
+    /// A function's body: its parameters.
+    Function(Vec<String>),
+    /// The module: names bound so far by top-level assignments.
+    Module,
+    /// A class body: no point (its names are not variables of the code around).
+    Class,
+}
+
+/// Points, literals and functions of a Python program, or why not (tree-sitter-python could not
+/// parse it).
+pub fn analyze(text: &str) -> Result<Analysis, String> {
+    let mut p = Parser::new();
+    p.set_language(&tree_sitter_python::LANGUAGE.into())
+        .map_err(|e| e.to_string())?;
+    let tree = p
+        .parse(text, None)
+        .ok_or_else(|| "tree-sitter-python gave no tree".to_string())?;
+    let root = tree.root_node();
+    if root.has_error() {
+        return Err("tree-sitter-python could not parse it".into());
+    }
+    let positions = Positions::new(text, Breaks::C);
+    let mut out = Analysis::empty(positions, Spelling::Python);
+    // Statement lists to visit, with the scope their points see and the names bound before.
+    let mut lists: Vec<(Node, Scope, Vec<String>)> = vec![(root, Scope::Module, Vec::new())];
+    while let Some((list, scope, mut bound)) = lists.pop() {
+        let mut c = list.walk();
+        let children: Vec<Node> = list.named_children(&mut c).collect();
+        // After the last `from __future__` import: nothing may come before those.
+        let first_allowed = children
+            .iter()
+            .rposition(|n| n.kind() == "future_import_statement")
+            .map_or(0, |i| i + 1);
+        for (i, stmt) in children.iter().enumerate() {
+            if stmt.kind() == "comment" {
+                continue;
+            }
+            let docstring = i == 0
+                && stmt.kind() == "expression_statement"
+                && stmt.named_child(0).is_some_and(|s| s.kind() == "string");
+            let line_start = out.positions().lines.start(out.line_of(stmt.start_byte()));
+            let starts_line = text[line_start..stmt.start_byte()]
+                .chars()
+                .all(|c| c == ' ' || c == '\t');
+            let names: Vec<Name> = match &scope {
+                Scope::Function(params) => params.clone(),
+                Scope::Module => bound.clone(),
+                Scope::Class => Vec::new(),
+            }
+            .into_iter()
+            .map(|name| Name {
+                name,
+                assignable: true,
+            })
+            .collect();
+            if starts_line && !docstring && i >= first_allowed && !matches!(scope, Scope::Class) {
+                out.points.push(Point {
+                    line_start,
+                    line: out.line_of(stmt.start_byte()),
+                    indent: text[line_start..stmt.start_byte()].to_string(),
+                    names: names.clone(),
+                });
+            }
+            literals(*stmt, text, &names, &mut out);
+            // Nested statement lists, with their own scopes.
+            nested(*stmt, &scope, &bound, text, &mut lists, &mut out);
+            if matches!(scope, Scope::Module) {
+                bound.extend(assigned(*stmt, text));
+            }
+        }
+    }
+    out.points.sort_by_key(|p| p.line_start);
+    out.points.dedup_by_key(|p| p.line_start);
+    out.literals.sort_by_key(|l| l.start);
+    out.functions.sort_by_key(|f| f.insert_at);
+    Ok(out)
+}
+
+/// Names a top-level statement binds for what comes after it: `x = ...`, `x: T = ...`, `x += `
+/// (already bound), `def x`, `class x`, `import x`.
+fn assigned(stmt: Node, text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let name = |n: Node| text[n.byte_range()].to_string();
+    match stmt.kind() {
+        "expression_statement" => {
+            if let Some(a) = stmt.named_child(0).filter(|a| a.kind() == "assignment") {
+                // Chained `a = b = 1`: every plain-name target.
+                let mut cur = Some(a);
+                while let Some(n) = cur {
+                    if let Some(l) = n.child_by_field_name("left") {
+                        if l.kind() == "identifier" && n.child_by_field_name("right").is_some() {
+                            out.push(name(l));
+                        }
+                    }
+                    cur = n
+                        .child_by_field_name("right")
+                        .filter(|r| r.kind() == "assignment");
+                }
+            }
+        }
+        "function_definition" | "class_definition" => {
+            if let Some(n) = stmt.child_by_field_name("name") {
+                out.push(name(n));
+            }
+        }
+        "decorated_definition" => {
+            if let Some(d) = stmt.child_by_field_name("definition") {
+                out.extend(assigned(d, text));
+            }
+        }
+        _ => {}
+    }
+    out.retain(|n| !n.starts_with("__"));
+    out
+}
+
+/// The plain parameters of a function (`a`, `a=1`, `a: int`, `a: int = 1`), in order; whether
+/// it has `*args`, `**kwargs`, a bare `*` or `/`.
+fn parameters(params: Node, text: &str) -> (Vec<String>, Option<usize>) {
+    let mut names = Vec::new();
+    let mut kwargs_at = None;
+    let mut c = params.walk();
+    for p in params.named_children(&mut c) {
+        let ident = match p.kind() {
+            "identifier" => Some(p),
+            "default_parameter" | "typed_default_parameter" => p.child_by_field_name("name"),
+            "typed_parameter" => p.named_child(0).filter(|n| n.kind() == "identifier"),
+            "dictionary_splat_pattern" => {
+                kwargs_at = Some(p.start_byte());
+                None
+            }
+            _ => None,
+        };
+        if let Some(i) = ident.filter(|i| i.kind() == "identifier") {
+            names.push(text[i.byte_range()].to_string());
+        }
+    }
+    (names, kwargs_at)
+}
+
+/// The statement lists inside `stmt`, queued with their scopes; functions recorded as sites.
+fn nested<'t>(
+    stmt: Node<'t>,
+    scope: &Scope,
+    bound: &[String],
+    text: &str,
+    lists: &mut Vec<(Node<'t>, Scope, Vec<String>)>,
+    out: &mut Analysis,
+) {
+    let stmt = if stmt.kind() == "decorated_definition" {
+        match stmt.child_by_field_name("definition") {
+            Some(d) => d,
+            None => return,
+        }
+    } else {
+        stmt
+    };
+    match stmt.kind() {
+        "function_definition" => {
+            let (Some(params), Some(body)) = (
+                stmt.child_by_field_name("parameters"),
+                stmt.child_by_field_name("body"),
+            ) else {
+                return;
+            };
+            let (names, kwargs_at) = parameters(params, text);
+            // From the start of the body's first line: Python's debuggers pause at a line's
+            // column 0 (pdb) or give no column that matters (debugpy says 1 for every frame).
+            let body_start = out.positions().lines.start(out.line_of(body.start_byte()));
+            let body = (body_start, body.end_byte());
+            out.bodies.push(body);
+            if params.named_child_count() > 0 {
+                out.parameter_lists
+                    .push((params.start_byte(), params.end_byte()));
+            }
+            // `, __mt1=None` before `**kwargs`, or before the closing parenthesis.
+            let (insert_at, has_params) = match kwargs_at {
+                Some(at) => (at, true),
+                None => {
+                    let close = params.end_byte() - 1;
+                    // A trailing comma already separates: `def f(a, b,)`.
+                    let before = text[params.start_byte() + 1..close].trim_end();
+                    (close, !before.is_empty() && !before.ends_with(','))
+                }
+            };
+            out.functions.push(FunctionSite {
+                insert_at,
+                has_params,
+                body,
+            });
+            if let Some(block) = stmt.child_by_field_name("body") {
+                lists.push((block, Scope::Function(names), Vec::new()));
+            }
+        }
+        "class_definition" => {
+            if let Some(body) = stmt.child_by_field_name("body") {
+                lists.push((body, Scope::Class, Vec::new()));
+            }
+        }
+        _ => {
+            // Compound statements: their blocks (and their clauses' blocks) share the scope.
+            let mut stack = vec![stmt];
+            while let Some(n) = stack.pop() {
+                let mut c = n.walk();
+                for child in n.named_children(&mut c) {
+                    match child.kind() {
+                        "block" => lists.push((child, scope.clone(), bound.to_vec())),
+                        k if k.ends_with("_clause") || k == "case_clause" => stack.push(child),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The integer and boolean literals of a simple statement, or of a compound statement's own
+/// line (its condition, its iterable; not its blocks, which are lists of their own).
+fn literals(stmt: Node, text: &str, names: &[Name], out: &mut Analysis) {
+    let mut stack = vec![stmt];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            // Statement lists and definitions are visited as lists; patterns cannot hold an
+            // expression; a string's parts are not code (its interpolations are, but rarely).
+            "block"
+            | "function_definition"
+            | "class_definition"
+            | "case_pattern"
+            | "string"
+            | "decorator" => continue,
+            "integer" => {
+                let t = &text[n.byte_range()];
+                if t.bytes().all(|b| b.is_ascii_digit()) && (t == "0" || !t.starts_with('0')) {
+                    if let Ok(v) = t.parse::<u64>() {
+                        out.literals.push(Literal {
+                            start: n.start_byte(),
+                            end: n.end_byte(),
+                            value: LiteralValue::Int(v),
+                            names: names.to_vec(),
+                        });
+                    }
+                }
+                continue;
+            }
+            "true" | "false" => {
+                out.literals.push(Literal {
+                    start: n.start_byte(),
+                    end: n.end_byte(),
+                    value: LiteralValue::Bool(n.kind() == "true"),
+                    names: names.to_vec(),
+                });
+                continue;
+            }
+            _ => {}
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use morphtrace_schema::metamorphic::{
+        ADD_NO_OP, ADD_PARAMETER, BOOLEAN_LITERAL, INSERT_DEAD_CODE, INTEGER_LITERAL,
+    };
+    use rand::SeedableRng;
+
+    const PROG: &str = "\"\"\"Module doc.\"\"\"
+from __future__ import annotations
+import sys
+
+LIMIT = 10
+
+
+def f(a, b=2, **kw):
+    \"\"\"Doc.\"\"\"
+    c = a + b
+    if c > 3:
+        return True
+    return False
+
+
+class K:
+    x = 1
+
+    def m(self):
+        return self.x
+
+
+print(f(LIMIT, 1), K().m())
+";
+
+    #[test]
+    fn points_see_only_bound_names() {
+        let a = analyze(PROG).unwrap();
+        let at = |line: u32| a.points.iter().find(|p| p.line == line);
+        // Not before the module's docstring or the future import, nor in a class body.
+        assert!(at(0).is_none() && at(1).is_none());
+        assert!(at(2).is_some());
+        assert!(at(16).is_none(), "a class body's statement");
+        // Not before a function's docstring; its parameters after.
+        assert!(at(8).is_none());
+        let names = |l: u32| -> Vec<String> {
+            at(l)
+                .unwrap()
+                .names
+                .iter()
+                .map(|n| n.name.clone())
+                .collect()
+        };
+        assert_eq!(names(9), ["a", "b"]);
+        assert_eq!(names(11), ["a", "b"]);
+        assert_eq!(at(11).unwrap().indent, "        ");
+        assert_eq!(names(19), ["self"]);
+        // Top level: what earlier top-level statements bound.
+        assert_eq!(names(22), ["LIMIT", "f", "K"]);
+        assert_eq!(names(4), Vec::<String>::new());
+    }
+
+    #[test]
+    fn transformations_keep_the_program_python() {
+        let a = analyze(PROG).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let applicable = a.applicable();
+        for name in [
+            INSERT_DEAD_CODE,
+            ADD_NO_OP,
+            INTEGER_LITERAL,
+            BOOLEAN_LITERAL,
+            ADD_PARAMETER,
+        ] {
+            assert!(applicable.contains(&name), "{name} in {applicable:?}");
+            for _ in 0..20 {
+                let t = a.transform(PROG, name, &mut rng).unwrap();
+                // Python compiles it (the interpreter is the judge, not tree-sitter).
+                let o = std::process::Command::new("python3")
+                    .args(["-c", "import sys; compile(sys.stdin.read(), 'p', 'exec')"])
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .and_then(|mut c| {
+                        use std::io::Write;
+                        c.stdin.take().unwrap().write_all(t.text.as_bytes())?;
+                        c.wait_with_output()
+                    })
+                    .unwrap();
+                assert!(
+                    o.status.success(),
+                    "{name}:\n{}\n{}",
+                    t.text,
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                assert!(analyze(&t.text).is_ok());
+            }
+        }
+        let t = a.transform(PROG, ADD_PARAMETER, &mut rng).unwrap();
+        assert!(
+            t.text.contains("def f(a, b=2, __mt1=None, **kw):")
+                || t.text.contains("def m(self, __mt1=None):"),
+            "{}",
+            t.text
+        );
+        let t = a.transform(PROG, INSERT_DEAD_CODE, &mut rng).unwrap();
+        assert!(t.text.contains("if False: "), "{}", t.text);
+    }
+
+    #[test]
+    fn broken_programs_are_refused() {
+        assert!(analyze("def f(:\n").is_err());
+    }
+}
