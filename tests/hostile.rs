@@ -287,7 +287,8 @@ fn debugger_strategies_give_every_hostile_program_an_outcome() {
 }
 
 /// Python's debuggers alike: every hostile Python program ends one session of debugpy's, of
-/// pdb's and of their differential, with its outcome, and the campaign goes on.
+/// pdb's, of their differential and of a metamorphic chain on debugpy, with its outcome, and
+/// the campaign goes on.
 #[test]
 fn python_debuggers_give_every_hostile_program_an_outcome() {
     let _serial = serial();
@@ -307,6 +308,14 @@ fn python_debuggers_give_every_hostile_program_an_outcome() {
             "--engine",
             "pdb",
         ][..],
+        &[
+            "--strategy",
+            "metamorphic",
+            "--engine",
+            "debugpy",
+            "--rounds",
+            "1",
+        ][..],
     ] {
         let label = args.join(" ");
         let run = record(dir.path(), &corpus_dir, &label, args);
@@ -320,7 +329,7 @@ fn python_debuggers_give_every_hostile_program_an_outcome() {
             "{label}: {:?}",
             run.outcomes["out-of-memory-at-once.py"]
         );
-        if !label.contains("differential") {
+        if !label.contains("differential") && !label.contains("metamorphic") {
             for (name, want) in [
                 ("bom-utf8.py", "finished|action-limit"),
                 ("breaks-crlf.py", "finished|action-limit"),

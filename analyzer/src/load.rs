@@ -920,7 +920,7 @@ impl Ctx<'_> {
             return ast::PROGRAM.into();
         };
         match self.programs.get(program) {
-            Some(p) => self.memo.get(*program, &p.text).of(line).into(),
+            Some(p) => self.memo.get(p).of(line).into(),
             None => "Unknown".into(),
         }
     }
@@ -1001,7 +1001,7 @@ impl Ctx<'_> {
             dc.after_the_code
                 .push(match (line, self.programs.get(&s.program)) {
                     (Some(l), Some(p)) => {
-                        let nodes = self.memo.get(s.program, &p.text);
+                        let nodes = self.memo.get(p);
                         nodes.parsed().then(|| nodes.after_the_code(l))
                     }
                     _ => None,
@@ -1045,7 +1045,7 @@ impl Ctx<'_> {
                     self.programs.get(&s.program),
                 ) {
                     (DivergenceKind::Variables, Some(name), Some(p)) => {
-                        self.memo.get(s.program, &p.text).binding(name)
+                        self.memo.get(p).binding(name)
                     }
                     _ => None,
                 },

@@ -15,6 +15,7 @@
 
 pub mod nesting;
 pub mod nodes;
+pub mod python;
 
 use morphtrace_schema::lines::Positions;
 use swc_common::comments::SingleThreadedComments;

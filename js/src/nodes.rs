@@ -95,6 +95,34 @@ impl LineNodes {
         })
     }
 
+    /// Classifies every line of a program in its language: JavaScript by [`LineNodes::compute`];
+    /// Python by tree-sitter-python's statement kinds (`if_statement`, `return_statement`, ...;
+    /// blank and comment lines `Program`, as in JavaScript), with no bindings.
+    pub fn of_language(text: &str, language: morphtrace_schema::Language) -> LineNodes {
+        if language != morphtrace_schema::Language::Python {
+            return LineNodes::compute(text);
+        }
+        match crate::python::PythonTree::parse(text).filter(|t| !t.has_error()) {
+            Some(t) => LineNodes {
+                lines: t
+                    .line_kinds(text)
+                    .into_iter()
+                    .map(|k| match k {
+                        "blank" | "comment" => PROGRAM,
+                        k => k,
+                    })
+                    .collect(),
+                all: None,
+                bindings: HashMap::new(),
+            },
+            None => LineNodes {
+                lines: Vec::new(),
+                all: Some(UNPARSABLE),
+                bindings: HashMap::new(),
+            },
+        }
+    }
+
     /// Classifies every line of `text` (lines end at every ECMAScript line break).
     pub fn compute(text: &str) -> LineNodes {
         let parsed = crate::parse(text, Goal::Program, |p| {
@@ -138,11 +166,12 @@ pub struct Memo {
 }
 
 impl Memo {
-    pub fn get(&self, hash: morphtrace_schema::ProgramHash, text: &str) -> Arc<LineNodes> {
+    pub fn get(&self, program: &morphtrace_schema::Program) -> Arc<LineNodes> {
+        let hash = program.hash;
         if let Some(n) = self.cache.lock().ok().and_then(|c| c.get(&hash).cloned()) {
             return n;
         }
-        let n = Arc::new(LineNodes::compute(text));
+        let n = Arc::new(LineNodes::of_language(&program.text, program.language));
         if let Ok(mut c) = self.cache.lock() {
             c.insert(hash, n.clone());
         }

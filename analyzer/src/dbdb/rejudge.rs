@@ -83,7 +83,7 @@ fn class_of(
         .and_then(|t| trigger_line(&t.into(), action_index));
     let node = match (line, reader.program(&s.program)) {
         (None, _) => crate::dbdb::ast::PROGRAM.to_string(),
-        (Some(l), Some(p)) => memo.get(s.program, &p.text).of(l).to_string(),
+        (Some(l), Some(p)) => memo.get(p).of(l).to_string(),
         (Some(_), None) => "Unknown".into(),
     };
     [kind.to_string(), action.to_string(), node]

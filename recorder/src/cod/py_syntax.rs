@@ -2,37 +2,8 @@
 //! as C's), the kind of every line, and the statements Cod may delete.
 
 use super::variant::{Deletable, LineKinds};
-use morphtrace_schema::lines::{Breaks, LineIndex};
-use tree_sitter::{Node, Parser, Tree};
-
-/// Statements as tree-sitter-python names them (simple ones and compound ones).
-const STATEMENTS: &[&str] = &[
-    "expression_statement",
-    "return_statement",
-    "pass_statement",
-    "break_statement",
-    "continue_statement",
-    "raise_statement",
-    "assert_statement",
-    "delete_statement",
-    "import_statement",
-    "import_from_statement",
-    "future_import_statement",
-    "global_statement",
-    "nonlocal_statement",
-    "print_statement",
-    "exec_statement",
-    "type_alias_statement",
-    "if_statement",
-    "for_statement",
-    "while_statement",
-    "try_statement",
-    "with_statement",
-    "match_statement",
-    "function_definition",
-    "class_definition",
-    "decorated_definition",
-];
+use morphtrace_js::python::{PythonTree, STATEMENTS};
+use tree_sitter::Node;
 
 /// Declarations the compiler acts on whether or not the line runs: deleting one changes the
 /// meaning of code that did run.
@@ -42,105 +13,28 @@ const NOT_DELETABLE: &[&str] = &[
     "future_import_statement",
 ];
 
-pub struct PySyntax {
-    tree: Tree,
-    /// Lines as CPython's tokenizer counts them (`\n`, `\r\n`, `\r`).
-    lines: LineIndex,
-}
+pub struct PySyntax(PythonTree);
 
 impl PySyntax {
     pub fn parse(text: &str) -> Option<PySyntax> {
-        let mut p = Parser::new();
-        p.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
-        // tree-sitter-python ends lines at `\n` only; CPython also at a lone `\r`. The same
-        // bytes with each lone `\r` as `\n` keep every offset.
-        let tree = if text.contains('\r') {
-            let b = text.as_bytes();
-            let unix: Vec<u8> = b
-                .iter()
-                .enumerate()
-                .map(|(i, &c)| {
-                    if c == b'\r' && b.get(i + 1) != Some(&b'\n') {
-                        b'\n'
-                    } else {
-                        c
-                    }
-                })
-                .collect();
-            p.parse(&unix, None)?
-        } else {
-            p.parse(text, None)?
-        };
-        Some(PySyntax {
-            tree,
-            lines: LineIndex::new(text, Breaks::C),
-        })
+        PythonTree::parse(text).map(PySyntax)
     }
 
     /// Why the program cannot be profiled from its syntax alone: tree-sitter-python had to
     /// recover from errors (the interpreter's own verdict comes from running it).
     pub fn rejection(&self) -> Option<String> {
-        self.tree
-            .root_node()
+        self.0
             .has_error()
             .then(|| "tree-sitter-python could not parse it".to_string())
     }
 
-    /// The syntax kind of every line: the statement (or clause) the line's text belongs to,
-    /// `else`, `except`, `finally` for those clauses' lines, `blank` and `comment`.
+    /// The syntax kind of every line (`morphtrace_js::python`).
     pub fn line_kinds(&self, text: &str) -> LineKinds {
-        let mut kinds = Vec::with_capacity(self.lines.len());
-        for l in 0..self.lines.len() as u32 {
-            let offset = self.lines.start(l);
-            let line = self.lines.line(text, l);
-            let trimmed = line.trim();
-            if trimmed.is_empty() {
-                kinds.push("blank".to_string());
-                continue;
-            }
-            if trimmed.starts_with('#') {
-                kinds.push("comment".to_string());
-                continue;
-            }
-            let start = offset + (line.len() - line.trim_start().len());
-            let end = offset + line.trim_end().len();
-            let Some(mut n) = self
-                .tree
-                .root_node()
-                .named_descendant_for_byte_range(start, end)
-            else {
-                kinds.push("?".into());
-                continue;
-            };
-            // `a = 1; b = 2`: the block holding both; name the first.
-            if matches!(n.kind(), "block" | "module") {
-                let mut c = n.walk();
-                let first = n.named_children(&mut c).find(|c| c.start_byte() == start);
-                if let Some(first) = first {
-                    n = first;
-                }
-            }
-            // `x = 1` is an assignment inside an expression statement: name the statement
-            // (the innermost node that starts where the line's text starts and is one).
-            while !STATEMENTS.contains(&n.kind()) && n.kind() != "decorator" {
-                match n.parent() {
-                    Some(p) if p.start_byte() == n.start_byte() && p.kind() != "module" => n = p,
-                    _ => break,
-                }
-            }
-            kinds.push(
-                match n.kind() {
-                    "else_clause" => "else",
-                    "except_clause" | "except_group_clause" => "except",
-                    "finally_clause" => "finally",
-                    "decorator" => "decorator",
-                    "module" | "comment" => "comment",
-                    k => k,
-                }
-                .to_string(),
-            );
-        }
-        kinds
+        self.0
+            .line_kinds(text)
+            .into_iter()
+            .map(str::to_string)
+            .collect()
     }
 
     /// Statements Cod may delete when coverage.py reports them unexecuted: a whole statement
@@ -150,7 +44,7 @@ impl PySyntax {
         let mut out = Vec::new();
         // Children of every statement list (`parent()` walks from the root: quadratic on a
         // deeply nested program).
-        super::c_syntax::visit(self.tree.root_node(), &mut |list: Node| {
+        super::c_syntax::visit(self.0.tree.root_node(), &mut |list: Node| {
             if !matches!(list.kind(), "module" | "block") {
                 return;
             }
@@ -160,8 +54,8 @@ impl PySyntax {
                     out.push(Deletable {
                         start: n.start_byte(),
                         end: n.end_byte(),
-                        first_line: self.lines.line_of(n.start_byte()),
-                        last_line: self.lines.line_of(n.end_byte().saturating_sub(1)),
+                        first_line: self.0.lines.line_of(n.start_byte()),
+                        last_line: self.0.lines.line_of(n.end_byte().saturating_sub(1)),
                         kind: n.kind().to_string(),
                     });
                 }

@@ -26,15 +26,22 @@ pub struct GoOn<'a> {
     pub triage: &'a Triage,
     pub labels: Vec<String>,
     pub program: &'a str,
+    pub language: morphtrace_schema::Language,
     nodes: Option<LineNodes>,
 }
 
 impl<'a> GoOn<'a> {
-    pub fn new(triage: &'a Triage, labels: Vec<String>, program: &'a str) -> GoOn<'a> {
+    pub fn new(
+        triage: &'a Triage,
+        labels: Vec<String>,
+        program: &'a str,
+        language: morphtrace_schema::Language,
+    ) -> GoOn<'a> {
         GoOn {
             triage,
             labels,
             program,
+            language,
             nodes: None,
         }
     }
@@ -42,7 +49,7 @@ impl<'a> GoOn<'a> {
     /// The program's syntax, parsed at the first divergence that needs it.
     fn nodes(&mut self) -> &LineNodes {
         self.nodes
-            .get_or_insert_with(|| LineNodes::compute(self.program))
+            .get_or_insert_with(|| LineNodes::of_language(self.program, self.language))
     }
 }
 

@@ -512,7 +512,7 @@ pub async fn run_under(
         // One engine has nothing to diverge from.
         go_on: triage
             .filter(|_| n > 1)
-            .map(|t| continuation::GoOn::new(t, labels, &program.text)),
+            .map(|t| continuation::GoOn::new(t, labels, &program.text, program.language)),
         stopped: false,
         undone: false,
         computed,

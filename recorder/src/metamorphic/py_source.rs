@@ -10,8 +10,18 @@
 //! level, names assigned by earlier top-level statements (run before, in order).
 
 use super::source::{Analysis, FunctionSite, Literal, LiteralValue, Name, Point, Spelling};
+use morphtrace_js::python::PythonTree;
 use morphtrace_schema::lines::{Breaks, Positions};
-use tree_sitter::{Node, Parser};
+use tree_sitter::Node;
+
+/// Expressions whose code runs in a frame of its own (CPython 3.11).
+const OWN_FRAME: &[&str] = &[
+    "lambda",
+    "list_comprehension",
+    "set_comprehension",
+    "dictionary_comprehension",
+    "generator_expression",
+];
 
 /// What names a statement list binds for the points in it.
 #[derive(Clone)]
@@ -27,13 +37,9 @@ enum Scope {
 /// Points, literals and functions of a Python program, or why not (tree-sitter-python could not
 /// parse it).
 pub fn analyze(text: &str) -> Result<Analysis, String> {
-    let mut p = Parser::new();
-    p.set_language(&tree_sitter_python::LANGUAGE.into())
-        .map_err(|e| e.to_string())?;
-    let tree = p
-        .parse(text, None)
-        .ok_or_else(|| "tree-sitter-python gave no tree".to_string())?;
-    let root = tree.root_node();
+    let parsed =
+        PythonTree::parse(text).ok_or_else(|| "tree-sitter-python gave no tree".to_string())?;
+    let root = parsed.tree.root_node();
     if root.has_error() {
         return Err("tree-sitter-python could not parse it".into());
     }
@@ -187,11 +193,35 @@ fn nested<'t>(
             let body_start = out.positions().lines.start(out.line_of(body.start_byte()));
             let body = (body_start, body.end_byte());
             out.bodies.push(body);
+            // Lambdas and comprehensions run in frames of their own, which do not see a new
+            // parameter: their lines, whole (a pause has no column that tells them apart).
+            if let Some(block) = stmt.child_by_field_name("body") {
+                let mut stack = vec![block];
+                while let Some(n) = stack.pop() {
+                    if OWN_FRAME.contains(&n.kind()) {
+                        let start = out.positions().lines.start(out.line_of(n.start_byte()));
+                        let last = out.line_of(n.end_byte().saturating_sub(1));
+                        let end = out
+                            .positions()
+                            .lines
+                            .start(last + 1)
+                            .min(text.len())
+                            .max(n.end_byte());
+                        out.bodies.push((start, end));
+                        continue;
+                    }
+                    if n.kind() == "function_definition" {
+                        continue;
+                    }
+                    let mut c = n.walk();
+                    stack.extend(n.named_children(&mut c));
+                }
+            }
             if params.named_child_count() > 0 {
                 out.parameter_lists
                     .push((params.start_byte(), params.end_byte()));
             }
-            // `, __mt1=None` before `**kwargs`, or before the closing parenthesis.
+            // `, _mt1=None` before `**kwargs`, or before the closing parenthesis.
             let (insert_at, has_params) = match kwargs_at {
                 Some(at) => (at, true),
                 None => {
@@ -375,8 +405,8 @@ print(f(LIMIT, 1), K().m())
         }
         let t = a.transform(PROG, ADD_PARAMETER, &mut rng).unwrap();
         assert!(
-            t.text.contains("def f(a, b=2, __mt1=None, **kw):")
-                || t.text.contains("def m(self, __mt1=None):"),
+            t.text.contains("def f(a, b=2, _mt1=None, **kw):")
+                || t.text.contains("def m(self, _mt1=None):"),
             "{}",
             t.text
         );

@@ -968,11 +968,17 @@ impl Analysis {
     }
 
     fn add_parameter(&self, text: &str, f: &FunctionSite) -> Transformed {
+        // Python mangles a name that starts with two underscores inside a class (`__mt1` in a
+        // method is `_Point__mt1`): one underscore there.
+        let prefix = match self.spelling {
+            Spelling::JavaScript => "__mt",
+            Spelling::Python => "_mt",
+        };
         let mut k = 1;
-        while text.contains(&format!("__mt{k}")) {
+        while text.contains(&format!("{prefix}{k}")) {
             k += 1;
         }
-        let fresh = format!("__mt{k}");
+        let fresh = format!("{prefix}{k}");
         let inserted = match self.spelling {
             Spelling::JavaScript if f.has_params => format!(", {fresh}"),
             Spelling::JavaScript => fresh.clone(),

@@ -66,6 +66,9 @@ pub struct AdapterTraits {
 struct Breakpoint {
     id: BreakpointId,
     line: u32,
+    /// Where the adapter placed it (0-based), when it verified it: debugpy moves a breakpoint
+    /// on a line without code to the preceding line with code.
+    placed: Option<u32>,
     column: Option<u32>,
     condition: Option<String>,
     log: Option<String>,
@@ -408,7 +411,7 @@ impl DapSession {
             .iter()
             .filter(|b| match b.adapter_id {
                 Some(a) if !named.is_empty() => named.contains(&a),
-                _ => named.is_empty() && b.line == at.line,
+                _ => named.is_empty() && b.placed.unwrap_or(b.line) == at.line,
             })
             .map(|b| b.id)
             .collect();
@@ -584,6 +587,11 @@ impl DapSession {
             .unwrap_or_default();
         for (b, p) in self.breakpoints.iter_mut().zip(&placed) {
             b.adapter_id = p.get("id").and_then(Json::as_i64);
+            b.placed = p
+                .get("line")
+                .and_then(Json::as_u64)
+                .filter(|_| p.get("verified") == Some(&json!(true)))
+                .map(|l| l.saturating_sub(1) as u32);
         }
         Ok(placed)
     }
@@ -622,6 +630,7 @@ impl DapSession {
             condition,
             log,
             adapter_id: None,
+            placed: None,
         });
         let placed = match self.send_breakpoints().await {
             Ok(p) => p,
@@ -740,13 +749,17 @@ impl Debugger for DapSession {
                     ));
                 };
                 // A continue from the first statement passes a breakpoint set there: report
-                // the hit, as an engine that runs the program from its start does.
+                // the hit, as an engine that runs the program from its start does. Where the
+                // adapter placed it counts (one asked for inside a module's docstring is on the
+                // docstring's first line, where the program waits).
                 if let Some(mut p) = self.pause(&initial, action).await? {
                     let hit: Vec<BreakpointId> = self
                         .breakpoints
                         .iter()
                         .filter(|b| {
-                            b.log.is_none() && b.condition.is_none() && b.line == p.location.line
+                            b.log.is_none()
+                                && b.condition.is_none()
+                                && b.placed.unwrap_or(b.line) == p.location.line
                         })
                         .map(|b| b.id)
                         .collect();

@@ -1,0 +1,131 @@
+//! Python's syntax for morphtrace, by tree-sitter-python (the grammar family of Cod's C
+//! variants: one runtime, no recursion on deep programs): the statement (or clause) each line
+//! belongs to, shared by the recorder (coverage classes, Cod's variants) and the analyzer (the
+//! `ast_node` of a Python line).
+
+use morphtrace_schema::lines::{Breaks, LineIndex};
+use tree_sitter::{Parser, Tree};
+
+/// Statements as tree-sitter-python names them (simple ones and compound ones).
+pub const STATEMENTS: &[&str] = &[
+    "expression_statement",
+    "return_statement",
+    "pass_statement",
+    "break_statement",
+    "continue_statement",
+    "raise_statement",
+    "assert_statement",
+    "delete_statement",
+    "import_statement",
+    "import_from_statement",
+    "future_import_statement",
+    "global_statement",
+    "nonlocal_statement",
+    "print_statement",
+    "exec_statement",
+    "type_alias_statement",
+    "if_statement",
+    "for_statement",
+    "while_statement",
+    "try_statement",
+    "with_statement",
+    "match_statement",
+    "function_definition",
+    "class_definition",
+    "decorated_definition",
+];
+
+/// A Python program's syntax tree, with its lines as CPython counts them.
+pub struct PythonTree {
+    pub tree: Tree,
+    /// Lines as CPython's tokenizer counts them (`\n`, `\r\n`, `\r`).
+    pub lines: LineIndex,
+}
+
+impl PythonTree {
+    pub fn parse(text: &str) -> Option<PythonTree> {
+        let mut p = Parser::new();
+        p.set_language(&tree_sitter_python::LANGUAGE.into()).ok()?;
+        // tree-sitter-python ends lines at `\n` only; CPython also at a lone `\r`. The same
+        // bytes with each lone `\r` as `\n` keep every offset.
+        let tree = if text.contains('\r') {
+            let b = text.as_bytes();
+            let unix: Vec<u8> = b
+                .iter()
+                .enumerate()
+                .map(|(i, &c)| {
+                    if c == b'\r' && b.get(i + 1) != Some(&b'\n') {
+                        b'\n'
+                    } else {
+                        c
+                    }
+                })
+                .collect();
+            p.parse(&unix, None)?
+        } else {
+            p.parse(text, None)?
+        };
+        Some(PythonTree {
+            tree,
+            lines: LineIndex::new(text, Breaks::C),
+        })
+    }
+
+    /// tree-sitter-python had to recover from errors.
+    pub fn has_error(&self) -> bool {
+        self.tree.root_node().has_error()
+    }
+
+    /// The syntax kind of every line: the statement (or clause) the line's text belongs to,
+    /// `else`, `except`, `finally` for those clauses' lines, `blank` and `comment`.
+    pub fn line_kinds(&self, text: &str) -> Vec<&'static str> {
+        let mut kinds = Vec::with_capacity(self.lines.len());
+        for l in 0..self.lines.len() as u32 {
+            let offset = self.lines.start(l);
+            let line = self.lines.line(text, l);
+            let trimmed = line.trim();
+            if trimmed.is_empty() {
+                kinds.push("blank");
+                continue;
+            }
+            if trimmed.starts_with('#') {
+                kinds.push("comment");
+                continue;
+            }
+            let start = offset + (line.len() - line.trim_start().len());
+            let end = offset + line.trim_end().len();
+            let Some(mut n) = self
+                .tree
+                .root_node()
+                .named_descendant_for_byte_range(start, end)
+            else {
+                kinds.push("?");
+                continue;
+            };
+            // `a = 1; b = 2`: the block holding both; name the first.
+            if matches!(n.kind(), "block" | "module") {
+                let mut c = n.walk();
+                let first = n.named_children(&mut c).find(|c| c.start_byte() == start);
+                if let Some(first) = first {
+                    n = first;
+                }
+            }
+            // `x = 1` is an assignment inside an expression statement: name the statement
+            // (the innermost node that starts where the line's text starts and is one).
+            while !STATEMENTS.contains(&n.kind()) && n.kind() != "decorator" {
+                match n.parent() {
+                    Some(p) if p.start_byte() == n.start_byte() && p.kind() != "module" => n = p,
+                    _ => break,
+                }
+            }
+            kinds.push(match n.kind() {
+                "else_clause" => "else",
+                "except_clause" | "except_group_clause" => "except",
+                "finally_clause" => "finally",
+                "module" | "comment" => "comment",
+                k => k,
+            });
+        }
+        kinds
+    }
+}
