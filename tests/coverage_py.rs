@@ -323,45 +323,29 @@ fn a_core_the_interpreter_lacks_is_refused() {
     let has_sysmon = String::from_utf8_lossy(&o.stdout).trim() == "True";
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("p.py"), "print(1)\n").unwrap();
-    let o = Command::new(RECORD)
-        .args([
-            "run",
-            "--strategy",
-            "coverage",
-            "--engine",
-            "coverage.py+sysmon",
-        ])
-        .arg("--corpus")
-        .arg(dir.path().join("p.py"))
-        .arg("--out")
-        .arg(dir.path().join("s.mtrace"))
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&o.stderr);
+    // (whether the campaign ran, what it said on stderr)
+    let campaign = |engine: &str, out: &str| {
+        let o = Command::new(RECORD)
+            .args(["run", "--strategy", "coverage", "--engine", engine])
+            .arg("--corpus")
+            .arg(dir.path().join("p.py"))
+            .arg("--out")
+            .arg(dir.path().join(out))
+            .output()
+            .unwrap();
+        (
+            o.status.success(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (ran, err) = campaign("coverage.py+sysmon", "s.mtrace");
     if has_sysmon {
-        assert!(o.status.success(), "{err}");
+        assert!(ran, "{err}");
     } else {
-        assert!(!o.status.success());
+        assert!(!ran);
         assert!(err.contains("sys.monitoring needs Python 3.12"), "{err}");
     }
-    let o = Command::new(RECORD)
-        .args([
-            "run",
-            "--strategy",
-            "coverage",
-            "--engine",
-            "coverage.py+cython",
-        ])
-        .arg("--corpus")
-        .arg(dir.path().join("p.py"))
-        .arg("--out")
-        .arg(dir.path().join("t.mtrace"))
-        .output()
-        .unwrap();
-    assert!(!o.status.success());
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("the cores are `ctrace`"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let (ran, err) = campaign("coverage.py+cython", "t.mtrace");
+    assert!(!ran);
+    assert!(err.contains("the cores are `ctrace`"), "{err}");
 }

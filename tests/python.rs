@@ -585,6 +585,15 @@ async fn a_fault_planted_in_debugpys_messages_is_caught_by_the_differential() {
     }
 }
 
+/// `debugpy` or `pdb`, with the default options.
+async fn debugger(name: &str) -> Box<dyn Engine> {
+    if name == "pdb" {
+        pdb(CaptureOptions::default()).await
+    } else {
+        debugpy(CaptureOptions::default()).await
+    }
+}
+
 async fn pdb(opts: CaptureOptions) -> Box<dyn Engine> {
     EngineSpec::parse("pdb")
         .unwrap_or_else(|e| panic!("pdb: {e}"))
@@ -602,11 +611,7 @@ async fn pdb_steps_and_shows_the_values_debugpy_shows() {
     let (_dir, p) = inline("values.py", VALUES);
     let mut views = Vec::new();
     for engine in ["debugpy", "pdb"] {
-        let mut e = if engine == "pdb" {
-            pdb(CaptureOptions::default()).await
-        } else {
-            debugpy(CaptureOptions::default()).await
-        };
+        let mut e = debugger(engine).await;
         let mut d = open(&mut e, &p).await;
         d.set_breakpoint(12, None).await.unwrap();
         let p0 = paused(d.control(&Action::Start).await.unwrap());
@@ -674,20 +679,17 @@ def f(x):
 print(f(1))
 ";
 
-/// A step out of a frame that an exception leaves stops at the caller's next line, in debugpy
-/// and in pdb alike (pdb stops at the exception event there first; the session once repeated
-/// its `return` from there and ran on). With no handler in the caller, both run to the end.
+/// A step out of a frame that an exception leaves stops in the calling function, on the line
+/// of the call, in debugpy and in pdb alike (pdb at its exception event there; the session once
+/// repeated its `return` from there and ran on). At the top level, with nothing to catch it,
+/// both run to the uncaught end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_step_out_of_a_frame_an_exception_leaves_stops_in_the_caller() {
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline("raises.py", RAISES_INTO_CALLER);
     let mut seen = Vec::new();
     for engine in ["debugpy", "pdb"] {
-        let mut e = if engine == "pdb" {
-            pdb(CaptureOptions::default()).await
-        } else {
-            debugpy(CaptureOptions::default()).await
-        };
+        let mut e = debugger(engine).await;
         let mut d = open(&mut e, &p).await;
         d.set_breakpoint(1, None).await.unwrap();
         let at = paused(d.control(&Action::Start).await.unwrap());
@@ -711,11 +713,7 @@ async fn a_step_out_of_a_frame_an_exception_leaves_stops_in_the_caller() {
         "def g(x):\n    y = x + 1\n    return [][y]\n\ng(1)\nprint('never')\n",
     );
     for engine in ["debugpy", "pdb"] {
-        let mut e = if engine == "pdb" {
-            pdb(CaptureOptions::default()).await
-        } else {
-            debugpy(CaptureOptions::default()).await
-        };
+        let mut e = debugger(engine).await;
         let mut d = open(&mut e, &p).await;
         d.set_breakpoint(2, None).await.unwrap();
         paused(d.control(&Action::Start).await.unwrap());

@@ -103,6 +103,19 @@ fn limits(timeout: Duration) -> Limits {
 
 const TOOL_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// Runs the program's process under the limits; killed by the memory bound or the time limit
+/// is the error.
+fn untrusted(cmd: &mut Command, timeout: Duration) -> Result<process::Finished, CoverageError> {
+    let f = process::run(cmd, timeout, Some(limits(timeout)))?;
+    if let Some(reason) = f.memory {
+        return Err(CoverageError::Memory(reason));
+    }
+    if f.timed_out {
+        return Err(CoverageError::Timeout(timeout));
+    }
+    Ok(f)
+}
+
 impl CoveragePy {
     /// coverage.py with `core` on `python`, its version read from it and the core checked by
     /// running a program under it (coverage.py falls back to another core with only a warning).
@@ -241,13 +254,7 @@ impl CoveragePy {
             .arg(format!("--rcfile={}", rc.display()))
             .arg(format!("--data-file={}", data.display()))
             .arg(&prog);
-        let f = process::run(&mut cmd, timeout, Some(limits(timeout)))?;
-        if let Some(reason) = f.memory {
-            return Err(CoverageError::Memory(reason));
-        }
-        if f.timed_out {
-            return Err(CoverageError::Timeout(timeout));
-        }
+        let f = untrusted(&mut cmd, timeout)?;
         let ran = std::fs::read_to_string(&debug).unwrap_or_default();
         let core = ran
             .lines()
@@ -327,13 +334,7 @@ impl CoveragePy {
         cmd.env("MORPHTRACE_COUNTS", &counts)
             .arg(self.site.path().join("morphtrace_count.py"))
             .arg(&prog);
-        let f = process::run(&mut cmd, timeout, Some(limits(timeout)))?;
-        if let Some(reason) = f.memory {
-            return Err(CoverageError::Memory(reason));
-        }
-        if f.timed_out {
-            return Err(CoverageError::Timeout(timeout));
-        }
+        let f = untrusted(&mut cmd, timeout)?;
         let run = ProgramRun {
             stdout: f.stdout,
             exit_code: f.code,

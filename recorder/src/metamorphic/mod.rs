@@ -1555,21 +1555,7 @@ fn python_dead_code(
         .collect();
     let c = cands.choose(rng)?.clone();
     let v = variant::apply_python(text, vec![c.clone()]);
-    Some(Transformed {
-        name: morphtrace_schema::metamorphic::REMOVE_DEAD_CODE,
-        text: v.text,
-        map: PositionMap {
-            lines: Some(v.map),
-            edits: Vec::new(),
-        },
-        removed_lines: v.deleted_lines,
-        inserted_line: None,
-        fresh: None,
-        params: vec![
-            ("lines".into(), format!("{}-{}", c.first_line, c.last_line)),
-            ("statement".into(), c.kind),
-        ],
-    })
+    Some(source::dead_code_removed(c, v))
 }
 
 pub fn session_id(chain_key: &str, round: u32) -> SessionId {

@@ -1059,7 +1059,12 @@ pub fn remove_dead_code(
         }
         cands.retain(|x| x.first_line != c.first_line || x.last_line != c.last_line);
     };
-    Some(Transformed {
+    Some(dead_code_removed(c, v))
+}
+
+/// Remove-dead-code's follow-up: the variant `v` without statement `c`, lines kept.
+pub fn dead_code_removed(c: variant::Deletable, v: variant::Variant) -> Transformed {
+    Transformed {
         name: morphtrace_schema::metamorphic::REMOVE_DEAD_CODE,
         text: v.text,
         map: PositionMap {
@@ -1073,7 +1078,7 @@ pub fn remove_dead_code(
             ("lines".into(), format!("{}-{}", c.first_line, c.last_line)),
             ("statement".into(), c.kind),
         ],
-    })
+    }
 }
 
 /// `try` blocks with no statement in them (`None`: the text does not parse).
