@@ -362,19 +362,19 @@ frame!(
     InconsistencyCols {
     archive: u32 => "archive number",
     session: u32 => "session position",
-    relation: Label => "cod (P vs a variant P'), c2v (two profilers on P), truth (V8 vs the instrumented ground truth)",
+    relation: Label => "cod (P vs a variant P'), c2v (two profilers on P), truth (the profiler vs the instrumented ground truth)",
     profiler: String => "the profiler's kind (gcov, llvm-cov, v8), with its core for coverage.py (`coverage.py+pytrace`); C2V: both, `gcov/llvm-cov`",
     engine: u32 => "engine number of the profiler (C2V: the first)",
     other_engine: Option<u32> => "C2V: the second profiler",
     kind: Label => "strong (both counts known, different), weak (one side has no information), output (the runs differ)",
-    unit: Label => "line, or statement (JavaScript: the count at a statement's start)",
+    unit: Label => "line, statement (JavaScript: the count at a statement's start) or branch (coverage.py's arcs, from `line`)",
     program: String => "P (12 hex digits)",
     program_b: String => "the other side's program: P', the instrumented copy, or P (C2V)",
     line: u32 => "line in P (output: 0)",
     line_b: u32 => "line in program_b",
-    count_a: Option<u64> => "count on P (C2V: first profiler; truth: V8)",
+    count_a: Option<u64> => "count on P (C2V: first profiler; truth: the profiler; coverage.py: 1 ran, 0 did not)",
     count_b: Option<u64> => "count on program_b (C2V: second profiler; truth: the true count)",
-    syntax: String => "syntax kind of the line in P (statement kind for statements)",
+    syntax: String => "syntax kind of the line in P (statement kind for statements; `branch from KIND` for branches)",
     noise: bool => "dropped by the weak-noise filter (docs/coverage.md)",
 });
 
