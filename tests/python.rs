@@ -133,10 +133,11 @@ async fn debugpy_steps_and_shows_python_values_exactly() {
     );
     let p0 = paused(d.control(&Action::Start).await.unwrap());
     assert_eq!(p0.location, Location::new(12, 0));
+    // Both are on line 12 now: the second where debugpy moved it.
     assert_eq!(
         p0.reason,
         PauseReason::Breakpoint {
-            ids: vec![BreakpointId(1)]
+            ids: vec![BreakpointId(1), BreakpointId(2)]
         }
     );
     assert_eq!(
