@@ -632,16 +632,7 @@ impl Analysis {
                 pending_name: None,
                 length_reads: HashSet::new(),
                 candidates: Vec::new(),
-                out: Analysis {
-                    points: Vec::new(),
-                    literals: Vec::new(),
-                    functions: Vec::new(),
-                    bodies: Vec::new(),
-                    parameter_lists: Vec::new(),
-                    has_with: false,
-                    positions: p.positions.clone(),
-                    spelling: Spelling::JavaScript,
-                },
+                out: Analysis::empty(p.positions.clone(), Spelling::JavaScript),
             };
             script.visit_with(&mut c);
             let reads = std::mem::take(&mut c.length_reads);
