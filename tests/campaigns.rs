@@ -71,7 +71,9 @@ fn campaign_killed_with_sigkill_resumes_to_the_same_sessions() {
     assert!(record(CAMPAIGN, &full).status().unwrap().success());
 
     let cut = dir.path().join("cut.mtrace");
+    // A killed recorder cannot remove its engines' profiles: keep them in the test's directory.
     let mut child = record(CAMPAIGN, &cut)
+        .env("TMPDIR", dir.path())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -548,15 +550,20 @@ fn processes_in_group(group: u32) -> Vec<(u32, char)> {
 
 /// The recorder waits for its engines' processes (a browser's renderers, GPU and zygote
 /// helpers, Firefox's content processes) to exit and reaps them: when it exits, nothing it
-/// started is left in its process group, running or zombie.
+/// started is left in its process group, running or zombie. Nor in the temporary directory:
+/// profiles, and what the engines themselves put there (Chromium's singleton socket
+/// directory, which a killed browser never removes), are gone.
 #[test]
-fn the_recorder_leaves_no_engine_process_behind() {
+fn the_recorder_leaves_no_engine_process_or_temporary_file_behind() {
     use std::os::unix::process::CommandExt;
     let dir = tempfile::tempdir().unwrap();
     let program = root().join("corpus/dbdb/sunspider/3d-morph.js");
     for engine in ["chromium", "firefox", "node"] {
         let out = dir.path().join(format!("{engine}.mtrace"));
+        let tmp = dir.path().join(format!("{engine}-tmp"));
+        std::fs::create_dir(&tmp).unwrap();
         let mut child = Command::new(RECORD)
+            .env("TMPDIR", &tmp)
             .args(["run", "--engine", engine, "--seeds", "1..2", "--corpus"])
             .arg(&program)
             .arg("--out")
@@ -576,6 +583,11 @@ fn the_recorder_leaves_no_engine_process_behind() {
         );
         let left = processes_in_group(group);
         assert!(left.is_empty(), "{engine}: left behind {left:?}");
+        let files: Vec<_> = std::fs::read_dir(&tmp)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(files.is_empty(), "{engine}: left in TMPDIR {files:?}");
     }
 }
 
@@ -897,6 +909,8 @@ fn every_finding_in_traces_reproduces_on_todays_engines() {
         let o = Command::new(tool)
             .arg(b.join(script))
             .args(local_engines(b))
+            // coverage.py's bundles: the pinned coverage.py of the clone's `tools/`.
+            .env("COVERAGE_PATH", root().join("tools/coverage"))
             .output()
             .unwrap();
         let said = String::from_utf8_lossy(&o.stdout);

@@ -95,8 +95,13 @@ fn read(archive: &Path) -> BTreeMap<String, Vec<String>> {
 
 fn record(dir: &Path, corpus: &Path, label: &str, args: &[&str]) -> Run {
     let archive = dir.join(format!("{}.mtrace", label.replace('/', "-")));
+    // The campaign's own temporary directory: whatever crashed, timed out or passed the memory
+    // bound, nothing is left in it (profiles, engines' sockets, programs) once it ends.
+    let tmp = dir.join(format!("{}-tmp", label.replace('/', "-")));
+    std::fs::create_dir_all(&tmp).unwrap();
     let t0 = Instant::now();
     let out = Command::new(RECORD)
+        .env("TMPDIR", &tmp)
         .arg("run")
         .args(["--corpus", &corpus.display().to_string()])
         .args(args)
@@ -113,6 +118,11 @@ fn record(dir: &Path, corpus: &Path, label: &str, args: &[&str]) -> Run {
         out.status
     );
     eprintln!("{label}: {:.1} s", t0.elapsed().as_secs_f64());
+    let left: Vec<_> = std::fs::read_dir(&tmp)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert!(left.is_empty(), "{label}: left in TMPDIR {left:?}");
     // The analyzer reads what the campaign wrote.
     let report = dir.join(format!("{}.html", label.replace('/', "-")));
     let report = report.display().to_string();
@@ -488,6 +498,8 @@ fn an_interrupted_hostile_campaign_resumes_to_every_outcome() {
             .arg("--resume")
             .arg("--out")
             .arg(&cut)
+            // A killed recorder cannot remove its engines' directories: keep them in the test's.
+            .env("TMPDIR", dir.path())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

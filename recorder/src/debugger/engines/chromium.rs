@@ -209,8 +209,29 @@ async fn prepare(conn: Connection, prelude: bool, t: Duration) -> Result<Ready, 
 struct Browser {
     child: Child,
     conn: Connection,
-    // Removed (with the profile) when the browser is dropped.
-    _profile: tempfile::TempDir,
+    // Removed when the browser is dropped.
+    _profile: Profile,
+}
+
+/// A browser's profile directory. Chromium also makes a directory of its own in TMPDIR for its
+/// singleton socket (linked from the profile) and removes it only on a clean exit, which a
+/// killed browser never has: it goes with the profile. (TMPDIR inside the profile would do
+/// too, but the socket's path must stay under 108 bytes, which a long TMPDIR passes.)
+struct Profile(tempfile::TempDir);
+
+impl Drop for Profile {
+    fn drop(&mut self) {
+        let Ok(socket) = std::fs::read_link(self.0.path().join("SingletonSocket")) else {
+            return;
+        };
+        if let Some(dir) = socket.parent().filter(|d| {
+            d.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("org.chromium.Chromium."))
+        }) {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+    }
 }
 
 impl Browser {
@@ -280,7 +301,7 @@ impl Browser {
         Ok(Browser {
             child,
             conn,
-            _profile: profile,
+            _profile: Profile(profile),
         })
     }
 }
