@@ -57,6 +57,33 @@ fn record(
     (out, header, sessions)
 }
 
+/// `morphtrace-record reduce` of the archive's first session to `class`, 30 s at most, into
+/// `bundle` (returned).
+fn reduce(archive: &Path, class: &str, bundle: &Path) -> PathBuf {
+    let o = Command::new(RECORD)
+        .arg("reduce")
+        .arg(archive)
+        .args([
+            "--session",
+            "0",
+            "--class",
+            class,
+            "--budget",
+            "30",
+            "--out",
+        ])
+        .arg(bundle)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    bundle.to_path_buf()
+}
+
 #[test]
 fn both_cores_report_every_line_and_arc_and_agree_with_the_counters() {
     let dir = tempfile::tempdir().unwrap();
@@ -249,28 +276,7 @@ fn a_planted_fault_in_a_core_is_caught_by_c2v_cod_and_the_counters() {
     // Reduced by C-Vise's generic passes, into a bundle whose reproducer needs only coverage.py:
     // it shows the finding on the faulty interpreter and not on a sound one.
     let class = "c2v coverage.py+ctrace/coverage.py+pytrace strong expression_statement";
-    let bundle = dir.path().join("reduced");
-    let o = Command::new(RECORD)
-        .arg("reduce")
-        .arg(&archive)
-        .args([
-            "--session",
-            "0",
-            "--class",
-            class,
-            "--budget",
-            "30",
-            "--out",
-        ])
-        .arg(&bundle)
-        .output()
-        .unwrap();
-    assert!(
-        o.status.success(),
-        "{}{}",
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let bundle = reduce(&archive, class, &dir.path().join("reduced"));
     let reduced = std::fs::read_to_string(bundle.join("program.py")).unwrap();
     assert!(
         reduced.lines().count() < AFTER_CALLS.lines().count(),
@@ -348,4 +354,104 @@ fn a_core_the_interpreter_lacks_is_refused() {
     let (ran, err) = campaign("coverage.py+cython", "t.mtrace");
     assert!(!ran);
     assert!(err.contains("the cores are `ctrace`"), "{err}");
+}
+
+/// A program that rebinds `builtins.len` while a function of its returns (found in CPython's
+/// `test_dynamic.py`, a held-out program). coverage.py's Python tracer, with `--branch`, calls
+/// `len` on the returning frame's bytecode: it gets the program's `len`, indexes past the
+/// bytecode, and the IndexError surfaces in the program, which exits 1 where it exits 0 without
+/// coverage.py and under the C tracer.
+const REBINDS_LEN: &str = "import builtins
+
+def foo():
+    return len([1, 2, 3])
+
+def shadowed():
+    return len([1, 2])
+
+print(foo())
+real = builtins.len
+builtins.len = lambda x: 7
+try:
+    n = foo()
+finally:
+    builtins.len = real
+print(n)
+print(shadowed())
+";
+
+/// The same, the other way: `len` shadowed by a module global. The tracer does not see the
+/// program's globals, and nothing differs.
+const SHADOWS_LEN: &str = "def foo():
+    return len([1, 2, 3])
+
+print(foo())
+len = lambda x: 7
+n = foo()
+del len
+print(n)
+";
+
+#[test]
+fn the_python_tracer_changes_a_program_that_rebinds_a_builtin_and_c2v_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let cores = ["coverage.py", "coverage.py+pytrace"];
+    let (archive, _, sessions) = record(dir.path(), REBINDS_LEN, &cores, "1");
+    let [s] = &sessions[..] else {
+        panic!("{sessions:?}")
+    };
+    let found = cod::judge_session(s).found;
+    let output: Vec<_> = found
+        .iter()
+        .filter(|j| {
+            j.relation == Relation::C2v && j.inconsistency.kind == InconsistencyKind::Output
+        })
+        .collect();
+    assert_eq!(output.len(), 1, "{found:?}");
+    let exit = |engine: u16| {
+        s.coverage
+            .iter()
+            .find(|c| c.program == s.program && c.engine.0 == engine)
+            .and_then(|c| c.run.as_ref())
+            .map(|r| (r.exit_code, r.stdout.clone()))
+    };
+    assert_eq!(exit(0), Some((Some(0), "3\n7\n2\n".to_string())));
+    assert_eq!(exit(1), Some((Some(1), "3\n".to_string())));
+    assert_eq!(s.outcome, SessionOutcome::Violated);
+
+    // Reduced, and reproduced with nothing but coverage.py: exit 1 while the cores differ.
+    let class = "c2v coverage.py+ctrace/coverage.py+pytrace output output";
+    let bundle = reduce(&archive, class, &dir.path().join("reduced"));
+    let reduced = std::fs::read_to_string(bundle.join("program.py")).unwrap();
+    assert!(reduced.contains("builtins.len"), "{reduced}");
+    assert!(
+        reduced.lines().count() < REBINDS_LEN.lines().count(),
+        "{reduced}"
+    );
+    let readme = std::fs::read_to_string(bundle.join("README.md")).unwrap();
+    assert!(
+        readme.contains("Under coverage.py+ctrace: exit status 0")
+            && readme.contains("Under coverage.py+pytrace: exit status 1"),
+        "{readme}"
+    );
+    let shows = Command::new("sh")
+        .arg(bundle.join("reproduce.sh"))
+        .env(
+            "COVERAGE_PATH",
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../tools/coverage"),
+        )
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&shows.stdout);
+    assert_eq!(shows.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("under ctrace: as without coverage.py")
+            && said.contains("under pytrace: not as without coverage.py"),
+        "{said}"
+    );
+
+    // Shadowing `len` in the module's globals changes nothing for either core.
+    let (_, _, sessions) = record(dir.path(), SHADOWS_LEN, &cores, "1");
+    let found = cod::judge_session(&sessions[0]).found;
+    assert!(found.is_empty(), "{found:?}");
 }

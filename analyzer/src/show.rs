@@ -138,6 +138,9 @@ pub fn render(header: &ArchiveHeader, s: &Session, program: Option<&str>) -> Str
     for (k, v) in s.notes.iter().filter(|(k, _)| k.starts_with("lockstep")) {
         let _ = writeln!(o, "{k}: {v}");
     }
+    if !s.coverage.is_empty() {
+        coverage(&mut o, header, s);
+    }
     for t in &s.traces {
         let label = header
             .engine(t.engine)
@@ -170,4 +173,81 @@ pub fn render(header: &ArchiveHeader, s: &Session, program: Option<&str>) -> Str
         }
     }
     o
+}
+
+/// A coverage session: each profiler's run of each program, what it said, and the
+/// inconsistencies beyond the weak-noise filter, with the notes (dropped variants, skipped
+/// truths).
+fn coverage(o: &mut String, header: &ArchiveHeader, s: &Session) {
+    use morphtrace_schema::cod;
+    let label = |e: morphtrace_schema::EngineRef| {
+        header
+            .engine(e)
+            .map(|d| d.profiler())
+            .unwrap_or_else(|| format!("engine #{}", e.0))
+    };
+    let role = |p: &morphtrace_schema::ProgramHash| {
+        if *p == s.program {
+            "P".to_string()
+        } else {
+            s.transformations
+                .iter()
+                .position(|t| t.program_after == *p)
+                .map(|i| format!("{} #{i}", s.transformations[i].name))
+                .unwrap_or_else(|| p.short())
+        }
+    };
+    for r in &s.coverage {
+        let (ran, lines) = r.files.first().map_or((0, 0), |f| {
+            (
+                f.lines.iter().filter(|c| c.is_some_and(|n| n > 0)).count(),
+                f.lines.iter().filter(|c| c.is_some()).count(),
+            )
+        });
+        let run = match &r.run {
+            Some(run) => format!(
+                "exit {}, {} bytes on stdout",
+                run.exit_code
+                    .map_or("(killed)".to_string(), |c| c.to_string()),
+                run.stdout.len()
+            ),
+            None => "no run recorded".into(),
+        };
+        let _ = writeln!(
+            o,
+            "coverage: {} on {}: {ran} of {lines} lines with a count ran; {run}",
+            label(r.engine),
+            role(&r.program)
+        );
+    }
+    let judged = cod::judge_session(s);
+    for j in judged.found.iter().filter(|j| !cod::is_noise(s, j)) {
+        let i = &j.inconsistency;
+        let who = match j.other {
+            Some(b) => format!("{}/{}", label(j.engine), label(b)),
+            None => label(j.engine),
+        };
+        let count = |c: Option<u64>| c.map_or("-".to_string(), |n| n.to_string());
+        let at = match (&i.arc, i.kind) {
+            (_, cod::InconsistencyKind::Output) => "the program's output".to_string(),
+            (Some(arc), _) => format!("arc {arc}"),
+            (None, _) if i.line == i.line_b => format!("line {}", i.line + 1),
+            (None, _) => format!("line {} (line {} of the other)", i.line + 1, i.line_b + 1),
+        };
+        let _ = writeln!(
+            o,
+            "inconsistency: {} {who} {} at {at} ({}): {} vs {}",
+            j.relation.name(),
+            i.kind.name(),
+            cod::syntax_of(s, j),
+            count(i.a),
+            count(i.b)
+        );
+    }
+    for u in &judged.unjudged {
+        let _ = writeln!(o, "not judged: {}: {}", u.relation.name(), u.reason);
+    }
+    for (k, v) in s.notes.iter().filter(|(k, _)| !k.starts_with("lockstep")) {
+        let _ = writeln!(o, "{k}: {v}");
+    }
 }

@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// Strong: both sides give a count and the counts differ. Weak: exactly one side gives no
-/// information. Output: the two runs printed or exited differently (Cod only).
+/// information. Output: the two runs printed or exited differently (Cod; C2V when one
+/// interpreter ran both).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum InconsistencyKind {
     Strong,
@@ -138,6 +139,20 @@ fn branches(
     out
 }
 
+/// The two runs printed or exited differently (no line: the whole program).
+fn output_differs() -> Inconsistency {
+    Inconsistency {
+        kind: InconsistencyKind::Output,
+        unit: Unit::Line,
+        line: 0,
+        line_b: 0,
+        a: None,
+        b: None,
+        statement: None,
+        arc: None,
+    }
+}
+
 /// Whether two runs are the same observable behaviour (stdout and exit status).
 pub fn same_output(a: Option<&ProgramRun>, b: Option<&ProgramRun>) -> bool {
     match (a, b) {
@@ -159,16 +174,7 @@ pub fn cod(
 ) -> Vec<Inconsistency> {
     let mut out = Vec::new();
     if !same_output(p_run, v_run) {
-        out.push(Inconsistency {
-            kind: InconsistencyKind::Output,
-            unit: Unit::Line,
-            line: 0,
-            line_b: 0,
-            a: None,
-            b: None,
-            statement: None,
-            arc: None,
-        });
+        out.push(output_differs());
     }
     let eo = p.executed_only || v.executed_only;
     for vl in 0..v.lines.len() as u32 {
@@ -191,15 +197,38 @@ pub fn cod(
     out
 }
 
+/// Whether two profilers' runs of one program were made by the same interpreter, unchanged (so
+/// that they must behave alike: a difference is a profiler's doing).
+pub fn one_interpreter(a: Option<&ProgramRun>, b: Option<&ProgramRun>) -> bool {
+    match (
+        a.and_then(|r| r.interpreter.as_ref()),
+        b.and_then(|r| r.interpreter.as_ref()),
+    ) {
+        (Some(x), Some(y)) => x == y,
+        _ => false,
+    }
+}
+
 /// C2V: two profilers on the same program, line by line. Weak inconsistencies between
 /// independent profilers are mostly different instrumentation choices; C2V reports only strong
-/// ones, but both are returned so that the analyzer can count them.
-pub fn c2v(a: &FileCoverage, b: &FileCoverage) -> Vec<Inconsistency> {
+/// ones, but both are returned so that the analyzer can count them. When one interpreter ran
+/// the program under both (`one_interpreter`), a difference in what it printed or how it exited
+/// is an output inconsistency: a profiler changed the program.
+pub fn c2v(
+    a_run: Option<&ProgramRun>,
+    a: &FileCoverage,
+    b_run: Option<&ProgramRun>,
+    b: &FileCoverage,
+) -> Vec<Inconsistency> {
     let n = a.lines.len().max(b.lines.len()) as u32;
     let eo = a.executed_only || b.executed_only;
-    let mut out: Vec<Inconsistency> = (0..n)
-        .filter_map(|l| compare(Unit::Line, l, l, seen(a.line(l), eo), seen(b.line(l), eo)))
-        .collect();
+    let mut out = Vec::new();
+    if one_interpreter(a_run, b_run) && !same_output(a_run, b_run) {
+        out.push(output_differs());
+    }
+    out.extend(
+        (0..n).filter_map(|l| compare(Unit::Line, l, l, seen(a.line(l), eo), seen(b.line(l), eo))),
+    );
     out.extend(branches(a, b, Some, eo));
     out
 }
@@ -424,14 +453,18 @@ pub fn judge_session(s: &Session) -> SessionJudgement {
                 });
                 continue;
             };
-            out.found.extend(c2v(af, bf).into_iter().map(|inc| Judged {
-                relation: Relation::C2v,
-                engine: a.engine,
-                other: Some(b.engine),
-                program_b: s.program,
-                transformation: None,
-                inconsistency: inc,
-            }));
+            out.found.extend(
+                c2v(a.run.as_ref(), af, b.run.as_ref(), bf)
+                    .into_iter()
+                    .map(|inc| Judged {
+                        relation: Relation::C2v,
+                        engine: a.engine,
+                        other: Some(b.engine),
+                        program_b: s.program,
+                        transformation: None,
+                        inconsistency: inc,
+                    }),
+            );
         }
     }
     out
@@ -528,10 +561,7 @@ mod tests {
     }
 
     fn run(s: &str) -> ProgramRun {
-        ProgramRun {
-            stdout: s.into(),
-            exit_code: Some(0),
-        }
+        ProgramRun::new(s.into(), Some(0))
     }
 
     #[test]
@@ -573,10 +603,7 @@ mod tests {
         );
         assert_eq!(r.len(), 1);
         assert_eq!(r[0].kind, InconsistencyKind::Output);
-        let crashed = ProgramRun {
-            stdout: "a".into(),
-            exit_code: None,
-        };
+        let crashed = ProgramRun::new("a".into(), None);
         assert!(!same_output(Some(&run("a")), Some(&crashed)));
     }
 
@@ -591,7 +618,7 @@ mod tests {
     fn c2v_reports_both_kinds() {
         let a = file(vec![Some(1), None, Some(2)]);
         let b = file(vec![Some(1), Some(7), Some(3), Some(0)]);
-        let r = c2v(&a, &b);
+        let r = c2v(None, &a, None, &b);
         let kinds: Vec<_> = r.iter().map(|i| (i.line, i.kind)).collect();
         assert_eq!(
             kinds,
@@ -601,6 +628,28 @@ mod tests {
                 (3, InconsistencyKind::Weak)
             ]
         );
+    }
+
+    /// One interpreter ran both: a different exit is the profilers' doing. Builds of two
+    /// compilers (no interpreter named), or two interpreters, are not compared.
+    #[test]
+    fn c2v_compares_outputs_only_of_one_interpreter() {
+        let a = file(vec![Some(1)]);
+        let by = |python: Option<&str>, exit| ProgramRun {
+            stdout: "7\n".into(),
+            exit_code: Some(exit),
+            interpreter: python.map(str::to_string),
+        };
+        let ok = by(Some("/usr/bin/python3"), 0);
+        let failed = by(Some("/usr/bin/python3"), 1);
+        let r = c2v(Some(&ok), &a, Some(&failed), &a);
+        assert_eq!(r.len(), 1, "{r:?}");
+        assert_eq!(r[0].kind, InconsistencyKind::Output);
+        assert!(c2v(Some(&ok), &a, Some(&ok.clone()), &a).is_empty());
+        let other = by(Some("/opt/python3.12"), 1);
+        assert!(c2v(Some(&ok), &a, Some(&other), &a).is_empty());
+        let (gcc, clang) = (by(None, 0), by(None, 1));
+        assert!(c2v(Some(&gcc), &a, Some(&clang), &a).is_empty());
     }
 
     fn st(start: u32, line: u32, kind: &str, count: Option<u64>) -> StatementCount {

@@ -137,6 +137,23 @@ pub struct ProgramRun {
     pub stdout: String,
     /// `None`: killed (by a signal or the run-time limit).
     pub exit_code: Option<i32>,
+    /// The interpreter that ran the program as it is, when the profiler does not compile it
+    /// (coverage.py: the Python executable). Two profilers' runs by the same interpreter must
+    /// behave alike, so C2V compares their outputs; programs built by two compilers may differ
+    /// by undefined behaviour, and are not compared. `None` in archives before it.
+    #[serde(default)]
+    pub interpreter: Option<String>,
+}
+
+impl ProgramRun {
+    /// A run by a compiled build or an engine that does not say which interpreter ran it.
+    pub fn new(stdout: String, exit_code: Option<i32>) -> ProgramRun {
+        ProgramRun {
+            stdout,
+            exit_code,
+            interpreter: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -374,8 +374,13 @@ fn coverage(program: ProgramHash) -> impl Strategy<Value = CoverageReport> {
                 executed_only: false,
             },
         );
-    let run = (text(), option::of(any::<i32>()))
-        .prop_map(|(stdout, exit_code)| ProgramRun { stdout, exit_code });
+    let run = (text(), option::of(any::<i32>()), option::of(text())).prop_map(
+        |(stdout, exit_code, interpreter)| ProgramRun {
+            stdout,
+            exit_code,
+            interpreter,
+        },
+    );
     (vec(file, 0..3), option::of(run)).prop_map(move |(files, run)| CoverageReport {
         engine: EngineRef(0),
         program,

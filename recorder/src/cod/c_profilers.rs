@@ -183,10 +183,7 @@ pub fn profile(
     if f.timed_out {
         return Err(CoverageError::Timeout(timeout));
     }
-    let run = ProgramRun {
-        stdout: f.stdout,
-        exit_code: f.code,
-    };
+    let run = ProgramRun::new(f.stdout, f.code);
     let (counts, functions) = match t.profiler {
         CProfiler::Gcov => {
             let gcda = std::fs::read_dir(&b.dir)?

@@ -570,6 +570,8 @@ pub struct Found {
     pub text_b: Option<String>,
     /// A branch's arc in P (`12->15`, coverage.py's), `None` for lines.
     pub arc: Option<String>,
+    /// Output inconsistencies: what side a and side b printed and how they exited.
+    pub runs: Option<(ProgramRun, ProgramRun)>,
     program_b: morphtrace_schema::ProgramHash,
 }
 
@@ -610,6 +612,15 @@ pub fn found(s: &Session, descriptors: &[EngineDescriptor]) -> Vec<Found> {
             b: j.inconsistency.b,
             text_b: None,
             arc: j.inconsistency.arc.clone(),
+            runs: (j.inconsistency.kind == cod::InconsistencyKind::Output)
+                .then(|| {
+                    let run = |e, p| cod::report(s, e, p).and_then(|r| r.run.clone());
+                    Some((
+                        run(j.engine, s.program)?,
+                        run(j.other.unwrap_or(j.engine), j.program_b)?,
+                    ))
+                })
+                .flatten(),
             program_b: j.program_b,
         })
         .collect()
@@ -617,7 +628,8 @@ pub fn found(s: &Session, descriptors: &[EngineDescriptor]) -> Vec<Found> {
 
 /// Why a one-program session's inconsistencies are no profiler's finding, if they are not: the
 /// program was rejected, or its profiled builds print or exit differently (undefined behaviour,
-/// which C-Vise readily introduces), so what they disagree on is the program's doing.
+/// which C-Vise readily introduces), so what they disagree on is the program's doing. Runs by
+/// one interpreter (coverage.py's cores) that differ are C2V's output inconsistency instead.
 pub fn not_comparable(s: &Session) -> Option<String> {
     if let SessionOutcome::Rejected { reason } = &s.outcome {
         return Some(format!("not judged: {reason}"));
@@ -629,7 +641,7 @@ pub fn not_comparable(s: &Session) -> Option<String> {
         .map(|r| r.run.as_ref())
         .collect();
     runs.windows(2)
-        .any(|w| !cod::same_output(w[0], w[1]))
+        .any(|w| !cod::same_output(w[0], w[1]) && !cod::one_interpreter(w[0], w[1]))
         .then(|| "not comparable: the profiled builds behave differently".to_string())
 }
 
@@ -970,10 +982,7 @@ fn record_c(
             }
             // Deleting unexecuted code made it hang: an output difference (no coverage data).
             Err(CoverageError::Timeout(_)) => Profiled {
-                run: ProgramRun {
-                    stdout: String::new(),
-                    exit_code: None,
-                },
+                run: ProgramRun::new(String::new(), None),
                 lines: vec![None; n_lines],
                 functions: Vec::new(),
             },
@@ -1037,11 +1046,8 @@ fn record_py(
         return Err(Stop::Rejected(reason));
     }
     let kinds = syntax.line_kinds(&p.text);
-    let dir = Scratch(w.dir.path().join(format!(
-        "coveragepy-{}-{}",
-        cov.core.as_str(),
-        p.hash.short()
-    )));
+    // One directory for every run of P's session, whichever core (see `CoveragePy::profile`).
+    let dir = Scratch(w.dir.path().join(format!("coveragepy-{}", p.hash.short())));
     let rejected = |e: CoverageError| match e {
         e @ (CoverageError::Timeout(_)
         | CoverageError::Nondeterministic
@@ -1051,16 +1057,21 @@ fn record_py(
     };
     // P runs twice: Cod assumes a deterministic program.
     let first = cov
-        .profile(&dir.0.join("p"), &p.text, opts.run_timeout, opts.prelude)
+        .profile(&dir.0, &p.text, opts.run_timeout, opts.prelude)
         .map_err(rejected)?;
     let second = cov
-        .profile(&dir.0.join("p"), &p.text, opts.run_timeout, opts.prelude)
+        .profile(&dir.0, &p.text, opts.run_timeout, opts.prelude)
         .map_err(rejected)?;
     if first != second {
         return Err(rejected(CoverageError::Nondeterministic));
     }
     if first.run.exit_code.is_none() {
         return Err(Stop::Rejected("crashes (killed by a signal)".into()));
+    }
+    if let Some(why) = &first.unreadable {
+        return Err(Stop::Rejected(format!(
+            "coverage.py could not read the data it saved ({why})"
+        )));
     }
     if !first.saved {
         return Err(Stop::Rejected(
@@ -1072,12 +1083,7 @@ fn record_py(
     session.coverage.push(py_report(engine, p, first, &kinds));
     let mut out = Vec::new();
     if opts.truth {
-        match cov.count(
-            &dir.0.join("truth"),
-            &p.text,
-            opts.run_timeout,
-            opts.prelude,
-        ) {
+        match cov.count(&dir.0, &p.text, opts.run_timeout, opts.prelude) {
             Ok((run, lines)) if cod::same_output(Some(&run), Some(&p_run)) => {
                 // What ran is the counting harness applied to P: that is the program of the
                 // truth's report (its text names P).
@@ -1127,22 +1133,15 @@ fn record_py(
             ));
             continue;
         }
-        let profiled = match cov.profile(
-            &dir.0.join(format!("v{attempts}")),
-            &v.text,
-            opts.run_timeout,
-            opts.prelude,
-        ) {
+        let profiled = match cov.profile(&dir.0, &v.text, opts.run_timeout, opts.prelude) {
             Ok(r) => r,
             // Deleting unexecuted code made it hang: an output difference (no coverage data).
             Err(CoverageError::Timeout(_)) => python::PyProfiled {
-                run: ProgramRun {
-                    stdout: String::new(),
-                    exit_code: None,
-                },
+                run: ProgramRun::new(String::new(), None),
                 lines: vec![None; kinds.len()],
                 branches: Vec::new(),
                 saved: false,
+                unreadable: None,
             },
             Err(CoverageError::Compile(e)) => {
                 session
@@ -1152,6 +1151,13 @@ fn record_py(
             }
             Err(e) => return Err(Stop::Harness(e.to_string())),
         };
+        if let Some(why) = &profiled.unreadable {
+            // Kept: what it printed and how it exited still judge Cod's output relation.
+            session.notes.push((
+                "variant-unreadable".into(),
+                format!("v{attempts}: coverage.py could not read its data ({why})"),
+            ));
+        }
         let mut vkinds = kinds.clone();
         for &l in &v.deleted_lines {
             if let Some(k) = vkinds.get_mut(l as usize) {
@@ -1362,10 +1368,7 @@ fn record_js(
                 engine,
                 program: vp.hash,
                 files: vec![file(&name, vec![None; vjs.line_kinds(&vp.text).len()], &[])],
-                run: Some(ProgramRun {
-                    stdout: String::new(),
-                    exit_code: None,
-                }),
+                run: Some(ProgramRun::new(String::new(), None)),
             },
             Err(e) => return Err(Stop::Harness(e.to_string())),
         };

@@ -90,6 +90,25 @@ pub struct PyProfiled {
     /// coverage.py saved data (a program that leaves by `os._exit` or a signal leaves none:
     /// then nothing is known of any line).
     pub saved: bool,
+    /// Why `coverage json` could not read what `coverage run` saved, if it could not (the
+    /// program left the interpreter's built-ins changed, which coverage.py's data layer uses
+    /// when it saves): nothing is known of any line, as when nothing was saved.
+    pub unreadable: Option<String>,
+}
+
+/// `dir/run` (the program's directory and working directory) and `dir/tool` (coverage.py's
+/// files), both emptied.
+fn fresh_layout(dir: &Path) -> std::io::Result<(PathBuf, PathBuf)> {
+    let (run, tool) = (dir.join("run"), dir.join("tool"));
+    for d in [&run, &tool] {
+        match std::fs::remove_dir_all(d) {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e),
+        }
+        std::fs::create_dir_all(d)?;
+    }
+    Ok((run, tool))
 }
 
 /// Limits of a Python program's run (untrusted).
@@ -228,7 +247,10 @@ impl CoveragePy {
         cmd
     }
 
-    /// Runs `text` as `dir/prog.py` under coverage.py (fresh data) and reads its report.
+    /// Runs `text` as `dir/run/prog.py` under coverage.py (fresh data, in `dir/tool`) and reads
+    /// its report. Every run of a session is given the same `dir` (P, its variants, each core,
+    /// the counters): the program sees the same path, `__file__` and directory, emptied of what
+    /// the run before left, so that what it prints cannot differ by where it ran.
     pub fn profile(
         &self,
         dir: &Path,
@@ -236,18 +258,15 @@ impl CoveragePy {
         timeout: Duration,
         prelude: bool,
     ) -> Result<PyProfiled, CoverageError> {
-        std::fs::create_dir_all(dir)?;
-        let prog = dir.join("prog.py");
+        let (run_dir, tool) = fresh_layout(dir)?;
+        let prog = run_dir.join("prog.py");
         std::fs::write(&prog, text)?;
         // No configuration file of the user's (or the program's directory) applies.
-        let rc = dir.join("coveragerc");
+        let rc = tool.join("coveragerc");
         std::fs::write(&rc, "")?;
-        let data = dir.join("coverage.data");
-        let debug = dir.join("coverage.debug");
-        for f in [&data, &debug, &dir.join("coverage.json")] {
-            let _ = std::fs::remove_file(f);
-        }
-        let mut cmd = self.command(dir, prelude.then_some(prog.as_path()));
+        let data = tool.join("coverage.data");
+        let debug = tool.join("coverage.debug");
+        let mut cmd = self.command(&run_dir, prelude.then_some(prog.as_path()));
         cmd.env("COVERAGE_CORE", self.core.as_str())
             .env("COVERAGE_DEBUG_FILE", &debug)
             .args(["-m", "coverage", "run", "--branch", "--debug=sys"])
@@ -282,6 +301,7 @@ impl CoveragePy {
         let run = ProgramRun {
             stdout: f.stdout,
             exit_code: f.code,
+            interpreter: Some(self.python.display().to_string()),
         };
         let lines = LineIndex::new(text, Breaks::C).len();
         if !data.is_file() {
@@ -290,10 +310,11 @@ impl CoveragePy {
                 lines: vec![None; lines],
                 branches: Vec::new(),
                 saved: false,
+                unreadable: None,
             });
         }
-        let json = dir.join("coverage.json");
-        let mut report = self.command(dir, None);
+        let json = tool.join("coverage.json");
+        let mut report = self.command(&tool, None);
         report
             .args(["-m", "coverage", "json", "-q"])
             .arg(format!("--rcfile={}", rc.display()))
@@ -302,9 +323,18 @@ impl CoveragePy {
             .arg(&json);
         let r = process::run(&mut report, TOOL_TIMEOUT, None)?;
         if !r.ok() {
-            return Err(CoverageError::Tool {
-                what: "coverage json".into(),
-                message: r.stderr_tail() + &r.stdout,
+            // What the program did to the interpreter it shares with coverage.py (it may break
+            // a built-in the saving uses): the program's doing, or coverage.py's, never ours.
+            return Ok(PyProfiled {
+                run,
+                lines: vec![None; lines],
+                branches: Vec::new(),
+                saved: false,
+                unreadable: Some(
+                    format!("coverage json: {}{}", r.stderr_tail(), r.stdout)
+                        .trim()
+                        .to_string(),
+                ),
             });
         }
         let (lines, branches) = read_json(&std::fs::read_to_string(&json)?, lines)?;
@@ -313,6 +343,7 @@ impl CoveragePy {
             lines,
             branches,
             saved: true,
+            unreadable: None,
         })
     }
 
@@ -325,12 +356,11 @@ impl CoveragePy {
         timeout: Duration,
         prelude: bool,
     ) -> Result<(ProgramRun, Vec<Option<u64>>), CoverageError> {
-        std::fs::create_dir_all(dir)?;
-        let prog = dir.join("prog.py");
+        let (run_dir, tool) = fresh_layout(dir)?;
+        let prog = run_dir.join("prog.py");
         std::fs::write(&prog, text)?;
-        let counts = dir.join("counts.json");
-        let _ = std::fs::remove_file(&counts);
-        let mut cmd = self.command(dir, prelude.then_some(prog.as_path()));
+        let counts = tool.join("counts.json");
+        let mut cmd = self.command(&run_dir, prelude.then_some(prog.as_path()));
         cmd.env("MORPHTRACE_COUNTS", &counts)
             .arg(self.site.path().join("morphtrace_count.py"))
             .arg(&prog);
@@ -338,6 +368,7 @@ impl CoveragePy {
         let run = ProgramRun {
             stdout: f.stdout,
             exit_code: f.code,
+            interpreter: Some(self.python.display().to_string()),
         };
         let said: BTreeMap<String, u64> = match std::fs::read_to_string(&counts) {
             Ok(s) => serde_json::from_str(&s)

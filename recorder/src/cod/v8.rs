@@ -238,10 +238,7 @@ impl V8Runner {
             return Err(CoverageError::Timeout(timeout));
         }
         Ok(V8Run {
-            run: ProgramRun {
-                stdout: r.stdout,
-                exit_code: Some(r.exit),
-            },
+            run: ProgramRun::new(r.stdout, Some(r.exit)),
             error: r.error,
             functions: r
                 .functions

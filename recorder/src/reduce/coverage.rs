@@ -288,6 +288,7 @@ pub fn py_reproducer(found: &Found) -> Option<(String, Vec<(&'static str, String
     };
     let script = REPRODUCER_PY
         .replace("@RELATION@", &found.relation)
+        .replace("@KIND@", &found.kind)
         .replace("@LINE_B@", &(found.line_b + 1).to_string())
         .replace("@LINE@", &(found.line + 1).to_string())
         .replace("@ARC@", found.arc.as_deref().unwrap_or(""))
@@ -397,13 +398,21 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
         "Reduced by morphtrace with {} from {}: {} → {} lines ({}{:.1} s{}).\n",
         match b.language {
             Language::C => "C-Vise",
-            Language::Python => "C-Vise's generic passes (`--not-c`)",
+            Language::Python => {
+                "whole statements replaced by `pass` (tree-sitter-python), then C-Vise's generic \
+                 passes (`--not-c`)"
+            }
             _ => "statement blanking over the syntax tree",
         },
         b.source,
         b.lines.0,
         b.lines.1,
-        b.tests.map(|t| format!("{t} runs, ")).unwrap_or_default(),
+        b.tests
+            .map(|t| match b.language {
+                Language::Python => format!("{t} runs of the statement pass, "),
+                _ => format!("{t} runs, "),
+            })
+            .unwrap_or_default(),
         b.elapsed.as_secs_f64(),
         if b.complete { "" } else { ", budget reached" }
     );
@@ -505,31 +514,56 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
         ),
     };
     let _ = writeln!(md, "## Steps\n\n{what}\n\n## Expected\n\n{expected}\n");
-    let _ = writeln!(
-        md,
-        "## Actual\n\nLine {line} (`{}`, {}): {} says {}, {} says {}.\n",
-        b.text
-            .lines()
-            .nth(b.found.line as usize)
-            .unwrap_or("")
-            .trim(),
-        b.found.syntax,
-        b.found.profilers.split('/').next().unwrap_or(""),
-        count(b.found.a),
-        match (
-            b.found.relation.as_str(),
-            b.found.profilers.split('/').nth(1)
-        ) {
-            ("truth", _) => "its counter (how often it ran)",
-            (_, Some(other)) => other,
-            _ => "the other side",
-        },
-        count(b.found.b)
-    );
+    if let Some((ra, rb)) = &b.found.runs {
+        let mut sides = b.found.profilers.split('/');
+        let a = sides.next().unwrap_or("");
+        let (na, nb) = match (b.found.relation.as_str(), sides.next()) {
+            ("c2v", Some(other)) => (a.to_string(), other.to_string()),
+            _ => (format!("{a} on P"), format!("{a} on the other program")),
+        };
+        let _ = writeln!(md, "## Actual\n");
+        for (name, r) in [(na, ra), (nb, rb)] {
+            let _ = writeln!(
+                md,
+                "Under {name}: {}, and {} bytes on stdout{}\n",
+                match r.exit_code {
+                    Some(c) => format!("exit status {c}"),
+                    None => "killed (a signal or the time limit)".into(),
+                },
+                r.stdout.len(),
+                match r.stdout.lines().last() {
+                    Some(l) => format!(", the last line `{}`", l.trim()),
+                    None => String::new(),
+                }
+            );
+        }
+    } else {
+        let _ = writeln!(
+            md,
+            "## Actual\n\nLine {line} (`{}`, {}): {} says {}, {} says {}.\n",
+            b.text
+                .lines()
+                .nth(b.found.line as usize)
+                .unwrap_or("")
+                .trim(),
+            b.found.syntax,
+            b.found.profilers.split('/').next().unwrap_or(""),
+            count(b.found.a),
+            match (
+                b.found.relation.as_str(),
+                b.found.profilers.split('/').nth(1)
+            ) {
+                ("truth", _) => "its counter (how often it ran)",
+                (_, Some(other)) => other,
+                _ => "the other side",
+            },
+            count(b.found.b)
+        );
+    }
     if script.is_some() {
         let _ = writeln!(
             md,
-            "## Reproduce\n\n`sh reproduce.sh` {} and exits 1 while line {line} still differs, 0 \
+            "## Reproduce\n\n`sh reproduce.sh` {} and exits 1 while {} still differs, 0 \
              once they agree.",
             match (b.language, b.found.relation.as_str()) {
                 (Language::C, "cod") => "compiles, runs and reports both programs",
@@ -537,6 +571,11 @@ pub fn write_bundle(dir: &Path, b: &Bundle<'_>) -> std::io::Result<()> {
                 (Language::Python, _) =>
                     "runs `coverage run --branch` and `coverage json` as the relation needs",
                 _ => "runs both programs under Node's V8 and compares",
+            },
+            if b.found.runs.is_some() {
+                "what the program prints or how it exits".to_string()
+            } else {
+                format!("line {line}")
             }
         );
     }
@@ -556,6 +595,21 @@ fn python_steps(f: &Found) -> (String, String) {
         )
     };
     match f.relation.as_str() {
+        "c2v" if f.kind == "output" => {
+            let mut p = f.profilers.split('/');
+            let (a, b) = (p.next().unwrap_or(""), p.next().unwrap_or(""));
+            (
+                format!(
+                    "Run `python program.py`, then `coverage run --branch program.py` with {} \
+                     and with {}; compare what each printed and its exit status.",
+                    core(a),
+                    core(b)
+                ),
+                "The program prints and exits alike under both cores, as it does without \
+                 coverage.py: measuring a program does not change what it does."
+                    .into(),
+            )
+        }
         "c2v" => {
             let mut p = f.profilers.split('/');
             let (a, b) = (p.next().unwrap_or(""), p.next().unwrap_or(""));

@@ -1,7 +1,8 @@
 #!/bin/sh
 # A standalone reproducer written by morphtrace: coverage.py (`coverage run --branch`, then
 # `coverage json`) on program.py, for one line or arc, under one relation:
-#   c2v    two cores of coverage.py on program.py agree on whether it ran;
+#   c2v    two cores of coverage.py on program.py agree on whether it ran (kind output: the
+#          program prints and exits alike under both, as it does without coverage.py);
 #   cod    program.py (P) and variant.py (P', P without code the core reported unexecuted) print
 #          the same, and agree on every line they share (line @LINE@ of P is @LINE_B@ of P');
 #   truth  the core says the line ran exactly when count.py (program.py with a counter before
@@ -13,6 +14,7 @@
 # Exit 1: the finding shows (as recorded); 0: it does not; 2: a tool failed.
 set -u
 relation=@RELATION@
+kind=@KIND@
 line=@LINE@
 line_b=@LINE_B@
 arc='@ARC@'
@@ -68,6 +70,25 @@ case $relation in
 c2v)
   run "$core_a" program.py || exit 2
   run "$core_b" program.py || exit 2
+  if [ "$kind" = output ]; then
+    "$python" program.py > plain.out 2> plain.err
+    echo "exit $?" >> plain.out
+    for c in "$core_a" "$core_b"; do
+      if cmp -s plain.out "program.py.$c.out"; then
+        echo "under $c: as without coverage.py ($(tail -1 plain.out))"
+      else
+        echo "under $c: not as without coverage.py:"
+        diff plain.out "program.py.$c.out" | head -20
+        tail -12 "program.py.$c.err"
+      fi
+    done
+    if cmp -s "program.py.$core_a.out" "program.py.$core_b.out"; then
+      echo "the finding does not show: the program prints and exits alike under both cores"
+      exit 0
+    fi
+    echo "the finding shows: the program prints or exits differently under $core_a and $core_b"
+    exit 1
+  fi
   a=$(said "$core_a" program.py "$line") || exit 2
   b=$(said "$core_b" program.py "$line") || exit 2
   what="line $line${arc:+ (arc $arc)}: $core_a says $a, $core_b says $b"
