@@ -8,6 +8,7 @@
 pub mod bundle;
 pub mod coverage;
 pub mod metamorphic;
+pub mod python;
 pub mod reproducer;
 pub mod session;
 

@@ -446,16 +446,55 @@ async fn reduce_coverage(
     let budget = req.budget;
     let (reduced, tests) = if is_c {
         let work = work_dir()?;
-        let (text, path, args, b, language) = (
-            program.text.clone(),
+        // Python: whole statements first, judged in this process as `coverage-check` would,
+        // then C-Vise on what is left, with what is left of the budget.
+        let (mut text, mut left, mut pruned) = (program.text.clone(), budget, None);
+        if program.language == Language::Python {
+            let opts = check_options(variants, run_timeout, prelude);
+            let (t, specs, seed, b, class) = (
+                text.clone(),
+                specs.clone(),
+                session.seed,
+                bar.clone(),
+                class.clone(),
+            );
+            let p = blocking(move || {
+                super::python::prune_statements(&t, budget, &b, |candidate| {
+                    let p = program_file(Language::Python, candidate.to_string());
+                    let (judged, found) = cod::findings(&specs, p, seed, &opts)?;
+                    Ok::<bool, cod::CoverageError>(
+                        cod::not_comparable(&judged).is_none()
+                            && found.iter().any(|f| f.class() == class),
+                    )
+                })
+                .map_err(ReduceError::from)
+            })
+            .await?;
+            text = p.text.clone();
+            left = budget.saturating_sub(p.elapsed);
+            pruned = Some(p);
+        }
+        let (path, args, b, language) = (
             work.path().to_path_buf(),
             check.clone(),
             bar.clone(),
             program.language,
         );
-        let reduced =
-            blocking(move || coverage::cvise(&text, language, &args, &path, budget, &b)).await?;
-        (reduced, None)
+        let mut reduced = if left >= Duration::from_secs(5) {
+            blocking(move || coverage::cvise(&text, language, &args, &path, left, &b)).await?
+        } else {
+            coverage::CReduced {
+                text,
+                elapsed: Duration::ZERO,
+                complete: false,
+                guarded: false,
+            }
+        };
+        if let Some(p) = &pruned {
+            reduced.elapsed += p.elapsed;
+            reduced.complete &= p.complete;
+        }
+        (reduced, pruned.map(|p| p.tests))
     } else {
         // Judged in this process, as `coverage-check` would judge each candidate, and it must
         // end as the original did: a candidate that throws where the original did not shows
