@@ -778,18 +778,49 @@ async fn pdb_program_outcomes() {
 /// Lockstep goes on past pdb's and debugpy's understood breakpoint differences (triage.toml):
 /// a breakpoint pdb refuses on a blank line is removed where debugpy placed it, one placed on
 /// different lines is removed on both, and the two then pause alike at the next breakpoint.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn lockstep_goes_on_past_pdbs_and_debugpys_breakpoint_differences() {
-    let _g = SERIAL.lock().await;
+/// debugpy and pdb in lockstep over `actions` on `p`, going on past what `triage.toml` excuses.
+async fn debugpy_and_pdb_under_triage(p: &corpus::Loaded, actions: Vec<Action>) -> Recording {
     let triage = morphtrace_schema::triage::Triage::load(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
     )
     .unwrap();
-    let (_dir, p) = inline("planted.py", PLANTED);
     let mut a = debugpy(CaptureOptions::default()).await;
     let mut b = pdb(CaptureOptions::default()).await;
-    let plan = Plan::Replay {
-        actions: vec![
+    let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
+    dbdb::run_under(
+        &mut [&mut a, &mut b],
+        &p.file,
+        &p.program.hash,
+        &Plan::Replay { actions },
+        &ComparisonPolicy::default(),
+        Some(&triage),
+        &mut rec,
+    )
+    .await
+    .unwrap();
+    a.shutdown().await;
+    b.shutdown().await;
+    rec
+}
+
+/// The lines of a trace's pauses, in order.
+fn pause_lines(t: &morphtrace_schema::Trace) -> Vec<u32> {
+    t.events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Output(Output::Paused(p)) => Some(p.location.line),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lockstep_goes_on_past_pdbs_and_debugpys_breakpoint_differences() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("planted.py", PLANTED);
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![
             // Blank (1-based line 4): pdb refuses, debugpy moves it up to `return out`.
             Action::SetBreakpoint {
                 line: 3,
@@ -803,19 +834,8 @@ async fn lockstep_goes_on_past_pdbs_and_debugpys_breakpoint_differences() {
             Action::StepOver,
             Action::Resume,
         ],
-    };
-    let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
-    dbdb::run_under(
-        &mut [&mut a, &mut b],
-        &p.file,
-        &p.program.hash,
-        &plan,
-        &ComparisonPolicy::default(),
-        Some(&triage),
-        &mut rec,
     )
-    .await
-    .unwrap();
+    .await;
     assert_eq!(rec.divergences.len(), 1, "{:?}", rec.divergences);
     assert_eq!(
         rec.divergences[0].detail,
@@ -823,18 +843,49 @@ async fn lockstep_goes_on_past_pdbs_and_debugpys_breakpoint_differences() {
     );
     // Both went on to the end of the plan, pausing alike at `out = v * k`.
     for t in &rec.traces {
-        let pauses: Vec<u32> = t
-            .events
-            .iter()
-            .filter_map(|e| match &e.kind {
-                EventKind::Output(Output::Paused(p)) => Some(p.location.line),
-                _ => None,
-            })
-            .collect();
-        assert_eq!(pauses, vec![1, 2, 1], "{:?}", t.engine);
+        assert_eq!(pause_lines(t), vec![1, 2, 1], "{:?}", t.engine);
     }
-    a.shutdown().await;
-    b.shutdown().await;
+}
+
+/// A step out of `f` returns into the caller in the middle of `b = f(3)`: debugpy stops there, on
+/// the line of the call (pydevd's step return stops in the caller at once, as the JavaScript
+/// debuggers do); pdb at the caller's next line event, `print("b is", b)` (bdb stops on a line
+/// event, and the call's line has none left). The divergence says which side is on the call's
+/// line, `triage.toml` judges it by design, and lockstep goes on: debugpy finishes the line with
+/// a step over and both pause alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lockstep_goes_on_past_a_step_that_returns_onto_the_line_of_the_call() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("values.py", VALUES);
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![
+            Action::SetBreakpoint {
+                line: 12,
+                column: None,
+            },
+            Action::Start,
+            Action::StepOut,
+            Action::StepOver,
+            Action::Resume,
+        ],
+    )
+    .await;
+    assert_eq!(rec.divergences.len(), 1, "{:?}", rec.divergences);
+    let d = &rec.divergences[0];
+    assert_eq!(d.action, Action::StepOut);
+    assert!(
+        d.detail.ends_with(
+            "; first side on the caller's line of the call, second side on another line of the \
+             caller"
+        ),
+        "{}",
+        d.detail
+    );
+    assert!(d.continued.is_some(), "{d:?}");
+    // debugpy: 12, 15 (the call), 16 (its catch-up step over), 17; pdb: 12, 16, 17.
+    assert_eq!(pause_lines(&rec.traces[0]), vec![12, 15, 16, 17]);
+    assert_eq!(pause_lines(&rec.traces[1]), vec![12, 16, 17]);
 }
 
 /// A program with something for every program transformation of Table 1: a boolean, integers,

@@ -179,6 +179,82 @@ fn pause_divergence(
     None
 }
 
+/// The remark a pause-location divergence after a step carries when both sides returned into
+/// the same caller (the frame the step began in is gone on both, the frames below are the same
+/// functions) and exactly one stopped on the line the caller was at before the step (the line
+/// of the call): `; first side on the caller's line of the call, second side on another line
+/// of the caller`. Debuggers differ here by design (a stop at the call's completion, or at the
+/// caller's next line event), and a rule can say so only if the detail says which is which.
+pub fn returned_into_caller(before: &PauseState, a: &PauseState, b: &PauseState) -> Option<String> {
+    let caller = before.stack.get(1)?;
+    let below = &before.stack[1..];
+    let same_caller = |p: &PauseState| {
+        p.stack.len() == below.len()
+            && p.stack
+                .iter()
+                .zip(below)
+                .all(|(x, y)| x.function == y.function)
+            && p.stack[1..]
+                .iter()
+                .zip(&below[1..])
+                .all(|(x, y)| x.location.line == y.location.line)
+    };
+    if !same_caller(a) || !same_caller(b) {
+        return None;
+    }
+    let at_call = |p: &PauseState| p.location.line == caller.location.line;
+    let (first, second) = match (at_call(a), at_call(b)) {
+        (true, false) => ("first", "second"),
+        (false, true) => ("second", "first"),
+        _ => return None,
+    };
+    Some(format!(
+        "; {first} {ON_THE_CALL_LINE}, {second} side on another line of the caller"
+    ))
+}
+
+/// What `returned_into_caller` says of the side that stopped on the line of the call.
+pub const ON_THE_CALL_LINE: &str = "side on the caller's line of the call";
+
+/// The pause the program was at before action `index` of `trace` (the last one answered).
+pub fn pause_before(t: &crate::trace::Trace, index: usize) -> Option<&PauseState> {
+    let all = steps(t);
+    all[..index.min(all.len())]
+        .iter()
+        .rev()
+        .find_map(|(_, o)| match o {
+            Some(Output::Paused(p)) => Some(p),
+            _ => None,
+        })
+}
+
+/// `compare_outputs`, with the remark `returned_into_caller` adds to a step's pause-location
+/// divergence; `trace` is one side's trace up to the action (the sides agreed before it).
+pub fn compare_answers(
+    trace: &crate::trace::Trace,
+    index: usize,
+    action: &crate::trace::Action,
+    a: &Output,
+    b: &Output,
+    policy: &ComparisonPolicy,
+) -> Option<(DivergenceKind, String)> {
+    use crate::trace::Action;
+    let (kind, mut detail) = compare_outputs(a, b, policy)?;
+    if let (
+        DivergenceKind::PauseLocation,
+        Action::StepInto | Action::StepOver | Action::StepOut,
+        Output::Paused(x),
+        Output::Paused(y),
+    ) = (&kind, action, a, b)
+    {
+        if let Some(remark) = pause_before(trace, index).and_then(|p| returned_into_caller(p, x, y))
+        {
+            detail.push_str(&remark);
+        }
+    }
+    Some((kind, detail))
+}
+
 /// Whether two thrown values are the same: errors by their class alone (their messages and
 /// stacks are each engine's own wording), anything else as values compare.
 fn same_thrown(x: &Value, y: &Value, policy: &ComparisonPolicy) -> bool {
@@ -458,7 +534,7 @@ pub fn judge_lockstep(traces: &[crate::trace::Trace], policy: &ComparisonPolicy)
                     detail: format!("the traces issue {action} vs {other_action}"),
                 });
             }
-            let differs = compare_outputs(a, b, policy).or_else(|| {
+            let differs = compare_answers(&traces[0], i, action, a, b, policy).or_else(|| {
                 compare_logs(
                     &traces[0],
                     &traces[k + 1],

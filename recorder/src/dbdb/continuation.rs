@@ -14,7 +14,7 @@ use crate::debugger::DebuggerError;
 use morphtrace_js::nodes::LineNodes;
 use morphtrace_schema::dbdb::compare_outputs;
 use morphtrace_schema::triage::{variable_name, Family, Member, Triage};
-use morphtrace_schema::{Divergence, DivergenceKind, Output};
+use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
 
 /// At most this many rounds of extra steps (the engine apart, then the others) to get back in step.
 const MAX_EXTRA_STEPS: usize = 3;
@@ -195,10 +195,17 @@ impl Lockstep<'_> {
             }
             // Pauses apart: the engine the rule names steps on (the same action) until it is
             // where the others are; where both sides pause once apart (V8 at a `return`,
-            // SpiderMonkey at the closing brace), the others step once more too.
+            // SpiderMonkey at the closing brace), the others step once more too. A step that
+            // returned into the caller, one side still on the line of the call: that side
+            // finishes the line with a step over (the same step out would leave the caller).
             (DivergenceKind::PauseLocation | DivergenceKind::Termination, a) if a.is_control() => {
                 let Some(behind) = self.behaving(rule, member, active) else {
                     return Ok(Err("the rule does not say which engine pauses apart".into()));
+                };
+                let a = if d.detail.contains(morphtrace_schema::dbdb::ON_THE_CALL_LINE) {
+                    &Action::StepOver
+                } else {
+                    a
                 };
                 let mut current: Vec<Output> = outputs.to_vec();
                 let mut steps = 0;

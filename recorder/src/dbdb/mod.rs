@@ -11,7 +11,7 @@ use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
 use crate::task::{session_key, ExceptionChoice, Plan, RandomParams, Task};
 use futures_util::future::join_all;
-use morphtrace_schema::dbdb::{compare_outputs, ComparisonPolicy};
+use morphtrace_schema::dbdb::{compare_answers, ComparisonPolicy};
 use morphtrace_schema::trace::TriggerLines;
 use morphtrace_schema::triage::Triage;
 use morphtrace_schema::Language;
@@ -278,7 +278,15 @@ impl Lockstep<'_> {
     ) -> Option<Divergence> {
         // Outputs first, then what logpoints logged meanwhile.
         let differ = |a: usize, b: usize| {
-            compare_outputs(&outputs[a], &outputs[b], self.policy).or_else(|| {
+            compare_answers(
+                &self.rec.traces[active[0]],
+                index as usize,
+                action,
+                &outputs[a],
+                &outputs[b],
+                self.policy,
+            )
+            .or_else(|| {
                 morphtrace_schema::dbdb::compare_logs(
                     &self.rec.traces[active[a]],
                     &self.rec.traces[active[b]],
