@@ -951,8 +951,9 @@ fn bp(line: u32) -> Action {
 /// Table 1's program transformations on Python programs (spelled in Python, over
 /// tree-sitter-python's tree; remove-dead-code by coverage.py): on the real debugpy each
 /// follow-up keeps its relation to its parent. Behind the DAP proxy that drops the breakpoint
-/// stop at one line, inserted dead code moves the code under that line away and the relation
-/// catches the pause the parent lost; without the fault, the same chain has no warning.
+/// stop at one line, or misreports a frame's line there, inserted dead code moves the code
+/// under that line away and the relation catches the difference; behind the one that hides the
+/// fresh parameter, add-parameter does; without a fault, the same chains have no warning.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metamorphic_relations_hold_on_debugpy_and_catch_a_planted_fault() {
     use morphtrace_recorder::debugger::engines::debugpy::{DebugpyEngine, Tracer};
@@ -1013,7 +1014,30 @@ async fn metamorphic_relations_hold_on_debugpy_and_catch_a_planted_fault() {
         Action::Resume,
         Action::Resume,
     ];
-    for (fault, warns) in [("none:0", false), ("drop-stop:9", true)] {
+    // Each fault against a relation whose follow-up it treats unlike the parent: a stop dropped,
+    // or a frame's line misreported, at line 9 (the follow-up's `print(total)` is on line 10);
+    // the fresh parameter `_mt1` hidden from the scopes. (A fault that does the same to parent
+    // and follow-up, hiding `v` everywhere, is invisible to a relation between two runs of one
+    // debugger: the differential catches that, `a_fault_planted_in_debugpys_messages_…`.)
+    for (fault, transformation, warns) in [
+        ("none:0", mm::INSERT_DEAD_CODE, None),
+        (
+            "drop-stop:9",
+            mm::INSERT_DEAD_CODE,
+            Some("expected the end (completed) as in the parent"),
+        ),
+        (
+            "wrong-line:9",
+            mm::INSERT_DEAD_CODE,
+            Some("paused at 10:1 vs 9:1"),
+        ),
+        ("none:0", mm::ADD_PARAMETER, None),
+        (
+            "hide:_mt1",
+            mm::ADD_PARAMETER,
+            Some("the fresh parameter _mt1 is missing from the scope"),
+        ),
+    ] {
         let adapter = vec![
             python.display().to_string(),
             proxy.display().to_string(),
@@ -1034,15 +1058,18 @@ async fn metamorphic_relations_hold_on_debugpy_and_catch_a_planted_fault() {
             .await
             .unwrap(),
         );
-        let c = chain(
-            &mut planted,
-            &p,
-            &one(mm::INSERT_DEAD_CODE, actions.clone(), Some(5)),
-        )
-        .await;
+        let pin = (transformation == mm::INSERT_DEAD_CODE).then_some(5);
+        let c = chain(&mut planted, &p, &one(transformation, actions.clone(), pin)).await;
         assert_eq!(c.sessions.len(), 2, "{fault}");
         let warnings = &c.sessions[1].warnings;
-        assert_eq!(!warnings.is_empty(), warns, "{fault}: {warnings:?}");
+        let said: Vec<&str> = warnings.iter().map(|w| w.message.as_str()).collect();
+        match warns {
+            None => assert!(said.is_empty(), "{fault}, {transformation}: {said:?}"),
+            Some(what) => assert!(
+                said.len() == 1 && said[0].contains(what),
+                "{fault}, {transformation}: {said:?}"
+            ),
+        }
         planted.shutdown().await;
     }
 }
