@@ -888,6 +888,59 @@ async fn lockstep_goes_on_past_a_step_that_returns_onto_the_line_of_the_call() {
     assert_eq!(pause_lines(&rec.traces[1]), vec![12, 16, 17]);
 }
 
+/// `b = g(f(3))`: a step out of `f` returns into the middle of the line, which calls `g` next.
+const CALLS_ON_ONE_LINE: &str = "def f(a):
+    return a + 1
+
+
+def g(x):
+    return x * 2
+
+
+b = g(f(3))
+print(b)
+";
+
+/// A step out of `f`: debugpy stops on the line of the call; pdb, stepping on from `f`'s return
+/// event, at the next event anywhere, in `g` (bdb drops its stop frame when it returns). The
+/// divergence says so, the rule judges it by design, and debugpy catches up with a step into
+/// `g`. A step over `g`'s last line then brings both to `print(b)`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lockstep_goes_on_past_a_step_out_that_pdb_continues_into_the_next_call() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("calls.py", CALLS_ON_ONE_LINE);
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![
+            Action::SetBreakpoint {
+                line: 1,
+                column: None,
+            },
+            Action::Start,
+            Action::StepOut,
+            Action::StepOver,
+            Action::Resume,
+        ],
+    )
+    .await;
+    let details: Vec<(&Action, &str, bool)> = rec
+        .divergences
+        .iter()
+        .map(|d| (&d.action, d.detail.as_str(), d.continued.is_some()))
+        .collect();
+    assert_eq!(
+        details,
+        vec![(
+            &Action::StepOut,
+            "paused at 9:1 vs 6:1; first side on the caller's line of the call, second side \
+                 in a function called from that line",
+            true
+        ),]
+    );
+    assert_eq!(pause_lines(&rec.traces[0]), vec![1, 8, 5, 9]);
+    assert_eq!(pause_lines(&rec.traces[1]), vec![1, 5, 9]);
+}
+
 /// A program with something for every program transformation of Table 1: a boolean, integers,
 /// functions, and a statement that never runs (`print("big")`).
 const TRANSFORMABLE: &str = r#"def scale(v, k):

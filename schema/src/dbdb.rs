@@ -188,33 +188,47 @@ fn pause_divergence(
 pub fn returned_into_caller(before: &PauseState, a: &PauseState, b: &PauseState) -> Option<String> {
     let caller = before.stack.get(1)?;
     let below = &before.stack[1..];
-    let same_caller = |p: &PauseState| {
-        p.stack.len() == below.len()
-            && p.stack
+    // `stack` is exactly the caller and the frames below it, the caller at any line.
+    let is_caller = |stack: &[crate::trace::Frame]| {
+        stack.len() == below.len()
+            && stack
                 .iter()
                 .zip(below)
                 .all(|(x, y)| x.function == y.function)
-            && p.stack[1..]
+            && stack[1..]
                 .iter()
                 .zip(&below[1..])
                 .all(|(x, y)| x.location.line == y.location.line)
     };
-    if !same_caller(a) || !same_caller(b) {
-        return None;
-    }
-    let at_call = |p: &PauseState| p.location.line == caller.location.line;
-    let (first, second) = match (at_call(a), at_call(b)) {
-        (true, false) => ("first", "second"),
-        (false, true) => ("second", "first"),
+    let on_call_line =
+        |p: &PauseState| is_caller(&p.stack) && p.location.line == caller.location.line;
+    // On another line of the caller, or in a frame the caller's line of the call made.
+    let past = |p: &PauseState| {
+        if is_caller(&p.stack) {
+            (p.location.line != caller.location.line)
+                .then_some("side on another line of the caller")
+        } else {
+            // Another function than the one the step left (not that frame, still there: a
+            // debugger that stops once more before leaving, at a closing brace).
+            (p.stack.len() > 1
+                && p.stack[0].function != before.stack[0].function
+                && is_caller(&p.stack[1..])
+                && p.stack[1].location.line == caller.location.line)
+                .then_some(IN_A_CALL_FROM_IT)
+        }
+    };
+    let (first, second, how) = match (on_call_line(a), on_call_line(b)) {
+        (true, false) => ("first", "second", past(b)?),
+        (false, true) => ("second", "first", past(a)?),
         _ => return None,
     };
-    Some(format!(
-        "; {first} {ON_THE_CALL_LINE}, {second} side on another line of the caller"
-    ))
+    Some(format!("; {first} {ON_THE_CALL_LINE}, {second} {how}"))
 }
 
 /// What `returned_into_caller` says of the side that stopped on the line of the call.
 pub const ON_THE_CALL_LINE: &str = "side on the caller's line of the call";
+/// What `returned_into_caller` says of a side that went on into a function called from there.
+pub const IN_A_CALL_FROM_IT: &str = "side in a function called from that line";
 
 /// The pause the program was at before action `index` of `trace` (the last one answered).
 pub fn pause_before(t: &crate::trace::Trace, index: usize) -> Option<&PauseState> {
@@ -703,6 +717,38 @@ mod async_stack_tests {
                     .collect()
             }),
         }
+    }
+
+    /// A pause with its stack, innermost first: `(function, line)`.
+    fn at(frames: &[(&str, u32)]) -> PauseState {
+        PauseState {
+            location: Location::new(frames[0].1, 0),
+            stack: frames.iter().map(|(f, l)| frame(f, *l)).collect(),
+            ..pause(None)
+        }
+    }
+
+    #[test]
+    fn a_step_back_into_the_caller_says_which_side_is_on_the_call_line() {
+        // Paused in `f` (line 2), called from line 9 of the top level.
+        let before = at(&[("f", 2), ("", 9)]);
+        let call_line = at(&[("", 9)]);
+        let remark = |a: &PauseState, b: &PauseState| returned_into_caller(&before, a, b);
+        assert_eq!(
+            remark(&call_line, &at(&[("", 10)])).as_deref(),
+            Some("; first side on the caller's line of the call, second side on another line of the caller")
+        );
+        assert_eq!(
+            remark(&at(&[("g", 5), ("", 9)]), &call_line).as_deref(),
+            Some("; second side on the caller's line of the call, first side in a function called from that line")
+        );
+        // Still in `f` (a closing brace), both on the call line, another caller line below, a
+        // function called from another line, the same function again: no remark.
+        assert_eq!(remark(&call_line, &at(&[("f", 3), ("", 9)])), None);
+        assert_eq!(remark(&call_line, &call_line.clone()), None);
+        assert_eq!(remark(&call_line, &at(&[("", 10), ("main", 4)])), None);
+        assert_eq!(remark(&call_line, &at(&[("g", 5), ("", 10)])), None);
+        assert_eq!(remark(&at(&[("", 10)]), &at(&[("", 11)])), None);
     }
 
     #[test]

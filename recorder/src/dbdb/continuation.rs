@@ -197,12 +197,16 @@ impl Lockstep<'_> {
             // where the others are; where both sides pause once apart (V8 at a `return`,
             // SpiderMonkey at the closing brace), the others step once more too. A step that
             // returned into the caller, one side still on the line of the call: that side
-            // finishes the line with a step over (the same step out would leave the caller).
+            // finishes the line with a step over (the same step out would leave the caller), or
+            // steps into the function the other side went on into from that line.
             (DivergenceKind::PauseLocation | DivergenceKind::Termination, a) if a.is_control() => {
                 let Some(behind) = self.behaving(rule, member, active) else {
                     return Ok(Err("the rule does not say which engine pauses apart".into()));
                 };
-                let a = if d.detail.contains(morphtrace_schema::dbdb::ON_THE_CALL_LINE) {
+                use morphtrace_schema::dbdb::{IN_A_CALL_FROM_IT, ON_THE_CALL_LINE};
+                let a = if d.detail.contains(IN_A_CALL_FROM_IT) {
+                    &Action::StepInto
+                } else if d.detail.contains(ON_THE_CALL_LINE) {
                     &Action::StepOver
                 } else {
                     a
