@@ -230,16 +230,25 @@ pub const ON_THE_CALL_LINE: &str = "side on the caller's line of the call";
 /// What `returned_into_caller` says of a side that went on into a function called from there.
 pub const IN_A_CALL_FROM_IT: &str = "side in a function called from that line";
 
-/// The pause the program was at before action `index` of `trace` (the last one answered).
+/// The pause the program was at before action `index` of `trace`: the last pause recorded
+/// before that action, extra answers included (the steps lockstep took to catch up).
 pub fn pause_before(t: &crate::trace::Trace, index: usize) -> Option<&PauseState> {
-    let all = steps(t);
-    all[..index.min(all.len())]
-        .iter()
-        .rev()
-        .find_map(|(_, o)| match o {
-            Some(Output::Paused(p)) => Some(p),
-            _ => None,
-        })
+    use crate::trace::EventKind;
+    let mut actions = 0;
+    let mut last = None;
+    for e in &t.events {
+        match &e.kind {
+            EventKind::Action(_) => {
+                if actions == index {
+                    break;
+                }
+                actions += 1;
+            }
+            EventKind::Output(Output::Paused(p)) => last = Some(p),
+            EventKind::Output(_) => {}
+        }
+    }
+    last
 }
 
 /// `compare_outputs`, with the remark `returned_into_caller` adds to a step's pause-location
@@ -749,6 +758,31 @@ mod async_stack_tests {
         assert_eq!(remark(&call_line, &at(&[("", 10), ("main", 4)])), None);
         assert_eq!(remark(&call_line, &at(&[("g", 5), ("", 10)])), None);
         assert_eq!(remark(&at(&[("", 10)]), &at(&[("", 11)])), None);
+    }
+
+    /// The pause before an action is the last one recorded, a catch-up step's answer included.
+    #[test]
+    fn the_pause_before_an_action_counts_extra_answers() {
+        use crate::trace::{Action, Event, EventKind, Trace};
+        let (p1, p2, p3) = (at(&[("f", 2)]), at(&[("", 9)]), at(&[("", 10)]));
+        let ev = |kind| Event { at_us: 0, kind };
+        let t = Trace {
+            engine: crate::engine::EngineRef(0),
+            events: vec![
+                ev(EventKind::Action(Action::Start)),
+                ev(EventKind::Output(Output::Paused(p1.clone()))),
+                ev(EventKind::Action(Action::StepOut)),
+                ev(EventKind::Output(Output::Paused(p2.clone()))),
+                ev(EventKind::Output(Output::Paused(p3.clone()))),
+                ev(EventKind::Action(Action::StepOver)),
+                ev(EventKind::Output(Output::Paused(p1.clone()))),
+            ],
+            console: Vec::new(),
+            logs: Vec::new(),
+        };
+        assert_eq!(pause_before(&t, 0), None);
+        assert_eq!(pause_before(&t, 1), Some(&p1));
+        assert_eq!(pause_before(&t, 2), Some(&p3));
     }
 
     #[test]

@@ -277,24 +277,27 @@ impl Lockstep<'_> {
         action: &Action,
     ) -> Option<Divergence> {
         // Outputs first, then what logpoints logged meanwhile.
+        // The action's place in the first active engine's own trace (an engine that joined or
+        // left lockstep holds fewer actions than the session).
+        let first = &self.rec.traces[active[0]];
+        let own = first
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::Action(_)))
+            .count()
+            .saturating_sub(1);
         let differ = |a: usize, b: usize| {
-            compare_answers(
-                &self.rec.traces[active[0]],
-                index as usize,
-                action,
-                &outputs[a],
-                &outputs[b],
-                self.policy,
+            compare_answers(first, own, action, &outputs[a], &outputs[b], self.policy).or_else(
+                || {
+                    morphtrace_schema::dbdb::compare_logs(
+                        &self.rec.traces[active[a]],
+                        &self.rec.traces[active[b]],
+                        index,
+                        morphtrace_schema::dbdb::timed_out(&outputs[a])
+                            && morphtrace_schema::dbdb::timed_out(&outputs[b]),
+                    )
+                },
             )
-            .or_else(|| {
-                morphtrace_schema::dbdb::compare_logs(
-                    &self.rec.traces[active[a]],
-                    &self.rec.traces[active[b]],
-                    index,
-                    morphtrace_schema::dbdb::timed_out(&outputs[a])
-                        && morphtrace_schema::dbdb::timed_out(&outputs[b]),
-                )
-            })
         };
         let (groups, suspect) = if outputs.len() > 2 {
             morphtrace_schema::session::agreement(outputs.len(), |a, b| differ(a, b).is_none())
