@@ -803,6 +803,17 @@ async fn debugpy_and_pdb_under_triage(p: &corpus::Loaded, actions: Vec<Action>) 
     rec
 }
 
+/// A breakpoint at `line` (0-based), run to it, a step out, a step over, resume.
+fn break_then_step_out(line: u32) -> Vec<Action> {
+    vec![
+        bp(line),
+        Action::Start,
+        Action::StepOut,
+        Action::StepOver,
+        Action::Resume,
+    ]
+}
+
 /// The lines of a trace's pauses, in order.
 fn pause_lines(t: &morphtrace_schema::Trace) -> Vec<u32> {
     t.events
@@ -857,20 +868,7 @@ async fn lockstep_goes_on_past_pdbs_and_debugpys_breakpoint_differences() {
 async fn lockstep_goes_on_past_a_step_that_returns_onto_the_line_of_the_call() {
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline("values.py", VALUES);
-    let rec = debugpy_and_pdb_under_triage(
-        &p,
-        vec![
-            Action::SetBreakpoint {
-                line: 12,
-                column: None,
-            },
-            Action::Start,
-            Action::StepOut,
-            Action::StepOver,
-            Action::Resume,
-        ],
-    )
-    .await;
+    let rec = debugpy_and_pdb_under_triage(&p, break_then_step_out(12)).await;
     assert_eq!(rec.divergences.len(), 1, "{:?}", rec.divergences);
     let d = &rec.divergences[0];
     assert_eq!(d.action, Action::StepOut);
@@ -909,20 +907,7 @@ print(b)
 async fn lockstep_goes_on_past_a_step_out_that_pdb_continues_into_the_next_call() {
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline("calls.py", CALLS_ON_ONE_LINE);
-    let rec = debugpy_and_pdb_under_triage(
-        &p,
-        vec![
-            Action::SetBreakpoint {
-                line: 1,
-                column: None,
-            },
-            Action::Start,
-            Action::StepOut,
-            Action::StepOver,
-            Action::Resume,
-        ],
-    )
-    .await;
+    let rec = debugpy_and_pdb_under_triage(&p, break_then_step_out(1)).await;
     let details: Vec<(&Action, &str, bool)> = rec
         .divergences
         .iter()
