@@ -28,6 +28,20 @@ impl PySyntax {
             .then(|| "tree-sitter-python could not parse it".to_string())
     }
 
+    /// A block without a statement: tree-sitter-python takes one at the end of the text (`if
+    /// x:` as the last line), the interpreter does not.
+    pub fn has_empty_block(&self) -> bool {
+        let mut empty = false;
+        super::c_syntax::visit(self.0.tree.root_node(), &mut |n: Node| {
+            let mut c = n.walk();
+            empty |= n.kind() == "block"
+                && !n
+                    .named_children(&mut c)
+                    .any(|s| STATEMENTS.contains(&s.kind()));
+        });
+        empty
+    }
+
     /// The syntax kind of every line (`morphtrace_js::python`).
     pub fn line_kinds(&self, text: &str) -> LineKinds {
         self.0

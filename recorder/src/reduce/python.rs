@@ -1,7 +1,8 @@
 //! A Python program's first reduction pass, before C-Vise's generic passes (which know no
 //! Python and take minutes per line on a program whose every candidate runs two interpreters):
-//! whole statements of tree-sitter-python's tree replaced by `pass`, outermost first, then the
-//! lines left blank or holding a lone `pass` taken out where the program still parses.
+//! whole statements of tree-sitter-python's tree taken out (or replaced by `pass` where their
+//! block would be empty), outermost first, then the lines left blank or holding a lone `pass`
+//! taken out where the program still parses.
 
 use crate::cod::py_syntax::PySyntax;
 use crate::cod::variant;
@@ -18,11 +19,26 @@ pub struct Pruned {
     pub complete: bool,
 }
 
-fn parses(text: &str) -> bool {
-    PySyntax::parse(text).is_some_and(|s| s.rejection().is_none())
+/// `text` without the whole lines of `start..end`, and where they began; `None` when something
+/// other than blanks or a comment shares those lines.
+fn without_lines(text: &str, start: usize, end: usize) -> Option<(String, usize)> {
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[end..].find('\n').map_or(text.len(), |i| end + i + 1);
+    let after = text[end..line_end].trim();
+    if !text[line_start..start].trim().is_empty() || !(after.is_empty() || after.starts_with('#')) {
+        return None;
+    }
+    Some((
+        format!("{}{}", &text[..line_start], &text[line_end..]),
+        line_start,
+    ))
 }
 
-/// Replaces statements by `pass` while `shows` says the candidate still shows the finding, one
+fn parses(text: &str) -> bool {
+    PySyntax::parse(text).is_some_and(|s| s.rejection().is_none() && !s.has_empty_block())
+}
+
+/// Takes statements out while `shows` says the candidate still shows the finding, one
 /// statement at a time in source order (an outer statement before the ones it holds: once it is
 /// gone they are too), for at most `budget`; then drops blank and lone-`pass` lines.
 pub fn prune_statements<E>(
@@ -56,11 +72,20 @@ pub fn prune_statements<E>(
             complete = true;
             break;
         };
-        let candidate = variant::apply_python(&text, vec![c.clone()]).text;
+        // The statement's lines go whole when it is alone on them and its block keeps another
+        // statement; otherwise it becomes `pass`. Either way one judgement, and an accepted
+        // candidate is already shorter, should the budget end before the clean-up below.
+        let (candidate, next_from) = match without_lines(&text, c.start, c.end) {
+            Some((shorter, line_start)) if parses(&shorter) => (shorter, line_start),
+            _ => (
+                variant::apply_python(&text, vec![c.clone()]).text,
+                c.start + "pass".len(),
+            ),
+        };
         if parses(&candidate) && test(&candidate)? {
             text = candidate;
-            // The `pass` now there is never tried again.
-            from = c.start + "pass".len();
+            // What follows now starts at `next_from`; a `pass` left there is never tried again.
+            from = next_from;
         } else {
             // Its first inner statement (or the next one) comes next.
             from = c.start + 1;
@@ -139,5 +164,26 @@ mod tests {
         .unwrap();
         assert_eq!(pruned.text, "def f():\n    print(7)\nf()\n");
         assert!(tried.len() <= 6, "{tried:#?}");
+    }
+
+    /// A statement goes with its lines, comment included, and becomes `pass` only where its
+    /// block would be empty; one sharing its line with another stays for the line.
+    #[test]
+    fn a_statement_goes_whole_unless_its_block_needs_it() {
+        let text = "x = 1  # one\ny = 2; print(7)\nif x:\n    z = 3\n";
+        assert_eq!(
+            without_lines(text, 0, 5),
+            Some(("y = 2; print(7)\nif x:\n    z = 3\n".to_string(), 0))
+        );
+        assert_eq!(without_lines(text, 13, 18), None);
+        let bar = ProgressBar::hidden();
+        let mut tried = Vec::new();
+        let pruned = prune_statements(text, Duration::from_secs(60), &bar, |c| {
+            tried.push(c.to_string());
+            Ok::<bool, ()>(c.contains("print(7)") && c.contains("if x"))
+        })
+        .unwrap();
+        assert_eq!(pruned.text, "pass; print(7)\nif x:\n    pass\n");
+        assert!(tried.contains(&"y = 2; print(7)\nif x:\n    z = 3\n".to_string()));
     }
 }
