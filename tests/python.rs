@@ -982,6 +982,117 @@ fn one(
     }
 }
 
+/// `same(reflect(5, 2), 3)`: `sub` returns into `reflect`, which returns at once (`return
+/// sub(a, b)`) into the top level's line, which calls `same` next.
+const RETURNS_TWO_FRAMES: &str = "def sub(a, b):
+    return a - b
+
+
+def reflect(a, b):
+    return sub(a, b)
+
+
+def same(a, b):
+    return a == b
+
+
+print(same(reflect(5, 2), 3))
+";
+
+/// A step over `sub`'s last line: debugpy stops at `reflect`'s return, shown on the top
+/// level's line of the call (pydevd's step over becomes a step into when its frame returns, and
+/// a return event shows in the frame below); pdb at the next line or call event, in `same`. The
+/// divergence says the caller is 2 frames down, the rule judges it by design, and debugpy
+/// catches up with a step into `same`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lockstep_goes_on_past_a_step_that_returns_two_frames_down() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("reflect.py", RETURNS_TWO_FRAMES);
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![bp(1), Action::Start, Action::StepOver, Action::Resume],
+    )
+    .await;
+    let details: Vec<(&Action, &str, bool)> = rec
+        .divergences
+        .iter()
+        .map(|d| (&d.action, d.detail.as_str(), d.continued.is_some()))
+        .collect();
+    assert_eq!(
+        details,
+        vec![(
+            &Action::StepOver,
+            "paused at 13:1 vs 10:1; first side on the caller's line of the call 2 frames down, \
+             second side in a function called from that line",
+            true
+        )]
+    );
+    assert_eq!(pause_lines(&rec.traces[0]), vec![1, 12, 9]);
+    assert_eq!(pause_lines(&rec.traces[1]), vec![1, 9]);
+}
+
+/// `f`'s breakpoint has a condition over a name defined nowhere.
+const RAISING_CONDITION: &str = "def f(a):
+    b = a * 2
+    return b
+
+
+x = f(1)
+y = f(2)
+print(x + y)
+";
+
+/// A breakpoint whose condition raises: pdb stops there (bdb's `effective`), debugpy goes on
+/// (its DAP mode skips suspending on a condition's exception). The recorder evaluates the
+/// condition again on pdb's paused frame, the divergence says it threw, the rule judges it by
+/// design, and pdb resumes until both have ended. A condition that does not raise and does not
+/// hold stops neither.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lockstep_goes_on_past_a_condition_that_raises() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("raising.py", RAISING_CONDITION);
+    let at_f = |condition: &str| Action::SetConditionalBreakpoint {
+        line: 1,
+        condition: condition.into(),
+        column: None,
+    };
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![at_f("missing > 1"), bp(5), Action::Start, Action::Resume],
+    )
+    .await;
+    let details: Vec<(&Action, &str, bool)> = rec
+        .divergences
+        .iter()
+        .map(|d| (&d.action, d.detail.as_str(), d.continued.is_some()))
+        .collect();
+    assert_eq!(
+        details,
+        vec![(
+            &Action::Resume,
+            "first side ended (completed), second side paused at 2:1; second side at a \
+             breakpoint whose condition `missing > 1` threw NameError",
+            true
+        )]
+    );
+    // pdb: `x = f(1)`, `f` for each call (its two extra resumes); debugpy: `x = f(1)` only.
+    assert_eq!(pause_lines(&rec.traces[0]), vec![5]);
+    assert_eq!(pause_lines(&rec.traces[1]), vec![5, 1, 1]);
+    let checked: Vec<_> = rec.traces[1]
+        .pauses()
+        .map(|p| p.condition.as_ref().map(|c| c.threw))
+        .collect();
+    assert_eq!(checked, vec![None, Some(true), None]);
+
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![at_f("a > 5"), bp(5), Action::Start, Action::Resume],
+    )
+    .await;
+    assert!(rec.divergences.is_empty(), "{:?}", rec.divergences);
+    assert_eq!(pause_lines(&rec.traces[1]), vec![5]);
+}
+
 fn bp(line: u32) -> Action {
     Action::SetBreakpoint { line, column: None }
 }

@@ -59,6 +59,7 @@ fn pause(line: u32) -> Output_ {
         }],
         exception: None,
         async_stack: None,
+        condition: None,
     })
 }
 

@@ -117,7 +117,13 @@ fn pause_divergence(
     if !same_loc {
         return Some((
             DivergenceKind::PauseLocation,
-            format!("paused at {} vs {}", a.location, b.location),
+            format!(
+                "paused at {} vs {}{}{}",
+                a.location,
+                b.location,
+                condition_remark("first", a),
+                condition_remark("second", b)
+            ),
         ));
     }
     if policy.call_stack {
@@ -185,9 +191,16 @@ fn pause_divergence(
 /// of the call): `; first side on the caller's line of the call, second side on another line
 /// of the caller`. Debuggers differ here by design (a stop at the call's completion, or at the
 /// caller's next line event), and a rule can say so only if the detail says which is which.
+/// The caller may be further down when the frames between returned at once (`return f(x)`):
+/// the remark then says how many frames down it is (` 2 frames down`).
 pub fn returned_into_caller(before: &PauseState, a: &PauseState, b: &PauseState) -> Option<String> {
-    let caller = before.stack.get(1)?;
-    let below = &before.stack[1..];
+    (1..before.stack.len()).find_map(|j| returned_into(before, j, a, b))
+}
+
+/// `returned_into_caller` for the caller `j` frames down from the step's frame.
+fn returned_into(before: &PauseState, j: usize, a: &PauseState, b: &PauseState) -> Option<String> {
+    let caller = &before.stack[j];
+    let below = &before.stack[j..];
     // `stack` is exactly the caller and the frames below it, the caller at any line.
     let is_caller = |stack: &[crate::trace::Frame]| {
         stack.len() == below.len()
@@ -208,10 +221,12 @@ pub fn returned_into_caller(before: &PauseState, a: &PauseState, b: &PauseState)
             (p.location.line != caller.location.line)
                 .then_some("side on another line of the caller")
         } else {
-            // Another function than the one the step left (not that frame, still there: a
-            // debugger that stops once more before leaving, at a closing brace).
+            // Another function than the ones the step left (not one of those frames, still
+            // there: a debugger that stops once more before leaving, at a closing brace).
             (p.stack.len() > 1
-                && p.stack[0].function != before.stack[0].function
+                && before.stack[..j]
+                    .iter()
+                    .all(|f| f.function != p.stack[0].function)
                 && is_caller(&p.stack[1..])
                 && p.stack[1].location.line == caller.location.line)
                 .then_some(IN_A_CALL_FROM_IT)
@@ -222,7 +237,42 @@ pub fn returned_into_caller(before: &PauseState, a: &PauseState, b: &PauseState)
         (false, true) => ("second", "first", past(a)?),
         _ => return None,
     };
-    Some(format!("; {first} {ON_THE_CALL_LINE}, {second} {how}"))
+    let down = if j > 1 {
+        format!(" {j} frames down")
+    } else {
+        String::new()
+    };
+    Some(format!(
+        "; {first} {ON_THE_CALL_LINE}{down}, {second} {how}"
+    ))
+}
+
+/// What a pause at a conditional breakpoint found the condition to be, where that explains a
+/// pause the other side did not make: `; second side at a breakpoint whose condition `x > 3`
+/// threw NameError` or `… is false`. Nothing where it held, gave another value, or was not
+/// checked (the recorder checks it at a divergence: `PauseState::condition`).
+fn condition_remark(side: &str, p: &PauseState) -> String {
+    use crate::value::ObjectKind;
+    let Some(c) = &p.condition else {
+        return String::new();
+    };
+    let what = match (&c.value, c.threw) {
+        (
+            Value::Object {
+                kind: ObjectKind::Error,
+                class,
+                ..
+            },
+            true,
+        ) => format!("threw {class}"),
+        (v, true) => format!("threw {v}"),
+        (Value::Bool(false), false) => "is false".to_string(),
+        _ => return String::new(),
+    };
+    format!(
+        "; {side} side at a breakpoint whose condition `{}` {what}",
+        c.condition
+    )
 }
 
 /// What `returned_into_caller` says of the side that stopped on the line of the call.
@@ -355,7 +405,7 @@ pub fn compare_outputs(
         (Finished { outcome }, Paused(p)) | (Paused(p), Finished { outcome }) => Some((
             DivergenceKind::Termination,
             format!(
-                "{} side ended ({}), {} side paused at {}",
+                "{} side ended ({}), {} side paused at {}{}",
                 if matches!(a, Finished { .. }) {
                     "first"
                 } else {
@@ -367,7 +417,15 @@ pub fn compare_outputs(
                 } else {
                     "first"
                 },
-                p.location
+                p.location,
+                condition_remark(
+                    if matches!(a, Finished { .. }) {
+                        "second"
+                    } else {
+                        "first"
+                    },
+                    p
+                )
             ),
         )),
         (
@@ -716,6 +774,7 @@ mod async_stack_tests {
             engine_reason: None,
             stack: vec![frame("inner", 3)],
             exception: None,
+            condition: None,
             async_stack: async_stack.map(|segments| {
                 segments
                     .into_iter()
@@ -758,6 +817,29 @@ mod async_stack_tests {
         assert_eq!(remark(&call_line, &at(&[("", 10), ("main", 4)])), None);
         assert_eq!(remark(&call_line, &at(&[("g", 5), ("", 10)])), None);
         assert_eq!(remark(&at(&[("", 10)]), &at(&[("", 11)])), None);
+
+        // `__sub__` (line 49) returns into `reflect` (line 87, `return self - x`), which returns
+        // at once into the top level's line 95, which calls `__eq__` next.
+        let before = at(&[("__sub__", 49), ("reflect", 87), ("", 95)]);
+        let remark = |a: &PauseState, b: &PauseState| returned_into_caller(&before, a, b);
+        assert_eq!(
+            remark(&at(&[("", 95)]), &at(&[("__eq__", 71), ("", 95)])).as_deref(),
+            Some("; first side on the caller's line of the call 2 frames down, second side in a function called from that line")
+        );
+        assert_eq!(
+            remark(&at(&[("", 96)]), &at(&[("", 95)])).as_deref(),
+            Some("; second side on the caller's line of the call 2 frames down, first side on another line of the caller")
+        );
+        // One side still in the frame between: no remark (that is the one-frame shape's).
+        assert_eq!(
+            remark(&at(&[("", 95)]), &at(&[("reflect", 88), ("", 95)])),
+            None
+        );
+        assert_eq!(
+            remark(&at(&[("reflect", 87), ("", 95)]), &at(&[("reflect", 88), ("", 95)]))
+                .as_deref(),
+            Some("; first side on the caller's line of the call, second side on another line of the caller")
+        );
     }
 
     /// The pause before an action is the last one recorded, a catch-up step's answer included.

@@ -30,9 +30,9 @@ pub use session::{
     SessionMode, SessionOutcome, TransformationRecord, Warning,
 };
 pub use trace::{
-    Action, AsyncFrames, BreakpointId, Event, EventKind, ExceptionPause, Frame, Location,
-    LocationSource, LogLine, Output, PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind,
-    Trace, Variable,
+    Action, AsyncFrames, BreakpointId, ConditionCheck, Event, EventKind, ExceptionPause, Frame,
+    Location, LocationSource, LogLine, Output, PauseReason, PauseState, ProgramOutcome, Scope,
+    ScopeKind, Trace, Variable,
 };
 pub use value::{Entry, Key, ObjectKind, Value};
 

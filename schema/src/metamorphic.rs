@@ -987,6 +987,7 @@ mod tests {
                 }],
             }],
             exception: None,
+            condition: None,
             async_stack: None,
         })
     }

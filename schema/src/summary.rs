@@ -38,6 +38,8 @@ pub struct PauseSummary {
     exception: IgnoredAny,
     #[serde(default)]
     async_stack: IgnoredAny,
+    #[serde(default)]
+    condition: IgnoredAny,
 }
 
 /// `Output` without variables.
@@ -218,6 +220,7 @@ impl From<&Output> for OutputSummary {
                 engine_reason: IgnoredAny,
                 exception: IgnoredAny,
                 async_stack: IgnoredAny,
+                condition: IgnoredAny,
                 stack: p
                     .stack
                     .iter()

@@ -368,6 +368,20 @@ pub struct PauseState {
     /// none (or the archive is older than async stacks).
     #[serde(default)]
     pub async_stack: Option<Vec<AsyncFrames>>,
+    /// At a pause on a breakpoint with a condition, where the session had to know (a
+    /// divergence at that pause): the condition evaluated on the paused frame afterwards. The
+    /// engine's own check cannot be read; this is the same expression in the same frame and
+    /// state, so it tells a pause on a condition that threw, or on one that does not hold.
+    #[serde(default)]
+    pub condition: Option<Box<ConditionCheck>>,
+}
+
+/// A breakpoint's condition evaluated on the frame that paused there.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConditionCheck {
+    pub condition: String,
+    pub value: Value,
+    pub threw: bool,
 }
 
 /// One segment of an async call stack: the program frames (innermost first) that were on the
@@ -530,6 +544,41 @@ impl Trace {
             EventKind::Output(o) => Some(o),
             _ => None,
         })
+    }
+
+    /// The condition of the live conditional breakpoint that pause `p` is at: one of the
+    /// breakpoints the pause names, or else one placed on its line.
+    /// Live: set by the trace's actions and not removed since.
+    pub fn condition_at(&self, p: &PauseState) -> Option<&str> {
+        let mut live: Vec<(BreakpointId, &str, Vec<u32>)> = Vec::new();
+        let mut asked: Option<&str> = None;
+        for e in &self.events {
+            match &e.kind {
+                EventKind::Action(Action::SetConditionalBreakpoint { condition, .. }) => {
+                    asked = Some(condition)
+                }
+                EventKind::Action(_) => asked = None,
+                EventKind::Output(Output::BreakpointSet { id, actual, .. }) => {
+                    if let Some(c) = asked.take() {
+                        live.push((*id, c, actual.iter().map(|l| l.line).collect()));
+                    }
+                }
+                EventKind::Output(Output::BreakpointRemoved { id, ok: true }) => {
+                    live.retain(|(x, _, _)| x != id)
+                }
+                EventKind::Output(_) => {}
+            }
+        }
+        let PauseReason::Breakpoint { ids } = &p.reason else {
+            return None;
+        };
+        live.iter()
+            .find(|(id, _, _)| ids.contains(id))
+            .or_else(|| {
+                live.iter()
+                    .find(|(_, _, lines)| lines.contains(&p.location.line))
+            })
+            .map(|(_, c, _)| *c)
     }
 
     pub fn pauses(&self) -> impl Iterator<Item = &PauseState> {

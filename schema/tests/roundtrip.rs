@@ -205,6 +205,7 @@ fn pause() -> impl Strategy<Value = PauseState> {
                 engine_reason,
                 stack,
                 exception,
+                condition: None,
                 async_stack,
             },
         )

@@ -275,6 +275,7 @@ fn trace(rng: &mut ChaCha8Rng, engine: EngineRef, program_lines: u32, events: us
                 engine_reason: Some("other".into()),
                 stack,
                 exception: None,
+                condition: None,
                 async_stack: None,
             })),
             rng,

@@ -16,8 +16,8 @@ use morphtrace_schema::trace::TriggerLines;
 use morphtrace_schema::triage::Triage;
 use morphtrace_schema::Language;
 use morphtrace_schema::{
-    Action, BreakpointId, Divergence, DivergenceSide, EngineRef, Event, EventKind, LogLine, Output,
-    ProgramOutcome, SessionMode, SessionOutcome, Trace,
+    Action, BreakpointId, ConditionCheck, Divergence, DivergenceKind, DivergenceSide, EngineRef,
+    Event, EventKind, LogLine, Output, ProgramOutcome, SessionMode, SessionOutcome, Trace,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -252,7 +252,17 @@ impl Lockstep<'_> {
         }
         self.rec.actions += 1;
         self.undone = false;
-        if let Some(d) = self.compare(&active, &outputs, index, action) {
+        let mut diverged = self.compare(&active, &outputs, index, action);
+        if diverged.as_ref().is_some_and(|d| {
+            matches!(
+                d.kind,
+                DivergenceKind::PauseLocation | DivergenceKind::Termination
+            )
+        }) && self.check_conditions(&active, &mut outputs).await?
+        {
+            diverged = self.compare(&active, &outputs, index, action);
+        }
+        if let Some(d) = diverged {
             let how = self.go_on_past(&d, &active, &outputs).await?;
             if how.is_none() {
                 self.stopped = true;
@@ -264,6 +274,55 @@ impl Lockstep<'_> {
             });
         }
         Ok(outputs)
+    }
+
+    /// At pauses apart where a side paused on a conditional breakpoint: its condition evaluated
+    /// on the paused frame, kept in the pause (in `outputs` and in the trace), so that the
+    /// divergence can say whether it threw or does not hold there. Whether any was checked.
+    async fn check_conditions(
+        &mut self,
+        active: &[usize],
+        outputs: &mut [Output],
+    ) -> Result<bool, DebuggerError> {
+        let mut checked = false;
+        for (pos, &k) in active.iter().enumerate() {
+            let Output::Paused(p) = &outputs[pos] else {
+                continue;
+            };
+            let Some(condition) = self.rec.traces[k].condition_at(p).map(str::to_string) else {
+                continue;
+            };
+            let answer = crate::debugger::apply(
+                self.debuggers[k].as_mut(),
+                &Action::Evaluate {
+                    expression: condition.clone(),
+                },
+            )
+            .await?;
+            let Output::Evaluated { value, threw } = answer else {
+                continue;
+            };
+            let check = Some(Box::new(ConditionCheck {
+                condition,
+                value,
+                threw,
+            }));
+            if let Output::Paused(p) = &mut outputs[pos] {
+                p.condition = check.clone();
+            }
+            // The answer is the last output of its trace (logs are kept apart).
+            if let Some(EventKind::Output(Output::Paused(p))) = self.rec.traces[k]
+                .events
+                .iter_mut()
+                .rev()
+                .find(|e| matches!(e.kind, EventKind::Output(_)))
+                .map(|e| &mut e.kind)
+            {
+                p.condition = check;
+            }
+            checked = true;
+        }
+        Ok(checked)
     }
 
     /// The divergence among the engines in lockstep, if any. Two engines: the first difference.
@@ -1070,6 +1129,7 @@ mod tests {
                 }],
             }],
             exception: None,
+            condition: None,
             async_stack: None,
         };
         let draw = |seed| {

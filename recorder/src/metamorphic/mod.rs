@@ -1996,6 +1996,7 @@ mod tests {
                     }],
                 }],
                 exception: thrown.then(|| Box::new(Value::Number(3.0))),
+                condition: None,
                 async_stack: None,
             }))
         };
@@ -2055,6 +2056,7 @@ mod tests {
                     engine_reason: None,
                     stack: vec![],
                     exception: None,
+                    condition: None,
                     async_stack: None,
                 })),
             ),
@@ -2072,6 +2074,7 @@ mod tests {
                 engine_reason: None,
                 stack: vec![],
                 exception: None,
+                condition: None,
                 async_stack: None,
             }))
         };
@@ -2112,6 +2115,7 @@ mod tests {
                 engine_reason: None,
                 stack: vec![],
                 exception: None,
+                condition: None,
                 async_stack: None,
             }))
         };
@@ -2162,6 +2166,7 @@ mod tests {
                 }],
             }],
             exception: None,
+            condition: None,
             async_stack: None,
         };
         // test262's harness, verifyProperty(obj, name, ...): `arguments[1]` is `name`.

@@ -1082,6 +1082,7 @@ mod tests {
             stack: Vec::new(),
             exception: None,
             async_stack: None,
+            condition: None,
         });
         let ended = |o: ProgramOutcome| Output::Finished { outcome: o };
         let crashed = ended(ProgramOutcome::EngineCrashed {

@@ -298,7 +298,7 @@ impl CdpSession {
                 }
                 Got::Event(Some(ev)) => match ev.method.as_str() {
                     "Debugger.paused" => match self.pause_state(&ev.params, action).await? {
-                        Pause::InProgram(p) => return Ok(Output::Paused(p)),
+                        Pause::InProgram(p) => return Ok(Output::Paused(*p)),
                         // Node: stepping past the program's end lands in the launcher or in
                         // node:internal code; a step into a Node-internal function (console.log)
                         // lands there too. Leave such code, never report a pause in it.
@@ -433,19 +433,20 @@ impl CdpSession {
                     .to_string()
             })
             .collect();
-        Ok(Pause::InProgram(PauseState {
+        Ok(Pause::InProgram(Box::new(PauseState {
             location: stack[0].location,
             reason,
             engine_reason,
             stack,
             exception,
+            condition: None,
             async_stack: Some(async_stack(params, &self.script_id, AsyncShape::Cdp, |f| {
                 f.get("functionName")
                     .and_then(Json::as_str)
                     .unwrap_or("")
                     .to_string()
             })),
-        }))
+        })))
     }
 
     async fn scopes(

@@ -389,6 +389,7 @@ impl DapSession {
             stack,
             exception,
             // Python keeps no async call stack a debugger shows.
+            condition: None,
             async_stack: None,
         }))
     }

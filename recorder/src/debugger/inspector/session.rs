@@ -38,7 +38,7 @@ pub async fn next_got(
 }
 
 pub enum Pause {
-    InProgram(PauseState),
+    InProgram(Box<PauseState>),
     /// Paused in engine or launcher code; `program_below` if program frames are further down.
     Outside {
         program_below: bool,

@@ -335,7 +335,7 @@ impl JscSession {
                 Got::Event(None) => return Err(err(InspectorError::Closed)),
                 Got::Event(Some(ev)) => match ev.method.as_str() {
                     "Debugger.paused" => match self.pause_state(&ev.params, action).await? {
-                        Pause::InProgram(p) => return Ok(Output::Paused(p)),
+                        Pause::InProgram(p) => return Ok(Output::Paused(*p)),
                         // A step past the program's end lands in the launcher: leave it.
                         Pause::Outside { program_below } => {
                             let m = if program_below
@@ -431,19 +431,20 @@ impl JscSession {
             .and_then(Json::as_str)
             .map(str::to_string);
         self.top_names = crate::debugger::bound_names(&stack[0].scopes);
-        Ok(Pause::InProgram(PauseState {
+        Ok(Pause::InProgram(Box::new(PauseState {
             location: at,
             reason,
             engine_reason,
             stack,
             exception,
+            condition: None,
             async_stack: Some(async_stack(
                 params,
                 &self.script_id,
                 AsyncShape::WebKit,
                 function_name,
             )),
-        }))
+        })))
     }
 
     /// The scope chain of a frame as our scopes, the global object skipped. JavaScriptCore
@@ -847,7 +848,7 @@ impl JscSession {
                 if !hit.is_empty() {
                     if let Pause::InProgram(mut p) = self.pause_state(&initial, action).await? {
                         p.reason = PauseReason::Breakpoint { ids: hit };
-                        return Ok(Output::Paused(p));
+                        return Ok(Output::Paused(*p));
                     }
                 }
                 "Debugger.resume"

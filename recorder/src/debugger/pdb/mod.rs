@@ -520,6 +520,7 @@ impl PdbSession {
             engine_reason: None,
             stack,
             exception: None,
+            condition: None,
             async_stack: None,
         })
     }

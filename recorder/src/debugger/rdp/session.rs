@@ -548,6 +548,7 @@ impl RdpSession {
             engine_reason,
             stack,
             exception,
+            condition: None,
             async_stack: Some(async_stack),
         }))
     }
