@@ -221,12 +221,17 @@ fn returned_into(before: &PauseState, j: usize, a: &PauseState, b: &PauseState) 
             (p.location.line != caller.location.line)
                 .then_some("side on another line of the caller")
         } else {
-            // Another function than the ones the step left (not one of those frames, still
-            // there: a debugger that stops once more before leaving, at a closing brace).
+            // Another function than the one the step left (not that frame, still there: a
+            // debugger that stops once more before leaving, at a closing brace), and not a
+            // frame between still running: a frame of the same function counts as a new call
+            // (recursion) only above that frame's line of the call, where a new call starts
+            // (a frame still running is at that line or past it).
+            let top = &p.stack[0];
             (p.stack.len() > 1
-                && before.stack[..j]
+                && top.function != before.stack[0].function
+                && before.stack[1..j]
                     .iter()
-                    .all(|f| f.function != p.stack[0].function)
+                    .all(|f| f.function != top.function || top.location.line < f.location.line)
                 && is_caller(&p.stack[1..])
                 && p.stack[1].location.line == caller.location.line)
                 .then_some(IN_A_CALL_FROM_IT)
@@ -839,6 +844,23 @@ mod async_stack_tests {
             remark(&at(&[("reflect", 87), ("", 95)]), &at(&[("reflect", 88), ("", 95)]))
                 .as_deref(),
             Some("; first side on the caller's line of the call, second side on another line of the caller")
+        );
+        // Recursion: `tree` (line 37, `return Tree(tree(l), v, tree(r))`) called from line 37
+        // of another `tree`; `Tree.__init__` returns into the first, which returns at once. A
+        // new call of `tree` from that line starts above it (line 33).
+        let before = at(&[("__init__", 22), ("tree", 37), ("tree", 37), ("", 51)]);
+        let remark = |a: &PauseState, b: &PauseState| returned_into_caller(&before, a, b);
+        assert_eq!(
+            remark(&at(&[("tree", 37), ("", 51)]), &at(&[("tree", 33), ("tree", 37), ("", 51)]))
+                .as_deref(),
+            Some("; first side on the caller's line of the call 2 frames down, second side in a function called from that line")
+        );
+        assert_eq!(
+            remark(
+                &at(&[("tree", 37), ("", 51)]),
+                &at(&[("tree", 38), ("tree", 37), ("", 51)])
+            ),
+            None
         );
     }
 
