@@ -1091,7 +1091,57 @@ async fn lockstep_goes_on_past_a_condition_that_raises() {
     .await;
     assert!(rec.divergences.is_empty(), "{:?}", rec.divergences);
     assert_eq!(pause_lines(&rec.traces[1]), vec![5]);
+
+    // The condition over a local not yet bound, on a comprehension's line: pdb stops on `f`'s
+    // line and on each run of it in `<listcomp>`, debugpy at the next breakpoint; pdb alone
+    // resumes until it is there too (debugpy stays).
+    let (_dir, p) = inline("listcomp.py", LISTCOMP_CONDITION);
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![
+            Action::SetConditionalBreakpoint {
+                line: 1,
+                condition: "b is None".into(),
+                column: None,
+            },
+            bp(6),
+            Action::Start,
+            Action::Resume,
+        ],
+    )
+    .await;
+    let details: Vec<(&Action, &str, bool)> = rec
+        .divergences
+        .iter()
+        .map(|d| (&d.action, d.detail.as_str(), d.continued.is_some()))
+        .collect();
+    assert_eq!(
+        details,
+        vec![(
+            &Action::Start,
+            "paused at 7:1 vs 2:1; second side at a breakpoint whose condition `b is None` threw \
+             NameError",
+            true
+        )]
+    );
+    assert_eq!(pause_lines(&rec.traces[0]), vec![6]);
+    let pdb = pause_lines(&rec.traces[1]);
+    assert!(
+        pdb.len() > 3 && pdb[..pdb.len() - 1].iter().all(|&l| l == 1) && pdb.ends_with(&[1, 6]),
+        "{pdb:?}"
+    );
 }
+
+/// `b = [a * k for k in range(3)]`: a comprehension's line runs once in `f` and once per
+/// element in `<listcomp>`.
+const LISTCOMP_CONDITION: &str = "def f(a):
+    b = [a * k for k in range(3)]
+    return b
+
+
+x = f(1)
+print(x)
+";
 
 fn bp(line: u32) -> Action {
     Action::SetBreakpoint { line, column: None }

@@ -274,11 +274,11 @@ fn condition_remark(side: &str, p: &PauseState) -> String {
         (Value::Bool(false), false) => "is false".to_string(),
         _ => return String::new(),
     };
-    format!(
-        "; {side} side at a breakpoint whose condition `{}` {what}",
-        c.condition
-    )
+    format!("; {side} {AT_A_CONDITION} `{}` {what}", c.condition)
 }
+
+/// What `condition_remark` says of a side that paused at a conditional breakpoint.
+pub const AT_A_CONDITION: &str = "side at a breakpoint whose condition";
 
 /// What `returned_into_caller` says of the side that stopped on the line of the call.
 pub const ON_THE_CALL_LINE: &str = "side on the caller's line of the call";

@@ -18,6 +18,10 @@ use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
 
 /// At most this many rounds of extra steps (the engine apart, then the others) to get back in step.
 const MAX_EXTRA_STEPS: usize = 3;
+/// The same where only the engine apart resumes, past a breakpoint only it stops at (a
+/// condition that raises there): once per run of the line, and a comprehension's line runs
+/// once per element.
+const MAX_EXTRA_RESUMES: usize = 12;
 
 /// What a session needs to go on past divergences: the triage, the engines' labels (as rules
 /// name them, in the order of the session's traces) and the program (the class key's AST node,
@@ -203,21 +207,32 @@ impl Lockstep<'_> {
                 let Some(behind) = self.behaving(rule, member, active) else {
                     return Ok(Err("the rule does not say which engine pauses apart".into()));
                 };
-                use morphtrace_schema::dbdb::{IN_A_CALL_FROM_IT, ON_THE_CALL_LINE};
+                use morphtrace_schema::dbdb::{
+                    AT_A_CONDITION, IN_A_CALL_FROM_IT, ON_THE_CALL_LINE,
+                };
                 let a = if d.detail.contains(IN_A_CALL_FROM_IT) {
                     &Action::StepInto
                 } else if d.detail.contains(ON_THE_CALL_LINE) {
                     &Action::StepOver
+                } else if *a == Action::Start {
+                    // The program runs already: on from the pause apart, as `start` would go.
+                    &Action::Resume
                 } else {
                     a
                 };
+                // A pause only one side made, at a breakpoint whose condition threw there: the
+                // others are where it will be once it goes on past that breakpoint.
+                let alone = d.detail.contains(AT_A_CONDITION);
                 let mut current: Vec<Output> = outputs.to_vec();
                 let mut steps = 0;
-                for _ in 0..MAX_EXTRA_STEPS {
-                    for group in [
-                        vec![behind],
-                        active.iter().copied().filter(|&k| k != behind).collect(),
-                    ] {
+                let rounds = if alone {
+                    MAX_EXTRA_RESUMES
+                } else {
+                    MAX_EXTRA_STEPS
+                };
+                for _ in 0..rounds {
+                    let others = active.iter().copied().filter(|&k| k != behind && !alone);
+                    for group in [vec![behind], others.collect()] {
                         for k in group {
                             if self.finished[k] {
                                 continue;
