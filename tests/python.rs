@@ -982,6 +982,63 @@ fn one(
     }
 }
 
+/// A list comprehension calling `double` for each element.
+const COMPREHENSION: &str = "def double(x):
+    return x * 2
+
+
+def run(xs):
+    return [double(x) for x in xs]
+
+
+print(run([1, 2]))
+";
+
+/// Why `replace-continue-by-step` may warn on debugpy where nothing is wrong: with breakpoints
+/// in `double` and on the comprehension's line, a resume from `double` stops at the
+/// comprehension's line as it runs again for the next element; a step out of `double` stops on
+/// that line at once, where the call returned (mid-line), and the resume after it stops on the
+/// same line again, at its breakpoint, as the line runs again. The pause the step made is one
+/// the continue never makes (`triage.toml`'s rule on this warning).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_meets_a_breakpoint_again_on_the_line_a_step_out_stopped_on() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("comprehension.py", COMPREHENSION);
+    let mut e = debugpy(CaptureOptions::default()).await;
+    let mut pauses = Vec::new();
+    for replaced in [Action::Resume, Action::StepOut] {
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(1, None).await.unwrap();
+        d.set_breakpoint(5, None).await.unwrap();
+        let mut seen = Vec::new();
+        for a in [
+            Action::Start,
+            Action::Resume,
+            Action::Resume,
+            replaced,
+            Action::Resume,
+        ] {
+            let q = paused(d.control(&a).await.unwrap());
+            seen.push((q.location.line, q.reason.name().to_string()));
+        }
+        d.close().await;
+        pauses.push(seen);
+    }
+    let at = |l: u32, r: &str| (l, r.to_string());
+    // In `run`, in `<listcomp>` (the line runs for the first element), in `double`.
+    let common = vec![
+        at(5, "breakpoint"),
+        at(5, "breakpoint"),
+        at(1, "breakpoint"),
+    ];
+    let mut resumed = common.clone();
+    resumed.extend([at(5, "breakpoint"), at(1, "breakpoint")]);
+    let mut stepped = common;
+    stepped.extend([at(5, "step"), at(5, "breakpoint")]);
+    assert_eq!(pauses, vec![resumed, stepped]);
+    e.shutdown().await;
+}
+
 /// `same(reflect(5, 2), 3)`: `sub` returns into `reflect`, which returns at once (`return
 /// sub(a, b)`) into the top level's line, which calls `same` next.
 const RETURNS_TWO_FRAMES: &str = "def sub(a, b):

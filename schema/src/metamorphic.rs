@@ -32,6 +32,10 @@ pub const CONTINUE_AS_BREAKPOINT: &str = "continue-to-location-as-a-breakpoint";
 pub const SET_AS_CODE: &str = "set-variable-as-code";
 pub const RESTART_AS_REENTRY: &str = "restart-frame-as-reentry";
 
+/// What a warning adds when the follow-up paused at a breakpoint on the line its previous step
+/// had stopped on, in the same function.
+pub const AFTER_A_STEP_ON_ITS_LINE: &str =
+    "the follow-up paused at the breakpoint on the line its previous step stopped on";
 /// Every transformation of Table 1, action transformations first.
 pub const ALL: &[&str] = &[
     ADD_BREAKPOINT,
@@ -793,6 +797,20 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                     "; the follow-up paused in a catch block, not on the exception"
                                         .to_string()
                                 }
+                                // A step that stopped on a breakpoint's line where a call
+                                // returned (mid-line), then this breakpoint as the line ran
+                                // again: a pause the continue it replaced never made.
+                                Output::Paused(q)
+                                    if matches!(q.reason, PauseReason::Breakpoint { .. })
+                                        && j > 0
+                                        && matches!(fc[j - 1].output, Output::Paused(r)
+                                            if r.reason == PauseReason::Step
+                                                && r.location.line == q.location.line
+                                                && r.stack.first().map(|f| &f.function)
+                                                    == q.stack.first().map(|f| &f.function)) =>
+                                {
+                                    format!("; {AFTER_A_STEP_ON_ITS_LINE}")
+                                }
                                 // What was thrown, by the engine's first line (a triage rule
                                 // can tell one engine error from another).
                                 Output::Paused(q) => thrown_line(q)
@@ -1264,6 +1282,36 @@ mod tests {
             (Action::Resume, pause(6, 0, &[])),
         ]);
         assert_eq!(judge(&parent, &bad, &t).unwrap().event_index, Some(5));
+
+        // The step stopped on line 1 (where a call returned), and the next pause is line 1's
+        // breakpoint, as the line runs again: the warning says so. The same breakpoint pause
+        // after a step on another line, or a step pause there, does not get the remark.
+        let at_breakpoint = |line| match pause(line, 0, &[]) {
+            Output::Paused(p) => Output::Paused(PauseState {
+                reason: PauseReason::Breakpoint {
+                    ids: vec![BreakpointId(1)],
+                },
+                ..p
+            }),
+            _ => unreachable!(),
+        };
+        let again = |step_line, next: Output| {
+            let follow_up = trace(vec![
+                (Action::Start, pause(0, 0, &[])),
+                (Action::StepOut, pause(step_line, 0, &[])),
+                (Action::Resume, next),
+            ]);
+            judge(&parent, &follow_up, &t).unwrap().message
+        };
+        assert_eq!(
+            again(1, at_breakpoint(1)),
+            format!(
+                "after resume, expected a pause at 6:1 as in the parent: paused at 6:1 vs 2:1; \
+                 {AFTER_A_STEP_ON_ITS_LINE}"
+            )
+        );
+        assert!(!again(2, at_breakpoint(1)).contains(AFTER_A_STEP_ON_ITS_LINE));
+        assert!(!again(1, pause(1, 0, &[])).contains(AFTER_A_STEP_ON_ITS_LINE));
     }
 
     #[test]
