@@ -906,13 +906,22 @@ fn every_finding_in_traces_reproduces_on_todays_engines() {
         };
         assert!(b.join(script).exists(), "{} has no reproducer", b.display());
         assert!(b.join("README.md").exists(), "{}", b.display());
+        let tmp = tempfile::tempdir().unwrap();
         let o = Command::new(tool)
             .arg(b.join(script))
             .args(local_engines(b))
             // coverage.py's bundles: the pinned coverage.py of the clone's `tools/`.
             .env("COVERAGE_PATH", root().join("tools/coverage"))
+            .env("TMPDIR", tmp.path())
             .output()
             .unwrap();
+        // What the engines and the reproducer put in TMPDIR (profiles, Chromium's singleton
+        // socket) goes with them.
+        let left: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert!(left.is_empty(), "{}: left in TMPDIR {left:?}", b.display());
         let said = String::from_utf8_lossy(&o.stdout);
         assert_eq!(
             o.status.code(),

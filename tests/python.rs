@@ -1088,6 +1088,70 @@ async fn lockstep_goes_on_past_a_step_that_returns_two_frames_down() {
     assert_eq!(pause_lines(&rec.traces[1]), vec![1, 9]);
 }
 
+/// A generator expression on `total`'s line, consumed by `sum`.
+const GENEXPR: &str = "def total(xs):
+    return sum(x * 2 for x in xs)
+
+
+print(total([1, 2, 3]))
+";
+
+/// A step out of a `<genexpr>` frame with a breakpoint on its line: debugpy stops at the
+/// generator's `yield`, shown in `total`; pdb does not stop at a yield of the generator it
+/// returns from, and stops in it at the breakpoint as it runs for the next element. The
+/// divergence says pdb's side is one frame further in, in `<genexpr>`, the rule judges it by
+/// design, and debugpy resumes to the breakpoint where pdb is (the same element: the values
+/// agree from there on).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lockstep_sees_pdb_stay_in_a_generator_expression_that_debugpy_steps_out_of() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("genexpr.py", GENEXPR);
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![
+            bp(1),
+            Action::Start,
+            Action::StepInto,
+            Action::StepOut,
+            Action::Resume,
+        ],
+    )
+    .await;
+    let details: Vec<(&Action, &str, bool)> = rec
+        .divergences
+        .iter()
+        .map(|d| (&d.action, d.detail.as_str(), d.continued.is_some()))
+        .collect();
+    assert_eq!(
+        details,
+        vec![(
+            &Action::StepOut,
+            "stack [total, ] vs [<genexpr>, total, ]; second side one frame further in, in \
+             <genexpr>",
+            true
+        )]
+    );
+    let tops = |t: &morphtrace_schema::Trace| -> Vec<String> {
+        t.pauses()
+            .map(|p| {
+                p.stack
+                    .first()
+                    .map(|f| f.function.clone())
+                    .unwrap_or_default()
+            })
+            .collect()
+    };
+    // debugpy: its step out's stop in `total`, then its catch-up resume's and the resume's.
+    assert_eq!(
+        tops(&rec.traces[0]),
+        ["total", "<genexpr>", "total", "<genexpr>", "<genexpr>"]
+    );
+    assert_eq!(
+        tops(&rec.traces[1]),
+        ["total", "<genexpr>", "<genexpr>", "<genexpr>"]
+    );
+}
+
 /// `f`'s breakpoint has a condition over a name defined nowhere.
 const RAISING_CONDITION: &str = "def f(a):
     b = a * 2

@@ -132,7 +132,12 @@ fn pause_divergence(
         if fa != fb {
             return Some((
                 DivergenceKind::CallStack,
-                format!("stack [{}] vs [{}]", fa.join(", "), fb.join(", ")),
+                format!(
+                    "stack [{}] vs [{}]{}",
+                    fa.join(", "),
+                    fb.join(", "),
+                    one_frame_further(&fa, &fb)
+                ),
             ));
         }
     }
@@ -184,6 +189,23 @@ fn pause_divergence(
     }
     None
 }
+
+/// The remark of a call-stack divergence where one side's stack is the other's with one more
+/// frame on top (same line): `; second side one frame further in, in <genexpr>` (a debugger that
+/// stops at a generator's `yield`, shown in its caller, against one that stops in the generator).
+fn one_frame_further(a: &[&str], b: &[&str]) -> String {
+    let further = |x: &[&str], y: &[&str]| x.len() == y.len() + 1 && x[1..] == *y;
+    if further(b, a) {
+        format!("; second {ONE_FRAME_FURTHER}, in {}", b[0])
+    } else if further(a, b) {
+        format!("; first {ONE_FRAME_FURTHER}, in {}", a[0])
+    } else {
+        String::new()
+    }
+}
+
+/// What `one_frame_further` says of the side with the extra frame.
+pub const ONE_FRAME_FURTHER: &str = "side one frame further in";
 
 /// The remark a pause-location divergence after a step carries when both sides returned into
 /// the same caller (the frame the step began in is gone on both, the frames below are the same
@@ -861,6 +883,33 @@ mod async_stack_tests {
                 &at(&[("tree", 38), ("tree", 37), ("", 51)])
             ),
             None
+        );
+    }
+
+    #[test]
+    fn a_call_stack_one_frame_further_in_says_which_side() {
+        let policy = ComparisonPolicy::default();
+        let caller = at(&[("n_queens", 50), ("", 60)]);
+        let genexpr = at(&[("<genexpr>", 50), ("n_queens", 50), ("", 60)]);
+        let detail = |a: &PauseState, b: &PauseState| pause_divergence(a, b, &policy).unwrap().1;
+        assert_eq!(
+            detail(&caller, &genexpr),
+            "stack [n_queens, ] vs [<genexpr>, n_queens, ]; second side one frame further in, in <genexpr>"
+        );
+        assert_eq!(
+            detail(&genexpr, &caller),
+            "stack [<genexpr>, n_queens, ] vs [n_queens, ]; first side one frame further in, in <genexpr>"
+        );
+        // Another frame below, or two more: no remark.
+        let elsewhere = at(&[("<genexpr>", 50), ("main", 50), ("", 60)]);
+        assert_eq!(
+            detail(&caller, &elsewhere),
+            "stack [n_queens, ] vs [<genexpr>, main, ]"
+        );
+        let two = at(&[("f", 50), ("<genexpr>", 50), ("n_queens", 50), ("", 60)]);
+        assert_eq!(
+            detail(&caller, &two),
+            "stack [n_queens, ] vs [f, <genexpr>, n_queens, ]"
         );
     }
 

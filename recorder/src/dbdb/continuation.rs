@@ -12,7 +12,7 @@
 use super::Lockstep;
 use crate::debugger::DebuggerError;
 use morphtrace_js::nodes::LineNodes;
-use morphtrace_schema::dbdb::compare_outputs;
+use morphtrace_schema::dbdb::{compare_outputs, ONE_FRAME_FURTHER};
 use morphtrace_schema::triage::{variable_name, Family, Member, Triage};
 use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
 
@@ -192,6 +192,44 @@ impl Lockstep<'_> {
                 Ok(Ok(
                     "the breakpoint removed on every engine that placed it".into()
                 ))
+            }
+            // A step out that one side took past a generator's `yield` (it is one frame further
+            // in, stopped at a breakpoint in the generator on the way): the others resume to it.
+            (DivergenceKind::CallStack, Action::StepOut)
+                if d.detail.contains(ONE_FRAME_FURTHER) =>
+            {
+                let Some(ahead) = self.behaving(rule, member, active) else {
+                    return Ok(Err(
+                        "the rule does not say which engine is further in".into()
+                    ));
+                };
+                let mut current: Vec<Output> = outputs.to_vec();
+                let mut resumes = 0;
+                for _ in 0..MAX_EXTRA_STEPS {
+                    for (p, &k) in active.iter().enumerate() {
+                        if k == ahead || self.finished[k] {
+                            continue;
+                        }
+                        let o = self.debuggers[k].control(&Action::Resume).await?;
+                        let at = self.now_us();
+                        self.answer(k, o.clone(), at);
+                        resumes += 1;
+                        current[p] = o;
+                    }
+                    if current
+                        .iter()
+                        .all(|o| compare_outputs(&current[0], o, self.policy).is_none())
+                    {
+                        return Ok(Ok(format!(
+                            "{resumes} extra resume(s) of the others brought the engines to {}'s pause",
+                            self.label(ahead)
+                        )));
+                    }
+                }
+                Ok(Err(format!(
+                    "{resumes} extra resumes of the others did not reach {}'s pause",
+                    self.label(ahead)
+                )))
             }
             // The same place, shown differently: the engines are in step; go on comparing.
             (DivergenceKind::Variables | DivergenceKind::CallStack, _) => {

@@ -14,7 +14,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // Node 20 has WebSocket behind a flag: run again with it.
@@ -250,6 +250,17 @@ async function stop(child, dir) {
   fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
+// Chromium keeps its singleton socket in a directory of its own under TMPDIR (linked from the
+// profile) and removes it only on a clean exit, which a killed browser never has.
+function singletonDir(profile) {
+  try {
+    const dir = dirname(fs.readlinkSync(join(profile, 'SingletonSocket')));
+    return basename(dir).startsWith('org.chromium.Chromium.') ? dir : null;
+  } catch {
+    return null;
+  }
+}
+
 async function launchChromium(exe) {
   const profile = fs.mkdtempSync(join(tmpdir(), 'reproduce-chromium-'));
   const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check',
@@ -257,7 +268,11 @@ async function launchChromium(exe) {
     '--disable-dev-shm-usage', '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0'];
   const child = spawn(exe, [...flags, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
   browsers.add(child.pid);
-  const cleanup = () => stop(child, profile);
+  const cleanup = async () => {
+    const singleton = singletonDir(profile);
+    await stop(child, profile);
+    if (singleton) fs.rmSync(singleton, { recursive: true, force: true });
+  };
   try {
     const file = join(profile, 'DevToolsActivePort');
     let lines = [];
