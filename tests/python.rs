@@ -803,6 +803,14 @@ async fn debugpy_and_pdb_under_triage(p: &corpus::Loaded, actions: Vec<Action>) 
     rec
 }
 
+/// Each divergence of a lockstep recording: its action, its detail, whether it went on.
+fn details(rec: &Recording) -> Vec<(&Action, &str, bool)> {
+    rec.divergences
+        .iter()
+        .map(|d| (&d.action, d.detail.as_str(), d.continued.is_some()))
+        .collect()
+}
+
 /// A breakpoint at `line` (0-based), run to it, a step out, a step over, resume.
 fn break_then_step_out(line: u32) -> Vec<Action> {
     vec![
@@ -908,13 +916,8 @@ async fn lockstep_goes_on_past_a_step_out_that_pdb_continues_into_the_next_call(
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline("calls.py", CALLS_ON_ONE_LINE);
     let rec = debugpy_and_pdb_under_triage(&p, break_then_step_out(1)).await;
-    let details: Vec<(&Action, &str, bool)> = rec
-        .divergences
-        .iter()
-        .map(|d| (&d.action, d.detail.as_str(), d.continued.is_some()))
-        .collect();
     assert_eq!(
-        details,
+        details(&rec),
         vec![(
             &Action::StepOut,
             "paused at 9:1 vs 6:1; first side on the caller's line of the call, second side \
@@ -1070,13 +1073,8 @@ async fn lockstep_goes_on_past_a_step_that_returns_two_frames_down() {
         vec![bp(1), Action::Start, Action::StepOver, Action::Resume],
     )
     .await;
-    let details: Vec<(&Action, &str, bool)> = rec
-        .divergences
-        .iter()
-        .map(|d| (&d.action, d.detail.as_str(), d.continued.is_some()))
-        .collect();
     assert_eq!(
-        details,
+        details(&rec),
         vec![(
             &Action::StepOver,
             "paused at 13:1 vs 10:1; first side on the caller's line of the call 2 frames down, \
@@ -1117,13 +1115,8 @@ async fn lockstep_sees_pdb_stay_in_a_generator_expression_that_debugpy_steps_out
         ],
     )
     .await;
-    let details: Vec<(&Action, &str, bool)> = rec
-        .divergences
-        .iter()
-        .map(|d| (&d.action, d.detail.as_str(), d.continued.is_some()))
-        .collect();
     assert_eq!(
-        details,
+        details(&rec),
         vec![(
             &Action::StepOut,
             "stack [total, ] vs [<genexpr>, total, ]; second side one frame further in, in \
@@ -1182,13 +1175,8 @@ async fn lockstep_goes_on_past_a_condition_that_raises() {
         vec![at_f("missing > 1"), bp(5), Action::Start, Action::Resume],
     )
     .await;
-    let details: Vec<(&Action, &str, bool)> = rec
-        .divergences
-        .iter()
-        .map(|d| (&d.action, d.detail.as_str(), d.continued.is_some()))
-        .collect();
     assert_eq!(
-        details,
+        details(&rec),
         vec![(
             &Action::Resume,
             "first side ended (completed), second side paused at 2:1; second side at a \
@@ -1231,13 +1219,8 @@ async fn lockstep_goes_on_past_a_condition_that_raises() {
         ],
     )
     .await;
-    let details: Vec<(&Action, &str, bool)> = rec
-        .divergences
-        .iter()
-        .map(|d| (&d.action, d.detail.as_str(), d.continued.is_some()))
-        .collect();
     assert_eq!(
-        details,
+        details(&rec),
         vec![(
             &Action::Start,
             "paused at 7:1 vs 2:1; second side at a breakpoint whose condition `b is None` threw \

@@ -179,17 +179,6 @@ async function stop(child, dir) {
   fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
-// Chromium keeps its singleton socket in a directory of its own under TMPDIR (linked from the
-// profile) and removes it only on a clean exit, which a killed browser never has.
-function singletonDir(profile) {
-  try {
-    const dir = dirname(fs.readlinkSync(join(profile, 'SingletonSocket')));
-    return basename(dir).startsWith('org.chromium.Chromium.') ? dir : null;
-  } catch {
-    return null;
-  }
-}
-
 async function launchChromium(exe) {
   const profile = fs.mkdtempSync(join(tmpdir(), 'reproduce-chromium-'));
   const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check',
@@ -197,10 +186,13 @@ async function launchChromium(exe) {
     '--disable-dev-shm-usage', '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0'];
   const child = spawn(exe, [...flags, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
   browsers.add(child.pid);
+  // Chromium keeps its singleton socket in a directory of its own under TMPDIR (linked from the
+  // profile) and removes it only on a clean exit, which a killed browser never has.
   const cleanup = async () => {
-    const singleton = singletonDir(profile);
+    let socket = '';
+    try { socket = dirname(fs.readlinkSync(join(profile, 'SingletonSocket'))); } catch {}
     await stop(child, profile);
-    if (singleton) fs.rmSync(singleton, { recursive: true, force: true });
+    if (basename(socket).startsWith('org.chromium.Chromium.')) fs.rmSync(socket, { recursive: true, force: true });
   };
   try {
     const file = join(profile, 'DevToolsActivePort');

@@ -11,7 +11,7 @@
 // Exit 1: the finding shows (the answers differ as recorded); 0: they agree; 2: it could not run.
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 // Node 20 has WebSocket behind a flag: run again with it.
