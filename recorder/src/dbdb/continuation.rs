@@ -203,28 +203,21 @@ impl Lockstep<'_> {
                         "the rule does not say which engine is further in".into()
                     ));
                 };
-                let mut current: Vec<Output> = outputs.to_vec();
-                let mut resumes = 0;
-                for _ in 0..MAX_EXTRA_STEPS {
-                    for (p, &k) in active.iter().enumerate() {
-                        if k == ahead || self.finished[k] {
-                            continue;
-                        }
-                        let o = self.debuggers[k].control(&Action::Resume).await?;
-                        let at = self.now_us();
-                        self.answer(k, o.clone(), at);
-                        resumes += 1;
-                        current[p] = o;
-                    }
-                    if current
-                        .iter()
-                        .all(|o| compare_outputs(&current[0], o, self.policy).is_none())
-                    {
-                        return Ok(Ok(format!(
-                            "{resumes} extra resume(s) of the others brought the engines to {}'s pause",
-                            self.label(ahead)
-                        )));
-                    }
+                let others: Vec<usize> = active.iter().copied().filter(|&k| k != ahead).collect();
+                let (resumes, in_step) = self
+                    .step_until_in_step(
+                        active,
+                        outputs,
+                        &[others],
+                        &Action::Resume,
+                        MAX_EXTRA_STEPS,
+                    )
+                    .await?;
+                if in_step {
+                    return Ok(Ok(format!(
+                        "{resumes} extra resume(s) of the others brought the engines to {}'s pause",
+                        self.label(ahead)
+                    )));
                 }
                 Ok(Err(format!(
                     "{resumes} extra resumes of the others did not reach {}'s pause",
@@ -261,42 +254,22 @@ impl Lockstep<'_> {
                 // A pause only one side made, at a breakpoint whose condition threw there: the
                 // others are where it will be once it goes on past that breakpoint.
                 let alone = d.detail.contains(AT_A_CONDITION);
-                let mut current: Vec<Output> = outputs.to_vec();
-                let mut steps = 0;
                 let rounds = if alone {
                     MAX_EXTRA_RESUMES
                 } else {
                     MAX_EXTRA_STEPS
                 };
-                for _ in 0..rounds {
-                    let others = active.iter().copied().filter(|&k| k != behind && !alone);
-                    for group in [vec![behind], others.collect()] {
-                        for k in group {
-                            if self.finished[k] {
-                                continue;
-                            }
-                            let o = self.debuggers[k].control(a).await?;
-                            let at = self.now_us();
-                            self.answer(k, o.clone(), at);
-                            steps += 1;
-                            if let Some(p) = active.iter().position(|&x| x == k) {
-                                current[p] = o;
-                            }
-                        }
-                        if current
-                            .iter()
-                            .all(|o| compare_outputs(&current[0], o, self.policy).is_none())
-                        {
-                            return Ok(Ok(format!(
-                                "{steps} extra {} step(s), {} first, brought the engines back in step",
-                                a.name(),
-                                self.label(behind)
-                            )));
-                        }
-                        if active.iter().all(|&k| self.finished[k]) {
-                            break;
-                        }
-                    }
+                let others = active.iter().copied().filter(|&k| k != behind && !alone);
+                let groups = [vec![behind], others.collect()];
+                let (steps, in_step) = self
+                    .step_until_in_step(active, outputs, &groups, a, rounds)
+                    .await?;
+                if in_step {
+                    return Ok(Ok(format!(
+                        "{steps} extra {} step(s), {} first, brought the engines back in step",
+                        a.name(),
+                        self.label(behind)
+                    )));
                 }
                 Ok(Err(format!(
                     "{steps} extra {} steps ({} first) did not bring the engines back in step",
@@ -310,6 +283,47 @@ impl Lockstep<'_> {
                 d.action.name()
             ))),
         }
+    }
+
+    /// Applies `action` to each group of engines in turn (a finished engine sitting out), for
+    /// at most `rounds` rounds, until every answer agrees: how many were applied, and whether
+    /// the engines are back in step.
+    async fn step_until_in_step(
+        &mut self,
+        active: &[usize],
+        outputs: &[Output],
+        groups: &[Vec<usize>],
+        action: &Action,
+        rounds: usize,
+    ) -> Result<(usize, bool), DebuggerError> {
+        let mut current: Vec<Output> = outputs.to_vec();
+        let mut steps = 0;
+        for _ in 0..rounds {
+            for group in groups {
+                for &k in group {
+                    if self.finished[k] {
+                        continue;
+                    }
+                    let o = self.debuggers[k].control(action).await?;
+                    let at = self.now_us();
+                    self.answer(k, o.clone(), at);
+                    steps += 1;
+                    if let Some(p) = active.iter().position(|&x| x == k) {
+                        current[p] = o;
+                    }
+                }
+                if current
+                    .iter()
+                    .all(|o| compare_outputs(&current[0], o, self.policy).is_none())
+                {
+                    return Ok((steps, true));
+                }
+                if active.iter().all(|&k| self.finished[k]) {
+                    return Ok((steps, false));
+                }
+            }
+        }
+        Ok((steps, false))
     }
 
     /// The engine in lockstep that the rule says behaves so in `member`.
