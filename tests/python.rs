@@ -664,6 +664,155 @@ async fn pdb_steps_and_shows_the_values_debugpy_shows() {
     assert_eq!(views[0], views[1], "debugpy's view, then pdb's");
 }
 
+/// Functions and classes whose names are protected (`_knobby`, `_Hidden`) among a frame's
+/// variables, with public ones (`plain`, `Tray`) beside them.
+const GROUPED: &str = "class Tray:
+    def _knobby(self):
+        return 1
+
+    def plain(self):
+        return 2
+    marker = 3
+
+
+def _private():
+    return 0
+
+
+def public():
+    return 1
+
+
+class _Hidden:
+    pass
+
+
+t = Tray()
+print('done')
+";
+
+/// pdb shows a frame's functions and classes as debugpy groups them: pydevd's `get_var_scope`
+/// puts a protected name (`_x`, `x__`) inline before it asks whether the value is a routine or
+/// a class, so `_knobby` is a variable of the class body and `_private` a global, while
+/// `plain` and `public` go to debugpy's `function variables` group, which neither view lists.
+/// (pdb's driver once hid every routine: a class body's `_any_knobby` in a held-out program was
+/// a `variables` divergence of ours.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn pdb_groups_a_frames_functions_and_classes_as_debugpy_does() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("grouped.py", GROUPED);
+    let names = |p: &PauseState| -> Vec<Vec<String>> {
+        p.top_scopes()
+            .iter()
+            .map(|s| s.variables.iter().map(|v| v.name.clone()).collect())
+            .collect()
+    };
+    let mut views = Vec::new();
+    for engine in ["debugpy", "pdb"] {
+        let mut e = debugger(engine).await;
+        let mut d = open(&mut e, &p).await;
+        // `marker = 3` in the class body, `print` at the end (0-based lines).
+        d.set_breakpoint(6, None).await.unwrap();
+        d.set_breakpoint(22, None).await.unwrap();
+        let body = paused(d.control(&Action::Start).await.unwrap());
+        let end = paused(d.control(&Action::Resume).await.unwrap());
+        assert_eq!((body.location.line, end.location.line), (6, 22), "{engine}");
+        // The class body's locals: the protected method, not the public one.
+        assert_eq!(names(&body)[0], vec!["_knobby".to_string()], "{engine}");
+        let globals = names(&end).pop().unwrap();
+        for shown in ["t", "_Hidden", "_private"] {
+            assert!(globals.iter().any(|n| n == shown), "{engine}: {globals:?}");
+        }
+        for grouped in ["Tray", "public"] {
+            assert!(
+                !globals.iter().any(|n| n == grouped),
+                "{engine}: {globals:?}"
+            );
+        }
+        // `t`'s members: the bound protected method and the class attribute.
+        let Value::Object {
+            entries: Some(members),
+            ..
+        } = var(&end, "t")
+        else {
+            panic!("{engine}: t is {:?}", var(&end, "t"));
+        };
+        let members: Vec<String> = members
+            .iter()
+            .map(|m| match &m.key {
+                Key::Name(n) => n.clone(),
+                other => format!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(members, ["marker", "_knobby"], "{engine}");
+        views.push((names(&body), names(&end), end.stack.clone()));
+        d.close().await;
+        e.shutdown().await;
+    }
+    assert_eq!(views[0], views[1], "debugpy's view, then pdb's");
+}
+
+/// Program code that the standard library calls back: `copy.deepcopy` calls `__reduce__`,
+/// then `C()` (so `__init__`).
+const LIBRARY_CALLS_BACK: &str = "import copy
+
+
+class C:
+    def __init__(self):
+        self.a = 1
+
+    def __reduce__(self):
+        return (C, (), self.__dict__)
+
+
+c = C()
+d = copy.deepcopy(c)
+print(d.a)
+";
+
+/// A step that leaves the program for the standard library stops at the next line back in the
+/// program, also in program code the library calls: a step into `copy.deepcopy(c)` stops in
+/// `__reduce__`, a step over its `return` in `__init__`, on debugpy (just my code) and on pdb
+/// (bdb's `skip`); a step out of `__init__` then returns through the library to the top level.
+/// pdb's driver once passed library frames with a `return` out of each, which
+/// stepped over `__init__` to the caller's next line: a pause-location divergence of ours in a
+/// held-out program (pyperformance's deepcopy).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn steps_stop_in_program_code_the_standard_library_calls() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("calls_back.py", LIBRARY_CALLS_BACK);
+    let mut seen = Vec::new();
+    for engine in ["debugpy", "pdb"] {
+        let mut e = debugger(engine).await;
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(12, None).await.unwrap();
+        let mut stops = vec![paused(d.control(&Action::Start).await.unwrap())];
+        for step in [Action::StepInto, Action::StepOver, Action::StepOut] {
+            stops.push(paused(d.control(&step).await.unwrap()));
+        }
+        let at: Vec<(u32, String)> = stops
+            .iter()
+            .map(|p| (p.location.line, p.stack[0].function.clone()))
+            .collect();
+        assert_eq!(
+            at[..3],
+            [
+                (12, String::new()),
+                (8, "__reduce__".to_string()),
+                (5, "__init__".to_string())
+            ],
+            "{engine}"
+        );
+        seen.push(at);
+        d.close().await;
+        e.shutdown().await;
+    }
+    // The step out of `__init__` returns through the library into the top level: debugpy on the
+    // line of the call, pdb on the next line (the step-return difference triage.toml judges).
+    assert_eq!(seen[0][3], (12, String::new()));
+    assert_eq!(seen[1][3], (13, String::new()));
+}
+
 /// pdb's sessions end as debugpy's do: an uncaught exception, a syntax error, a program that
 /// never ends, one that kills its interpreter.
 /// `g` raises out of its frame into `f`, which catches it.
@@ -1145,6 +1294,83 @@ async fn lockstep_sees_pdb_stay_in_a_generator_expression_that_debugpy_steps_out
     );
 }
 
+/// A generator function consumed by a `for` loop, and one consumed by explicit `next` calls.
+const GENERATOR_ENDS: &str = "def gen(n):
+    for i in range(n):
+        yield i
+    done = n
+
+
+def main():
+    total = 0
+    for v in gen(2):
+        total += v
+    it = gen(1)
+    a = next(it)
+    try:
+        b = next(it)
+    except StopIteration:
+        b = 0
+    return total + a + b
+
+
+print(main())
+";
+
+/// A step over a generator's last statement. Consumed by a `for` loop, pdb's step runs the
+/// program to its end (bdb ignores a generator's return events while stepping and waits for a
+/// StopIteration in the caller, which CPython 3.11 raises in no frame here); debugpy stops in
+/// the caller. Consumed by `next(it)`, pdb stops at the StopIteration exception event in the
+/// caller, on the line of the call; debugpy on the caller's next line. The divergences say the
+/// step began in a generator (read from the program's syntax).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_that_ends_a_generator_on_debugpy_and_pdb() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("generator_ends.py", GENERATOR_ENDS);
+    // The `for` loop's generator: debugpy in `main` at `it = gen(1)`, pdb at the breakpoint
+    // again, in `gen(1)` (run on by the loop, the rest of `main` and the first `next`).
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![bp(3), Action::Start, Action::StepOver, Action::Resume],
+    )
+    .await;
+    assert_eq!(
+        details(&rec),
+        vec![(
+            &Action::StepOver,
+            "paused at 11:1 vs 4:1; second side stopped by a breakpoint, the other by its step; \
+             the step began in a generator",
+            false
+        )]
+    );
+    // An engine's fault (triage.toml judges this detail `engine-bug`): lockstep stops there.
+    assert_eq!(pause_lines(&rec.traces[1]), vec![3, 3]);
+    // `next(it)`'s generator: pdb on `b = next(it)`, debugpy on `except StopIteration:`; pdb
+    // finishes the line, and both go on to the end.
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![
+            bp(3),
+            Action::Start,
+            Action::Resume,
+            Action::StepOver,
+            Action::Resume,
+        ],
+    )
+    .await;
+    assert_eq!(
+        details(&rec),
+        vec![(
+            &Action::StepOver,
+            "paused at 15:1 vs 14:1; second side on the caller's line of the call, first side on \
+             another line of the caller; the step began in a generator",
+            true
+        )]
+    );
+    assert_eq!(pause_lines(&rec.traces[0]), vec![3, 3, 14]);
+    assert_eq!(pause_lines(&rec.traces[1]), vec![3, 3, 13, 14]);
+}
+
 /// `f`'s breakpoint has a condition over a name defined nowhere.
 const RAISING_CONDITION: &str = "def f(a):
     b = a * 2
@@ -1192,6 +1418,46 @@ async fn lockstep_goes_on_past_a_condition_that_raises() {
         .map(|p| p.condition.as_ref().map(|c| c.threw))
         .collect();
     assert_eq!(checked, vec![None, Some(true), None]);
+
+    // The same during a step over `x = f(1)`: bdb stops in `f` (a breakpoint's stop, reported
+    // as one), debugpy's step goes on to `y = f(2)`, where a breakpoint is; pdb resumes to it.
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![
+            at_f("missing > 1"),
+            bp(5),
+            bp(6),
+            Action::Start,
+            Action::StepOver,
+            Action::Resume,
+        ],
+    )
+    .await;
+    assert_eq!(
+        details(&rec),
+        vec![
+            (
+                &Action::StepOver,
+                "paused at 7:1 vs 2:1; second side at a breakpoint whose condition \
+                 `missing > 1` threw NameError",
+                true
+            ),
+            (
+                &Action::Resume,
+                "first side ended (completed), second side paused at 2:1; second side at a \
+                 breakpoint whose condition `missing > 1` threw NameError",
+                true
+            )
+        ]
+    );
+    assert_eq!(pause_lines(&rec.traces[0]), vec![5, 6]);
+    assert_eq!(pause_lines(&rec.traces[1]), vec![5, 1, 6, 1]);
+    let stopped_by = |t: &morphtrace_schema::Trace| -> Vec<bool> {
+        t.pauses()
+            .map(|p| matches!(p.reason, PauseReason::Breakpoint { .. }))
+            .collect()
+    };
+    assert_eq!(stopped_by(&rec.traces[1]), vec![true, true, true, true]);
 
     let rec = debugpy_and_pdb_under_triage(
         &p,

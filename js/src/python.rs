@@ -4,7 +4,7 @@
 //! `ast_node` of a Python line).
 
 use morphtrace_schema::lines::{Breaks, LineIndex};
-use tree_sitter::{Parser, Tree};
+use tree_sitter::{Node, Parser, Tree};
 
 /// Statements as tree-sitter-python names them (simple ones and compound ones).
 pub const STATEMENTS: &[&str] = &[
@@ -127,5 +127,90 @@ impl PythonTree {
             });
         }
         kinds
+    }
+
+    /// Whether a frame of `function` at `line` (0-based) runs a generator's code: a generator
+    /// expression (CPython names its code `<genexpr>`), or the innermost `def` of that name
+    /// around the line whose own body yields (not a nested function's, lambda's or class's).
+    /// A debugger's step that ends a generator ends where the consumer goes on, which bdb and
+    /// pydevd place differently (`dispatch_exception`'s StopIteration stop).
+    pub fn runs_a_generator(&self, text: &str, function: &str, line: u32) -> bool {
+        if function == "<genexpr>" {
+            return true;
+        }
+        let row = line as usize;
+        let mut innermost: Option<Node> = None;
+        let mut stack = vec![self.tree.root_node()];
+        while let Some(n) = stack.pop() {
+            if n.start_position().row > row || n.end_position().row < row {
+                continue;
+            }
+            if n.kind() == "function_definition"
+                && n.child_by_field_name("name")
+                    .and_then(|m| text.get(m.byte_range()))
+                    == Some(function)
+            {
+                innermost = Some(n);
+            }
+            let mut c = n.walk();
+            stack.extend(n.named_children(&mut c));
+        }
+        innermost
+            .and_then(|f| f.child_by_field_name("body"))
+            .is_some_and(yields)
+    }
+}
+
+/// Whether `n` holds a `yield` of its own scope.
+fn yields(n: Node) -> bool {
+    let mut stack = vec![n];
+    while let Some(n) = stack.pop() {
+        match n.kind() {
+            "yield" => return true,
+            "function_definition" | "lambda" | "class_definition" => continue,
+            _ => {}
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_runs_a_generator_when_its_own_function_yields() {
+        let text = "def gen(n):
+    for i in range(n):
+        yield i
+
+
+def outer(xs):
+    def inner():
+        yield 1
+    return sum(x for x in xs) + len(list(inner()))
+
+
+async def agen():
+    yield 2
+
+
+def tree(t):
+    if t:
+        yield from tree(t[1:])
+";
+        let t = PythonTree::parse(text).unwrap();
+        assert!(t.runs_a_generator(text, "gen", 1));
+        assert!(t.runs_a_generator(text, "gen", 2));
+        // `outer` only holds a generator function and a generator expression.
+        assert!(!t.runs_a_generator(text, "outer", 8));
+        assert!(t.runs_a_generator(text, "inner", 7));
+        assert!(t.runs_a_generator(text, "<genexpr>", 8));
+        assert!(t.runs_a_generator(text, "agen", 12));
+        assert!(t.runs_a_generator(text, "tree", 17));
+        // A name that is not the function around the line.
+        assert!(!t.runs_a_generator(text, "gen", 8));
     }
 }

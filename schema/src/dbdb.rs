@@ -244,13 +244,15 @@ fn returned_into(before: &PauseState, j: usize, a: &PauseState, b: &PauseState) 
                 .then_some("side on another line of the caller")
         } else {
             // Another function than the one the step left (not that frame, still there: a
-            // debugger that stops once more before leaving, at a closing brace), and not a
-            // frame between still running: a frame of the same function counts as a new call
-            // (recursion) only above that frame's line of the call, where a new call starts
-            // (a frame still running is at that line or past it).
+            // debugger that stops once more before leaving, at a closing brace), unless frames
+            // between returned too (`j > 1`): the step's frame stood on one of them, so a frame
+            // right on the caller is a new call, also of the same function (`Tree.__init__`
+            // again). And not a frame between still running: a frame of the same function
+            // counts as a new call (recursion) only above that frame's line of the call, where
+            // a new call starts (a frame still running is at that line or past it).
             let top = &p.stack[0];
             (p.stack.len() > 1
-                && top.function != before.stack[0].function
+                && (j > 1 || top.function != before.stack[0].function)
                 && before.stack[1..j]
                     .iter()
                     .all(|f| f.function != top.function || top.location.line < f.location.line)
@@ -304,6 +306,14 @@ pub const AT_A_CONDITION: &str = "side at a breakpoint whose condition";
 
 /// What `returned_into_caller` says of the side that stopped on the line of the call.
 pub const ON_THE_CALL_LINE: &str = "side on the caller's line of the call";
+/// What a pause-location or termination divergence after a step adds when the frame the step
+/// began in ran a generator (the recorder reads that from a Python program's syntax): a
+/// generator that ends there ends where its consumer goes on, which debuggers place
+/// differently (and bdb, at times, nowhere).
+pub const BEGAN_IN_A_GENERATOR: &str = "; the step began in a generator";
+/// What such a divergence says of a side that a breakpoint stopped where the other side's step
+/// ended (the other's pause reason is its step).
+pub const STOPPED_BY_A_BREAKPOINT: &str = "side stopped by a breakpoint, the other by its step";
 /// What `returned_into_caller` says of a side that went on into a function called from there.
 pub const IN_A_CALL_FROM_IT: &str = "side in a function called from that line";
 
@@ -881,6 +891,23 @@ mod async_stack_tests {
             remark(
                 &at(&[("tree", 37), ("", 51)]),
                 &at(&[("tree", 38), ("tree", 37), ("", 51)])
+            ),
+            None
+        );
+        // The next `Tree(...)` of the outer `tree` calls `__init__` again: a new call of the
+        // function the step left, the frame between gone (a held-out program's shape).
+        assert_eq!(
+            remark(&at(&[("tree", 37), ("", 51)]), &at(&[("__init__", 18), ("tree", 37), ("", 51)]))
+                .as_deref(),
+            Some("; first side on the caller's line of the call 2 frames down, second side in a function called from that line")
+        );
+        // One frame down, `__init__` right on the caller may be the frame the step left.
+        let before = at(&[("__init__", 22), ("tree", 37), ("", 51)]);
+        assert_eq!(
+            returned_into_caller(
+                &before,
+                &at(&[("tree", 37), ("", 51)]),
+                &at(&[("__init__", 18), ("tree", 37), ("", 51)])
             ),
             None
         );

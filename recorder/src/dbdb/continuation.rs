@@ -241,7 +241,13 @@ impl Lockstep<'_> {
                 use morphtrace_schema::dbdb::{
                     AT_A_CONDITION, IN_A_CALL_FROM_IT, ON_THE_CALL_LINE,
                 };
-                let a = if d.detail.contains(IN_A_CALL_FROM_IT) {
+                // A pause only one side made, at a breakpoint whose condition threw there: the
+                // others are where it will be once it goes on past that breakpoint (resumed:
+                // a step that stopped there has ended, as a step a breakpoint interrupts does).
+                let alone = d.detail.contains(AT_A_CONDITION);
+                let a = if alone {
+                    &Action::Resume
+                } else if d.detail.contains(IN_A_CALL_FROM_IT) {
                     &Action::StepInto
                 } else if d.detail.contains(ON_THE_CALL_LINE) {
                     &Action::StepOver
@@ -251,9 +257,6 @@ impl Lockstep<'_> {
                 } else {
                     a
                 };
-                // A pause only one side made, at a breakpoint whose condition threw there: the
-                // others are where it will be once it goes on past that breakpoint.
-                let alone = d.detail.contains(AT_A_CONDITION);
                 let rounds = if alone {
                     MAX_EXTRA_RESUMES
                 } else {

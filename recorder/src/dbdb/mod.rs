@@ -167,6 +167,8 @@ struct Lockstep<'a> {
     /// What the program computes on each engine without pausing, when the triage asks
     /// (`computes`): a divergence between engines whose runs differ says so.
     computed: Vec<Option<computes::Computed>>,
+    /// The program under test (a divergence's remarks read its syntax).
+    program: &'a ProgramFile,
 }
 
 impl Lockstep<'_> {
@@ -370,7 +372,40 @@ impl Lockstep<'_> {
             [_] => None,
             [first, second, ..] => Some((first[0], second[0])),
         }?;
-        let (kind, detail) = differ(pair.0, pair.1)?;
+        let (kind, mut detail) = differ(pair.0, pair.1)?;
+        if matches!(
+            kind,
+            DivergenceKind::PauseLocation | DivergenceKind::Termination
+        ) && matches!(
+            action,
+            Action::StepInto | Action::StepOver | Action::StepOut
+        ) && self.step_began_in_a_generator(first, own)
+        {
+            // Which side a breakpoint stopped where the other's step ended: bdb's `next` can
+            // lose a generator's frame and run on to the next breakpoint.
+            if let (Output::Paused(x), Output::Paused(y)) = (&outputs[pair.0], &outputs[pair.1]) {
+                let by_breakpoint = |p: &morphtrace_schema::PauseState| {
+                    matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. })
+                };
+                let step = |p: &morphtrace_schema::PauseState| {
+                    p.reason == morphtrace_schema::PauseReason::Step
+                };
+                let side = if by_breakpoint(x) && step(y) {
+                    Some("first")
+                } else if by_breakpoint(y) && step(x) {
+                    Some("second")
+                } else {
+                    None
+                };
+                if let Some(side) = side {
+                    detail.push_str(&format!(
+                        "; {side} {}",
+                        morphtrace_schema::dbdb::STOPPED_BY_A_BREAKPOINT
+                    ));
+                }
+            }
+            detail.push_str(morphtrace_schema::dbdb::BEGAN_IN_A_GENERATOR);
+        }
         let engine = |k: usize| self.rec.traces[active[k]].engine;
         // The engines the divergence is between: the pair compared (the largest group's first
         // and the next group's), the suspect against one of the others.
@@ -401,6 +436,23 @@ impl Lockstep<'_> {
             suspect: suspect.map(engine),
             continued: None,
             program_differs,
+        })
+    }
+
+    /// Whether the pause action `index` of `trace` stepped from was in a generator's frame
+    /// (Python, from the program's syntax: the JavaScript engines' steps out of generators
+    /// have shown no such difference).
+    fn step_began_in_a_generator(&self, trace: &morphtrace_schema::Trace, index: usize) -> bool {
+        if self.program.language != Language::Python {
+            return false;
+        }
+        let Some(top) =
+            morphtrace_schema::dbdb::pause_before(trace, index).and_then(|p| p.stack.first())
+        else {
+            return false;
+        };
+        morphtrace_js::python::PythonTree::parse(&self.program.text).is_some_and(|t| {
+            t.runs_a_generator(&self.program.text, &top.function, top.location.line)
         })
     }
 
@@ -586,6 +638,7 @@ pub async fn run_under(
         stopped: false,
         undone: false,
         computed,
+        program,
     };
     let result = match plan {
         Plan::Random { params, seed } => {

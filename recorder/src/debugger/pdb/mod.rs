@@ -235,7 +235,13 @@ struct Stop {
     line: u32,
     function: String,
     kind: StopKind,
+    /// A breakpoint made the stop, not the command (the driver's `BY_A_BREAKPOINT` line).
+    by_breakpoint: bool,
 }
+
+/// What the driver prints before pdb's location when a breakpoint, not the step or continue
+/// under way, stopped the program (`pdb-driver.py`).
+const BY_A_BREAKPOINT: &str = "morphtrace: stopped by a breakpoint";
 
 #[derive(Debug, Clone, PartialEq)]
 enum StopKind {
@@ -281,11 +287,12 @@ fn stop_line(text: &str, path: &str) -> Option<Stop> {
     let lines: Vec<&str> = text.lines().collect();
     let at = lines.iter().rposition(|l| l.starts_with("> "))?;
     let rest = &lines[at][2..];
+    let by_breakpoint = lines[..at].iter().any(|l| l.trim() == BY_A_BREAKPOINT);
     let marker = lines[..at]
         .iter()
         .rev()
         .map(|l| l.trim())
-        .find(|l| !l.is_empty());
+        .find(|l| !l.is_empty() && *l != BY_A_BREAKPOINT);
     let kind = match marker {
         Some("--Call--") => StopKind::Call,
         Some("--Return--") => StopKind::Return,
@@ -298,6 +305,7 @@ fn stop_line(text: &str, path: &str) -> Option<Stop> {
             line: 0,
             function: String::new(),
             kind,
+            by_breakpoint,
         });
     };
     let (number, after) = after.split_once(')')?;
@@ -312,6 +320,7 @@ fn stop_line(text: &str, path: &str) -> Option<Stop> {
             function.to_string()
         },
         kind,
+        by_breakpoint,
     })
 }
 
@@ -725,7 +734,10 @@ impl Debugger for PdbSession {
                             _ => "step",
                         },
                         (StopKind::Line, true) => {
-                            let resumed = matches!(action, Action::Start | Action::Resume);
+                            // A step that a breakpoint stopped is that breakpoint's pause, as
+                            // debugpy reports it (a condition that raised stops pdb there).
+                            let resumed = matches!(action, Action::Start | Action::Resume)
+                                || stop.by_breakpoint;
                             let hit: Vec<BreakpointId> = self
                                 .breakpoints
                                 .iter()
@@ -859,7 +871,13 @@ mod tests {
         .unwrap();
         assert_eq!((s.kind, s.function.as_str()), (StopKind::Exception, ""));
         let s = stop_line("> /usr/lib/python3.11/random.py(10)r()\n-> x\n", p).unwrap();
-        assert!(!s.in_program);
+        assert!(!s.in_program && !s.by_breakpoint);
+        let s = stop_line(
+            "morphtrace: stopped by a breakpoint\n> /tmp/a b/prog.py(9)g()\n-> y = 1\n",
+            p,
+        )
+        .unwrap();
+        assert_eq!((s.kind, s.line, s.by_breakpoint), (StopKind::Line, 8, true));
         let w = "  /usr/lib/python3.11/bdb.py(600)run()\n-> exec(cmd, globals, locals)\n  <string>(1)<module>()\n  /tmp/a b/prog.py(10)<module>()\n-> x = f(x)\n> /tmp/a b/prog.py(3)f()\n-> c = a + b\n";
         assert_eq!(frames(w, p), vec![("f".to_string(), 2), (String::new(), 9)]);
         // At an exception event, the frames the exception left are listed below the current.

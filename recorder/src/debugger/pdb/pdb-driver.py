@@ -5,9 +5,9 @@
 #
 # It also gives pdb's `p` two helpers that print what a frame holds as JSON, named and grouped
 # as debugpy's variables are (pydevd's resolvers: regular names first, then `_x`, then `__x`;
-# dunder names, routines and classes left out as debugpy groups them away; dicts by key in
-# order, sequences by index, sets by position), so that the two debuggers' views of one frame
-# compare.
+# dunder names, and routines and classes with public names, left out as debugpy groups them
+# away; dicts by key in order, sequences by index, sets by position), so that the two
+# debuggers' views of one frame compare.
 import builtins
 import inspect
 import json
@@ -30,8 +30,13 @@ def _order(name):
 
 
 def _hidden(name, value):
+    # pydevd's get_var_scope (pydevd_resolver.py), in its order: a dunder name is grouped as
+    # special, a protected one (`_x`, `x__`) shown inline whatever its value, and only then a
+    # routine or a class grouped as such.
     if name.startswith("__") and name.endswith("__"):
         return True
+    if name.startswith("_") or name.endswith("__"):
+        return False
     try:
         return (
             inspect.isroutine(value)
@@ -109,7 +114,27 @@ def main():
     stream = conversation.makefile("rw", encoding="utf-8", newline="\n")
     builtins.__morphtrace_scopes__ = __morphtrace_scopes__
     builtins.__morphtrace_value__ = __morphtrace_value__
-    debugger = pdb.Pdb(stdin=stream, stdout=stream, nosigint=True, readrc=False)
+    class ProgramOnly(pdb.Pdb):
+        # bdb's own way to step through the program alone (`Pdb(skip=...)`): no stop in a
+        # frame of another module, so a step that leaves the program for the standard library
+        # stops at the next event back in the program, also in program code the library calls
+        # (`copy.deepcopy` calling `__init__`), as debugpy's just-my-code steps do. Passing such
+        # frames from here instead (a `return` out of each) stepped over that code.
+        def is_skipped_module(self, module_name):
+            return module_name != "__main__"
+
+        def user_line(self, frame):
+            # bdb asks `break_here` only where `stop_here` (the command under way) says no: a
+            # stop there is a breakpoint's, which the recorder reports as such, also during a
+            # step (debugpy does). The words are the recorder's BY_A_BREAKPOINT.
+            if not self._wait_for_mainpyfile and not self.stop_here(frame):
+                self.message("morphtrace: stopped by a breakpoint")
+            super().user_line(frame)
+
+    # `skip` non-empty: bdb asks `is_skipped_module` only then.
+    debugger = ProgramOnly(
+        stdin=stream, stdout=stream, skip=["*"], nosigint=True, readrc=False
+    )
     debugger.use_rawinput = False
     # As `python -m pdb PROGRAM` sets them up.
     sys.argv[:] = [program]
