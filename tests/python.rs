@@ -1322,7 +1322,7 @@ print(main())
 /// StopIteration in the caller, which CPython 3.11 raises in no frame here); debugpy stops in
 /// the caller. Consumed by `next(it)`, pdb stops at the StopIteration exception event in the
 /// caller, on the line of the call; debugpy on the caller's next line. The divergences say the
-/// step began in a generator (read from the program's syntax).
+/// step began on a generator's last statement (read from the program's syntax).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_step_that_ends_a_generator_on_debugpy_and_pdb() {
     let _g = SERIAL.lock().await;
@@ -1339,7 +1339,7 @@ async fn a_step_that_ends_a_generator_on_debugpy_and_pdb() {
         vec![(
             &Action::StepOver,
             "paused at 11:1 vs 4:1; second side stopped by a breakpoint, the other by its step; \
-             the step began in a generator",
+             the step began on a generator's last statement",
             false
         )]
     );
@@ -1363,7 +1363,7 @@ async fn a_step_that_ends_a_generator_on_debugpy_and_pdb() {
         vec![(
             &Action::StepOver,
             "paused at 15:1 vs 14:1; second side on the caller's line of the call, first side on \
-             another line of the caller; the step began in a generator",
+             another line of the caller; the step began on a generator's last statement",
             true
         )]
     );

@@ -129,14 +129,14 @@ impl PythonTree {
         kinds
     }
 
-    /// Whether a frame of `function` at `line` (0-based) runs a generator's code: a generator
-    /// expression (CPython names its code `<genexpr>`), or the innermost `def` of that name
-    /// around the line whose own body yields (not a nested function's, lambda's or class's).
-    /// A debugger's step that ends a generator ends where the consumer goes on, which bdb and
-    /// pydevd place differently (`dispatch_exception`'s StopIteration stop).
-    pub fn runs_a_generator(&self, text: &str, function: &str, line: u32) -> bool {
+    /// Whether a frame of `function` at `line` (0-based) runs a generator's code, and where: a
+    /// generator expression (CPython names its code `<genexpr>`), or the innermost `def` of that
+    /// name around the line whose own body yields (not a nested function's, lambda's or
+    /// class's). A debugger's step that ends a generator ends where the consumer goes on, which
+    /// bdb and pydevd place differently (and bdb's `next`, at times, nowhere).
+    pub fn generator_at(&self, text: &str, function: &str, line: u32) -> Option<InGenerator> {
         if function == "<genexpr>" {
-            return true;
+            return Some(InGenerator::Within);
         }
         let row = line as usize;
         let mut innermost: Option<Node> = None;
@@ -155,10 +155,55 @@ impl PythonTree {
             let mut c = n.walk();
             stack.extend(n.named_children(&mut c));
         }
-        innermost
-            .and_then(|f| f.child_by_field_name("body"))
-            .is_some_and(yields)
+        let body = innermost?.child_by_field_name("body")?;
+        if !yields(body) {
+            return None;
+        }
+        Some(if on_last_statement(body, row) {
+            InGenerator::LastStatement
+        } else {
+            InGenerator::Within
+        })
     }
+}
+
+/// Where in a generator's code a frame is (`PythonTree::generator_at`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InGenerator {
+    /// On the last statement its body can run: none after it in the text, and no loop of the
+    /// function around it (after it, the generator can only end).
+    LastStatement,
+    /// Anywhere else (a `<genexpr>` always: it loops).
+    Within,
+}
+
+/// Whether `row` is on the last statement of a function's `body` that can run: the innermost
+/// simple statement there, no statement of the function (nested scopes aside) starting on a
+/// later row, and no `for` or `while` of the function around it.
+fn on_last_statement(body: Node, row: usize) -> bool {
+    let mut stack = vec![body];
+    let mut here: Option<Node> = None;
+    while let Some(n) = stack.pop() {
+        // A statement after the line (a nested `def` too: it binds its name when it runs).
+        if n.start_position().row > row && STATEMENTS.contains(&n.kind()) {
+            return false;
+        }
+        if matches!(n.kind(), "for_statement" | "while_statement") && n.end_position().row >= row {
+            return false;
+        }
+        if matches!(
+            n.kind(),
+            "function_definition" | "class_definition" | "lambda"
+        ) {
+            continue;
+        }
+        if STATEMENTS.contains(&n.kind()) && n.end_position().row >= row {
+            here = Some(n);
+        }
+        let mut c = n.walk();
+        stack.extend(n.named_children(&mut c));
+    }
+    here.is_some()
 }
 
 /// Whether `n` holds a `yield` of its own scope.
@@ -181,7 +226,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_frame_runs_a_generator_when_its_own_function_yields() {
+    fn a_frame_runs_a_generator_when_its_own_function_yields_and_may_be_at_its_end() {
         let text = "def gen(n):
     for i in range(n):
         yield i
@@ -202,15 +247,33 @@ def tree(t):
         yield from tree(t[1:])
 ";
         let t = PythonTree::parse(text).unwrap();
-        assert!(t.runs_a_generator(text, "gen", 1));
-        assert!(t.runs_a_generator(text, "gen", 2));
+        let at = |f: &str, line: u32| t.generator_at(text, f, line);
+        use InGenerator::*;
+        // `yield i` runs again (the loop); `done`-less `gen` ends after the loop.
+        assert_eq!(at("gen", 1), Some(Within));
+        assert_eq!(at("gen", 2), Some(Within));
         // `outer` only holds a generator function and a generator expression.
-        assert!(!t.runs_a_generator(text, "outer", 8));
-        assert!(t.runs_a_generator(text, "inner", 7));
-        assert!(t.runs_a_generator(text, "<genexpr>", 8));
-        assert!(t.runs_a_generator(text, "agen", 12));
-        assert!(t.runs_a_generator(text, "tree", 17));
+        assert_eq!(at("outer", 8), None);
+        assert_eq!(at("inner", 7), Some(LastStatement));
+        assert_eq!(at("<genexpr>", 8), Some(Within));
+        assert_eq!(at("agen", 12), Some(LastStatement));
+        // `yield from` in an `if`, the body's last statement.
+        assert_eq!(at("tree", 17), Some(LastStatement));
+        assert_eq!(at("tree", 16), Some(Within));
         // A name that is not the function around the line.
-        assert!(!t.runs_a_generator(text, "gen", 8));
+        assert_eq!(at("gen", 8), None);
+        // After a loop, in a `try` with a `finally` after it, a statement of several lines.
+        let text = "def g(xs):
+    for x in xs:
+        yield x
+    try:
+        last = (1,
+                2)
+    finally:
+        done = 3
+";
+        let t = PythonTree::parse(text).unwrap();
+        assert_eq!(t.generator_at(text, "g", 4), Some(Within));
+        assert_eq!(t.generator_at(text, "g", 7), Some(LastStatement));
     }
 }

@@ -311,6 +311,10 @@ pub const ON_THE_CALL_LINE: &str = "side on the caller's line of the call";
 /// generator that ends there ends where its consumer goes on, which debuggers place
 /// differently (and bdb, at times, nowhere).
 pub const BEGAN_IN_A_GENERATOR: &str = "; the step began in a generator";
+/// The same where the step began on the last statement the generator's body can run (none
+/// after it, no loop around it): after it, the generator can only end.
+pub const BEGAN_ON_A_GENERATORS_LAST_STATEMENT: &str =
+    "; the step began on a generator's last statement";
 /// What such a divergence says of a side that a breakpoint stopped where the other side's step
 /// ended (the other's pause reason is its step).
 pub const STOPPED_BY_A_BREAKPOINT: &str = "side stopped by a breakpoint, the other by its step";

@@ -11,6 +11,7 @@ use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
 use crate::task::{session_key, ExceptionChoice, Plan, RandomParams, Task};
 use futures_util::future::join_all;
+use morphtrace_js::python::{InGenerator, PythonTree};
 use morphtrace_schema::dbdb::{compare_answers, ComparisonPolicy};
 use morphtrace_schema::trace::TriggerLines;
 use morphtrace_schema::triage::Triage;
@@ -373,13 +374,16 @@ impl Lockstep<'_> {
             [first, second, ..] => Some((first[0], second[0])),
         }?;
         let (kind, mut detail) = differ(pair.0, pair.1)?;
-        if matches!(
+        let stepped = matches!(
             kind,
             DivergenceKind::PauseLocation | DivergenceKind::Termination
         ) && matches!(
             action,
             Action::StepInto | Action::StepOver | Action::StepOut
-        ) && self.step_began_in_a_generator(first, own)
+        );
+        if let Some(place) = stepped
+            .then(|| self.generator_the_step_began_in(first, own))
+            .flatten()
         {
             // Which side a breakpoint stopped where the other's step ended: bdb's `next` can
             // lose a generator's frame and run on to the next breakpoint.
@@ -404,7 +408,12 @@ impl Lockstep<'_> {
                     ));
                 }
             }
-            detail.push_str(morphtrace_schema::dbdb::BEGAN_IN_A_GENERATOR);
+            detail.push_str(match place {
+                InGenerator::LastStatement => {
+                    morphtrace_schema::dbdb::BEGAN_ON_A_GENERATORS_LAST_STATEMENT
+                }
+                InGenerator::Within => morphtrace_schema::dbdb::BEGAN_IN_A_GENERATOR,
+            });
         }
         let engine = |k: usize| self.rec.traces[active[k]].engine;
         // The engines the divergence is between: the pair compared (the largest group's first
@@ -439,21 +448,25 @@ impl Lockstep<'_> {
         })
     }
 
-    /// Whether the pause action `index` of `trace` stepped from was in a generator's frame
-    /// (Python, from the program's syntax: the JavaScript engines' steps out of generators
-    /// have shown no such difference).
-    fn step_began_in_a_generator(&self, trace: &morphtrace_schema::Trace, index: usize) -> bool {
+    /// Where in a generator's code the pause action `index` of `trace` stepped from was, if it
+    /// was in one (Python, from the program's syntax: the JavaScript engines' steps out of
+    /// generators have shown no such difference).
+    fn generator_the_step_began_in(
+        &self,
+        trace: &morphtrace_schema::Trace,
+        index: usize,
+    ) -> Option<InGenerator> {
         if self.program.language != Language::Python {
-            return false;
+            return None;
         }
-        let Some(top) =
-            morphtrace_schema::dbdb::pause_before(trace, index).and_then(|p| p.stack.first())
-        else {
-            return false;
-        };
-        morphtrace_js::python::PythonTree::parse(&self.program.text).is_some_and(|t| {
-            t.runs_a_generator(&self.program.text, &top.function, top.location.line)
-        })
+        let top = morphtrace_schema::dbdb::pause_before(trace, index)?
+            .stack
+            .first()?;
+        PythonTree::parse(&self.program.text)?.generator_at(
+            &self.program.text,
+            &top.function,
+            top.location.line,
+        )
     }
 
     fn all_finished(&self) -> bool {
