@@ -1317,12 +1317,13 @@ def main():
 print(main())
 ";
 
-/// A step over a generator's last statement. Consumed by a `for` loop, pdb's step runs the
-/// program to its end (bdb ignores a generator's return events while stepping and waits for a
-/// StopIteration in the caller, which CPython 3.11 raises in no frame here); debugpy stops in
-/// the caller. Consumed by `next(it)`, pdb stops at the StopIteration exception event in the
-/// caller, on the line of the call; debugpy on the caller's next line. The divergences say the
-/// step began on a generator's last statement (read from the program's syntax).
+/// A step over a generator's last statement (or a `<genexpr>`'s last element). Consumed by a
+/// `for` loop or a built-in, pdb's step runs on to the next breakpoint or the program's end
+/// (bdb ignores a generator's return events while stepping and waits for a StopIteration in the
+/// caller, which CPython 3.11 raises in no frame here); debugpy stops in the caller. Consumed by
+/// `next(it)`, pdb stops at the StopIteration exception event in the caller, on the line of the
+/// call; debugpy on the caller's next line. The divergences say where the step began (from the
+/// program's syntax) and, where pdb's driver saw the generator end, that it ended first.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_step_that_ends_a_generator_on_debugpy_and_pdb() {
     let _g = SERIAL.lock().await;
@@ -1339,7 +1340,7 @@ async fn a_step_that_ends_a_generator_on_debugpy_and_pdb() {
         vec![(
             &Action::StepOver,
             "paused at 11:1 vs 4:1; second side stopped by a breakpoint, the other by its step; \
-             the step began on a generator's last statement",
+             the step began in a generator, which ended before the second side stopped",
             false
         )]
     );
@@ -1369,7 +1370,54 @@ async fn a_step_that_ends_a_generator_on_debugpy_and_pdb() {
     );
     assert_eq!(pause_lines(&rec.traces[0]), vec![3, 3, 14]);
     assert_eq!(pause_lines(&rec.traces[1]), vec![3, 3, 13, 14]);
+
+    // A `<genexpr>` consumed by `set()`, stepped over at its last element: pdb runs on to the
+    // breakpoint on `return ok`, and its driver saw the generator return for good first (the
+    // pause's engine reason); debugpy's step ends on the statement's next line.
+    let (_dir, p) = inline("genexpr_ends.py", GENEXPR_ENDS);
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![
+            Action::SetConditionalBreakpoint {
+                line: 1,
+                condition: "locals().get('i') == 3".into(),
+                column: None,
+            },
+            bp(3),
+            Action::Start,
+            Action::StepOver,
+            Action::Resume,
+        ],
+    )
+    .await;
+    assert_eq!(
+        details(&rec),
+        vec![(
+            &Action::StepOver,
+            "paused at 3:1 vs 4:1; second side stopped by a breakpoint, the other by its step; \
+             the step began in a generator, which ended before the second side stopped",
+            false
+        )]
+    );
+    let reasons: Vec<Option<&str>> = rec.traces[1]
+        .pauses()
+        .map(|p| p.engine_reason.as_deref())
+        .collect();
+    assert_eq!(
+        reasons,
+        vec![None, Some(morphtrace_schema::dbdb::GENERATOR_ENDED)]
+    );
 }
+
+/// Two generator expressions on a statement of two lines, as pyperformance's nqueens has.
+const GENEXPR_ENDS: &str = "def check(vec, cols):
+    ok = (len(vec) == len(set(vec[i] + i for i in cols))
+          == len(set(vec[i] - i for i in cols)))
+    return ok
+
+
+print(check((1, 3, 0, 2), range(4)))
+";
 
 /// `f`'s breakpoint has a condition over a name defined nowhere.
 const RAISING_CONDITION: &str = "def f(a):

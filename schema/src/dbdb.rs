@@ -315,6 +315,12 @@ pub const BEGAN_IN_A_GENERATOR: &str = "; the step began in a generator";
 /// after it, no loop around it): after it, the generator can only end.
 pub const BEGAN_ON_A_GENERATORS_LAST_STATEMENT: &str =
     "; the step began on a generator's last statement";
+/// A pause's engine reason where pdb's driver saw the generator a `next` began in return for
+/// good before a breakpoint stopped the program (pdb gives no reasons of its own).
+pub const GENERATOR_ENDED: &str = "after the generator the step began in ended";
+/// The generator remark where the side a breakpoint stopped says so (`GENERATOR_ENDED`):
+/// `; the step began in a generator, which ended before the second side stopped`.
+pub const WHICH_ENDED_BEFORE: &str = "which ended before the";
 /// What such a divergence says of a side that a breakpoint stopped where the other side's step
 /// ended (the other's pause reason is its step).
 pub const STOPPED_BY_A_BREAKPOINT: &str = "side stopped by a breakpoint, the other by its step";

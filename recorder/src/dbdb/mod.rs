@@ -387,6 +387,7 @@ impl Lockstep<'_> {
         {
             // Which side a breakpoint stopped where the other's step ended: bdb's `next` can
             // lose a generator's frame and run on to the next breakpoint.
+            let mut ended_first = None;
             if let (Output::Paused(x), Output::Paused(y)) = (&outputs[pair.0], &outputs[pair.1]) {
                 let by_breakpoint = |p: &morphtrace_schema::PauseState| {
                     matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. })
@@ -406,14 +407,28 @@ impl Lockstep<'_> {
                         "; {side} {}",
                         morphtrace_schema::dbdb::STOPPED_BY_A_BREAKPOINT
                     ));
+                    // That side's debugger saw the generator end before (pdb's driver says so).
+                    let stopped = if side == "first" { x } else { y };
+                    if stopped.engine_reason.as_deref()
+                        == Some(morphtrace_schema::dbdb::GENERATOR_ENDED)
+                    {
+                        ended_first = Some(side);
+                    }
                 }
             }
-            detail.push_str(match place {
-                InGenerator::LastStatement => {
-                    morphtrace_schema::dbdb::BEGAN_ON_A_GENERATORS_LAST_STATEMENT
+            match (ended_first, place) {
+                (Some(side), _) => detail.push_str(&format!(
+                    "{}, {} {side} side stopped",
+                    morphtrace_schema::dbdb::BEGAN_IN_A_GENERATOR,
+                    morphtrace_schema::dbdb::WHICH_ENDED_BEFORE
+                )),
+                (None, InGenerator::LastStatement) => {
+                    detail.push_str(morphtrace_schema::dbdb::BEGAN_ON_A_GENERATORS_LAST_STATEMENT)
                 }
-                InGenerator::Within => morphtrace_schema::dbdb::BEGAN_IN_A_GENERATOR,
-            });
+                (None, InGenerator::Within) => {
+                    detail.push_str(morphtrace_schema::dbdb::BEGAN_IN_A_GENERATOR)
+                }
+            }
         }
         let engine = |k: usize| self.rec.traces[active[k]].engine;
         // The engines the divergence is between: the pair compared (the largest group's first

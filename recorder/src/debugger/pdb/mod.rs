@@ -237,11 +237,19 @@ struct Stop {
     kind: StopKind,
     /// A breakpoint made the stop, not the command (the driver's `BY_A_BREAKPOINT` line).
     by_breakpoint: bool,
+    /// The generator the step began in had returned for good before that breakpoint stopped
+    /// the program (the driver's `GENERATOR_ENDED` line).
+    generator_ended: bool,
 }
 
 /// What the driver prints before pdb's location when a breakpoint, not the step or continue
 /// under way, stopped the program (`pdb-driver.py`).
 const BY_A_BREAKPOINT: &str = "morphtrace: stopped by a breakpoint";
+
+/// What the driver prints after `BY_A_BREAKPOINT` when the generator a `next` began in had
+/// returned for good before that stop (`pdb-driver.py`); the pause's engine reason then says
+/// so (`morphtrace_schema::dbdb::GENERATOR_ENDED`).
+const GENERATOR_ENDED: &str = "morphtrace: after the generator the step began in ended";
 
 #[derive(Debug, Clone, PartialEq)]
 enum StopKind {
@@ -287,12 +295,13 @@ fn stop_line(text: &str, path: &str) -> Option<Stop> {
     let lines: Vec<&str> = text.lines().collect();
     let at = lines.iter().rposition(|l| l.starts_with("> "))?;
     let rest = &lines[at][2..];
-    let by_breakpoint = lines[..at].iter().any(|l| l.trim() == BY_A_BREAKPOINT);
+    let said = |words: &str| lines[..at].iter().any(|l| l.trim() == words);
+    let (by_breakpoint, generator_ended) = (said(BY_A_BREAKPOINT), said(GENERATOR_ENDED));
     let marker = lines[..at]
         .iter()
         .rev()
         .map(|l| l.trim())
-        .find(|l| !l.is_empty() && *l != BY_A_BREAKPOINT);
+        .find(|l| !l.is_empty() && *l != BY_A_BREAKPOINT && *l != GENERATOR_ENDED);
     let kind = match marker {
         Some("--Call--") => StopKind::Call,
         Some("--Return--") => StopKind::Return,
@@ -306,6 +315,7 @@ fn stop_line(text: &str, path: &str) -> Option<Stop> {
             function: String::new(),
             kind,
             by_breakpoint,
+            generator_ended,
         });
     };
     let (number, after) = after.split_once(')')?;
@@ -321,6 +331,7 @@ fn stop_line(text: &str, path: &str) -> Option<Stop> {
         },
         kind,
         by_breakpoint,
+        generator_ended,
     })
 }
 
@@ -526,7 +537,10 @@ impl PdbSession {
         Ok(PauseState {
             location: at,
             reason,
-            engine_reason: None,
+            // pdb gives no reason; the driver's words where it saw the stepping generator end.
+            engine_reason: stop
+                .generator_ended
+                .then(|| morphtrace_schema::dbdb::GENERATOR_ENDED.to_string()),
             stack,
             exception: None,
             condition: None,
@@ -877,7 +891,19 @@ mod tests {
             p,
         )
         .unwrap();
-        assert_eq!((s.kind, s.line, s.by_breakpoint), (StopKind::Line, 8, true));
+        assert_eq!(
+            (s.kind, s.line, s.by_breakpoint, s.generator_ended),
+            (StopKind::Line, 8, true, false)
+        );
+        let s = stop_line(
+            "morphtrace: stopped by a breakpoint\nmorphtrace: after the generator the step began in ended\n> /tmp/a b/prog.py(9)g()\n-> y = 1\n",
+            p,
+        )
+        .unwrap();
+        assert_eq!(
+            (s.kind, s.by_breakpoint, s.generator_ended),
+            (StopKind::Line, true, true)
+        );
         let w = "  /usr/lib/python3.11/bdb.py(600)run()\n-> exec(cmd, globals, locals)\n  <string>(1)<module>()\n  /tmp/a b/prog.py(10)<module>()\n-> x = f(x)\n> /tmp/a b/prog.py(3)f()\n-> c = a + b\n";
         assert_eq!(frames(w, p), vec![("f".to_string(), 2), (String::new(), 9)]);
         // At an exception event, the frames the exception left are listed below the current.

@@ -9,12 +9,18 @@
 # away; dicts by key in order, sequences by index, sets by position), so that the two
 # debuggers' views of one frame compare.
 import builtins
+import dis
 import inspect
 import json
 import os
 import sys
 import types
 
+
+# A generator's, a coroutine's or an async generator's code.
+GENERATORS = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+# The instructions a frame returns for good with (not `YIELD_VALUE`).
+RETURNS = {dis.opmap[n] for n in ("RETURN_VALUE", "RETURN_CONST") if n in dis.opmap}
 
 # Shown by their repr only, as the recorder's DAP session shows them (values.rs, OPAQUE).
 OPAQUE = {
@@ -123,13 +129,36 @@ def main():
         def is_skipped_module(self, module_name):
             return module_name != "__main__"
 
+        # Whether the generator a `next` began in has returned for good (not yielded) since the
+        # last stop: bdb's step then waits for a StopIteration that a `for` loop or a built-in
+        # never raises, and only a breakpoint stops the program.
+        generator_ended = False
+
+        def dispatch_return(self, frame, arg):
+            code = frame.f_code
+            if (
+                frame is self.stopframe
+                and code.co_flags & GENERATORS
+                and 0 <= frame.f_lasti < len(code.co_code)
+                and code.co_code[frame.f_lasti] in RETURNS
+            ):
+                self.generator_ended = True
+            return super().dispatch_return(frame, arg)
+
         def user_line(self, frame):
             # bdb asks `break_here` only where `stop_here` (the command under way) says no: a
             # stop there is a breakpoint's, which the recorder reports as such, also during a
-            # step (debugpy does). The words are the recorder's BY_A_BREAKPOINT.
+            # step (debugpy does). The words are the recorder's BY_A_BREAKPOINT and
+            # GENERATOR_ENDED.
             if not self._wait_for_mainpyfile and not self.stop_here(frame):
                 self.message("morphtrace: stopped by a breakpoint")
+                if self.generator_ended:
+                    self.message("morphtrace: after the generator the step began in ended")
             super().user_line(frame)
+
+        def interaction(self, frame, traceback):
+            self.generator_ended = False
+            super().interaction(frame, traceback)
 
     # `skip` non-empty: bdb asks `is_skipped_module` only then.
     debugger = ProgramOnly(
