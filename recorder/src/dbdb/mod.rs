@@ -385,50 +385,7 @@ impl Lockstep<'_> {
             .then(|| self.generator_the_step_began_in(first, own))
             .flatten()
         {
-            // Which side a breakpoint stopped where the other's step ended: bdb's `next` can
-            // lose a generator's frame and run on to the next breakpoint.
-            let mut ended_first = None;
-            if let (Output::Paused(x), Output::Paused(y)) = (&outputs[pair.0], &outputs[pair.1]) {
-                let by_breakpoint = |p: &morphtrace_schema::PauseState| {
-                    matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. })
-                };
-                let step = |p: &morphtrace_schema::PauseState| {
-                    p.reason == morphtrace_schema::PauseReason::Step
-                };
-                let side = if by_breakpoint(x) && step(y) {
-                    Some("first")
-                } else if by_breakpoint(y) && step(x) {
-                    Some("second")
-                } else {
-                    None
-                };
-                if let Some(side) = side {
-                    detail.push_str(&format!(
-                        "; {side} {}",
-                        morphtrace_schema::dbdb::STOPPED_BY_A_BREAKPOINT
-                    ));
-                    // That side's debugger saw the generator end before (pdb's driver says so).
-                    let stopped = if side == "first" { x } else { y };
-                    if stopped.engine_reason.as_deref()
-                        == Some(morphtrace_schema::dbdb::GENERATOR_ENDED)
-                    {
-                        ended_first = Some(side);
-                    }
-                }
-            }
-            match (ended_first, place) {
-                (Some(side), _) => detail.push_str(&format!(
-                    "{}, {} {side} side stopped",
-                    morphtrace_schema::dbdb::BEGAN_IN_A_GENERATOR,
-                    morphtrace_schema::dbdb::WHICH_ENDED_BEFORE
-                )),
-                (None, InGenerator::LastStatement) => {
-                    detail.push_str(morphtrace_schema::dbdb::BEGAN_ON_A_GENERATORS_LAST_STATEMENT)
-                }
-                (None, InGenerator::Within) => {
-                    detail.push_str(morphtrace_schema::dbdb::BEGAN_IN_A_GENERATOR)
-                }
-            }
+            detail.push_str(&generator_remark(place, &outputs[pair.0], &outputs[pair.1]));
         }
         let engine = |k: usize| self.rec.traces[active[k]].engine;
         // The engines the divergence is between: the pair compared (the largest group's first
@@ -562,6 +519,43 @@ pub async fn record_under(
         }
     }
     rec
+}
+
+/// The remark of a divergence after a step that began in a generator (`place`), given the two
+/// sides' answers: which side a breakpoint stopped where the other's step ended (bdb's `next`
+/// can lose a generator's frame and run on to the next breakpoint), then where in the generator
+/// the step began, or that it ended before that side stopped (pdb's driver says so in the
+/// pause's engine reason).
+fn generator_remark(place: InGenerator, a: &Output, b: &Output) -> String {
+    use morphtrace_schema::dbdb::{
+        BEGAN_IN_A_GENERATOR, BEGAN_ON_A_GENERATORS_LAST_STATEMENT, GENERATOR_ENDED,
+        STOPPED_BY_A_BREAKPOINT, WHICH_ENDED_BEFORE,
+    };
+    use morphtrace_schema::PauseReason;
+    let stopped_by_a_breakpoint = match (a, b) {
+        (Output::Paused(x), Output::Paused(y)) => match (&x.reason, &y.reason) {
+            (PauseReason::Breakpoint { .. }, PauseReason::Step) => Some(("first", x)),
+            (PauseReason::Step, PauseReason::Breakpoint { .. }) => Some(("second", y)),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut remark = String::new();
+    let mut ended_first = None;
+    if let Some((side, p)) = stopped_by_a_breakpoint {
+        remark.push_str(&format!("; {side} {STOPPED_BY_A_BREAKPOINT}"));
+        if p.engine_reason.as_deref() == Some(GENERATOR_ENDED) {
+            ended_first = Some(side);
+        }
+    }
+    match (ended_first, place) {
+        (Some(side), _) => remark.push_str(&format!(
+            "{BEGAN_IN_A_GENERATOR}, {WHICH_ENDED_BEFORE} {side} side stopped"
+        )),
+        (None, InGenerator::LastStatement) => remark.push_str(BEGAN_ON_A_GENERATORS_LAST_STATEMENT),
+        (None, InGenerator::Within) => remark.push_str(BEGAN_IN_A_GENERATOR),
+    }
+    remark
 }
 
 /// Runs one session of `program` on `engines` (1 = single debugger, 2+ = differential lockstep),
