@@ -474,8 +474,13 @@ impl FirefoxEngine {
             .as_deref()
             .map(|u| format!("<script src=\"{u}\"></script>"))
             .unwrap_or_default();
+        // The body's `onerror` (the window's) logs a line before the end marker when a script
+        // throws: Firefox's error resource can come after the marker, and the session then
+        // knows to wait for it. An attribute handler, not a script: no first-statement pause.
+        let threw = crate::debugger::rdp::session::threw_marker(&marker);
         let html = format!(
-            "<!DOCTYPE html><meta charset=\"utf-8\"><title>morphtrace</title>{prelude_tag}\
+            "<!DOCTYPE html><meta charset=\"utf-8\"><title>morphtrace</title>\
+             <body onerror=\"console.log('{threw}')\">{prelude_tag}\
              <script src=\"{}\"></script><script>console.log(\"{marker}\")</script>\n",
             program.url
         );
@@ -514,6 +519,7 @@ impl FirefoxEngine {
         let deadline = tokio::time::Instant::now() + t + Duration::from_secs(5);
         let mut console = Vec::new();
         let mut errors = Vec::new();
+        let mut threw_early = false;
         let mut console_actor = None;
         let (paused, thread, source_actor, source_url) = loop {
             let paused = loop {
@@ -535,7 +541,12 @@ impl FirefoxEngine {
                         for (ty, r) in resources(&ev) {
                             match ty {
                                 "console-message" => {
-                                    console.push(crate::debugger::rdp::session::console_line(r))
+                                    let line = crate::debugger::rdp::session::console_line(r);
+                                    if line == threw {
+                                        threw_early = true;
+                                    } else {
+                                        console.push(line);
+                                    }
                                 }
                                 "error-message" => errors.extend(page_error(r)),
                                 _ => {}
@@ -591,7 +602,15 @@ impl FirefoxEngine {
                     .unwrap_or("?")
             );
             return self
-                .without_program(link, events, &thread, &marker, errors, page, first_pause)
+                .without_program(
+                    link,
+                    events,
+                    &thread,
+                    &marker,
+                    (errors, threw_early),
+                    page,
+                    first_pause,
+                )
                 .await;
         }
         let positions = conn
@@ -632,7 +651,7 @@ impl FirefoxEngine {
         mut events: tokio::sync::OwnedMutexGuard<tokio::sync::mpsc::UnboundedReceiver<Json>>,
         thread: &str,
         marker: &str,
-        mut errors: Vec<(String, Option<Location>)>,
+        (mut errors, mut threw): (Vec<(String, Option<Location>)>, bool),
         page: PathBuf,
         first_pause: String,
     ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
@@ -641,7 +660,9 @@ impl FirefoxEngine {
             .request(thread, "resume", json!({"resumeLimit": null}), t)
             .await
             .map_err(crash)?;
-        // The error can arrive after the marker: wait a little past it.
+        // The error can arrive after the marker: when the page said a script threw, wait for
+        // it; otherwise a little past the marker.
+        let threw_line = crate::debugger::rdp::session::threw_marker(marker);
         let mut deadline = tokio::time::Instant::now() + self.opts.action_timeout;
         let mut ended = false;
         while errors.is_empty() {
@@ -651,11 +672,16 @@ impl FirefoxEngine {
             };
             for (ty, r) in resources(&ev) {
                 match ty {
-                    "console-message"
-                        if !ended && crate::debugger::rdp::session::console_line(r) == marker =>
-                    {
-                        ended = true;
-                        deadline = tokio::time::Instant::now() + Duration::from_millis(500);
+                    "console-message" => {
+                        let line = crate::debugger::rdp::session::console_line(r);
+                        if line == threw_line {
+                            threw = true;
+                        } else if !ended && line == marker {
+                            ended = true;
+                            if !threw {
+                                deadline = tokio::time::Instant::now() + Duration::from_millis(500);
+                            }
+                        }
                     }
                     "error-message" => errors.extend(page_error(r)),
                     _ => {}

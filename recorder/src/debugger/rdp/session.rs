@@ -129,6 +129,12 @@ pub struct RdpSession {
     source_actor: String,
     source_url: String,
     marker: String,
+    /// `threw_marker(marker)`, and whether the page logged it: an uncaught error's resource
+    /// is then still to come if it has not.
+    threw: String,
+    threw_seen: bool,
+    /// The end marker came while that error was still to come.
+    ended: bool,
     positions: BTreeMap<u32, Vec<u32>>,
     policy: BreakpointPolicy,
     opts: CaptureOptions,
@@ -169,6 +175,11 @@ fn err(e: RdpError) -> DebuggerError {
 
 /// The line `flush_logs` logs: never the program's.
 const LOG_SYNC: &str = "\u{2063}morphtrace-log-sync";
+
+/// The line the page's `onerror` logs, before `end`, when one of its scripts threw.
+pub fn threw_marker(end: &str) -> String {
+    format!("{end}threw")
+}
 
 /// A console message's arguments as one line (strings bare, other values as rendered).
 pub fn console_line(message: &Json) -> String {
@@ -254,6 +265,9 @@ impl RdpSession {
             thread: loaded.thread,
             source_actor: loaded.source_actor,
             source_url: loaded.source_url,
+            threw: threw_marker(&marker),
+            threw_seen: false,
+            ended: false,
             marker,
             positions: loaded.positions,
             policy,
@@ -385,11 +399,13 @@ impl RdpSession {
             match ty {
                 "console-message" => {
                     let line = console_line(r);
-                    if line == self.marker {
+                    if line == self.threw {
+                        self.threw_seen = true;
+                    } else if line == self.marker {
                         ended = true;
                     } else if line == LOG_SYNC {
                         self.synced = true;
-                    } else if !ended {
+                    } else if !ended && !self.ended {
                         self.console.push(line);
                     }
                 }
@@ -431,6 +447,13 @@ impl RdpSession {
             let ev = tokio::select! {
                 ev = self.events.recv() => ev,
                 _ = tokio::time::sleep_until(deadline) => {
+                    if self.ended {
+                        // The page ended after a script threw; Firefox never said what.
+                        return Ok(self.finish(ProgramOutcome::UncaughtException {
+                            message: "an uncaught error Firefox did not report".into(),
+                            location: None,
+                        }));
+                    }
                     // Still running (non-termination): the page's process is busy.
                     self.healthy = false;
                     return Ok(self.finish(ProgramOutcome::Timeout));
@@ -461,7 +484,12 @@ impl RdpSession {
                         }
                     }
                 }
-                Some("resources-available-array") if self.note_resources(&ev) => {
+                Some("resources-available-array") if self.note_resources(&ev) | self.ended => {
+                    if self.threw_seen && self.exception.is_none() {
+                        // The page said a script threw; its error resource is on its way.
+                        self.ended = true;
+                        continue;
+                    }
                     let outcome = match self.exception.take() {
                         Some((message, location)) => {
                             ProgramOutcome::UncaughtException { message, location }
