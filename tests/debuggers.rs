@@ -2432,3 +2432,70 @@ async fn a_crashed_renderer_or_process_is_an_engine_crash() {
         e.shutdown().await;
     }
 }
+
+/// Evidence for triage.toml's rule on JavaScriptCore's exception pause at a breakpoint's place:
+/// pausing on every exception, `this` before `super()` throws its ReferenceError at the very
+/// position of the statement's breakpoint, and JavaScriptCore's `Debugger.paused` says
+/// `Breakpoint` there a second time, with no exception: the user is not told that anything
+/// was thrown (V8 says `exception`, with the error). The near miss: the same throw with the
+/// breakpoint elsewhere is an exception pause on JavaScriptCore too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jsc_reports_an_exception_thrown_at_a_breakpoint_as_that_breakpoint() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "this-before-super.js",
+        "class B {}\nclass C extends B {\n  constructor() {\n    super(this.x);\n  }\n}\ntry {\n  new C();\n} catch (e) {\n  e;\n}\n",
+    );
+    let all = Action::PauseOnExceptions {
+        mode: morphtrace_schema::ExceptionPause::All,
+    };
+    let super_line = at(4, 5);
+    for kind in ["bun", "node"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        for then in [Action::StepInto, Action::Resume] {
+            let mut d = open(&mut e, &p).await;
+            apply(d.as_mut(), &all).await.unwrap();
+            assert_eq!(
+                actual(&d.set_breakpoint(3, None).await.unwrap()),
+                vec![super_line]
+            );
+            let first = paused(d.control(&Action::Start).await.unwrap());
+            assert_eq!(first.location, super_line, "{kind}");
+            let thrown = paused(d.control(&then).await.unwrap());
+            assert_eq!(thrown.location, super_line, "{kind} {then}");
+            match kind {
+                "bun" => {
+                    assert!(
+                        matches!(thrown.reason, PauseReason::Breakpoint { .. })
+                            && thrown.engine_reason.as_deref() == Some("Breakpoint")
+                            && thrown.exception.is_none(),
+                        "{kind} {then}: {thrown:?}"
+                    );
+                }
+                _ => assert!(
+                    thrown.reason == PauseReason::Exception && thrown.exception.is_some(),
+                    "{kind} {then}: {thrown:?}"
+                ),
+            }
+            d.close().await;
+        }
+        // Near miss: the breakpoint on `new C()`; the throw at `super(this.x)` pauses as one.
+        let mut d = open(&mut e, &p).await;
+        apply(d.as_mut(), &all).await.unwrap();
+        d.set_breakpoint(7, None).await.unwrap();
+        assert_eq!(
+            paused(d.control(&Action::Start).await.unwrap())
+                .location
+                .line,
+            7
+        );
+        let thrown = paused(d.control(&Action::Resume).await.unwrap());
+        assert_eq!(thrown.location, super_line, "{kind}");
+        assert!(
+            thrown.reason == PauseReason::Exception && thrown.exception.is_some(),
+            "{kind}: {thrown:?}"
+        );
+        d.close().await;
+        e.shutdown().await;
+    }
+}

@@ -668,6 +668,61 @@ async fn a_follow_up_rejoins_its_parent_in_the_call_the_parent_was_in() {
     assert_eq!(depths, [3, 2]);
 }
 
+/// Firefox, pausing on every exception: a step out whose caller throws at the place it returns
+/// to stops there on the exception, where the parent's step out stopped; a step from that
+/// exception pause pauses once more at the same place as the throw pops the frame
+/// (`why.frameFinished.throw`), a pause the parent's step never made. The follow-up takes that
+/// pause as extra and steps again, and then goes where the parent went (18 of the
+/// test262 `async-generator` warnings were this, before).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_pauses_again_where_a_throw_pops_the_frame_and_the_follow_up_goes_on() {
+    const THROW: &str = "function E() {\n  this.m = 1;\n}\nfunction t() {\n  throw new E();\n}\nfunction u() {\n  t();\n}\ntry {\n  u();\n} catch (e) {\n  e;\n}\nvar done = 1;\n";
+    let actions = vec![
+        bp(1),
+        Action::Start,
+        Action::StepOut,
+        Action::StepOver,
+        Action::StepOver,
+        Action::StepOver,
+    ];
+    let params = one(mm::PAUSE_ON_ALL, actions, Pin::default());
+    let p = inline("throw-pop.js", THROW);
+    let mut e = engine("firefox").await;
+    let c = chain_judged(&mut e, &p, &params).await;
+    e.shutdown().await;
+    assert_eq!(c.sessions.len(), 2, "{:?}", c.sessions[0].outcome);
+    let follow_up = &c.sessions[1];
+    let pauses: Vec<(String, Option<String>)> = answered(&follow_up.traces[0])
+        .iter()
+        .filter_map(|(_, o, _)| match o {
+            Output::Paused(q) => Some((q.location.to_string(), q.engine_reason.clone())),
+            _ => None,
+        })
+        .collect();
+    let popped = Some(morphtrace_recorder::debugger::POPPED_BY_A_THROW.to_string());
+    // The exception pause at the throw, the pause as the throw pops `t`, then on as the parent
+    // (in `u`, the throw's completion still said).
+    assert_eq!(
+        &pauses[1..4],
+        [
+            ("5:9".to_string(), Some("exception".to_string())),
+            ("5:9".to_string(), popped.clone()),
+            ("8:3".to_string(), popped),
+        ],
+        "{pauses:?}"
+    );
+    assert!(
+        follow_up.warnings.is_empty(),
+        "{:?} {pauses:?}",
+        follow_up.warnings
+    );
+    assert!(
+        follow_up.outcome.undecided().is_none(),
+        "{:?}",
+        follow_up.outcome
+    );
+}
+
 /// A plain breakpoint asked for where the parent already had a conditional one is refused
 /// (V8 keys both at the line's column 0); moved by inserted code, the follow-up asks for the
 /// same place as the conditional one was sent, and is refused alike (it once asked with the

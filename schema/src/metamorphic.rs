@@ -36,6 +36,11 @@ pub const RESTART_AS_REENTRY: &str = "restart-frame-as-reentry";
 /// had stopped on, in the same function.
 pub const AFTER_A_STEP_ON_ITS_LINE: &str =
     "the follow-up paused at the breakpoint on the line its previous step stopped on";
+/// What a warning adds when, every exception pausing, the follow-up paused a second time at the
+/// breakpoint it stood on, in the same frame, without an exception (JavaScriptCore reports an
+/// exception thrown at a breakpoint's very place as that breakpoint).
+pub const AGAIN_AT_ITS_BREAKPOINT: &str =
+    "the follow-up paused again at the breakpoint it stood on, with no exception";
 /// Every transformation of Table 1, action transformations first.
 pub const ALL: &[&str] = &[
     ADD_BREAKPOINT,
@@ -810,6 +815,18 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                                     == q.stack.first().map(|f| &f.function)) =>
                                 {
                                     format!("; {AFTER_A_STEP_ON_ITS_LINE}")
+                                }
+                                Output::Paused(q)
+                                    if x.extra_exception_pauses
+                                        && q.exception.is_none()
+                                        && matches!(q.reason, PauseReason::Breakpoint { .. })
+                                        && j > 0
+                                        && matches!(fc[j - 1].output, Output::Paused(r)
+                                            if matches!(r.reason, PauseReason::Breakpoint { .. })
+                                                && r.location == q.location
+                                                && r.stack.len() == q.stack.len()) =>
+                                {
+                                    format!("; {AGAIN_AT_ITS_BREAKPOINT}")
                                 }
                                 // What was thrown, by the engine's first line (a triage rule
                                 // can tell one engine error from another).
@@ -1646,11 +1663,40 @@ mod tests {
             v.message
         );
         let missing = trace(vec![
-            set,
+            set.clone(),
             bp(6, 1),
             (Action::Start, thrown()),
             (Action::Resume, done()),
         ]);
         assert!(judge(&parent, &missing, &t).is_some());
+        // A second pause at the breakpoint the follow-up stood on, no exception said: named so.
+        // At another place, or with the exception, it is not.
+        let at_bp = |line, column, exception: bool| match pause(line, column, &[]) {
+            Output::Paused(mut q) => {
+                q.reason = PauseReason::Breakpoint {
+                    ids: vec![BreakpointId(0)],
+                };
+                if exception {
+                    q.exception = Some(Box::new(Value::Number(1.0)));
+                }
+                Output::Paused(q)
+            }
+            other => other,
+        };
+        let again = |second: Output| {
+            let follow_up = trace(vec![
+                set.clone(),
+                bp(6, 1),
+                (Action::Start, at_bp(6, 0, false)),
+                (Action::StepInto, second),
+                (Action::Resume, done()),
+            ]);
+            judge(&parent, &follow_up, &t).map(|v| v.message)
+        };
+        let v = again(at_bp(6, 0, false)).unwrap();
+        assert!(v.ends_with(&format!("; {AGAIN_AT_ITS_BREAKPOINT}")), "{v}");
+        let elsewhere = again(at_bp(2, 0, false)).unwrap();
+        assert!(!elsewhere.contains(AGAIN_AT_ITS_BREAKPOINT), "{elsewhere}");
+        assert_eq!(again(at_bp(6, 0, true)), None);
     }
 }

@@ -328,6 +328,11 @@ pub fn no_frame(frame: u32) -> Output {
     }
 }
 
+/// The engine reason of a step's pause that Firefox's server made as a throw popped the
+/// frame (`why.frameFinished.throw`): stepping from an exception pause, it pauses once more
+/// where it stood before the step goes on (devtools' `thread.js`, `_makeOnPop`).
+pub const POPPED_BY_A_THROW: &str = "resumeLimit (frameFinished.throw)";
+
 /// The reason of the pause a restarted frame arrives at (CDP says `other`, Firefox
 /// `resumeLimit`): the restart's own.
 pub fn restarted() -> morphtrace_schema::PauseReason {

@@ -211,6 +211,11 @@ struct FollowUp<'a> {
     /// Why the follow-up could not be brought back to where the parent went (a temporary
     /// breakpoint the engine would not place there): the session is then undecided, not judged.
     astray: Option<String>,
+    /// Where the last pause was, if it was an exception pause.
+    last_throw: Option<Location>,
+    /// The last pause was Firefox's once more where an exception pause stood, as the throw
+    /// popped the frame (`POPPED_BY_A_THROW`).
+    popped_after_a_throw: bool,
 }
 
 impl FollowUp<'_> {
@@ -220,6 +225,11 @@ impl FollowUp<'_> {
         let out = crate::debugger::apply(self.dbg.as_mut(), &a).await?;
         if matches!(out, Output::Finished { .. }) {
             self.finished = true;
+        }
+        if let Output::Paused(q) = &out {
+            self.popped_after_a_throw = self.last_throw == Some(q.location)
+                && q.engine_reason.as_deref() == Some(crate::debugger::POPPED_BY_A_THROW);
+            self.last_throw = q.exception.is_some().then_some(q.location);
         }
         let logs = self.dbg.logs();
         self.rec.note_logs(0, logs, self.rec.actions - 1);
@@ -468,6 +478,14 @@ async fn drive(
                 for attempt in 0..budget {
                     if f.in_sync(&out, parent_out) {
                         break;
+                    }
+                    if r.exceptions_all && f.popped_after_a_throw {
+                        // SpiderMonkey: a step from an exception pause pauses once more where
+                        // it stood, as the throw pops the frame; the parent's step, from no
+                        // exception pause, never made that pause. The step again goes on.
+                        f.expect.extra_actions.insert(f.index() - 1);
+                        out = f.apply(last.clone()).await?;
+                        continue;
                     }
                     let Some(here) = paused_at(&out) else { break };
                     let on_old_code = r.inserted_code.contains(&here.line);
@@ -1887,6 +1905,8 @@ async fn follow_up(
         expect: std::mem::take(expect),
         finished: false,
         astray: None,
+        last_throw: None,
+        popped_after_a_throw: false,
     };
     let result = drive(&mut f, parent, recipe, max_resync).await;
     *expect = std::mem::take(&mut f.expect);

@@ -546,12 +546,15 @@ impl RdpSession {
             });
         }
         let location = stack[0].location;
-        let engine_reason = ev
-            .pointer("/why/type")
-            .and_then(Json::as_str)
-            .map(str::to_string);
+        let why = ev.pointer("/why/type").and_then(Json::as_str);
+        let engine_reason = match why {
+            Some("resumeLimit") if ev.pointer("/why/frameFinished/throw").is_some() => {
+                Some(crate::debugger::POPPED_BY_A_THROW.to_string())
+            }
+            w => w.map(str::to_string),
+        };
         let exception = match ev.pointer("/why/exception") {
-            Some(grip) if engine_reason.as_deref() == Some("exception") => {
+            Some(grip) if why == Some("exception") => {
                 Some(Box::new(self.value(grip, self.opts.depth).await?))
             }
             _ => None,
@@ -572,7 +575,7 @@ impl RdpSession {
             .collect();
         Ok(Pause::InProgram(PauseState {
             location,
-            reason: self.reason(location, action, engine_reason.as_deref()),
+            reason: self.reason(location, action, why),
             engine_reason,
             stack,
             exception,
