@@ -36,11 +36,15 @@ pub const RESTART_AS_REENTRY: &str = "restart-frame-as-reentry";
 /// had stopped on, in the same function.
 pub const AFTER_A_STEP_ON_ITS_LINE: &str =
     "the follow-up paused at the breakpoint on the line its previous step stopped on";
-/// What a warning adds when, every exception pausing, the follow-up paused a second time at the
-/// breakpoint it stood on, in the same frame, without an exception (JavaScriptCore reports an
-/// exception thrown at a breakpoint's very place as that breakpoint).
+/// What a warning adds when, every exception pausing, the follow-up paused a second time for the
+/// breakpoints it stood on, in a frame as deep, without an exception (JavaScriptCore reports an
+/// exception thrown where a breakpoint matches as that breakpoint).
 pub const AGAIN_AT_ITS_BREAKPOINT: &str =
-    "the follow-up paused again at the breakpoint it stood on, with no exception";
+    "the follow-up paused again for the breakpoint it stood on, with no exception";
+/// What a warning adds when the follow-up's step into began where a breakpoint the
+/// transformation added with condition `false` stands.
+pub const STEP_INTO_FROM_A_FALSE_BREAKPOINT: &str =
+    "the step into began at the added breakpoint (condition false)";
 /// Every transformation of Table 1, action transformations first.
 pub const ALL: &[&str] = &[
     ADD_BREAKPOINT,
@@ -790,6 +794,15 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                     "; the follow-up paused at the added breakpoint (condition false)"
                                         .to_string()
                                 }
+                                // Firefox: a false-conditioned breakpoint set where the debugger
+                                // stands makes the next step into run as a step over.
+                                _ if matches!(f.action, Action::StepInto)
+                                    && j > 0
+                                    && matches!(fc[j - 1].output, Output::Paused(r)
+                                        if false_places.contains(&r.location)) =>
+                                {
+                                    format!("; {STEP_INTO_FROM_A_FALSE_BREAKPOINT}")
+                                }
                                 // JavaScriptCore: an exception a built-in threw, met by a step
                                 // where every exception pauses, stops the step in the catch.
                                 Output::Paused(q)
@@ -822,8 +835,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                         && matches!(q.reason, PauseReason::Breakpoint { .. })
                                         && j > 0
                                         && matches!(fc[j - 1].output, Output::Paused(r)
-                                            if matches!(r.reason, PauseReason::Breakpoint { .. })
-                                                && r.location == q.location
+                                            if r.reason == q.reason
                                                 && r.stack.len() == q.stack.len()) =>
                                 {
                                     format!("; {AGAIN_AT_ITS_BREAKPOINT}")
@@ -1455,6 +1467,38 @@ mod tests {
         ]);
         let v = judge(&parent, &elsewhere, &record(CONDITION_FALSE, None, &x)).unwrap();
         assert!(v.message.ends_with("vs 5:1"), "{}", v.message);
+
+        // A step into from where the false breakpoint was added, that went elsewhere: named so.
+        // From another place, or a step over, it is not.
+        let parent = trace(vec![
+            bp(3, 1),
+            (Action::Start, pause(3, 0, &[])),
+            (Action::StepInto, pause(7, 0, &[])),
+            (Action::Resume, done()),
+        ]);
+        let x = Expectation {
+            inserted: [2].into(),
+            ..Default::default()
+        };
+        let step_from = |false_line, step: Action| {
+            let follow_up = trace(vec![
+                bp(3, 1),
+                (Action::Start, pause(3, 0, &[])),
+                conditional(false_line, 2, "false"),
+                (step, pause(4, 0, &[])),
+                (Action::Resume, done()),
+            ]);
+            judge(&parent, &follow_up, &record(CONDITION_FALSE, None, &x))
+                .unwrap()
+                .message
+        };
+        let v = step_from(3, Action::StepInto);
+        assert!(
+            v.ends_with(&format!("vs 5:1; {STEP_INTO_FROM_A_FALSE_BREAKPOINT}")),
+            "{v}"
+        );
+        assert!(!step_from(5, Action::StepInto).contains(STEP_INTO_FROM_A_FALSE_BREAKPOINT));
+        assert!(!step_from(3, Action::StepOver).contains(STEP_INTO_FROM_A_FALSE_BREAKPOINT));
     }
 
     #[test]
@@ -1674,7 +1718,7 @@ mod tests {
         let at_bp = |line, column, exception: bool| match pause(line, column, &[]) {
             Output::Paused(mut q) => {
                 q.reason = PauseReason::Breakpoint {
-                    ids: vec![BreakpointId(0)],
+                    ids: vec![BreakpointId(line)],
                 };
                 if exception {
                     q.exception = Some(Box::new(Value::Number(1.0)));
@@ -1695,8 +1739,12 @@ mod tests {
         };
         let v = again(at_bp(6, 0, false)).unwrap();
         assert!(v.ends_with(&format!("; {AGAIN_AT_ITS_BREAKPOINT}")), "{v}");
-        let elsewhere = again(at_bp(2, 0, false)).unwrap();
-        assert!(!elsewhere.contains(AGAIN_AT_ITS_BREAKPOINT), "{elsewhere}");
+        // The same breakpoint further on its line (JavaScriptCore's breakpoint at a line's
+        // start matches the whole line): named so too.
+        let further = again(at_bp(6, 9, false)).unwrap();
+        assert!(further.ends_with(AGAIN_AT_ITS_BREAKPOINT), "{further}");
+        let another = again(at_bp(2, 0, false)).unwrap();
+        assert!(!another.contains(AGAIN_AT_ITS_BREAKPOINT), "{another}");
         assert_eq!(again(at_bp(6, 0, true)), None);
     }
 }
