@@ -45,6 +45,11 @@ pub const AGAIN_AT_ITS_BREAKPOINT: &str =
 /// transformation added with condition `false` stands.
 pub const STEP_INTO_FROM_A_FALSE_BREAKPOINT: &str =
     "the step into began at the added breakpoint (condition false)";
+/// What a warning adds when, every exception pausing, the follow-up paused for breakpoints none
+/// of which was placed there, without an exception (JavaScriptCore's breakpoint at a line's
+/// start matches the whole line, a throw further along it too).
+pub const AWAY_FROM_ITS_BREAKPOINT: &str =
+    "the follow-up paused for a breakpoint away from where it was placed, with no exception";
 /// Every transformation of Table 1, action transformations first.
 pub const ALL: &[&str] = &[
     ADD_BREAKPOINT,
@@ -742,6 +747,14 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
         .iter()
         .filter(|a| a.action.is_control() && !x.passed.contains(&a.action_index))
         .collect();
+    // Where each of the follow-up's breakpoints was placed.
+    let placed: std::collections::BTreeMap<crate::BreakpointId, &[Location]> = fa
+        .iter()
+        .filter_map(|a| match a.output {
+            Output::BreakpointSet { id, actual, .. } => Some((*id, actual.as_slice())),
+            _ => None,
+        })
+        .collect();
     let mut j = 0;
     for p in &pc {
         loop {
@@ -815,6 +828,28 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                     "; the follow-up paused in a catch block, not on the exception"
                                         .to_string()
                                 }
+                                // JavaScriptCore: an exception named as a breakpoint's hit.
+                                Output::Paused(q)
+                                    if x.extra_exception_pauses
+                                        && q.exception.is_none()
+                                        && matches!(q.reason, PauseReason::Breakpoint { .. })
+                                        && j > 0
+                                        && matches!(fc[j - 1].output, Output::Paused(r)
+                                            if r.reason == q.reason
+                                                && r.stack.len() == q.stack.len()) =>
+                                {
+                                    format!("; {AGAIN_AT_ITS_BREAKPOINT}")
+                                }
+                                Output::Paused(q)
+                                    if x.extra_exception_pauses
+                                        && q.exception.is_none()
+                                        && matches!(&q.reason, PauseReason::Breakpoint { ids }
+                                            if !ids.is_empty() && ids.iter().all(|id| {
+                                                placed.get(id).is_some_and(|at| !at.contains(&q.location))
+                                            })) =>
+                                {
+                                    format!("; {AWAY_FROM_ITS_BREAKPOINT}")
+                                }
                                 // A step that stopped on a breakpoint's line where a call
                                 // returned (mid-line), then this breakpoint as the line ran
                                 // again: a pause the continue it replaced never made.
@@ -828,17 +863,6 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                                     == q.stack.first().map(|f| &f.function)) =>
                                 {
                                     format!("; {AFTER_A_STEP_ON_ITS_LINE}")
-                                }
-                                Output::Paused(q)
-                                    if x.extra_exception_pauses
-                                        && q.exception.is_none()
-                                        && matches!(q.reason, PauseReason::Breakpoint { .. })
-                                        && j > 0
-                                        && matches!(fc[j - 1].output, Output::Paused(r)
-                                            if r.reason == q.reason
-                                                && r.stack.len() == q.stack.len()) =>
-                                {
-                                    format!("; {AGAIN_AT_ITS_BREAKPOINT}")
                                 }
                                 // What was thrown, by the engine's first line (a triage rule
                                 // can tell one engine error from another).
@@ -1745,6 +1769,19 @@ mod tests {
         assert!(further.ends_with(AGAIN_AT_ITS_BREAKPOINT), "{further}");
         let another = again(at_bp(2, 0, false)).unwrap();
         assert!(!another.contains(AGAIN_AT_ITS_BREAKPOINT), "{another}");
+        // Breakpoint 2 was never placed at all: not named as away from its place either.
+        // Breakpoint 6, placed at 7:1, paused for at 7:10 after a
+        // step's pause: named so.
+        assert!(!another.contains(AWAY_FROM_ITS_BREAKPOINT), "{another}");
+        let away = trace(vec![
+            set.clone(),
+            bp(6, 6),
+            (Action::Start, pause(6, 0, &[])),
+            (Action::StepOut, at_bp(6, 9, false)),
+            (Action::Resume, done()),
+        ]);
+        let v = judge(&parent, &away, &t).unwrap().message;
+        assert!(v.ends_with(AWAY_FROM_ITS_BREAKPOINT), "{v}");
         assert_eq!(again(at_bp(6, 0, true)), None);
     }
 }
