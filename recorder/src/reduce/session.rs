@@ -444,6 +444,17 @@ async fn reduce_coverage(
     };
     let bar = spinner(format!("{tool}: {class}"), req.progress);
     let budget = req.budget;
+    // A candidate must end, under the first profiler, as the original did: one that throws where
+    // the original did not (a name its reduction took away) shows another behaviour of the
+    // profiler (counts after an exception, output cut short), not this finding.
+    let exit = |s: &Session| {
+        s.coverage
+            .iter()
+            .find(|r| r.program == s.program)
+            .and_then(|r| r.run.as_ref())
+            .map(|r| r.exit_code)
+    };
+    let original_exit = exit(session);
     let (reduced, tests) = if is_c {
         let work = work_dir()?;
         // Python: whole statements first, judged in this process as `coverage-check` would,
@@ -464,6 +475,7 @@ async fn reduce_coverage(
                     let (judged, found) = cod::findings(&specs, p, seed, &opts)?;
                     Ok::<bool, cod::CoverageError>(
                         cod::not_comparable(&judged).is_none()
+                            && exit(&judged) == original_exit
                             && found.iter().any(|f| f.class() == class),
                     )
                 })
@@ -497,16 +509,7 @@ async fn reduce_coverage(
         (reduced, pruned.map(|p| p.tests))
     } else {
         // Judged in this process, as `coverage-check` would judge each candidate, and it must
-        // end as the original did: a candidate that throws where the original did not shows
-        // another behaviour of the profiler (counts after an exception), not this finding.
-        let exit = |s: &Session| {
-            s.coverage
-                .iter()
-                .find(|r| r.program == s.program)
-                .and_then(|r| r.run.as_ref())
-                .map(|r| r.exit_code)
-        };
-        let original_exit = exit(session);
+        // end as the original did (`exit` above).
         let opts = check_options(variants, run_timeout, prelude);
         let (text, specs, seed, b, class) = (
             program.text.clone(),
