@@ -723,6 +723,111 @@ async fn firefox_pauses_again_where_a_throw_pops_the_frame_and_the_follow_up_goe
     );
 }
 
+/// Firefox, pausing on every exception: the parent's step over a call that throws and catches
+/// inside lands at the script's end; the follow-up's step stops on the exception (extra), and it
+/// rejoins the parent there by a temporary breakpoint. A step from that breakpoint pause pauses
+/// once more at the script's end as its frame returns (`why.frameFinished.return`), where the
+/// parent's step, from the pause a step made, ended the program. The follow-up takes that pause
+/// as extra and steps again (5 of Firefox's test262 warnings were this, before).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_pauses_again_as_the_script_returns_after_a_rejoin_and_the_follow_up_goes_on() {
+    const CAUGHT: &str = "function t() {\n  try {\n    throw new Error(\"x\");\n  } catch (e) {\n    return 1;\n  }\n}\nvar a = 1;\nt();\n";
+    let actions = vec![bp(8), Action::Start, Action::StepOver, Action::StepOver];
+    let params = one(mm::PAUSE_ON_ALL, actions, Pin::default());
+    let p = inline("rejoin-end.js", CAUGHT);
+    let mut e = engine("firefox").await;
+    let c = chain_judged(&mut e, &p, &params).await;
+    e.shutdown().await;
+    assert_eq!(c.sessions.len(), 2, "{:?}", c.sessions[0].outcome);
+    let outputs = |s: &Session| -> Vec<(String, Option<String>)> {
+        answered(&s.traces[0])
+            .iter()
+            .filter_map(|(_, o, _)| match o {
+                Output::Paused(q) => Some((q.location.to_string(), q.engine_reason.clone())),
+                Output::Finished { .. } => Some(("end".to_string(), None)),
+                _ => None,
+            })
+            .collect()
+    };
+    let (parent, follow_up) = (outputs(&c.sessions[0]), outputs(&c.sessions[1]));
+    let end = parent[1].0.clone();
+    assert_eq!(parent.len(), 3, "{parent:?}");
+    assert_eq!(parent[2].0, "end", "{parent:?}");
+    let popped = Some(morphtrace_recorder::debugger::POPPED_BY_A_RETURN.to_string());
+    // After the step over: the exception at line 3, the temporary breakpoint at the end, once
+    // more there as the script returns, the end.
+    let tail = &follow_up[follow_up.len().saturating_sub(4)..];
+    assert_eq!(tail.len(), 4, "{follow_up:?}");
+    assert_eq!(tail[0].0, "3:11", "{follow_up:?}");
+    assert_eq!(tail[0].1.as_deref(), Some("exception"), "{follow_up:?}");
+    let places: Vec<&str> = tail[1..].iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(places, [end.as_str(), &end, "end"], "{follow_up:?}");
+    assert_eq!(tail[2].1, popped, "{follow_up:?}");
+    assert!(
+        c.sessions[1].warnings.is_empty(),
+        "{:?} {follow_up:?}",
+        c.sessions[1].warnings
+    );
+    assert!(
+        c.sessions[1].outcome.undecided().is_none(),
+        "{:?}",
+        c.sessions[1].outcome
+    );
+}
+
+/// Firefox gives a second breakpoint asked for where a conditional one stands (a rejoin's
+/// temporary breakpoint once met an earlier round's conditional one there): the program pauses
+/// there. The follow-up asks alike; it once took the two for one shared breakpoint (V8 refuses
+/// the second), kept only the false condition, and ran to the end (a `condition-false` warning on
+/// test262's `dflt-ary-ptrn-rest-id-elision-next-err.js`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_breakpoint_given_where_a_conditional_one_stands_is_asked_for_in_the_follow_up() {
+    let actions = vec![
+        Action::SetConditionalBreakpoint {
+            line: 3,
+            condition: "false".into(),
+            column: None,
+        },
+        Action::SetBreakpoint {
+            line: 3,
+            column: Some(0),
+        },
+        Action::Start,
+        Action::Resume,
+    ];
+    let params = one(mm::PAUSE_ON_ALL, actions, Pin::default());
+    let p = inline("asked-again.js", LOOP);
+    let mut e = engine("firefox").await;
+    let c = chain_judged(&mut e, &p, &params).await;
+    e.shutdown().await;
+    assert_eq!(c.sessions.len(), 2, "{:?}", c.sessions[0].outcome);
+    let sets = |s: &Session| {
+        answered(&s.traces[0])
+            .iter()
+            .filter(|(a, o, _)| a.sets_breakpoint() && matches!(o, Output::BreakpointSet { .. }))
+            .count()
+    };
+    let lines = |s: &Session| -> Vec<u32> {
+        answered(&s.traces[0])
+            .iter()
+            .filter_map(|(_, o, _)| match o {
+                Output::Paused(q) => Some(q.location.line),
+                _ => None,
+            })
+            .collect()
+    };
+    // The parent was given both and paused at `s += i;` twice (i = 0, 1).
+    assert_eq!(sets(&c.sessions[0]), 2);
+    assert_eq!(lines(&c.sessions[0]), [3, 3]);
+    assert_eq!(lines(&c.sessions[1]), [3, 3]);
+    assert_eq!(sets(&c.sessions[1]), 2);
+    assert!(
+        c.sessions[1].warnings.is_empty(),
+        "{:?}",
+        c.sessions[1].warnings
+    );
+}
+
 /// A plain breakpoint asked for where the parent already had a conditional one is refused
 /// (V8 keys both at the line's column 0); moved by inserted code, the follow-up asks for the
 /// same place as the conditional one was sent, and is refused alike (it once asked with the

@@ -333,6 +333,12 @@ pub fn no_frame(frame: u32) -> Output {
 /// where it stood before the step goes on (devtools' `thread.js`, `_makeOnPop`).
 pub const POPPED_BY_A_THROW: &str = "resumeLimit (frameFinished.throw)";
 
+/// The engine reason of a step's pause that Firefox's server made as the frame returned
+/// (`why.frameFinished.return`). Stepping from a breakpoint pause at a frame's last position
+/// (a script's end), it pauses once more where it stood; a step that arrived there was already
+/// that pause, and the next step leaves the frame.
+pub const POPPED_BY_A_RETURN: &str = "resumeLimit (frameFinished.return)";
+
 /// The reason of the pause a restarted frame arrives at (CDP says `other`, Firefox
 /// `resumeLimit`): the restart's own.
 pub fn restarted() -> morphtrace_schema::PauseReason {

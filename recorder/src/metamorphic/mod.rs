@@ -216,6 +216,11 @@ struct FollowUp<'a> {
     /// The last pause was Firefox's once more where an exception pause stood, as the throw
     /// popped the frame (`POPPED_BY_A_THROW`).
     popped_after_a_throw: bool,
+    /// Where the last pause was, if a resume (a breakpoint) brought the follow-up there.
+    stood_at_a_breakpoint: Option<Location>,
+    /// The last pause was Firefox's once more where a breakpoint pause stood, as the frame
+    /// returned (`POPPED_BY_A_RETURN`): a step that arrived there never makes it.
+    popped_where_it_stood: bool,
 }
 
 impl FollowUp<'_> {
@@ -230,6 +235,10 @@ impl FollowUp<'_> {
             self.popped_after_a_throw = self.last_throw == Some(q.location)
                 && q.engine_reason.as_deref() == Some(crate::debugger::POPPED_BY_A_THROW);
             self.last_throw = q.exception.is_some().then_some(q.location);
+            self.popped_where_it_stood = self.stood_at_a_breakpoint == Some(q.location)
+                && q.engine_reason.as_deref() == Some(crate::debugger::POPPED_BY_A_RETURN);
+            self.stood_at_a_breakpoint =
+                matches!(a, Action::Resume | Action::Start).then_some(q.location);
         }
         let logs = self.dbg.logs();
         self.rec.note_logs(0, logs, self.rec.actions - 1);
@@ -318,6 +327,10 @@ async fn drive(
                     _ => None,
                 };
                 let parent_key = (line, column.unwrap_or(0));
+                // The parent asked for a breakpoint where one of its own stood, and was given it
+                // (Firefox and JavaScriptCore: the second request changes the first's options,
+                // a condition taken away): the follow-up asks alike, not shares.
+                let asked_again = parent_id.is_some() && parent_keys.contains_key(&parent_key);
                 let refused_like = match parent_id {
                     Some(p) => {
                         parent_keys.insert(parent_key, p);
@@ -363,7 +376,7 @@ async fn drive(
                     .iter()
                     .find(|(_, &(l, c))| l == line && c.unwrap_or(0) == column.unwrap_or(0))
                     .map(|(&id, _)| id);
-                if let (Some(fid), Some(p)) = (shared, parent_id) {
+                if let (Some(fid), Some(p), false) = (shared, parent_id, asked_again) {
                     ids.insert(p, fid);
                     *users.entry(fid).or_insert(1) += 1;
                     f.expect.dropped.insert(i as u32);
@@ -483,6 +496,16 @@ async fn drive(
                         // SpiderMonkey: a step from an exception pause pauses once more where
                         // it stood, as the throw pops the frame; the parent's step, from no
                         // exception pause, never made that pause. The step again goes on.
+                        f.expect.extra_actions.insert(f.index() - 1);
+                        out = f.apply(last.clone()).await?;
+                        continue;
+                    }
+                    if f.popped_where_it_stood {
+                        // SpiderMonkey: a step from a breakpoint pause at a frame's last
+                        // position pauses once more there as the frame returns; the parent,
+                        // which arrived there by a step (that pause itself), went on. The
+                        // follow-up arrived by a breakpoint (a rejoin's temporary one, or one
+                        // a relation added): the step again goes on.
                         f.expect.extra_actions.insert(f.index() - 1);
                         out = f.apply(last.clone()).await?;
                         continue;
@@ -1907,6 +1930,8 @@ async fn follow_up(
         astray: None,
         last_throw: None,
         popped_after_a_throw: false,
+        stood_at_a_breakpoint: None,
+        popped_where_it_stood: false,
     };
     let result = drive(&mut f, parent, recipe, max_resync).await;
     *expect = std::mem::take(&mut f.expect);

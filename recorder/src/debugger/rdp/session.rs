@@ -551,6 +551,9 @@ impl RdpSession {
             Some("resumeLimit") if ev.pointer("/why/frameFinished/throw").is_some() => {
                 Some(crate::debugger::POPPED_BY_A_THROW.to_string())
             }
+            Some("resumeLimit") if ev.pointer("/why/frameFinished/return").is_some() => {
+                Some(crate::debugger::POPPED_BY_A_RETURN.to_string())
+            }
             w => w.map(str::to_string),
         };
         let exception = match ev.pointer("/why/exception") {
