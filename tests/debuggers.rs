@@ -1822,6 +1822,83 @@ async fn dead_zone_seen_from_a_callee_on_every_engine() {
     }
 }
 
+/// Evidence for triage.toml's rule on V8's derived constructors (traces/findings/
+/// v8-evaluating-on-a-derived-constructors-frame-before-super-makes-super-throw), its second
+/// face. Node 20's V8 checks `this` at a `return;` in a `catch` before the `finally` that calls
+/// `super()` through an arrow, and throws `Must call super constructor` (the program does so
+/// without any debugger; test262 expects an object, and Deno's newer V8 and JavaScriptCore
+/// construct it). An evaluation on the constructor's frame before `super()` makes V8 take
+/// `this` as bound: the `return` no longer throws, and the `finally`'s `super()` throws
+/// instead. A follow-up that only evaluates more then pauses elsewhere than its parent.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn v8_an_evaluation_before_super_changes_which_error_a_derived_constructor_throws() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "derived-return.js",
+        "class B {}\n\
+         class C extends B {\n\
+         \x20 constructor() {\n\
+         \x20   var f = () => super();\n\
+         \x20   try {\n\
+         \x20     throw null;\n\
+         \x20   } catch (e) {\n\
+         \x20     return;\n\
+         \x20   } finally {\n\
+         \x20     f();\n\
+         \x20   }\n\
+         \x20 }\n\
+         }\n\
+         new C();\n\
+         console.log(\"constructed\");\n",
+    );
+    let mut e = engine("node", CaptureOptions::default()).await;
+    let mut thrown = Vec::new();
+    for evaluate in [false, true] {
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(7, None).await.unwrap();
+        let s = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(s.location.line, 7);
+        if evaluate {
+            let o = apply(
+                d.as_mut(),
+                &Action::Evaluate {
+                    expression: "1".into(),
+                },
+            )
+            .await
+            .unwrap();
+            assert!(matches!(o, Output::Evaluated { threw: false, .. }), "{o:?}");
+        }
+        match d.control(&Action::Resume).await.unwrap() {
+            Output::Finished {
+                outcome:
+                    ProgramOutcome::UncaughtException {
+                        message,
+                        location: Some(at),
+                    },
+            } => thrown.push((message, at.line)),
+            other => panic!("evaluate {evaluate}: {other:?}"),
+        }
+        d.close().await;
+    }
+    e.shutdown().await;
+    assert_eq!(
+        thrown,
+        [
+            (
+                "ReferenceError: Must call super constructor in derived class before accessing \
+                 'this' or returning from derived constructor"
+                    .to_string(),
+                7
+            ),
+            (
+                "ReferenceError: Super constructor may only be called once".to_string(),
+                3
+            ),
+        ]
+    );
+}
+
 /// A logpoint never pauses and logs its expression each time its line runs, in order, apart
 /// from the program's console; an expression that throws logs the error's name. CDP has no
 /// logpoint of its own (a condition that logs and is false, as editors set it); Firefox's is

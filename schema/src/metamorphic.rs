@@ -866,10 +866,23 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                 }
                                 // What was thrown, by the engine's first line (a triage rule
                                 // can tell one engine error from another).
-                                Output::Paused(q) => thrown_line(q)
+                                Output::Paused(q) if thrown_line(q).is_some() => thrown_line(q)
                                     .map(|t| format!("; the follow-up paused on the exception {t}"))
                                     .unwrap_or_default(),
-                                _ => String::new(),
+                                Output::Finished {
+                                    outcome: crate::trace::ProgramOutcome::UncaughtException { message, .. },
+                                } if message.lines().next().is_some_and(|l| !l.is_empty()) => format!(
+                                    "; the follow-up ended on the exception {}",
+                                    message.lines().next().unwrap_or_default()
+                                ),
+                                // Or what the parent's pause there had thrown, where the
+                                // follow-up's did not (the same error gone, or another place).
+                                _ => match p.output {
+                                    Output::Paused(r) => thrown_line(r)
+                                        .map(|t| format!("; the parent paused on the exception {t}"))
+                                        .unwrap_or_default(),
+                                    _ => String::new(),
+                                },
                             };
                             return violation(
                                 Some(f.event_index),
@@ -1559,6 +1572,76 @@ mod tests {
             ),
             "{}",
             v.message
+        );
+    }
+
+    #[test]
+    fn a_missing_exception_pause_names_what_the_parent_had_thrown() {
+        let mut thrown = pause(8, 6, &[]);
+        if let Output::Paused(q) = &mut thrown {
+            q.reason = PauseReason::Exception;
+            q.exception = Some(Box::new(Value::Object {
+                kind: crate::value::ObjectKind::Error,
+                class: "ReferenceError".into(),
+                description: Some(
+                    "ReferenceError: Must call super constructor in derived class\n    at new C (x.js:8:7)"
+                        .into(),
+                ),
+                entries: None,
+                truncated: false,
+            }));
+        }
+        let parent = trace(vec![
+            bp(8, 1),
+            (Action::Start, pause(8, 6, &[])),
+            (Action::StepOver, thrown),
+            (Action::Resume, done()),
+        ]);
+        let follow_up = trace(vec![
+            bp(8, 1),
+            (Action::Start, pause(8, 6, &[])),
+            (Action::StepOver, pause(10, 6, &[])),
+            (Action::Resume, done()),
+        ]);
+        let x = Expectation::default();
+        let v = judge(&parent, &follow_up, &record(CONDITION_TRUE, None, &x)).unwrap();
+        assert_eq!(
+            v.message,
+            "after stepOver, expected an exception pause at 9:7 as in the parent: paused at 9:7 vs \
+             11:7; the parent paused on the exception ReferenceError: Must call super constructor in \
+             derived class"
+        );
+    }
+
+    #[test]
+    fn an_end_on_an_uncaught_error_names_it() {
+        let parent = trace(vec![
+            bp(3, 1),
+            (Action::Start, pause(3, 0, &[])),
+            (Action::StepInto, pause(5, 2, &[])),
+            (Action::Resume, done()),
+        ]);
+        let follow_up = trace(vec![
+            bp(3, 1),
+            (Action::Start, pause(3, 0, &[])),
+            (
+                Action::StepInto,
+                Output::Finished {
+                    outcome: crate::trace::ProgramOutcome::UncaughtException {
+                        message: "ReferenceError: Super constructor may only be called once\nmore"
+                            .into(),
+                        location: None,
+                    },
+                },
+            ),
+        ]);
+        let x = Expectation::default();
+        let v = judge(&parent, &follow_up, &record(CONDITION_TRUE, None, &x)).unwrap();
+        assert_eq!(
+            v.message,
+            "after stepInto, expected a pause at 6:3 as in the parent: second side ended \
+             (uncaught-exception), first side paused at 6:3; the follow-up ended on the exception \
+             ReferenceError: Super constructor may only be called once"
         );
     }
 
