@@ -45,6 +45,11 @@ pub const AGAIN_AT_ITS_BREAKPOINT: &str =
 /// transformation added with condition `false` stands.
 pub const STEP_INTO_FROM_A_FALSE_BREAKPOINT: &str =
     "the step into began at the added breakpoint (condition false)";
+/// What a warning adds when the parent's next pause, which the follow-up's resume missed, is
+/// where the follow-up's previous pause, made by a step, stood (Firefox skips a breakpoint's hits
+/// at the place of a prior step pause until another breakpoint pauses).
+pub const MISSED_WHERE_A_STEP_STOOD: &str =
+    "the parent's pause is where the follow-up's previous pause, by a step, stood";
 /// What a warning adds when, every exception pausing, the follow-up paused for breakpoints none
 /// of which was placed there, without an exception (JavaScriptCore's breakpoint at a line's
 /// start matches the whole line, a throw further along it too).
@@ -815,6 +820,20 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                         if false_places.contains(&r.location)) =>
                                 {
                                     format!("; {STEP_INTO_FROM_A_FALSE_BREAKPOINT}")
+                                }
+                                // Firefox: a resume from a step's pause passes the
+                                // breakpoint at that place in later calls.
+                                _ if matches!(f.action, Action::Resume)
+                                    && j > 0
+                                    && matches!(fc[j - 1].action,
+                                        Action::StepInto | Action::StepOver | Action::StepOut)
+                                    && matches!(
+                                        (to_parent_output(fc[j - 1].output, &x), p.output),
+                                        (Ok(Some(Output::Paused(r))), Output::Paused(q))
+                                            if r.location == q.location
+                                    ) =>
+                                {
+                                    format!("; {MISSED_WHERE_A_STEP_STOOD}")
                                 }
                                 // JavaScriptCore: an exception a built-in threw, met by a step
                                 // where every exception pauses, stops the step in the catch.
@@ -1643,6 +1662,36 @@ mod tests {
              (uncaught-exception), first side paused at 6:3; the follow-up ended on the exception \
              ReferenceError: Super constructor may only be called once"
         );
+    }
+
+    #[test]
+    fn a_resume_that_missed_the_place_of_a_step_pause_says_so() {
+        let x = Expectation::default();
+        let r = record(CONDITION_TRUE, None, &x);
+        for (stepped_to, named) in [(3, true), (4, false)] {
+            let parent = trace(vec![
+                bp(3, 1),
+                (Action::Start, pause(3, 0, &[])),
+                (Action::StepInto, pause(stepped_to, 0, &[])),
+                (Action::Resume, pause(3, 0, &[])),
+                (Action::Resume, done()),
+            ]);
+            let follow_up = trace(vec![
+                bp(3, 1),
+                (Action::Start, pause(3, 0, &[])),
+                (Action::StepInto, pause(stepped_to, 0, &[])),
+                (Action::Resume, done()),
+            ]);
+            let v = judge(&parent, &follow_up, &r).unwrap();
+            let expected = "after resume, expected a pause at 4:1 as in the parent: second side \
+                            ended (completed), first side paused at 4:1";
+            // Near miss: the step had stopped elsewhere.
+            if named {
+                assert_eq!(v.message, format!("{expected}; {MISSED_WHERE_A_STEP_STOOD}"));
+            } else {
+                assert_eq!(v.message, expected);
+            }
+        }
     }
 
     #[test]
