@@ -2625,7 +2625,8 @@ async fn jsc_reports_an_exception_thrown_at_a_breakpoint_as_that_breakpoint() {
 /// `hasMoved` (devtools `thread.js`) compares a breakpoint's place with the prior pause's, unless
 /// both are breakpoints; the prior pause outlives the resume. Near misses: the same breakpoint
 /// reached by a resume (a breakpoint pause before it) pauses at every call on Firefox too, and a
-/// breakpoint elsewhere paused in between (as a false condition would not) brings it back.
+/// breakpoint elsewhere paused in between (as a false condition would not) brings it back. The
+/// DBDB bundle traces/findings/firefox-breakpoint-skipped-after-a-step-lands-on-it is this bug.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_skips_a_breakpoint_after_a_step_stopped_at_it() {
     let _g = SERIAL.lock().await;
