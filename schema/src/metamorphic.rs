@@ -1557,6 +1557,22 @@ mod tests {
         assert!(!step_from(3, Action::StepOver).contains(STEP_INTO_FROM_A_FALSE_BREAKPOINT));
     }
 
+    /// A pause on a thrown `ReferenceError` with this description (stack lines after the first).
+    fn exception_pause(line: u32, column: u32, description: &str) -> Output {
+        let mut thrown = pause(line, column, &[]);
+        if let Output::Paused(q) = &mut thrown {
+            q.reason = PauseReason::Exception;
+            q.exception = Some(Box::new(Value::Object {
+                kind: crate::value::ObjectKind::Error,
+                class: "ReferenceError".into(),
+                description: Some(description.into()),
+                entries: None,
+                truncated: false,
+            }));
+        }
+        thrown
+    }
+
     #[test]
     fn a_misplaced_exception_pause_names_what_was_thrown() {
         let parent = trace(vec![
@@ -1564,20 +1580,11 @@ mod tests {
             (Action::Start, pause(3, 0, &[])),
             (Action::Resume, done()),
         ]);
-        let mut thrown = pause(5, 2, &[]);
-        if let Output::Paused(q) = &mut thrown {
-            q.reason = PauseReason::Exception;
-            q.exception = Some(Box::new(Value::Object {
-                kind: crate::value::ObjectKind::Error,
-                class: "ReferenceError".into(),
-                description: Some(
-                    "ReferenceError: Super constructor may only be called once\n    at f (x.js:2:18)"
-                        .into(),
-                ),
-                entries: None,
-                truncated: false,
-            }));
-        }
+        let thrown = exception_pause(
+            5,
+            2,
+            "ReferenceError: Super constructor may only be called once\n    at f (x.js:2:18)",
+        );
         let follow_up = trace(vec![
             bp(3, 1),
             (Action::Start, thrown),
@@ -1596,20 +1603,11 @@ mod tests {
 
     #[test]
     fn a_missing_exception_pause_names_what_the_parent_had_thrown() {
-        let mut thrown = pause(8, 6, &[]);
-        if let Output::Paused(q) = &mut thrown {
-            q.reason = PauseReason::Exception;
-            q.exception = Some(Box::new(Value::Object {
-                kind: crate::value::ObjectKind::Error,
-                class: "ReferenceError".into(),
-                description: Some(
-                    "ReferenceError: Must call super constructor in derived class\n    at new C (x.js:8:7)"
-                        .into(),
-                ),
-                entries: None,
-                truncated: false,
-            }));
-        }
+        let thrown = exception_pause(
+            8,
+            6,
+            "ReferenceError: Must call super constructor in derived class\n    at new C (x.js:8:7)",
+        );
         let parent = trace(vec![
             bp(8, 1),
             (Action::Start, pause(8, 6, &[])),
