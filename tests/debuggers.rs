@@ -2643,7 +2643,12 @@ async fn firefox_skips_a_breakpoint_after_a_step_stopped_at_it() {
             let mut d = open(&mut e, &p).await;
             let call = d.set_breakpoint(5, None).await.unwrap();
             d.set_breakpoint(1, None).await.unwrap();
-            assert_eq!(paused(d.control(&Action::Start).await.unwrap()).location.line, 5);
+            assert_eq!(
+                paused(d.control(&Action::Start).await.unwrap())
+                    .location
+                    .line,
+                5
+            );
             if let (Output::BreakpointSet { id, .. }, false) = (call, keep_call) {
                 apply(d.as_mut(), &Action::RemoveBreakpoint { id })
                     .await

@@ -1685,7 +1685,10 @@ mod tests {
                             ended (completed), first side paused at 4:1";
             // Near miss: the step had stopped elsewhere.
             if named {
-                assert_eq!(v.message, format!("{expected}; {MISSED_WHERE_A_STEP_STOOD}"));
+                assert_eq!(
+                    v.message,
+                    format!("{expected}; {MISSED_WHERE_A_STEP_STOOD}")
+                );
             } else {
                 assert_eq!(v.message, expected);
             }
