@@ -48,6 +48,10 @@ pub const STEP_INTO_FROM_A_FALSE_BREAKPOINT: &str =
 /// What a warning adds when the parent's next pause, which the follow-up's resume missed, is
 /// where the follow-up's previous pause, made by a step, stood (Firefox skips a breakpoint's hits
 /// at the place of a prior step pause until another breakpoint pauses).
+/// What a warning adds when the parent's exception or `debugger` pause that the follow-up
+/// missed is on the line of a breakpoint whose condition is `false` (V8 mutes such a statement).
+pub const MISSED_ON_A_FALSE_LINE: &str =
+    "the parent's pause there is on the line of a breakpoint with condition false";
 pub const MISSED_WHERE_A_STEP_STOOD: &str =
     "the parent's pause is where the follow-up's previous pause, by a step, stood";
 /// What a warning adds when, every exception pausing, the follow-up paused for breakpoints none
@@ -885,6 +889,15 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                 }
                                 // What was thrown, by the engine's first line (a triage rule
                                 // can tell one engine error from another).
+                                // V8 mutes a statement whose breakpoints all have false
+                                // conditions: its exceptions and `debugger` do not pause.
+                                _ if matches!(p.output, Output::Paused(r)
+                                    if (r.exception.is_some()
+                                        || r.reason == PauseReason::DebuggerStatement)
+                                        && false_places.iter().any(|l| l.line == r.location.line)) =>
+                                {
+                                    format!("; {MISSED_ON_A_FALSE_LINE}")
+                                }
                                 Output::Paused(q) if thrown_line(q).is_some() => thrown_line(q)
                                     .map(|t| format!("; the follow-up paused on the exception {t}"))
                                     .unwrap_or_default(),
@@ -1692,6 +1705,36 @@ mod tests {
             } else {
                 assert_eq!(v.message, expected);
             }
+        }
+    }
+
+    #[test]
+    fn a_missed_exception_pause_on_a_false_breakpoints_line_says_so() {
+        let x = Expectation {
+            inserted: [1].into(),
+            ..Default::default()
+        };
+        let r = record(CONDITION_FALSE, None, &x);
+        // The false breakpoint on the throw's line (line 8, 0-based 7), then on another line.
+        for (false_line, named) in [(7, true), (5, false)] {
+            let parent = trace(vec![
+                bp(3, 1),
+                (Action::Start, pause(3, 0, &[])),
+                (
+                    Action::Resume,
+                    exception_pause(7, 6, "TypeError: x is not a function"),
+                ),
+                (Action::Resume, done()),
+            ]);
+            let follow_up = trace(vec![
+                bp(3, 1),
+                conditional(false_line, 2, "false"),
+                (Action::Start, pause(3, 0, &[])),
+                (Action::Resume, done()),
+            ]);
+            let v = judge(&parent, &follow_up, &r).unwrap();
+            let said = v.message.ends_with(&format!("; {MISSED_ON_A_FALSE_LINE}"));
+            assert_eq!(said, named, "{}", v.message);
         }
     }
 
