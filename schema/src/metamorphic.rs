@@ -825,6 +825,15 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                 {
                                     format!("; {STEP_INTO_FROM_A_FALSE_BREAKPOINT}")
                                 }
+                                // V8 mutes a statement whose breakpoints all have false
+                                // conditions: its exceptions and `debugger` do not pause.
+                                _ if matches!(p.output, Output::Paused(r)
+                                    if (r.exception.is_some()
+                                        || r.reason == PauseReason::DebuggerStatement)
+                                        && false_places.iter().any(|l| l.line == r.location.line)) =>
+                                {
+                                    format!("; {MISSED_ON_A_FALSE_LINE}")
+                                }
                                 // Firefox: a resume from a step's pause passes the
                                 // breakpoint at that place in later calls.
                                 _ if matches!(f.action, Action::Resume)
@@ -889,15 +898,6 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                 }
                                 // What was thrown, by the engine's first line (a triage rule
                                 // can tell one engine error from another).
-                                // V8 mutes a statement whose breakpoints all have false
-                                // conditions: its exceptions and `debugger` do not pause.
-                                _ if matches!(p.output, Output::Paused(r)
-                                    if (r.exception.is_some()
-                                        || r.reason == PauseReason::DebuggerStatement)
-                                        && false_places.iter().any(|l| l.line == r.location.line)) =>
-                                {
-                                    format!("; {MISSED_ON_A_FALSE_LINE}")
-                                }
                                 Output::Paused(q) if thrown_line(q).is_some() => thrown_line(q)
                                     .map(|t| format!("; the follow-up paused on the exception {t}"))
                                     .unwrap_or_default(),
