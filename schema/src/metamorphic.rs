@@ -45,13 +45,13 @@ pub const AGAIN_AT_ITS_BREAKPOINT: &str =
 /// transformation added with condition `false` stands.
 pub const STEP_INTO_FROM_A_FALSE_BREAKPOINT: &str =
     "the step into began at the added breakpoint (condition false)";
-/// What a warning adds when the parent's next pause, which the follow-up's resume missed, is
-/// where the follow-up's previous pause, made by a step, stood (Firefox skips a breakpoint's hits
-/// at the place of a prior step pause until another breakpoint pauses).
 /// What a warning adds when the parent's exception or `debugger` pause that the follow-up
 /// missed is on the line of a breakpoint whose condition is `false` (V8 mutes such a statement).
 pub const MISSED_ON_A_FALSE_LINE: &str =
     "the parent's pause there is on the line of a breakpoint with condition false";
+/// What a warning adds when the parent's next pause, which the follow-up's resume missed, is
+/// where the follow-up's previous pause, made by a step, stood (Firefox skips a breakpoint's hits
+/// at the place of a prior step pause until another breakpoint pauses).
 pub const MISSED_WHERE_A_STEP_STOOD: &str =
     "the parent's pause is where the follow-up's previous pause, by a step, stood";
 /// What a warning adds when, every exception pausing, the follow-up paused for breakpoints none
@@ -583,8 +583,39 @@ fn thrown_line(q: &PauseState) -> Option<&str> {
         Some(Value::Object {
             description: Some(d),
             ..
-        }) => d.lines().next().filter(|l| !l.is_empty()),
+        }) => first_line(d),
         _ => None,
+    }
+}
+
+fn first_line(text: &str) -> Option<&str> {
+    text.lines().next().filter(|l| !l.is_empty())
+}
+
+/// What was thrown, by the engine's first line (a triage rule can tell one engine error from
+/// another): where the follow-up paused on it or ended on it, or else what the parent's pause
+/// there had thrown (the same error gone, or thrown elsewhere).
+fn thrown_remark(follow_up: &Output, parent: &Output) -> String {
+    fn paused_on(o: &Output) -> Option<&str> {
+        match o {
+            Output::Paused(q) => thrown_line(q),
+            _ => None,
+        }
+    }
+    let ended_on = match follow_up {
+        Output::Finished {
+            outcome: crate::trace::ProgramOutcome::UncaughtException { message, .. },
+        } => first_line(message),
+        _ => None,
+    };
+    if let Some(t) = paused_on(follow_up) {
+        format!("; the follow-up paused on the exception {t}")
+    } else if let Some(t) = ended_on {
+        format!("; the follow-up ended on the exception {t}")
+    } else if let Some(t) = paused_on(parent) {
+        format!("; the parent paused on the exception {t}")
+    } else {
+        String::new()
     }
 }
 
@@ -896,25 +927,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                 {
                                     format!("; {AFTER_A_STEP_ON_ITS_LINE}")
                                 }
-                                // What was thrown, by the engine's first line (a triage rule
-                                // can tell one engine error from another).
-                                Output::Paused(q) if thrown_line(q).is_some() => thrown_line(q)
-                                    .map(|t| format!("; the follow-up paused on the exception {t}"))
-                                    .unwrap_or_default(),
-                                Output::Finished {
-                                    outcome: crate::trace::ProgramOutcome::UncaughtException { message, .. },
-                                } if message.lines().next().is_some_and(|l| !l.is_empty()) => format!(
-                                    "; the follow-up ended on the exception {}",
-                                    message.lines().next().unwrap_or_default()
-                                ),
-                                // Or what the parent's pause there had thrown, where the
-                                // follow-up's did not (the same error gone, or another place).
-                                _ => match p.output {
-                                    Output::Paused(r) => thrown_line(r)
-                                        .map(|t| format!("; the parent paused on the exception {t}"))
-                                        .unwrap_or_default(),
-                                    _ => String::new(),
-                                },
+                                _ => thrown_remark(f.output, p.output),
                             };
                             return violation(
                                 Some(f.event_index),

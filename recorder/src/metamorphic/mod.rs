@@ -492,20 +492,13 @@ async fn drive(
                     if f.in_sync(&out, parent_out) {
                         break;
                     }
-                    if r.exceptions_all && f.popped_after_a_throw {
-                        // SpiderMonkey: a step from an exception pause pauses once more where
-                        // it stood, as the throw pops the frame; the parent's step, from no
-                        // exception pause, never made that pause. The step again goes on.
-                        f.expect.extra_actions.insert(f.index() - 1);
-                        out = f.apply(last.clone()).await?;
-                        continue;
-                    }
-                    if f.popped_where_it_stood {
-                        // SpiderMonkey: a step from a breakpoint pause at a frame's last
-                        // position pauses once more there as the frame returns; the parent,
-                        // which arrived there by a step (that pause itself), went on. The
-                        // follow-up arrived by a breakpoint (a rejoin's temporary one, or one
-                        // a relation added): the step again goes on.
+                    if (r.exceptions_all && f.popped_after_a_throw) || f.popped_where_it_stood {
+                        // Firefox's server pauses once more where a step began as the frame
+                        // pops: after an exception pause, as the throw pops it; after a
+                        // breakpoint pause at the frame's last position (a rejoin's temporary
+                        // breakpoint, or one a relation added), as it returns. The parent, which
+                        // stood there otherwise (no exception pause; arrived by a step, that
+                        // pause itself), never made it. The step again goes on.
                         f.expect.extra_actions.insert(f.index() - 1);
                         out = f.apply(last.clone()).await?;
                         continue;
