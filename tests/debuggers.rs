@@ -880,6 +880,14 @@ async fn bun_killed_mid_session_then_next_session_works() {
     killed_mid_session("bun").await;
 }
 
+/// The repository's own triage file, as the campaigns read it.
+fn repo_triage() -> morphtrace_schema::triage::Triage {
+    morphtrace_schema::triage::Triage::load(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
+    )
+    .unwrap()
+}
+
 /// A two-engine session of `plan` on `p` under `triage`.
 async fn lockstep_under(
     engines: &mut [&mut Box<dyn Engine>],
@@ -887,7 +895,8 @@ async fn lockstep_under(
     plan: &Plan,
     triage: &morphtrace_schema::triage::Triage,
 ) -> Recording {
-    let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
+    let refs: Vec<EngineRef> = (0..engines.len() as u16).map(EngineRef).collect();
+    let mut rec = Recording::new(&refs);
     dbdb::run_under(
         engines,
         &p.file,
@@ -985,10 +994,7 @@ async fn a_program_that_aborts_its_process_is_no_engine_crash() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_value_the_program_computes_differently_is_told_from_one_shown_wrong() {
     let _g = SERIAL.lock().await;
-    let triage = morphtrace_schema::triage::Triage::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
-    )
-    .unwrap();
+    let triage = repo_triage();
     assert!(triage.asks_what_programs_compute());
     let (_dir, p) = inline("sin.js", "function f(i) {\n  var angle = i * 0.37 + 0.1;\n  var s = Math.sin(angle);\n  return s;\n}\nvar r = f(69);\n");
     let plan = Plan::Replay {
@@ -1121,6 +1127,122 @@ async fn v8_leaves_an_unreferenced_var_out_of_its_scopes() {
     );
 }
 
+/// Evidence for triage.toml's class-name rule: Firefox's grips name an object by its [[Class]]
+/// (devtools' `ObjectActor` sends `Debugger.Object.class`), which is `Object` for every instance
+/// of a program's class, where V8 and JavaScriptCore name the class; the entries are the same.
+/// The near miss: a plain object is `Object` on all three.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_names_every_class_instance_object() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "instances.js",
+        "class Point {\n  constructor(x) { this.x = x; }\n}\nconst p = new Point(1);\nconst o = { x: 1 };\np.x;\n",
+    );
+    let mut seen = Vec::new();
+    for kind in ["chromium", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(5, None).await.unwrap();
+        let s = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(s.location.line, 5, "{kind}");
+        seen.push((
+            kind,
+            var(&s, "p").value.to_string(),
+            var(&s, "o").value.to_string(),
+        ));
+        d.close().await;
+        e.shutdown().await;
+    }
+    let o = "Object { x: 1 }".to_string();
+    assert_eq!(
+        seen,
+        vec![
+            ("chromium", "Point { x: 1 }".to_string(), o.clone()),
+            ("firefox", o.clone(), o.clone()),
+            ("bun", "Point { x: 1 }".to_string(), o),
+        ]
+    );
+}
+
+/// Three engines, three places for one breakpoint on a derived class's line (V8 in its constructor,
+/// SpiderMonkey under the next-breakable policy at the class statement, JavaScriptCore at the next
+/// top-level statement): no engine stands alone, so the divergence keeps each two engines'
+/// difference, the triage judges each of them, and the lockstep goes on to the program's end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lockstep_goes_on_past_three_placements_each_one_judged() {
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline(
+        "classline.js",
+        "var a = 1;\nclass Base {}\nclass Point extends Base {\n  constructor(x) {\n    super();\n    this.x = x;\n  }\n}\nfunction f() { return 2; }\nvar p = new Point(a);\na = f();\n",
+    );
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 2,
+                column: None,
+            },
+            Action::SetBreakpoint {
+                line: 10,
+                column: None,
+            },
+            Action::Start,
+            Action::Resume,
+        ],
+    };
+    let mut c = engine("chromium", CaptureOptions::default()).await;
+    let mut f = engine("firefox", CaptureOptions::default()).await;
+    let mut b = engine("bun", CaptureOptions::default()).await;
+    let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+    let d = rec.divergences.first().expect("the placements differ");
+    assert_eq!(
+        (d.kind.clone(), d.action_index, d.suspect, d.groups.len()),
+        (DivergenceKind::BreakpointLocation, 0, None, 3),
+        "{d:?}"
+    );
+    let placed: Vec<_> = d
+        .sides
+        .iter()
+        .map(|s| actual(s.output.as_ref().unwrap()))
+        .collect();
+    assert_eq!(
+        placed,
+        vec![vec![at(5, 5)], vec![at(3, 1)], vec![at(10, 1)]]
+    );
+    let pairs: Vec<(u16, u16, &str)> = d
+        .pairs
+        .iter()
+        .map(|p| (p.sides[0].0, p.sides[1].0, p.detail.as_str()))
+        .collect();
+    assert_eq!(
+        pairs,
+        [
+            (0, 1, "breakpoint at [5:5] vs [3:1]"),
+            (0, 2, "breakpoint at [5:5] vs [10:1]"),
+            (1, 2, "breakpoint at [3:1] vs [10:1]"),
+        ]
+    );
+    assert!(
+        d.continued
+            .as_deref()
+            .is_some_and(|c| c.starts_with("excused by triage rule")),
+        "{d:?} {:?}",
+        rec.notes
+    );
+    // Gone past: the breakpoint on the last line pauses on all three, and the program ends.
+    assert_eq!(rec.divergences.len(), 1, "{:?}", rec.divergences);
+    for t in &rec.traces {
+        assert!(t.pauses().any(|p| p.location.line == 10), "{t:?}");
+        assert!(
+            matches!(t.outputs().last(), Some(Output::Finished { .. })),
+            "{t:?}"
+        );
+    }
+    for e in [&mut c, &mut f, &mut b] {
+        e.shutdown().await;
+    }
+}
+
 /// Evidence for triage.toml's `if`-folding rule: V8 gives an `if` whose condition is a literal no
 /// break position (a step passes it), while the same `if` with an expression as condition gets
 /// one (a step stops there).
@@ -1157,10 +1279,7 @@ async fn v8_steps_past_an_if_whose_condition_is_a_literal() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lockstep_goes_on_past_an_excused_pause_location() {
     let _g = SERIAL.lock().await;
-    let triage = morphtrace_schema::triage::Triage::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
-    )
-    .unwrap();
+    let triage = repo_triage();
     let mut c = engine("chromium", CaptureOptions::default()).await;
     let mut f = engine("firefox", CaptureOptions::default()).await;
     let p = fixture("prog.js");
@@ -1356,10 +1475,7 @@ async fn chromium_firefox_bun_and_deno_pause_in_promise_reactions() {
 async fn firefox_runs_are_read_whole_and_excuse_no_value_shown_wrong() {
     use morphtrace_recorder::dbdb::computes;
     let _g = SERIAL.lock().await;
-    let triage = morphtrace_schema::triage::Triage::load(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
-    )
-    .unwrap();
+    let triage = repo_triage();
     let (_dir, p) = inline(
         "globals.js",
         "\"use strict\";\nfunction f(i) {\n  const angle = i * 3 + 1;\n  return angle;\n}\nvar r = f(41) - 82;\n",

@@ -62,6 +62,7 @@ fn generate(path: &Path, sessions: usize, events: usize) {
                     suspect: None,
                     continued: None,
                     program_differs: None,
+                    pairs: Vec::new(),
                 });
                 s.outcome = SessionOutcome::Diverged;
             }

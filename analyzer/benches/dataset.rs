@@ -64,6 +64,7 @@ fn generate(path: &Path, k: usize, count: usize, sessions: usize, events: usize)
                 suspect: None,
                 continued: None,
                 program_differs: None,
+                pairs: Vec::new(),
             });
             s.outcome = SessionOutcome::Diverged;
         }

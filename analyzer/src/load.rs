@@ -308,6 +308,7 @@ frame!(
     after_the_code: Option<bool> => "the line of `line` comes after every line with code (a blank or comment line after the last statement, or past the end); null: not classified",
     program_differs: Option<String> => "the program itself computes differently on these engines (run without a pause, it ended or printed otherwise): the first difference; null: it computes the same, or that was not looked at",
     verdict: Option<String> => "the member's triage verdict (engine bug, by design, representation, harness, new) under the triage file `export` read; null where none was read",
+    pairs: Option<String> => "three engines or more with none alone: what differs between each two groups, a JSON array of {engine_a, engine_b, kind, detail, binding}; null otherwise",
 });
 
 frame!(
@@ -1038,18 +1039,29 @@ impl Ctx<'_> {
                     .collect::<Vec<_>>()
                     .join(" vs ")
             }));
-            dc.binding.push(
-                match (
-                    &d.kind,
-                    variable_name(&d.detail),
-                    self.programs.get(&s.program),
-                ) {
-                    (DivergenceKind::Variables, Some(name), Some(p)) => {
-                        self.memo.get(p).binding(name)
-                    }
-                    _ => None,
-                },
-            );
+            let binding = |kind: &DivergenceKind, detail: &str| match (
+                kind,
+                variable_name(detail),
+                self.programs.get(&s.program),
+            ) {
+                (DivergenceKind::Variables, Some(name), Some(p)) => self.memo.get(p).binding(name),
+                _ => None,
+            };
+            dc.binding.push(binding(&d.kind, &d.detail));
+            dc.pairs.push((!d.pairs.is_empty()).then(|| {
+                let pairs: Vec<crate::triage::PairRow> = d
+                    .pairs
+                    .iter()
+                    .map(|p| crate::triage::PairRow {
+                        engine_a: self.label(p.sides[0]),
+                        engine_b: self.label(p.sides[1]),
+                        kind: p.kind.name().to_string(),
+                        detail: p.detail.clone(),
+                        binding: binding(&p.kind, &p.detail),
+                    })
+                    .collect();
+                serde_json::to_string(&pairs).unwrap_or_default()
+            }));
         }
         for w in &s.warnings {
             let line = first.and_then(|t| {

@@ -28,7 +28,7 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
         .collect::<PolarsResult<_>>()?;
     let detail = text(family.detail_column())?;
     let given = |v: &str| (v != "-" && !v.is_empty()).then(|| v.to_string());
-    let (a, b, suspect, agreement, binding, differs, after) = match family {
+    let (a, b, suspect, agreement, binding, differs, after, pairs) = match family {
         Family::Divergence => (
             text("engine_a")?,
             text("engine_b")?,
@@ -37,14 +37,15 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
             text("binding")?,
             text("program_differs")?,
             text("after_the_code")?,
+            text("pairs")?,
         ),
         Family::Warning => {
             let e = text("engine")?;
-            (e, vec![], vec![], vec![], vec![], vec![], vec![])
+            (e, vec![], vec![], vec![], vec![], vec![], vec![], vec![])
         }
         Family::Inconsistency => {
             let e = text("profiler")?;
-            (e, vec![], vec![], vec![], vec![], vec![], vec![])
+            (e, vec![], vec![], vec![], vec![], vec![], vec![], vec![])
         }
     };
     Ok((0..n)
@@ -61,20 +62,54 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                 },
                 _ => vec![a[row].clone()],
             };
+            let key: BTreeMap<String, String> = keys
+                .iter()
+                .map(|(k, v)| (k.to_string(), v[row].clone()))
+                .collect();
+            let program_differs = differs.get(row).is_some_and(|s| given(s).is_some());
+            let after_the_code = after.get(row).is_some_and(|s| s == "true");
+            let pairs = pairs
+                .get(row)
+                .and_then(|p| given(p))
+                .and_then(|p| serde_json::from_str::<Vec<PairRow>>(&p).ok())
+                .unwrap_or_default()
+                .into_iter()
+                .map(|p| {
+                    let mut key = key.clone();
+                    key.insert("kind".into(), p.kind);
+                    Member {
+                        key,
+                        detail: p.detail,
+                        engines: vec![p.engine_a, p.engine_b],
+                        binding: p.binding,
+                        program_differs,
+                        after_the_code,
+                        ..Member::default()
+                    }
+                })
+                .collect();
             Member {
-                key: keys
-                    .iter()
-                    .map(|(k, v)| (k.to_string(), v[row].clone()))
-                    .collect(),
+                key,
                 detail: detail[row].clone(),
                 engines,
                 suspect: suspect.get(row).and_then(|s| given(s)),
                 binding: binding.get(row).and_then(|s| given(s)),
-                program_differs: differs.get(row).is_some_and(|s| given(s).is_some()),
-                after_the_code: after.get(row).is_some_and(|s| s == "true"),
+                program_differs,
+                after_the_code,
+                pairs,
             }
         })
         .collect())
+}
+
+/// One difference of a divergence no engine stood alone in, as the `pairs` column holds it.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct PairRow {
+    pub engine_a: String,
+    pub engine_b: String,
+    pub kind: String,
+    pub detail: String,
+    pub binding: Option<String>,
 }
 
 /// `divergences` with its `verdict` column set member by member under `triage` (the rule that
@@ -489,6 +524,7 @@ near_misses = [{ key = { kind = "pause-location" }, detail = "3 vs 4" }]
             binding: Some("unreferenced var".into()),
             program_differs: false,
             after_the_code: false,
+            pairs: Vec::new(),
         }
     }
 
@@ -591,6 +627,78 @@ note = "JavaScriptCore"
         assert_eq!(
             t.judge(&m, Family::Divergence).unwrap(),
             [Some(1), Some(0), Some(0)]
+        );
+    }
+
+    /// Three engines, none alone: judged when a rule judges each two groups' difference (read
+    /// from the `pairs` column, each with its own kind), by an engine-bug rule among them if
+    /// there is one; not when one difference is unjudged, nor with no pairs recorded.
+    #[test]
+    fn a_divergence_no_engine_stood_alone_in_is_judged_difference_by_difference() {
+        let pair = |a: &str, b: &str, kind: &str, detail: &str| {
+            format!(
+                r#"{{"engine_a":"{a}","engine_b":"{b}","kind":"{kind}","detail":"{detail}","binding":null}}"#
+            )
+        };
+        let cf = pair(
+            "chromium@156",
+            "firefox@153",
+            "breakpoint-location",
+            "breakpoint at [3:1] vs [4:1]",
+        );
+        let cb = pair(
+            "chromium@156",
+            "bun@1.4.5",
+            "breakpoint-location",
+            "breakpoint at [3:1] vs [9:1]",
+        );
+        let fb = pair(
+            "firefox@153",
+            "bun@1.4.5",
+            "breakpoint-location",
+            "breakpoint at [4:1] vs [9:1]",
+        );
+        let odd = pair("firefox@153", "bun@1.4.5", "variables", "x: 1 vs 2");
+        let all = format!("[{cf},{cb},{fb}]");
+        let one_odd = format!("[{cf},{cb},{odd}]");
+        let m = df!(
+            "kind" => ["breakpoint-location"; 3],
+            "last_action" => ["setBreakpoint"; 3],
+            "ast_node" => ["Program"; 3],
+            "detail" => ["breakpoint at [3:1] vs [4:1]"; 3],
+            "engine_a" => ["chromium@156"; 3],
+            "engine_b" => ["firefox@153"; 3],
+            "suspect" => [None::<&str>, None, None],
+            "agreement" => [Some("chromium@156 vs firefox@153 vs bun@1.4.5"); 3],
+            "pairs" => [Some(all.as_str()), Some(one_odd.as_str()), None],
+        )
+        .unwrap();
+        let rules = r#"
+[[class]]
+family = "divergence"
+key = { kind = "breakpoint-location" }
+engines = ["firefox"]
+verdict = "by-design"
+note = "SpiderMonkey"
+evidence = ["e"]
+examples = [{ key = { kind = "breakpoint-location" }, detail = "x", engines = ["firefox@153", "bun@1.4.5"] }]
+near_misses = [{ key = { kind = "breakpoint-location" }, detail = "x", engines = ["chromium@156", "bun@1.4.5"] }]
+
+[[class]]
+family = "divergence"
+key = { kind = "breakpoint-location" }
+engines = ["bun"]
+against = ["chromium"]
+verdict = "engine-bug"
+note = "JavaScriptCore"
+"#;
+        let t = Triage::parse(rules, Path::new("t.toml")).unwrap();
+        // Firefox's rule judges chromium/firefox and firefox/bun, Bun's chromium/bun: the
+        // engine-bug verdict is the divergence's. A variables difference no rule judges, or no
+        // pairs at all, leave it new.
+        assert_eq!(
+            t.judge(&m, Family::Divergence).unwrap(),
+            [Some(1), None, None]
         );
     }
 

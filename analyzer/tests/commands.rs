@@ -137,6 +137,7 @@ fn session(
             suspect: None,
             continued: None,
             program_differs: None,
+            pairs: Vec::new(),
         }),
         warnings: vec![],
         coverage: vec![],

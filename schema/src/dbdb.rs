@@ -327,32 +327,41 @@ pub const STOPPED_BY_A_BREAKPOINT: &str = "side stopped by a breakpoint, the oth
 /// What `returned_into_caller` says of a side that went on into a function called from there.
 pub const IN_A_CALL_FROM_IT: &str = "side in a function called from that line";
 
+/// The outputs of `t` recorded before its action `index` (extra answers included).
+fn outputs_before(t: &crate::trace::Trace, index: usize) -> impl Iterator<Item = &Output> {
+    use crate::trace::EventKind;
+    let mut actions = 0;
+    t.events
+        .iter()
+        .take_while(move |e| {
+            if matches!(e.kind, EventKind::Action(_)) {
+                actions += 1;
+                return actions <= index;
+            }
+            true
+        })
+        .filter_map(|e| match &e.kind {
+            EventKind::Output(o) => Some(o),
+            EventKind::Action(_) => None,
+        })
+}
+
 /// The pause the program was at before action `index` of `trace`: the last pause recorded
 /// before that action, extra answers included (the steps lockstep took to catch up).
 pub fn pause_before(t: &crate::trace::Trace, index: usize) -> Option<&PauseState> {
-    use crate::trace::EventKind;
-    let mut actions = 0;
-    let mut last = None;
-    for e in &t.events {
-        match &e.kind {
-            EventKind::Action(_) => {
-                if actions == index {
-                    break;
-                }
-                actions += 1;
-            }
-            EventKind::Output(Output::Paused(p)) => last = Some(p),
-            EventKind::Output(_) => {}
-        }
-    }
-    last
+    outputs_before(t, index)
+        .filter_map(|o| match o {
+            Output::Paused(p) => Some(p),
+            _ => None,
+        })
+        .last()
 }
 
-/// `compare_outputs`, with the remark `returned_into_caller` adds to a step's pause-location
-/// divergence; `trace` is one side's trace up to the action (the sides agreed before it).
+/// `compare_outputs`, with the remarks `returned_into_caller` adds to a step's pause-location
+/// divergence and `occupied_remark` to a breakpoint one side did not place. `sides`: each side's
+/// trace with the action's index among its actions (the sides agreed before it).
 pub fn compare_answers(
-    trace: &crate::trace::Trace,
-    index: usize,
+    sides: [(&crate::trace::Trace, usize); 2],
     action: &crate::trace::Action,
     a: &Output,
     b: &Output,
@@ -360,19 +369,81 @@ pub fn compare_answers(
 ) -> Option<(DivergenceKind, String)> {
     use crate::trace::Action;
     let (kind, mut detail) = compare_outputs(a, b, policy)?;
-    if let (
-        DivergenceKind::PauseLocation,
-        Action::StepInto | Action::StepOver | Action::StepOut,
-        Output::Paused(x),
-        Output::Paused(y),
-    ) = (&kind, action, a, b)
-    {
-        if let Some(remark) = pause_before(trace, index).and_then(|p| returned_into_caller(p, x, y))
-        {
-            detail.push_str(&remark);
+    match (&kind, action, a, b) {
+        (
+            DivergenceKind::PauseLocation,
+            Action::StepInto | Action::StepOver | Action::StepOut,
+            Output::Paused(x),
+            Output::Paused(y),
+        ) => {
+            let (trace, index) = sides[0];
+            if let Some(remark) =
+                pause_before(trace, index).and_then(|p| returned_into_caller(p, x, y))
+            {
+                detail.push_str(&remark);
+            }
         }
+        (DivergenceKind::BreakpointLocation, _, _, _) => {
+            detail.push_str(&occupied_remark(sides, a, b).unwrap_or_default())
+        }
+        _ => {}
     }
     Some((kind, detail))
+}
+
+/// Said of a breakpoint one side refused where the other placed it nowhere.
+pub const PLACED_NOWHERE: &str = "; the other placed it nowhere";
+
+/// Said of a breakpoint one side placed nowhere or refused where the other placed it.
+pub const ALREADY_HAD_ONE_THERE: &str = "side already had a breakpoint where the other placed it";
+
+/// `; first side already had a breakpoint where the other placed it` (or second): the side
+/// that placed the breakpoint nowhere, or refused it, already had a live breakpoint of its own
+/// at a place the other side gave this one. An engine that keeps one breakpoint per place
+/// (JavaScriptCore, Firefox) is then answering about that place, not about the line.
+fn occupied_remark(
+    sides: [(&crate::trace::Trace, usize); 2],
+    a: &Output,
+    b: &Output,
+) -> Option<String> {
+    let unplaced = |o: &Output| match o {
+        Output::BreakpointSet { actual, .. } => actual.is_empty(),
+        Output::Error { .. } => true,
+        _ => false,
+    };
+    let placed = |o: &Output| match o {
+        Output::BreakpointSet { actual, .. } if !actual.is_empty() => Some(actual.clone()),
+        _ => None,
+    };
+    let (side, name, places) = if unplaced(a) {
+        (0, "first", placed(b)?)
+    } else if unplaced(b) {
+        (1, "second", placed(a)?)
+    } else {
+        return None;
+    };
+    let (trace, index) = sides[side];
+    let live = live_places_before(trace, index);
+    places
+        .iter()
+        .any(|l| live.contains(&(l.line, l.column)))
+        .then(|| format!("; {name} {ALREADY_HAD_ONE_THERE}"))
+}
+
+/// Where the live breakpoints of `t` were before its action `index`: placed by the trace's
+/// earlier actions and not removed since.
+pub fn live_places_before(t: &crate::trace::Trace, index: usize) -> Vec<(u32, u32)> {
+    let mut live: Vec<(crate::trace::BreakpointId, Vec<(u32, u32)>)> = Vec::new();
+    for o in outputs_before(t, index) {
+        match o {
+            Output::BreakpointSet { id, actual, .. } => {
+                live.push((*id, actual.iter().map(|l| (l.line, l.column)).collect()))
+            }
+            Output::BreakpointRemoved { id, ok: true } => live.retain(|(x, _)| x != id),
+            _ => {}
+        }
+    }
+    live.into_iter().flat_map(|(_, places)| places).collect()
 }
 
 /// Whether two thrown values are the same: errors by their class alone (their messages and
@@ -433,14 +504,19 @@ pub fn compare_outputs(
                 )
             })
         }
-        (BreakpointSet { .. }, Error { message }) | (Error { message }, BreakpointSet { .. }) => {
-            policy.breakpoints.then(|| {
-                (
-                    DivergenceKind::BreakpointLocation,
-                    format!("one side refused the breakpoint: {message}"),
-                )
-            })
-        }
+        (BreakpointSet { actual, .. }, Error { message })
+        | (Error { message }, BreakpointSet { actual, .. }) => policy.breakpoints.then(|| {
+            // Refused on one side, placed nowhere on the other: neither has it.
+            let nowhere = if actual.is_empty() {
+                PLACED_NOWHERE
+            } else {
+                ""
+            };
+            (
+                DivergenceKind::BreakpointLocation,
+                format!("one side refused the breakpoint: {message}{nowhere}"),
+            )
+        }),
         (Paused(x), Paused(y)) => pause_divergence(x, y, policy),
         (Finished { outcome: x }, Finished { outcome: y }) => (x.name() != y.name()).then(|| {
             (
@@ -662,7 +738,8 @@ pub fn judge_lockstep(traces: &[crate::trace::Trace], policy: &ComparisonPolicy)
                     detail: format!("the traces issue {action} vs {other_action}"),
                 });
             }
-            let differs = compare_answers(&traces[0], i, action, a, b, policy).or_else(|| {
+            let sides = [(&traces[0], i), (&traces[k + 1], i)];
+            let differs = compare_answers(sides, action, a, b, policy).or_else(|| {
                 compare_logs(
                     &traces[0],
                     &traces[k + 1],
@@ -1034,5 +1111,109 @@ mod log_tests {
         let mut wrong = logged(3);
         wrong.logs[1].text = "x".into();
         assert!(compare_logs(&fast, &wrong, 3, true).is_some());
+    }
+
+    /// A trace of breakpoint requests, each `(line, placed at)` (0-based, as `Location` holds
+    /// them), `None` a removal of the first.
+    /// A request: its line and where it was placed, or `None` for a removal of the first.
+    type Request = Option<(u32, Option<(u32, u32)>)>;
+
+    fn placing(requests: &[Request]) -> Trace {
+        use crate::trace::{Action, Event, EventKind, Location, LocationSource};
+        let mut events = Vec::new();
+        let mut next = 0;
+        for r in requests {
+            let (action, output) = match r {
+                Some((line, placed)) => {
+                    next += 1;
+                    (
+                        Action::SetBreakpoint {
+                            line: *line,
+                            column: None,
+                        },
+                        Output::BreakpointSet {
+                            id: BreakpointId(next - 1),
+                            requested: Location::new(*line, 0),
+                            actual: placed.iter().map(|&(l, c)| Location::new(l, c)).collect(),
+                            source: LocationSource::EngineReported,
+                            policy: None,
+                        },
+                    )
+                }
+                None => (
+                    Action::RemoveBreakpoint {
+                        id: BreakpointId(0),
+                    },
+                    Output::BreakpointRemoved {
+                        id: BreakpointId(0),
+                        ok: true,
+                    },
+                ),
+            };
+            for kind in [EventKind::Action(action), EventKind::Output(output)] {
+                events.push(Event { at_us: 0, kind });
+            }
+        }
+        Trace {
+            engine: EngineRef(0),
+            events,
+            console: Vec::new(),
+            logs: Vec::new(),
+        }
+    }
+
+    /// A breakpoint one side placed nowhere, where that side already had one at the place the
+    /// other gave it, says so; not when its earlier one was elsewhere or removed, nor when both
+    /// placed it.
+    #[test]
+    fn a_breakpoint_placed_nowhere_says_when_that_side_already_had_one_there() {
+        let p = ComparisonPolicy::default();
+        let v8 = placing(&[Some((6, Some((5, 2)))), Some((5, Some((5, 2))))]);
+        let jsc = placing(&[Some((6, Some((5, 2)))), Some((5, None))]);
+        let last = |t: &Trace| t.outputs().last().unwrap().clone();
+        let action = t_action(&v8);
+        let said = |a: &Trace, b: &Trace| {
+            compare_answers([(a, 1), (b, 1)], &action, &last(a), &last(b), &p)
+                .unwrap()
+                .1
+        };
+        assert_eq!(
+            said(&v8, &jsc),
+            format!("breakpoint at [6:3] vs []; second {ALREADY_HAD_ONE_THERE}")
+        );
+        assert_eq!(
+            said(&jsc, &v8),
+            format!("breakpoint at [] vs [6:3]; first {ALREADY_HAD_ONE_THERE}")
+        );
+        // Its earlier breakpoint elsewhere, or removed: no remark.
+        let elsewhere = placing(&[Some((6, Some((7, 1)))), Some((5, None))]);
+        assert_eq!(said(&v8, &elsewhere), "breakpoint at [6:3] vs []");
+        let removed = placing(&[Some((6, Some((5, 2)))), None, Some((5, None))]);
+        let got = compare_answers(
+            [(&v8, 1), (&removed, 2)],
+            &action,
+            &last(&v8),
+            &last(&removed),
+            &p,
+        );
+        assert_eq!(got.unwrap().1, "breakpoint at [6:3] vs []");
+        // A refusal: the same remark; against a side that placed it nowhere, that instead.
+        let refused = Output::Error {
+            message: "taken".into(),
+        };
+        let got = compare_answers([(&v8, 1), (&jsc, 1)], &action, &last(&v8), &refused, &p);
+        assert_eq!(
+            got.unwrap().1,
+            format!("one side refused the breakpoint: taken; second {ALREADY_HAD_ONE_THERE}")
+        );
+        let got = compare_answers([(&jsc, 1), (&jsc, 1)], &action, &refused, &last(&jsc), &p);
+        assert_eq!(
+            got.unwrap().1,
+            format!("one side refused the breakpoint: taken{PLACED_NOWHERE}")
+        );
+    }
+
+    fn t_action(t: &Trace) -> crate::trace::Action {
+        t.actions().last().unwrap().clone()
     }
 }

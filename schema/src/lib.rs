@@ -26,8 +26,8 @@ pub use engine::{EngineDescriptor, EngineKind, EngineRef, Protocol};
 pub use header::{ArchiveHeader, CampaignConfig, FormatVersion, HostInfo, Shard, TaskKey};
 pub use program::{Language, LineMap, LineSegment, Program, ProgramHash, ProgramOrigin};
 pub use session::{
-    Decision, Divergence, DivergenceKind, DivergenceSide, ParentRef, Session, SessionId,
-    SessionMode, SessionOutcome, TransformationRecord, Warning,
+    Decision, Divergence, DivergenceKind, DivergencePair, DivergenceSide, ParentRef, Session,
+    SessionId, SessionMode, SessionOutcome, TransformationRecord, Warning,
 };
 pub use trace::{
     Action, AsyncFrames, BreakpointId, ConditionCheck, Event, EventKind, ExceptionPause, Frame,

@@ -252,6 +252,20 @@ pub struct Divergence {
     /// archive).
     #[serde(default)]
     pub program_differs: Option<String>,
+    /// Three engines or more with no suspect: what differs between each two groups (their first
+    /// engines), so that triage can judge a divergence no engine stands alone in by judging
+    /// every difference it holds. Empty otherwise, and in older archives.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pairs: Vec<DivergencePair>,
+}
+
+/// What differs between two engines' outputs at a divergence among three engines or more.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DivergencePair {
+    /// The detail's first and second side.
+    pub sides: [EngineRef; 2],
+    pub kind: DivergenceKind,
+    pub detail: String,
 }
 
 /// Engines grouped by agreement: `same(i, j)` says whether outputs `i` and `j` agree. Each

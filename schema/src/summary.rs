@@ -120,6 +120,8 @@ pub struct DivergenceSummary {
     pub continued: Option<String>,
     #[serde(default)]
     pub program_differs: Option<String>,
+    #[serde(default)]
+    pub pairs: Vec<crate::session::DivergencePair>,
 }
 
 /// `Session` without variables, coverage and notes.
@@ -292,6 +294,7 @@ impl From<&crate::session::Divergence> for DivergenceSummary {
             suspect: d.suspect,
             continued: d.continued.clone(),
             program_differs: d.program_differs.clone(),
+            pairs: d.pairs.clone(),
         }
     }
 }

@@ -135,6 +135,11 @@ pub struct Member {
     /// breakpoint requested past the last statement).
     #[serde(default)]
     pub after_the_code: bool,
+    /// A divergence among three engines or more in which no engine stood alone: each two
+    /// groups' difference as a member of two engines (its own kind and detail; the binding of
+    /// the name it names). The divergence is judged when every one of them is.
+    #[serde(default)]
+    pub pairs: Vec<Member>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -441,9 +446,31 @@ impl Triage {
 
     /// The first rule of `family` that judges `m`.
     pub fn first_judging(&self, m: &Member, family: Family) -> Option<usize> {
-        self.rules
+        let first = |m: &Member| {
+            self.rules
+                .iter()
+                .position(|r| r.family == family && r.judges(m))
+        };
+        first(m).or_else(|| self.judging_every_pair(m, first))
+    }
+
+    /// A divergence no engine stood alone in, judged difference by difference: when a rule
+    /// judges each two groups' difference, the first engine-bug rule among them (a fault
+    /// shows), or else the first pair's rule. `None` when any difference is unjudged.
+    fn judging_every_pair(
+        &self,
+        m: &Member,
+        first: impl Fn(&Member) -> Option<usize>,
+    ) -> Option<usize> {
+        if m.suspect.is_some() || m.engines.len() < 3 || m.pairs.is_empty() {
+            return None;
+        }
+        let judged: Vec<usize> = m.pairs.iter().map(first).collect::<Option<_>>()?;
+        judged
             .iter()
-            .position(|r| r.family == family && r.judges(m))
+            .copied()
+            .find(|&i| self.rules[i].verdict == Verdict::EngineBug)
+            .or(judged.first().copied())
     }
 
     /// A digest of the rules as read (SHA-256 of the file's text), to name the triage a

@@ -181,19 +181,20 @@ impl Value {
         if let (
             Value::Object {
                 kind: k1,
-                class: c1,
                 entries: Some(e1),
                 ..
             },
             Value::Object {
                 kind: k2,
-                class: c2,
                 entries: Some(e2),
                 ..
             },
         ) = (self, other)
         {
-            if k1 == k2 && (c1 == c2 || !shells) {
+            // Entries of the same kind compare whatever the classes are called, so that a class
+            // named otherwise (Firefox's grips call every instance `Object`) does not hide a
+            // difference in what the object holds.
+            if k1 == k2 {
                 for (x, y) in e1.iter().zip(e2) {
                     if x.key != y.key {
                         break;
@@ -464,6 +465,9 @@ mod tests {
         assert!(a.equal_under(&renamed, false));
         assert!(a.first_difference_under(&renamed, false).is_none());
         assert_eq!(b.first_difference_under(&renamed, false).unwrap().0, "[1]");
+        // With shells, the class alone differs: the object itself; an entry too: that entry.
+        assert_eq!(a.first_difference_under(&renamed, true).unwrap().0, "");
+        assert_eq!(b.first_difference_under(&renamed, true).unwrap().0, "[1]");
     }
 
     #[test]

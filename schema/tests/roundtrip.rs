@@ -438,6 +438,7 @@ fn divergence() -> impl Strategy<Value = Divergence> {
             suspect: None,
             continued: None,
             program_differs: None,
+            pairs: Vec::new(),
         },
     )
 }

@@ -349,6 +349,7 @@ pub fn session(seed: u64, index: u64, program: &Program, events: usize) -> Sessi
         suspect: None,
         continued: None,
         program_differs: None,
+        pairs: Vec::new(),
     });
     Session {
         id: SessionId::from_key(&format!("synthetic/{seed}/{index}")),

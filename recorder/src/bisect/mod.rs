@@ -340,6 +340,7 @@ mod tests {
             suspect: None,
             continued: None,
             program_differs: None,
+            pairs: vec![],
         };
         let session = |d: Option<Divergence>| Session {
             divergence: d,

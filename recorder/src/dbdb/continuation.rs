@@ -90,21 +90,41 @@ impl Lockstep<'_> {
             _ => None,
         };
         let after_the_code = line.is_some_and(|l| nodes.after_the_code(l));
-        Some(Member {
-            key: [
-                ("kind", d.kind.name().to_string()),
+        let key = |kind: &DivergenceKind| {
+            [
+                ("kind", kind.name().to_string()),
                 ("last_action", d.action.name().to_string()),
                 ("ast_node", ast_node.to_string()),
             ]
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
-            .collect(),
+            .collect()
+        };
+        let pairs = d
+            .pairs
+            .iter()
+            .map(|p| Member {
+                key: key(&p.kind),
+                detail: p.detail.clone(),
+                engines: p.sides.iter().map(|&e| label(e)).collect(),
+                binding: match (&p.kind, variable_name(&p.detail)) {
+                    (DivergenceKind::Variables, Some(name)) => nodes.binding(name),
+                    _ => None,
+                },
+                program_differs: d.program_differs.is_some(),
+                after_the_code,
+                ..Member::default()
+            })
+            .collect();
+        Some(Member {
+            key: key(&d.kind),
             detail: d.detail.clone(),
             engines,
             suspect,
             binding,
             program_differs: d.program_differs.is_some(),
             after_the_code,
+            pairs,
         })
     }
 

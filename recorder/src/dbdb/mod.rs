@@ -17,8 +17,9 @@ use morphtrace_schema::trace::TriggerLines;
 use morphtrace_schema::triage::Triage;
 use morphtrace_schema::Language;
 use morphtrace_schema::{
-    Action, BreakpointId, ConditionCheck, Divergence, DivergenceKind, DivergenceSide, EngineRef,
-    Event, EventKind, LogLine, Output, ProgramOutcome, SessionMode, SessionOutcome, Trace,
+    Action, BreakpointId, ConditionCheck, Divergence, DivergenceKind, DivergencePair,
+    DivergenceSide, EngineRef, Event, EventKind, LogLine, Output, ProgramOutcome, SessionMode,
+    SessionOutcome, Trace,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -342,24 +343,35 @@ impl Lockstep<'_> {
         // The action's place in the first active engine's own trace (an engine that joined or
         // left lockstep holds fewer actions than the session).
         let first = &self.rec.traces[active[0]];
-        let own = first
-            .events
-            .iter()
-            .filter(|e| matches!(e.kind, EventKind::Action(_)))
-            .count()
-            .saturating_sub(1);
+        let own_of = |t: &Trace| {
+            t.events
+                .iter()
+                .filter(|e| matches!(e.kind, EventKind::Action(_)))
+                .count()
+                .saturating_sub(1)
+        };
+        let own = own_of(first);
         let differ = |a: usize, b: usize| {
-            compare_answers(first, own, action, &outputs[a], &outputs[b], self.policy).or_else(
-                || {
-                    morphtrace_schema::dbdb::compare_logs(
-                        &self.rec.traces[active[a]],
-                        &self.rec.traces[active[b]],
-                        index,
-                        morphtrace_schema::dbdb::timed_out(&outputs[a])
-                            && morphtrace_schema::dbdb::timed_out(&outputs[b]),
-                    )
-                },
+            let side = |k: usize| {
+                let t = &self.rec.traces[active[k]];
+                (t, own_of(t))
+            };
+            compare_answers(
+                [side(a), side(b)],
+                action,
+                &outputs[a],
+                &outputs[b],
+                self.policy,
             )
+            .or_else(|| {
+                morphtrace_schema::dbdb::compare_logs(
+                    &self.rec.traces[active[a]],
+                    &self.rec.traces[active[b]],
+                    index,
+                    morphtrace_schema::dbdb::timed_out(&outputs[a])
+                        && morphtrace_schema::dbdb::timed_out(&outputs[b]),
+                )
+            })
         };
         let (groups, suspect) = if outputs.len() > 2 {
             morphtrace_schema::session::agreement(outputs.len(), |a, b| differ(a, b).is_none())
@@ -374,6 +386,28 @@ impl Lockstep<'_> {
             [first, second, ..] => Some((first[0], second[0])),
         }?;
         let (kind, mut detail) = differ(pair.0, pair.1)?;
+        // No engine stood alone: every two groups' difference, for triage to judge each.
+        let pairs = if suspect.is_none() && groups.len() > 1 {
+            let firsts: Vec<usize> = groups.iter().map(|g| g[0]).collect();
+            let mut v = Vec::new();
+            for (i, &x) in firsts.iter().enumerate() {
+                for &y in &firsts[i + 1..] {
+                    if let Some((kind, detail)) = differ(x, y) {
+                        v.push(DivergencePair {
+                            sides: [
+                                self.rec.traces[active[x]].engine,
+                                self.rec.traces[active[y]].engine,
+                            ],
+                            kind,
+                            detail,
+                        });
+                    }
+                }
+            }
+            v
+        } else {
+            Vec::new()
+        };
         let stepped = matches!(
             kind,
             DivergenceKind::PauseLocation | DivergenceKind::Termination
@@ -417,6 +451,7 @@ impl Lockstep<'_> {
             suspect: suspect.map(engine),
             continued: None,
             program_differs,
+            pairs,
         })
     }
 
@@ -638,6 +673,7 @@ pub async fn run_under(
                 suspect: None,
                 continued: None,
                 program_differs: None,
+                pairs: Vec::new(),
             });
             rec.outcome = Some(SessionOutcome::Diverged);
         }

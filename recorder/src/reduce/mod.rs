@@ -1111,6 +1111,7 @@ mod tests {
                 suspect: None,
                 continued: None,
                 program_differs: None,
+                pairs: Vec::new(),
             }
         };
         let original = div(&paused, &crashed, Action::Resume);
@@ -1160,6 +1161,7 @@ mod tests {
             suspect: Some(EngineRef(suspect)),
             continued: None,
             program_differs: None,
+            pairs: Vec::new(),
         };
         let (here, there, none) = (
             set(&[Location::new(225, 0)]),
