@@ -395,12 +395,14 @@ pub fn compare_answers(
 pub const PLACED_NOWHERE: &str = "; the other placed it nowhere";
 
 /// Said of a breakpoint one side placed nowhere or refused where the other placed it.
-pub const ALREADY_HAD_ONE_THERE: &str = "side already had a breakpoint where the other placed it";
+pub const ALREADY_HAD_ONE_THERE: &str =
+    "side already had a breakpoint on the line where the other placed it";
 
-/// `; first side already had a breakpoint where the other placed it` (or second): the side
-/// that placed the breakpoint nowhere, or refused it, already had a live breakpoint of its own
-/// at a place the other side gave this one. An engine that keeps one breakpoint per place
-/// (JavaScriptCore, Firefox) is then answering about that place, not about the line.
+/// `; first side already had a breakpoint on the line where the other placed it` (or second):
+/// the side that placed the breakpoint nowhere, or refused it, already had a live breakpoint of
+/// its own at the place the other side gave this one, or on its line one that the other side
+/// has at that very place (each engine's column for a line differs). An engine that keeps one
+/// breakpoint per place (JavaScriptCore, Firefox) is then answering about that place.
 fn occupied_remark(
     sides: [(&crate::trace::Trace, usize); 2],
     a: &Output,
@@ -422,18 +424,30 @@ fn occupied_remark(
     } else {
         return None;
     };
+    let here: Vec<(u32, u32)> = places.iter().map(|l| (l.line, l.column)).collect();
     let (trace, index) = sides[side];
-    let live = live_places_before(trace, index);
-    places
+    let (other, other_index) = sides[1 - side];
+    let mine = live_before(trace, index);
+    let theirs = live_before(other, other_index);
+    let at_the_place = mine.iter().any(|(_, p)| p.iter().any(|x| here.contains(x)));
+    let shared_on_the_line = theirs
         .iter()
-        .any(|l| live.contains(&(l.line, l.column)))
-        .then(|| format!("; {name} {ALREADY_HAD_ONE_THERE}"))
+        .filter(|(_, p)| p.iter().any(|x| here.contains(x)))
+        .any(|(id, _)| {
+            mine.iter()
+                .filter(|(m, _)| m == id)
+                .any(|(_, p)| p.iter().any(|x| here.iter().any(|h| h.0 == x.0)))
+        });
+    (at_the_place || shared_on_the_line).then(|| format!("; {name} {ALREADY_HAD_ONE_THERE}"))
 }
 
-/// Where the live breakpoints of `t` were before its action `index`: placed by the trace's
-/// earlier actions and not removed since.
-pub fn live_places_before(t: &crate::trace::Trace, index: usize) -> Vec<(u32, u32)> {
-    let mut live: Vec<(crate::trace::BreakpointId, Vec<(u32, u32)>)> = Vec::new();
+/// The live breakpoints of `t` before its action `index`, with where each was placed: placed by
+/// the trace's earlier actions and not removed since.
+fn live_before(
+    t: &crate::trace::Trace,
+    index: usize,
+) -> Vec<(crate::trace::BreakpointId, Vec<(u32, u32)>)> {
+    let mut live = Vec::new();
     for o in outputs_before(t, index) {
         match o {
             Output::BreakpointSet { id, actual, .. } => {
@@ -443,7 +457,7 @@ pub fn live_places_before(t: &crate::trace::Trace, index: usize) -> Vec<(u32, u3
             _ => {}
         }
     }
-    live.into_iter().flat_map(|(_, places)| places).collect()
+    live
 }
 
 /// Whether two thrown values are the same: errors by their class alone (their messages and
@@ -1184,6 +1198,13 @@ mod log_tests {
         assert_eq!(
             said(&jsc, &v8),
             format!("breakpoint at [] vs [6:3]; first {ALREADY_HAD_ONE_THERE}")
+        );
+        // Its earlier one on the line at another column, where the other side has that one at
+        // the very place: the remark too (each engine's column for a line differs).
+        let column = placing(&[Some((6, Some((5, 0)))), Some((5, None))]);
+        assert_eq!(
+            said(&v8, &column),
+            format!("breakpoint at [6:3] vs []; second {ALREADY_HAD_ONE_THERE}")
         );
         // Its earlier breakpoint elsewhere, or removed: no remark.
         let elsewhere = placing(&[Some((6, Some((7, 1)))), Some((5, None))]);
