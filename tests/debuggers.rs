@@ -631,6 +631,68 @@ async fn chromium_vs_firefox_closing_brace_is_a_pause_location_divergence() {
     f.shutdown().await;
 }
 
+/// Evidence for triage.toml's closing-brace rule with three engines: from a breakpoint pause at a
+/// function's closing brace, a step over leaves the function on V8 and JavaScriptCore (both in
+/// the caller), while SpiderMonkey pauses at the brace once more as the frame returns (devtools'
+/// `_makeOnPop`, `frameFinished.return`). Firefox stands alone, and the triage lets the lockstep
+/// go on past it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_from_a_closing_brace_leaves_the_function_except_on_firefox() {
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline(
+        "brace.js",
+        "var acc = 0;\nfunction mix(v) {\n  acc = acc + v;\n}\nmix(1);\nacc = acc * 2;\n",
+    );
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 3,
+                column: None,
+            },
+            Action::Start,
+            Action::StepOver,
+        ],
+    };
+    let mut c = engine("chromium", CaptureOptions::default()).await;
+    let mut f = engine("firefox", CaptureOptions::default()).await;
+    let mut b = engine("bun", CaptureOptions::default()).await;
+    let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+    let d = rec.divergences.first().expect("Firefox pauses apart");
+    assert_eq!(
+        (d.kind.clone(), d.action.clone(), d.suspect),
+        (
+            DivergenceKind::PauseLocation,
+            Action::StepOver,
+            Some(EngineRef(1))
+        ),
+        "{d:?}"
+    );
+    let after: Vec<(u32, usize)> = d
+        .sides
+        .iter()
+        .map(|s| match &s.output {
+            Some(Output::Paused(p)) => (p.location.line, p.stack.len()),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    // V8 and JavaScriptCore in the caller (one frame, after the call's line); SpiderMonkey at
+    // the brace again, still in `mix`.
+    assert_eq!(after[1], (3, 2), "{after:?}");
+    for (line, depth) in [after[0], after[2]] {
+        assert!(line >= 4 && depth == 1, "{after:?}");
+    }
+    assert!(
+        d.continued
+            .as_deref()
+            .is_some_and(|c| c.starts_with("excused by triage rule")),
+        "{d:?}"
+    );
+    for e in [&mut c, &mut f, &mut b] {
+        e.shutdown().await;
+    }
+}
+
 /// Chromium reuses a healthy session's target (reset: program terminated, breakpoints removed,
 /// the program's frame replaced by a new one). A session on a reused target must not see
 /// anything of the one before: not its breakpoints (URL breakpoints outlive frames), not its
