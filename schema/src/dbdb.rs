@@ -133,10 +133,11 @@ fn pause_divergence(
             return Some((
                 DivergenceKind::CallStack,
                 format!(
-                    "stack [{}] vs [{}]{}",
+                    "stack [{}] vs [{}]{}{}",
                     fa.join(", "),
                     fb.join(", "),
-                    one_frame_further(&fa, &fb)
+                    one_frame_further(&fa, &fb),
+                    initializer_names_only(&fa, &fb)
                 ),
             ));
         }
@@ -193,6 +194,29 @@ fn pause_divergence(
 /// The remark of a call-stack divergence where one side's stack is the other's with one more
 /// frame on top (same line): `; second side one frame further in, in <genexpr>` (a debugger that
 /// stops at a generator's `yield`, shown in its caller, against one that stops in the generator).
+/// Said of two call stacks alike but for the name of a class's initializer frame.
+pub const ONLY_AN_INITIALIZERS_NAME: &str =
+    "; the stacks differ only in the name of a class's initializer frame";
+
+/// V8's names for the functions that run a class's field initializers and static blocks, which
+/// SpiderMonkey and JavaScriptCore leave unnamed.
+const INITIALIZER_NAMES: [&str; 2] = ["<instance_members_initializer>", "<static_initializer>"];
+
+/// `ONLY_AN_INITIALIZERS_NAME` when the stacks have the same frames and every differing name is
+/// such an initializer's on one side and empty on the other; empty otherwise.
+fn initializer_names_only(a: &[&str], b: &[&str]) -> &'static str {
+    let unnamed = |x: &str, y: &str| x.is_empty() && INITIALIZER_NAMES.contains(&y);
+    let alike = a.len() == b.len()
+        && a.iter()
+            .zip(b)
+            .all(|(x, y)| x == y || unnamed(x, y) || unnamed(y, x));
+    if alike {
+        ONLY_AN_INITIALIZERS_NAME
+    } else {
+        ""
+    }
+}
+
 fn one_frame_further(a: &[&str], b: &[&str]) -> String {
     let further = |x: &[&str], y: &[&str]| x.len() == y.len() + 1 && x[1..] == *y;
     if further(b, a) {
@@ -1011,6 +1035,32 @@ mod async_stack_tests {
                 &at(&[("__init__", 18), ("tree", 37), ("", 51)])
             ),
             None
+        );
+    }
+
+    /// Stacks alike but for V8's name of a class's initializer frame say so; another name, or
+    /// another frame too, do not.
+    #[test]
+    fn a_call_stack_that_differs_only_in_an_initializers_name_says_so() {
+        let p = ComparisonPolicy::default();
+        let stack =
+            |names: &[&str]| Output::Paused(at(&names.iter().map(|n| (*n, 3)).collect::<Vec<_>>()));
+        let said = |a: &[&str], b: &[&str]| compare_outputs(&stack(a), &stack(b), &p).unwrap().1;
+        assert_eq!(
+            said(&["f", "<instance_members_initializer>", "C", ""], &["f", "", "C", ""]),
+            format!("stack [f, <instance_members_initializer>, C, ] vs [f, , C, ]{ONLY_AN_INITIALIZERS_NAME}")
+        );
+        assert_eq!(
+            said(&["", ""], &["<static_initializer>", ""]),
+            format!("stack [, ] vs [<static_initializer>, ]{ONLY_AN_INITIALIZERS_NAME}")
+        );
+        assert_eq!(
+            said(&["f", "g", "C"], &["f", "", "C"]),
+            "stack [f, g, C] vs [f, , C]"
+        );
+        assert_eq!(
+            said(&["<instance_members_initializer>", "C"], &["", "D"]),
+            "stack [<instance_members_initializer>, C] vs [, D]"
         );
     }
 
