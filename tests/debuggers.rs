@@ -742,6 +742,45 @@ async fn a_class_fields_initializer_on_three_engines() {
     );
 }
 
+/// Evidence for triage.toml's rule on class field lines: a breakpoint on an instance field's line
+/// (`x = f(306);`, whose initializer calls `f`) or a static field's line gets a place on that line
+/// from V8 and SpiderMonkey. JavaScriptCore has none in either: the instance field's slides out of
+/// the class to the program's next top-level statement, the static field's gets no place at all;
+/// the initializers run all the same (Bun shows the instance initializer's frame on its line from
+/// a breakpoint in `f`, see `a_class_fields_initializer_on_three_engines`). The near miss: a line
+/// of the constructor's body, placed by all three.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jsc_places_no_breakpoint_on_a_class_fields_line() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "fieldlines.js",
+        "class C {\n  x = f(306);\n  static made = f(1);\n  constructor() {\n    this.y = 1;\n  }\n}\nfunction f(n) {\n  return n;\n}\nvar v = 0;\nconst c = new C();\n",
+    );
+    let mut seen = Vec::new();
+    for kind in ["chromium", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        let mut lines = Vec::new();
+        for line in [1, 2, 4] {
+            let placed = actual(&d.set_breakpoint(line, None).await.unwrap());
+            lines.push(placed.iter().map(|l| l.line).collect::<Vec<_>>());
+        }
+        seen.push((kind, lines));
+        d.close().await;
+        e.shutdown().await;
+    }
+    let on_their_lines = vec![vec![1], vec![2], vec![4]];
+    assert_eq!(
+        seen,
+        vec![
+            ("chromium", on_their_lines.clone()),
+            ("firefox", on_their_lines),
+            // Out of the class to the next top-level statement; nowhere; placed.
+            ("bun", vec![vec![10], vec![], vec![4]]),
+        ]
+    );
+}
+
 /// Chromium reuses a healthy session's target (reset: program terminated, breakpoints removed,
 /// the program's frame replaced by a new one). A session on a reused target must not see
 /// anything of the one before: not its breakpoints (URL breakpoints outlive frames), not its
