@@ -1314,6 +1314,63 @@ async fn firefox_names_every_class_instance_object() {
     );
 }
 
+/// A class instance's private elements on three engines: each adapter reads them where its
+/// protocol keeps them (V8's `privateProperties`, WebKit's `isPrivate` properties, SpiderMonkey's
+/// private-properties iterator) and records them after the properties, by name, so that the
+/// three show one object. Fields only: JavaScriptCore also lists a private method and accessor,
+/// V8 the accessor, SpiderMonkey neither. A plain object's entries are the near miss.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_class_instances_private_fields_on_three_engines() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "private.js",
+        "class Counter {\n  z = 1;\n  #count = 2;\n  #base = 3;\n  #scaled(n) { return n * this.#base; }\n  get #twice() { return this.#count * 2; }\n  constructor() { this.a = 4; }\n}\nconst c = new Counter();\nconst o = { z: 1, inner: c };\nc.z;\n",
+    );
+    let mut seen = Vec::new();
+    for kind in ["chromium", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(10, None).await.unwrap();
+        let s = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(s.location.line, 10, "{kind}");
+        let Value::Object {
+            entries: Some(entries),
+            ..
+        } = &var(&s, "c").value
+        else {
+            panic!("{kind}: c is not an expanded object: {:?}", var(&s, "c"));
+        };
+        let keys = |entries: &[morphtrace_schema::Entry]| -> Vec<String> {
+            entries.iter().map(|e| e.key.path_step()).collect()
+        };
+        // The same instance one level down, where SpiderMonkey's grip has no preview to count
+        // private fields.
+        let Value::Object {
+            entries: Some(outer),
+            ..
+        } = &var(&s, "o").value
+        else {
+            panic!("{kind}: o is not an expanded object");
+        };
+        let inner = match outer.get(1).map(|e| &e.value) {
+            Some(Value::Object {
+                entries: Some(e), ..
+            }) => keys(e),
+            other => panic!("{kind}: o.inner is {other:?}"),
+        };
+        seen.push((kind, keys(entries), keys(outer), inner));
+        d.close().await;
+        e.shutdown().await;
+    }
+    let strings = |k: &[&str]| k.iter().map(|k| k.to_string()).collect::<Vec<_>>();
+    let c = strings(&[".z", ".a", ".#base", ".#count"]);
+    let o = strings(&[".z", ".inner"]);
+    assert_eq!(
+        seen,
+        ["chromium", "firefox", "bun"].map(|k| (k, c.clone(), o.clone(), c.clone()))
+    );
+}
+
 /// Three engines, three places for one breakpoint on a derived class's line (V8 in its constructor,
 /// SpiderMonkey under the next-breakable policy at the class statement, JavaScriptCore at the next
 /// top-level statement): no engine stands alone, so the divergence keeps each two engines'

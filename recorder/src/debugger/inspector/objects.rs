@@ -116,11 +116,19 @@ pub async fn entries<R: Remote>(
     let props = own_properties(r, &object_id).await?;
     let indexed = matches!(kind, ObjectKind::Array | ObjectKind::TypedArray);
     let mut chosen = Vec::new();
+    let mut private = Vec::new();
     for p in properties::<R>(&props) {
+        let name = p.get("name").and_then(Json::as_str).unwrap_or("");
+        if p.get("isPrivate").and_then(Json::as_bool) == Some(true) {
+            // WebKit lists private methods and accessors too; only a field is `writable`.
+            if p.get("writable").and_then(Json::as_bool) == Some(true) {
+                private.push((name, p));
+            }
+            continue;
+        }
         if p.get("enumerable").and_then(Json::as_bool) != Some(true) {
             continue;
         }
-        let name = p.get("name").and_then(Json::as_str).unwrap_or("");
         if head_copy && name == "more" {
             truncated = true;
             continue;
@@ -135,6 +143,23 @@ pub async fn entries<R: Remote>(
         };
         chosen.push((key, p));
     }
+    private.extend(
+        props
+            .get("privateProperties")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            // V8's accessors come with `get` and `set` instead of a value.
+            .filter(|p| p.get("value").is_some())
+            .map(|p| (p.get("name").and_then(Json::as_str).unwrap_or(""), p)),
+    );
+    for (name, p) in private_in_order(private) {
+        if chosen.len() >= max {
+            truncated = true;
+            break;
+        }
+        chosen.push((Key::Name(name.to_string()), p));
+    }
     let values = try_join_all(chosen.iter().map(|(_, p)| async move {
         Ok::<_, DebuggerError>(match p.get("value") {
             Some(ro) => value(r, ro, depth).await?,
@@ -148,6 +173,18 @@ pub async fn entries<R: Remote>(
         .map(|((key, _), value)| Entry { key, value })
         .collect();
     Ok((out, truncated))
+}
+
+/// An object's private fields (`#name`) as every adapter records them: after its properties, by
+/// name. They are not properties, and no engine lists them in an order of the specification's
+/// (V8 gives them apart, in `privateProperties`, accessors before fields; WebKit among the
+/// properties, marked `isPrivate`; SpiderMonkey through another request), so their order says
+/// nothing about the program. Fields only: SpiderMonkey lists no private method or accessor (they
+/// are the class's, not the instance's), V8 lists accessors and WebKit both, so each adapter
+/// keeps what its protocol marks a field.
+pub fn private_in_order<T>(mut private: Vec<(&str, T)>) -> Vec<(&str, T)> {
+    private.sort_by(|a, b| a.0.cmp(b.0));
+    private
 }
 
 /// `Runtime.getProperties` of an object's own properties.

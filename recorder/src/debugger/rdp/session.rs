@@ -6,6 +6,7 @@
 
 use super::connection::{Connection, RdpError};
 use super::grips::primitive_or_shell;
+use crate::debugger::inspector::objects::private_in_order;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Extra};
 use async_trait::async_trait;
 use morphtrace_schema::{
@@ -665,7 +666,10 @@ impl RdpSession {
                     Value::Object { kind, .. } => kind.clone(),
                     _ => ObjectKind::Object,
                 };
-                let (entries, _) = self.entries(actor, &kind, None, self.opts.depth).await?;
+                // A scope's bindings have no private names.
+                let (entries, _) = self
+                    .entries(actor, &kind, None, false, self.opts.depth)
+                    .await?;
                 for en in entries {
                     if let Key::Name(name) = en.key {
                         variables.push(Variable {
@@ -752,7 +756,8 @@ impl RdpSession {
                     if let Some(actor) = grip.get("actor").and_then(Json::as_str) {
                         // Present properties, `length` included (holes are not properties).
                         let own = grip.get("ownPropertyLength").and_then(Json::as_u64);
-                        let (e, t) = self.entries(actor, kind, own, depth - 1).await?;
+                        let private = may_have_private_fields(grip);
+                        let (e, t) = self.entries(actor, kind, own, private, depth - 1).await?;
                         *entries = Some(e);
                         *truncated = t;
                     }
@@ -763,12 +768,14 @@ impl RdpSession {
     }
 
     /// Up to `max_entries` enumerable own entries, in the engine's order (indices ascending,
-    /// then names in creation order); Map and Set entries from their iterator.
+    /// then names in creation order), then private fields by name when `private` (see
+    /// `inspector::objects::private_in_order`); Map and Set entries from their iterator.
     async fn entries(
         &self,
         actor: &str,
         kind: &ObjectKind,
         own_len: Option<u64>,
+        private: bool,
         depth: u32,
     ) -> Result<(Vec<Entry>, bool), DebuggerError> {
         let max = self.opts.max_entries;
@@ -881,7 +888,61 @@ impl RdpSession {
                 value: self.value(grip, depth).await?,
             });
         }
+        if private && !keyed && !indexed && out.len() < max {
+            truncated |= self
+                .private_fields(actor, max - out.len(), depth, &mut out)
+                .await?;
+        }
         Ok((out, truncated))
+    }
+
+    /// An object's private fields (`enumPrivateProperties`: SpiderMonkey's
+    /// `Debugger.Object.getOwnPrivateProperties`, fields only), at most `room` of them, appended
+    /// by name; whether more were left out.
+    async fn private_fields(
+        &self,
+        actor: &str,
+        room: usize,
+        depth: u32,
+        out: &mut Vec<Entry>,
+    ) -> Result<bool, DebuggerError> {
+        let it = self
+            .request(actor, "enumPrivateProperties", json!({}))
+            .await
+            .map_err(err)?;
+        let (Some(it_actor), count) = (
+            it.pointer("/iterator/actor").and_then(Json::as_str),
+            it.pointer("/iterator/count")
+                .and_then(Json::as_u64)
+                .unwrap_or(0) as usize,
+        ) else {
+            return Ok(false);
+        };
+        if count == 0 {
+            return Ok(false);
+        }
+        let slice = self
+            .request(it_actor, "slice", json!({"start": 0, "count": count}))
+            .await
+            .map_err(err)?;
+        let fields: Vec<(&str, &Json)> = slice
+            .get("privateProperties")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|p| {
+                let name = p.get("name").and_then(Json::as_str)?;
+                Some((name, p.pointer("/descriptor/value")?))
+            })
+            .collect();
+        let more = fields.len() > room;
+        for (name, grip) in private_in_order(fields).into_iter().take(room) {
+            out.push(Entry {
+                key: Key::Name(name.to_string()),
+                value: self.value(grip, depth).await?,
+            });
+        }
+        Ok(more)
     }
 
     /// Sets which exceptions pause (cookbook §3.3: the watcher's thread configuration).
@@ -1453,9 +1514,49 @@ impl Debugger for RdpSession {
     }
 }
 
+/// Whether an object's grip leaves room for private fields: SpiderMonkey's generic preview counts
+/// them (`privatePropertiesLength`) unless it stopped at its ten own properties first; a nested
+/// grip has no preview, so it cannot say. Saves two requests per object that has none.
+fn may_have_private_fields(grip: &Json) -> bool {
+    let Some(preview) = grip.get("preview") else {
+        return true;
+    };
+    if preview.get("kind").and_then(Json::as_str) != Some("Object") {
+        return false;
+    }
+    let counted = preview
+        .get("ownPropertiesLength")
+        .and_then(Json::as_u64)
+        .is_some_and(|n| n < 10);
+    !counted
+        || preview
+            .get("privatePropertiesLength")
+            .and_then(Json::as_u64)
+            .is_some_and(|n| n > 0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn private_fields_are_asked_for_unless_the_preview_counted_none() {
+        let grip = |preview: Json| json!({"type": "object", "actor": "a", "preview": preview});
+        let counted = |n: u64| grip(json!({"kind": "Object", "ownPropertiesLength": n}));
+        assert!(!may_have_private_fields(&counted(2)));
+        assert!(may_have_private_fields(&grip(
+            json!({"kind": "Object", "ownPropertiesLength": 2, "privatePropertiesLength": 1})
+        )));
+        // Ten own properties: the preview stopped before counting private ones.
+        assert!(may_have_private_fields(&counted(10)));
+        // A nested grip: no preview at all.
+        assert!(may_have_private_fields(
+            &json!({"type": "object", "actor": "a"})
+        ));
+        assert!(!may_have_private_fields(&grip(
+            json!({"kind": "ArrayLike", "length": 3})
+        )));
+    }
 
     #[test]
     fn placement_policies() {
