@@ -59,6 +59,28 @@ if [ ! -f "tools/coverage/coverage-$coverage_version.dist-info/METADATA" ]; then
   rm -rf tools/coverage
   python3 -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --target tools/coverage "coverage==$coverage_version"
 fi
+# The same release's C tracer for CPython 3.12 and 3.13 (their wheels differ only in it), beside the
+# machine's own: one tools/coverage serves an interpreter of each, where sys.monitoring (the
+# `sysmon` core) is measured against the C tracer on the same interpreter. Only the extension is
+# taken from each wheel; an interpreter without its file would fall back to the Python tracer,
+# which the recorder refuses as not the core asked for.
+if [ "$(uname -m)" = x86_64 ]; then
+  for abi in 312 313; do
+    so="tools/coverage/coverage/tracer.cpython-$abi-x86_64-linux-gnu.so"
+    [ -f "$so" ] && continue
+    log "adding coverage.py $coverage_version's C tracer for CPython ${abi:0:1}.${abi:1}"
+    wheels=$(mktemp -d)
+    python3 -m pip download -q --disable-pip-version-check --no-deps --only-binary=:all: \
+      --implementation cp --python-version "${abi:0:1}.${abi:1}" --abi "cp$abi" \
+      --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux1_x86_64 \
+      -d "$wheels" "coverage==$coverage_version"
+    python3 -c 'import sys, zipfile, glob
+data = zipfile.ZipFile(glob.glob(sys.argv[1] + "/*.whl")[0]).read(sys.argv[2])
+open(sys.argv[1] + "/tracer.so", "wb").write(data)' "$wheels" "${so#tools/coverage/}"
+    mv "$wheels/tracer.so" "$so"
+    rm -rf "$wheels"
+  done
+fi
 # GenMorph's subjects and evaluation mutants: lodash, mathjs and StrykerJS's instrumenter, pinned
 # by recorder/js/genmorph/package-lock.json (npm registry). Reinstalled when the lock changes.
 js=recorder/js/genmorph

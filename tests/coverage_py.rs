@@ -356,6 +356,76 @@ fn a_core_the_interpreter_lacks_is_refused() {
     assert!(err.contains("the cores are `ctrace`"), "{err}");
 }
 
+/// `sys.monitoring` (coverage.py's `sysmon` core) on a Python 3.12 or later of this machine, against
+/// the C tracer on the same interpreter (setup.sh adds that interpreter's C tracer to coverage.py).
+/// Before 3.14 sysmon measures no branches: both engines then measure lines only, so a line's
+/// difference is the cores'. The C tracer alone on that interpreter still measures arcs.
+#[test]
+fn sys_monitoring_on_a_newer_python_measures_what_the_c_tracer_does() {
+    let newer = morphtrace_recorder::cod::python::newer_pythons();
+    let python = newer.first().unwrap_or_else(|| {
+        panic!("no Python 3.12 or later on this machine (python3.12 on PATH, or pyenv's versions)")
+    });
+    let py = python.display();
+    let dir = tempfile::tempdir().unwrap();
+    let (_, header, sessions) = record(
+        dir.path(),
+        PROGRAM,
+        &[
+            &format!("coverage.py={py}"),
+            &format!("coverage.py+sysmon={py}"),
+        ],
+        "1",
+    );
+    let cores: Vec<String> = header.engines.iter().map(|d| d.profiler()).collect();
+    assert_eq!(cores, ["coverage.py+ctrace", "coverage.py+sysmon"]);
+    let branches_by_sysmon = morphtrace_recorder::cod::python::measures_branches_by_sysmon(
+        header.engines[1].engine_version.as_deref().unwrap(),
+    );
+    for d in &header.engines {
+        let run = d.details.iter().find(|(k, _)| k == "run").unwrap();
+        assert_eq!(
+            run.1.contains("--branch"),
+            branches_by_sysmon,
+            "{:?}: {run:?}",
+            d.engine_version
+        );
+    }
+    let [s] = &sessions[..] else {
+        panic!("{sessions:?}")
+    };
+    assert_eq!(s.outcome, SessionOutcome::Finished, "{:?}", s.notes);
+    for r in s.coverage.iter().filter(|c| c.program == s.program) {
+        let f = &r.files[0];
+        let ran: Vec<usize> = (0..f.lines.len())
+            .filter(|&l| f.lines[l] == Some(1))
+            .map(|l| l + 1)
+            .collect();
+        let missed: Vec<usize> = (0..f.lines.len())
+            .filter(|&l| f.lines[l] == Some(0))
+            .map(|l| l + 1)
+            .collect();
+        assert_eq!((ran, missed), (vec![1, 2, 5, 7, 8, 9, 10, 12], vec![3, 11]));
+        assert_eq!(f.branches.is_empty(), !branches_by_sysmon);
+        assert_eq!(r.run.as_ref().unwrap().stdout, "8\n");
+    }
+    let judged = cod::judge_session(s);
+    assert!(judged.unjudged.is_empty(), "{:?}", judged.unjudged);
+    assert!(judged.found.is_empty(), "{:?}", judged.found);
+    // The C tracer alone on that interpreter measures arcs as on the machine's own.
+    let (_, header, sessions) = record(dir.path(), PROGRAM, &[&format!("coverage.py={py}")], "1");
+    assert!(header.engines[0]
+        .details
+        .iter()
+        .any(|(k, v)| k == "run" && v.contains("--branch")));
+    let arcs: Vec<String> = sessions[0].coverage[0].files[0]
+        .branches
+        .iter()
+        .map(|b| b.arc())
+        .collect();
+    assert!(arcs.contains(&"2->3".to_string()), "{arcs:?}");
+}
+
 /// A program that rebinds `builtins.len` while a function of its returns (found in CPython's
 /// `test_dynamic.py`, a held-out program). coverage.py's Python tracer, with `--branch`, calls
 /// `len` on the returning frame's bytecode: it gets the program's `len`, indexes past the

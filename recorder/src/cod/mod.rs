@@ -282,6 +282,23 @@ fn describe(
         profilers.push(p);
         descriptors.push(d);
     }
+    // Cores compared measure alike: where one cannot measure branches (sys.monitoring before
+    // Python 3.14), none does, so that a line's difference is the cores', not the modes'.
+    let lines_only = profilers
+        .iter()
+        .any(|p| matches!(p, Profiler::Py(py) if !py.branch));
+    if lines_only {
+        for (p, d) in profilers.iter_mut().zip(descriptors.iter_mut()) {
+            if let Profiler::Py(py) = p {
+                py.branch = false;
+                for (k, v) in d.details.iter_mut() {
+                    if k == python::RUN {
+                        *v = py.run_detail();
+                    }
+                }
+            }
+        }
+    }
     Ok((profilers, descriptors))
 }
 

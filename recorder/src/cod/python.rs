@@ -16,6 +16,83 @@ use std::time::Duration;
 
 /// The descriptor detail naming the core (`ctrace`, as asked; what coverage.py ran is checked).
 pub const CORE: &str = "core";
+/// The descriptor detail saying what a run measures (`CoveragePy::run_detail`).
+pub const RUN: &str = "run";
+
+/// Whether coverage.py's `sysmon` core measures branches on this interpreter (`CPython 3.14.0`):
+/// from Python 3.14, whose `sys.monitoring` has `BRANCH_LEFT`/`BRANCH_RIGHT` (coverage.py's
+/// `env.PYBEHAVIOR.branch_right_left`, 3.14.0a6 on; an alpha is not told apart here).
+pub fn measures_branches_by_sysmon(interpreter: &str) -> bool {
+    let version = interpreter.rsplit(' ').next().unwrap_or("");
+    let mut parts = version.split('.').map(|p| {
+        p.chars()
+            .take_while(char::is_ascii_digit)
+            .collect::<String>()
+            .parse::<u32>()
+            .unwrap_or(0)
+    });
+    (parts.next().unwrap_or(0), parts.next().unwrap_or(0)) >= (3, 14)
+}
+
+/// Interpreters of Python 3.12 or later on this machine (`python3.12`.. on PATH, pyenv's
+/// versions), for `coverage.py+sysmon=PATH`.
+pub fn newer_pythons() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let pyenv = std::env::var_os("PYENV_ROOT")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".pyenv")));
+    if let Some(Ok(dir)) = pyenv.map(|p| std::fs::read_dir(p.join("versions"))) {
+        let mut found: Vec<(Vec<u32>, PathBuf)> = dir
+            .flatten()
+            .filter_map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let v: Vec<u32> = name
+                    .split('.')
+                    .map(|p| p.parse().ok())
+                    .collect::<Option<_>>()?;
+                let exe = e.path().join("bin/python3");
+                (v.len() == 3 && v[..2] >= [3, 12][..] && exe.is_file()).then_some((v, exe))
+            })
+            .collect();
+        found.sort();
+        out.extend(found.into_iter().map(|(_, p)| p));
+    }
+    for minor in 12..=20 {
+        let name = format!("python3.{minor}");
+        if let Some(p) = std::env::var_os("PATH").and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|d| d.join(&name))
+                .find(|p| p.is_file())
+        }) {
+            // pyenv's shims are scripts in front of some interpreter: name the interpreter.
+            let script = std::fs::read(&p).is_ok_and(|b| b.starts_with(b"#!"));
+            if !script && !out.iter().any(|o| same_file(o, &p)) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+}
+
+/// ` (found here: coverage.py+sysmon=/path/python3 ...)` when this machine has a newer Python.
+fn newer_pythons_hint() -> String {
+    let found = newer_pythons();
+    if found.is_empty() {
+        return String::new();
+    }
+    format!(
+        " (found here: {})",
+        found
+            .iter()
+            .map(|p| format!("coverage.py+sysmon={}", p.display()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
 
 /// The counting harness (the ground truth).
 pub const COUNT: &str = include_str!("python-count.py");
@@ -75,6 +152,10 @@ pub struct CoveragePy {
     pub core: Core,
     /// coverage.py's `__version__`.
     pub version: String,
+    /// Whether runs measure branches (`coverage run --branch`): not where the core cannot
+    /// (`sys.monitoring` before Python 3.14 has no branch events, and coverage.py would fall back
+    /// to another core), nor beside such an engine (`measure_lines_only`).
+    pub branch: bool,
     /// The engines' sitecustomize (death with the recorder, the determinism prelude) and the
     /// counting harness; removed with the last clone.
     site: Arc<tempfile::TempDir>,
@@ -184,6 +265,7 @@ impl CoveragePy {
                 .unwrap_or_else(|| python.to_path_buf()),
             core,
             version: version.to_string(),
+            branch: core != Core::SysMon || measures_branches_by_sysmon(interpreter),
             site: Arc::new(site),
         };
         // The core that runs, on a program of two branches.
@@ -200,10 +282,20 @@ impl CoveragePy {
                 )))
             }
             Err(CoverageError::Tool { message, .. }) if message.contains("ran core") => {
+                let why = match core {
+                    Core::SysMon => format!(
+                        "sys.monitoring needs Python 3.12 or later; this is {interpreter}{}",
+                        newer_pythons_hint()
+                    ),
+                    _ => format!(
+                        "coverage.py has no C tracer for {interpreter} in {}",
+                        tools.display()
+                    ),
+                };
                 return Err(CoverageError::Usage(format!(
-                    "coverage.py+{}: {message} (sys.monitoring needs Python 3.12 or later; this is {interpreter})",
+                    "coverage.py+{}: {message} ({why})",
                     core.as_str()
-                )))
+                )));
             }
             Err(e) => return Err(e),
         }
@@ -216,13 +308,21 @@ impl CoveragePy {
             details: vec![
                 (CORE.into(), format!("{} ({})", core.as_str(), core.ran())),
                 ("coverage".into(), tools.display().to_string()),
-                (
-                    "run".into(),
-                    "coverage run --branch; coverage json (lines ran or not, arcs)".into(),
-                ),
+                (RUN.into(), me.run_detail()),
             ],
         };
         Ok((me, d))
+    }
+
+    /// The descriptor's `run` detail: what each run measures.
+    pub fn run_detail(&self) -> String {
+        if self.branch {
+            "coverage run --branch; coverage json (lines ran or not, arcs)".into()
+        } else {
+            "coverage run; coverage json (lines ran or not; no arcs: a core of the campaign \
+             measures no branches on this interpreter)"
+                .into()
+        }
     }
 
     fn command(&self, dir: &Path, prelude: Option<&Path>) -> Command {
@@ -269,7 +369,8 @@ impl CoveragePy {
         let mut cmd = self.command(&run_dir, prelude.then_some(prog.as_path()));
         cmd.env("COVERAGE_CORE", self.core.as_str())
             .env("COVERAGE_DEBUG_FILE", &debug)
-            .args(["-m", "coverage", "run", "--branch", "--debug=sys"])
+            .args(["-m", "coverage", "run", "--debug=sys"])
+            .args(self.branch.then_some("--branch"))
             .arg(format!("--rcfile={}", rc.display()))
             .arg(format!("--data-file={}", data.display()))
             .arg(&prog);

@@ -55,6 +55,19 @@ pub(crate) async fn engines(a: EnginesArgs) -> Result<ExitCode> {
             }
         }
     }
+    // sys.monitoring on the newer interpreters of this machine (`coverage.py+sysmon=PATH`).
+    for python in morphtrace_recorder::cod::python::newer_pythons() {
+        let name = format!("coverage.py+sysmon={}", python.display());
+        match CoveragePy::start(&python, Core::SysMon) {
+            Ok((p, d)) => println!(
+                "{name:<28} {:<10} {}{}",
+                "tool",
+                d.engine_version.unwrap_or_default(),
+                if p.branch { "" } else { " (lines only)" }
+            ),
+            Err(e) => println!("{name}: unusable: {e}"),
+        }
+    }
     match morphtrace_recorder::cod::csmith::version() {
         Ok(v) => println!("{:<28} {:<10} {v}", "csmith", "generator"),
         Err(e) => println!("csmith: unusable: {e}"),
