@@ -1371,6 +1371,60 @@ async fn a_class_instances_private_fields_on_three_engines() {
     );
 }
 
+/// V8 shows a loop body's `const` with the previous iteration's value while the binding is in its
+/// temporal dead zone again: each iteration has a new declarative environment (ECMAScript's
+/// CreatePerIterationEnvironment and block evaluation), so before `const o = ...` runs the binding
+/// is uninitialized, as SpiderMonkey and JavaScriptCore show it, and the program could not read
+/// it. Near miss: the same loop whose binding a closure captures (V8 keeps it in a context
+/// created anew each iteration) shows uninitialized on V8 too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn v8_shows_a_loop_bodys_const_from_the_previous_iteration_in_its_dead_zone() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "stale.js",
+        "function f(n) {\n  let sum = 0;\n  for (let i = 0; i < n; i++) {\n    const o = { x: i };\n    sum += o.x;\n  }\n  for (let j = 0; j < n; j++) {\n    const c = { x: j };\n    const read = () => c.x;\n    sum += read();\n  }\n  return sum;\n}\nf(2);\n",
+    );
+    let mut seen = Vec::new();
+    for kind in ["chromium", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(3, None).await.unwrap();
+        d.set_breakpoint(7, None).await.unwrap();
+        let mut shown = Vec::new();
+        let mut s = paused(d.control(&Action::Start).await.unwrap());
+        for name in ["o", "o", "c", "c"] {
+            shown.push(format!(
+                "{}:{name}={}",
+                s.location.line,
+                var(&s, name).value
+            ));
+            if shown.len() < 4 {
+                s = paused(d.control(&Action::Resume).await.unwrap());
+            }
+        }
+        seen.push((kind, shown));
+        d.close().await;
+        e.shutdown().await;
+    }
+    let dead = |o: &str| {
+        vec![
+            // 0-based lines: `const o` is line 4, `const c` line 8.
+            "3:o=<uninitialized>".to_string(),
+            format!("3:o={o}"),
+            "7:c=<uninitialized>".to_string(),
+            "7:c=<uninitialized>".to_string(),
+        ]
+    };
+    assert_eq!(
+        seen,
+        vec![
+            ("chromium", dead("Object { x: 0 }")),
+            ("firefox", dead("<uninitialized>")),
+            ("bun", dead("<uninitialized>")),
+        ]
+    );
+}
+
 /// Three engines, three places for one breakpoint on a derived class's line (V8 in its constructor,
 /// SpiderMonkey under the next-breakable policy at the class statement, JavaScriptCore at the next
 /// top-level statement): no engine stands alone, so the divergence keeps each two engines'

@@ -173,9 +173,14 @@ fn pause_divergence(
                     } else {
                         format!(" ({shell})")
                     };
+                    let dead = if path.is_empty() {
+                        dead_zone_remark(a, b, x, y)
+                    } else {
+                        ""
+                    };
                     return Some((
                         DivergenceKind::Variables,
-                        format!("{name}{path}: {x} vs {y}{shell}"),
+                        format!("{name}{path}: {x} vs {y}{shell}{dead}"),
                     ));
                 }
                 _ => {}
@@ -189,6 +194,27 @@ fn pause_divergence(
         }
     }
     None
+}
+
+/// Said of a binding one side shows uninitialized and the other with a value (not `undefined`,
+/// which is how Node 20 and older V8 show a binding in its dead zone), both paused at the same
+/// line and column: at one place of the program the binding is in its temporal dead zone or it
+/// is not, so one of the two shows what the program cannot see.
+pub const VALUE_IN_DEAD_ZONE_FIRST: &str =
+    "; first side shows a value, second side the binding uninitialized at the same place";
+pub const VALUE_IN_DEAD_ZONE_SECOND: &str =
+    "; second side shows a value, first side the binding uninitialized at the same place";
+
+fn dead_zone_remark(a: &PauseState, b: &PauseState, x: &Value, y: &Value) -> &'static str {
+    if a.location != b.location {
+        return "";
+    }
+    let shows = |v: &Value| !matches!(v, Value::Uninitialized | Value::Undefined);
+    match (x, y) {
+        (v, Value::Uninitialized) if shows(v) => VALUE_IN_DEAD_ZONE_FIRST,
+        (Value::Uninitialized, v) if shows(v) => VALUE_IN_DEAD_ZONE_SECOND,
+        _ => "",
+    }
 }
 
 /// The remark of a call-stack divergence where one side's stack is the other's with one more
@@ -1036,6 +1062,49 @@ mod async_stack_tests {
             ),
             None
         );
+    }
+
+    /// A binding one side shows with a value and the other uninitialized, both paused at the
+    /// same place, says which side shows the value; `undefined` (Node 20's dead zone), another
+    /// column, or a difference inside an object do not.
+    #[test]
+    fn a_value_against_a_binding_in_its_dead_zone_at_the_same_place_says_which_side_shows_it() {
+        use crate::trace::{Scope, ScopeKind, Variable};
+        let p = ComparisonPolicy::default();
+        let paused = |column: u32, value: Value| {
+            let mut s = at(&[("f", 4)]);
+            s.location.column = column;
+            s.stack[0].scopes = vec![Scope {
+                kind: ScopeKind::Block,
+                name: None,
+                variables: vec![Variable {
+                    name: "o".into(),
+                    value,
+                    reported: None,
+                }],
+            }];
+            Output::Paused(s)
+        };
+        let said = |a: &Output, b: &Output| compare_outputs(a, b, &p).unwrap().1;
+        let dead = paused(16, Value::Uninitialized);
+        let three = paused(16, Value::Number(3.0));
+        assert_eq!(
+            said(&dead, &three),
+            format!("o: <uninitialized> vs 3{VALUE_IN_DEAD_ZONE_SECOND}")
+        );
+        assert_eq!(
+            said(&three, &dead),
+            format!("o: 3 vs <uninitialized>{VALUE_IN_DEAD_ZONE_FIRST}")
+        );
+        assert_eq!(
+            said(&paused(16, Value::Undefined), &dead),
+            "o: undefined vs <uninitialized>"
+        );
+        assert_eq!(
+            said(&paused(2, Value::Number(3.0)), &dead),
+            "o: 3 vs <uninitialized>"
+        );
+        assert_eq!(said(&paused(16, Value::Number(4.0)), &three), "o: 4 vs 3");
     }
 
     /// Stacks alike but for V8's name of a class's initializer frame say so; another name, or
