@@ -1425,6 +1425,49 @@ async fn v8_shows_a_loop_bodys_const_from_the_previous_iteration_in_its_dead_zon
     );
 }
 
+/// A class's own name inside its body: ECMAScript's ClassDefinitionEvaluation binds it in a scope
+/// of the class (the `classScope`), which SpiderMonkey lists as a closure scope of the class's
+/// methods. Where nothing in the class refers to its name, SpiderMonkey optimizes the binding out
+/// and Firefox shows it so (`Debugger.Environment.getVariable`'s `optimizedOut`); V8 and
+/// JavaScriptCore leave that scope out, so the name's innermost binding there is the script's,
+/// the same class. Near miss: a class whose method names the class keeps the binding, and Firefox
+/// shows the class.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_shows_an_unreferenced_class_name_binding_optimized_out() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "classname.js",
+        "class Base {\n  constructor(n) { this.n = n; }\n}\nclass Quiet extends Base {\n  constructor(n) {\n    super(n);\n    this.extra = 2;\n  }\n}\nclass Named extends Base {\n  constructor(n) {\n    super(n);\n    this.same = this.constructor === Named;\n  }\n}\nnew Quiet(1);\nnew Named(2);\n",
+    );
+    let mut seen = Vec::new();
+    for kind in ["chromium", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(6, None).await.unwrap();
+        d.set_breakpoint(12, None).await.unwrap();
+        let quiet = paused(d.control(&Action::Start).await.unwrap());
+        let named = paused(d.control(&Action::Resume).await.unwrap());
+        seen.push((
+            kind,
+            quiet.location.line,
+            var(&quiet, "Quiet").value.to_string(),
+            named.location.line,
+            var(&named, "Named").value.to_string(),
+        ));
+        d.close().await;
+        e.shutdown().await;
+    }
+    let f = "Function".to_string();
+    assert_eq!(
+        seen,
+        vec![
+            ("chromium", 6, f.clone(), 12, f.clone()),
+            ("firefox", 6, "<optimized out>".to_string(), 12, f.clone()),
+            ("bun", 6, f.clone(), 12, f),
+        ]
+    );
+}
+
 /// Three engines, three places for one breakpoint on a derived class's line (V8 in its constructor,
 /// SpiderMonkey under the next-breakable policy at the class statement, JavaScriptCore at the next
 /// top-level statement): no engine stands alone, so the divergence keeps each two engines'
