@@ -84,6 +84,14 @@ fn reduce(archive: &Path, class: &str, bundle: &Path) -> PathBuf {
     bundle.to_path_buf()
 }
 
+/// The 1-based lines a report counts `n` (coverage.py: 1 ran, 0 did not).
+fn lines_with(f: &morphtrace_schema::FileCoverage, n: u64) -> Vec<usize> {
+    (0..f.lines.len())
+        .filter(|&l| f.lines[l] == Some(n))
+        .map(|l| l + 1)
+        .collect()
+}
+
 #[test]
 fn both_cores_report_every_line_and_arc_and_agree_with_the_counters() {
     let dir = tempfile::tempdir().unwrap();
@@ -109,16 +117,8 @@ fn both_cores_report_every_line_and_arc_and_agree_with_the_counters() {
     for r in &on_p {
         let f = &r.files[0];
         assert!(f.executed_only);
-        let ran: Vec<usize> = (0..f.lines.len())
-            .filter(|&l| f.lines[l] == Some(1))
-            .map(|l| l + 1)
-            .collect();
-        let missed: Vec<usize> = (0..f.lines.len())
-            .filter(|&l| f.lines[l] == Some(0))
-            .map(|l| l + 1)
-            .collect();
-        assert_eq!(ran, [1, 2, 5, 7, 8, 9, 10, 12]);
-        assert_eq!(missed, [3, 11]);
+        assert_eq!(lines_with(f, 1), [1, 2, 5, 7, 8, 9, 10, 12]);
+        assert_eq!(lines_with(f, 0), [3, 11]);
         let arcs: Vec<(String, Option<u64>)> =
             f.branches.iter().map(|b| (b.arc(), b.count)).collect();
         for want in [
@@ -397,15 +397,10 @@ fn sys_monitoring_on_a_newer_python_measures_what_the_c_tracer_does() {
     assert_eq!(s.outcome, SessionOutcome::Finished, "{:?}", s.notes);
     for r in s.coverage.iter().filter(|c| c.program == s.program) {
         let f = &r.files[0];
-        let ran: Vec<usize> = (0..f.lines.len())
-            .filter(|&l| f.lines[l] == Some(1))
-            .map(|l| l + 1)
-            .collect();
-        let missed: Vec<usize> = (0..f.lines.len())
-            .filter(|&l| f.lines[l] == Some(0))
-            .map(|l| l + 1)
-            .collect();
-        assert_eq!((ran, missed), (vec![1, 2, 5, 7, 8, 9, 10, 12], vec![3, 11]));
+        assert_eq!(
+            (lines_with(f, 1), lines_with(f, 0)),
+            (vec![1, 2, 5, 7, 8, 9, 10, 12], vec![3, 11])
+        );
         assert_eq!(f.branches.is_empty(), !branches_by_sysmon);
         assert_eq!(r.run.as_ref().unwrap().stdout, "8\n");
     }

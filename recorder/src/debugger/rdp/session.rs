@@ -794,18 +794,10 @@ impl RdpSession {
         } else {
             ("enumProperties", json!({"options": {}}))
         };
-        let it = self.request(actor, method, fields).await.map_err(err)?;
-        let (Some(it_actor), count) = (
-            it.pointer("/iterator/actor").and_then(Json::as_str),
-            it.pointer("/iterator/count")
-                .and_then(Json::as_u64)
-                .unwrap_or(0) as usize,
-        ) else {
+        let Some((it_actor, count)) = self.iterator(actor, method, fields).await? else {
             return Ok((Vec::new(), false));
         };
-        if count == 0 {
-            return Ok((Vec::new(), false));
-        }
+        let it_actor = it_actor.as_str();
         let mut props: Vec<(String, Json)> = Vec::new();
         let mut truncated;
         if indexed && !few_present {
@@ -896,6 +888,26 @@ impl RdpSession {
         Ok((out, truncated))
     }
 
+    /// An iterator actor over an object's entries (`enumProperties`, `enumEntries`,
+    /// `enumPrivateProperties`) and how many it holds; `None` when it holds none.
+    async fn iterator(
+        &self,
+        actor: &str,
+        method: &str,
+        fields: Json,
+    ) -> Result<Option<(String, usize)>, DebuggerError> {
+        let it = self.request(actor, method, fields).await.map_err(err)?;
+        let count = it
+            .pointer("/iterator/count")
+            .and_then(Json::as_u64)
+            .unwrap_or(0) as usize;
+        Ok(it
+            .pointer("/iterator/actor")
+            .and_then(Json::as_str)
+            .filter(|_| count > 0)
+            .map(|a| (a.to_string(), count)))
+    }
+
     /// An object's private fields (`enumPrivateProperties`: SpiderMonkey's
     /// `Debugger.Object.getOwnPrivateProperties`, fields only), at most `room` of them, appended
     /// by name; whether more were left out.
@@ -906,23 +918,14 @@ impl RdpSession {
         depth: u32,
         out: &mut Vec<Entry>,
     ) -> Result<bool, DebuggerError> {
-        let it = self
-            .request(actor, "enumPrivateProperties", json!({}))
-            .await
-            .map_err(err)?;
-        let (Some(it_actor), count) = (
-            it.pointer("/iterator/actor").and_then(Json::as_str),
-            it.pointer("/iterator/count")
-                .and_then(Json::as_u64)
-                .unwrap_or(0) as usize,
-        ) else {
+        let Some((it_actor, count)) = self
+            .iterator(actor, "enumPrivateProperties", json!({}))
+            .await?
+        else {
             return Ok(false);
         };
-        if count == 0 {
-            return Ok(false);
-        }
         let slice = self
-            .request(it_actor, "slice", json!({"start": 0, "count": count}))
+            .request(&it_actor, "slice", json!({"start": 0, "count": count}))
             .await
             .map_err(err)?;
         let fields: Vec<(&str, &Json)> = slice
