@@ -489,6 +489,78 @@ async fn debugpy_runs_under_each_tracer() {
     assert!(EngineSpec::parse("node+python").is_err());
 }
 
+/// On a Python 3.12 or later, pydevd picks its `sys.monitoring` backend unless told otherwise:
+/// `debugpy+sysmon` runs it, `debugpy+python` the `sys.settrace` tracer on the same interpreter
+/// (the switch is set either way), and the program's process shows which one traces it
+/// (`sys.monitoring`'s debugger tool, `sys.gettrace()`). On the machine's 3.11 `debugpy+sysmon`
+/// is refused rather than run as settrace.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_runs_its_sys_monitoring_backend_on_a_newer_python() {
+    let _g = SERIAL.lock().await;
+    let newer = morphtrace_recorder::cod::python::newer_pythons();
+    let python = newer.first().unwrap_or_else(|| {
+        panic!("no Python 3.12 or later on this machine (python3.12 on PATH, or pyenv's versions)")
+    });
+    let (_dir, p) = inline(
+        "backend.py",
+        "def f(x):\n    y = x + 1\n    return y\n\nprint(f(1))\n",
+    );
+    let mut pauses = Vec::new();
+    for (tracer, monitored) in [("python", false), ("sysmon", true)] {
+        let spec = EngineSpec::parse(&format!("debugpy+{tracer}={}", python.display())).unwrap();
+        let mut e = spec.launch(&CaptureOptions::default(), 1).await.unwrap();
+        assert!(e.descriptor().label().ends_with(&format!("+{tracer}")));
+        assert_eq!(
+            EngineSpec::of(e.descriptor()).variant.as_deref(),
+            Some(tracer)
+        );
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(1, None).await.unwrap();
+        let s = paused(d.control(&Action::Start).await.unwrap());
+        let probe =
+            "(__import__('sys').monitoring.get_tool(0), __import__('sys').gettrace() is None)";
+        let Output::Evaluated {
+            value: Value::Object {
+                entries: Some(e0), ..
+            },
+            threw: false,
+        } = d.evaluate(probe).await.unwrap()
+        else {
+            panic!("{tracer}: the probe did not evaluate");
+        };
+        let tool = e0[0].value.to_string();
+        assert_eq!(
+            (tool.contains("pydevd"), e0[1].value.clone()),
+            (monitored, Value::Bool(monitored)),
+            "{tracer}: tool {tool}"
+        );
+        let mut lines = vec![s.location.line.to_string()];
+        while lines.len() < 4 {
+            match d.control(&Action::StepOver).await.unwrap() {
+                Output::Paused(s) => lines.push(s.location.line.to_string()),
+                Output::Finished { .. } => {
+                    lines.push("end".into());
+                    break;
+                }
+                other => panic!("{tracer}: {other:?}"),
+            }
+        }
+        pauses.push(lines);
+        d.close().await;
+        e.shutdown().await;
+    }
+    // Steps over from the breakpoint (0-based lines): into `return y`, then out of `f`. The
+    // settrace tracer runs to the program's end, as on 3.11 (the top-level frame has no line
+    // left to stop on); the sys.monitoring backend stops on the caller's line of the call, as
+    // the JavaScript debuggers do: pydevd's two backends differ there.
+    assert_eq!(pauses, [vec!["1", "2", "end"], vec!["1", "2", "4", "end"]]);
+    let on_this = EngineSpec::parse("debugpy+sysmon").unwrap();
+    match on_this.launch(&CaptureOptions::default(), 1).await {
+        Err(e) => assert!(e.to_string().contains("needs Python 3.12"), "{e}"),
+        Ok(_) => panic!("debugpy+sysmon ran on the machine's python3 (3.11)"),
+    }
+}
+
 const PLANTED: &str = r#"def scale(v, k):
     out = v * k
     return out

@@ -314,7 +314,7 @@ pub(crate) struct EngineArgs {
     /// An engine: `chromium`, `node`, `firefox`, `KIND=/path/to/executable`, `node@22` (project-local
     /// version installed by scripts/setup.sh), or a version installed on demand from the npm
     /// registry into the engine cache: `chromium@92` .. `chromium@153` (`chromium@123.0.1`),
-    /// `deno`, `deno@2.7`; Python's `debugpy` (`debugpy+python`: pydevd's pure-Python tracer),
+    /// `deno`, `deno@2.7`; Python's `debugpy` (`debugpy+python`: pydevd's pure-Python tracer; `debugpy+sysmon=PY`: its sys.monitoring backend, on a Python 3.12+),
     /// `pdb`; coverage profilers `gcov`, `llvm-cov`, `v8`, `coverage.py` (its C tracer;
     /// `coverage.py+pytrace`, `coverage.py+sysmon` its other cores, `coverage.py=/path/to/python`
     /// another interpreter). Repeat for several.

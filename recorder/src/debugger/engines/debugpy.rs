@@ -25,14 +25,16 @@ use tokio::process::Command;
 /// The descriptor detail that names the tracer (`cython (PYDEVD_USE_CYTHON=YES)`).
 pub const TRACER: &str = "tracer";
 
-/// pydevd's tracers on an interpreter with `sys.settrace` only (CPython before 3.12): its
-/// compiled one (Cython) and its pure-Python one. Both trace the same way; a difference
-/// between them is pydevd's.
+/// pydevd's tracers: over `sys.settrace`, its compiled one (Cython) and its pure-Python one,
+/// which trace the same way; and, on CPython 3.12 and later, its `sys.monitoring` backend
+/// (PEP 669, pure Python here), which pydevd picks by default there. A difference between any
+/// two is pydevd's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Tracer {
     #[default]
     Cython,
     Python,
+    SysMon,
 }
 
 impl Tracer {
@@ -40,6 +42,7 @@ impl Tracer {
         match s {
             "cython" => Some(Tracer::Cython),
             "python" => Some(Tracer::Python),
+            "sysmon" => Some(Tracer::SysMon),
             _ => None,
         }
     }
@@ -48,17 +51,46 @@ impl Tracer {
         match self {
             Tracer::Cython => "cython",
             Tracer::Python => "python",
+            Tracer::SysMon => "sysmon",
         }
     }
 
-    /// pydevd's switch: `YES` fails at start-up when the compiled tracer does not load, rather
-    /// than falling back to the other one silently.
+    /// pydevd's switch for its compiled code: `YES` fails at start-up when the compiled tracer
+    /// does not load, rather than falling back to the other one silently. The `sys.monitoring`
+    /// backend runs as Python (its compiled module is built per interpreter).
     fn env(self) -> &'static str {
         match self {
             Tracer::Cython => "YES",
-            Tracer::Python => "NO",
+            Tracer::Python | Tracer::SysMon => "NO",
         }
     }
+
+    /// pydevd's backend switch, set either way: on 3.12 and later pydevd would otherwise pick
+    /// `sys.monitoring` for the settrace tracers too.
+    fn monitoring(self) -> &'static str {
+        match self {
+            Tracer::SysMon => "1",
+            Tracer::Cython | Tracer::Python => "0",
+        }
+    }
+
+    fn detail(self) -> String {
+        format!(
+            "{} (PYDEVD_USE_CYTHON={}, PYDEVD_USE_SYS_MONITORING={})",
+            self.name(),
+            self.env(),
+            self.monitoring()
+        )
+    }
+}
+
+/// Whether an interpreter (`CPython 3.12.1`, as `python::interpreter` names it) has
+/// `sys.monitoring`: pydevd reads its switch only there, and would trace with `sys.settrace`
+/// silently elsewhere.
+fn has_sys_monitoring(interpreter: &str) -> bool {
+    let version = interpreter.rsplit(' ').next().unwrap_or("");
+    let mut parts = version.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    (parts.next().unwrap_or(0), parts.next().unwrap_or(0)) >= (3, 12)
 }
 
 /// Where `scripts/setup.sh` installs debugpy (pinned): put on the adapter's `PYTHONPATH`.
@@ -133,6 +165,17 @@ impl DebugpyEngine {
             ))
         })?;
         let version = found.answers.first().cloned().unwrap_or_default();
+        if tracer == Tracer::SysMon && !has_sys_monitoring(&found.name) {
+            return Err(fail(format!(
+                "debugpy+sysmon: pydevd's sys.monitoring backend needs Python 3.12 or later; this \
+                 is {}{}",
+                found.name,
+                crate::cod::python::newer_pythons()
+                    .first()
+                    .map(|p| format!(" (try debugpy+sysmon={})", p.display()))
+                    .unwrap_or_default()
+            )));
+        }
         let interpreter = Some(found.name);
         let python = found.executable;
         let site =
@@ -148,10 +191,7 @@ impl DebugpyEngine {
             engine_version: interpreter,
             details: vec![
                 ("debugpy".into(), tools.display().to_string()),
-                (
-                    TRACER.into(),
-                    format!("{} (PYDEVD_USE_CYTHON={})", tracer.name(), tracer.env()),
-                ),
+                (TRACER.into(), tracer.detail()),
                 (
                     "launch".into(),
                     "stopOnEntry, justMyCode, PYTHONHASHSEED=0".into(),
@@ -191,6 +231,7 @@ impl DebugpyEngine {
             "PYTHONHASHSEED": "0",
             "PYTHONPATH": self.runtime.path,
             "PYDEVD_USE_CYTHON": self.runtime.tracer.env(),
+            "PYDEVD_USE_SYS_MONITORING": self.runtime.tracer.monitoring(),
         });
         if self.opts.prelude {
             env["MORPHTRACE_PRELUDE"] = json!(path);
@@ -237,6 +278,7 @@ async fn start(rt: &Runtime) -> Result<Launched, DebuggerError> {
         .env("PYTHONHASHSEED", "0")
         .env("MORPHTRACE_STATUS_DIR", rt.statuses())
         .env("PYDEVD_USE_CYTHON", rt.tracer.env())
+        .env("PYDEVD_USE_SYS_MONITORING", rt.tracer.monitoring())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())

@@ -146,7 +146,8 @@ impl EngineSpec {
             (EngineKind::Debugpy, Some(v)) if debugpy::Tracer::parse(v).is_some() => {}
             (EngineKind::Debugpy, Some(v)) => {
                 return Err(format!(
-                    "debugpy+{v}: the tracers are `cython` (the default) and `python`"
+                    "debugpy+{v}: the tracers are `cython` (the default), `python` and, on \
+                     Python 3.12 and later, `sysmon`"
                 ))
             }
             (EngineKind::CoveragePy, Some(v)) if crate::cod::python::Core::parse(v).is_some() => {}
