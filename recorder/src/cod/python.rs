@@ -5,6 +5,8 @@
 
 use super::process::{self, Limits};
 use super::CoverageError;
+use crate::debugger::engines::python::minor_version;
+pub use crate::debugger::engines::python::newer_pythons;
 use morphtrace_schema::lines::{Breaks, LineIndex};
 use morphtrace_schema::{BranchCount, EngineDescriptor, EngineKind, ProgramRun, Protocol};
 use serde::Deserialize;
@@ -23,59 +25,7 @@ pub const RUN: &str = "run";
 /// from Python 3.14, whose `sys.monitoring` has `BRANCH_LEFT`/`BRANCH_RIGHT` (coverage.py's
 /// `env.PYBEHAVIOR.branch_right_left`, 3.14.0a6 on; an alpha is not told apart here).
 pub fn measures_branches_by_sysmon(interpreter: &str) -> bool {
-    let version = interpreter.rsplit(' ').next().unwrap_or("");
-    let mut parts = version.split('.').map(|p| {
-        p.chars()
-            .take_while(char::is_ascii_digit)
-            .collect::<String>()
-            .parse::<u32>()
-            .unwrap_or(0)
-    });
-    (parts.next().unwrap_or(0), parts.next().unwrap_or(0)) >= (3, 14)
-}
-
-/// Interpreters of Python 3.12 or later on this machine (`python3.12`.. on PATH, pyenv's
-/// versions), for `coverage.py+sysmon=PATH`.
-pub fn newer_pythons() -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let pyenv = std::env::var_os("PYENV_ROOT")
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".pyenv")));
-    if let Some(Ok(dir)) = pyenv.map(|p| std::fs::read_dir(p.join("versions"))) {
-        let mut found: Vec<(Vec<u32>, PathBuf)> = dir
-            .flatten()
-            .filter_map(|e| {
-                let name = e.file_name().to_string_lossy().into_owned();
-                let v: Vec<u32> = name
-                    .split('.')
-                    .map(|p| p.parse().ok())
-                    .collect::<Option<_>>()?;
-                let exe = e.path().join("bin/python3");
-                (v.len() == 3 && v[..2] >= [3, 12][..] && exe.is_file()).then_some((v, exe))
-            })
-            .collect();
-        found.sort();
-        out.extend(found.into_iter().map(|(_, p)| p));
-    }
-    for minor in 12..=20 {
-        let name = format!("python3.{minor}");
-        if let Some(p) = std::env::var_os("PATH").and_then(|path| {
-            std::env::split_paths(&path)
-                .map(|d| d.join(&name))
-                .find(|p| p.is_file())
-        }) {
-            // pyenv's shims are scripts in front of some interpreter: name the interpreter.
-            let script = std::fs::read(&p).is_ok_and(|b| b.starts_with(b"#!"));
-            if !script && !out.iter().any(|o| same_file(o, &p)) {
-                out.push(p);
-            }
-        }
-    }
-    out
-}
-
-fn same_file(a: &Path, b: &Path) -> bool {
-    matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    minor_version(interpreter) >= (3, 14)
 }
 
 /// ` (found here: coverage.py+sysmon=/path/python3 ...)` when this machine has a newer Python.
@@ -154,7 +104,7 @@ pub struct CoveragePy {
     pub version: String,
     /// Whether runs measure branches (`coverage run --branch`): not where the core cannot
     /// (`sys.monitoring` before Python 3.14 has no branch events, and coverage.py would fall back
-    /// to another core), nor beside such an engine (`measure_lines_only`).
+    /// to another core), nor beside such an engine in one campaign (`cod::profilers`).
     pub branch: bool,
     /// The engines' sitecustomize (death with the recorder, the determinism prelude) and the
     /// counting harness; removed with the last clone.

@@ -88,9 +88,7 @@ impl Tracer {
 /// `sys.monitoring`: pydevd reads its switch only there, and would trace with `sys.settrace`
 /// silently elsewhere.
 fn has_sys_monitoring(interpreter: &str) -> bool {
-    let version = interpreter.rsplit(' ').next().unwrap_or("");
-    let mut parts = version.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
-    (parts.next().unwrap_or(0), parts.next().unwrap_or(0)) >= (3, 12)
+    super::python::minor_version(interpreter) >= (3, 12)
 }
 
 /// Where `scripts/setup.sh` installs debugpy (pinned): put on the adapter's `PYTHONPATH`.
@@ -170,7 +168,7 @@ impl DebugpyEngine {
                 "debugpy+sysmon: pydevd's sys.monitoring backend needs Python 3.12 or later; this \
                  is {}{}",
                 found.name,
-                crate::cod::python::newer_pythons()
+                super::python::newer_pythons()
                     .first()
                     .map(|p| format!(" (try debugpy+sysmon={})", p.display()))
                     .unwrap_or_default()
