@@ -28,7 +28,7 @@ const DEBUGGER_LIMITS: &[&str] = &[
     "--action-timeout",
     "8",
     "--session-timeout",
-    "25",
+    "12",
     "--memory-limit",
     "1024",
     "--max-actions",

@@ -1170,7 +1170,7 @@ fn summary_line<'a>(out: &'a str, prefix: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no {prefix} in {out}"))
 }
 
-/// A campaign over the bundled DBDB programs and test262 tests on Chromium and Node, five
+/// A campaign over the bundled DBDB programs and test262 tests on Chromium and Node, three
 /// rounds, two seeds: chains linked in the archive, derived programs stored, the summary per
 /// transformation and round, and the same archive again from the same seeds.
 #[test]
@@ -1180,7 +1180,7 @@ fn a_campaign_records_linked_chains_deterministically() {
         let path = out.join(name);
         let o = Command::new(RECORD)
             .args(["run", "--strategy", "metamorphic", "--engine", "chromium"])
-            .args(["--engine", "node", "--rounds", "5", "--seeds", "1..2"])
+            .args(["--engine", "node", "--rounds", "3", "--seeds", "1..2"])
             .arg("--corpus")
             .arg(root().join("corpus/dbdb/manual"))
             .args(
