@@ -791,3 +791,79 @@ fn a_c_cod_reproducer_compares_one_line_of_p_and_its_variant_with_either_profile
     }
     assert!(morphtrace_recorder::reduce::coverage::c_cod_script("v8", 0, 0, "strong").is_none());
 }
+
+/// The command lines (arguments) of the processes that name something under `dir`.
+fn processes_under(dir: &Path) -> Vec<Vec<String>> {
+    let dir = dir.to_string_lossy().into_owned();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| {
+            String::from_utf8_lossy(&c)
+                .split('\0')
+                .filter(|a| !a.is_empty())
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        })
+        .filter(|args| args.iter().any(|a| a.contains(&dir)))
+        .collect()
+}
+
+/// C-Vise stops a test by killing its process group, and so does morphtrace when the reduction
+/// budget ends: the undefined-behaviour guard's sanitized run of a looping candidate must go
+/// with it (under plain `timeout` it sat in a group of its own and, once `timeout` was killed,
+/// ran on for 40 minutes of a CI run).
+#[test]
+fn the_guard_s_sanitized_run_dies_with_the_killed_test() {
+    use std::os::unix::process::CommandExt;
+    let dir = tempfile::tempdir().unwrap();
+    let guard = dir.path().join("well-defined.sh");
+    std::fs::write(&guard, morphtrace_recorder::reduce::coverage::WELL_DEFINED).unwrap();
+    std::fs::write(
+        dir.path().join("spin.c"),
+        "int main(void) { volatile int i = 0; for (;;) i++; return 0; }\n",
+    )
+    .unwrap();
+    let tmp = dir.path().join("tmp");
+    std::fs::create_dir(&tmp).unwrap();
+    let mut test = Command::new("sh")
+        .arg(&guard)
+        .arg("spin.c")
+        .current_dir(dir.path())
+        .env("TMPDIR", &tmp)
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    // Compiling with both compilers takes a few seconds; then the sanitized binary spins.
+    let t0 = std::time::Instant::now();
+    let running = loop {
+        let found = processes_under(&tmp);
+        // The sanitized binary itself (not clang's command that writes it).
+        if found.iter().any(|args| args[0].ends_with("/ub")) {
+            break found;
+        }
+        assert!(
+            t0.elapsed() < Duration::from_secs(120),
+            "the guard never ran the sanitized binary: {:?}",
+            test.try_wait()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    // SAFETY: kill(2) on the process group of our own child, which we have not reaped.
+    unsafe {
+        libc::kill(-(test.id() as i32), libc::SIGKILL);
+    }
+    let _ = test.wait();
+    let t1 = std::time::Instant::now();
+    // Well before the guard's own 10-second timeout would end it.
+    while t1.elapsed() < Duration::from_secs(3) && !processes_under(&tmp).is_empty() {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let left = processes_under(&tmp);
+    assert!(
+        left.is_empty(),
+        "left running after the kill: {left:?} (before it: {running:?})"
+    );
+}

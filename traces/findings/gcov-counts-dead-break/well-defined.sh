@@ -24,6 +24,11 @@ grep -q -E '\[-W(uninitialized|maybe-uninitialized|implicit-int|implicit-functio
 # What the compiler cannot see: run it under AddressSanitizer and UndefinedBehaviorSanitizer.
 clang -O0 -w $inc -fsanitize=address,undefined -fno-sanitize-recover=undefined "$f" -o "$w/ub" \
   2>/dev/null || exit 1
-ASAN_OPTIONS=detect_leaks=0 timeout 10 "$w/ub" >/dev/null 2>"$w/report"
+# In the caller's process group (--foreground: plain `timeout` makes a group of its own, which
+# C-Vise's and morphtrace's group kills then miss, and a looping candidate ran on for 40 minutes
+# once `timeout` itself was killed), and under a CPU-time limit that the kernel enforces even on
+# an orphan.
+(ulimit -t 12 && ASAN_OPTIONS=detect_leaks=0 exec timeout --foreground -k 1 10 "$w/ub") \
+  >/dev/null 2>"$w/report"
 grep -q -e 'runtime error:' -e 'ERROR: AddressSanitizer' "$w/report" && exit 1
 exit 0
