@@ -912,6 +912,8 @@ fn every_finding_in_traces_reproduces_on_todays_engines() {
             .args(local_engines(b))
             // coverage.py's bundles: the pinned coverage.py of the clone's `tools/`.
             .env("COVERAGE_PATH", root().join("tools/coverage"))
+            // debugpy's bundles: the pinned debugpy of the clone's `tools/`.
+            .env("DEBUGPY_PATH", root().join("tools/python"))
             .env("TMPDIR", tmp.path())
             .output()
             .unwrap();

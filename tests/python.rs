@@ -1325,14 +1325,14 @@ const GENEXPR: &str = "def total(xs):
 print(total([1, 2, 3]))
 ";
 
-/// A step out of a `<genexpr>` frame with a breakpoint on its line: debugpy stops at the
-/// generator's `yield`, shown in `total`; pdb does not stop at a yield of the generator it
-/// returns from, and stops in it at the breakpoint as it runs for the next element. The
-/// divergence says pdb's side is one frame further in, in `<genexpr>`, the rule judges it by
-/// design, and debugpy resumes to the breakpoint where pdb is (the same element: the values
-/// agree from there on).
+/// A step out of a `<genexpr>` frame with a breakpoint on its line: debugpy's settrace tracer
+/// stops at the generator's first `yield`, shown in `total` (pydevd takes the yield for a return:
+/// traces/findings/debugpy-a-step-out-of-a-generator-expression-stops-at-its-first-yield); pdb
+/// runs on and stops in the generator at the breakpoint as it runs for the next element. The
+/// divergence says pdb's side is one frame further in, in `<genexpr>`; the rule judges it a
+/// debugpy fault, so lockstep stops there.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn lockstep_sees_pdb_stay_in_a_generator_expression_that_debugpy_steps_out_of() {
+async fn lockstep_stops_where_debugpy_steps_out_of_a_generator_expression_at_its_first_yield() {
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline("genexpr.py", GENEXPR);
     let rec = debugpy_and_pdb_under_triage(
@@ -1352,7 +1352,7 @@ async fn lockstep_sees_pdb_stay_in_a_generator_expression_that_debugpy_steps_out
             &Action::StepOut,
             "stack [total, ] vs [<genexpr>, total, ]; second side one frame further in, in \
              <genexpr>",
-            true
+            false
         )]
     );
     let tops = |t: &morphtrace_schema::Trace| -> Vec<String> {
@@ -1365,15 +1365,9 @@ async fn lockstep_sees_pdb_stay_in_a_generator_expression_that_debugpy_steps_out
             })
             .collect()
     };
-    // debugpy: its step out's stop in `total`, then its catch-up resume's and the resume's.
-    assert_eq!(
-        tops(&rec.traces[0]),
-        ["total", "<genexpr>", "total", "<genexpr>", "<genexpr>"]
-    );
-    assert_eq!(
-        tops(&rec.traces[1]),
-        ["total", "<genexpr>", "<genexpr>", "<genexpr>"]
-    );
+    // Nothing after the step out: lockstep stopped at the fault.
+    assert_eq!(tops(&rec.traces[0]), ["total", "<genexpr>", "total"]);
+    assert_eq!(tops(&rec.traces[1]), ["total", "<genexpr>", "<genexpr>"]);
 }
 
 /// A generator function consumed by a `for` loop, and one consumed by explicit `next` calls.
