@@ -11,6 +11,10 @@ use morphtrace_schema::{Action, ParentRef, SessionId, SessionMode, Transformatio
 pub struct RandomParams {
     /// Breakpoints to set per program line (DBDB: 0.1).
     pub bp_per_line: f64,
+    /// Breakpoints to set before the start at most, whatever the program's length: beyond
+    /// DBDB, whose programs were short. Ten megabytes of statements would otherwise ask for
+    /// some 16k breakpoints, one round trip each, and spend the session on them.
+    pub max_breakpoints: u32,
     /// Probability of removing a breakpoint right after setting it (DBDB: 0.2).
     pub remove_prob: f64,
     /// Control actions (start, resume, steps) and evaluations at most (DBDB: 20).
@@ -69,6 +73,7 @@ impl Default for RandomParams {
     fn default() -> Self {
         RandomParams {
             bp_per_line: 0.1,
+            max_breakpoints: 256,
             remove_prob: 0.2,
             max_actions: 20,
             evaluate_weight: 0.0,
@@ -98,6 +103,10 @@ impl RandomParams {
     pub fn params(&self) -> Vec<(String, String)> {
         let mut out = vec![
             ("random.bp_per_line".into(), self.bp_per_line.to_string()),
+            (
+                "random.max_breakpoints".into(),
+                self.max_breakpoints.to_string(),
+            ),
             ("random.remove_prob".into(), self.remove_prob.to_string()),
             ("random.max_actions".into(), self.max_actions.to_string()),
         ];

@@ -85,70 +85,81 @@ fn mutate(rng: &mut ChaCha8Rng, data: &[u8]) -> (String, Vec<u8>) {
 
 #[test]
 fn reader_never_panics_and_never_returns_a_corrupted_session() {
-    let mut cases = 0;
-    let mut read = 0;
-    let mut refused = 0;
-    for (name, data) in archives() {
-        let original = ArchiveReader::from_bytes(data.clone()).unwrap();
-        let truth: HashMap<SessionId, Session> = original
-            .sessions()
-            .map(|s| s.map(|s| (s.id, s)))
-            .collect::<Result<_, _>>()
-            .unwrap();
-        let offsets: Vec<u64> = original.session_frames().iter().map(|f| f.offset).collect();
-        // Session frames that end at or before `cut` (the next frame's start bounds each one's
-        // end; the last one's end is unknown, so it is never required).
-        let whole_before = |cut: usize| offsets.windows(2).filter(|w| w[1] <= cut as u64).count();
-        let mut rng = ChaCha8Rng::seed_from_u64(0x5eed ^ data.len() as u64);
-        for _ in 0..1500 {
-            cases += 1;
-            let (desc, bytes) = mutate(&mut rng, &data);
-            let result =
-                std::panic::catch_unwind(|| match ArchiveReader::from_bytes(bytes.clone()) {
-                    Ok(r) => {
-                        let report = r.recovery().to_string();
-                        assert!(!report.is_empty());
-                        let mut kept = 0;
-                        for s in r.sessions() {
-                            match s {
-                                Ok(s) => {
-                                    let t = truth.get(&s.id);
-                                    assert_eq!(
-                                        t,
-                                        Some(&s),
-                                        "{name}: {desc}: a session came back altered"
-                                    );
-                                    kept += 1;
-                                }
-                                Err(e) => assert!(!e.to_string().is_empty()),
-                            }
-                        }
-                        if bytes.len() < data.len() && data.starts_with(&bytes) {
-                            // A pure truncation loses only sessions whose frame was cut: it
-                            // cannot use the index, and keeps every frame before the cut.
-                            assert!(r.recovery().index != IndexStatus::Used);
-                            let want = whole_before(bytes.len());
-                            assert!(
-                                kept >= want,
-                                "{name}: {desc}: kept {kept} sessions, {want} frames were whole"
-                            );
-                        }
-                        (true, kept)
-                    }
-                    Err(e) => {
-                        assert!(!e.to_string().is_empty());
-                        (false, 0)
-                    }
-                });
-            match result {
-                Ok((true, _)) => read += 1,
-                Ok((false, _)) => refused += 1,
-                Err(_) => panic!("{name}: reader panicked on: {desc}"),
-            }
-        }
-    }
+    // One thread per archive: the same cases, over both cores (each archive's cases are drawn
+    // from a generator of its own).
+    let counts: Vec<(usize, usize, usize)> = std::thread::scope(|scope| {
+        let threads: Vec<_> = archives()
+            .into_iter()
+            .map(|(name, data)| scope.spawn(move || fuzz_one(&name, &data)))
+            .collect();
+        threads
+            .into_iter()
+            .map(|t| t.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let (cases, read, refused) = counts
+        .iter()
+        .fold((0, 0, 0), |a, c| (a.0 + c.0, a.1 + c.1, a.2 + c.2));
     eprintln!("{cases} cases: {read} read (with recovery), {refused} refused with an error");
     assert!(read > refused, "most damage is recoverable");
+}
+
+/// 1500 damaged copies of one archive: (cases, read, refused).
+fn fuzz_one(name: &str, data: &[u8]) -> (usize, usize, usize) {
+    let (mut cases, mut read, mut refused) = (0, 0, 0);
+    let original = ArchiveReader::from_bytes(data.to_vec()).unwrap();
+    let truth: HashMap<SessionId, Session> = original
+        .sessions()
+        .map(|s| s.map(|s| (s.id, s)))
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let offsets: Vec<u64> = original.session_frames().iter().map(|f| f.offset).collect();
+    // Session frames that end at or before `cut` (the next frame's start bounds each one's
+    // end; the last one's end is unknown, so it is never required).
+    let whole_before = |cut: usize| offsets.windows(2).filter(|w| w[1] <= cut as u64).count();
+    let mut rng = ChaCha8Rng::seed_from_u64(0x5eed ^ data.len() as u64);
+    for _ in 0..1500 {
+        cases += 1;
+        let (desc, bytes) = mutate(&mut rng, data);
+        let result = std::panic::catch_unwind(|| match ArchiveReader::from_bytes(bytes.clone()) {
+            Ok(r) => {
+                let report = r.recovery().to_string();
+                assert!(!report.is_empty());
+                let mut kept = 0;
+                for s in r.sessions() {
+                    match s {
+                        Ok(s) => {
+                            let t = truth.get(&s.id);
+                            assert_eq!(t, Some(&s), "{name}: {desc}: a session came back altered");
+                            kept += 1;
+                        }
+                        Err(e) => assert!(!e.to_string().is_empty()),
+                    }
+                }
+                if bytes.len() < data.len() && data.starts_with(&bytes) {
+                    // A pure truncation loses only sessions whose frame was cut: it
+                    // cannot use the index, and keeps every frame before the cut.
+                    assert!(r.recovery().index != IndexStatus::Used);
+                    let want = whole_before(bytes.len());
+                    assert!(
+                        kept >= want,
+                        "{name}: {desc}: kept {kept} sessions, {want} frames were whole"
+                    );
+                }
+                (true, kept)
+            }
+            Err(e) => {
+                assert!(!e.to_string().is_empty());
+                (false, 0)
+            }
+        });
+        match result {
+            Ok((true, _)) => read += 1,
+            Ok((false, _)) => refused += 1,
+            Err(_) => panic!("{name}: reader panicked on: {desc}"),
+        }
+    }
+    (cases, read, refused)
 }
 
 #[test]

@@ -742,7 +742,9 @@ async fn random(
 ) -> Result<(), DebuggerError> {
     let mut rng = rng_for(seed, program_hash);
     let (lines, language) = (program.lines.max(1), program.language);
-    let max_bps = ((lines as f64) * params.bp_per_line).round().max(1.0) as usize;
+    let max_bps = ((lines as f64) * params.bp_per_line)
+        .round()
+        .clamp(1.0, params.max_breakpoints.max(1) as f64) as usize;
     let mut bps: BTreeSet<u32> = BTreeSet::new();
     let mut attempts = 0;
     // Algorithm 1, lines 2-15: breakpoints at random lines, some removed again.

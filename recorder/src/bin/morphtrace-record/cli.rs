@@ -441,6 +441,10 @@ pub(crate) struct RunArgs {
     /// Breakpoints per program line (DBDB: 0.1).
     #[arg(long, default_value_t = 0.1)]
     pub(crate) bp_per_line: f64,
+    /// Breakpoints set before the start at most, however long the program (beyond DBDB: at
+    /// 0.1 per line the cap binds from 2,560 lines on).
+    #[arg(long, default_value_t = 256)]
+    pub(crate) max_breakpoints: u32,
     /// Probability of removing a breakpoint right after setting it (DBDB: 0.2).
     #[arg(long, default_value_t = 0.2)]
     pub(crate) remove_prob: f64,
@@ -584,6 +588,7 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
     use Strategy::*;
     &[
         ("bp_per_line", &[Random, Differential, Metamorphic]),
+        ("max_breakpoints", &[Random, Differential, Metamorphic]),
         ("remove_prob", &[Random, Differential, Metamorphic]),
         ("max_actions", &[Random, Differential, Metamorphic]),
         ("evaluate_weight", &[Random, Differential, Metamorphic]),

@@ -181,6 +181,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
     }
     let params = RandomParams {
         bp_per_line: r.bp_per_line,
+        max_breakpoints: r.max_breakpoints,
         remove_prob: r.remove_prob,
         max_actions: r.max_actions,
         evaluate_weight: r.evaluate_weight,
