@@ -529,16 +529,18 @@ fn wrong_flags_are_refused() {
 fn a_c_coverage_finding_is_reduced_by_cvise_and_keeps_its_class() {
     let fixture = root().join("tests/fixtures/cvise/dead-break.c");
     let class = "c2v gcov/llvm-cov strong break_statement";
-    let (dir, out) = record_and_reduce(&["gcov", "llvm-cov"], &fixture, class, "240");
+    let (dir, out) = record_and_reduce(&["gcov", "llvm-cov"], &fixture, class, "120");
     let lines = |t: &str| t.lines().filter(|l| !l.trim().is_empty()).count();
     let before = std::fs::read_to_string(&fixture).unwrap();
     let program = std::fs::read_to_string(out.join("program.c")).unwrap();
-    // How far C-Vise gets within the budget depends on the machine's load (16 to 12 lines of
-    // 28 seen); the padding goes first.
+    // How far C-Vise gets within the budget depends on the machine's load: 33 to 25 lines in 60
+    // s as in 120 s on an idle machine, the unused global gone; the `printf` that calls into the
+    // finding goes later (16 to 12 lines left within 240 s, in earlier runs).
     assert!(lines(&program) < lines(&before), "{program}");
-    for padding in ["g_unused", "printf"] {
-        assert!(!program.contains(padding), "{padding} stays:\n{program}");
-    }
+    assert!(
+        !program.contains("g_unused"),
+        "the padding stays:\n{program}"
+    );
     assert!(program.contains("break"), "{program}");
     // Every candidate passed the undefined-behaviour guard, and so does the result; the guard
     // refuses what C-Vise leaves without it (an uninitialized read, an implicit declaration).

@@ -120,7 +120,9 @@ def main():
         request(action, threadId=thread)
         thread = stop()
     if thread is not None:
-        send("disconnect", terminateDebuggee=True)
+        request("disconnect", terminateDebuggee=True)
+    # The adapter outlives a disconnect until its input closes.
+    adapter.stdin.close()
     try:
         adapter.wait(timeout=TIMEOUT)
     except subprocess.TimeoutExpired:
