@@ -1064,6 +1064,65 @@ fn pause_lines(t: &morphtrace_schema::Trace) -> Vec<u32> {
         .collect()
 }
 
+/// A program of comments and blank lines only: pdb itself never stops in it (bdb sees no line
+/// event), so it takes no breakpoint, where debugpy takes one on line 1. The recorder's pdb says
+/// that, the triage rule judges it by design, and lockstep goes on to both programs' end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lockstep_goes_on_past_a_breakpoint_in_a_program_without_a_statement() {
+    let _g = SERIAL.lock().await;
+    let (dir, p) = inline("comments.py", "# nothing but a comment\n\n");
+    // pdb alone, as a user runs it: no prompt, the program restarted again and again (with
+    // no input, a pdb that prompted would read its end and quit).
+    let python = EngineSpec::parse("pdb").unwrap().executable;
+    let mut child = std::process::Command::new(&python)
+        .args(["-m", "pdb"])
+        .arg(dir.path().join("comments.py"))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut buf = vec![0u8; 1 << 16];
+        let mut got = Vec::new();
+        while got.len() < 4096 {
+            match std::io::Read::read(&mut stdout, &mut buf) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+        String::from_utf8_lossy(&got).into_owned()
+    });
+    let said = reader.join().unwrap();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(
+        said.contains("The program finished and will be restarted") && !said.contains("(Pdb)"),
+        "{said}"
+    );
+    let rec = debugpy_and_pdb_under_triage(&p, vec![bp(0), Action::Start]).await;
+    assert_eq!(
+        details(&rec),
+        [(
+            &bp(0),
+            "one side refused the breakpoint: the program has no statement, so pdb never stopped in it",
+            true
+        )]
+    );
+    for t in &rec.traces {
+        assert!(
+            matches!(
+                t.events.last().map(|e| &e.kind),
+                Some(EventKind::Output(Output::Finished {
+                    outcome: ProgramOutcome::Completed
+                }))
+            ),
+            "{:?}",
+            t.events
+        );
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn lockstep_goes_on_past_pdbs_and_debugpys_breakpoint_differences() {
     let _g = SERIAL.lock().await;

@@ -159,6 +159,7 @@ impl Engine for PdbEngine {
             started: false,
             finished: None,
             ended_early: None,
+            statementless: without_a_statement(&program.text),
             initial: None,
             breakpoints: Vec::new(),
             next_id: 1,
@@ -280,6 +281,10 @@ pub struct PdbSession {
     started: bool,
     finished: Option<ProgramOutcome>,
     ended_early: Option<ProgramOutcome>,
+    /// The program is blank lines and comments only: bdb sees no line event in it, so pdb
+    /// never stops there (it says "The program finished and will be restarted" and runs it
+    /// again, never prompting).
+    statementless: bool,
     /// pdb's words at the first statement, until `Start`.
     initial: Option<String>,
     breakpoints: Vec<Breakpoint>,
@@ -552,10 +557,14 @@ impl PdbSession {
     /// left to ask.
     fn nothing_to_ask(&self) -> Option<Output> {
         self.ended_early.as_ref().map(|o| Output::Error {
-            message: format!(
-                "the program ended before its first statement ({}): pdb is gone",
-                o.name()
-            ),
+            message: if self.statementless {
+                "the program has no statement, so pdb never stopped in it".to_string()
+            } else {
+                format!(
+                    "the program ended before its first statement ({}): pdb is gone",
+                    o.name()
+                )
+            },
         })
     }
 
@@ -864,9 +873,28 @@ impl Debugger for PdbSession {
     }
 }
 
+/// Whether a Python program is blank lines and comments only (a byte order mark aside).
+fn without_a_statement(text: &str) -> bool {
+    text.trim_start_matches('\u{feff}').lines().all(|l| {
+        let l = l.trim();
+        l.is_empty() || l.starts_with('#')
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_program_of_blank_lines_and_comments_has_no_statement() {
+        for text in ["", "\n\n", "\u{feff}# a comment\n  \n\t# another\n"] {
+            assert!(without_a_statement(text), "{text:?}");
+        }
+        // A docstring is an expression statement, `pass` a statement: pdb stops at either.
+        for text in ["\"\"\"doc\"\"\"\n", "# c\npass\n", "x = 1  # c\n"] {
+            assert!(!without_a_statement(text), "{text:?}");
+        }
+    }
 
     #[test]
     fn pdbs_stops_and_stacks_are_read_for_the_program_only() {
