@@ -1154,6 +1154,32 @@ async fn lockstep_goes_on_past_pdbs_and_debugpys_breakpoint_differences() {
     for t in &rec.traces {
         assert_eq!(pause_lines(t), vec![1, 2, 1], "{:?}", t.engine);
     }
+    // The same refusal where pdb already has a breakpoint on the line debugpy moves this one
+    // to (`return out`): the detail says so, and it is still pdb's `checkline`.
+    let rec = debugpy_and_pdb_under_triage(
+        &p,
+        vec![
+            bp(2),
+            bp(3),
+            bp(1),
+            Action::Start,
+            Action::Resume,
+            Action::Resume,
+        ],
+    )
+    .await;
+    assert_eq!(
+        details(&rec),
+        [(
+            &bp(3),
+            "one side refused the breakpoint: Blank or comment; second side already had a \
+             breakpoint on the line where the other placed it",
+            true
+        )]
+    );
+    for t in &rec.traces {
+        assert_eq!(pause_lines(t), vec![1, 2, 1], "{:?}", t.engine);
+    }
 }
 
 /// A step out of `f` returns into the caller in the middle of `b = f(3)`: debugpy stops there, on
@@ -1427,6 +1453,72 @@ async fn lockstep_stops_where_debugpy_steps_out_of_a_generator_expression_at_its
     // Nothing after the step out: lockstep stopped at the fault.
     assert_eq!(tops(&rec.traces[0]), ["total", "<genexpr>", "total"]);
     assert_eq!(tops(&rec.traces[1]), ["total", "<genexpr>", "<genexpr>"]);
+}
+
+/// The same step out seen through a logpoint, between pydevd's two backends on a Python 3.12 or
+/// later: with a logpoint (and no breakpoint) on the generator expression's line, a step into
+/// the expression and out of it. The settrace tracer stops at the first `yield`, on `total`'s
+/// line, before the logpoint fires again; the sys.monitoring backend runs the expression to its
+/// end, the logpoint firing for each element left. The divergence says where the step out began,
+/// the rule judges it the settrace tracer's fault, and lockstep stops there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lockstep_stops_where_the_settrace_tracer_steps_out_of_a_generator_expression_before_its_logpoint(
+) {
+    let _g = SERIAL.lock().await;
+    let newer = morphtrace_recorder::cod::python::newer_pythons();
+    let python = newer.first().unwrap_or_else(|| {
+        panic!("no Python 3.12 or later on this machine (python3.12 on PATH, or pyenv's versions)")
+    });
+    let (_dir, p) = inline("genexpr.py", GENEXPR);
+    let triage = morphtrace_schema::triage::Triage::load(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
+    )
+    .unwrap();
+    let launch = |tracer: &str| {
+        let spec = EngineSpec::parse(&format!("debugpy+{tracer}={}", python.display())).unwrap();
+        async move { spec.launch(&CaptureOptions::default(), 1).await.unwrap() }
+    };
+    let mut settrace = launch("python").await;
+    let mut sysmon = launch("sysmon").await;
+    let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
+    let actions = vec![
+        bp(1),
+        Action::Start,
+        Action::RemoveBreakpoint {
+            id: BreakpointId(1),
+        },
+        Action::SetLogpoint {
+            line: 1,
+            expression: "x".into(),
+            column: None,
+        },
+        Action::StepInto,
+        Action::StepOut,
+        Action::Resume,
+    ];
+    dbdb::run_under(
+        &mut [&mut settrace, &mut sysmon],
+        &p.file,
+        &p.program.hash,
+        &Plan::Replay { actions },
+        &ComparisonPolicy::default(),
+        Some(&triage),
+        &mut rec,
+    )
+    .await
+    .unwrap();
+    settrace.shutdown().await;
+    sysmon.shutdown().await;
+    // The logpoint logs `x` for each element the sys.monitoring side runs after the step began.
+    assert_eq!(
+        details(&rec),
+        vec![(
+            &Action::StepOut,
+            "logpoints logged nothing vs #2 1 (line 1 of 0 vs 3); the step out began in a \
+             generator expression, where first side logged nothing",
+            false
+        )]
+    );
 }
 
 /// A generator function consumed by a `for` loop, and one consumed by explicit `next` calls.

@@ -365,6 +365,12 @@ pub const BEGAN_IN_A_GENERATOR: &str = "; the step began in a generator";
 /// after it, no loop around it): after it, the generator can only end.
 pub const BEGAN_ON_A_GENERATORS_LAST_STATEMENT: &str =
     "; the step began on a generator's last statement";
+/// What a log divergence after a step out adds when the frame the step began in is a generator
+/// expression's (`<genexpr>`): one that yields and returns on one line, where a tracer that
+/// tells yields from returns by line number may end the step at the first yield, before the
+/// logpoints of the line fire again.
+pub const STEP_OUT_BEGAN_IN_A_GENERATOR_EXPRESSION: &str =
+    "; the step out began in a generator expression";
 /// A pause's engine reason where pdb's driver saw the generator a `next` began in return for
 /// good before a breakpoint stopped the program (pdb gives no reasons of its own).
 pub const GENERATOR_ENDED: &str = "after the generator the step began in ended";

@@ -421,6 +421,24 @@ impl Lockstep<'_> {
         {
             detail.push_str(&generator_remark(place, &outputs[pair.0], &outputs[pair.1]));
         }
+        if kind == DivergenceKind::Log
+            && *action == Action::StepOut
+            && self.began_in_a_generator_expression(first, own)
+        {
+            detail.push_str(morphtrace_schema::dbdb::STEP_OUT_BEGAN_IN_A_GENERATOR_EXPRESSION);
+            // Which side logged nothing during the step, for triage to tell the sides apart.
+            let silent = |k: usize| {
+                self.rec.traces[active[k]]
+                    .logs
+                    .iter()
+                    .all(|l| l.action != index)
+            };
+            if silent(pair.0) {
+                detail.push_str(", where first side logged nothing");
+            } else if silent(pair.1) {
+                detail.push_str(", where second side logged nothing");
+            }
+        }
         let engine = |k: usize| self.rec.traces[active[k]].engine;
         // The engines the divergence is between: the pair compared (the largest group's first
         // and the next group's), the suspect against one of the others.
@@ -474,6 +492,19 @@ impl Lockstep<'_> {
             &top.function,
             top.location.line,
         )
+    }
+
+    /// Whether the pause action `index` of `trace` stepped from was in a Python generator
+    /// expression's frame (CPython names its code `<genexpr>`).
+    fn began_in_a_generator_expression(
+        &self,
+        trace: &morphtrace_schema::Trace,
+        index: usize,
+    ) -> bool {
+        self.program.language == Language::Python
+            && morphtrace_schema::dbdb::pause_before(trace, index)
+                .and_then(|p| p.stack.first())
+                .is_some_and(|top| top.function == "<genexpr>")
     }
 
     fn all_finished(&self) -> bool {
