@@ -1011,12 +1011,23 @@ async fn pdb_program_outcomes() {
 /// different lines is removed on both, and the two then pause alike at the next breakpoint.
 /// debugpy and pdb in lockstep over `actions` on `p`, going on past what `triage.toml` excuses.
 async fn debugpy_and_pdb_under_triage(p: &corpus::Loaded, actions: Vec<Action>) -> Recording {
+    let a = debugpy(CaptureOptions::default()).await;
+    let b = pdb(CaptureOptions::default()).await;
+    under_triage(a, b, p, actions).await
+}
+
+/// Engines `a` and `b` in lockstep over `actions` on `p`, going on past what `triage.toml`
+/// excuses; both shut down after.
+async fn under_triage(
+    mut a: Box<dyn Engine>,
+    mut b: Box<dyn Engine>,
+    p: &corpus::Loaded,
+    actions: Vec<Action>,
+) -> Recording {
     let triage = morphtrace_schema::triage::Triage::load(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
     )
     .unwrap();
-    let mut a = debugpy(CaptureOptions::default()).await;
-    let mut b = pdb(CaptureOptions::default()).await;
     let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
     dbdb::run_under(
         &mut [&mut a, &mut b],
@@ -1470,17 +1481,10 @@ async fn lockstep_stops_where_the_settrace_tracer_steps_out_of_a_generator_expre
         panic!("no Python 3.12 or later on this machine (python3.12 on PATH, or pyenv's versions)")
     });
     let (_dir, p) = inline("genexpr.py", GENEXPR);
-    let triage = morphtrace_schema::triage::Triage::load(
-        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
-    )
-    .unwrap();
     let launch = |tracer: &str| {
         let spec = EngineSpec::parse(&format!("debugpy+{tracer}={}", python.display())).unwrap();
         async move { spec.launch(&CaptureOptions::default(), 1).await.unwrap() }
     };
-    let mut settrace = launch("python").await;
-    let mut sysmon = launch("sysmon").await;
-    let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
     let actions = vec![
         bp(1),
         Action::Start,
@@ -1496,19 +1500,7 @@ async fn lockstep_stops_where_the_settrace_tracer_steps_out_of_a_generator_expre
         Action::StepOut,
         Action::Resume,
     ];
-    dbdb::run_under(
-        &mut [&mut settrace, &mut sysmon],
-        &p.file,
-        &p.program.hash,
-        &Plan::Replay { actions },
-        &ComparisonPolicy::default(),
-        Some(&triage),
-        &mut rec,
-    )
-    .await
-    .unwrap();
-    settrace.shutdown().await;
-    sysmon.shutdown().await;
+    let rec = under_triage(launch("python").await, launch("sysmon").await, &p, actions).await;
     // The logpoint logs `x` for each element the sys.monitoring side runs after the step began.
     assert_eq!(
         details(&rec),
