@@ -3149,3 +3149,94 @@ async fn firefox_a_false_breakpoint_where_it_stands_turns_a_step_into_into_a_ste
         e.shutdown().await;
     }
 }
+
+/// Evidence for triage.toml's rules on where a function returns. A step over `return …;` pauses
+/// before the function returns on every engine, each at its own place: V8 at the `return`'s end
+/// (the `;`), SpiderMonkey at the closing brace, JavaScriptCore just after it; the recorder says
+/// so (`RETURN_AND_BRACE`). There SpiderMonkey shows no `let`/`const` of the body (it has left
+/// their scope), where JavaScriptCore still does (`BOTH_AT_A_CLOSING_BRACE`); a `var` it shows.
+/// The next step leaves for the caller alike. Every difference is judged, so lockstep goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_over_a_return_pauses_where_the_function_returns_on_each_engine() {
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 4,
+                column: None,
+            },
+            Action::Start,
+            Action::StepOver,
+            Action::StepOver,
+        ],
+    };
+    let program = |decl: &str| {
+        format!("var acc = 0;\nfunction f(a) {{\n  {decl} v = a + 1;\n  {decl} w = v;\n  return (w * 2) | 0;\n}}\nacc = f(3);\nacc = acc + 1;\n")
+    };
+    let mut c = engine("chromium", CaptureOptions::default()).await;
+    let mut f = engine("firefox", CaptureOptions::default()).await;
+    let mut b = engine("bun", CaptureOptions::default()).await;
+    let remark = "; first side at the end of a return, the other at its function's closing brace";
+    for decl in ["const", "var"] {
+        let (_dir, p) = inline("ret.js", &program(decl));
+        let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+        assert_eq!(rec.divergences.len(), 1, "{decl}: {:?}", rec.divergences);
+        let d = &rec.divergences[0];
+        assert_eq!(
+            (d.kind.clone(), d.action.clone()),
+            (DivergenceKind::PauseLocation, Action::StepOver),
+            "{decl}: {d:?}"
+        );
+        let pairs: Vec<(u16, u16, String)> = d
+            .pairs
+            .iter()
+            .map(|p| (p.sides[0].0, p.sides[1].0, p.detail.clone()))
+            .collect();
+        if decl == "const" {
+            // No engine alone: three places, and two views of the scope at the brace.
+            assert_eq!(d.suspect, None, "{d:?}");
+            assert_eq!(
+                pairs,
+                [
+                    (0, 1, format!("paused at 5:22 vs 6:1{remark}")),
+                    (0, 2, format!("paused at 5:22 vs 6:2{remark}")),
+                    (
+                        1,
+                        2,
+                        "v only on the second side; both sides at their function's closing brace"
+                            .to_string()
+                    ),
+                ]
+            );
+        } else {
+            // SpiderMonkey shows a `var` at the brace: V8 stands alone.
+            assert_eq!((d.suspect, pairs.len()), (Some(EngineRef(0)), 0), "{d:?}");
+            assert_eq!(
+                d.detail,
+                "paused at 6:1 vs 5:22; second side at the end of a return, the other at its function's closing brace"
+            );
+        }
+        assert!(
+            d.continued
+                .as_deref()
+                .is_some_and(|c| c.starts_with("excused by triage rule")),
+            "{decl}: {d:?} {:?}",
+            rec.notes
+        );
+        // Gone past: one more step on each reaches the caller's next line, and the plan's last
+        // step goes on alike.
+        let last: Vec<Option<u32>> = rec
+            .traces
+            .iter()
+            .map(|t| t.pauses().last().map(|p| p.location.line))
+            .collect();
+        assert_eq!(last, [Some(8); 3], "{decl}: {:?}", rec.traces);
+        for t in &rec.traces {
+            assert!(t.pauses().any(|p| p.location.line == 7), "{t:?}");
+        }
+    }
+    for e in [&mut c, &mut f, &mut b] {
+        e.shutdown().await;
+    }
+}

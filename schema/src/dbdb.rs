@@ -380,6 +380,15 @@ pub const WHICH_ENDED_BEFORE: &str = "which ended before the";
 /// What such a divergence says of a side that a breakpoint stopped where the other side's step
 /// ended (the other's pause reason is its step).
 pub const STOPPED_BY_A_BREAKPOINT: &str = "side stopped by a breakpoint, the other by its step";
+/// What a pause-location divergence after a step adds where both sides are in the same frames
+/// and stand where one function returns, as their engines show it: `; first side at the end of a
+/// return, second side at its function's closing brace` (or `second … first`). V8 pauses before a
+/// function returns at the `return`'s end; SpiderMonkey and JavaScriptCore at the closing brace.
+pub const RETURN_AND_BRACE: &str =
+    "side at the end of a return, the other at its function's closing brace";
+/// What a variables divergence adds where both sides are in the same frames at one function's
+/// closing brace (or just after it), where the function returns.
+pub const BOTH_AT_A_CLOSING_BRACE: &str = "; both sides at their function's closing brace";
 /// What `returned_into_caller` says of a side that went on into a function called from there.
 pub const IN_A_CALL_FROM_IT: &str = "side in a function called from that line";
 

@@ -356,7 +356,11 @@ impl Lockstep<'_> {
         member: &Member,
         active: &[usize],
     ) -> Option<usize> {
-        let label = rule.behaving(member)?;
+        // No engine alone: the engine of the first pair the rule judges (the others step after
+        // it, so it need not be the only one apart).
+        let label = rule
+            .behaving(member)
+            .or_else(|| member.pairs.iter().find_map(|p| rule.behaving(p)))?;
         active.iter().copied().find(|&k| self.label(k) == label)
     }
 

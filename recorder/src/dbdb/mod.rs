@@ -11,6 +11,7 @@ use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
 use crate::task::{session_key, ExceptionChoice, Plan, RandomParams, Task};
 use futures_util::future::join_all;
+use morphtrace_js::exits::Exits;
 use morphtrace_js::python::{InGenerator, PythonTree};
 use morphtrace_schema::dbdb::{compare_answers, ComparisonPolicy};
 use morphtrace_schema::trace::TriggerLines;
@@ -171,6 +172,8 @@ struct Lockstep<'a> {
     computed: Vec<Option<computes::Computed>>,
     /// The program under test (a divergence's remarks read its syntax).
     program: &'a ProgramFile,
+    /// Where the program's functions return (JavaScript), read at the first divergence.
+    exits: std::sync::OnceLock<Option<Exits>>,
 }
 
 impl Lockstep<'_> {
@@ -363,6 +366,10 @@ impl Lockstep<'_> {
                 &outputs[b],
                 self.policy,
             )
+            .map(|(kind, mut detail)| {
+                detail.push_str(&self.exit_remark(&kind, action, &outputs[a], &outputs[b]));
+                (kind, detail)
+            })
             .or_else(|| {
                 morphtrace_schema::dbdb::compare_logs(
                     &self.rec.traces[active[a]],
@@ -492,6 +499,64 @@ impl Lockstep<'_> {
             &top.function,
             top.location.line,
         )
+    }
+
+    /// Where both sides stand where one function returns, each as its engine shows it (a
+    /// JavaScript program's syntax): after a step, one at the end of a `return` and the other at
+    /// that function's closing brace, in the same frames (`RETURN_AND_BRACE`); or, where their
+    /// variables differ, both at one function's closing brace (`BOTH_AT_A_CLOSING_BRACE`).
+    fn exit_remark(
+        &self,
+        kind: &DivergenceKind,
+        action: &Action,
+        a: &Output,
+        b: &Output,
+    ) -> String {
+        use morphtrace_schema::dbdb::{BOTH_AT_A_CLOSING_BRACE, RETURN_AND_BRACE};
+        let (Output::Paused(x), Output::Paused(y)) = (a, b) else {
+            return String::new();
+        };
+        let exits = || {
+            self.exits
+                .get_or_init(|| {
+                    (self.program.language == Language::JavaScript)
+                        .then(|| Exits::scan(&self.program.text))
+                        .flatten()
+                })
+                .as_ref()
+        };
+        let same_frames = x.stack.len() == y.stack.len()
+            && x.stack
+                .iter()
+                .zip(&y.stack)
+                .all(|(f, g)| f.function == g.function);
+        match kind {
+            DivergenceKind::PauseLocation
+                if same_frames
+                    && matches!(
+                        action,
+                        Action::StepInto | Action::StepOver | Action::StepOut
+                    ) =>
+            {
+                let Some(e) = exits() else {
+                    return String::new();
+                };
+                if e.returns_there(x.location, y.location) {
+                    format!("; first {RETURN_AND_BRACE}")
+                } else if e.returns_there(y.location, x.location) {
+                    format!("; second {RETURN_AND_BRACE}")
+                } else {
+                    String::new()
+                }
+            }
+            DivergenceKind::Variables if same_frames => match exits() {
+                Some(e) if e.same_closing_brace(x.location, y.location) => {
+                    BOTH_AT_A_CLOSING_BRACE.to_string()
+                }
+                _ => String::new(),
+            },
+            _ => String::new(),
+        }
     }
 
     /// Whether the pause action `index` of `trace` stepped from was in a Python generator
@@ -728,6 +793,7 @@ pub async fn run_under(
         undone: false,
         computed,
         program,
+        exits: std::sync::OnceLock::new(),
     };
     let result = match plan {
         Plan::Random { params, seed } => {

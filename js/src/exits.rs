@@ -1,0 +1,177 @@
+//! Where JavaScript functions return: each function body's closing brace and the end of each
+//! `return` statement, with the body it returns from. A step that leaves a function pauses,
+//! before the frame goes, at one or the other depending on the engine (V8 at the `return`'s
+//! end, SpiderMonkey at the closing brace, JavaScriptCore just after it), so a divergence
+//! between such pauses can say that both sides stand where the same function returns.
+
+use crate::ast;
+use crate::visit::{Visit, VisitWith};
+use morphtrace_schema::Location;
+
+/// The function bodies of a program and where each returns.
+#[derive(Debug, Default)]
+pub struct Exits {
+    bodies: Vec<Body>,
+}
+
+#[derive(Debug)]
+struct Body {
+    /// The body's closing brace.
+    brace: Location,
+    /// From the end of each `return`'s argument (or of the keyword) to the statement's end.
+    returns: Vec<(Location, Location)>,
+}
+
+struct Collect<'a> {
+    parsed: &'a crate::Parsed<'a>,
+    out: Exits,
+    /// The bodies being walked, innermost last (indices into `out.bodies`).
+    open: Vec<usize>,
+}
+
+impl Collect<'_> {
+    fn body(&mut self, block: &ast::FunctionBody) {
+        let (_, hi) = self.parsed.range(block.span);
+        let brace = self.parsed.positions.location(hi.saturating_sub(1));
+        self.out.bodies.push(Body {
+            brace,
+            returns: Vec::new(),
+        });
+        self.open.push(self.out.bodies.len() - 1);
+        block.visit_children_with(self);
+        self.open.pop();
+    }
+}
+
+impl Visit for Collect<'_> {
+    fn visit_function(&mut self, f: &ast::Function) {
+        f.params.visit_with(self);
+        f.decorators.visit_with(self);
+        if let Some(b) = &f.body {
+            self.body(b);
+        }
+    }
+    fn visit_constructor(&mut self, c: &ast::Constructor) {
+        c.params.visit_with(self);
+        if let Some(b) = &c.body {
+            self.body(b);
+        }
+    }
+    fn visit_arrow_expr(&mut self, a: &ast::ArrowExpr) {
+        a.params.visit_with(self);
+        match &*a.body {
+            ast::ArrowFunctionBody::FunctionBody(b) => self.body(b),
+            // An expression body has no brace: its function leaves at the expression's end.
+            ast::ArrowFunctionBody::Expr(e) => {
+                self.open.push(usize::MAX);
+                e.visit_with(self);
+                self.open.pop();
+            }
+        }
+    }
+    fn visit_return_stmt(&mut self, r: &ast::ReturnStmt) {
+        let p = self.parsed;
+        let (lo, hi) = p.range(r.span);
+        let from = match &r.arg {
+            Some(arg) => p.range(crate::Spanned::span(&**arg)).1,
+            None => (lo + "return".len()).min(hi),
+        };
+        if let Some(&b) = self.open.last() {
+            if let Some(body) = self.out.bodies.get_mut(b) {
+                body.returns
+                    .push((p.positions.location(from), p.positions.location(hi)));
+            }
+        }
+        r.visit_children_with(self);
+    }
+}
+
+impl Exits {
+    /// The program's function bodies; `None` where it does not parse (or passes the parser's
+    /// limits): then nothing is said of where a function returns.
+    pub fn scan(text: &str) -> Option<Exits> {
+        crate::parse(text, crate::Goal::Program, |parsed| {
+            let mut c = Collect {
+                parsed,
+                out: Exits::default(),
+                open: Vec::new(),
+            };
+            parsed.program.visit_with(&mut c);
+            c.out
+        })
+        .ok()
+    }
+
+    /// The body whose closing brace is at `at` or just after it (JavaScriptCore's place).
+    fn brace_at(&self, at: Location) -> Option<&Body> {
+        self.bodies.iter().find(|b| {
+            b.brace.line == at.line
+                && (at.column == b.brace.column || at.column == b.brace.column + 1)
+        })
+    }
+
+    /// Whether `at` is at a function body's closing brace (or just after it).
+    pub fn at_a_closing_brace(&self, at: Location) -> bool {
+        self.brace_at(at).is_some()
+    }
+
+    /// Whether `a` and `b` are both at the closing brace of one function body (or just after).
+    pub fn same_closing_brace(&self, a: Location, b: Location) -> bool {
+        match (self.brace_at(a), self.brace_at(b)) {
+            (Some(x), Some(y)) => std::ptr::eq(x, y),
+            _ => false,
+        }
+    }
+
+    /// Whether `ret` is at the end of a `return` statement (between its argument's end and the
+    /// statement's) of the function whose closing brace `brace` is at (or just after).
+    pub fn returns_there(&self, ret: Location, brace: Location) -> bool {
+        self.brace_at(brace)
+            .is_some_and(|b| b.returns.iter().any(|&(from, to)| from <= ret && ret <= to))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(line1: u32, col1: u32) -> Location {
+        Location::new(line1 - 1, col1 - 1)
+    }
+
+    #[test]
+    fn a_functions_brace_and_the_ends_of_its_returns() {
+        let text = "function f(a) {\n  const v = a + 1;\n  if (v) {\n    return (v * 2) | 0;\n  }\n  return;\n}\nconst g = (x) => {\n  return x;\n};\nconst h = (y) => y;\nclass C {\n  m() {\n    return () => { return 1 };\n  }\n}\n";
+        let e = Exits::scan(text).unwrap();
+        // f's brace at 7:1; JavaScriptCore's place just after it.
+        assert!(e.at_a_closing_brace(at(7, 1)));
+        assert!(e.at_a_closing_brace(at(7, 2)));
+        assert!(!e.at_a_closing_brace(at(7, 3)));
+        // The `if` block's brace is not a function's.
+        assert!(!e.at_a_closing_brace(at(5, 3)));
+        // `return (v * 2) | 0;`: its argument ends at 4:23 (the `;`), the statement at 4:24.
+        assert!(e.returns_there(at(4, 23), at(7, 1)));
+        assert!(e.returns_there(at(4, 24), at(7, 2)));
+        assert!(!e.returns_there(at(4, 22), at(7, 1)), "inside the argument");
+        assert!(
+            !e.returns_there(at(4, 5), at(7, 1)),
+            "the statement's start"
+        );
+        // `return;`
+        assert!(e.returns_there(at(6, 9), at(7, 1)));
+        // g's return is g's, not f's; h has no brace.
+        assert!(e.returns_there(at(9, 11), at(10, 1)));
+        assert!(!e.returns_there(at(9, 11), at(7, 1)));
+        assert!(!e.returns_there(at(4, 23), at(10, 1)));
+        // A method's body, and an arrow's inside it: each its own returns (the arrow's
+        // `return 1` ends at 14:28, its brace at 14:29; the method's at 14:30..14:31).
+        assert!(e.returns_there(at(14, 28), at(14, 29)), "the arrow's");
+        assert!(e.returns_there(at(14, 30), at(15, 3)), "the method's");
+        assert!(!e.returns_there(at(14, 28), at(15, 3)));
+    }
+
+    #[test]
+    fn nothing_is_said_of_a_program_that_does_not_parse() {
+        assert!(Exits::scan("function f( {\n  return 1;\n}\n").is_none());
+    }
+}
