@@ -3240,3 +3240,67 @@ async fn a_step_over_a_return_pauses_where_the_function_returns_on_each_engine()
         e.shutdown().await;
     }
 }
+
+/// Evidence for triage.toml's rule on JavaScriptCore's step out of a class static block: V8 and
+/// SpiderMonkey return to the code after the class; JavaScriptCore (Bun 1.4.5) pauses at the
+/// parameters of the class member after the block (a constructor's, a method's), in a frame
+/// below which the class's own line stands: the class is being defined, and no code of that
+/// member runs. The recorder says so (`IN_PARAMETERS_WHILE_DEFINED`). The three-engine
+/// differential over gen:1..500 met it as steps out and over to `constructor(start)`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jsc_steps_out_of_a_static_block_into_the_next_members_parameters() {
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 4,
+                column: None,
+            },
+            Action::Start,
+            Action::StepOut,
+        ],
+    };
+    let program = |member: &str| {
+        format!("var acc = 0;\nclass C1 {{\n  static made = 0;\n  static {{\n    this.made = 1;\n  }}\n  {member}(start) {{\n    this.base = start | 0;\n  }}\n}}\nacc = 1;\nacc = 2;\n")
+    };
+    let mut c = engine("chromium", CaptureOptions::default()).await;
+    let mut f = engine("firefox", CaptureOptions::default()).await;
+    let mut b = engine("bun", CaptureOptions::default()).await;
+    for (member, column) in [("constructor", 15), ("m", 5)] {
+        let (_dir, p) = inline("static.js", &program(member));
+        let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+        // (First the static block's frame, which V8 alone names: a representation, gone past.)
+        let d = rec
+            .divergences
+            .iter()
+            .find(|d| d.kind == DivergenceKind::PauseLocation)
+            .expect("JavaScriptCore pauses apart");
+        assert_eq!(
+            (d.kind.clone(), d.action.clone(), d.suspect),
+            (
+                DivergenceKind::PauseLocation,
+                Action::StepOut,
+                Some(EngineRef(2))
+            ),
+            "{member}: {d:?}"
+        );
+        assert_eq!(
+            d.detail,
+            format!("paused at 11:1 vs 7:{column}; second side in a class member's parameters while its class is being defined"),
+            "{member}"
+        );
+        let bun = paused(d.sides[2].output.clone().unwrap());
+        assert_eq!(
+            bun.stack
+                .iter()
+                .map(|f| f.location.line)
+                .collect::<Vec<_>>(),
+            [6, 1],
+            "{member}: the class's line below: {bun:?}"
+        );
+    }
+    for e in [&mut c, &mut f, &mut b] {
+        e.shutdown().await;
+    }
+}

@@ -389,6 +389,11 @@ pub const RETURN_AND_BRACE: &str =
 /// What a variables divergence adds where both sides are in the same frames at one function's
 /// closing brace (or just after it), where the function returns.
 pub const BOTH_AT_A_CLOSING_BRACE: &str = "; both sides at their function's closing brace";
+/// What a pause-location divergence after a step adds where one side (not both) stopped in a
+/// class member's parameter list while the class is being defined (its caller's frame on the
+/// class's first line), where no code of that member runs.
+pub const IN_PARAMETERS_WHILE_DEFINED: &str =
+    "side in a class member's parameters while its class is being defined";
 /// What `returned_into_caller` says of a side that went on into a function called from there.
 pub const IN_A_CALL_FROM_IT: &str = "side in a function called from that line";
 

@@ -11,6 +11,7 @@ use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
 use crate::task::{session_key, ExceptionChoice, Plan, RandomParams, Task};
 use futures_util::future::join_all;
+use morphtrace_js::classes::ClassParams;
 use morphtrace_js::exits::Exits;
 use morphtrace_js::python::{InGenerator, PythonTree};
 use morphtrace_schema::dbdb::{compare_answers, ComparisonPolicy};
@@ -172,8 +173,10 @@ struct Lockstep<'a> {
     computed: Vec<Option<computes::Computed>>,
     /// The program under test (a divergence's remarks read its syntax).
     program: &'a ProgramFile,
-    /// Where the program's functions return (JavaScript), read at the first divergence.
+    /// Where the program's functions return and its class members take their parameters
+    /// (JavaScript), read at the first divergence that asks.
     exits: std::sync::OnceLock<Option<Exits>>,
+    class_params: std::sync::OnceLock<Option<ClassParams>>,
 }
 
 impl Lockstep<'_> {
@@ -368,6 +371,12 @@ impl Lockstep<'_> {
             )
             .map(|(kind, mut detail)| {
                 detail.push_str(&self.exit_remark(&kind, action, &outputs[a], &outputs[b]));
+                detail.push_str(&self.class_definition_remark(
+                    &kind,
+                    action,
+                    &outputs[a],
+                    &outputs[b],
+                ));
                 (kind, detail)
             })
             .or_else(|| {
@@ -555,6 +564,48 @@ impl Lockstep<'_> {
                 }
                 _ => String::new(),
             },
+            _ => String::new(),
+        }
+    }
+
+    /// Where one side's step stopped in a class member's parameter list while that class is
+    /// being defined (its caller's frame stands on the class's first line): no code of the member
+    /// runs then (`IN_PARAMETERS_WHILE_DEFINED`; JavaScriptCore after a static block).
+    fn class_definition_remark(
+        &self,
+        kind: &DivergenceKind,
+        action: &Action,
+        a: &Output,
+        b: &Output,
+    ) -> String {
+        use morphtrace_schema::dbdb::IN_PARAMETERS_WHILE_DEFINED;
+        if *kind != DivergenceKind::PauseLocation
+            || !matches!(
+                action,
+                Action::StepInto | Action::StepOver | Action::StepOut
+            )
+            || self.program.language != Language::JavaScript
+        {
+            return String::new();
+        }
+        let (Output::Paused(x), Output::Paused(y)) = (a, b) else {
+            return String::new();
+        };
+        let Some(classes) = self
+            .class_params
+            .get_or_init(|| ClassParams::scan(&self.program.text))
+            .as_ref()
+        else {
+            return String::new();
+        };
+        let defining = |p: &morphtrace_schema::PauseState| {
+            p.stack.get(1).is_some_and(|caller| {
+                classes.class_of_params_at(p.location) == Some(caller.location.line)
+            })
+        };
+        match (defining(x), defining(y)) {
+            (true, false) => format!("; first {IN_PARAMETERS_WHILE_DEFINED}"),
+            (false, true) => format!("; second {IN_PARAMETERS_WHILE_DEFINED}"),
             _ => String::new(),
         }
     }
@@ -794,6 +845,7 @@ pub async fn run_under(
         computed,
         program,
         exits: std::sync::OnceLock::new(),
+        class_params: std::sync::OnceLock::new(),
     };
     let result = match plan {
         Plan::Random { params, seed } => {
