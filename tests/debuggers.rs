@@ -3304,3 +3304,91 @@ async fn jsc_steps_out_of_a_static_block_into_the_next_members_parameters() {
         e.shutdown().await;
     }
 }
+
+/// Evidence for triage.toml's rule on JavaScriptCore's pause before a call: a step into from the
+/// start of `mix(Math.abs(-7))` enters `mix` on V8 and SpiderMonkey; JavaScriptCore (Bun 1.4.5)
+/// steps into the built-in, which has no source, and pauses before `mix` is called, at the very
+/// place it stood (the recorder says so: `AGAIN_BEFORE_A_CALL`); one more step into enters `mix`,
+/// and lockstep goes on. The near miss: with the program's own `sq` in the arguments, all three
+/// enter `sq` alike.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jsc_pauses_again_before_a_call_whose_arguments_called_a_built_in() {
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 5,
+                column: None,
+            },
+            Action::Start,
+            Action::StepInto,
+            Action::StepInto,
+        ],
+    };
+    let program = |argument: &str| {
+        format!("var acc = 0;\nfunction mix(v) {{\n  acc = acc + v;\n}}\nfunction sq(x) {{\n  return x * x;\n}}\nmix({argument});\nmix(8);\n")
+    };
+    let mut c = engine("chromium", CaptureOptions::default()).await;
+    let mut f = engine("firefox", CaptureOptions::default()).await;
+    let mut b = engine("bun", CaptureOptions::default()).await;
+    for argument in ["Math.abs(-7)", "sq(7)"] {
+        let (_dir, p) = inline("again.js", &program(argument));
+        let plan = match &plan {
+            Plan::Replay { actions } => {
+                let mut actions = actions.clone();
+                actions[0] = Action::SetBreakpoint {
+                    line: 7,
+                    column: None,
+                };
+                // Into `sq` only (its `return` is another difference, judged elsewhere).
+                if argument == "sq(7)" {
+                    actions.pop();
+                }
+                Plan::Replay { actions }
+            }
+            other => other.clone(),
+        };
+        let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+        if argument == "sq(7)" {
+            assert!(rec.divergences.is_empty(), "{:?}", rec.divergences);
+            for t in &rec.traces {
+                let lines: Vec<u32> = t.pauses().map(|p| p.location.line).collect();
+                assert_eq!(lines, [7, 5], "into sq: {t:?}");
+            }
+            continue;
+        }
+        assert_eq!(rec.divergences.len(), 1, "{:?}", rec.divergences);
+        let d = &rec.divergences[0];
+        assert_eq!(
+            (d.kind.clone(), d.action.clone(), d.suspect),
+            (
+                DivergenceKind::PauseLocation,
+                Action::StepInto,
+                Some(EngineRef(2))
+            ),
+            "{d:?}"
+        );
+        assert_eq!(
+            d.detail,
+            "paused at 3:3 vs 8:1; second side paused again where it stood, before a call whose arguments call only built-ins"
+        );
+        assert!(
+            d.continued
+                .as_deref()
+                .is_some_and(|c| c.starts_with("excused by triage rule")),
+            "{d:?} {:?}",
+            rec.notes
+        );
+        // Back in step: Bun's one more step into enters `mix`; the next step goes on alike.
+        let last: Vec<Option<u32>> = rec
+            .traces
+            .iter()
+            .map(|t| t.pauses().last().map(|p| p.location.line))
+            .collect();
+        assert_eq!(last, [Some(3); 3], "{:?}", rec.traces);
+    }
+    for e in [&mut c, &mut f, &mut b] {
+        e.shutdown().await;
+    }
+}

@@ -13,6 +13,7 @@
 //!    trees without brackets), so that the caller's own visitors stay in bounds;
 //! 4. turns a panic of the parser into a refusal.
 
+pub mod calls;
 pub mod classes;
 pub mod exits;
 pub mod nesting;

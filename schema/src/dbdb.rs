@@ -394,6 +394,11 @@ pub const BOTH_AT_A_CLOSING_BRACE: &str = "; both sides at their function's clos
 /// class's first line), where no code of that member runs.
 pub const IN_PARAMETERS_WHILE_DEFINED: &str =
     "side in a class member's parameters while its class is being defined";
+/// What a pause-location divergence after a step into adds where one side paused again where it
+/// stood (the same place, the same frames), at the start of a call whose arguments call only
+/// built-ins (`Math.abs`, `String`): it stepped into no function.
+pub const AGAIN_BEFORE_A_CALL: &str =
+    "side paused again where it stood, before a call whose arguments call only built-ins";
 /// What `returned_into_caller` says of a side that went on into a function called from there.
 pub const IN_A_CALL_FROM_IT: &str = "side in a function called from that line";
 

@@ -11,6 +11,7 @@ use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
 use crate::task::{session_key, ExceptionChoice, Plan, RandomParams, Task};
 use futures_util::future::join_all;
+use morphtrace_js::calls::BuiltInArguments;
 use morphtrace_js::classes::ClassParams;
 use morphtrace_js::exits::Exits;
 use morphtrace_js::python::{InGenerator, PythonTree};
@@ -177,6 +178,7 @@ struct Lockstep<'a> {
     /// (JavaScript), read at the first divergence that asks.
     exits: std::sync::OnceLock<Option<Exits>>,
     class_params: std::sync::OnceLock<Option<ClassParams>>,
+    built_in_arguments: std::sync::OnceLock<Option<BuiltInArguments>>,
 }
 
 impl Lockstep<'_> {
@@ -374,6 +376,15 @@ impl Lockstep<'_> {
                 detail.push_str(&self.class_definition_remark(
                     &kind,
                     action,
+                    &outputs[a],
+                    &outputs[b],
+                ));
+                let (trace, own) = side(a);
+                let before = morphtrace_schema::dbdb::pause_before(trace, own);
+                detail.push_str(&self.again_remark(
+                    &kind,
+                    action,
+                    before,
                     &outputs[a],
                     &outputs[b],
                 ));
@@ -606,6 +617,49 @@ impl Lockstep<'_> {
         match (defining(x), defining(y)) {
             (true, false) => format!("; first {IN_PARAMETERS_WHILE_DEFINED}"),
             (false, true) => format!("; second {IN_PARAMETERS_WHILE_DEFINED}"),
+            _ => String::new(),
+        }
+    }
+
+    /// Where one side's step into paused again where it stood (the same place and frames), at
+    /// the start of a call whose arguments call only built-ins (`AGAIN_BEFORE_A_CALL`):
+    /// JavaScriptCore pauses before each call, and the built-in it stepped into has no source.
+    fn again_remark(
+        &self,
+        kind: &DivergenceKind,
+        action: &Action,
+        before: Option<&morphtrace_schema::PauseState>,
+        a: &Output,
+        b: &Output,
+    ) -> String {
+        use morphtrace_schema::dbdb::AGAIN_BEFORE_A_CALL;
+        if *kind != DivergenceKind::PauseLocation
+            || *action != Action::StepInto
+            || self.program.language != Language::JavaScript
+        {
+            return String::new();
+        }
+        let (Some(before), Output::Paused(x), Output::Paused(y)) = (before, a, b) else {
+            return String::new();
+        };
+        let again = |p: &morphtrace_schema::PauseState| {
+            p.location == before.location
+                && p.stack.len() == before.stack.len()
+                && p.stack
+                    .iter()
+                    .zip(&before.stack)
+                    .all(|(f, g)| f.function == g.function)
+        };
+        let (side, at) = match (again(x), again(y)) {
+            (true, false) => ("first", x.location),
+            (false, true) => ("second", y.location),
+            _ => return String::new(),
+        };
+        let calls = self
+            .built_in_arguments
+            .get_or_init(|| BuiltInArguments::scan(&self.program.text));
+        match calls {
+            Some(c) if c.starts_at(at) => format!("; {side} {AGAIN_BEFORE_A_CALL}"),
             _ => String::new(),
         }
     }
@@ -846,6 +900,7 @@ pub async fn run_under(
         program,
         exits: std::sync::OnceLock::new(),
         class_params: std::sync::OnceLock::new(),
+        built_in_arguments: std::sync::OnceLock::new(),
     };
     let result = match plan {
         Plan::Random { params, seed } => {
