@@ -179,6 +179,8 @@ struct Lockstep<'a> {
     exits: std::sync::OnceLock<Option<Exits>>,
     class_params: std::sync::OnceLock<Option<ClassParams>>,
     built_in_arguments: std::sync::OnceLock<Option<BuiltInArguments>>,
+    /// How the program binds each name (JavaScript), for the closing-brace remark.
+    nodes: std::sync::OnceLock<morphtrace_js::nodes::LineNodes>,
 }
 
 impl Lockstep<'_> {
@@ -372,7 +374,8 @@ impl Lockstep<'_> {
                 self.policy,
             )
             .map(|(kind, mut detail)| {
-                detail.push_str(&self.exit_remark(&kind, action, &outputs[a], &outputs[b]));
+                let exit = self.exit_remark(&kind, &detail, action, &outputs[a], &outputs[b]);
+                detail.push_str(&exit);
                 detail.push_str(&self.class_definition_remark(
                     &kind,
                     action,
@@ -528,6 +531,7 @@ impl Lockstep<'_> {
     fn exit_remark(
         &self,
         kind: &DivergenceKind,
+        detail: &str,
         action: &Action,
         a: &Output,
         b: &Output,
@@ -569,14 +573,37 @@ impl Lockstep<'_> {
                     String::new()
                 }
             }
-            DivergenceKind::Variables if same_frames => match exits() {
-                Some(e) if e.same_closing_brace(x.location, y.location) => {
-                    BOTH_AT_A_CLOSING_BRACE.to_string()
+            // Only a lexical binding one side lacks (what the remark's rule is about): other
+            // rules read the other variables divergences as they are.
+            DivergenceKind::Variables if same_frames && self.lexical_on_one_side(detail) => {
+                match exits() {
+                    Some(e) if e.same_closing_brace(x.location, y.location) => {
+                        BOTH_AT_A_CLOSING_BRACE.to_string()
+                    }
+                    _ => String::new(),
                 }
-                _ => String::new(),
-            },
+            }
             _ => String::new(),
         }
+    }
+
+    /// Whether `detail` says that one side lacks a binding the program declares with `let`,
+    /// `const` or `class` (`v only on the second side`).
+    fn lexical_on_one_side(&self, detail: &str) -> bool {
+        let Some(name) = detail
+            .strip_suffix(" only on the first side")
+            .or_else(|| detail.strip_suffix(" only on the second side"))
+        else {
+            return false;
+        };
+        let nodes = self
+            .nodes
+            .get_or_init(|| morphtrace_js::nodes::LineNodes::compute(&self.program.text));
+        let binding = nodes.binding(name).unwrap_or_default();
+        matches!(
+            binding.strip_prefix("unreferenced ").unwrap_or(&binding),
+            "let" | "const" | "class"
+        )
     }
 
     /// Where one side's step stopped in a class member's parameter list while that class is
@@ -901,6 +928,7 @@ pub async fn run_under(
         exits: std::sync::OnceLock::new(),
         class_params: std::sync::OnceLock::new(),
         built_in_arguments: std::sync::OnceLock::new(),
+        nodes: std::sync::OnceLock::new(),
     };
     let result = match plan {
         Plan::Random { params, seed } => {
