@@ -1031,6 +1031,39 @@ async fn bun_killed_mid_session_then_next_session_works() {
 }
 
 /// The repository's own triage file, as the campaigns read it.
+/// A breakpoint on `line` (0-based), the program started, then `steps`.
+fn from_a_breakpoint(line: u32, steps: &[Action]) -> Plan {
+    let mut actions = vec![Action::SetBreakpoint { line, column: None }, Action::Start];
+    actions.extend_from_slice(steps);
+    Plan::Replay { actions }
+}
+
+/// That lockstep went on past `d`, excused, and every engine's last pause is on `line`.
+fn assert_gone_past_to(rec: &Recording, d: &morphtrace_schema::Divergence, line: u32) {
+    assert!(
+        d.continued
+            .as_deref()
+            .is_some_and(|c| c.starts_with("excused by triage rule")),
+        "{d:?} {:?}",
+        rec.notes
+    );
+    let last: Vec<Option<u32>> = rec
+        .traces
+        .iter()
+        .map(|t| t.pauses().last().map(|p| p.location.line))
+        .collect();
+    assert_eq!(last, vec![Some(line); rec.traces.len()], "{:?}", rec.traces);
+}
+
+/// Chromium, Firefox and Bun, for a three-engine lockstep.
+async fn three_engines() -> [Box<dyn Engine>; 3] {
+    [
+        engine("chromium", CaptureOptions::default()).await,
+        engine("firefox", CaptureOptions::default()).await,
+        engine("bun", CaptureOptions::default()).await,
+    ]
+}
+
 fn repo_triage() -> morphtrace_schema::triage::Triage {
     morphtrace_schema::triage::Triage::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
@@ -3160,23 +3193,11 @@ async fn firefox_a_false_breakpoint_where_it_stands_turns_a_step_into_into_a_ste
 async fn a_step_over_a_return_pauses_where_the_function_returns_on_each_engine() {
     let _g = SERIAL.lock().await;
     let triage = repo_triage();
-    let plan = Plan::Replay {
-        actions: vec![
-            Action::SetBreakpoint {
-                line: 4,
-                column: None,
-            },
-            Action::Start,
-            Action::StepOver,
-            Action::StepOver,
-        ],
-    };
+    let plan = from_a_breakpoint(4, &[Action::StepOver, Action::StepOver]);
     let program = |decl: &str| {
         format!("var acc = 0;\nfunction f(a) {{\n  {decl} v = a + 1;\n  {decl} w = v;\n  return (w * 2) | 0;\n}}\nacc = f(3);\nacc = acc + 1;\n")
     };
-    let mut c = engine("chromium", CaptureOptions::default()).await;
-    let mut f = engine("firefox", CaptureOptions::default()).await;
-    let mut b = engine("bun", CaptureOptions::default()).await;
+    let [mut c, mut f, mut b] = three_engines().await;
     let remark = "; first side at the end of a return, the other at its function's closing brace";
     for decl in ["const", "var"] {
         let (_dir, p) = inline("ret.js", &program(decl));
@@ -3217,21 +3238,9 @@ async fn a_step_over_a_return_pauses_where_the_function_returns_on_each_engine()
                 "paused at 6:1 vs 5:22; second side at the end of a return, the other at its function's closing brace"
             );
         }
-        assert!(
-            d.continued
-                .as_deref()
-                .is_some_and(|c| c.starts_with("excused by triage rule")),
-            "{decl}: {d:?} {:?}",
-            rec.notes
-        );
         // Gone past: one more step on each reaches the caller's next line, and the plan's last
         // step goes on alike.
-        let last: Vec<Option<u32>> = rec
-            .traces
-            .iter()
-            .map(|t| t.pauses().last().map(|p| p.location.line))
-            .collect();
-        assert_eq!(last, [Some(8); 3], "{decl}: {:?}", rec.traces);
+        assert_gone_past_to(&rec, d, 8);
         for t in &rec.traces {
             assert!(t.pauses().any(|p| p.location.line == 7), "{t:?}");
         }
@@ -3251,22 +3260,11 @@ async fn a_step_over_a_return_pauses_where_the_function_returns_on_each_engine()
 async fn jsc_steps_out_of_a_static_block_into_the_next_members_parameters() {
     let _g = SERIAL.lock().await;
     let triage = repo_triage();
-    let plan = Plan::Replay {
-        actions: vec![
-            Action::SetBreakpoint {
-                line: 4,
-                column: None,
-            },
-            Action::Start,
-            Action::StepOut,
-        ],
-    };
+    let plan = from_a_breakpoint(4, &[Action::StepOut]);
     let program = |member: &str| {
         format!("var acc = 0;\nclass C1 {{\n  static made = 0;\n  static {{\n    this.made = 1;\n  }}\n  {member}(start) {{\n    this.base = start | 0;\n  }}\n}}\nacc = 1;\nacc = 2;\n")
     };
-    let mut c = engine("chromium", CaptureOptions::default()).await;
-    let mut f = engine("firefox", CaptureOptions::default()).await;
-    let mut b = engine("bun", CaptureOptions::default()).await;
+    let [mut c, mut f, mut b] = three_engines().await;
     for (member, column) in [("constructor", 15), ("m", 5)] {
         let (_dir, p) = inline("static.js", &program(member));
         let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
@@ -3315,40 +3313,15 @@ async fn jsc_steps_out_of_a_static_block_into_the_next_members_parameters() {
 async fn jsc_pauses_again_before_a_call_whose_arguments_called_a_built_in() {
     let _g = SERIAL.lock().await;
     let triage = repo_triage();
-    let plan = Plan::Replay {
-        actions: vec![
-            Action::SetBreakpoint {
-                line: 5,
-                column: None,
-            },
-            Action::Start,
-            Action::StepInto,
-            Action::StepInto,
-        ],
-    };
     let program = |argument: &str| {
         format!("var acc = 0;\nfunction mix(v) {{\n  acc = acc + v;\n}}\nfunction sq(x) {{\n  return x * x;\n}}\nmix({argument});\nmix(8);\n")
     };
-    let mut c = engine("chromium", CaptureOptions::default()).await;
-    let mut f = engine("firefox", CaptureOptions::default()).await;
-    let mut b = engine("bun", CaptureOptions::default()).await;
+    let [mut c, mut f, mut b] = three_engines().await;
     for argument in ["Math.abs(-7)", "sq(7)"] {
         let (_dir, p) = inline("again.js", &program(argument));
-        let plan = match &plan {
-            Plan::Replay { actions } => {
-                let mut actions = actions.clone();
-                actions[0] = Action::SetBreakpoint {
-                    line: 7,
-                    column: None,
-                };
-                // Into `sq` only (its `return` is another difference, judged elsewhere).
-                if argument == "sq(7)" {
-                    actions.pop();
-                }
-                Plan::Replay { actions }
-            }
-            other => other.clone(),
-        };
+        // Into `sq` only (its `return` is another difference, judged elsewhere).
+        let steps = if argument == "sq(7)" { 1 } else { 2 };
+        let plan = from_a_breakpoint(7, &vec![Action::StepInto; steps]);
         let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
         if argument == "sq(7)" {
             assert!(rec.divergences.is_empty(), "{:?}", rec.divergences);
@@ -3373,20 +3346,8 @@ async fn jsc_pauses_again_before_a_call_whose_arguments_called_a_built_in() {
             d.detail,
             "paused at 3:3 vs 8:1; second side paused again where it stood, before a call whose arguments call only built-ins"
         );
-        assert!(
-            d.continued
-                .as_deref()
-                .is_some_and(|c| c.starts_with("excused by triage rule")),
-            "{d:?} {:?}",
-            rec.notes
-        );
         // Back in step: Bun's one more step into enters `mix`; the next step goes on alike.
-        let last: Vec<Option<u32>> = rec
-            .traces
-            .iter()
-            .map(|t| t.pauses().last().map(|p| p.location.line))
-            .collect();
-        assert_eq!(last, [Some(3); 3], "{:?}", rec.traces);
+        assert_gone_past_to(&rec, d, 3);
     }
     for e in [&mut c, &mut f, &mut b] {
         e.shutdown().await;
