@@ -3353,3 +3353,77 @@ async fn jsc_pauses_again_before_a_call_whose_arguments_called_a_built_in() {
         e.shutdown().await;
     }
 }
+
+/// Evidence for triage.toml's rule on a breakpoint condition that throws. Firefox's devtools
+/// server pauses there (`breakpoint.js`: `checkCondition` answers `result: true` with the thrown
+/// message; the pause's reason is `breakpointConditionThrown`), to show the error; V8 and
+/// JavaScriptCore take such a condition as false and run on. The recorder evaluates the
+/// condition again on Firefox's paused frame and says that it threw. Lockstep goes on: Firefox
+/// resumes past its pauses there (one per call) until it is where the others are. The near
+/// miss: a condition that is false without throwing pauses nowhere, on all three.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_pauses_at_a_breakpoint_whose_condition_throws() {
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline(
+        "throws.js",
+        "var acc = 0;\nfunction g(a) {\n  acc = acc + a;\n}\ng(1);\ng(2);\nacc = acc * 2;\n",
+    );
+    let [mut c, mut f, mut b] = three_engines().await;
+    for condition in ["nope > 1", "acc > 100"] {
+        let plan = Plan::Replay {
+            actions: vec![
+                Action::SetConditionalBreakpoint {
+                    line: 2,
+                    condition: condition.into(),
+                    column: None,
+                },
+                Action::SetBreakpoint {
+                    line: 6,
+                    column: None,
+                },
+                Action::Start,
+                Action::Resume,
+            ],
+        };
+        let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+        for t in &rec.traces {
+            assert!(
+                matches!(t.outputs().last(), Some(Output::Finished { .. })),
+                "{condition}: {t:?}"
+            );
+        }
+        if condition == "acc > 100" {
+            assert!(rec.divergences.is_empty(), "{:?}", rec.divergences);
+            continue;
+        }
+        assert_eq!(rec.divergences.len(), 1, "{:?}", rec.divergences);
+        let d = &rec.divergences[0];
+        assert_eq!(
+            (d.kind.clone(), d.action.clone(), d.suspect),
+            (
+                DivergenceKind::PauseLocation,
+                Action::Start,
+                Some(EngineRef(1))
+            ),
+            "{d:?}"
+        );
+        assert_eq!(
+            d.detail,
+            "paused at 7:1 vs 3:3; second side at a breakpoint whose condition `nope > 1` threw ReferenceError"
+        );
+        assert!(
+            d.continued
+                .as_deref()
+                .is_some_and(|c| c.starts_with("excused by triage rule")),
+            "{d:?} {:?}",
+            rec.notes
+        );
+        // Firefox paused there once per call of `g`: twice, then at line 7 with the others.
+        let firefox: Vec<u32> = rec.traces[1].pauses().map(|p| p.location.line).collect();
+        assert_eq!(firefox, [2, 2, 6], "{:?}", rec.traces[1]);
+    }
+    for e in [&mut c, &mut f, &mut b] {
+        e.shutdown().await;
+    }
+}
