@@ -22,12 +22,13 @@ struct Collect<'a> {
 }
 
 impl Collect<'_> {
-    fn list(&mut self, key: &ast::PropName, body: Option<&ast::FunctionBody>) {
+    /// The list from the end of a member's name (`key`: its span) to its body's `{`.
+    fn list(&mut self, key: crate::Span, body: Option<&ast::FunctionBody>) {
         let (Some(&class), Some(body)) = (self.classes.last(), body) else {
             return;
         };
         let p = self.parsed;
-        let from = p.range(crate::Spanned::span(key)).1;
+        let from = p.range(key).1;
         let to = p.range(body.span).0;
         self.out
             .lists
@@ -47,24 +48,15 @@ impl Visit for Collect<'_> {
         self.classes.pop();
     }
     fn visit_class_method(&mut self, m: &ast::ClassMethod) {
-        self.list(&m.key, m.function.body.as_ref());
+        self.list(crate::Spanned::span(&m.key), m.function.body.as_ref());
         m.visit_children_with(self);
     }
     fn visit_constructor(&mut self, c: &ast::Constructor) {
-        self.list(&c.key, c.body.as_ref());
+        self.list(crate::Spanned::span(&c.key), c.body.as_ref());
         c.visit_children_with(self);
     }
     fn visit_private_method(&mut self, m: &ast::PrivateMethod) {
-        let p = self.parsed;
-        let (Some(&class), Some(body)) = (self.classes.last(), m.function.body.as_ref()) else {
-            m.visit_children_with(self);
-            return;
-        };
-        let from = p.range(m.key.span).1;
-        let to = p.range(body.span).0;
-        self.out
-            .lists
-            .push((p.positions.location(from), p.positions.location(to), class));
+        self.list(m.key.span, m.function.body.as_ref());
         m.visit_children_with(self);
     }
     // A function inside a member's body is not a member of the class.
