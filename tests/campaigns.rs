@@ -775,6 +775,14 @@ fn reduction_empties_long_arguments_and_keeps_the_finding() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(said.starts_with("reduced call-stack at stepInto"), "{said}");
+    // `reduce` ran the reproducer once and says so, in its line and in the README.
+    let checked = "reproduce.mjs shows it without morphtrace";
+    assert!(said.contains(checked), "{said}");
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(
+        readme.contains(&format!("## Checked when written\n\n{checked}.")),
+        "{readme}"
+    );
     let original = std::fs::read_to_string(out.join("original.js")).unwrap();
     let program = std::fs::read_to_string(out.join("program.js")).unwrap();
     assert!(original.len() > 20_000, "{}", original.len());

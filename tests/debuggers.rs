@@ -2523,10 +2523,108 @@ async fn never_pause_here(kind: &str) {
     e.shutdown().await;
 }
 
+/// Before V8 13, V8 took a position before a line's first break position to that break
+/// position's statement (`IsMutedAtCurrentLocation`: the break locations "at the current
+/// statement"). Restarting a constructor's frame initializes its class's private methods again
+/// on the same object, which throws at the constructor's start (4:14, before the body's first
+/// statement); a breakpoint with condition `false` asked for on that line goes to the first
+/// statement (5:5) and, on V8 11 and 12 (Node 20 and 22, Chromium 116), mutes the throw too:
+/// the program ends on the uncaught exception without pausing. V8 13 (Node 24, Chromium 156)
+/// mutes only the position where a false breakpoint was last passed (`muted_position_`), and
+/// pauses. With a plain breakpoint on that statement as well, no V8 mutes it (the near miss).
+async fn never_pause_before_a_false_breakpoints_place(kind: &str, mutes: bool) {
+    use morphtrace_schema::ExceptionPause;
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "restart.js",
+        "\"use strict\";\nclass C {\n  #m() {}\n  constructor(n) {\n    this.n = n;\n    this.k = n + 1;\n  }\n}\nconst c = new C(1);\nconsole.log(c.k);\n",
+    );
+    let mut e = engine(kind, CaptureOptions::default()).await;
+    let conditional = |line| Action::SetConditionalBreakpoint {
+        line,
+        condition: "false".into(),
+        column: None,
+    };
+    let plain = |line| Action::SetBreakpoint { line, column: None };
+    let mut stops = Vec::new();
+    for extra in [vec![], vec![conditional(3)], vec![conditional(3), plain(4)]] {
+        let mut actions = vec![
+            Action::PauseOnExceptions {
+                mode: ExceptionPause::All,
+            },
+            plain(5),
+        ];
+        actions.extend(extra);
+        actions.extend([
+            Action::Start,
+            Action::RestartFrame { frame: 0 },
+            Action::Resume,
+        ]);
+        let mut d = open(&mut e, &p).await;
+        let mut seen = Vec::new();
+        for a in &actions {
+            match apply(d.as_mut(), a).await.unwrap() {
+                Output::BreakpointSet { actual, .. } => {
+                    seen.extend(actual.iter().map(|l| format!("set {l}")))
+                }
+                Output::Paused(s) => seen.push(match s.exception {
+                    Some(x) => format!("{} on {x}", s.location),
+                    None => format!("{}", s.location),
+                }),
+                Output::Finished { outcome, .. } => {
+                    seen.push(format!("end {outcome:?}"));
+                    break;
+                }
+                _ => {}
+            }
+        }
+        d.close().await;
+        stops.push(seen);
+    }
+    let thrown = "4:14 on TypeError { }";
+    let ended = |s: &[String]| {
+        s.last().is_some_and(|l| {
+            l.starts_with("end UncaughtException")
+                && l.contains("Cannot initialize private methods")
+        })
+    };
+    assert_eq!(
+        stops[0][..3],
+        ["set 6:5", "6:5", thrown],
+        "{kind}: {stops:?}"
+    );
+    assert_eq!(
+        stops[1][..3],
+        ["set 6:5", "set 5:5", "6:5"],
+        "{kind}: {stops:?}"
+    );
+    assert_eq!(
+        stops[1].contains(&thrown.to_string()),
+        !mutes,
+        "{kind}: muted before the first statement: {stops:?}"
+    );
+    assert_eq!(
+        stops[2][..5],
+        ["set 6:5", "set 5:5", "set 5:5", "5:5", thrown],
+        "{kind}: a plain breakpoint beside the false one: {stops:?}"
+    );
+    assert!(stops.iter().all(|s| ended(s)), "{kind}: {stops:?}");
+    e.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn v8_never_pauses_at_a_statement_whose_breakpoints_are_all_false() {
     for kind in ["node", "chromium"] {
         never_pause_here(kind).await;
+    }
+    for (kind, mutes) in [
+        ("node", true),
+        ("node@22", true),
+        ("chromium@116", true),
+        ("node@24", false),
+        ("chromium", false),
+    ] {
+        never_pause_before_a_false_breakpoints_place(kind, mutes).await;
     }
 }
 
@@ -2802,6 +2900,95 @@ async fn reproducers_set_variables_continue_and_restart_frames() {
             _ => "cannot restart a frame",
         };
         assert!(said.contains(expected), "{action} on {engines:?}: {said}");
+    }
+}
+
+/// A reproducer keeps a breakpoint's condition and a logpoint's expression where each protocol
+/// takes them, as the recorder does: beside the location, not in it (Node's
+/// `Debugger.setBreakpoint` ignores a `condition` inside `location`, and then pauses). A
+/// condition false at its line and a logpoint never pause, so every engine pauses first at the
+/// plain breakpoint further on, and the reproducer exits 0; a true condition pauses at its line
+/// on every engine (also 0); a pause elsewhere than in the other engine is an exit 1.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reproducers_keep_conditions_and_logpoints_beside_the_location() {
+    let _g = SERIAL.lock().await;
+    let program =
+        "function f(n) {\n  let t = n * 2;\n  return t + 1;\n}\nlet r = f(3);\nconsole.log(r);\n";
+    let mut executables = std::collections::BTreeMap::new();
+    for kind in ["node", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        executables.insert(kind, e.descriptor().executable.clone());
+        e.shutdown().await;
+    }
+    let conditional = |condition: &str| Action::SetConditionalBreakpoint {
+        line: 2,
+        condition: condition.into(),
+        column: None,
+    };
+    let logpoint = Action::SetLogpoint {
+        line: 2,
+        expression: "t".into(),
+        column: None,
+    };
+    let plain = Action::SetBreakpoint {
+        line: 5,
+        column: None,
+    };
+    // (the action at line 3, the pair, where both must pause first)
+    let cases: Vec<(Action, [&str; 2], &str)> = vec![
+        (conditional("n > 5"), ["node", "firefox"], "): 6\n"),
+        (conditional("n > 5"), ["node", "bun"], "): 6\n"),
+        (conditional("n < 5"), ["node", "bun"], "): 3\n"),
+        (logpoint.clone(), ["node", "firefox"], "): 6\n"),
+        (logpoint, ["node", "bun"], "): 6\n"),
+    ];
+    for (action, engines, paused) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        let actions = vec![action.clone(), plain.clone(), Action::Start];
+        let spec = serde_json::json!({
+            "title": format!("{action} on {engines:?}"),
+            "kind": "pause-location",
+            "action": "start",
+            "step": 2,
+            "detail": "",
+            "variables": [],
+            "columns": false,
+            "prelude": false,
+            "actionTimeoutMs": 5000,
+            "engines": engines.iter().map(|k| serde_json::json!({
+                "kind": k,
+                "label": k,
+                "executable": executables[k],
+            })).collect::<Vec<_>>(),
+        });
+        std::fs::write(dir.path().join("program.js"), program).unwrap();
+        std::fs::write(
+            dir.path().join("actions.json"),
+            serde_json::to_string(&actions).unwrap(),
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("finding.json"), spec.to_string()).unwrap();
+        std::fs::write(
+            dir.path().join("reproduce.mjs"),
+            morphtrace_recorder::reduce::reproducer::reproducer(&spec, &[&actions]),
+        )
+        .unwrap();
+        let o = std::process::Command::new("node")
+            .arg(dir.path().join("reproduce.mjs"))
+            .output()
+            .unwrap();
+        let said = format!(
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert_eq!(o.status.code(), Some(0), "{action} on {engines:?}: {said}");
+        // Both engines' answers name the line they paused at.
+        assert_eq!(
+            said.matches(paused).count(),
+            2,
+            "{action} on {engines:?}: {said}"
+        );
     }
 }
 

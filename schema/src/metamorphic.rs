@@ -49,6 +49,11 @@ pub const STEP_INTO_FROM_A_FALSE_BREAKPOINT: &str =
 /// missed is on the line of a breakpoint whose condition is `false` (V8 mutes such a statement).
 pub const MISSED_ON_A_FALSE_LINE: &str =
     "the parent's pause there is on the line of a breakpoint with condition false";
+/// What a warning adds when that pause is on the line a breakpoint with condition `false` was
+/// set on, before the place the engine gave it (V8 takes a throw before a line's first break
+/// position to the statement there).
+pub const MISSED_BEFORE_A_FALSE_PLACE: &str =
+    "the parent's pause there is on the line a breakpoint with condition false was set on, before where it was placed";
 /// What a warning adds when the parent's next pause, which the follow-up's resume missed, is
 /// where the follow-up's previous pause, made by a step, stood (Firefox skips a breakpoint's hits
 /// at the place of a prior step pause until another breakpoint pauses).
@@ -771,17 +776,23 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
     // Where breakpoints the transformation added with condition `false` landed: a pause there
     // is named so in the message (V8 stops a step that lost its frame at such a breakpoint, a
     // triage rule tells that from other misplaced pauses).
-    let false_places: BTreeSet<Location> = fa
+    // The added breakpoints with condition `false`: where each was asked for, where placed.
+    let false_breakpoints: Vec<(Location, &[Location])> = fa
         .iter()
         .filter(|a| x.inserted.contains(&a.action_index))
         .filter_map(|a| match (a.action, a.output) {
             (
                 Action::SetConditionalBreakpoint { condition, .. },
-                Output::BreakpointSet { actual, .. },
-            ) if condition.trim() == "false" => Some(actual.iter().copied()),
+                Output::BreakpointSet {
+                    requested, actual, ..
+                },
+            ) if condition.trim() == "false" => Some((*requested, actual.as_slice())),
             _ => None,
         })
-        .flatten()
+        .collect();
+    let false_places: BTreeSet<Location> = false_breakpoints
+        .iter()
+        .flat_map(|(_, actual)| actual.iter().copied())
         .collect();
     let fc: Vec<&Answer> = fa
         .iter()
@@ -864,6 +875,20 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                         && false_places.iter().any(|l| l.line == r.location.line)) =>
                                 {
                                     format!("; {MISSED_ON_A_FALSE_LINE}")
+                                }
+                                // V8 takes a position before a line's first break position to
+                                // that break position's statement: a false breakpoint asked
+                                // for on the line and placed further on mutes it.
+                                _ if matches!(p.output, Output::Paused(r)
+                                    if (r.exception.is_some()
+                                        || r.reason == PauseReason::DebuggerStatement)
+                                        && false_breakpoints.iter().any(|(asked, actual)| {
+                                            asked.line == r.location.line
+                                                && !actual.is_empty()
+                                                && actual.iter().all(|l| *l > r.location)
+                                        })) =>
+                                {
+                                    format!("; {MISSED_BEFORE_A_FALSE_PLACE}")
                                 }
                                 // Firefox: a resume from a step's pause passes the
                                 // breakpoint at that place in later calls.
@@ -1748,6 +1773,50 @@ mod tests {
             let v = judge(&parent, &follow_up, &r).unwrap();
             let said = v.message.ends_with(&format!("; {MISSED_ON_A_FALSE_LINE}"));
             assert_eq!(said, named, "{}", v.message);
+        }
+    }
+
+    #[test]
+    fn a_missed_exception_pause_before_where_a_false_breakpoint_on_its_line_went_says_so() {
+        let x = Expectation {
+            inserted: [1].into(),
+            ..Default::default()
+        };
+        let r = record(CONDITION_FALSE, None, &x);
+        // The throw at 7:13 (0-based 6:12); the false breakpoint asked for on line 7 and placed
+        // at 8:2, after it: said. Placed at 7:2, on the throw's line: the other remark. Asked
+        // for on line 8 and placed at 8:2: neither.
+        let before = Some(MISSED_BEFORE_A_FALSE_PLACE);
+        let on = Some(MISSED_ON_A_FALSE_LINE);
+        for (asked, placed, remark) in [
+            (6, Location::new(7, 1), before),
+            (6, Location::new(6, 1), on),
+            (7, Location::new(7, 1), None),
+        ] {
+            let parent = trace(vec![
+                bp(16, 1),
+                (Action::Start, pause(16, 1, &[])),
+                (
+                    Action::Resume,
+                    exception_pause(6, 12, "TypeError: Cannot initialize private methods"),
+                ),
+                (Action::Resume, done()),
+            ]);
+            let (action, mut out) = conditional(asked, 2, "false");
+            if let Output::BreakpointSet { actual, .. } = &mut out {
+                *actual = vec![placed];
+            }
+            let follow_up = trace(vec![
+                bp(16, 1),
+                (action, out),
+                (Action::Start, pause(16, 1, &[])),
+                (Action::Resume, done()),
+            ]);
+            let v = judge(&parent, &follow_up, &r).unwrap();
+            let said = [MISSED_BEFORE_A_FALSE_PLACE, MISSED_ON_A_FALSE_LINE]
+                .into_iter()
+                .find(|m| v.message.ends_with(&format!("; {m}")));
+            assert_eq!(said, remark, "{asked} {placed}: {}", v.message);
         }
     }
 

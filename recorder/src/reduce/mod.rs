@@ -11,6 +11,7 @@ pub mod metamorphic;
 pub mod python;
 pub mod reproducer;
 pub mod session;
+pub mod standalone;
 
 pub use bundle::{write_bundle, Case};
 

@@ -4,6 +4,7 @@
 
 use super::coverage;
 use super::metamorphic::{ChainJudge, Violated};
+use super::standalone::{self, Standalone};
 use super::{Case, Finding, ReduceError, Reduced, Reducer};
 use crate::cod;
 use crate::debugger::engines::EngineSpec;
@@ -53,6 +54,8 @@ pub struct Outcome {
     /// Stopped by the budget: not minimal.
     pub complete: bool,
     pub out: PathBuf,
+    /// What the bundle's standalone reproducer answered when run once (debugger bundles).
+    pub standalone: Option<Standalone>,
 }
 
 impl fmt::Display for Outcome {
@@ -73,6 +76,9 @@ impl fmt::Display for Outcome {
         if !self.complete {
             write!(f, " (budget reached: not minimal)")?;
         }
+        if let Some(s) = &self.standalone {
+            write!(f, "\n{s}")?;
+        }
         write!(f, "\n{}", self.out.display())
     }
 }
@@ -88,6 +94,7 @@ impl Outcome {
             elapsed: r.elapsed,
             complete: r.complete,
             out: out.to_path_buf(),
+            standalone: None,
         }
     }
 }
@@ -225,12 +232,9 @@ async fn reduce_divergence(
         },
     )
     .map_err(|e| ReduceError::Write(e.to_string()))?;
-    Ok(Outcome::of(
-        finding.to_string(),
-        labels.join(" vs "),
-        &reduced,
-        &req.out,
-    ))
+    let mut outcome = Outcome::of(finding.to_string(), labels.join(" vs "), &reduced, &req.out);
+    outcome.standalone = check_standalone(req, engines.len()).await?;
+    Ok(outcome)
 }
 
 /// A metamorphic follow-up that violated its relation: the parent's program and actions reduced
@@ -334,12 +338,29 @@ async fn reduce_warning(
         },
     )
     .map_err(|e| ReduceError::Write(e.to_string()))?;
-    Ok(Outcome::of(
-        finding.to_string(),
-        descriptor.label(),
-        &reduced,
-        &req.out,
-    ))
+    let mut outcome = Outcome::of(finding.to_string(), descriptor.label(), &reduced, &req.out);
+    // The parent and the follow-up: two sessions.
+    outcome.standalone = check_standalone(req, 2).await?;
+    Ok(outcome)
+}
+
+/// Runs the bundle's reproducer once (`sessions` of at most the session timeout each, and their
+/// engines' launches) and says in its README what it answered.
+async fn check_standalone(
+    req: &Request,
+    sessions: usize,
+) -> Result<Option<Standalone>, ReduceError> {
+    let node = crate::debugger::engines::which("node").unwrap_or_else(|| "node".into());
+    let timeout = req.session_timeout * sessions as u32 + Duration::from_secs(60);
+    let Some(answer) = standalone::check(&req.out, &node, timeout).await else {
+        return Ok(None);
+    };
+    let readme = req.out.join("README.md");
+    let mut text =
+        std::fs::read_to_string(&readme).map_err(|e| ReduceError::Write(e.to_string()))?;
+    text.push_str(&format!("\n## Checked when written\n\n{answer}.\n"));
+    std::fs::write(&readme, text).map_err(|e| ReduceError::Write(e.to_string()))?;
+    Ok(Some(answer))
 }
 
 /// Options of a one-program coverage run, as a campaign with these parameters records it.
@@ -598,5 +619,6 @@ async fn reduce_coverage(
         elapsed: reduced.elapsed,
         complete: reduced.complete,
         out: req.out.clone(),
+        standalone: None,
     })
 }

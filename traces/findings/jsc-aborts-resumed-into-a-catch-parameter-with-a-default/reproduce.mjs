@@ -95,8 +95,10 @@ class V8Session {
   }
   async setBreakpoint(line, column, condition, logged) {
     const at = column === null ? {} : { columnNumber: column };
+    // What goes beside the location, not in it.
+    const extra = {};
     try {
-      const r = await this.call('Debugger.setBreakpointByUrl', { lineNumber: line, url, ...at });
+      const r = await this.call('Debugger.setBreakpointByUrl', { lineNumber: line, url, ...at, ...extra });
       this.ids.push(r.breakpointId);
       const locs = r.locations ?? (r.actualLocation ? [r.actualLocation] : []);
       const placed = locs.filter((l) => l.scriptId === this.scriptId).map(pos);

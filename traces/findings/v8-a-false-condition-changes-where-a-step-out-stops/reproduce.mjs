@@ -102,10 +102,12 @@ class V8Session {
   }
   async setBreakpoint(line, column, condition, logged) {
     const at = column === null ? {} : { columnNumber: column };
+    // What goes beside the location, not in it.
+    const extra = {};
     // CDP takes the condition as is, WebKit among its options.
-    if (condition !== undefined) Object.assign(at, this.flavor === 'jsc' ? { options: { condition } } : { condition });
+    if (condition !== undefined) Object.assign(extra, this.flavor === 'jsc' ? { options: { condition } } : { condition });
     try {
-      const r = await this.call('Debugger.setBreakpointByUrl', { lineNumber: line, url, ...at });
+      const r = await this.call('Debugger.setBreakpointByUrl', { lineNumber: line, url, ...at, ...extra });
       this.ids.push(r.breakpointId);
       const locs = r.locations ?? (r.actualLocation ? [r.actualLocation] : []);
       const placed = locs.filter((l) => l.scriptId === this.scriptId).map(pos);
