@@ -3614,3 +3614,87 @@ async fn firefox_pauses_at_a_breakpoint_whose_condition_throws() {
         e.shutdown().await;
     }
 }
+
+/// Evidence for triage.toml's rule on V8 13's loop heads. While a `for (const y of …)` (or
+/// `let`, or `for-in`) head evaluates its iterable, ECMAScript holds the head's names
+/// uninitialized in a scope of their own (ForIn/OfHeadEvaluation, step 2): SpiderMonkey,
+/// JavaScriptCore and V8 12 (Node 22) list that scope with the name `<uninitialized>`; V8 13
+/// (Chromium 156, Node 24) lists no such scope, though the binding is there: a closure the
+/// iterable made reads it and throws (the program's `s += 100`). In the loop's body all show
+/// the name alike (the near miss). A three-engine session from a breakpoint on the head says
+/// where it is (`IN_A_HEADS_ITERABLE`), with V8 alone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn v8_13_lists_no_scope_for_a_loop_heads_names_while_its_iterable_runs() {
+    let _g = SERIAL.lock().await;
+    let text = "function* g(n) {\n  yield n;\n}\nlet s = 0;\nfor (const y of g(5)) {\n  s += y;\n}\nfor (const z of [() => z]) {\n  try { z(); } catch (e) { s += 100; }\n}\nfor (let w in { a: 1 }) {\n  s += 1;\n}\nconsole.log(\"s\", s);\n";
+    let (_dir, p) = inline("head.js", text);
+    // (pause, the head's name there) for each pause: heads on 5, 8 and 11, the first body on 6.
+    let expected = |shown: bool| {
+        let head = |at: &str, name: &str| {
+            let v = shown.then(|| Value::Uninitialized);
+            (at.to_string(), name.to_string(), v)
+        };
+        vec![
+            head("5:17", "y"),
+            ("6:3".to_string(), "y".to_string(), Some(Value::Number(5.0))),
+            head("8:17", "z"),
+            head("11:15", "w"),
+        ]
+    };
+    for (kind, shown) in [
+        ("chromium", false),
+        ("node@24", false),
+        ("firefox", true),
+        ("bun", true),
+        ("node@22", true),
+    ] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        for line in [4, 5, 7, 10] {
+            d.set_breakpoint(line, None).await.unwrap();
+        }
+        let mut seen = Vec::new();
+        let mut out = d.control(&Action::Start).await.unwrap();
+        while let Output::Paused(s) = &out {
+            let name = match s.location.line {
+                4 | 5 => "y",
+                7 => "z",
+                _ => "w",
+            };
+            let value = morphtrace_schema::dbdb::visible_variables(s.top_scopes())
+                .get(name)
+                .map(|v| (*v).clone());
+            seen.push((format!("{}", s.location), name.to_string(), value));
+            out = d.control(&Action::Resume).await.unwrap();
+        }
+        assert!(matches!(out, Output::Finished { .. }), "{kind}: {out:?}");
+        assert_eq!(seen, expected(shown), "{kind}");
+        // The closure in the iterable read the head's binding, uninitialized: it threw.
+        assert_eq!(d.console(), vec!["s 106".to_string()], "{kind}");
+        d.close().await;
+        e.shutdown().await;
+    }
+    let triage = repo_triage();
+    let [mut c, mut f, mut b] = three_engines().await;
+    let rec = lockstep_under(
+        &mut [&mut c, &mut f, &mut b],
+        &p,
+        &from_a_breakpoint(4, &[Action::StepOver]),
+        &triage,
+    )
+    .await;
+    let d = &rec.divergences[0];
+    assert_eq!(
+        (d.kind.clone(), d.action.clone(), d.suspect),
+        (DivergenceKind::Variables, Action::Start, Some(EngineRef(0))),
+        "{:?}",
+        rec.divergences
+    );
+    assert_eq!(
+        d.detail,
+        "y only on the first side; both sides in the iterable of the loop head that declares it"
+    );
+    for e in [&mut c, &mut f, &mut b] {
+        e.shutdown().await;
+    }
+}

@@ -16,6 +16,7 @@
 pub mod calls;
 pub mod classes;
 pub mod exits;
+pub mod loops;
 pub mod nesting;
 pub mod nodes;
 pub mod python;

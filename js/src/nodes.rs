@@ -191,30 +191,35 @@ impl Names {
         b.declarations += 1;
     }
 
-    /// The names a binding pattern declares (not its default values, which are expressions).
+    /// The names a binding pattern declares.
     fn pattern(&mut self, p: &ast::Pat, kind: &'static str) {
-        match p {
-            ast::Pat::Ident(b) => self.declare(&b.id.sym, kind),
-            ast::Pat::Array(a) => {
-                for e in a.elems.iter().flatten() {
-                    self.pattern(e, kind);
-                }
+        pattern_names(p, &mut |name| self.declare(name, kind));
+    }
+}
+
+/// Each name a binding pattern declares (not its default values, which are expressions).
+pub(crate) fn pattern_names(p: &ast::Pat, each: &mut dyn FnMut(&str)) {
+    match p {
+        ast::Pat::Ident(b) => each(&b.id.sym),
+        ast::Pat::Array(a) => {
+            for e in a.elems.iter().flatten() {
+                pattern_names(e, each);
             }
-            ast::Pat::Rest(r) => self.pattern(&r.arg, kind),
-            ast::Pat::Object(o) => {
-                for prop in &o.props {
-                    match prop {
-                        ast::ObjectPatProp::KeyValue(kv) => self.pattern(&kv.value, kind),
-                        ast::ObjectPatProp::Assign(a) => self.declare(&a.key.id.sym, kind),
-                        ast::ObjectPatProp::Rest(r) => self.pattern(&r.arg, kind),
-                        #[allow(unreachable_patterns)]
-                        _ => {}
-                    }
-                }
-            }
-            ast::Pat::Assign(a) => self.pattern(&a.left, kind),
-            _ => {}
         }
+        ast::Pat::Rest(r) => pattern_names(&r.arg, each),
+        ast::Pat::Object(o) => {
+            for prop in &o.props {
+                match prop {
+                    ast::ObjectPatProp::KeyValue(kv) => pattern_names(&kv.value, each),
+                    ast::ObjectPatProp::Assign(a) => each(&a.key.id.sym),
+                    ast::ObjectPatProp::Rest(r) => pattern_names(&r.arg, each),
+                    #[allow(unreachable_patterns)]
+                    _ => {}
+                }
+            }
+        }
+        ast::Pat::Assign(a) => pattern_names(&a.left, each),
+        _ => {}
     }
 }
 

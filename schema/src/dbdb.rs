@@ -389,6 +389,11 @@ pub const RETURN_AND_BRACE: &str =
 /// What a variables divergence adds where both sides are in the same frames at one function's
 /// closing brace (or just after it), where the function returns.
 pub const BOTH_AT_A_CLOSING_BRACE: &str = "; both sides at their function's closing brace";
+/// What a variables divergence over a `let` or `const` one side lacks adds where both sides are
+/// in the same frames in the iterable of the `for-in`/`for-of` head that declares it (where
+/// ECMAScript's ForIn/OfHeadEvaluation holds it uninitialized in a scope of its own).
+pub const IN_A_HEADS_ITERABLE: &str =
+    "; both sides in the iterable of the loop head that declares it";
 /// What a pause-location divergence after a step adds where one side (not both) stopped in a
 /// class member's parameter list while the class is being defined (its caller's frame on the
 /// class's first line), where no code of that member runs.

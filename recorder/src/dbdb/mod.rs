@@ -14,6 +14,7 @@ use futures_util::future::join_all;
 use morphtrace_js::calls::BuiltInArguments;
 use morphtrace_js::classes::ClassParams;
 use morphtrace_js::exits::Exits;
+use morphtrace_js::loops::HeadIterables;
 use morphtrace_js::python::{InGenerator, PythonTree};
 use morphtrace_schema::dbdb::{compare_answers, ComparisonPolicy};
 use morphtrace_schema::trace::TriggerLines;
@@ -179,6 +180,7 @@ struct Lockstep<'a> {
     exits: std::sync::OnceLock<Option<Exits>>,
     class_params: std::sync::OnceLock<Option<ClassParams>>,
     built_in_arguments: std::sync::OnceLock<Option<BuiltInArguments>>,
+    head_iterables: std::sync::OnceLock<Option<HeadIterables>>,
     /// How the program binds each name (JavaScript), for the closing-brace remark.
     nodes: std::sync::OnceLock<morphtrace_js::nodes::LineNodes>,
 }
@@ -376,6 +378,8 @@ impl Lockstep<'_> {
             .map(|(kind, mut detail)| {
                 let exit = self.exit_remark(&kind, &detail, action, &outputs[a], &outputs[b]);
                 detail.push_str(&exit);
+                let head = self.head_remark(&kind, &detail, &outputs[a], &outputs[b]);
+                detail.push_str(&head);
                 detail.push_str(&self.class_definition_remark(
                     &kind,
                     action,
@@ -582,6 +586,41 @@ impl Lockstep<'_> {
                     }
                     _ => String::new(),
                 }
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// Where both sides stand, in the same frames, in the iterable of a `for-in`/`for-of` head
+    /// that declares the `let` or `const` one side lacks (`IN_A_HEADS_ITERABLE`): the binding
+    /// is in its dead zone there, in a scope of the head's own.
+    fn head_remark(&self, kind: &DivergenceKind, detail: &str, a: &Output, b: &Output) -> String {
+        use morphtrace_schema::dbdb::IN_A_HEADS_ITERABLE;
+        let (DivergenceKind::Variables, Output::Paused(x), Output::Paused(y)) = (kind, a, b) else {
+            return String::new();
+        };
+        let Some(name) = detail
+            .strip_suffix(" only on the first side")
+            .or_else(|| detail.strip_suffix(" only on the second side"))
+        else {
+            return String::new();
+        };
+        let same_frames = x.stack.len() == y.stack.len()
+            && x.stack
+                .iter()
+                .zip(&y.stack)
+                .all(|(f, g)| f.function == g.function);
+        if !same_frames || self.program.language != Language::JavaScript {
+            return String::new();
+        }
+        let heads = self
+            .head_iterables
+            .get_or_init(|| HeadIterables::scan(&self.program.text));
+        match heads {
+            Some(h)
+                if h.declares_around(name, x.location) && h.declares_around(name, y.location) =>
+            {
+                IN_A_HEADS_ITERABLE.to_string()
             }
             _ => String::new(),
         }
@@ -928,6 +967,7 @@ pub async fn run_under(
         exits: std::sync::OnceLock::new(),
         class_params: std::sync::OnceLock::new(),
         built_in_arguments: std::sync::OnceLock::new(),
+        head_iterables: std::sync::OnceLock::new(),
         nodes: std::sync::OnceLock::new(),
     };
     let result = match plan {

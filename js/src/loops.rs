@@ -1,0 +1,104 @@
+//! Where a `for (let|const … in|of …)` head evaluates its iterable: the expression's span, with
+//! the names the head declares. While it runs, ECMAScript's ForIn/OfHeadEvaluation holds those
+//! names in a scope of their own, uninitialized; V8 13 lists no such scope (SpiderMonkey,
+//! JavaScriptCore and V8 12 do), so a divergence over such a name there says so.
+
+use crate::ast;
+use crate::visit::{Visit, VisitWith};
+use morphtrace_schema::Location;
+
+/// The iterables of a program's `for-in`/`for-of` heads that declare `let` or `const` names.
+#[derive(Debug, Default)]
+pub struct HeadIterables {
+    /// The iterable's span (its end exclusive) and the names its head declares.
+    heads: Vec<(Location, Location, Vec<String>)>,
+}
+
+struct Collect<'a> {
+    parsed: &'a crate::Parsed<'a>,
+    out: HeadIterables,
+}
+
+impl Collect<'_> {
+    fn head(&mut self, left: &ast::ForHead, right: &ast::Expr) {
+        let ast::ForHead::VarDecl(d) = left else {
+            return;
+        };
+        if d.kind == ast::VarDeclKind::Var {
+            return;
+        }
+        let mut names = Vec::new();
+        for decl in &d.decls {
+            crate::nodes::pattern_names(&decl.name, &mut |n| names.push(n.to_string()));
+        }
+        let p = self.parsed;
+        let (lo, hi) = p.range(crate::Spanned::span(right));
+        self.out
+            .heads
+            .push((p.positions.location(lo), p.positions.location(hi), names));
+    }
+}
+
+impl Visit for Collect<'_> {
+    fn visit_for_of_stmt(&mut self, s: &ast::ForOfStmt) {
+        self.head(&s.left, &s.right);
+        s.visit_children_with(self);
+    }
+    fn visit_for_in_stmt(&mut self, s: &ast::ForInStmt) {
+        self.head(&s.left, &s.right);
+        s.visit_children_with(self);
+    }
+}
+
+impl HeadIterables {
+    /// The program's loop heads; `None` where it does not parse (nothing is said then).
+    pub fn scan(text: &str) -> Option<HeadIterables> {
+        crate::parse(text, crate::Goal::Program, |parsed| {
+            let mut c = Collect {
+                parsed,
+                out: HeadIterables::default(),
+            };
+            parsed.program.visit_with(&mut c);
+            c.out
+        })
+        .ok()
+    }
+
+    /// Whether `at` is in the iterable of a head that declares `name`.
+    pub fn declares_around(&self, name: &str, at: Location) -> bool {
+        self.heads
+            .iter()
+            .any(|(from, to, names)| *from <= at && at < *to && names.iter().any(|n| n == name))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(line1: u32, col1: u32) -> Location {
+        Location::new(line1 - 1, col1 - 1)
+    }
+
+    #[test]
+    fn a_heads_iterable_and_the_names_it_declares() {
+        let text = "function* g(n) {\n  yield n;\n}\nfor (const y of g(5)) {\n  y;\n}\nfor (let { a, b: [c] } in { k: g(1) }) {}\nfor (var v of g(2)) {}\nfor (const w of [1]) for (const x of g(w)) {}\n";
+        let h = HeadIterables::scan(text).unwrap();
+        // `g(5)` from 4:17 to its `)` at 4:20.
+        assert!(h.declares_around("y", at(4, 17)));
+        assert!(h.declares_around("y", at(4, 20)));
+        assert!(!h.declares_around("y", at(4, 21)), "after the iterable");
+        assert!(!h.declares_around("y", at(4, 12)), "the declaration");
+        assert!(!h.declares_around("y", at(5, 3)), "the body");
+        assert!(!h.declares_around("n", at(4, 17)), "another name");
+        for name in ["a", "c"] {
+            assert!(h.declares_around(name, at(7, 30)), "{name}: a pattern's");
+        }
+        assert!(!h.declares_around("b", at(7, 30)), "a property's key");
+        assert!(!h.declares_around("v", at(8, 15)), "a `var` head");
+        // An inner head's iterable (in the outer loop's body): its own name only.
+        assert!(h.declares_around("x", at(9, 38)));
+        assert!(!h.declares_around("w", at(9, 38)));
+        assert!(HeadIterables::scan("for (const of").is_none());
+    }
+}

@@ -1,0 +1,2 @@
+for (const y4 of gen1(5)) {
+}
