@@ -3698,3 +3698,79 @@ async fn v8_13_lists_no_scope_for_a_loop_heads_names_while_its_iterable_runs() {
         e.shutdown().await;
     }
 }
+
+/// Evidence for triage.toml's rule on steps at a class declaration with a heritage.
+/// SpiderMonkey has a step position where a `class … extends …` declaration begins (it
+/// evaluates the heritage there): a step over or into from the line before stops there, for
+/// `extends A` and `extends f()` alike; V8 and JavaScriptCore step past the declaration (into
+/// `f` for a step into). Where no heritage is evaluated (`class A {}`) no engine stops: the near
+/// miss. In a three-engine session the recorder says where Firefox stands apart
+/// (`AT_A_HERITAGE`), and the difference is judged.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn firefox_stops_a_step_where_a_class_with_a_heritage_begins() {
+    let _g = SERIAL.lock().await;
+    let text = "let a = 0;\nclass A {\n  m() { return 1; }\n}\nclass B extends A {\n  constructor() {\n    super();\n  }\n}\nfunction f() {\n  return A;\n}\nclass C extends f() {}\nlet b = new B();\nconsole.log(a, b.m());\n";
+    let (_dir, p) = inline("heritage.js", text);
+    for kind in ["chromium", "firefox", "bun"] {
+        for step in [Action::StepOver, Action::StepInto] {
+            let mut e = engine(kind, CaptureOptions::default()).await;
+            let mut d = open(&mut e, &p).await;
+            d.set_breakpoint(0, None).await.unwrap();
+            let mut out = d.control(&Action::Start).await.unwrap();
+            let mut lines = Vec::new();
+            for _ in 0..4 {
+                let Output::Paused(s) = &out else { break };
+                lines.push(s.location.line + 1);
+                out = d.control(&step).await.unwrap();
+            }
+            // Firefox at `class B extends A`, then at `class C extends f()`; V8 and
+            // JavaScriptCore past both (into `f` for a step into).
+            let expected: &[u32] = match (kind, &step) {
+                ("firefox", _) => &[1, 5, 13],
+                (_, Action::StepOver) => &[1, 14, 15],
+                _ => &[1, 11],
+            };
+            assert_eq!(
+                &lines[..expected.len()],
+                expected,
+                "{kind} {step}: {lines:?}"
+            );
+            assert!(
+                !lines.contains(&2),
+                "{kind} {step}: no stop at `class A {{}}`"
+            );
+            d.close().await;
+            e.shutdown().await;
+        }
+    }
+    let triage = repo_triage();
+    let [mut c, mut f, mut b] = three_engines().await;
+    let rec = lockstep_under(
+        &mut [&mut c, &mut f, &mut b],
+        &p,
+        &from_a_breakpoint(0, &[Action::StepOver, Action::StepOver]),
+        &triage,
+    )
+    .await;
+    let d = &rec.divergences[0];
+    assert_eq!(
+        (d.kind.clone(), d.action.clone(), d.suspect),
+        (
+            DivergenceKind::PauseLocation,
+            Action::StepOver,
+            Some(EngineRef(1))
+        ),
+        "{:?}",
+        rec.divergences
+    );
+    assert_eq!(
+        d.detail,
+        "paused at 14:9 vs 5:1; second side where a class declaration with a heritage begins, the other past it"
+    );
+    // Firefox steps on to where the others stand (by `class C extends f()`), and the plan's
+    // last step goes on alike to line 15.
+    assert_gone_past_to(&rec, d, 14);
+    for e in [&mut c, &mut f, &mut b] {
+        e.shutdown().await;
+    }
+}

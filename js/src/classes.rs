@@ -1,7 +1,10 @@
-//! Where a class's methods take their parameters: the span from each method's (constructor's,
-//! accessor's) name to its body, with the line its class begins on. JavaScriptCore has been seen
+//! Two places of class declarations a debugger may pause at apart from the others. Where a
+//! class's methods take their parameters: the span from each method's (constructor's,
+//! accessor's) name to its body, with the line its class begins on; JavaScriptCore has been seen
 //! to pause there while the class is being defined, after a static block, where no code of the
-//! method runs (the recorder says so of such a pause).
+//! method runs. And where a `class … extends …` declaration begins, with its end: SpiderMonkey
+//! stops a step there (it evaluates the heritage) where V8 and JavaScriptCore step past. The
+//! recorder says so of such pauses.
 
 use crate::ast;
 use crate::visit::{Visit, VisitWith};
@@ -96,6 +99,53 @@ impl ClassParams {
     }
 }
 
+/// The `class … extends …` declarations of a program: where each begins and ends.
+#[derive(Debug, Default)]
+pub struct Heritages {
+    declarations: Vec<(Location, Location)>,
+}
+
+struct CollectHeritages<'a> {
+    parsed: &'a crate::Parsed<'a>,
+    out: Heritages,
+}
+
+impl Visit for CollectHeritages<'_> {
+    fn visit_class_decl(&mut self, d: &ast::ClassDecl) {
+        if d.class.super_class.is_some() {
+            let p = self.parsed;
+            let (lo, hi) = p.range(d.class.span);
+            self.out
+                .declarations
+                .push((p.positions.location(lo), p.positions.location(hi)));
+        }
+        d.visit_children_with(self);
+    }
+}
+
+impl Heritages {
+    /// The program's `class … extends …` declarations; `None` where it does not parse.
+    pub fn scan(text: &str) -> Option<Heritages> {
+        crate::parse(text, crate::Goal::Program, |parsed| {
+            let mut c = CollectHeritages {
+                parsed,
+                out: Heritages::default(),
+            };
+            parsed.program.visit_with(&mut c);
+            c.out
+        })
+        .ok()
+    }
+
+    /// Where the declaration that begins at `at` ends, if one does.
+    pub fn declaration_at(&self, at: Location) -> Option<Location> {
+        self.declarations
+            .iter()
+            .find(|(from, _)| *from == at)
+            .map(|&(_, to)| to)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,5 +182,17 @@ mod tests {
             "an object literal's method"
         );
         assert_eq!(c.class_of_params_at(at(5, 5)), None, "the static block");
+    }
+
+    #[test]
+    fn where_a_class_with_a_heritage_begins_and_ends() {
+        let text = "let a = 0;\nclass A {\n  m() { return 1; }\n}\nclass B extends A {\n  constructor() {\n    super();\n  }\n}\nconst D = class extends A {};\n  class C extends (a ? A : B) {}\n";
+        let h = Heritages::scan(text).unwrap();
+        assert_eq!(h.declaration_at(at(5, 1)), Some(at(9, 2)));
+        assert_eq!(h.declaration_at(at(11, 3)), Some(at(11, 33)), "indented");
+        assert_eq!(h.declaration_at(at(2, 1)), None, "no heritage");
+        assert_eq!(h.declaration_at(at(10, 11)), None, "a class expression");
+        assert_eq!(h.declaration_at(at(5, 7)), None, "not where it begins");
+        assert!(Heritages::scan("class B extends {").is_none());
     }
 }

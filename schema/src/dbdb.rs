@@ -399,6 +399,11 @@ pub const IN_A_HEADS_ITERABLE: &str =
 /// class's first line), where no code of that member runs.
 pub const IN_PARAMETERS_WHILE_DEFINED: &str =
     "side in a class member's parameters while its class is being defined";
+/// What a pause-location divergence after a step adds where one side stopped where a
+/// `class … extends …` declaration begins and the other, in the same frames, went past its end
+/// (SpiderMonkey has a step position there, for the heritage it evaluates).
+pub const AT_A_HERITAGE: &str =
+    "side where a class declaration with a heritage begins, the other past it";
 /// What a pause-location divergence after a step into adds where one side paused again where it
 /// stood (the same place, the same frames), at the start of a call whose arguments call only
 /// built-ins (`Math.abs`, `String`): it stepped into no function.

@@ -259,7 +259,7 @@ impl Lockstep<'_> {
                     return Ok(Err("the rule does not say which engine pauses apart".into()));
                 };
                 use morphtrace_schema::dbdb::{
-                    AT_A_CONDITION, IN_A_CALL_FROM_IT, ON_THE_CALL_LINE,
+                    AT_A_CONDITION, AT_A_HERITAGE, IN_A_CALL_FROM_IT, ON_THE_CALL_LINE,
                 };
                 // A pause only one side made, at a breakpoint whose condition threw there: the
                 // others are where it will be once it goes on past that breakpoint (resumed:
@@ -282,7 +282,13 @@ impl Lockstep<'_> {
                 } else {
                     MAX_EXTRA_STEPS
                 };
-                let others = active.iter().copied().filter(|&k| k != behind && !alone);
+                // A step that stopped where others have no step position (a class's heritage):
+                // the others are past it already, so only it steps on.
+                let extra_stop = d.detail.contains(AT_A_HERITAGE);
+                let others = active
+                    .iter()
+                    .copied()
+                    .filter(|&k| k != behind && !alone && !extra_stop);
                 let groups = [vec![behind], others.collect()];
                 let (steps, in_step) = self
                     .step_until_in_step(active, outputs, &groups, a, rounds)

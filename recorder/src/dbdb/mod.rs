@@ -12,7 +12,7 @@ use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
 use crate::task::{session_key, ExceptionChoice, Plan, RandomParams, Task};
 use futures_util::future::join_all;
 use morphtrace_js::calls::BuiltInArguments;
-use morphtrace_js::classes::ClassParams;
+use morphtrace_js::classes::{ClassParams, Heritages};
 use morphtrace_js::exits::Exits;
 use morphtrace_js::loops::HeadIterables;
 use morphtrace_js::python::{InGenerator, PythonTree};
@@ -179,6 +179,7 @@ struct Lockstep<'a> {
     /// (JavaScript), read at the first divergence that asks.
     exits: std::sync::OnceLock<Option<Exits>>,
     class_params: std::sync::OnceLock<Option<ClassParams>>,
+    heritages: std::sync::OnceLock<Option<Heritages>>,
     built_in_arguments: std::sync::OnceLock<Option<BuiltInArguments>>,
     head_iterables: std::sync::OnceLock<Option<HeadIterables>>,
     /// How the program binds each name (JavaScript), for the closing-brace remark.
@@ -380,6 +381,8 @@ impl Lockstep<'_> {
                 detail.push_str(&exit);
                 let head = self.head_remark(&kind, &detail, &outputs[a], &outputs[b]);
                 detail.push_str(&head);
+                let heritage = self.heritage_remark(&kind, action, &outputs[a], &outputs[b]);
+                detail.push_str(&heritage);
                 detail.push_str(&self.class_definition_remark(
                     &kind,
                     action,
@@ -687,6 +690,52 @@ impl Lockstep<'_> {
         }
     }
 
+    /// Where one side's step stopped where a `class … extends …` declaration begins and the
+    /// other's, in the same frames, went past the declaration (`AT_A_HERITAGE`).
+    fn heritage_remark(
+        &self,
+        kind: &DivergenceKind,
+        action: &Action,
+        a: &Output,
+        b: &Output,
+    ) -> String {
+        use morphtrace_schema::dbdb::AT_A_HERITAGE;
+        if *kind != DivergenceKind::PauseLocation
+            || !matches!(action, Action::StepInto | Action::StepOver)
+            || self.program.language != Language::JavaScript
+        {
+            return String::new();
+        }
+        let (Output::Paused(x), Output::Paused(y)) = (a, b) else {
+            return String::new();
+        };
+        let same_frames = x.stack.len() == y.stack.len()
+            && x.stack
+                .iter()
+                .zip(&y.stack)
+                .all(|(f, g)| f.function == g.function);
+        let Some(heritages) = self
+            .heritages
+            .get_or_init(|| Heritages::scan(&self.program.text))
+            .as_ref()
+            .filter(|_| same_frames)
+        else {
+            return String::new();
+        };
+        let past = |at: &morphtrace_schema::PauseState, other: &morphtrace_schema::PauseState| {
+            heritages
+                .declaration_at(at.location)
+                .is_some_and(|end| other.location >= end)
+        };
+        if past(x, y) {
+            format!("; first {AT_A_HERITAGE}")
+        } else if past(y, x) {
+            format!("; second {AT_A_HERITAGE}")
+        } else {
+            String::new()
+        }
+    }
+
     /// Where one side's step into paused again where it stood (the same place and frames), at
     /// the start of a call whose arguments call only built-ins (`AGAIN_BEFORE_A_CALL`):
     /// JavaScriptCore pauses before each call, and the built-in it stepped into has no source.
@@ -966,6 +1015,7 @@ pub async fn run_under(
         program,
         exits: std::sync::OnceLock::new(),
         class_params: std::sync::OnceLock::new(),
+        heritages: std::sync::OnceLock::new(),
         built_in_arguments: std::sync::OnceLock::new(),
         head_iterables: std::sync::OnceLock::new(),
         nodes: std::sync::OnceLock::new(),
