@@ -3631,7 +3631,7 @@ async fn v8_13_lists_no_scope_for_a_loop_heads_names_while_its_iterable_runs() {
     // (pause, the head's name there) for each pause: heads on 5, 8 and 11, the first body on 6.
     let expected = |shown: bool| {
         let head = |at: &str, name: &str| {
-            let v = shown.then(|| Value::Uninitialized);
+            let v = shown.then_some(Value::Uninitialized);
             (at.to_string(), name.to_string(), v)
         };
         vec![
