@@ -2801,6 +2801,57 @@ async fn restart_frame_on_every_engine() {
     }
 }
 
+/// A reproducer written for `actions` on `program`, its finding of `kind` at step 2 between
+/// `engines`, run: its exit code and what it printed.
+fn reproduce(
+    program: &str,
+    actions: &[Action],
+    kind: &str,
+    action: &Action,
+    engines: &[&str],
+    executables: &std::collections::BTreeMap<&str, String>,
+) -> (Option<i32>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let spec = serde_json::json!({
+        "title": format!("{action} on {engines:?}"),
+        "kind": kind,
+        "action": action.name(),
+        "step": 2,
+        "detail": "",
+        "variables": [],
+        "columns": false,
+        "prelude": false,
+        "actionTimeoutMs": 5000,
+        "engines": engines.iter().map(|k| serde_json::json!({
+            "kind": k,
+            "label": k,
+            "executable": executables[k],
+        })).collect::<Vec<_>>(),
+    });
+    std::fs::write(dir.path().join("program.js"), program).unwrap();
+    std::fs::write(
+        dir.path().join("actions.json"),
+        serde_json::to_string(actions).unwrap(),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("finding.json"), spec.to_string()).unwrap();
+    std::fs::write(
+        dir.path().join("reproduce.mjs"),
+        morphtrace_recorder::reduce::reproducer::reproducer(&spec, &[actions]),
+    )
+    .unwrap();
+    let o = std::process::Command::new("node")
+        .arg(dir.path().join("reproduce.mjs"))
+        .output()
+        .unwrap();
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o.status.code(), said)
+}
+
 /// A finding's standalone reproducer speaks the three newer actions on every protocol, as the
 /// recorder does: it sets variables (CDP's request, an assignment elsewhere), continues to a
 /// line and restarts a frame, and exits 1 only where the engines answer differently: V8 sets a
@@ -2848,50 +2899,9 @@ async fn reproducers_set_variables_continue_and_restart_frames() {
         ),
     ];
     for (kind, engines, action, exit) in cases {
-        let dir = tempfile::tempdir().unwrap();
         let actions = vec![bp.clone(), Action::Start, action.clone()];
-        let spec = serde_json::json!({
-            "title": format!("{action} on {engines:?}"),
-            "kind": kind,
-            "action": action.name(),
-            "step": 2,
-            "detail": "",
-            "variables": [],
-            "columns": false,
-            "prelude": false,
-            "actionTimeoutMs": 5000,
-            "engines": engines.iter().map(|k| serde_json::json!({
-                "kind": k,
-                "label": k,
-                "executable": executables[k],
-            })).collect::<Vec<_>>(),
-        });
-        std::fs::write(dir.path().join("program.js"), program).unwrap();
-        std::fs::write(
-            dir.path().join("actions.json"),
-            serde_json::to_string(&actions).unwrap(),
-        )
-        .unwrap();
-        std::fs::write(dir.path().join("finding.json"), spec.to_string()).unwrap();
-        std::fs::write(
-            dir.path().join("reproduce.mjs"),
-            morphtrace_recorder::reduce::reproducer::reproducer(&spec, &[&actions]),
-        )
-        .unwrap();
-        let o = std::process::Command::new("node")
-            .arg(dir.path().join("reproduce.mjs"))
-            .output()
-            .unwrap();
-        let said = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
-        assert_eq!(
-            o.status.code(),
-            Some(exit),
-            "{action} on {engines:?}: {said}"
-        );
+        let (code, said) = reproduce(program, &actions, kind, &action, &engines, &executables);
+        assert_eq!(code, Some(exit), "{action} on {engines:?}: {said}");
         // Each answer is the action's own (a set reads back, a continue or restart pauses).
         let expected = match (&action, exit) {
             (Action::SetVariable { .. }, _) => "{\"set\":",
@@ -2943,46 +2953,16 @@ async fn reproducers_keep_conditions_and_logpoints_beside_the_location() {
         (logpoint, ["node", "bun"], "): 6\n"),
     ];
     for (action, engines, paused) in cases {
-        let dir = tempfile::tempdir().unwrap();
         let actions = vec![action.clone(), plain.clone(), Action::Start];
-        let spec = serde_json::json!({
-            "title": format!("{action} on {engines:?}"),
-            "kind": "pause-location",
-            "action": "start",
-            "step": 2,
-            "detail": "",
-            "variables": [],
-            "columns": false,
-            "prelude": false,
-            "actionTimeoutMs": 5000,
-            "engines": engines.iter().map(|k| serde_json::json!({
-                "kind": k,
-                "label": k,
-                "executable": executables[k],
-            })).collect::<Vec<_>>(),
-        });
-        std::fs::write(dir.path().join("program.js"), program).unwrap();
-        std::fs::write(
-            dir.path().join("actions.json"),
-            serde_json::to_string(&actions).unwrap(),
-        )
-        .unwrap();
-        std::fs::write(dir.path().join("finding.json"), spec.to_string()).unwrap();
-        std::fs::write(
-            dir.path().join("reproduce.mjs"),
-            morphtrace_recorder::reduce::reproducer::reproducer(&spec, &[&actions]),
-        )
-        .unwrap();
-        let o = std::process::Command::new("node")
-            .arg(dir.path().join("reproduce.mjs"))
-            .output()
-            .unwrap();
-        let said = format!(
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
+        let (code, said) = reproduce(
+            program,
+            &actions,
+            "pause-location",
+            &Action::Start,
+            &engines,
+            &executables,
         );
-        assert_eq!(o.status.code(), Some(0), "{action} on {engines:?}: {said}");
+        assert_eq!(code, Some(0), "{action} on {engines:?}: {said}");
         // Both engines' answers name the line they paused at.
         assert_eq!(
             said.matches(paused).count(),

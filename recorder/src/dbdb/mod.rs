@@ -556,11 +556,7 @@ impl Lockstep<'_> {
                 })
                 .as_ref()
         };
-        let same_frames = x.stack.len() == y.stack.len()
-            && x.stack
-                .iter()
-                .zip(&y.stack)
-                .all(|(f, g)| f.function == g.function);
+        let same_frames = same_frames(x, y);
         match kind {
             DivergenceKind::PauseLocation
                 if same_frames
@@ -608,11 +604,7 @@ impl Lockstep<'_> {
         else {
             return String::new();
         };
-        let same_frames = x.stack.len() == y.stack.len()
-            && x.stack
-                .iter()
-                .zip(&y.stack)
-                .all(|(f, g)| f.function == g.function);
+        let same_frames = same_frames(x, y);
         if !same_frames || self.program.language != Language::JavaScript {
             return String::new();
         }
@@ -709,11 +701,7 @@ impl Lockstep<'_> {
         let (Output::Paused(x), Output::Paused(y)) = (a, b) else {
             return String::new();
         };
-        let same_frames = x.stack.len() == y.stack.len()
-            && x.stack
-                .iter()
-                .zip(&y.stack)
-                .all(|(f, g)| f.function == g.function);
+        let same_frames = same_frames(x, y);
         let Some(heritages) = self
             .heritages
             .get_or_init(|| Heritages::scan(&self.program.text))
@@ -758,12 +746,7 @@ impl Lockstep<'_> {
             return String::new();
         };
         let again = |p: &morphtrace_schema::PauseState| {
-            p.location == before.location
-                && p.stack.len() == before.stack.len()
-                && p.stack
-                    .iter()
-                    .zip(&before.stack)
-                    .all(|(f, g)| f.function == g.function)
+            p.location == before.location && same_frames(p, before)
         };
         let (side, at) = match (again(x), again(y)) {
             (true, false) => ("first", x.location),
@@ -1512,6 +1495,16 @@ pub fn generation_tasks(
         }
     }
     tasks
+}
+
+/// Whether two pauses are in the same functions, frame by frame (where they stand in them
+/// aside).
+fn same_frames(x: &morphtrace_schema::PauseState, y: &morphtrace_schema::PauseState) -> bool {
+    x.stack.len() == y.stack.len()
+        && x.stack
+            .iter()
+            .zip(&y.stack)
+            .all(|(f, g)| f.function == g.function)
 }
 
 #[cfg(test)]
