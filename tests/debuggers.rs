@@ -3754,3 +3754,77 @@ async fn firefox_stops_a_step_where_a_class_with_a_heritage_begins() {
         e.shutdown().await;
     }
 }
+
+/// Evidence for triage.toml's rule on JavaScriptCore's breakpoints on an indented closing brace.
+/// A breakpoint on the line of a function's closing brace that stands indented (a constructor's,
+/// a method's) is placed at the brace on all three engines; V8 and SpiderMonkey pause there when
+/// the function returns, JavaScriptCore (Bun 1.4.5) never does: it pauses where a function
+/// returns just after the brace (as its steps show), and a breakpoint placed at a column matches
+/// only that column. A brace at a line's start is matched by the whole line, so it pauses there
+/// (the near miss). In a three-engine session the recorder says where the others paused
+/// (`AT_AN_INDENTED_BRACE`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jsc_never_pauses_at_a_breakpoint_on_an_indented_closing_brace() {
+    let _g = SERIAL.lock().await;
+    // (The constructor names its class, which SpiderMonkey then shows, as the others do.)
+    let text = "class C1 {\n  constructor(start) {\n    this.base = start + C1.name.length;\n  }\n  m() {\n    this.base = 2;\n  }\n}\nfunction outer() {\n  function h() {\n    return 1;\n  }\n  h();\n}\nnew C1(3).m();\nouter();\nconsole.log(1);\n";
+    let (_dir, p) = inline("braces.js", text);
+    for kind in ["chromium", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        let mut placed = Vec::new();
+        for line in [3, 6, 13] {
+            placed.extend(actual(&d.set_breakpoint(line, None).await.unwrap()));
+        }
+        // At the brace, or (a line's start) at the line.
+        assert_eq!(placed, [at(4, 3), at(7, 3), at(14, 1)], "{kind}");
+        let mut seen = Vec::new();
+        let mut out = d.control(&Action::Start).await.unwrap();
+        while let Output::Paused(s) = &out {
+            seen.push(format!("{}", s.location));
+            out = d.control(&Action::Resume).await.unwrap();
+        }
+        let expected: &[&str] = match kind {
+            "bun" => &["14:2"],
+            _ => &["4:3", "7:3", "14:1"],
+        };
+        assert_eq!(seen, expected, "{kind}");
+        d.close().await;
+        e.shutdown().await;
+    }
+    let triage = repo_triage();
+    let [mut c, mut f, mut b] = three_engines().await;
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 3,
+                column: None,
+            },
+            Action::SetBreakpoint {
+                line: 13,
+                column: None,
+            },
+            Action::Start,
+            Action::Resume,
+        ],
+    };
+    let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+    let d = &rec.divergences[0];
+    assert_eq!(
+        (d.kind.clone(), d.action.clone(), d.suspect),
+        (
+            DivergenceKind::PauseLocation,
+            Action::Start,
+            Some(EngineRef(2))
+        ),
+        "{:?}",
+        rec.divergences
+    );
+    assert_eq!(
+        d.detail,
+        "paused at 4:3 vs 14:2; first side at a breakpoint on a function's indented closing brace"
+    );
+    for e in [&mut c, &mut f, &mut b] {
+        e.shutdown().await;
+    }
+}

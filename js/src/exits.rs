@@ -110,6 +110,11 @@ impl Exits {
         })
     }
 
+    /// Whether `at` is exactly at a function body's closing brace.
+    pub fn closing_brace_exactly_at(&self, at: Location) -> bool {
+        self.bodies.iter().any(|b| b.brace == at)
+    }
+
     /// Whether `at` is at a function body's closing brace (or just after it).
     pub fn at_a_closing_brace(&self, at: Location) -> bool {
         self.brace_at(at).is_some()
@@ -147,6 +152,12 @@ mod tests {
         assert!(e.at_a_closing_brace(at(7, 1)));
         assert!(e.at_a_closing_brace(at(7, 2)));
         assert!(!e.at_a_closing_brace(at(7, 3)));
+        assert!(e.closing_brace_exactly_at(at(7, 1)));
+        assert!(!e.closing_brace_exactly_at(at(7, 2)), "just after it");
+        assert!(
+            e.closing_brace_exactly_at(at(15, 3)),
+            "a method's, indented"
+        );
         // The `if` block's brace is not a function's.
         assert!(!e.at_a_closing_brace(at(5, 3)));
         // `return (v * 2) | 0;`: its argument ends at 4:23 (the `;`), the statement at 4:24.

@@ -399,6 +399,11 @@ pub const IN_A_HEADS_ITERABLE: &str =
 /// class's first line), where no code of that member runs.
 pub const IN_PARAMETERS_WHILE_DEFINED: &str =
     "side in a class member's parameters while its class is being defined";
+/// What a pause-location divergence adds where one side (not both) paused for a breakpoint on a
+/// function's indented closing brace: JavaScriptCore places such a breakpoint at the brace and
+/// pauses where the function returns just after it, so it never pauses there.
+pub const AT_AN_INDENTED_BRACE: &str =
+    "side at a breakpoint on a function's indented closing brace";
 /// What a pause-location divergence after a step adds where one side stopped where a
 /// `class … extends …` declaration begins and the other, in the same frames, went past its end
 /// (SpiderMonkey has a step position there, for the heritage it evaluates).

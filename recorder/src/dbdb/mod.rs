@@ -383,6 +383,7 @@ impl Lockstep<'_> {
                 detail.push_str(&head);
                 let heritage = self.heritage_remark(&kind, action, &outputs[a], &outputs[b]);
                 detail.push_str(&heritage);
+                detail.push_str(&self.brace_breakpoint_remark(&kind, &outputs[a], &outputs[b]));
                 detail.push_str(&self.class_definition_remark(
                     &kind,
                     action,
@@ -617,6 +618,33 @@ impl Lockstep<'_> {
             {
                 IN_A_HEADS_ITERABLE.to_string()
             }
+            _ => String::new(),
+        }
+    }
+
+    /// Where one side, not the other, paused for a breakpoint on a function's closing brace
+    /// that stands indented (`AT_AN_INDENTED_BRACE`): JavaScriptCore never pauses there.
+    fn brace_breakpoint_remark(&self, kind: &DivergenceKind, a: &Output, b: &Output) -> String {
+        use morphtrace_schema::dbdb::AT_AN_INDENTED_BRACE;
+        let (DivergenceKind::PauseLocation, Output::Paused(x), Output::Paused(y)) = (kind, a, b)
+        else {
+            return String::new();
+        };
+        if x.location == y.location || self.program.language != Language::JavaScript {
+            return String::new();
+        }
+        let exits = self
+            .exits
+            .get_or_init(|| Exits::scan(&self.program.text))
+            .as_ref();
+        let at_brace = |p: &morphtrace_schema::PauseState| {
+            matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. })
+                && p.location.column > 0
+                && exits.is_some_and(|e| e.closing_brace_exactly_at(p.location))
+        };
+        match (at_brace(x), at_brace(y)) {
+            (true, false) => format!("; first {AT_AN_INDENTED_BRACE}"),
+            (false, true) => format!("; second {AT_AN_INDENTED_BRACE}"),
             _ => String::new(),
         }
     }
