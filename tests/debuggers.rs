@@ -1313,7 +1313,8 @@ async fn v8_leaves_an_unreferenced_var_out_of_its_scopes() {
 /// Evidence for triage.toml's class-name rule: Firefox's grips name an object by its [[Class]]
 /// (devtools' `ObjectActor` sends `Debugger.Object.class`), which is `Object` for every instance
 /// of a program's class, where V8 and JavaScriptCore name the class; the entries are the same.
-/// The near miss: a plain object is `Object` on all three.
+/// The near miss: a plain object is `Object` on all three. An evaluation of the instance on the
+/// frame is named the same way.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_names_every_class_instance_object() {
     let _g = SERIAL.lock().await;
@@ -1328,6 +1329,22 @@ async fn firefox_names_every_class_instance_object() {
         d.set_breakpoint(5, None).await.unwrap();
         let s = paused(d.control(&Action::Start).await.unwrap());
         assert_eq!(s.location.line, 5, "{kind}");
+        let evaluated = match apply(
+            d.as_mut(),
+            &Action::Evaluate {
+                expression: "p".into(),
+            },
+        )
+        .await
+        .unwrap()
+        {
+            Output::Evaluated {
+                value,
+                threw: false,
+            } => value.to_string(),
+            other => panic!("{kind}: {other:?}"),
+        };
+        assert_eq!(evaluated, var(&s, "p").value.to_string(), "{kind}");
         seen.push((
             kind,
             var(&s, "p").value.to_string(),

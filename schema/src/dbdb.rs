@@ -678,9 +678,23 @@ pub fn compare_outputs(
                     v.to_string()
                 }
             };
+            // Objects that differ only besides their entries say how (as variables do), so
+            // that a class named otherwise is told from a difference in what they hold.
+            let shell = match (tx, ty) {
+                (false, false) => match x.first_difference_under(y, policy.object_shells) {
+                    Some((path, a, b)) if path.is_empty() => a.shell_difference(b),
+                    _ => String::new(),
+                },
+                _ => String::new(),
+            };
+            let shell = if shell.is_empty() {
+                shell
+            } else {
+                format!(" ({shell})")
+            };
             (
                 DivergenceKind::Evaluation,
-                format!("evaluated {} vs {}", side(x, *tx), side(y, *ty)),
+                format!("evaluated {} vs {}{shell}", side(x, *tx), side(y, *ty)),
             )
         }),
         (Evaluated { value, threw }, Error { message })
@@ -979,6 +993,37 @@ mod thrown_tests {
             None
         );
         assert!(compare_outputs(&eval(v8, true), &eval(Value::Number(1.0), false), &p).is_some());
+    }
+
+    /// An evaluation's objects that differ only besides their entries (a class named otherwise)
+    /// say how, as variables do; a difference inside says nothing more.
+    #[test]
+    fn evaluated_objects_say_what_differs_besides_their_entries() {
+        let p = ComparisonPolicy::default();
+        let object = |class: &str, base: f64| Value::Object {
+            kind: crate::value::ObjectKind::Object,
+            class: class.into(),
+            description: Some(class.into()),
+            entries: Some(vec![crate::value::Entry {
+                key: crate::value::Key::Name("base".into()),
+                value: Value::Number(base),
+            }]),
+            truncated: false,
+        };
+        let eval = |value: Value| Output::Evaluated {
+            value,
+            threw: false,
+        };
+        let (kind, detail) =
+            compare_outputs(&eval(object("C1", 0.0)), &eval(object("Object", 0.0)), &p).unwrap();
+        assert_eq!(kind, DivergenceKind::Evaluation);
+        assert_eq!(
+            detail,
+            r#"evaluated C1 { base: 0 } vs Object { base: 0 } (class "C1" vs "Object", description Some("C1") vs Some("Object"))"#
+        );
+        let (_, detail) =
+            compare_outputs(&eval(object("C1", 0.0)), &eval(object("Object", 1.0)), &p).unwrap();
+        assert_eq!(detail, "evaluated C1 { base: 0 } vs Object { base: 1 }");
     }
 }
 
