@@ -3845,3 +3845,78 @@ async fn jsc_never_pauses_at_a_breakpoint_on_an_indented_closing_brace() {
         e.shutdown().await;
     }
 }
+
+/// Evidence for triage.toml's rule on a `switch`'s discriminant. ECMAScript evaluates the
+/// discriminant, then creates the case block's scope (SwitchStatement's evaluation, steps 1–5):
+/// while the discriminant runs, the case block's `const v` does not exist. V8 lists it there,
+/// uninitialized; SpiderMonkey and JavaScriptCore do not. In the case, all three show its value
+/// (the near miss). In a three-engine session the recorder says where (`IN_A_DISCRIMINANT`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn v8_lists_a_case_blocks_names_while_the_switchs_discriminant_runs() {
+    let _g = SERIAL.lock().await;
+    let text = "let s = 0;\nfunction f(n) {\n  switch (Math.abs(n) % 2) {\n    case 0:\n      const v = n + 1;\n      s += v;\n      break;\n    default:\n      s += 1;\n  }\n}\nf(2);\nf(3);\nconsole.log(\"s\", s);\n";
+    let (_dir, p) = inline("switch.js", text);
+    for kind in ["chromium", "node", "node@24", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        for line in [2, 5] {
+            d.set_breakpoint(line, None).await.unwrap();
+        }
+        let mut seen = Vec::new();
+        let mut out = d.control(&Action::Start).await.unwrap();
+        while let Output::Paused(s) = &out {
+            let v = morphtrace_schema::dbdb::visible_variables(s.top_scopes())
+                .get("v")
+                .map(|v| (*v).clone());
+            seen.push((format!("{}", s.location), v));
+            out = d.control(&Action::Resume).await.unwrap();
+        }
+        // V8 pauses at the call (`abs`), the others at the discriminant's start: both in it.
+        let (at, before) = match kind {
+            "firefox" | "bun" => ("3:11", None),
+            _ => ("3:16", Some(Value::Uninitialized)),
+        };
+        let expected = vec![
+            (at.to_string(), before.clone()),
+            ("6:7".to_string(), Some(Value::Number(3.0))),
+            (at.to_string(), before),
+        ];
+        assert_eq!(seen, expected, "{kind}");
+        d.close().await;
+        e.shutdown().await;
+    }
+    let triage = repo_triage();
+    let [mut c, mut f, mut b] = three_engines().await;
+    let rec = lockstep_under(
+        &mut [&mut c, &mut f, &mut b],
+        &p,
+        &from_a_breakpoint(2, &[Action::Resume]),
+        &triage,
+    )
+    .await;
+    // Both calls' discriminants (the breakpoint is there only). Each judged, lockstep goes on.
+    let remark = "v only on the second side; both sides in the discriminant of the switch whose cases declare it, one side showing it uninitialized";
+    let seen: Vec<(Action, Option<EngineRef>, &str)> = rec
+        .divergences
+        .iter()
+        .map(|d| (d.action.clone(), d.suspect, d.detail.as_str()))
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            (Action::Start, Some(EngineRef(0)), remark),
+            (Action::Resume, Some(EngineRef(0)), remark),
+        ]
+    );
+    for d in &rec.divergences {
+        assert!(
+            d.continued
+                .as_deref()
+                .is_some_and(|c| c.starts_with("excused by triage rule")),
+            "{d:?}"
+        );
+    }
+    for e in [&mut c, &mut f, &mut b] {
+        e.shutdown().await;
+    }
+}

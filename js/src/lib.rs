@@ -20,6 +20,7 @@ pub mod loops;
 pub mod nesting;
 pub mod nodes;
 pub mod python;
+pub mod switches;
 
 use morphtrace_schema::lines::Positions;
 use swc_common::comments::SingleThreadedComments;

@@ -394,6 +394,11 @@ pub const BOTH_AT_A_CLOSING_BRACE: &str = "; both sides at their function's clos
 /// ECMAScript's ForIn/OfHeadEvaluation holds it uninitialized in a scope of its own).
 pub const IN_A_HEADS_ITERABLE: &str =
     "; both sides in the iterable of the loop head that declares it";
+/// What a variables divergence over a `let`, `const` or `class` one side shows uninitialized
+/// and the other lacks adds where both sides are in the same frames in the discriminant of the
+/// `switch` whose case block declares it (ECMAScript creates that block's scope only after).
+pub const IN_A_DISCRIMINANT: &str =
+    "; both sides in the discriminant of the switch whose cases declare it, one side showing it uninitialized";
 /// What a pause-location divergence after a step adds where one side (not both) stopped in a
 /// class member's parameter list while the class is being defined (its caller's frame on the
 /// class's first line), where no code of that member runs.

@@ -16,6 +16,7 @@ use morphtrace_js::classes::{ClassParams, Heritages};
 use morphtrace_js::exits::Exits;
 use morphtrace_js::loops::HeadIterables;
 use morphtrace_js::python::{InGenerator, PythonTree};
+use morphtrace_js::switches::Discriminants;
 use morphtrace_schema::dbdb::{compare_answers, ComparisonPolicy};
 use morphtrace_schema::trace::TriggerLines;
 use morphtrace_schema::triage::Triage;
@@ -182,6 +183,7 @@ struct Lockstep<'a> {
     heritages: std::sync::OnceLock<Option<Heritages>>,
     built_in_arguments: std::sync::OnceLock<Option<BuiltInArguments>>,
     head_iterables: std::sync::OnceLock<Option<HeadIterables>>,
+    discriminants: std::sync::OnceLock<Option<Discriminants>>,
     /// How the program binds each name (JavaScript), for the closing-brace remark.
     nodes: std::sync::OnceLock<morphtrace_js::nodes::LineNodes>,
 }
@@ -381,6 +383,8 @@ impl Lockstep<'_> {
                 detail.push_str(&exit);
                 let head = self.head_remark(&kind, &detail, &outputs[a], &outputs[b]);
                 detail.push_str(&head);
+                let switch = self.discriminant_remark(&kind, &detail, &outputs[a], &outputs[b]);
+                detail.push_str(&switch);
                 let heritage = self.heritage_remark(&kind, action, &outputs[a], &outputs[b]);
                 detail.push_str(&heritage);
                 detail.push_str(&self.brace_breakpoint_remark(&kind, &outputs[a], &outputs[b]));
@@ -617,6 +621,44 @@ impl Lockstep<'_> {
                 if h.declares_around(name, x.location) && h.declares_around(name, y.location) =>
             {
                 IN_A_HEADS_ITERABLE.to_string()
+            }
+            _ => String::new(),
+        }
+    }
+
+    /// Where both sides stand, in the same frames, in the discriminant of a `switch` whose case
+    /// block declares the name one side lacks, and the other side shows it uninitialized
+    /// (`IN_A_DISCRIMINANT`): that block's scope does not exist yet.
+    fn discriminant_remark(
+        &self,
+        kind: &DivergenceKind,
+        detail: &str,
+        a: &Output,
+        b: &Output,
+    ) -> String {
+        use morphtrace_schema::dbdb::IN_A_DISCRIMINANT;
+        let (DivergenceKind::Variables, Output::Paused(x), Output::Paused(y)) = (kind, a, b) else {
+            return String::new();
+        };
+        let (name, shown) = if let Some(n) = detail.strip_suffix(" only on the first side") {
+            (n, x)
+        } else if let Some(n) = detail.strip_suffix(" only on the second side") {
+            (n, y)
+        } else {
+            return String::new();
+        };
+        let uninitialized = morphtrace_schema::dbdb::visible_variables(shown.top_scopes())
+            .get(name)
+            .is_some_and(|v| **v == morphtrace_schema::Value::Uninitialized);
+        if !uninitialized || !same_frames(x, y) || self.program.language != Language::JavaScript {
+            return String::new();
+        }
+        let switches = self
+            .discriminants
+            .get_or_init(|| Discriminants::scan(&self.program.text));
+        match switches {
+            Some(s) if s.declares_after(name, x.location) && s.declares_after(name, y.location) => {
+                IN_A_DISCRIMINANT.to_string()
             }
             _ => String::new(),
         }
@@ -1029,6 +1071,7 @@ pub async fn run_under(
         heritages: std::sync::OnceLock::new(),
         built_in_arguments: std::sync::OnceLock::new(),
         head_iterables: std::sync::OnceLock::new(),
+        discriminants: std::sync::OnceLock::new(),
         nodes: std::sync::OnceLock::new(),
     };
     let result = match plan {
