@@ -88,6 +88,36 @@ pub enum Goal {
     Program,
 }
 
+/// Spans of a program's code, each with the names a construct around it declares but has not
+/// yet made usable there (a loop head's iterable, a `switch`'s discriminant).
+#[derive(Debug, Default)]
+pub(crate) struct NamedSpans(
+    Vec<(
+        morphtrace_schema::Location,
+        morphtrace_schema::Location,
+        Vec<String>,
+    )>,
+);
+
+impl NamedSpans {
+    /// `span` of `parsed` (its end exclusive), with `names`.
+    pub(crate) fn push(&mut self, parsed: &Parsed<'_>, span: Span, names: Vec<String>) {
+        let (lo, hi) = parsed.range(span);
+        self.0.push((
+            parsed.positions.location(lo),
+            parsed.positions.location(hi),
+            names,
+        ));
+    }
+
+    /// Whether `at` is in a span whose names include `name`.
+    pub(crate) fn names_at(&self, name: &str, at: morphtrace_schema::Location) -> bool {
+        self.0
+            .iter()
+            .any(|(from, to, names)| *from <= at && at < *to && names.iter().any(|n| n == name))
+    }
+}
+
 /// A parsed program, valid inside the closure given to [`parse`].
 pub struct Parsed<'a> {
     pub text: &'a str,

@@ -10,8 +10,8 @@ use morphtrace_schema::Location;
 /// The iterables of a program's `for-in`/`for-of` heads that declare `let` or `const` names.
 #[derive(Debug, Default)]
 pub struct HeadIterables {
-    /// The iterable's span (its end exclusive) and the names its head declares.
-    heads: Vec<(Location, Location, Vec<String>)>,
+    /// Each iterable, with the names its head declares.
+    heads: crate::NamedSpans,
 }
 
 struct Collect<'a> {
@@ -31,11 +31,9 @@ impl Collect<'_> {
         for decl in &d.decls {
             crate::nodes::pattern_names(&decl.name, &mut |n| names.push(n.to_string()));
         }
-        let p = self.parsed;
-        let (lo, hi) = p.range(crate::Spanned::span(right));
         self.out
             .heads
-            .push((p.positions.location(lo), p.positions.location(hi), names));
+            .push(self.parsed, crate::Spanned::span(right), names);
     }
 }
 
@@ -66,9 +64,7 @@ impl HeadIterables {
 
     /// Whether `at` is in the iterable of a head that declares `name`.
     pub fn declares_around(&self, name: &str, at: Location) -> bool {
-        self.heads
-            .iter()
-            .any(|(from, to, names)| *from <= at && at < *to && names.iter().any(|n| n == name))
+        self.heads.names_at(name, at)
     }
 }
 

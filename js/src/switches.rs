@@ -10,8 +10,8 @@ use morphtrace_schema::Location;
 /// The discriminants of a program's `switch` statements whose case blocks declare lexical names.
 #[derive(Debug, Default)]
 pub struct Discriminants {
-    /// The discriminant's span (its end exclusive) and the names its case block declares.
-    switches: Vec<(Location, Location, Vec<String>)>,
+    /// Each discriminant, with the names its case block declares.
+    switches: crate::NamedSpans,
 }
 
 struct Collect<'a> {
@@ -34,11 +34,9 @@ impl Visit for Collect<'_> {
             }
         }
         if !names.is_empty() {
-            let p = self.parsed;
-            let (lo, hi) = p.range(crate::Spanned::span(&*s.discriminant));
             self.out
                 .switches
-                .push((p.positions.location(lo), p.positions.location(hi), names));
+                .push(self.parsed, crate::Spanned::span(&*s.discriminant), names);
         }
         s.visit_children_with(self);
     }
@@ -60,9 +58,7 @@ impl Discriminants {
 
     /// Whether `at` is in the discriminant of a `switch` whose case block declares `name`.
     pub fn declares_after(&self, name: &str, at: Location) -> bool {
-        self.switches
-            .iter()
-            .any(|(from, to, names)| *from <= at && at < *to && names.iter().any(|n| n == name))
+        self.switches.names_at(name, at)
     }
 }
 

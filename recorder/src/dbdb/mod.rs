@@ -603,10 +603,7 @@ impl Lockstep<'_> {
         let (DivergenceKind::Variables, Output::Paused(x), Output::Paused(y)) = (kind, a, b) else {
             return String::new();
         };
-        let Some(name) = detail
-            .strip_suffix(" only on the first side")
-            .or_else(|| detail.strip_suffix(" only on the second side"))
-        else {
+        let Some((name, _)) = one_sided(detail) else {
             return String::new();
         };
         let same_frames = same_frames(x, y);
@@ -640,13 +637,10 @@ impl Lockstep<'_> {
         let (DivergenceKind::Variables, Output::Paused(x), Output::Paused(y)) = (kind, a, b) else {
             return String::new();
         };
-        let (name, shown) = if let Some(n) = detail.strip_suffix(" only on the first side") {
-            (n, x)
-        } else if let Some(n) = detail.strip_suffix(" only on the second side") {
-            (n, y)
-        } else {
+        let Some((name, first)) = one_sided(detail) else {
             return String::new();
         };
+        let shown = if first { x } else { y };
         let uninitialized = morphtrace_schema::dbdb::visible_variables(shown.top_scopes())
             .get(name)
             .is_some_and(|v| **v == morphtrace_schema::Value::Uninitialized);
@@ -694,10 +688,7 @@ impl Lockstep<'_> {
     /// Whether `detail` says that one side lacks a binding the program declares with `let`,
     /// `const` or `class` (`v only on the second side`).
     fn lexical_on_one_side(&self, detail: &str) -> bool {
-        let Some(name) = detail
-            .strip_suffix(" only on the first side")
-            .or_else(|| detail.strip_suffix(" only on the second side"))
-        else {
+        let Some((name, _)) = one_sided(detail) else {
             return false;
         };
         let nodes = self
@@ -1566,6 +1557,19 @@ pub fn generation_tasks(
         }
     }
     tasks
+}
+
+/// The name a variables divergence says only one side shows (`v only on the first side`), and
+/// whether that is the first side.
+fn one_sided(detail: &str) -> Option<(&str, bool)> {
+    detail
+        .strip_suffix(" only on the first side")
+        .map(|n| (n, true))
+        .or_else(|| {
+            detail
+                .strip_suffix(" only on the second side")
+                .map(|n| (n, false))
+        })
 }
 
 /// Whether two pauses are in the same functions, frame by frame (where they stand in them
