@@ -3920,3 +3920,138 @@ async fn v8_lists_a_case_blocks_names_while_the_switchs_discriminant_runs() {
         e.shutdown().await;
     }
 }
+
+/// A program with lines that hold no code (comments, blank lines, function heads, braces), on
+/// which breakpoints slide, and lines that hold code, on which they do not.
+const SLIDES: &str = "// where breakpoints go\nfunction add(a, b) {\n\n  return a + b;\n}\n\n/* a comment */\nvar total = 0;\nfor (var i = 0; i < 3; i++) {\n  // inside the loop\n\n  total = add(total, i);\n}\nfunction never() {\n  // never called\n  return 1;\n}\nvar last = total;\n";
+
+/// Whether lockstep went on past `d` because a rule excused it.
+fn excused(d: &morphtrace_schema::Divergence) -> bool {
+    d.continued
+        .as_deref()
+        .is_some_and(|c| c.starts_with("excused"))
+}
+
+/// Issue 66: the sliding rules (Firefox's, JavaScriptCore's, V8's) accept two placements apart
+/// only where every engine that can say where its own break positions are (CDP's
+/// `getPossibleBreakpoints`, Firefox's positions) placed the breakpoint there. On real Node
+/// against Firefox and against Bun, a breakpoint on every line of a program: each placement
+/// apart is judged with Node's own positions asked, and the rules excuse the real slides.
+/// Then a debugger that reports breakpoints a line off (a slid one, or any: planted faults in
+/// Node, and in Firefox against Node) is asked the same: every divergence the fault causes
+/// (Node's or Firefox's placement unlike the real engine's on that line) shows, and none is
+/// excused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn planted_placement_faults_are_never_excused_as_sliding() {
+    use faults::{Fault, FaultyEngine};
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline("slides.js", SLIDES);
+    let lines = SLIDES.lines().count() as u32;
+    let plan = |line: u32| Plan::Replay {
+        actions: vec![Action::SetBreakpoint { line, column: None }, Action::Start],
+    };
+    let placed = |d: &morphtrace_schema::Divergence, side: usize| {
+        d.sides[side]
+            .output
+            .as_ref()
+            .map(actual)
+            .unwrap_or_default()
+    };
+    let mut node = engine("node", CaptureOptions::default()).await;
+    for other in ["firefox", "bun"] {
+        let mut o = engine(other, CaptureOptions::default()).await;
+        // The real engines: where each placed the breakpoint of each line, and what the rules
+        // made of the placements apart.
+        let mut real: Vec<[Vec<Location>; 2]> = Vec::new();
+        let mut slid_and_excused = 0;
+        for line in 0..lines {
+            let rec = lockstep_under(&mut [&mut node, &mut o], &p, &plan(line), &triage).await;
+            let set = |k: usize| actual(rec.traces[k].outputs().next().unwrap());
+            real.push([set(0), set(1)]);
+            if let Some(d) = rec
+                .divergences
+                .iter()
+                .find(|d| d.kind == DivergenceKind::BreakpointLocation)
+            {
+                let asked = |e: u16| {
+                    d.facts.iter().any(|f| {
+                        matches!(f, morphtrace_schema::fact::Fact::BreakPositions { engine, .. }
+                                 if *engine == EngineRef(e))
+                    })
+                };
+                eprintln!(
+                    "{other} {line}: {} {:?} {:?}",
+                    d.detail, d.facts, d.continued
+                );
+                assert!(asked(0), "{other} line {line}: Node's own positions asked");
+                assert_eq!(asked(1), other == "firefox", "{other} line {line}");
+                if excused(d) {
+                    slid_and_excused += 1;
+                }
+            }
+        }
+        assert!(
+            slid_and_excused >= 2,
+            "{other}: the sliding rules excuse real slides ({slid_and_excused})"
+        );
+        let mut plants: Vec<(Fault, usize)> =
+            vec![(Fault::WrongSlide, 0), (Fault::ShiftBreakpoint, 0)];
+        if other == "firefox" {
+            plants.push((Fault::ShiftBreakpoint, 1));
+        }
+        for (fault, side) in plants {
+            let (mut faulty, mut honest) = if side == 0 {
+                (
+                    FaultyEngine::wrap(
+                        engine("node", CaptureOptions::default()).await,
+                        fault.clone(),
+                    ),
+                    engine(other, CaptureOptions::default()).await,
+                )
+            } else {
+                (
+                    FaultyEngine::wrap(
+                        engine(other, CaptureOptions::default()).await,
+                        fault.clone(),
+                    ),
+                    engine("node", CaptureOptions::default()).await,
+                )
+            };
+            let mut caused = 0;
+            for line in 0..lines {
+                // Node is always the first side.
+                let mut pair = if side == 0 {
+                    [&mut faulty, &mut honest]
+                } else {
+                    [&mut honest, &mut faulty]
+                };
+                let rec = lockstep_under(&mut pair, &p, &plan(line), &triage).await;
+                for d in rec
+                    .divergences
+                    .iter()
+                    .filter(|d| d.kind == DivergenceKind::BreakpointLocation)
+                {
+                    if placed(d, side) == real[line as usize][side] {
+                        continue;
+                    }
+                    caused += 1;
+                    assert!(
+                        !excused(d),
+                        "{fault:?} in side {side} against {other}, line {line}: {} excused: {:?}",
+                        d.detail,
+                        d.continued
+                    );
+                }
+            }
+            assert!(
+                caused > 0,
+                "{fault:?} in side {side} against {other}: caught"
+            );
+            faulty.shutdown().await;
+            honest.shutdown().await;
+        }
+        o.shutdown().await;
+    }
+    node.shutdown().await;
+}

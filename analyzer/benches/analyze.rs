@@ -63,6 +63,7 @@ fn generate(path: &Path, sessions: usize, events: usize) {
                     continued: None,
                     program_differs: None,
                     pairs: Vec::new(),
+                    facts: Vec::new(),
                 });
                 s.outcome = SessionOutcome::Diverged;
             }

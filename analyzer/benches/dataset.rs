@@ -65,6 +65,7 @@ fn generate(path: &Path, k: usize, count: usize, sessions: usize, events: usize)
                 continued: None,
                 program_differs: None,
                 pairs: Vec::new(),
+                facts: Vec::new(),
             });
             s.outcome = SessionOutcome::Diverged;
         }

@@ -309,6 +309,8 @@ frame!(
     program_differs: Option<String> => "the program itself computes differently on these engines (run without a pause, it ended or printed otherwise): the first difference; null: it computes the same, or that was not looked at",
     verdict: Option<String> => "the member's triage verdict (engine bug, by design, representation, harness, new) under the triage file `export` read; null where none was read",
     pairs: Option<String> => "three engines or more with none alone: what differs between each two groups, a JSON array of {engine_a, engine_b, kind, detail, binding}; null otherwise",
+    out_of_step: Option<String> => "an excusing rule's account did not hold: why the engines could not be brought back in step past this divergence (it then stays new); null otherwise",
+    placements: Option<String> => "breakpoint placements: each side's, a JSON array of {engine, placed: [{line, column}], asked, requested, positions} (0-based; `asked`: the engine was asked for its own break positions, `positions` those from the request to the placement); null where no side placed a breakpoint",
 });
 
 frame!(
@@ -999,6 +1001,8 @@ impl Ctx<'_> {
             dc.index.push(index as u32);
             dc.continued.push(d.continued.clone());
             dc.program_differs.push(d.program_differs.clone());
+            dc.out_of_step
+                .push(morphtrace_schema::fact::out_of_step(&d.facts).map(str::to_string));
             dc.after_the_code
                 .push(match (line, self.programs.get(&s.program)) {
                     (Some(l), Some(p)) => {
@@ -1062,6 +1066,22 @@ impl Ctx<'_> {
                     .collect();
                 serde_json::to_string(&pairs).unwrap_or_default()
             }));
+            let placements = morphtrace_schema::fact::placements(
+                d.sides.iter().map(|x| {
+                    (
+                        x.engine,
+                        x.output
+                            .as_ref()
+                            .and_then(morphtrace_schema::summary::OutputSummary::placed),
+                    )
+                }),
+                &d.facts,
+                |e| self.label(e),
+            );
+            dc.placements.push(
+                (!placements.is_empty())
+                    .then(|| serde_json::to_string(&placements).unwrap_or_default()),
+            );
         }
         for w in &s.warnings {
             let line = first.and_then(|t| {

@@ -28,26 +28,51 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
         .collect::<PolarsResult<_>>()?;
     let detail = text(family.detail_column())?;
     let given = |v: &str| (v != "-" && !v.is_empty()).then(|| v.to_string());
-    let (a, b, suspect, agreement, binding, differs, after, pairs) = match family {
-        Family::Divergence => (
-            text("engine_a")?,
-            text("engine_b")?,
-            text("suspect")?,
-            text("agreement")?,
-            text("binding")?,
-            text("program_differs")?,
-            text("after_the_code")?,
-            text("pairs")?,
-        ),
-        Family::Warning => {
-            let e = text("engine")?;
-            (e, vec![], vec![], vec![], vec![], vec![], vec![], vec![])
-        }
-        Family::Inconsistency => {
-            let e = text("profiler")?;
-            (e, vec![], vec![], vec![], vec![], vec![], vec![], vec![])
-        }
-    };
+    let (a, b, suspect, agreement, binding, differs, after, pairs, placements, out_of_step) =
+        match family {
+            Family::Divergence => (
+                text("engine_a")?,
+                text("engine_b")?,
+                text("suspect")?,
+                text("agreement")?,
+                text("binding")?,
+                text("program_differs")?,
+                text("after_the_code")?,
+                text("pairs")?,
+                text("placements")?,
+                text("out_of_step")?,
+            ),
+            Family::Warning => {
+                let e = text("engine")?;
+                (
+                    e,
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![],
+                )
+            }
+            Family::Inconsistency => {
+                let e = text("profiler")?;
+                (
+                    e,
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![],
+                    vec![],
+                )
+            }
+        };
     Ok((0..n)
         .map(|row| {
             let engines = match family {
@@ -97,6 +122,12 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                 program_differs,
                 after_the_code,
                 pairs,
+                placements: placements
+                    .get(row)
+                    .and_then(|p| given(p))
+                    .and_then(|p| serde_json::from_str(&p).ok())
+                    .unwrap_or_default(),
+                out_of_step: out_of_step.get(row).is_some_and(|s| given(s).is_some()),
             }
         })
         .collect())
@@ -524,7 +555,7 @@ near_misses = [{ key = { kind = "pause-location" }, detail = "3 vs 4" }]
             binding: Some("unreferenced var".into()),
             program_differs: false,
             after_the_code: false,
-            pairs: Vec::new(),
+            ..Member::default()
         }
     }
 

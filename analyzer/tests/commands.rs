@@ -138,6 +138,7 @@ fn session(
             continued: None,
             program_differs: None,
             pairs: Vec::new(),
+            facts: Vec::new(),
         }),
         warnings: vec![],
         coverage: vec![],
@@ -611,9 +612,11 @@ fn compare_shows_what_changed_between_two_campaigns() {
     assert!(same.contains("0 matched sessions changed."), "{same}");
     let out = ok(&["compare", p(&trace(NODE)), p(&trace(FIREFOX))]);
     assert!(out.contains("| A | B | sessions | changed |"), "{out}");
+    // Recorded before the engines were asked for their own break positions: the sliding rules,
+    // which need that fact, judge none of its placements apart (issue 66).
     assert!(
         out.contains(
-            "| breakpoint-location | setBreakpoint | BlockStatement | 0 | 20 | appeared | by design |"
+            "| breakpoint-location | setBreakpoint | BlockStatement | 0 | 20 | appeared, untriaged | new |"
         ),
         "{out}"
     );

@@ -6,6 +6,7 @@ pub mod cod;
 pub mod coverage;
 pub mod dbdb;
 pub mod engine;
+pub mod fact;
 pub mod genmorph;
 pub mod header;
 pub mod lines;

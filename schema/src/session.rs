@@ -255,8 +255,14 @@ pub struct Divergence {
     /// Three engines or more with no suspect: what differs between each two groups (their first
     /// engines), so that triage can judge a divergence no engine stands alone in by judging
     /// every difference it holds. Empty otherwise, and in older archives.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    // Not skipped when empty: `facts` follows, and the compact encoding is positional.
+    #[serde(default)]
     pub pairs: Vec<DivergencePair>,
+    /// What the recorder asked the engines at this divergence besides the session's actions
+    /// (`fact::Fact`: e.g. each engine's own break position for a breakpoint placed apart).
+    /// Empty: nothing was asked, or an older archive.
+    #[serde(default)]
+    pub facts: Vec<crate::fact::Fact>,
 }
 
 /// What differs between two engines' outputs at a divergence among three engines or more.

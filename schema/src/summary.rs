@@ -122,6 +122,8 @@ pub struct DivergenceSummary {
     pub program_differs: Option<String>,
     #[serde(default)]
     pub pairs: Vec<crate::session::DivergencePair>,
+    #[serde(default)]
+    pub facts: Vec<crate::fact::Fact>,
 }
 
 /// `Session` without variables, coverage and notes.
@@ -160,6 +162,14 @@ impl SessionSummary {
 }
 
 impl OutputSummary {
+    /// Where a breakpoint was placed, if this output placed one.
+    pub fn placed(&self) -> Option<&[Location]> {
+        match self {
+            OutputSummary::BreakpointSet { actual, .. } => Some(actual),
+            _ => None,
+        }
+    }
+
     /// The name `Output::name` gives the same output.
     pub fn name(&self) -> &'static str {
         match self {
@@ -295,6 +305,7 @@ impl From<&crate::session::Divergence> for DivergenceSummary {
             continued: d.continued.clone(),
             program_differs: d.program_differs.clone(),
             pairs: d.pairs.clone(),
+            facts: d.facts.clone(),
         }
     }
 }

@@ -140,6 +140,14 @@ pub struct Member {
     /// the name it names). The divergence is judged when every one of them is.
     #[serde(default)]
     pub pairs: Vec<Member>,
+    /// A breakpoint-location divergence: each side's placement with its engine's own first
+    /// break position where the engine was asked (`fact::placements`).
+    #[serde(default)]
+    pub placements: Vec<crate::fact::Placement>,
+    /// An excusing rule's account did not hold: the engines could not be brought back in
+    /// step past the divergence (`fact::Fact::OutOfStep`). No excusing rule judges it.
+    #[serde(default)]
+    pub out_of_step: bool,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -155,6 +163,7 @@ struct RuleText {
     binding: Option<String>,
     program_differs: Option<bool>,
     after_the_code: Option<bool>,
+    placed_at_own_positions: Option<bool>,
     detail: Option<String>,
     verdict: Verdict,
     note: String,
@@ -193,6 +202,13 @@ pub struct Rule {
     /// Divergences: only where the action's line comes after every line with code (`true`), or
     /// only where it does not (`false`); `None`: either.
     pub after_the_code: Option<bool>,
+    /// Breakpoint-location divergences: only where every engine that was asked for its own
+    /// break positions placed the breakpoint on one of them with none between it and the
+    /// request, and at least one was asked (`true`); or only where one placed it elsewhere
+    /// (`false`).
+    /// A slide is an engine's own rule only when the engine's own positions agree with it: a
+    /// placement the engine's positions contradict is a fault, whatever the other side did.
+    pub placed_at_own_positions: Option<bool>,
     pub detail: Option<regex::Regex>,
     pub verdict: Verdict,
     pub note: String,
@@ -245,7 +261,11 @@ impl Rule {
             .is_none_or(|b| m.binding.as_deref().is_some_and(|x| glob(b, x)));
         let computes_ok = self.program_differs.is_none_or(|p| p == m.program_differs);
         let place_ok = self.after_the_code.is_none_or(|p| p == m.after_the_code);
-        if !key_ok || !binding_ok || !computes_ok || !place_ok {
+        let own_ok = self
+            .placed_at_own_positions
+            .is_none_or(|p| placed_at_own_positions(&m.placements) == Some(p));
+        let held = !(m.out_of_step && self.excuses());
+        if !key_ok || !binding_ok || !computes_ok || !place_ok || !own_ok || !held {
             return None;
         }
         let detail_ok = |d: &str| self.detail.as_ref().is_none_or(|r| r.is_match(d));
@@ -371,10 +391,11 @@ impl Triage {
                 && (!r.against.is_empty()
                     || r.binding.is_some()
                     || r.program_differs.is_some()
-                    || r.after_the_code.is_some())
+                    || r.after_the_code.is_some()
+                    || r.placed_at_own_positions.is_some())
             {
                 return Err(fail(
-                    "`against`, `binding` and `program_differs` are for divergences (a warning or inconsistency has one engine)".into(),
+                    "`against`, `binding`, `program_differs`, `after_the_code` and `placed_at_own_positions` are for divergences (a warning or inconsistency has one engine)".into(),
                 ));
             }
             let detail = match &r.detail {
@@ -391,6 +412,7 @@ impl Triage {
                 binding: r.binding.clone(),
                 program_differs: r.program_differs,
                 after_the_code: r.after_the_code,
+                placed_at_own_positions: r.placed_at_own_positions,
                 detail,
                 verdict: r.verdict,
                 note: r.note.clone(),
@@ -482,6 +504,17 @@ impl Triage {
     }
 }
 
+/// Whether every side whose engine was asked for its break positions placed the breakpoint
+/// where they say (`Some(true)`), one placed it elsewhere (`Some(false)`), or no side was
+/// asked (`None`: nothing is known, as in archives recorded before the question was asked).
+pub fn placed_at_own_positions(placements: &[crate::fact::Placement]) -> Option<bool> {
+    let said: Vec<bool> = placements
+        .iter()
+        .filter_map(crate::fact::Placement::as_own_positions_say)
+        .collect();
+    (!said.is_empty()).then(|| said.iter().all(|&ok| ok))
+}
+
 /// The variable a variables divergence names first (`t only on the first side`, `o.k: 1 vs 2`).
 pub fn variable_name(detail: &str) -> Option<&str> {
     let end = detail
@@ -520,6 +553,8 @@ pub fn find(given: Option<&Path>) -> Result<Triage, TriageError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fact::Placement;
+    use crate::trace::Location;
 
     #[test]
     fn globs_match_runs_and_literals() {
@@ -536,5 +571,93 @@ mod tests {
         assert!(engine_matches("node@20", "node@20.20.2"));
         assert!(engine_matches("chromium", "chromium@156.0.8078.79"));
         assert!(!engine_matches("node@2", "node@20.20.2"));
+    }
+
+    /// A placement at `placed` (a line) of a breakpoint requested at `requested`, the engine
+    /// asked when `positions` (lines) is given.
+    fn placement(
+        engine: &str,
+        requested: u32,
+        placed: Option<u32>,
+        positions: Option<&[u32]>,
+    ) -> Placement {
+        let at = |l: u32| Location::new(l, 0);
+        Placement {
+            engine: engine.into(),
+            placed: placed.map(at).into_iter().collect(),
+            asked: positions.is_some(),
+            requested: at(requested),
+            positions: positions
+                .unwrap_or_default()
+                .iter()
+                .copied()
+                .map(at)
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn a_placement_is_judged_by_the_engines_own_positions() {
+        // Slid forward to the next position, and back to a return's: as the positions say.
+        let ok = [
+            placement("node", 2, Some(4), Some(&[4])),
+            placement("chromium", 5, Some(3), Some(&[3])),
+        ];
+        assert_eq!(placed_at_own_positions(&ok), Some(true));
+        // Reported a line below the position it really has (a fault), or past a position
+        // between it and the request: contradicted, whatever the other side did.
+        let below = [placement("node", 2, Some(5), Some(&[4])), ok[1].clone()];
+        assert_eq!(placed_at_own_positions(&below), Some(false));
+        let past = [placement("node", 2, Some(5), Some(&[4, 5])), ok[1].clone()];
+        assert_eq!(placed_at_own_positions(&past), Some(false));
+        let back_past = [placement("chromium", 5, Some(3), Some(&[3, 4]))];
+        assert_eq!(placed_at_own_positions(&back_past), Some(false));
+        // An engine that cannot be asked says nothing; the one asked decides.
+        let bun = [ok[0].clone(), placement("bun", 2, Some(9), None)];
+        assert_eq!(placed_at_own_positions(&bun), Some(true));
+        // Nobody asked (an older archive): nothing is known, and a rule that asks judges nothing.
+        let none = [
+            placement("node", 2, Some(3), None),
+            placement("bun", 2, Some(9), None),
+        ];
+        assert_eq!(placed_at_own_positions(&none), None);
+        // Placed nowhere: nothing to contradict.
+        assert_eq!(
+            placed_at_own_positions(&[placement("node", 2, None, Some(&[]))]),
+            Some(true)
+        );
+    }
+
+    const SLIDE_RULE: &str = r#"
+[[class]]
+family = "divergence"
+key = { kind = "breakpoint-location" }
+engines = ["firefox"]
+against = ["node"]
+placed_at_own_positions = true
+verdict = "by-design"
+note = "slides"
+evidence = ["x"]
+examples = [{ key = { kind = "breakpoint-location" }, detail = "breakpoint at [4:1] vs [5:1]", engines = ["node@20", "firefox@153"], placements = [{ engine = "node@20", placed = [{ line = 3, column = 0 }], asked = true, requested = { line = 2, column = 0 }, positions = [{ line = 3, column = 0 }] }] }]
+near_misses = [{ key = { kind = "breakpoint-location" }, detail = "breakpoint at [5:1] vs [5:1]", engines = ["node@20", "firefox@153"], placements = [{ engine = "node@20", placed = [{ line = 4, column = 0 }], asked = true, requested = { line = 2, column = 0 }, positions = [{ line = 3, column = 0 }] }] }]
+"#;
+
+    #[test]
+    fn an_excuse_whose_engines_fell_out_of_step_judges_nothing() {
+        let t = Triage::parse(SLIDE_RULE, Path::new("t.toml")).unwrap();
+        let mut m = t.rules[0].examples[0].clone();
+        assert_eq!(t.first_judging(&m, Family::Divergence), Some(0));
+        m.out_of_step = true;
+        assert_eq!(t.first_judging(&m, Family::Divergence), None);
+        // Without the engine's positions, the rule that asks for them judges nothing.
+        m.out_of_step = false;
+        m.placements[0].asked = false;
+        assert_eq!(t.first_judging(&m, Family::Divergence), None);
+        // Only divergences may ask.
+        let bad = "[[class]]\nfamily = \"warning\"\nplaced_at_own_positions = true\nverdict = \"engine-bug\"\nnote = \"n\"\n";
+        let err = Triage::parse(bad, Path::new("t.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("placed_at_own_positions"), "{err}");
     }
 }

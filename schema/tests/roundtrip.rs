@@ -439,6 +439,7 @@ fn divergence() -> impl Strategy<Value = Divergence> {
             continued: None,
             program_differs: None,
             pairs: Vec::new(),
+            facts: Vec::new(),
         },
     )
 }

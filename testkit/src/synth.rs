@@ -350,6 +350,7 @@ pub fn session(seed: u64, index: u64, program: &Program, events: usize) -> Sessi
         continued: None,
         program_differs: None,
         pairs: Vec::new(),
+        facts: Vec::new(),
     });
     Session {
         id: SessionId::from_key(&format!("synthetic/{seed}/{index}")),

@@ -37,6 +37,15 @@ pub enum Fault {
     ContinueAsResume,
     /// A restarted frame that only steps over instead.
     RestartAsStep,
+    /// Report every breakpoint (slid or not) one line below where it really is.
+    ShiftBreakpoint,
+    /// A step into that steps over instead.
+    StepIntoAsOver,
+    /// Say that pausing on exceptions is set, and never pause on one.
+    MissExceptionPause,
+    /// The first resume of a session pauses at the next statement instead of running on: a
+    /// pause where no breakpoint is.
+    ExtraPause,
 }
 
 pub struct FaultyEngine {
@@ -103,11 +112,14 @@ impl Debugger for FaultyDebugger {
         column: Option<u32>,
     ) -> Result<Output, DebuggerError> {
         let mut out = self.inner.set_breakpoint(line, column).await?;
-        if self.fault == Fault::WrongSlide {
-            if let Output::BreakpointSet { actual, .. } = &mut out {
-                for a in actual.iter_mut().filter(|a| a.line != line) {
-                    *a = Location::new(a.line + 1, a.column);
-                }
+        if let Output::BreakpointSet { actual, .. } = &mut out {
+            let shifted = |a: &Location| match self.fault {
+                Fault::WrongSlide => a.line != line,
+                Fault::ShiftBreakpoint => true,
+                _ => false,
+            };
+            for a in actual.iter_mut().filter(|a| shifted(a)) {
+                *a = Location::new(a.line + 1, a.column);
             }
         }
         Ok(out)
@@ -150,7 +162,23 @@ impl Debugger for FaultyDebugger {
     }
 
     async fn pause_on_exceptions(&mut self, mode: ExceptionPause) -> Result<Output, DebuggerError> {
+        if self.fault == Fault::MissExceptionPause {
+            let out = self.inner.pause_on_exceptions(ExceptionPause::None).await?;
+            return Ok(match out {
+                Output::PauseOnExceptionsSet { .. } => Output::PauseOnExceptionsSet { mode },
+                other => other,
+            });
+        }
         self.inner.pause_on_exceptions(mode).await
+    }
+
+    async fn break_positions(
+        &mut self,
+        from: Location,
+        to: Location,
+    ) -> Result<Option<Vec<Location>>, DebuggerError> {
+        // The engine's own positions, true: the fault lies in what the debugger reports.
+        self.inner.break_positions(from, to).await
     }
 
     async fn evaluate(&mut self, expression: &str) -> Result<Output, DebuggerError> {
@@ -199,6 +227,11 @@ impl Debugger for FaultyDebugger {
                 &Action::Resume
             }
             Action::RestartFrame { .. } if self.fault == Fault::RestartAsStep => &Action::StepOver,
+            Action::StepInto if self.fault == Fault::StepIntoAsOver => &Action::StepOver,
+            Action::Resume if self.fault == Fault::ExtraPause && !self.skipped => {
+                self.skipped = true;
+                &Action::StepOver
+            }
             other => other,
         };
         let mut out = self.inner.control(action).await?;
@@ -247,6 +280,10 @@ impl Debugger for FaultyDebugger {
                 }
             }
             Fault::WrongSlide
+            | Fault::ShiftBreakpoint
+            | Fault::StepIntoAsOver
+            | Fault::MissExceptionPause
+            | Fault::ExtraPause
             | Fault::WrongEvaluation
             | Fault::IgnoreCondition
             | Fault::PausingLogpoint

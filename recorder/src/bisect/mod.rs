@@ -341,6 +341,7 @@ mod tests {
             continued: None,
             program_differs: None,
             pairs: vec![],
+            facts: vec![],
         };
         let session = |d: Option<Divergence>| Session {
             divergence: d,

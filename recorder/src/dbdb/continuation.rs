@@ -1,8 +1,10 @@
-//! Lockstep continuation: a divergence whose class the triage excuses (by design, a
-//! representation) is recorded and the session goes on, the engines brought back in step by what
-//! that class is; with three engines or more a lone suspect is left out and the others go on.
-//! Without this, a known difference ends every session it shows in, and the actions after it —
-//! where the bugs a campaign looks for would show — never run.
+//! Lockstep continuation: a divergence whose class the triage judges (by design, a
+//! representation, or a known engine bug) is recorded and the session goes on, the engines
+//! brought back in step by what that class is; with three engines or more a lone suspect is left
+//! out and the others go on. Without this, a known difference or bug ends every session it shows
+//! in, and the actions after it — where the bugs a campaign looks for would show — never run.
+//! Where an excused divergence cannot be gone past, the excuse did not hold: the divergence gets
+//! an `OutOfStep` fact and stays new.
 //!
 //! What brings the engines back in step is never an action of the session: the actions stay the
 //! same on every trace (a replay re-issues them and goes on past the same divergences in the same
@@ -13,7 +15,8 @@ use super::Lockstep;
 use crate::debugger::DebuggerError;
 use morphtrace_js::nodes::LineNodes;
 use morphtrace_schema::dbdb::{compare_outputs, ONE_FRAME_FURTHER};
-use morphtrace_schema::triage::{variable_name, Family, Member, Triage};
+use morphtrace_schema::fact::Fact;
+use morphtrace_schema::triage::{variable_name, Family, Member, Triage, Verdict};
 use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
 
 /// At most this many rounds of extra steps (the engine apart, then the others) to get back in step.
@@ -116,6 +119,17 @@ impl Lockstep<'_> {
                 ..Member::default()
             })
             .collect();
+        let placements = morphtrace_schema::fact::placements(
+            d.sides.iter().map(|s| {
+                let placed = match &s.output {
+                    Some(Output::BreakpointSet { actual, .. }) => Some(actual.as_slice()),
+                    _ => None,
+                };
+                (s.engine, placed)
+            }),
+            &d.facts,
+            label,
+        );
         Some(Member {
             key: key(&d.kind),
             detail: d.detail.clone(),
@@ -125,14 +139,19 @@ impl Lockstep<'_> {
             program_differs: d.program_differs.is_some(),
             after_the_code,
             pairs,
+            placements,
+            out_of_step: morphtrace_schema::fact::out_of_step(&d.facts).is_some(),
         })
     }
 
     /// Goes on past divergence `d` if it can: says how, or `None` when the session must stop
-    /// there (and notes why when a rule excused it but no way back into step was found).
+    /// there. A divergence a rule judges (excused, or a known engine bug: a known bug must not
+    /// end the sessions in which the next one would show) is gone past where the engines can
+    /// be brought back in step; where an excusing rule's account fails that way, `d` gets an
+    /// `OutOfStep` fact, and no excusing rule judges it (it stays new).
     pub(super) async fn go_on_past(
         &mut self,
-        d: &Divergence,
+        d: &mut Divergence,
         active: &[usize],
         outputs: &[Output],
     ) -> Result<Option<String>, DebuggerError> {
@@ -140,23 +159,34 @@ impl Lockstep<'_> {
         let Some(go) = self.go_on.as_ref() else {
             return Ok(None);
         };
-        let excused = member.and_then(|m| {
+        let judged = member.and_then(|m| {
             go.triage
                 .first_judging(&m, Family::Divergence)
                 .map(|i| (i, go.triage.rules[i].clone(), m))
-                .filter(|(_, r, _)| r.excuses())
+                .filter(|(_, r, _)| r.excuses() || r.verdict == Verdict::EngineBug)
         });
-        if let Some((i, rule, member)) = excused {
-            let why = format!("excused by triage rule {i} ({})", rule.verdict.name());
+        if let Some((i, rule, member)) = judged {
+            let why = if rule.excuses() {
+                format!("excused by triage rule {i} ({})", rule.verdict.name())
+            } else {
+                format!("judged by triage rule {i} (engine bug), gone past")
+            };
             match self
                 .back_in_step(d, active, outputs, &rule, &member)
                 .await?
             {
                 Ok(how) => return Ok(Some(format!("{why}: {how}"))),
-                Err(no_way) => self.rec.notes.push((
-                    "lockstep stopped".into(),
-                    format!("{why} at action {}, but {no_way}", d.action_index),
-                )),
+                Err(no_way) => {
+                    self.rec.notes.push((
+                        "lockstep stopped".into(),
+                        format!("{why} at action {}, but {no_way}", d.action_index),
+                    ));
+                    if rule.excuses() {
+                        d.facts.push(Fact::OutOfStep {
+                            why: format!("triage rule {i} excused it, but {no_way}"),
+                        });
+                    }
+                }
             }
         }
         // Three engines or more: the one that stood alone leaves the lockstep.

@@ -23,8 +23,8 @@ use morphtrace_schema::triage::Triage;
 use morphtrace_schema::Language;
 use morphtrace_schema::{
     Action, BreakpointId, ConditionCheck, Divergence, DivergenceKind, DivergencePair,
-    DivergenceSide, EngineRef, Event, EventKind, LogLine, Output, ProgramOutcome, SessionMode,
-    SessionOutcome, Trace,
+    DivergenceSide, EngineRef, Event, EventKind, Location, LogLine, Output, ProgramOutcome,
+    SessionMode, SessionOutcome, Trace,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -281,8 +281,9 @@ impl Lockstep<'_> {
         {
             diverged = self.compare(&active, &outputs, index, action);
         }
-        if let Some(d) = diverged {
-            let how = self.go_on_past(&d, &active, &outputs).await?;
+        if let Some(mut d) = diverged {
+            d.facts = self.facts(&d, &active).await?;
+            let how = self.go_on_past(&mut d, &active, &outputs).await?;
             if how.is_none() {
                 self.stopped = true;
                 self.rec.outcome = Some(SessionOutcome::Diverged);
@@ -293,6 +294,40 @@ impl Lockstep<'_> {
             });
         }
         Ok(outputs)
+    }
+
+    /// What the engines in lockstep say besides their answers, at divergence `d`: at a
+    /// breakpoint placed apart, each engine's own break positions from the request to where it
+    /// placed it (where its protocol can say). Read-only questions: the traces do not change.
+    async fn facts(
+        &mut self,
+        d: &Divergence,
+        active: &[usize],
+    ) -> Result<Vec<morphtrace_schema::fact::Fact>, DebuggerError> {
+        let mut facts = Vec::new();
+        let (DivergenceKind::BreakpointLocation, Some(line)) =
+            (&d.kind, d.action.breakpoint_line())
+        else {
+            return Ok(facts);
+        };
+        let requested = Location::new(line, d.action.breakpoint_column().unwrap_or(0));
+        for (&k, side) in active.iter().zip(&d.sides) {
+            let Some(Output::BreakpointSet { actual, .. }) = &side.output else {
+                continue;
+            };
+            let Some(&placed) = actual.first() else {
+                continue;
+            };
+            let (from, to) = (requested.min(placed), requested.max(placed));
+            if let Some(positions) = self.debuggers[k].break_positions(from, to).await? {
+                facts.push(morphtrace_schema::fact::Fact::BreakPositions {
+                    engine: self.rec.traces[k].engine,
+                    requested,
+                    positions,
+                });
+            }
+        }
+        Ok(facts)
     }
 
     /// At pauses apart where a side paused on a conditional breakpoint: its condition evaluated
@@ -512,6 +547,7 @@ impl Lockstep<'_> {
             continued: None,
             program_differs,
             pairs,
+            facts: Vec::new(),
         })
     }
 
@@ -1034,6 +1070,7 @@ pub async fn run_under(
                 continued: None,
                 program_differs: None,
                 pairs: Vec::new(),
+                facts: Vec::new(),
             });
             rec.outcome = Some(SessionOutcome::Diverged);
         }

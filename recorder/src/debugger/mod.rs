@@ -170,6 +170,17 @@ pub trait Debugger: Send {
         column: Option<u32>,
         expression: &str,
     ) -> Result<Output, DebuggerError>;
+    /// The engine's own break positions from `from` to `to`, both included, in order, by its
+    /// protocol's break-position query (a `fact::Fact::BreakPositions`): `Ok(None)` where the
+    /// protocol has no such query (the default). Read-only: neither the program nor the
+    /// breakpoints change.
+    async fn break_positions(
+        &mut self,
+        _from: Location,
+        _to: Location,
+    ) -> Result<Option<Vec<Location>>, DebuggerError> {
+        Ok(None)
+    }
     /// Console output of the program so far, without what logpoints logged.
     fn console(&self) -> Vec<String>;
     /// What logpoints logged so far, in order: `(breakpoint, text)`.

@@ -1113,6 +1113,7 @@ mod tests {
                 continued: None,
                 program_differs: None,
                 pairs: Vec::new(),
+                facts: Vec::new(),
             }
         };
         let original = div(&paused, &crashed, Action::Resume);
@@ -1163,6 +1164,7 @@ mod tests {
             continued: None,
             program_differs: None,
             pairs: Vec::new(),
+            facts: Vec::new(),
         };
         let (here, there, none) = (
             set(&[Location::new(225, 0)]),

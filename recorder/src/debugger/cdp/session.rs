@@ -775,6 +775,42 @@ impl Debugger for CdpSession {
         Ok(crate::debugger::read_back(out?, name))
     }
 
+    async fn break_positions(
+        &mut self,
+        from: Location,
+        to: Location,
+    ) -> Result<Option<Vec<Location>>, DebuggerError> {
+        // `end` is exclusive: one column past `to`.
+        let params = json!({
+            "start": {"scriptId": self.script_id, "lineNumber": from.line, "columnNumber": from.column},
+            "end": {"scriptId": self.script_id, "lineNumber": to.line, "columnNumber": to.column + 1},
+            "restrictToFunction": false,
+        });
+        match self.call("Debugger.getPossibleBreakpoints", params).await {
+            Ok(r) => {
+                let mut at: Vec<Location> = r
+                    .get("locations")
+                    .and_then(Json::as_array)
+                    .into_iter()
+                    .flatten()
+                    .filter(|l| {
+                        l.get("scriptId").and_then(Json::as_str) == Some(self.script_id.as_str())
+                    })
+                    .map(crate::debugger::inspector::session::location)
+                    .collect();
+                at.sort();
+                at.dedup();
+                Ok(Some(at))
+            }
+            // An engine that refuses the query (a version without it) says nothing.
+            Err(InspectorError::Protocol { .. }) => Ok(None),
+            Err(e) => {
+                self.healthy = false;
+                Err(err(e))
+            }
+        }
+    }
+
     fn console(&self) -> Vec<String> {
         crate::debugger::split_console(&self.console).0
     }

@@ -1465,6 +1465,21 @@ impl Debugger for RdpSession {
         out
     }
 
+    async fn break_positions(
+        &mut self,
+        from: Location,
+        to: Location,
+    ) -> Result<Option<Vec<Location>>, DebuggerError> {
+        // The source's positions as the server gave them when the program first paused.
+        Ok(Some(
+            self.positions
+                .range(from.line..=to.line)
+                .flat_map(|(&l, cols)| cols.iter().map(move |&c| Location::new(l, c)))
+                .filter(|p| from <= *p && *p <= to)
+                .collect(),
+        ))
+    }
+
     fn console(&self) -> Vec<String> {
         crate::debugger::split_console(&self.console).0
     }

@@ -1,0 +1,129 @@
+//! Typed facts the recorder attaches to a divergence (issue 66): what it asked an engine besides
+//! the session's actions, at the divergence, so that a triage rule matches fields and sides, not
+//! words. A fact is read-only: asking for it changes nothing in the program or the traces.
+
+use crate::engine::EngineRef;
+use crate::trace::Location;
+use serde::{Deserialize, Serialize};
+
+/// One fact about one engine at a divergence.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Fact {
+    /// The engine's own break positions (CDP's `Debugger.getPossibleBreakpoints`, Firefox's
+    /// `getBreakpointPositionsCompressed`) from the requested place (a line's start where the
+    /// action gave no column) to where the engine placed the breakpoint, both included, in
+    /// order. A breakpoint the engine slid by its own rule lies on one of its positions, with
+    /// none between it and the request (engines slide forward to the next position, V8 also
+    /// back to a function's return); one placed elsewhere was not slid by the engine's own
+    /// rule, whatever another engine did.
+    BreakPositions {
+        engine: EngineRef,
+        requested: Location,
+        positions: Vec<Location>,
+    },
+    /// A triage rule excused the divergence (by design, a representation) but the engines
+    /// could not be brought back in step past it: `why`, with what was tried. The excuse's
+    /// account (the same run, shown or paused apart) did not hold, so no excusing rule judges
+    /// the divergence: it stays new.
+    OutOfStep { why: String },
+}
+
+impl Fact {
+    /// The engine the fact is about; `None` for a fact about the session.
+    pub fn engine(&self) -> Option<EngineRef> {
+        match self {
+            Fact::BreakPositions { engine, .. } => Some(*engine),
+            Fact::OutOfStep { .. } => None,
+        }
+    }
+}
+
+/// Why the engines could not be brought back in step past the divergence, if they could not.
+pub fn out_of_step(facts: &[Fact]) -> Option<&str> {
+    facts.iter().find_map(|f| match f {
+        Fact::OutOfStep { why } => Some(why.as_str()),
+        _ => None,
+    })
+}
+
+/// A breakpoint's placement on one engine as a triage rule sees it: where the engine said it
+/// placed it and, where the engine can say, its own break positions from the requested place to
+/// that placement (`Fact::BreakPositions`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Placement {
+    /// The engine's label (`chromium@156.0.8078.108`).
+    pub engine: String,
+    /// Where it placed the breakpoint (empty: nowhere).
+    #[serde(default)]
+    pub placed: Vec<Location>,
+    /// Whether the engine was asked for its break positions (its protocol has the query).
+    #[serde(default)]
+    pub asked: bool,
+    /// Where the breakpoint was requested (asked engines).
+    #[serde(default)]
+    pub requested: Location,
+    /// Its own break positions from the request to the placement, both included.
+    #[serde(default)]
+    pub positions: Vec<Location>,
+}
+
+impl Placement {
+    /// Placed where the engine's own break positions allow a slide from the request: on one of
+    /// them, with none strictly between it and the request. Nowhere: nothing to contradict.
+    /// `None`: the engine could not say.
+    pub fn as_own_positions_say(&self) -> Option<bool> {
+        if !self.asked {
+            return None;
+        }
+        let Some(&p) = self.placed.first() else {
+            return Some(true);
+        };
+        let r = self.requested;
+        let between = |q: &Location| {
+            if p >= r {
+                r <= *q && *q < p
+            } else {
+                p < *q && *q < r
+            }
+        };
+        Some(self.positions.contains(&p) && !self.positions.iter().any(between))
+    }
+}
+
+/// Each side's placement at a breakpoint-location divergence, with the facts asked of its
+/// engine: the one way the recorder (live) and the analyzer (from an archive) make them.
+/// `sides`: each side's engine and where its output placed the breakpoint (`None`: it placed
+/// none, e.g. refused); `label`: an engine's label as rules name it. Empty when no side placed
+/// a breakpoint.
+pub fn placements<'a>(
+    sides: impl IntoIterator<Item = (EngineRef, Option<&'a [Location]>)>,
+    facts: &[Fact],
+    label: impl Fn(EngineRef) -> String,
+) -> Vec<Placement> {
+    let sides: Vec<_> = sides.into_iter().collect();
+    if sides.iter().all(|(_, placed)| placed.is_none()) {
+        return Vec::new();
+    }
+    sides
+        .into_iter()
+        .map(|(engine, placed)| {
+            let asked = facts.iter().find_map(|f| match f {
+                Fact::BreakPositions {
+                    engine: e,
+                    requested,
+                    positions,
+                } if *e == engine => Some((*requested, positions.clone())),
+                _ => None,
+            });
+            let (requested, positions) = asked.clone().unwrap_or_default();
+            Placement {
+                engine: label(engine),
+                placed: placed.map(<[Location]>::to_vec).unwrap_or_default(),
+                asked: asked.is_some(),
+                requested,
+                positions,
+            }
+        })
+        .collect()
+}
