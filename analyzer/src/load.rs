@@ -309,6 +309,8 @@ frame!(
     program_differs: Option<String> => "the program itself computes differently on these engines (run without a pause, it ended or printed otherwise): the first difference; null: it computes the same, or that was not looked at",
     verdict: Option<String> => "the member's triage verdict (engine bug, by design, representation, harness, new) under the triage file `export` read; null where none was read",
     pairs: Option<String> => "three engines or more with none alone: what differs between each two groups, a JSON array of {engine_a, engine_b, kind, detail, binding}; null otherwise",
+    at_a_closing_brace: Option<String> => "the engines paused at a function body's closing brace (exactly or just after it, from the program's syntax), `a+b`; null where none is",
+    only_the_top_frame_differs: Option<bool> => "call-stack: the stacks have one depth and differ only in the top frame's function name; null for other kinds",
     out_of_step: Option<String> => "an excusing rule's account did not hold: why the engines could not be brought back in step past this divergence (it then stays new); null otherwise",
     placements: Option<String> => "breakpoint placements: each side's, a JSON array of {engine, placed: [{line, column}], asked, requested, positions} (0-based; `asked`: the engine was asked for its own break positions, `positions` those from the request to the placement); null where no side placed a breakpoint",
 });
@@ -1001,6 +1003,38 @@ impl Ctx<'_> {
             dc.index.push(index as u32);
             dc.continued.push(d.continued.clone());
             dc.program_differs.push(d.program_differs.clone());
+            let braces: Vec<String> = match self.programs.get(&s.program) {
+                Some(p) => {
+                    let nodes = self.memo.get(p);
+                    d.sides
+                        .iter()
+                        .filter(|x| match &x.output {
+                            Some(morphtrace_schema::summary::OutputSummary::Paused(p)) => {
+                                nodes.at_a_closing_brace(p.location)
+                            }
+                            _ => false,
+                        })
+                        .map(|x| self.label(x.engine))
+                        .collect()
+                }
+                None => Vec::new(),
+            };
+            dc.at_a_closing_brace
+                .push((!braces.is_empty()).then(|| braces.join("+")));
+            dc.only_the_top_frame_differs
+                .push((d.kind == DivergenceKind::CallStack).then(|| {
+                    morphtrace_schema::fact::only_the_top_frame_differs(
+                        &d.sides
+                            .iter()
+                            .filter_map(|x| match &x.output {
+                                Some(morphtrace_schema::summary::OutputSummary::Paused(p)) => {
+                                    Some(p.stack.iter().map(|f| f.function.as_str()).collect())
+                                }
+                                _ => None,
+                            })
+                            .collect::<Vec<Vec<&str>>>(),
+                    )
+                }));
             dc.out_of_step
                 .push(morphtrace_schema::fact::out_of_step(&d.facts).map(str::to_string));
             dc.after_the_code

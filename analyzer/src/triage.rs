@@ -28,51 +28,23 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
         .collect::<PolarsResult<_>>()?;
     let detail = text(family.detail_column())?;
     let given = |v: &str| (v != "-" && !v.is_empty()).then(|| v.to_string());
-    let (a, b, suspect, agreement, binding, differs, after, pairs, placements, out_of_step) =
-        match family {
-            Family::Divergence => (
-                text("engine_a")?,
-                text("engine_b")?,
-                text("suspect")?,
-                text("agreement")?,
-                text("binding")?,
-                text("program_differs")?,
-                text("after_the_code")?,
-                text("pairs")?,
-                text("placements")?,
-                text("out_of_step")?,
-            ),
-            Family::Warning => {
-                let e = text("engine")?;
-                (
-                    e,
-                    vec![],
-                    vec![],
-                    vec![],
-                    vec![],
-                    vec![],
-                    vec![],
-                    vec![],
-                    vec![],
-                    vec![],
-                )
-            }
-            Family::Inconsistency => {
-                let e = text("profiler")?;
-                (
-                    e,
-                    vec![],
-                    vec![],
-                    vec![],
-                    vec![],
-                    vec![],
-                    vec![],
-                    vec![],
-                    vec![],
-                    vec![],
-                )
-            }
-        };
+    // A frame without a divergence's columns (warnings, inconsistencies) reads them as absent.
+    let a = text(match family {
+        Family::Divergence => "engine_a",
+        Family::Warning => "engine",
+        Family::Inconsistency => "profiler",
+    })?;
+    let b = text("engine_b")?;
+    let suspect = text("suspect")?;
+    let agreement = text("agreement")?;
+    let binding = text("binding")?;
+    let differs = text("program_differs")?;
+    let after = text("after_the_code")?;
+    let pairs = text("pairs")?;
+    let placements = text("placements")?;
+    let out_of_step = text("out_of_step")?;
+    let top_only = text("only_the_top_frame_differs")?;
+    let braces = text("at_a_closing_brace")?;
     Ok((0..n)
         .map(|row| {
             let engines = match family {
@@ -93,6 +65,11 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                 .collect();
             let program_differs = differs.get(row).is_some_and(|s| given(s).is_some());
             let after_the_code = after.get(row).is_some_and(|s| s == "true");
+            let at_a_closing_brace: Vec<String> = braces
+                .get(row)
+                .and_then(|b| given(b))
+                .map(|b| b.split('+').map(str::to_string).collect())
+                .unwrap_or_default();
             let pairs = pairs
                 .get(row)
                 .and_then(|p| given(p))
@@ -109,6 +86,7 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                         binding: p.binding,
                         program_differs,
                         after_the_code,
+                        at_a_closing_brace: at_a_closing_brace.clone(),
                         ..Member::default()
                     }
                 })
@@ -128,6 +106,8 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                     .and_then(|p| serde_json::from_str(&p).ok())
                     .unwrap_or_default(),
                 out_of_step: out_of_step.get(row).is_some_and(|s| given(s).is_some()),
+                only_the_top_frame_differs: top_only.get(row).is_some_and(|s| s == "true"),
+                at_a_closing_brace,
             }
         })
         .collect())

@@ -110,6 +110,11 @@ impl Exits {
         })
     }
 
+    /// Every function body's closing brace, in program order.
+    pub fn braces(&self) -> Vec<Location> {
+        self.bodies.iter().map(|b| b.brace).collect()
+    }
+
     /// Whether `at` is exactly at a function body's closing brace.
     pub fn closing_brace_exactly_at(&self, at: Location) -> bool {
         self.bodies.iter().any(|b| b.brace == at)

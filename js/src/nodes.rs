@@ -23,6 +23,8 @@ pub struct LineNodes {
     /// What every line is when the program was not classified.
     all: Option<&'static str>,
     bindings: HashMap<String, Binding>,
+    /// Every function body's closing brace (JavaScript).
+    braces: Vec<morphtrace_schema::Location>,
 }
 
 /// How a program binds one name: the kinds of its declarations and whether anything refers to
@@ -83,6 +85,14 @@ impl LineNodes {
                 .is_none_or(|last| line as usize > last)
     }
 
+    /// Whether `at` stands at a function body's closing brace: exactly there or just after it
+    /// (where JavaScriptCore shows a frame's exit).
+    pub fn at_a_closing_brace(&self, at: morphtrace_schema::Location) -> bool {
+        self.braces
+            .iter()
+            .any(|b| b.line == at.line && (at.column == b.column || at.column == b.column + 1))
+    }
+
     /// How the program binds `name` (see [`Binding::describe`]); `None` when the program was
     /// not analyzed.
     pub fn binding(&self, name: &str) -> Option<String> {
@@ -114,11 +124,13 @@ impl LineNodes {
                     .collect(),
                 all: None,
                 bindings: HashMap::new(),
+                braces: Vec::new(),
             },
             None => LineNodes {
                 lines: Vec::new(),
                 all: Some(UNPARSABLE),
                 bindings: HashMap::new(),
+                braces: Vec::new(),
             },
         }
     }
@@ -149,11 +161,15 @@ impl LineNodes {
                 lines,
                 all: None,
                 bindings,
+                braces: crate::exits::Exits::scan(text)
+                    .map(|e| e.braces())
+                    .unwrap_or_default(),
             },
             Err(e) => LineNodes {
                 lines: Vec::new(),
                 all: Some(if e.is_limit() { UNANALYZED } else { UNPARSABLE }),
                 bindings: HashMap::new(),
+                braces: Vec::new(),
             },
         }
     }

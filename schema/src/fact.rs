@@ -127,3 +127,25 @@ pub fn placements<'a>(
         })
         .collect()
 }
+
+/// Whether the sides' call stacks (each side's function names, top first) have one depth and
+/// differ only in the top frame's name: what a naming difference of the paused function looks
+/// like, where a frame lost, added or named otherwise below the top is something else. Derived
+/// from the recorded pauses (archives of any age have them). `false` with fewer than two stacks.
+pub fn only_the_top_frame_differs<S: AsRef<str>>(stacks: &[Vec<S>]) -> bool {
+    let Some((first, rest)) = stacks.split_first() else {
+        return false;
+    };
+    let names = |v: &[S]| {
+        v.iter()
+            .skip(1)
+            .map(|s| s.as_ref().to_string())
+            .collect::<Vec<_>>()
+    };
+    !rest.is_empty()
+        && !first.is_empty()
+        && rest
+            .iter()
+            .all(|s| s.len() == first.len() && names(s) == names(first))
+        && rest.iter().any(|s| s[0].as_ref() != first[0].as_ref())
+}

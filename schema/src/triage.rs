@@ -148,6 +148,14 @@ pub struct Member {
     /// step past the divergence (`fact::Fact::OutOfStep`). No excusing rule judges it.
     #[serde(default)]
     pub out_of_step: bool,
+    /// A call-stack divergence whose stacks have one depth and differ only in the top frame's
+    /// name (`fact::only_the_top_frame_differs`).
+    #[serde(default)]
+    pub only_the_top_frame_differs: bool,
+    /// The engines (labels) paused at a function body's closing brace, exactly or just after it
+    /// (from the program's syntax).
+    #[serde(default)]
+    pub at_a_closing_brace: Vec<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -164,6 +172,8 @@ struct RuleText {
     program_differs: Option<bool>,
     after_the_code: Option<bool>,
     placed_at_own_positions: Option<bool>,
+    only_the_top_frame_differs: Option<bool>,
+    behaving_at_a_closing_brace: Option<bool>,
     detail: Option<String>,
     verdict: Verdict,
     note: String,
@@ -209,6 +219,12 @@ pub struct Rule {
     /// A slide is an engine's own rule only when the engine's own positions agree with it: a
     /// placement the engine's positions contradict is a fault, whatever the other side did.
     pub placed_at_own_positions: Option<bool>,
+    /// Call-stack divergences: only where the stacks have one depth and differ only in the top
+    /// frame's name (`true`), or only elsewhere (`false`).
+    pub only_the_top_frame_differs: Option<bool>,
+    /// Divergences between pauses: only where the engine that behaves so is paused at a
+    /// function body's closing brace (`true`), or only where it is not (`false`).
+    pub behaving_at_a_closing_brace: Option<bool>,
     pub detail: Option<regex::Regex>,
     pub verdict: Verdict,
     pub note: String,
@@ -264,7 +280,10 @@ impl Rule {
         let own_ok = self
             .placed_at_own_positions
             .is_none_or(|p| placed_at_own_positions(&m.placements) == Some(p));
-        let held = !(m.out_of_step && self.excuses());
+        let top_ok = self
+            .only_the_top_frame_differs
+            .is_none_or(|t| t == m.only_the_top_frame_differs);
+        let held = !(m.out_of_step && self.excuses()) && top_ok;
         if !key_ok || !binding_ok || !computes_ok || !place_ok || !own_ok || !held {
             return None;
         }
@@ -275,10 +294,15 @@ impl Rule {
         let names = |patterns: &[String], label: &str| {
             patterns.is_empty() || patterns.iter().any(|p| engine_matches(p, label))
         };
+        let brace_ok = |behaving: &str| {
+            self.behaving_at_a_closing_brace
+                .is_none_or(|want| want == m.at_a_closing_brace.iter().any(|e| e == behaving))
+        };
         self.orientations(m)
             .into_iter()
             .find(|(behaving, others, first)| {
                 names(&self.engines, behaving)
+                    && brace_ok(behaving)
                     && others.iter().all(|o| names(&self.against, o))
                     && detail_ok(&if self.family == Family::Divergence {
                         orient(&m.detail, *first)
@@ -392,10 +416,12 @@ impl Triage {
                     || r.binding.is_some()
                     || r.program_differs.is_some()
                     || r.after_the_code.is_some()
-                    || r.placed_at_own_positions.is_some())
+                    || r.placed_at_own_positions.is_some()
+                    || r.only_the_top_frame_differs.is_some()
+                    || r.behaving_at_a_closing_brace.is_some())
             {
                 return Err(fail(
-                    "`against`, `binding`, `program_differs`, `after_the_code` and `placed_at_own_positions` are for divergences (a warning or inconsistency has one engine)".into(),
+                    "`against`, `binding`, `program_differs`, `after_the_code`, `placed_at_own_positions`, `only_the_top_frame_differs` and `behaving_at_a_closing_brace` are for divergences (a warning or inconsistency has one engine)".into(),
                 ));
             }
             let detail = match &r.detail {
@@ -413,6 +439,8 @@ impl Triage {
                 program_differs: r.program_differs,
                 after_the_code: r.after_the_code,
                 placed_at_own_positions: r.placed_at_own_positions,
+                only_the_top_frame_differs: r.only_the_top_frame_differs,
+                behaving_at_a_closing_brace: r.behaving_at_a_closing_brace,
                 detail,
                 verdict: r.verdict,
                 note: r.note.clone(),
@@ -626,6 +654,32 @@ mod tests {
             placed_at_own_positions(&[placement("node", 2, None, Some(&[]))]),
             Some(true)
         );
+    }
+
+    #[test]
+    fn only_a_top_frame_named_otherwise_is_a_naming_difference() {
+        let top = |a: &[&str], b: &[&str]| {
+            crate::fact::only_the_top_frame_differs(&[a.to_vec(), b.to_vec()])
+        };
+        assert!(top(
+            &["", "makeName", "doTest", ""],
+            &["Math.random", "makeName", "doTest", ""]
+        ));
+        // A frame lost below the top, one added, one named otherwise, or no difference at all.
+        assert!(!top(
+            &["", "makeName", "doTest", ""],
+            &["Math.random", "doTest", ""]
+        ));
+        assert!(!top(
+            &["", "doTest", ""],
+            &["Math.random", "makeName", "doTest", ""]
+        ));
+        assert!(!top(
+            &["", "makeName", "doTest", ""],
+            &["Math.random", "makeName", "run", ""]
+        ));
+        assert!(!top(&["f", "g"], &["f", "g"]));
+        assert!(!crate::fact::only_the_top_frame_differs(&[vec!["f"]]));
     }
 
     const SLIDE_RULE: &str = r#"

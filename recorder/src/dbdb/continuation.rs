@@ -103,6 +103,15 @@ impl Lockstep<'_> {
             .map(|(k, v)| (k.to_string(), v))
             .collect()
         };
+        let at_a_closing_brace: Vec<String> = d
+            .sides
+            .iter()
+            .filter(|s| match &s.output {
+                Some(Output::Paused(p)) => nodes.at_a_closing_brace(p.location),
+                _ => false,
+            })
+            .map(|s| label(s.engine))
+            .collect();
         let pairs = d
             .pairs
             .iter()
@@ -116,6 +125,7 @@ impl Lockstep<'_> {
                 },
                 program_differs: d.program_differs.is_some(),
                 after_the_code,
+                at_a_closing_brace: at_a_closing_brace.clone(),
                 ..Member::default()
             })
             .collect();
@@ -141,6 +151,19 @@ impl Lockstep<'_> {
             pairs,
             placements,
             out_of_step: morphtrace_schema::fact::out_of_step(&d.facts).is_some(),
+            only_the_top_frame_differs: d.kind == DivergenceKind::CallStack
+                && morphtrace_schema::fact::only_the_top_frame_differs(
+                    &d.sides
+                        .iter()
+                        .filter_map(|s| match &s.output {
+                            Some(Output::Paused(p)) => {
+                                Some(p.stack.iter().map(|f| f.function.as_str()).collect())
+                            }
+                            _ => None,
+                        })
+                        .collect::<Vec<Vec<&str>>>(),
+                ),
+            at_a_closing_brace,
         })
     }
 
