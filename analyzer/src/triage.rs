@@ -70,6 +70,11 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                 .and_then(|b| given(b))
                 .map(|b| b.split('+').map(str::to_string).collect())
                 .unwrap_or_default();
+            let placements: Vec<morphtrace_schema::fact::Placement> = placements
+                .get(row)
+                .and_then(|p| given(p))
+                .and_then(|p| serde_json::from_str(&p).ok())
+                .unwrap_or_default();
             let pairs = pairs
                 .get(row)
                 .and_then(|p| given(p))
@@ -79,10 +84,16 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                 .map(|p| {
                     let mut key = key.clone();
                     key.insert("kind".into(), p.kind);
+                    let engines = vec![p.engine_a, p.engine_b];
                     Member {
                         key,
                         detail: p.detail,
-                        engines: vec![p.engine_a, p.engine_b],
+                        placements: placements
+                            .iter()
+                            .filter(|x| engines.contains(&x.engine))
+                            .cloned()
+                            .collect(),
+                        engines,
                         binding: p.binding,
                         program_differs,
                         after_the_code,
@@ -100,11 +111,7 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                 program_differs,
                 after_the_code,
                 pairs,
-                placements: placements
-                    .get(row)
-                    .and_then(|p| given(p))
-                    .and_then(|p| serde_json::from_str(&p).ok())
-                    .unwrap_or_default(),
+                placements,
                 out_of_step: out_of_step.get(row).is_some_and(|s| given(s).is_some()),
                 only_the_top_frame_differs: top_only.get(row).is_some_and(|s| s == "true"),
                 at_a_closing_brace,

@@ -112,23 +112,6 @@ impl Lockstep<'_> {
             })
             .map(|s| label(s.engine))
             .collect();
-        let pairs = d
-            .pairs
-            .iter()
-            .map(|p| Member {
-                key: key(&p.kind),
-                detail: p.detail.clone(),
-                engines: p.sides.iter().map(|&e| label(e)).collect(),
-                binding: match (&p.kind, variable_name(&p.detail)) {
-                    (DivergenceKind::Variables, Some(name)) => nodes.binding(name),
-                    _ => None,
-                },
-                program_differs: d.program_differs.is_some(),
-                after_the_code,
-                at_a_closing_brace: at_a_closing_brace.clone(),
-                ..Member::default()
-            })
-            .collect();
         let placements = morphtrace_schema::fact::placements(
             d.sides.iter().map(|s| {
                 let placed = match &s.output {
@@ -140,6 +123,31 @@ impl Lockstep<'_> {
             &d.facts,
             label,
         );
+        let pairs = d
+            .pairs
+            .iter()
+            .map(|p| {
+                let engines: Vec<String> = p.sides.iter().map(|&e| label(e)).collect();
+                Member {
+                    key: key(&p.kind),
+                    detail: p.detail.clone(),
+                    placements: placements
+                        .iter()
+                        .filter(|x| engines.contains(&x.engine))
+                        .cloned()
+                        .collect(),
+                    engines,
+                    binding: match (&p.kind, variable_name(&p.detail)) {
+                        (DivergenceKind::Variables, Some(name)) => nodes.binding(name),
+                        _ => None,
+                    },
+                    program_differs: d.program_differs.is_some(),
+                    after_the_code,
+                    at_a_closing_brace: at_a_closing_brace.clone(),
+                    ..Member::default()
+                }
+            })
+            .collect();
         Some(Member {
             key: key(&d.kind),
             detail: d.detail.clone(),
@@ -168,10 +176,11 @@ impl Lockstep<'_> {
     }
 
     /// Goes on past divergence `d` if it can: says how, or `None` when the session must stop
-    /// there. A divergence a rule judges (excused, or a known engine bug: a known bug must not
-    /// end the sessions in which the next one would show) is gone past where the engines can
-    /// be brought back in step; where an excusing rule's account fails that way, `d` gets an
-    /// `OutOfStep` fact, and no excusing rule judges it (it stays new).
+    /// there. A divergence a rule judges (excused, or a known engine bug in a breakpoint's
+    /// placement or in values: a known bug must not end the sessions in which the next one would
+    /// show) is gone past where the engines can be brought back in step; where an excusing
+    /// rule's account fails that way, `d` gets an `OutOfStep` fact, and no excusing rule judges
+    /// it (it stays new).
     pub(super) async fn go_on_past(
         &mut self,
         d: &mut Divergence,
@@ -186,7 +195,17 @@ impl Lockstep<'_> {
             go.triage
                 .first_judging(&m, Family::Divergence)
                 .map(|i| (i, go.triage.rules[i].clone(), m))
-                .filter(|(_, r, _)| r.excuses() || r.verdict == Verdict::EngineBug)
+                .filter(|(_, r, _)| {
+                    // A known bug is gone past only where being back in step needs no account of
+                    // who behaves how: a breakpoint removed everywhere, values shown at one place.
+                    // The stepping resyncs follow an excusing rule's account of the engine apart.
+                    r.excuses()
+                        || (r.verdict == Verdict::EngineBug
+                            && matches!(
+                                d.kind,
+                                DivergenceKind::BreakpointLocation | DivergenceKind::Variables
+                            ))
+                })
         });
         if let Some((i, rule, member)) = judged {
             let why = if rule.excuses() {
