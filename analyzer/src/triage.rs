@@ -88,11 +88,7 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                     Member {
                         key,
                         detail: p.detail,
-                        placements: placements
-                            .iter()
-                            .filter(|x| engines.contains(&x.engine))
-                            .cloned()
-                            .collect(),
+                        placements: morphtrace_schema::fact::of_engines(&placements, &engines),
                         engines,
                         binding: p.binding,
                         program_differs,

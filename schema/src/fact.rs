@@ -91,6 +91,15 @@ impl Placement {
     }
 }
 
+/// The placements of `engines` only: a two-engine view (a pair of a three-way divergence).
+pub fn of_engines(placements: &[Placement], engines: &[String]) -> Vec<Placement> {
+    placements
+        .iter()
+        .filter(|p| engines.contains(&p.engine))
+        .cloned()
+        .collect()
+}
+
 /// Each side's placement at a breakpoint-location divergence, with the facts asked of its
 /// engine: the one way the recorder (live) and the analyzer (from an archive) make them.
 /// `sides`: each side's engine and where its output placed the breakpoint (`None`: it placed

@@ -131,11 +131,7 @@ impl Lockstep<'_> {
                 Member {
                     key: key(&p.kind),
                     detail: p.detail.clone(),
-                    placements: placements
-                        .iter()
-                        .filter(|x| engines.contains(&x.engine))
-                        .cloned()
-                        .collect(),
+                    placements: morphtrace_schema::fact::of_engines(&placements, &engines),
                     engines,
                     binding: match (&p.kind, variable_name(&p.detail)) {
                         (DivergenceKind::Variables, Some(name)) => nodes.binding(name),
