@@ -4114,3 +4114,78 @@ async fn a_swallowed_breakpoint_pause_is_not_excused_as_firefoxs_closing_brace()
         e.shutdown().await;
     }
 }
+
+/// The fault layer's newer faults, each planted in Node against a real Node (one engine: no
+/// difference between them is by design): a step into that steps over, a missed exception pause,
+/// a pause where none should be, and every breakpoint reported a line off. Real Node against
+/// itself agrees on every plan; each fault shows as a divergence, and no rule excuses it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn newer_planted_faults_show_between_two_nodes_and_none_is_excused() {
+    use faults::{Fault, FaultyEngine};
+    use morphtrace_schema::ExceptionPause;
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline(
+        "faults.js",
+        "function inc(n) {\n  var m = n + 1;\n  return m;\n}\nvar total = 0;\nfor (var i = 0; i < 3; i++) {\n  total = inc(total);\n}\ntry {\n  throw new Error(\"boom\");\n} catch (e) {\n  total = total + 10;\n}\nvar last = total;\n",
+    );
+    let bp = |line| Action::SetBreakpoint { line, column: None };
+    let cases = [
+        (
+            Fault::StepIntoAsOver,
+            vec![bp(6), Action::Start, Action::StepInto, Action::StepInto],
+            DivergenceKind::PauseLocation,
+        ),
+        (
+            Fault::MissExceptionPause,
+            vec![
+                Action::PauseOnExceptions {
+                    mode: ExceptionPause::All,
+                },
+                Action::Start,
+                Action::Resume,
+            ],
+            DivergenceKind::Termination,
+        ),
+        (
+            Fault::ExtraPause,
+            vec![bp(6), Action::Start, Action::Resume, Action::Resume],
+            DivergenceKind::PauseLocation,
+        ),
+        (
+            Fault::ShiftBreakpoint,
+            vec![bp(1), Action::Start, Action::Resume],
+            DivergenceKind::BreakpointLocation,
+        ),
+    ];
+    let mut node = engine("node", CaptureOptions::default()).await;
+    let mut other = engine("node", CaptureOptions::default()).await;
+    for (fault, actions, kind) in cases {
+        let plan = Plan::Replay { actions };
+        let rec = lockstep_under(&mut [&mut node, &mut other], &p, &plan, &triage).await;
+        assert!(
+            rec.divergences.is_empty(),
+            "{fault:?}: {:?}",
+            rec.divergences
+        );
+        let mut faulty = FaultyEngine::wrap(
+            engine("node", CaptureOptions::default()).await,
+            fault.clone(),
+        );
+        let rec = lockstep_under(&mut [&mut node, &mut faulty], &p, &plan, &triage).await;
+        let d = rec
+            .divergences
+            .first()
+            .unwrap_or_else(|| panic!("{fault:?} shows"));
+        assert_eq!(d.kind, kind, "{fault:?}: {}", d.detail);
+        assert!(
+            rec.divergences.iter().all(|d| !excused(&rec, d)),
+            "{fault:?}: {:?} {:?}",
+            rec.divergences,
+            rec.notes
+        );
+        faulty.shutdown().await;
+    }
+    node.shutdown().await;
+    other.shutdown().await;
+}
