@@ -74,16 +74,37 @@ pub struct Declaration {
     pub is_const: bool,
 }
 
-/// How often `name` occurs as a whole identifier in `text` outside `skip`.
-fn uses(text: &str, name: &str, skip: std::ops::Range<usize>) -> usize {
-    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    text.match_indices(name)
-        .filter(|(i, _)| {
-            let before = text[..*i].chars().next_back().is_some_and(ident);
-            let after = text[i + name.len()..].chars().next().is_some_and(ident);
-            !before && !after && !skip.contains(i)
-        })
-        .count()
+/// Where each identifier of a text starts (byte offsets, ascending): whole runs of
+/// `[A-Za-z0-9_]`, collected in one pass so that counting a name's uses costs a lookup, not a
+/// scan of the program per declaration and name (Csmith programs have hundreds of each).
+struct Identifiers<'t>(std::collections::HashMap<&'t str, Vec<usize>>);
+
+impl<'t> Identifiers<'t> {
+    fn of(text: &'t str) -> Self {
+        let ident = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let bytes = text.as_bytes();
+        let mut at: std::collections::HashMap<&str, Vec<usize>> = Default::default();
+        let mut i = 0;
+        while i < bytes.len() {
+            if ident(bytes[i]) {
+                let start = i;
+                while i < bytes.len() && ident(bytes[i]) {
+                    i += 1;
+                }
+                at.entry(&text[start..i]).or_default().push(start);
+            } else {
+                i += 1;
+            }
+        }
+        Identifiers(at)
+    }
+
+    /// How often `name` occurs as a whole identifier outside `skip`.
+    fn uses(&self, name: &str, skip: &std::ops::Range<usize>) -> usize {
+        self.0
+            .get(name)
+            .map_or(0, |at| at.iter().filter(|i| !skip.contains(i)).count())
+    }
 }
 
 /// Declarations whose code gcc may legitimately stop emitting in a variant (same offsets:
@@ -92,16 +113,13 @@ fn uses(text: &str, name: &str, skip: std::ops::Range<usize>) -> usize {
 /// materializes the object only where its address or a variable index needs it). Returns their
 /// lines.
 pub fn losing_uses(p: &str, variant: &str, decls: &[Declaration]) -> Vec<u32> {
+    let (in_p, in_variant) = (Identifiers::of(p), Identifiers::of(variant));
     decls
         .iter()
         .filter(|d| {
             let skip = d.start..d.end;
-            let before: Vec<usize> = d.names.iter().map(|n| uses(p, n, skip.clone())).collect();
-            let after: Vec<usize> = d
-                .names
-                .iter()
-                .map(|n| uses(variant, n, skip.clone()))
-                .collect();
+            let before: Vec<usize> = d.names.iter().map(|n| in_p.uses(n, &skip)).collect();
+            let after: Vec<usize> = d.names.iter().map(|n| in_variant.uses(n, &skip)).collect();
             let unused = before.iter().all(|&b| b > 0) && after.iter().all(|&a| a == 0);
             let const_lost = d.is_const && before.iter().zip(&after).any(|(b, a)| a < b);
             unused || const_lost
