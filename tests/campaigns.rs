@@ -956,7 +956,7 @@ fn every_finding_in_traces_reproduces_on_todays_engines() {
             );
         }
         if script == "reproduce.mjs" {
-            reproducer_agrees_where_the_engines_did(b);
+            reproducer_agrees_where_the_engines_did(b, &said);
         }
     }
 }
@@ -1027,10 +1027,13 @@ fn local_engines(bundle: &Path) -> Vec<String> {
 }
 
 /// A debugger bundle's reproducer, asked about the last step before the finding where every
-/// engine answered alike in the recording (`answers.json`), exits 0: it compares, it does not
-/// assume. A finding at the first step has no such step: then the first engine is compared with
-/// itself at the finding's step, which must agree too.
-fn reproducer_agrees_where_the_engines_did(bundle: &Path) {
+/// engine answered alike in the recording (`answers.json`), finds them alike there: it
+/// compares, it does not assume. Its run that showed the finding (`said`) compared every step
+/// in the finding's aspect (`steps whose answers differ so`), so that run answers; the same
+/// comparison as a run told to compare at that step, without running the engines again. A
+/// finding at the first step has no such step: then the first engine is compared with itself
+/// at the finding's step, in a run of its own, which must agree too.
+fn reproducer_agrees_where_the_engines_did(bundle: &Path, said: &str) {
     let read = |f: &str| std::fs::read_to_string(bundle.join(f)).unwrap();
     let mut spec: serde_json::Value = serde_json::from_str(&read("finding.json")).unwrap();
     if spec.get("runs").is_some() {
@@ -1044,14 +1047,28 @@ fn reproducer_agrees_where_the_engines_did(bundle: &Path) {
             .iter()
             .all(|(_, a, _)| a.get(k) == answers[0].1.get(k))
     });
-    let agreed = match agreed {
-        Some(k) => k,
-        None => {
-            let first = spec["engines"][0].clone();
-            spec["engines"] = serde_json::json!([first.clone(), first]);
-            step
-        }
-    };
+    if let Some(k) = agreed {
+        let differ: Vec<usize> = said
+            .lines()
+            .find_map(|l| l.strip_prefix("steps whose answers differ so: "))
+            .unwrap_or_else(|| panic!("{}: no step-by-step comparison in {said}", bundle.display()))
+            .split(", ")
+            .filter(|s| *s != "none")
+            .map(|s| s.parse().unwrap())
+            .collect();
+        // 1-based, as the reproducer shows steps.
+        assert!(
+            differ.contains(&(step + 1)) && !differ.contains(&(k + 1)),
+            "{}: the finding's step {} must differ and step {} agree: {said}",
+            bundle.display(),
+            step + 1,
+            k + 1
+        );
+        return;
+    }
+    let first = spec["engines"][0].clone();
+    spec["engines"] = serde_json::json!([first.clone(), first]);
+    let agreed = step;
     spec["step"] = serde_json::json!(agreed);
     let copy = tempfile::tempdir().unwrap();
     for e in std::fs::read_dir(bundle).unwrap() {

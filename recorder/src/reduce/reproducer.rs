@@ -361,9 +361,10 @@ mod tests {
         let v8 = reproducer(&spec(&["chromium", "node"], "pause-location", false), &[]);
         // 876 lines when every bundle carried every protocol; 282 (239 of code) when written,
         // 304 once it told a crashed Chromium renderer from a program that runs on, 311 once it
-        // removed a killed Chromium's singleton-socket directory.
+        // removed a killed Chromium's singleton-socket directory, 321 once it listed every step
+        // whose answers differ.
         let lines = v8.lines().count();
-        assert!(lines <= 315, "{lines} lines");
+        assert!(lines <= 325, "{lines} lines");
         for absent in [
             "Rdp",
             "Firefox",

@@ -684,6 +684,13 @@ async function main() {
   const shown = (got) => (got.length <= 300 ? got : `…${got.slice(Math.max(0, from - 100), from + 100)}… (character ${from})`);
   seen.forEach((got, i) => console.log(`  ${finding.engines[i].kind} (${runs[i].version}): ${shown(got)}`));
   const shows = seen.some((s) => s !== seen[0]);
+  // Every step's answers compared in the same aspect: whether the finding's step is where they
+  // first differ, and where they agree (read by morphtrace's own check of this reproducer).
+  const differ = actions.flatMap((_, j) => {
+    const at = runs.map((r) => (r.out[j] === undefined ? '(no answer)' : aspect(r.out[j])));
+    return at.some((s) => s !== at[0]) ? [j + 1] : [];
+  });
+  console.log(`steps whose answers differ so: ${differ.join(', ') || 'none'}`);
   console.log(shows ? 'the finding shows: the debuggers differ' : 'the finding does not show: the debuggers agree');
   return shows;
 }
