@@ -363,14 +363,24 @@ pub enum Split {
     Separate,
 }
 
+/// How many classes `class_tables` found that are not judged work.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unjudged {
+    /// Classes with members no rule judges (new).
+    pub untriaged: usize,
+    /// Classes whose every member is *not comparable* (the program computes otherwise): no
+    /// verdict on either debugger, counted apart from the judged classes.
+    pub not_comparable: usize,
+}
+
 /// The class tables of every finding family the frames hold, each class with its triage
-/// verdict; and how many classes have members no rule judges.
+/// verdict; and how many classes are new or not comparable.
 pub fn class_tables(
     f: &crate::load::Frames,
     triage: &Triage,
     split: Split,
     top: usize,
-) -> PolarsResult<(Vec<Table>, usize)> {
+) -> PolarsResult<(Vec<Table>, Unjudged)> {
     let cod_reports = crate::cod::reports(f)?;
     let families = [
         ClassTable {
@@ -400,6 +410,7 @@ pub fn class_tables(
     ];
     let mut shown: Vec<Table> = Vec::new();
     let mut untriaged = 0;
+    let mut not_comparable = 0;
     let any = families.iter().any(|x| x.members.height() > 0);
     for ClassTable {
         name,
@@ -422,6 +433,10 @@ pub fn class_tables(
             .map(|n| n > 0)
             .collect();
         untriaged += open.iter().filter(|o| **o).count();
+        not_comparable += crate::columns::strings(&c, "verdict")?
+            .iter()
+            .filter(|v| *v == Verdict::NotComparable.name())
+            .count();
         let parts: Vec<(String, polars::prelude::DataFrame, &str)> = match split {
             Split::All => vec![(name.to_string(), c, "")],
             Split::NewOnly => vec![(
@@ -468,7 +483,13 @@ pub fn class_tables(
             shown.push(t);
         }
     }
-    Ok((shown, untriaged))
+    Ok((
+        shown,
+        Unjudged {
+            untriaged,
+            not_comparable,
+        },
+    ))
 }
 
 /// One table of `classes`: a finding family's members, class keys and column headers.

@@ -53,6 +53,11 @@ pub enum Verdict {
     Representation,
     /// morphtrace's own false positive: a bug of ours.
     Harness,
+    /// Not the debuggers' to answer for: the program itself computes another value on these
+    /// engines (run without a pause), so a value shown differently says nothing about either
+    /// debugger. Neither a fault nor allowed behaviour: counted apart from judged work, and
+    /// consulted after every other rule (an engine bug in the same member is named first).
+    NotComparable,
 }
 
 impl Verdict {
@@ -62,6 +67,7 @@ impl Verdict {
             Verdict::ByDesign => "by design",
             Verdict::Representation => "representation",
             Verdict::Harness => "harness",
+            Verdict::NotComparable => "not comparable",
         }
     }
 
@@ -337,10 +343,14 @@ impl Rule {
         }
     }
 
-    /// Excuses a difference: by design or a representation. Such a rule must carry evidence,
-    /// an example and a near miss.
+    /// Excuses a difference (by design, a representation) or withholds judgment on it (not
+    /// comparable): either way no fault is reported, so such a rule must carry evidence, an
+    /// example and a near miss, and never judges a member whose account did not hold.
     pub fn excuses(&self) -> bool {
-        matches!(self.verdict, Verdict::ByDesign | Verdict::Representation)
+        matches!(
+            self.verdict,
+            Verdict::ByDesign | Verdict::Representation | Verdict::NotComparable
+        )
     }
 }
 
@@ -494,12 +504,19 @@ impl Triage {
         Triage::parse(&text, path)
     }
 
-    /// The first rule of `family` that judges `m`.
+    /// The first rule of `family` that judges `m`; rules whose verdict is *not comparable* only
+    /// when no other rule does (a known engine bug or an allowed behaviour says more about the
+    /// member than that the program computes otherwise, wherever the rules stand in the file).
     pub fn first_judging(&self, m: &Member, family: Family) -> Option<usize> {
         let first = |m: &Member| {
-            self.rules
-                .iter()
-                .position(|r| r.family == family && r.judges(m))
+            let judging = |last: bool| {
+                self.rules.iter().position(|r| {
+                    r.family == family
+                        && (r.verdict == Verdict::NotComparable) == last
+                        && r.judges(m)
+                })
+            };
+            judging(false).or_else(|| judging(true))
         };
         first(m).or_else(|| self.judging_every_pair(m, first))
     }
@@ -713,5 +730,44 @@ near_misses = [{ key = { kind = "breakpoint-location" }, detail = "breakpoint at
             .unwrap_err()
             .to_string();
         assert!(err.contains("placed_at_own_positions"), "{err}");
+    }
+
+    #[test]
+    fn a_not_comparable_rule_judges_only_what_no_other_rule_does() {
+        let text = r#"
+[[class]]
+family = "divergence"
+key = { kind = "variables" }
+program_differs = true
+verdict = "not-comparable"
+note = "the program computes otherwise"
+evidence = ["x"]
+examples = [{ key = { kind = "variables" }, detail = "s: 1 vs 2", engines = ["a", "b"], program_differs = true }]
+near_misses = [{ key = { kind = "variables" }, detail = "s: 1 vs 2", engines = ["a", "b"] }]
+
+[[class]]
+family = "divergence"
+key = { kind = "variables" }
+engines = ["b"]
+verdict = "engine-bug"
+note = "b shows s wrong"
+"#;
+        let t = Triage::parse(text, Path::new("t.toml")).unwrap();
+        assert_eq!(t.rules[0].verdict.name(), "not comparable");
+        assert!(!t.rules[0].verdict.is_finding());
+        let m = |engines: [&str; 2]| Member {
+            key: [("kind".to_string(), "variables".to_string())].into(),
+            detail: "s: 1 vs 2".into(),
+            engines: engines.iter().map(|e| e.to_string()).collect(),
+            program_differs: true,
+            ..Member::default()
+        };
+        // The engine bug named below it judges first; where it does not reach, not comparable.
+        assert_eq!(t.first_judging(&m(["a", "b"]), Family::Divergence), Some(1));
+        assert_eq!(t.first_judging(&m(["a", "c"]), Family::Divergence), Some(0));
+        // Withholding judgment is no excuse for a member whose account failed.
+        let mut out = m(["a", "c"]);
+        out.out_of_step = true;
+        assert_eq!(t.first_judging(&out, Family::Divergence), None);
     }
 }

@@ -216,7 +216,31 @@ pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Op
     Some(c)
 }
 
-/// The first way `a` and `b` differ, in words, or `None` when they compute the same.
+/// Whether two printed lines differ only in an error's wording: both name the same error
+/// types (`TypeError`, …) and hold the same numbers. ECMA-262 leaves the message of an error
+/// the engine throws to the implementation, so such lines say nothing about the values a
+/// program computes: a program whose runs differ only so computes alike.
+fn wording_only(p: &str, q: &str) -> bool {
+    fn tokens(s: &str) -> (Vec<&str>, Vec<&str>) {
+        let words = s.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.'));
+        let errors = words
+            .clone()
+            .filter(|w| w.ends_with("Error") && w.chars().next().is_some_and(char::is_uppercase))
+            .collect();
+        let numbers = s
+            .split(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == 'e'))
+            .filter(|w| w.chars().any(|c| c.is_ascii_digit()))
+            .collect();
+        (errors, numbers)
+    }
+    let ((ep, np), (eq, nq)) = (tokens(p), tokens(q));
+    !ep.is_empty() && ep == eq && np == nq
+}
+
+/// The first way `a` and `b` differ in what they compute (how they ended, a printed line, a
+/// global's final value), in words, or `None` when they compute the same. Printed lines are
+/// compared one by one; a pair that differs only in an error's wording (`wording_only`) is no
+/// difference in what is computed.
 pub fn difference(a: &Computed, b: &Computed) -> Option<String> {
     let clip = |s: &str| -> String {
         if s.chars().count() > 120 {
@@ -232,7 +256,11 @@ pub fn difference(a: &Computed, b: &Computed) -> Option<String> {
         let n = x.len().max(y.len());
         (0..n).find_map(|i| {
             let (p, q) = (x.get(i), y.get(i));
-            (p != q).then(|| {
+            let alike = match (p, q) {
+                (Some(p), Some(q)) => p == q || wording_only(p, q),
+                _ => false,
+            };
+            (!alike).then(|| {
                 let show = |v: Option<&String>| v.map_or("nothing".into(), |v| clip(v));
                 (show(p), show(q))
             })
@@ -295,6 +323,30 @@ mod tests {
             difference(&a, &c("completed", &["1"], &[])).as_deref(),
             Some("its globals: x = 0.1 vs nothing")
         );
+        // An error's message worded otherwise is no difference in what the program computes;
+        // another error, or another number in it, is.
+        let caught = |line: &str| c("completed", &[line], &["x = 0.1"]);
+        assert_eq!(
+            difference(
+                &caught("caught TypeError: o.f is not a function"),
+                &caught("caught TypeError: undefined is not a function (near '...o.f...')")
+            ),
+            None
+        );
+        assert_eq!(
+            difference(
+                &caught("caught TypeError: o.f is not a function"),
+                &caught("caught RangeError: o.f is not a function")
+            )
+            .as_deref(),
+            Some("it printed caught TypeError: o.f is not a function vs caught RangeError: o.f is not a function")
+        );
+        assert!(difference(
+            &caught("RangeError: index 3 out of range"),
+            &caught("RangeError: index 4 out of range")
+        )
+        .is_some());
+        assert!(difference(&caught("total 3"), &caught("sum 3")).is_some());
         assert!(!comparable(&a, &c("timeout", &[], &[])));
         assert!(!comparable(
             &a,

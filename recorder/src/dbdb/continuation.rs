@@ -204,7 +204,9 @@ impl Lockstep<'_> {
                 })
         });
         if let Some((i, rule, member)) = judged {
-            let why = if rule.excuses() {
+            let why = if rule.verdict == Verdict::NotComparable {
+                format!("set apart by triage rule {i} (not comparable)")
+            } else if rule.excuses() {
                 format!("excused by triage rule {i} ({})", rule.verdict.name())
             } else {
                 format!("judged by triage rule {i} (engine bug), gone past")
@@ -404,6 +406,12 @@ impl Lockstep<'_> {
                     let o = self.debuggers[k].control(action).await?;
                     let at = self.now_us();
                     self.answer(k, o.clone(), at);
+                    // What its logpoints logged on this step belongs to the action being gone
+                    // past (the one just counted), not to the next action: stamped so, the
+                    // engines' logs compare action by action as if no step had been added.
+                    let logs = self.debuggers[k].logs();
+                    self.rec
+                        .note_logs(k, logs, self.rec.actions.saturating_sub(1));
                     steps += 1;
                     if let Some(p) = active.iter().position(|&x| x == k) {
                         current[p] = o;

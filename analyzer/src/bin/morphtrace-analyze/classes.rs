@@ -22,7 +22,7 @@ pub(crate) fn classes(a: ClassesArgs) -> Result<ExitCode> {
     let triage = morphtrace_analyzer::triage::find(triage.as_deref())?;
     let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
     let f = &d.frames;
-    let (shown, untriaged) = class_tables(
+    let (shown, unjudged) = class_tables(
         f,
         &triage,
         if new { Split::NewOnly } else { Split::All },
@@ -38,14 +38,16 @@ pub(crate) fn classes(a: ClassesArgs) -> Result<ExitCode> {
     print_tables(&shown, format);
     if let Some(p) = &triage.path {
         eprintln!(
-            "triage: {} ({} rules); {untriaged} classes not judged by any",
+            "triage: {} ({} rules); {} classes not judged by any; {} not comparable (the program computes otherwise on those engines: counted apart)",
             p.display(),
-            triage.rules.len()
+            triage.rules.len(),
+            unjudged.untriaged,
+            unjudged.not_comparable
         );
     } else {
         eprintln!("triage: no triage.toml found (every class is new)");
     }
-    if new && untriaged > 0 {
+    if new && unjudged.untriaged > 0 {
         return Ok(ExitCode::FAILURE);
     }
     Ok(code(unreadable))
