@@ -222,9 +222,8 @@ pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Op
 /// program computes: a program whose runs differ only so computes alike.
 fn wording_only(p: &str, q: &str) -> bool {
     fn tokens(s: &str) -> (Vec<&str>, Vec<&str>) {
-        let words = s.split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.'));
-        let errors = words
-            .clone()
+        let errors = s
+            .split(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$' || c == '.'))
             .filter(|w| w.ends_with("Error") && w.chars().next().is_some_and(char::is_uppercase))
             .collect();
         let numbers = s
