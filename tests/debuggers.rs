@@ -4116,6 +4116,65 @@ async fn a_swallowed_breakpoint_pause_is_not_excused_as_firefoxs_closing_brace()
     }
 }
 
+/// Issue 66: a pause on an exception on one side only, at the same place as the other side's
+/// pause, shows. A loop whose second turn throws and catches on the line of a breakpoint: every
+/// real engine pauses there for the breakpoint, for the breakpoint, on the exception, then for
+/// the breakpoint; Node with a planted fault that never pauses on an exception stands at the
+/// third turn's breakpoint on the same line when the others stand on the exception. The
+/// loop's variables are globals (not compared) in a browser: before, nothing at that pause
+/// differed but the reason, and the fault showed one action later, as the program's end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missed_exception_pause_at_the_place_of_another_pause_shows() {
+    use faults::{Fault, FaultyEngine};
+    use morphtrace_schema::ExceptionPause;
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline(
+        "missed.js",
+        "var hits = 0;\nfor (var i = 0; i < 3; i++) {\n  try { if (i === 1) throw new Error(\"one\"); } catch (e) { hits++; }\n}\nvar last = hits;\n",
+    );
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::PauseOnExceptions {
+                mode: ExceptionPause::All,
+            },
+            Action::SetBreakpoint {
+                line: 2,
+                column: None,
+            },
+            Action::Start,
+            Action::Resume,
+            Action::Resume,
+            Action::Resume,
+            Action::Resume,
+        ],
+    };
+    let mut chromium = engine("chromium", CaptureOptions::default()).await;
+    for other in ["firefox", "bun"] {
+        let mut o = engine(other, CaptureOptions::default()).await;
+        let rec = lockstep_under(&mut [&mut chromium, &mut o], &p, &plan, &triage).await;
+        assert!(rec.divergences.is_empty(), "{other}: {:?}", rec.divergences);
+        o.shutdown().await;
+    }
+    let mut faulty = FaultyEngine::wrap(
+        engine("chromium", CaptureOptions::default()).await,
+        Fault::MissExceptionPause,
+    );
+    let rec = lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
+    let d = rec.divergences.first().expect("the missed pause shows");
+    assert_eq!(d.kind, DivergenceKind::Exception, "{}", d.detail);
+    // The second resume: the first stood at the breakpoint in the turn that throws.
+    assert_eq!(d.action_index, 4, "{}", d.detail);
+    assert_eq!(
+        d.detail,
+        "first side paused on an exception (threw Error { }), second side there for another reason (breakpoint)"
+    );
+    assert!(!excused(&rec, d), "{:?} {:?}", d.continued, rec.notes);
+    for e in [&mut chromium, &mut faulty] {
+        e.shutdown().await;
+    }
+}
+
 /// The fault layer's newer faults, each planted in Node against a real Node (one engine: no
 /// difference between them is by design): a step into that steps over, a missed exception pause,
 /// a pause where none should be, and every breakpoint reported a line off. Real Node against

@@ -28,6 +28,11 @@ pub struct ComparisonPolicy {
     /// paused code), where both sides recorded one.
     #[serde(default = "yes")]
     pub async_stack: bool,
+    /// Compare whether each side paused on an exception: two pauses at one place, one on an
+    /// exception and one for another reason, differ (a missed exception pause, or one where
+    /// nothing was thrown).
+    #[serde(default = "yes")]
+    pub exception_pauses: bool,
 }
 
 fn yes() -> bool {
@@ -43,6 +48,7 @@ impl Default for ComparisonPolicy {
             breakpoints: true,
             object_shells: true,
             async_stack: true,
+            exception_pauses: true,
         }
     }
 }
@@ -60,6 +66,10 @@ impl ComparisonPolicy {
                 self.object_shells.to_string(),
             ),
             ("compare.async_stack".into(), self.async_stack.to_string()),
+            (
+                "compare.exception_pauses".into(),
+                self.exception_pauses.to_string(),
+            ),
         ]
     }
 }
@@ -147,6 +157,11 @@ fn pause_divergence(
             return Some((DivergenceKind::AsyncStack, message));
         }
     }
+    if policy.exception_pauses {
+        if let Some(detail) = exception_pause_on_one_side(a, b) {
+            return Some((DivergenceKind::Exception, detail));
+        }
+    }
     if let (Some(x), Some(y)) = (&a.exception, &b.exception) {
         if !same_thrown(x, y, policy) {
             return Some((DivergenceKind::Exception, format!("threw {} vs {}", x, y)));
@@ -194,6 +209,28 @@ fn pause_divergence(
         }
     }
     None
+}
+
+/// `first side paused on an exception (threw Error), second side for a breakpoint`: two pauses
+/// at the same place, only one of them on an exception. Each side named, so that a rule can say
+/// which engine did what.
+fn exception_pause_on_one_side(a: &PauseState, b: &PauseState) -> Option<String> {
+    use crate::trace::PauseReason;
+    let on = |p: &PauseState| matches!(p.reason, PauseReason::Exception);
+    let (side, other, p, q) = match (on(a), on(b)) {
+        (true, false) => ("first", "second", a, b),
+        (false, true) => ("second", "first", b, a),
+        _ => return None,
+    };
+    let thrown = p
+        .exception
+        .as_deref()
+        .map(|v| format!(" (threw {v})"))
+        .unwrap_or_default();
+    Some(format!(
+        "{side} side paused on an exception{thrown}, {other} side there for another reason ({})",
+        q.reason.name()
+    ))
 }
 
 /// Said of a binding one side shows uninitialized and the other with a value (not `undefined`,
@@ -928,13 +965,14 @@ pub fn judge_session(
 
 impl ComparisonPolicy {
     /// The settings `set` accepts, as in the header's `compare.<key>` parameters.
-    pub const KEYS: [&'static str; 6] = [
+    pub const KEYS: [&'static str; 7] = [
         "columns",
         "call_stack",
         "variables",
         "breakpoints",
         "object_shells",
         "async_stack",
+        "exception_pauses",
     ];
 
     /// Sets one setting by its key (`columns`, `call_stack`, ...); false for an unknown key.
@@ -946,6 +984,7 @@ impl ComparisonPolicy {
             "breakpoints" => &mut self.breakpoints,
             "object_shells" => &mut self.object_shells,
             "async_stack" => &mut self.async_stack,
+            "exception_pauses" => &mut self.exception_pauses,
             _ => return false,
         };
         *field = value;
@@ -1299,6 +1338,45 @@ mod async_stack_tests {
         let mut off = policy.clone();
         assert!(off.set("async_stack", false));
         assert_eq!(pause_divergence(&v8, &pause(Some(vec![])), &off), None);
+    }
+
+    /// Two pauses at one place, one on an exception and one for a breakpoint: an exception
+    /// divergence naming each side (a debugger that missed the exception pause and stopped at
+    /// the next breakpoint on the same line showed nothing before). Both on an exception, or
+    /// neither: no difference; the policy off: not compared.
+    #[test]
+    fn an_exception_pause_on_one_side_only_shows() {
+        use crate::trace::PauseReason;
+        let policy = ComparisonPolicy::default();
+        let breakpoint = PauseState {
+            reason: PauseReason::Breakpoint { ids: vec![] },
+            ..at(&[("", 3)])
+        };
+        let thrown = PauseState {
+            reason: PauseReason::Exception,
+            exception: Some(Box::new(Value::Number(7.0))),
+            ..at(&[("", 3)])
+        };
+        let (kind, detail) = pause_divergence(&thrown, &breakpoint, &policy).unwrap();
+        assert_eq!(kind, DivergenceKind::Exception);
+        assert_eq!(
+            detail,
+            "first side paused on an exception (threw 7), second side there for another reason (breakpoint)"
+        );
+        let (_, detail) = pause_divergence(&breakpoint, &thrown, &policy).unwrap();
+        assert_eq!(
+            detail,
+            "second side paused on an exception (threw 7), first side there for another reason (breakpoint)"
+        );
+        let step = PauseState {
+            reason: PauseReason::Step,
+            ..at(&[("", 3)])
+        };
+        assert_eq!(pause_divergence(&breakpoint, &step, &policy), None);
+        assert_eq!(pause_divergence(&thrown, &thrown.clone(), &policy), None);
+        let mut off = policy.clone();
+        assert!(off.set("exception_pauses", false));
+        assert_eq!(pause_divergence(&thrown, &breakpoint, &off), None);
     }
 }
 

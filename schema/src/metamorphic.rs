@@ -662,6 +662,9 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
         breakpoints: true,
         object_shells: x.object_shells,
         async_stack: true,
+        // The relations say themselves where a follow-up must pause on an exception (a
+        // transformation may add or remove exception pauses at a place the parent paused).
+        exception_pauses: false,
     };
     let violation = |event_index: Option<u32>,
                      parent_event_index: Option<u32>,
