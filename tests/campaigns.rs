@@ -317,7 +317,15 @@ fn bad_flags_and_inputs_fail_clearly() {
     let o = run(&[
         "run", "--engine", "node", "--seeds", "9..1", "--corpus", "x", "--out", "y",
     ]);
-    assert!(!o.status.success());
+    // Wrong flags exit 2 (docs/concepts.md), an empty seed range and an engine that is not
+    // installable on demand among them.
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("empty seed range"), "{err}");
+    let o = run(&["engines", "--available", "firefox"]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("chromium") && err.contains("deno"), "{err}");
 }
 
 /// A campaign in which no session could be judged (every one timed out) exits non-zero, says

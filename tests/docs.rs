@@ -204,3 +204,20 @@ fn the_checks_read_links_and_commands_as_written() {
     assert_eq!((bin, sub.as_str()), ("record", "run"));
     assert_eq!(flags, ["--engine", "--seeds"]);
 }
+
+/// The README counts the committed findings as `traces/findings/) holds N`: N is the number of
+/// bundles there.
+#[test]
+fn the_readme_counts_the_committed_findings() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let said: usize = readme
+        .split_once("(traces/findings/) holds ")
+        .and_then(|(_, rest)| rest.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .expect("the README says how many findings traces/findings/ holds, in digits");
+    let bundles = std::fs::read_dir(root().join("traces/findings"))
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().path().is_dir())
+        .count();
+    assert_eq!(said, bundles);
+}

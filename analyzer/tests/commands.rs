@@ -472,8 +472,9 @@ fn tables_reproduce_the_shape_of_dbdb_table_2_and_figure_7() {
     ]);
     assert!(listed.contains("figure7.csv"), "{listed}");
     assert!(dir.path().join("table2.csv").exists());
+    // A table by a name that is none: a usage error (docs/concepts.md, exit codes).
     let o = run(&["tables", p(&trace(FIREFOX)), "--table", "nonsense"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
@@ -505,7 +506,7 @@ fn relations_rejudged_under_the_recorded_policy_agree_with_the_recording() {
     assert!(diverged("compare columns") > 59);
     assert!(diverged("loose") < diverged("ignore variables"));
     let o = run(&["relations", p(&trace(FIREFOX)), "--policy", "x=colour=true"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2), "a usage error");
     assert!(String::from_utf8_lossy(&o.stderr).contains("unknown key"));
 }
 
@@ -724,7 +725,11 @@ fn export_writes_every_frame_as_parquet_and_csv() {
     assert_eq!(sessions.lines().count(), 91, "header and 90 sessions");
     assert!(sessions.starts_with("archive,session,id,mode,seed,"));
     let o = run(&["export", p(&trace(NODE))]);
-    assert_eq!(o.status.code(), Some(1), "no output directory given");
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "no output directory given: a usage error"
+    );
 }
 
 #[test]

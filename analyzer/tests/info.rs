@@ -123,7 +123,7 @@ fn unreadable_files_give_one_line_and_exit_1() {
     }
     let o = info(&[&dir.path().join("missing.mtrace")], false);
     assert_eq!(o.status.code(), Some(1));
-    assert!(text(&o).1.contains("No such file"));
+    assert!(text(&o).1.contains("no such file or directory"));
 }
 
 #[test]
@@ -139,6 +139,42 @@ fn several_archives_worst_status_wins() {
         text(&o).0.contains("sessions  60"),
         "good archives are still shown"
     );
+}
+
+/// `info` takes folders (every .mtrace below, sorted) and quoted globs, as the other commands
+/// do; a folder or glob with no archive is said, and the archives found are still shown.
+#[test]
+fn folders_and_globs_name_every_archive_in_them() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    for name in ["b.mtrace", "sub/a.mtrace"] {
+        synth(&dir.path().join(name), &[]);
+    }
+    std::fs::write(dir.path().join("notes.txt"), "not an archive").unwrap();
+    let shown = |o: &Output| -> Vec<String> {
+        text(o)
+            .0
+            .lines()
+            .filter(|l| l.ends_with(".mtrace"))
+            .map(|l| l.rsplit('/').next().unwrap().to_string())
+            .collect()
+    };
+    let o = info(&[dir.path()], false);
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    assert_eq!(shown(&o), ["b.mtrace", "a.mtrace"], "{}", text(&o).0);
+    let glob = dir.path().join("*.mtrace");
+    let o = info(&[&glob], false);
+    assert_eq!(o.status.code(), Some(0), "{:?}", text(&o));
+    assert_eq!(shown(&o), ["b.mtrace"]);
+    let empty = tempfile::tempdir().unwrap();
+    let o = info(&[empty.path(), &glob], false);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        text(&o).1.contains("no .mtrace archive found"),
+        "{:?}",
+        text(&o)
+    );
+    assert_eq!(shown(&o), ["b.mtrace"]);
 }
 
 #[test]

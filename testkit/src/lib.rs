@@ -2,5 +2,6 @@
 //! synthetic sessions and archives (`synth`, and the `morphtrace-synth` binary) for benchmarks,
 //! crash tests and analyzer load tests.
 
+pub mod cli;
 pub mod hostile;
 pub mod synth;

@@ -1,7 +1,7 @@
 //! Commands over whole archives: `merge` shards, `info`, `show` sessions, `export` frames.
 
 use crate::cli::{ExportArgs, InfoArgs, MergeArgs, ShowArgs};
-use crate::inputs::{code, load_inputs, EXIT_DAMAGED, EXIT_UNREADABLE};
+use crate::inputs::{code, load_inputs, usage, EXIT_DAMAGED, EXIT_UNREADABLE};
 use anyhow::Result;
 use morphtrace_analyzer::load::{self, Want};
 use morphtrace_analyzer::{dataset, export, info, show};
@@ -33,6 +33,19 @@ pub(crate) fn info(a: InfoArgs) -> Result<ExitCode> {
     } = a;
     let mut worst = 0u8;
     let mut infos = Vec::new();
+    // Folders and globs as every other command takes them; an input that names nothing is
+    // said and the others are still shown.
+    let mut paths = Vec::new();
+    for input in &archives {
+        match load::expand(std::slice::from_ref(input)) {
+            Ok(found) => paths.extend(found),
+            Err(e) => {
+                eprintln!("morphtrace-analyze: {e}");
+                worst = EXIT_UNREADABLE;
+            }
+        }
+    }
+    let archives = paths;
     for path in &archives {
         let shown = path.display().to_string();
         match ArchiveReader::open(path) {
@@ -136,7 +149,7 @@ pub(crate) fn export(a: ExportArgs) -> Result<ExitCode> {
     }
     if let Some(dir) = dataset {
         if archives.is_empty() {
-            anyhow::bail!("export needs at least one archive");
+            return Err(usage("export needs at least one archive"));
         }
         let w = dataset::write(&load::expand(&archives)?, &dir)?;
         for u in &w.unreadable {
@@ -161,10 +174,14 @@ pub(crate) fn export(a: ExportArgs) -> Result<ExitCode> {
     let (dir, fmt) = match (parquet, csv) {
         (Some(d), None) => (d, export::FileFormat::Parquet),
         (None, Some(d)) => (d, export::FileFormat::Csv),
-        _ => anyhow::bail!("export needs --parquet DIR, --csv DIR or --dataset DIR"),
+        _ => {
+            return Err(usage(
+                "export needs --parquet DIR, --csv DIR or --dataset DIR",
+            ))
+        }
     };
     if archives.is_empty() {
-        anyhow::bail!("export needs at least one archive");
+        return Err(usage("export needs at least one archive"));
     }
     let mut d = load_inputs(&archives, Want::ALL, &mut unreadable)?;
     // Each divergence's verdict under the nearest triage file, when there is one.

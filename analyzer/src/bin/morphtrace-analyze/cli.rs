@@ -103,7 +103,7 @@ pub(crate) enum Command {
 
 #[derive(Args)]
 pub(crate) struct InfoArgs {
-    /// Archive files (.mtrace).
+    /// Archives: files, directories (every .mtrace below) or quoted globs.
     #[arg(required = true)]
     pub(crate) archives: Vec<PathBuf>,
     /// Print JSON (one object per archive, in an array) instead of text.
@@ -132,6 +132,7 @@ pub(crate) struct MergeArgs {
 
 #[derive(Args)]
 pub(crate) struct ShowArgs {
+    /// The archive (.mtrace) to print sessions of.
     pub(crate) archive: PathBuf,
     /// Session ids (16 hex digits) or positions in the archive (0-based); all if none.
     pub(crate) sessions: Vec<String>,
@@ -149,8 +150,11 @@ pub(crate) struct ShowArgs {
 
 #[derive(Args)]
 pub(crate) struct ClassesArgs {
+    /// Archives: files, directories (every .mtrace below) or quoted globs; or one dataset
+    /// directory written by `export --dataset`.
     #[arg(required = true)]
     pub(crate) archives: Vec<PathBuf>,
+    /// How tables are printed: Markdown, CSV or LaTeX.
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub(crate) format: Format,
     /// Print at most this many classes per table (0: all).
@@ -177,6 +181,7 @@ pub(crate) struct TriageArgs {
     /// The triage file (default: the nearest triage.toml from the current directory up).
     #[arg(long, value_name = "FILE")]
     pub(crate) triage: Option<PathBuf>,
+    /// How tables are printed: Markdown, CSV or LaTeX.
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub(crate) format: Format,
 }
@@ -209,6 +214,8 @@ pub(crate) struct FindingsArgs {
 
 #[derive(Args)]
 pub(crate) struct SampleArgs {
+    /// Archives: files, directories (every .mtrace below) or quoted globs; or one dataset
+    /// directory written by `export --dataset`.
     #[arg(required = true)]
     pub(crate) archives: Vec<PathBuf>,
     /// How many to draw.
@@ -232,6 +239,8 @@ pub(crate) struct SampleArgs {
 
 #[derive(Args)]
 pub(crate) struct RelationsArgs {
+    /// Archives: files, directories (every .mtrace below) or quoted globs; or one dataset
+    /// directory written by `export --dataset`.
     #[arg(required = true)]
     pub(crate) archives: Vec<PathBuf>,
     /// An extra policy: NAME=SETTINGS with SETTINGS like `columns=true,variables=false`
@@ -239,6 +248,7 @@ pub(crate) struct RelationsArgs {
     /// each archive's recorded policy. Repeatable.
     #[arg(long = "policy", value_name = "NAME=SETTINGS")]
     pub(crate) policies: Vec<String>,
+    /// How tables are printed: Markdown, CSV or LaTeX.
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub(crate) format: Format,
     /// Class changes listed per policy.
@@ -248,10 +258,14 @@ pub(crate) struct RelationsArgs {
 
 #[derive(Args)]
 pub(crate) struct TablesArgs {
+    /// Archives: files, directories (every .mtrace below) or quoted globs; or one dataset
+    /// directory written by `export --dataset`.
     #[arg(required = true)]
     pub(crate) archives: Vec<PathBuf>,
+    /// How tables are printed: Markdown, CSV or LaTeX.
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub(crate) format: Format,
+    /// Only the tables of one paper (`dbdb`, `issta`, `cod`), or all.
     #[arg(long, value_enum, default_value_t = tables::Paper::All)]
     pub(crate) paper: tables::Paper,
     /// Only the table of this name (outcomes, figure7, table2, divergence_types, runtime,
@@ -272,6 +286,7 @@ pub(crate) struct CompareArgs {
     pub(crate) a: PathBuf,
     /// Archives of campaign B.
     pub(crate) b: PathBuf,
+    /// How tables are printed: Markdown, CSV or LaTeX.
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub(crate) format: Format,
     /// Changed sessions listed.
@@ -288,6 +303,7 @@ pub(crate) struct VersionsArgs {
     /// Archives, directories of archives (one archive per version) or quoted globs.
     #[arg(required = true)]
     pub(crate) inputs: Vec<PathBuf>,
+    /// How tables are printed: Markdown, CSV or LaTeX.
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub(crate) format: Format,
     /// Also write the tables with a plot of class sizes across versions as HTML.
@@ -297,10 +313,14 @@ pub(crate) struct VersionsArgs {
 
 #[derive(Args)]
 pub(crate) struct ReportArgs {
+    /// Archives: files, directories (every .mtrace below) or quoted globs; or one dataset
+    /// directory written by `export --dataset`.
     #[arg(required = true)]
     pub(crate) archives: Vec<PathBuf>,
+    /// The HTML file to write.
     #[arg(long, default_value = "report.html")]
     pub(crate) out: PathBuf,
+    /// Classes listed per table (largest first).
     #[arg(long, default_value_t = 10)]
     pub(crate) top: usize,
     /// The triage file (default: the nearest triage.toml from the current directory up):
@@ -311,6 +331,8 @@ pub(crate) struct ReportArgs {
 
 #[derive(Args)]
 pub(crate) struct ExportArgs {
+    /// Archives: files, directories (every .mtrace below) or quoted globs; or one dataset
+    /// directory written by `export --dataset`.
     pub(crate) archives: Vec<PathBuf>,
     /// Directory for one Parquet file per frame.
     #[arg(long, conflicts_with = "csv")]
@@ -327,4 +349,16 @@ pub(crate) struct ExportArgs {
     /// Print the frames' columns (Markdown) and exit.
     #[arg(long)]
     pub(crate) schema: bool,
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every subcommand and every argument says what it is in `--help`.
+    #[test]
+    fn every_command_and_argument_has_a_description() {
+        let missing = morphtrace_testkit::cli::undescribed(&super::Cli::command());
+        assert!(missing.is_empty(), "without a description: {missing:#?}");
+    }
 }

@@ -2,7 +2,7 @@
 //! bundle, and the index of the bundles.
 
 use crate::cli::FindingsArgs;
-use crate::inputs::{load_inputs, EXIT_NOT_REDUCED, EXIT_UNREADABLE};
+use crate::inputs::{load_inputs, usage, EXIT_NOT_REDUCED, EXIT_UNREADABLE};
 use anyhow::Result;
 use morphtrace_analyzer::findings;
 use morphtrace_analyzer::load::Want;
@@ -30,7 +30,7 @@ pub(crate) fn findings(a: FindingsArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if budget.is_nan() || budget <= 0.0 {
-        anyhow::bail!("--budget must be positive");
+        return Err(usage("--budget must be positive"));
     }
     if out.exists() {
         anyhow::bail!("{} exists: give a new directory", out.display());

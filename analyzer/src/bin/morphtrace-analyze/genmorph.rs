@@ -51,6 +51,8 @@ pub struct SearchArgs {
     /// Only these functions (comma list of names).
     #[arg(long, value_delimiter = ',')]
     pub subjects: Vec<String>,
+    /// Seed of the search's random choices (same seed and budget in generations, same
+    /// relations).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Population per side (Table III: 1000).
@@ -75,6 +77,7 @@ pub struct SearchArgs {
 
 #[derive(Args)]
 pub struct TableArgs {
+    /// Archive with execution frames (`morphtrace-record genmorph`).
     pub archive: PathBuf,
     /// Relations written by `genmorph search`.
     #[arg(long)]
@@ -82,6 +85,7 @@ pub struct TableArgs {
     /// Report of `morphtrace-record falsify` (PZO and step 2); without it, step 1 only.
     #[arg(long)]
     pub falsified: Option<PathBuf>,
+    /// How tables are printed: Markdown, CSV or LaTeX.
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub format: Format,
     /// Also list every valid relation per function.
@@ -95,9 +99,13 @@ pub struct TableArgs {
 
 #[derive(Args)]
 pub struct TestsArgs {
+    /// Archive with execution frames (`morphtrace-record genmorph`).
     pub archive: PathBuf,
+    /// Relations written by `genmorph search`.
     #[arg(long)]
     pub relations: PathBuf,
+    /// Report of `morphtrace-record falsify`: only the relations it did not falsify are
+    /// written; without it, every relation that passed filtering step 1.
     #[arg(long)]
     pub falsified: Option<PathBuf>,
     /// Directory for the test files.

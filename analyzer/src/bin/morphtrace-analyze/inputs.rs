@@ -12,6 +12,19 @@ pub(crate) const EXIT_DAMAGED: u8 = 3;
 pub(crate) const EXIT_UNREADABLE: u8 = 1;
 /// Exit code of `findings` when some class chosen for reduction could not be reduced.
 pub(crate) const EXIT_NOT_REDUCED: u8 = 4;
+/// Exit code of wrong flags, as clap gives for what it checks itself.
+pub(crate) const EXIT_USAGE: u8 = 2;
+
+/// Flags that parse but ask for something that does not exist (a table by a wrong name, a
+/// policy key that is none): exit 2, like the flags clap refuses itself.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct UsageError(pub(crate) String);
+
+/// A usage error as the `anyhow::Error` commands return.
+pub(crate) fn usage(message: impl Into<String>) -> anyhow::Error {
+    UsageError(message.into()).into()
+}
 
 /// Loads the inputs (archives, or one dataset directory written by `export --dataset`),
 /// reporting damage on stderr; fails when nothing could be read.

@@ -13,7 +13,7 @@ mod tables;
 use anyhow::Result;
 use clap::Parser;
 use cli::{Cli, Command};
-use inputs::EXIT_UNREADABLE;
+use inputs::{UsageError, EXIT_UNREADABLE, EXIT_USAGE};
 use std::process::ExitCode;
 
 #[global_allocator]
@@ -39,7 +39,11 @@ fn main() -> ExitCode {
         Ok(code) => code,
         Err(e) => {
             eprintln!("morphtrace-analyze: {e:#}");
-            ExitCode::from(EXIT_UNREADABLE)
+            if e.downcast_ref::<UsageError>().is_some() {
+                ExitCode::from(EXIT_USAGE)
+            } else {
+                ExitCode::from(EXIT_UNREADABLE)
+            }
         }
     }
 }

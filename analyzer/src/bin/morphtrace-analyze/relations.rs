@@ -2,7 +2,7 @@
 //! and the metamorphic follow-ups re-judged.
 
 use crate::cli::RelationsArgs;
-use crate::inputs::{code, print_tables};
+use crate::inputs::{code, print_tables, usage};
 use anyhow::Result;
 use morphtrace_analyzer::dbdb::rejudge;
 use morphtrace_analyzer::load;
@@ -67,20 +67,20 @@ pub(crate) fn relations(a: RelationsArgs) -> Result<ExitCode> {
 pub(crate) fn parse_policy(spec: &str, base: &ComparisonPolicy) -> Result<rejudge::PolicyVariant> {
     let (name, settings) = spec
         .split_once('=')
-        .ok_or_else(|| anyhow::anyhow!("--policy {spec:?}: expected NAME=key=value,..."))?;
+        .ok_or_else(|| usage(format!("--policy {spec:?}: expected NAME=key=value,...")))?;
     let mut policy = base.clone();
     for kv in settings.split(',') {
         let (k, v) = kv
             .split_once('=')
-            .ok_or_else(|| anyhow::anyhow!("--policy {spec:?}: {kv:?} is not key=value"))?;
+            .ok_or_else(|| usage(format!("--policy {spec:?}: {kv:?} is not key=value")))?;
         let v: bool = v
             .parse()
-            .map_err(|_| anyhow::anyhow!("--policy {spec:?}: {v:?} is not true or false"))?;
+            .map_err(|_| usage(format!("--policy {spec:?}: {v:?} is not true or false")))?;
         if !policy.set(k, v) {
-            anyhow::bail!(
+            return Err(usage(format!(
                 "--policy {spec:?}: unknown key {k:?} ({})",
                 ComparisonPolicy::KEYS.join(", ")
-            );
+            )));
         }
     }
     Ok(rejudge::PolicyVariant {

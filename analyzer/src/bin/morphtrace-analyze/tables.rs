@@ -2,7 +2,7 @@
 //! HTML `report`.
 
 use crate::cli::{CompareArgs, ReportArgs, TablesArgs, VersionsArgs};
-use crate::inputs::{code, load_inputs, print_tables};
+use crate::inputs::{code, load_inputs, print_tables, usage};
 use anyhow::Result;
 use morphtrace_analyzer::load::{self, Archives, Want};
 use morphtrace_analyzer::triage::{class_tables, Split};
@@ -24,7 +24,7 @@ pub(crate) fn tables(a: TablesArgs) -> Result<ExitCode> {
     if let Some(name) = &table {
         ts.retain(|t| &t.name == name);
         if ts.is_empty() {
-            anyhow::bail!("no table named {name:?} (see --help)");
+            return Err(usage(format!("no table named {name:?} (see --help)")));
         }
     }
     match out {

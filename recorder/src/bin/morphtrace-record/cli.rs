@@ -59,8 +59,9 @@ impl Command {
     version,
     about = "Record debugging sessions of real debuggers, and coverage of real profilers, into .mtrace archives",
     long_about = "Record debugging sessions of real debuggers into .mtrace trace archives. The recorder \
-                  launches engines (Chromium and Node over CDP, Firefox over RDP) on ephemeral loopback \
-                  ports with fresh profiles, generates debugging actions from a seeded generator (DBDB \
+                  launches engines (Chromium, Node and Deno over CDP, Firefox over its remote debugging \
+                  protocol, Bun over WebKit's inspector protocol, debugpy over DAP, pdb over its command \
+                  line) on ephemeral loopback ports with fresh profiles, generates debugging actions from a seeded generator (DBDB \
                   Algorithm 1), runs them on one debugger or in lockstep on several (differential), and \
                   appends every completed session to a crash-safe archive that morphtrace-analyze reads \
                   offline. With --strategy coverage it records coverage profilers (gcov, llvm-cov, V8, \
@@ -126,9 +127,9 @@ pub(crate) enum Command {
                   ($MORPHTRACE_ENGINES or $MORPHTRACE_CACHE/engines to move it)."
 )]
 pub(crate) struct EnginesArgs {
-    /// List the versions of KIND (chromium or deno) that can be installed, marking those in
-    /// the cache.
-    #[arg(long, value_name = "KIND", conflicts_with = "install")]
+    /// List the versions of KIND (chromium, deno or bun) that can be installed, marking those
+    /// in the cache.
+    #[arg(long, value_name = "KIND", conflicts_with = "install", value_parser = ["chromium", "deno", "bun"])]
     pub(crate) available: Option<String>,
     /// Install these engines into the cache (`chromium@92`, `chromium@123.0.1`, `deno@2.7`)
     /// and check that each launches; several at once for a version matrix.
@@ -258,6 +259,7 @@ pub(crate) struct GenmorphArgs {
     /// Continue: functions already in --out are skipped.
     #[arg(long)]
     pub(crate) resume: bool,
+    /// Campaign name stored in the archive.
     #[arg(long)]
     pub(crate) name: Option<String>,
     #[command(flatten)]
@@ -268,7 +270,7 @@ pub(crate) struct GenmorphArgs {
 pub(crate) struct FalsifyArgs {
     /// The archive the relations were searched on.
     pub(crate) archive: PathBuf,
-    /// Relations (JSON) written by `morphtrace-analyze genmorph search --relations`.
+    /// Relations (JSON) written by `morphtrace-analyze genmorph search --out`.
     #[arg(long)]
     pub(crate) relations: PathBuf,
     /// Report (JSON) to write, read by `morphtrace-analyze genmorph table --falsified`.
@@ -277,8 +279,11 @@ pub(crate) struct FalsifyArgs {
     /// Pairs tried per function and input transformation.
     #[arg(long, default_value_t = 2_000)]
     pub(crate) budget: u32,
+    /// Seed of the inputs drawn (same seed, same pairs).
     #[arg(long, default_value_t = 1)]
     pub(crate) seed: u64,
+    /// Longest one call of a function or relation may take, in milliseconds, before the pair
+    /// counts as timed out (skipped, not judged).
     #[arg(long, default_value_t = 25)]
     pub(crate) timeout_ms: u64,
     /// A relation not falsified on fewer judged pairs than this (pairs whose call or relation
@@ -286,6 +291,7 @@ pub(crate) struct FalsifyArgs {
     /// tenth of --budget.
     #[arg(long)]
     pub(crate) min_judged: Option<u32>,
+    /// The Node executable of the harness (default: `node` on PATH; `node@22` for a local one).
     #[arg(long)]
     pub(crate) node: Option<String>,
     /// Judge every relation, also those that failed filtering step 1: for a refinement round
@@ -298,7 +304,9 @@ pub(crate) struct FalsifyArgs {
 pub(crate) enum Strategy {
     /// DBDB Algorithm 1 on each engine separately.
     Random,
-    /// The same actions in lockstep on all engines, stopping at the first divergence.
+    /// The same actions in lockstep on all engines, compared after every action. A divergence
+    /// whose class triage.toml judges is recorded, the engines are brought back in step, and
+    /// the session goes on; one no rule judges ends the session (docs/concepts.md).
     Differential,
     /// Coverage profilers (gcov, llvm-cov, v8, coverage.py and its cores): reports of each
     /// program and of variants pruned of code reported unexecuted (Cod), for offline judging.
@@ -314,7 +322,7 @@ pub(crate) struct EngineArgs {
     /// An engine: `chromium`, `node`, `firefox`, `KIND=/path/to/executable`, `node@22` (project-local
     /// version installed by scripts/setup.sh), or a version installed on demand from the npm
     /// registry into the engine cache: `chromium@92` .. `chromium@153` (`chromium@123.0.1`),
-    /// `deno`, `deno@2.7`; Python's `debugpy` (`debugpy+python`: pydevd's pure-Python tracer; `debugpy+sysmon=PY`: its sys.monitoring backend, on a Python 3.12+),
+    /// `deno`, `deno@2.7`, `bun`, `bun@1.4`; Python's `debugpy` (`debugpy+python`: pydevd's pure-Python tracer; `debugpy+sysmon=PY`: its sys.monitoring backend, on a Python 3.12+),
     /// `pdb`; coverage profilers `gcov`, `llvm-cov`, `v8`, `coverage.py` (its C tracer;
     /// `coverage.py+pytrace`, `coverage.py+sysmon` its other cores, `coverage.py=/path/to/python`
     /// another interpreter). Repeat for several.
@@ -434,8 +442,9 @@ pub(crate) struct RunArgs {
     #[arg(long, required = true)]
     pub(crate) corpus: Vec<String>,
     /// Seeds: `7`, `1..50` (inclusive) or a comma list.
-    #[arg(long, default_value = "1")]
+    #[arg(long, default_value = "1", value_parser = seed_spec)]
     pub(crate) seeds: String,
+    /// How sessions are made and judged (see the values below).
     #[arg(long, value_enum, default_value_t = Strategy::Random)]
     pub(crate) strategy: Strategy,
     /// Breakpoints per program line (DBDB: 0.1).
@@ -699,4 +708,22 @@ pub(crate) fn campaign_of(
         workdir: workdir.to_path_buf(),
         shard,
     })
+}
+
+/// `--seeds` checked where the flags are parsed, so that an empty or malformed range is a usage
+/// error (exit 2) like any other wrong flag; kept as written for the archive's header.
+fn seed_spec(spec: &str) -> Result<String, String> {
+    morphtrace_recorder::parse_seeds(spec).map(|_| spec.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    /// Every subcommand and every argument says what it is in `--help`.
+    #[test]
+    fn every_command_and_argument_has_a_description() {
+        let missing = morphtrace_testkit::cli::undescribed(&super::Cli::command());
+        assert!(missing.is_empty(), "without a description: {missing:#?}");
+    }
 }

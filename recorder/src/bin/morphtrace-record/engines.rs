@@ -24,6 +24,35 @@ pub(crate) async fn engines(a: EnginesArgs) -> Result<ExitCode> {
             println!("{spec}: unusable: {err}");
         }
     }
+    // Engines installed on demand (Chromium's older versions, Deno, Bun): those in the cache,
+    // then what else can be had.
+    use engines::cache::{self, Distribution};
+    for source in [
+        Distribution::Sparticuz,
+        Distribution::Deno,
+        Distribution::Bun,
+    ] {
+        for (version, complete) in cache::installed(source) {
+            let spec = format!("{}@{}", source.kind(), version.text);
+            if !complete {
+                println!("{spec}: partly installed (engines --install {spec} completes it)");
+                continue;
+            }
+            match EngineSpec::parse(&spec) {
+                Ok(s) => {
+                    if let Err(err) = launch_and_print(&s).await {
+                        println!("{spec}: unusable: {err}");
+                    }
+                }
+                Err(err) => println!("{spec}: unusable: {err}"),
+            }
+        }
+    }
+    println!(
+        "installable on demand: chromium@92..153, deno, bun (`engines --available KIND` lists \
+         their versions, `--engine KIND@VERSION` installs one into {})",
+        cache::root().display()
+    );
     // Coverage profilers: versions from the tools themselves.
     use morphtrace_recorder::cod::c_profilers::{CProfiler, CTools};
     for (name, p) in [("gcov", CProfiler::Gcov), ("llvm-cov", CProfiler::LlvmCov)] {
@@ -95,8 +124,9 @@ async fn launch_and_print(
 fn list_available(kind: &str) -> Result<ExitCode> {
     use engines::cache;
     let k = EngineKind::parse(kind);
-    let source = cache::Distribution::of(&k)
-        .with_context(|| format!("{kind} is not installable on demand (chromium, deno are)"))?;
+    let source = cache::Distribution::of(&k).with_context(|| {
+        format!("{kind} is not installable on demand (chromium, deno, bun are)")
+    })?;
     let available = cache::available(source)?;
     let installed = cache::installed(source);
     let mut out = format!(

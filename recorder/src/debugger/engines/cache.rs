@@ -69,7 +69,8 @@ impl Distribution {
         }
     }
 
-    fn kind(self) -> &'static str {
+    /// The engine kind as `--engine` names it (`chromium`, `deno`, `bun`).
+    pub fn kind(self) -> &'static str {
         match self {
             Distribution::Sparticuz => "chromium",
             Distribution::Deno => "deno",
