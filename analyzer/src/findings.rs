@@ -129,8 +129,12 @@ pub fn representatives(
                 });
                 continue;
             };
+            // As `classes` says it: one unjudged member keeps the class new; `mixed` when every
+            // member is judged, by rules of different verdicts.
             let first = verdicts[0];
-            let verdict = if verdicts.iter().all(|v| *v == first) {
+            let verdict = if verdicts.iter().any(Option::is_none) {
+                "new"
+            } else if verdicts.iter().all(|v| *v == first) {
                 first.map_or("new", |v| v.name())
             } else {
                 "mixed"

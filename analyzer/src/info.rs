@@ -48,6 +48,12 @@ pub struct ArchiveInfo {
     pub engines: Vec<EngineSummary>,
     pub sessions: usize,
     pub events: usize,
+    /// Sessions judged (the engines agreed, or diverged / violated a relation).
+    pub judged: usize,
+    /// Sessions undecided, by reason (timeout, harness-error, rejected, ...).
+    pub undecided: BTreeMap<String, usize>,
+    /// GenMorph's recorded executions (`morphtrace-record genmorph`), which are not sessions.
+    pub executions: usize,
     /// mode -> outcome -> count
     pub by_mode_outcome: BTreeMap<String, BTreeMap<String, usize>>,
     /// Sessions' first divergences by type (DBDB's).
@@ -73,6 +79,8 @@ impl ArchiveInfo {
 struct Tally {
     sessions: usize,
     events: usize,
+    judged: usize,
+    undecided: BTreeMap<String, usize>,
     by_mode_outcome: BTreeMap<String, BTreeMap<String, usize>>,
     divergences: BTreeMap<String, usize>,
     gone_past: usize,
@@ -85,6 +93,12 @@ impl Tally {
     fn add(mut self, s: &Session) -> Tally {
         self.sessions += 1;
         self.events += s.event_count();
+        match s.outcome.decision() {
+            morphtrace_schema::Decision::Undecided { reason } => {
+                *self.undecided.entry(reason).or_default() += 1
+            }
+            _ => self.judged += 1,
+        }
         *self
             .by_mode_outcome
             .entry(s.mode.name().to_string())
@@ -109,6 +123,10 @@ impl Tally {
     fn merge(mut self, o: Tally) -> Tally {
         self.sessions += o.sessions;
         self.events += o.events;
+        self.judged += o.judged;
+        for (k, v) in o.undecided {
+            *self.undecided.entry(k).or_default() += v;
+        }
         for (m, outcomes) in o.by_mode_outcome {
             let e = self.by_mode_outcome.entry(m).or_default();
             for (k, v) in outcomes {
@@ -194,6 +212,9 @@ pub fn summarize(path: &str, reader: &ArchiveReader) -> ArchiveInfo {
             .collect(),
         sessions: tally.sessions + tally.errors.len(),
         events: tally.events,
+        judged: tally.judged,
+        undecided: tally.undecided,
+        executions: reader.execution_count(),
         by_mode_outcome: tally.by_mode_outcome,
         divergences: tally.divergences,
         gone_past: tally.gone_past,
@@ -275,6 +296,31 @@ pub fn render(info: &ArchiveInfo, max_programs: usize) -> String {
         );
     }
     let _ = writeln!(o, "sessions  {} ({} events)", info.sessions, info.events);
+    if info.sessions > 0 {
+        let undecided: usize = info.undecided.values().sum();
+        let reasons: Vec<String> = info
+            .undecided
+            .iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect();
+        let _ = writeln!(
+            o,
+            "decided   {} judged, {undecided} undecided{}",
+            info.judged,
+            if reasons.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", reasons.join(", "))
+            }
+        );
+    }
+    if info.executions > 0 {
+        let _ = writeln!(
+            o,
+            "executions {} (GenMorph: calls of the subject functions, not debugging sessions)",
+            info.executions
+        );
+    }
     let outcomes: std::collections::BTreeSet<&String> = info
         .by_mode_outcome
         .values()

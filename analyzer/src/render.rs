@@ -1,4 +1,4 @@
-//! Tables for people and for other tools: Markdown (default), CSV and LaTeX.
+//! Tables for people and for other tools: Markdown (default), CSV, LaTeX and JSON.
 
 use polars::prelude::{AnyValue, DataFrame};
 use std::fmt::Write as _;
@@ -8,6 +8,8 @@ pub enum Format {
     Markdown,
     Csv,
     Latex,
+    /// One object per table: `name`, `title`, `columns`, `rows` (arrays of strings), `note`.
+    Json,
 }
 
 impl Format {
@@ -16,6 +18,7 @@ impl Format {
             Format::Markdown => "md",
             Format::Csv => "csv",
             Format::Latex => "tex",
+            Format::Json => "json",
         }
     }
 }
@@ -81,7 +84,19 @@ impl Table {
             Format::Markdown => self.markdown(),
             Format::Csv => self.csv(),
             Format::Latex => self.latex(),
+            Format::Json => format!("{}\n", self.json()),
         }
+    }
+
+    /// The table as a JSON object, cells as the strings the other formats print.
+    pub fn json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "name": self.name,
+            "title": self.title,
+            "columns": self.columns,
+            "rows": self.rows,
+            "note": self.note,
+        })
     }
 
     pub fn markdown(&self) -> String {

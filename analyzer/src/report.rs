@@ -181,14 +181,14 @@ pub fn versions_svg(t: &Table) -> Result<String, String> {
 /// A page of tables (with the versions plot before `versions_classes`): `versions --html`.
 pub fn tables_page(title: &str, intro: &str, tables: &[Table]) -> String {
     let mut body = format!("<h1>{}</h1>\n<p>{}</p>\n", esc(title), esc(intro));
+    body.push_str(&contents(tables));
     for t in tables {
-        if t.name == "versions_classes" && !t.rows.is_empty() {
-            match versions_svg(t) {
-                Ok(svg) => body.push_str(&format!("<figure>{svg}</figure>\n")),
-                Err(e) => body.push_str(&format!("<p class=\"note\">{}</p>\n", esc(&e))),
-            }
-        }
-        body.push_str(&html_table(t));
+        let plot =
+            (t.name == "versions_classes" && !t.rows.is_empty()).then(|| match versions_svg(t) {
+                Ok(svg) => format!("<figure>{svg}</figure>\n"),
+                Err(e) => format!("<p class=\"note\">{}</p>\n", esc(&e)),
+            });
+        body.push_str(&html_table(t, plot));
     }
     page(&body)
 }
@@ -271,25 +271,101 @@ pub fn rounds_svg(points: &[(f64, f64)]) -> Result<String, String> {
     Ok(svg)
 }
 
-fn html_table(t: &Table) -> String {
-    let mut s = format!(
-        "<h3 id=\"{}\">{}</h3>\n<table>\n<thead><tr>",
-        esc(&t.name),
-        esc(&t.title)
-    );
-    for c in &t.columns {
-        let _ = write!(s, "<th>{}</th>", esc(c));
+/// A cell as HTML: a web address or a path to a file of this machine (evidence, a finding's
+/// bundle) as a link, anything else as text.
+fn cell(c: &str) -> String {
+    if c.starts_with("https://") || c.starts_with("http://") {
+        return format!("<a href=\"{0}\">{0}</a>", esc(c));
+    }
+    let path = std::path::Path::new(c);
+    if !c.contains(' ') && (c.contains('/') || c.contains('.')) && path.exists() {
+        if let Ok(abs) = path.canonicalize() {
+            return format!(
+                "<a href=\"file://{}\">{}</a>",
+                esc(&abs.display().to_string()),
+                esc(c)
+            );
+        }
+    }
+    esc(c)
+}
+
+/// A text with its web addresses and the paths of this machine's files in it (a rule's
+/// evidence, a finding's bundle) as links.
+fn linked(text: &str) -> String {
+    let mut out = String::new();
+    for (i, word) in text.split(' ').enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        // Punctuation around a word is not part of the address.
+        let core = word.trim_matches(|c: char| "().,;:`'\"".contains(c));
+        let linked = cell(core);
+        if !core.is_empty() && linked.starts_with("<a ") {
+            let at = word.find(core).unwrap_or(0);
+            out.push_str(&esc(&word[..at]));
+            out.push_str(&linked);
+            out.push_str(&esc(&word[at + core.len()..]));
+        } else {
+            out.push_str(&esc(word));
+        }
+    }
+    out
+}
+
+/// One table under its heading (its plot, if any, between them): columns empty in every row
+/// left out; a `note` column's texts, each long and repeated on every row of its rule, listed
+/// once under the table and referred to by number.
+fn html_table(t: &Table, plot: Option<String>) -> String {
+    let mut s = format!("<h3 id=\"{}\">{}</h3>\n", esc(&t.name), esc(&t.title));
+    if let Some(p) = plot {
+        s.push_str(&p);
+    }
+    let shown: Vec<usize> = (0..t.columns.len())
+        .filter(|&i| {
+            t.rows.is_empty()
+                || t.rows
+                    .iter()
+                    .any(|r| r.get(i).is_some_and(|c| !c.is_empty()))
+        })
+        .collect();
+    let note_column = t
+        .columns
+        .iter()
+        .position(|c| c.eq_ignore_ascii_case("note"));
+    let mut notes: Vec<&str> = Vec::new();
+    s.push_str("<table>\n<thead><tr>");
+    for &i in &shown {
+        let _ = write!(s, "<th>{}</th>", esc(&t.columns[i]));
     }
     s.push_str("</tr></thead>\n<tbody>\n");
     for r in &t.rows {
         s.push_str("<tr>");
-        for c in r {
+        for &i in &shown {
+            let c = r.get(i).map(String::as_str).unwrap_or_default();
+            if Some(i) == note_column && !c.is_empty() {
+                let n = match notes.iter().position(|x| *x == c) {
+                    Some(n) => n,
+                    None => {
+                        notes.push(c);
+                        notes.len() - 1
+                    }
+                };
+                let _ = write!(
+                    s,
+                    "<td><a href=\"#{}-note-{}\">note {}</a></td>",
+                    esc(&t.name),
+                    n + 1,
+                    n + 1
+                );
+                continue;
+            }
             let num = !c.is_empty() && c.trim_end_matches('%').parse::<f64>().is_ok();
             let _ = write!(
                 s,
                 "<td{}>{}</td>",
                 if num { " class=\"n\"" } else { "" },
-                esc(c)
+                cell(c)
             );
         }
         s.push_str("</tr>\n");
@@ -298,13 +374,42 @@ fn html_table(t: &Table) -> String {
     if t.rows.is_empty() {
         s.push_str("<p class=\"note\">(no rows)</p>\n");
     }
+    if !notes.is_empty() {
+        s.push_str("<ol class=\"note\">\n");
+        for (n, text) in notes.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "<li id=\"{}-note-{}\">{}</li>",
+                esc(&t.name),
+                n + 1,
+                linked(text)
+            );
+        }
+        s.push_str("</ol>\n");
+    }
     if let Some(n) = &t.note {
         let _ = writeln!(s, "<p class=\"note\">{}</p>", esc(n));
     }
     s
 }
 
-/// The page: sources, then each table, with a plot before the tables it draws.
+/// Links to every table of the page, in order.
+fn contents(tables: &[Table]) -> String {
+    let mut s = String::from("<nav><h2>Contents</h2>\n<ol>\n");
+    for t in tables {
+        let _ = writeln!(
+            s,
+            "<li><a href=\"#{}\">{}</a></li>",
+            esc(&t.name),
+            esc(&t.title)
+        );
+    }
+    s.push_str("</ol></nav>\n");
+    s
+}
+
+/// The page: sources, a table of contents, then each table under its heading, with the plot of
+/// the tables it draws between the heading and the table.
 pub fn render(d: &Archives, tables: &[Table]) -> String {
     let mut body = String::new();
     let _ = writeln!(body, "<h1>morphtrace report</h1>");
@@ -345,15 +450,16 @@ pub fn render(d: &Archives, tables: &[Table]) -> String {
         Ok(svg) => format!("<figure>{svg}</figure>\n"),
         Err(e) => format!("<p class=\"note\">{}</p>\n", esc(&e)),
     };
+    body.push_str(&contents(tables));
     for t in tables {
-        match t.name.as_str() {
-            "figure7" if !t.rows.is_empty() => body.push_str(&plot(figure7_svg(t))),
+        let figure = match t.name.as_str() {
+            "figure7" if !t.rows.is_empty() => Some(plot(figure7_svg(t))),
             "table2" if !t.rows.is_empty() => {
                 let sizes: Vec<f64> = t.rows.iter().map(|r| r[3].parse().unwrap_or(0.0)).collect();
-                body.push_str(&plot(classes_svg(
+                Some(plot(classes_svg(
                     &sizes,
                     "Sizes of the largest equivalence classes",
-                )));
+                )))
             }
             "figure15" if !t.rows.is_empty() => {
                 let pts: Vec<(f64, f64)> = t
@@ -361,11 +467,11 @@ pub fn render(d: &Archives, tables: &[Table]) -> String {
                     .iter()
                     .map(|r| (r[0].parse().unwrap_or(0.0), r[2].parse().unwrap_or(0.0)))
                     .collect();
-                body.push_str(&plot(rounds_svg(&pts)));
+                Some(plot(rounds_svg(&pts)))
             }
-            _ => {}
-        }
-        body.push_str(&html_table(t));
+            _ => None,
+        };
+        body.push_str(&html_table(t, figure));
     }
     page(&body)
 }

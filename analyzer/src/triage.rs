@@ -126,6 +126,48 @@ pub struct PairRow {
     pub binding: Option<String>,
 }
 
+/// The triage to judge `sources` with: the file given; else the nearest `triage.toml` from the
+/// current directory up; else the one the archives' campaigns went on under
+/// (`lockstep.triage.text`), when they all recorded the same; else none. Its `path` says which
+/// (`the triage recorded in ARCHIVE`), so that a command can say what it judged with.
+pub fn for_archives(
+    given: Option<&std::path::Path>,
+    sources: &[&crate::load::Source],
+) -> Result<Triage, TriageError> {
+    let t = find(given)?;
+    if t.path.is_some() {
+        return Ok(t);
+    }
+    let recorded: Vec<(&str, &str)> = sources
+        .iter()
+        .filter_map(|s| {
+            s.header
+                .campaign
+                .param("lockstep.triage.text")
+                .map(|t| (s.path.as_str(), t))
+        })
+        .collect();
+    match recorded.first() {
+        Some((archive, text)) if recorded.iter().all(|(_, t)| t == text) => Triage::parse(
+            text,
+            std::path::Path::new(&format!("the triage recorded in {archive}")),
+        ),
+        _ => Ok(t),
+    }
+}
+
+/// What a command says of the triage it judged with, on stderr.
+pub fn judged_with(t: &Triage) -> String {
+    match &t.path {
+        Some(p) => format!("{} ({} rules)", p.display(), t.rules.len()),
+        None => {
+            "no triage.toml here or above, and the archives recorded none (or several different \
+                 ones): every class is new (give one with --triage FILE)"
+                .into()
+        }
+    }
+}
+
 /// `divergences` with its `verdict` column set member by member under `triage` (the rule that
 /// judges it, or `new`).
 pub fn with_verdicts(triage: &Triage, divergences: &DataFrame) -> PolarsResult<DataFrame> {
@@ -191,8 +233,32 @@ impl JudgeFrames for Triage {
             let rules: std::collections::BTreeSet<Option<usize>> =
                 rows.iter().map(|&r| judged[r]).collect();
             untriaged.push(rows.iter().filter(|&&r| judged[r].is_none()).count() as u32);
-            let (v, n, l) = match rules.iter().collect::<Vec<_>>().as_slice() {
-                [Some(i)] => {
+            let triaged = rows.iter().filter(|&&r| judged[r].is_some()).count();
+            let by: Vec<usize> = rules.iter().flatten().copied().collect();
+            // Each verdict once, whatever the number of rules that gave it.
+            let verdicts: std::collections::BTreeSet<Verdict> =
+                by.iter().map(|&i| self.rules[i].verdict).collect();
+            let names: Vec<&str> = verdicts.iter().map(|v| v.name()).collect();
+            let numbers = |by: &[usize]| {
+                by.iter()
+                    .map(|i| i.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            // One unjudged member keeps a class new (docs/concepts.md); `mixed` is a class every
+            // member of which is judged, by rules of different verdicts.
+            let (v, n, l) = match (&by[..], verdicts.iter().next()) {
+                (_, None) => ("new".into(), String::new(), String::new()),
+                _ if triaged < rows.len() => (
+                    "new".into(),
+                    format!(
+                        "{triaged} of {} members triaged ({})",
+                        rows.len(),
+                        names.join(", ")
+                    ),
+                    String::new(),
+                ),
+                ([i], _) => {
                     let r = &self.rules[*i];
                     (
                         r.verdict.name().to_string(),
@@ -200,27 +266,20 @@ impl JudgeFrames for Triage {
                         r.link.clone().unwrap_or_default(),
                     )
                 }
-                [None] | [] => ("new".into(), String::new(), String::new()),
-                several => {
-                    let triaged = rows.iter().filter(|&&r| judged[r].is_some()).count();
-                    // Each verdict once, whatever the number of rules that gave it.
-                    let names: Vec<&str> = several
-                        .iter()
-                        .filter_map(|i| i.map(|i| self.rules[i].verdict))
-                        .collect::<std::collections::BTreeSet<_>>()
-                        .into_iter()
-                        .map(|v| v.name())
-                        .collect();
-                    (
-                        "mixed".into(),
-                        format!(
-                            "{triaged} of {} members triaged ({})",
-                            rows.len(),
-                            names.join(", ")
-                        ),
-                        String::new(),
-                    )
-                }
+                (_, Some(v)) if verdicts.len() == 1 => (
+                    v.name().to_string(),
+                    format!("judged by rules {}", numbers(&by)),
+                    String::new(),
+                ),
+                _ => (
+                    "mixed".into(),
+                    format!(
+                        "every member judged, by rules {} ({})",
+                        numbers(&by),
+                        names.join(", ")
+                    ),
+                    String::new(),
+                ),
             };
             verdict.push(v);
             note.push(n);
@@ -763,7 +822,8 @@ note = "JavaScriptCore"
             .zip(v)
             .map(|((k, l), v)| (k, l, v))
             .collect();
-        assert!(got.contains(&("variables".into(), "stepOver".into(), "mixed".into())));
+        // The `var` judged, the `let` not: one unjudged member keeps the class new.
+        assert!(got.contains(&("variables".into(), "stepOver".into(), "new".into())));
         assert!(got.contains(&("pause-location".into(), "resume".into(), "new".into())));
         assert!(got.contains(&(
             "pause-location".into(),
@@ -877,9 +937,54 @@ note = "n"
         let a = t.annotate(&c, &m, &keys, Family::Divergence).unwrap();
         let v = crate::columns::strings(&a, "verdict").unwrap();
         let n = crate::columns::strings(&a, "note").unwrap();
-        let i = v.iter().position(|x| x == "mixed").unwrap();
-        assert_eq!(n[i], "1 of 2 members triaged (engine bug)");
+        // One unjudged member keeps the class new; the note says how much is triaged.
+        let i = n
+            .iter()
+            .position(|x| x == "1 of 2 members triaged (engine bug)")
+            .unwrap();
+        assert_eq!(v[i], "new");
         assert_eq!(crate::columns::u32s(&a, "untriaged").unwrap()[i], 1);
+    }
+
+    /// A class whose every member is judged: by one rule, its verdict, note and link; by two
+    /// rules of one verdict, that verdict (not `mixed`), the rules named; by rules of different
+    /// verdicts, `mixed`, with the rules and verdicts named.
+    #[test]
+    fn a_class_judged_throughout_takes_its_verdict_or_is_mixed() {
+        let rule = |detail: &str, verdict: &str| {
+            format!(
+                "[[class]]\nfamily = \"divergence\"\nkey = {{ kind = \"pause-location\" }}\ndetail = \"{detail}\"\nverdict = \"{verdict}\"\nnote = \"{detail} note\"\n"
+            )
+        };
+        let keys = ["kind"];
+        let m = members();
+        let c = crate::dbdb::classes::classes(&m, &keys).unwrap();
+        let class = |file: String| {
+            let t = Triage::parse(&file, Path::new("t.toml")).unwrap();
+            let a = t.annotate(&c, &m, &keys, Family::Divergence).unwrap();
+            let kinds = crate::columns::strings(&a, "kind").unwrap();
+            let i = kinds.iter().position(|k| k == "pause-location").unwrap();
+            (
+                crate::columns::strings(&a, "verdict").unwrap()[i].clone(),
+                crate::columns::strings(&a, "note").unwrap()[i].clone(),
+            )
+        };
+        // `3 vs 4` and `closing brace`: the two pause-location members.
+        assert_eq!(
+            class(rule("s", "engine-bug")),
+            ("engine bug".into(), "s note".into())
+        );
+        assert_eq!(
+            class(rule("3 vs", "engine-bug") + &rule("brace", "engine-bug")),
+            ("engine bug".into(), "judged by rules 0, 1".into())
+        );
+        assert_eq!(
+            class(rule("3 vs", "engine-bug") + &rule("brace", "harness")),
+            (
+                "mixed".into(),
+                "every member judged, by rules 0, 1 (engine bug, harness)".into()
+            )
+        );
     }
 
     #[test]

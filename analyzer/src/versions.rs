@@ -15,10 +15,9 @@ pub struct Column<'a> {
     pub data: &'a Archives,
 }
 
-/// The engine labels of `d` that the other columns do not all share: what this column varies
-/// (`chromium@92.0.4512.0`); the archive's path when every engine is shared.
-pub fn labels(columns: &[&Archives]) -> Vec<String> {
-    let sets: Vec<BTreeSet<String>> = columns
+/// Each column's engine labels (`chromium@92.0.4512.0`, `node@20.20.2`).
+fn engine_sets(columns: &[&Archives]) -> Vec<BTreeSet<String>> {
+    columns
         .iter()
         .map(|d| {
             d.sources
@@ -26,17 +25,41 @@ pub fn labels(columns: &[&Archives]) -> Vec<String> {
                 .flat_map(|s| s.header.engines.iter().map(|e| e.label()))
                 .collect()
         })
-        .collect();
-    let common: BTreeSet<String> = sets
+        .collect()
+}
+
+/// The base of a matrix: the column that the most others differ from in one engine alone (the
+/// campaign every other column replays with one engine changed); the first on a tie.
+fn base(sets: &[BTreeSet<String>]) -> usize {
+    let one_apart = |i: usize| {
+        sets.iter()
+            .filter(|s| s.difference(&sets[i]).count() == 1 && sets[i].difference(s).count() == 1)
+            .count()
+    };
+    (0..sets.len())
+        .max_by_key(|&i| (one_apart(i), std::cmp::Reverse(i)))
+        .unwrap_or(0)
+}
+
+/// What each column varies: its engines that the base lacks (`chromium@92.0.4512.0`, or
+/// `deno@2.9.6` in Node's place); the base, its engines that some other column changes
+/// (`chromium@156…+node@20…`); the archive's path when every engine is shared.
+pub fn labels(columns: &[&Archives]) -> Vec<String> {
+    let sets = engine_sets(columns);
+    let b = base(&sets);
+    let varied: BTreeSet<String> = sets
         .iter()
-        .skip(1)
-        .fold(sets.first().cloned().unwrap_or_default(), |acc, s| {
-            acc.intersection(s).cloned().collect()
-        });
+        .flat_map(|s| sets[b].difference(s).cloned().collect::<Vec<_>>())
+        .collect();
     sets.iter()
         .zip(columns)
-        .map(|(s, d)| {
-            let own: Vec<String> = s.difference(&common).cloned().collect();
+        .enumerate()
+        .map(|(i, (s, d))| {
+            let own: Vec<String> = if i == b {
+                s.intersection(&varied).cloned().collect()
+            } else {
+                s.difference(&sets[b]).cloned().collect()
+            };
             if own.is_empty() {
                 d.sources
                     .iter()
@@ -48,6 +71,55 @@ pub fn labels(columns: &[&Archives]) -> Vec<String> {
             }
         })
         .collect()
+}
+
+/// Why `columns` are no version matrix, if they are not: columns of other campaigns (another
+/// strategy, corpus or seeds than the first), or a column that changes more than one engine of
+/// the base. `names`: each column as the user gave it.
+pub fn not_a_matrix(columns: &[&Archives], names: &[String]) -> Option<String> {
+    let campaign = |d: &Archives| {
+        d.sources.first().map(|s| {
+            let c = &s.header.campaign;
+            (c.strategy.clone(), c.corpus.clone(), c.seeds.clone())
+        })
+    };
+    let first = campaign(columns.first()?);
+    for (d, name) in columns.iter().zip(names).skip(1) {
+        let c = campaign(d);
+        if c != first {
+            let show = |c: &Option<(String, Vec<String>, String)>| match c {
+                Some((s, corpus, seeds)) => {
+                    format!("{s} of {} seeds {seeds}", corpus.join(" "))
+                }
+                None => "nothing".into(),
+            };
+            return Some(format!(
+                "{name} is another campaign ({}) than {} ({}): a version matrix replays one campaign",
+                show(&c),
+                names[0],
+                show(&first)
+            ));
+        }
+    }
+    let sets = engine_sets(columns);
+    let b = base(&sets);
+    for (i, s) in sets.iter().enumerate() {
+        let changed: Vec<&String> = s.difference(&sets[b]).collect();
+        if changed.len() > 1 {
+            return Some(format!(
+                "{} changes {} engines of {} ({}): a version matrix changes one engine at a time",
+                names[i],
+                changed.len(),
+                names[b],
+                changed
+                    .iter()
+                    .map(|c| c.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+    }
+    None
 }
 
 /// A sort key that orders `chromium@92.0.4512.0` before `chromium@110.0.5481.0`: the kind, then

@@ -1319,3 +1319,185 @@ fn a_dataset_gives_the_tables_classes_and_comparison_of_its_archives() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("not empty"));
 }
+
+/// Issue 69: verdicts do not depend on where the analyzer runs. Away from any triage.toml,
+/// `classes` judges with the triage the archive's campaign went on under
+/// (`lockstep.triage.text`) and says so; `--triage FILE` still wins; an archive that recorded
+/// none is judged with none, and that is said too.
+#[test]
+fn away_from_a_triage_file_classes_judge_with_the_one_the_archive_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let rules = "[[class]]\nfamily = \"divergence\"\nkey = { kind = \"pause-location\" }\nverdict = \"engine-bug\"\nnote = \"recorded rule\"\n";
+    let write = |name: &str, triage: Option<&str>| {
+        let mut header = synth::header(name);
+        if let Some(t) = triage {
+            header
+                .campaign
+                .params
+                .push(("lockstep.triage.text".into(), t.into()));
+        }
+        let path = dir.path().join(format!("{name}.mtrace"));
+        let mut w = ArchiveWriter::create(&path, &header, WriterOptions::default()).unwrap();
+        let programs = synth::programs(3, 4);
+        for i in 0..60u64 {
+            let p = &programs[i as usize % 4];
+            w.add_program(p).unwrap();
+            w.append(&synth::session(3, i, p, 40)).unwrap();
+        }
+        w.finish().unwrap();
+        path
+    };
+    let recorded = write("recorded", Some(rules));
+    let bare = write("bare", None);
+    let classes = |archive: &Path, extra: &[&str]| {
+        let o = Command::new(ANALYZE)
+            .current_dir(dir.path())
+            .args(["classes", p(archive), "--format", "csv"])
+            .args(extra)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (
+            String::from_utf8(o.stdout).unwrap(),
+            String::from_utf8(o.stderr).unwrap(),
+        )
+    };
+    let (out, err) = classes(&recorded, &[]);
+    assert!(
+        err.contains(&format!(
+            "triage: the triage recorded in {} (1 rules)",
+            recorded.display()
+        )),
+        "{err}"
+    );
+    assert!(out.contains("engine bug"), "{out}");
+    // The file given wins over what the archive recorded.
+    let file = dir.path().join("other.toml");
+    std::fs::write(&file, rules.replace("engine-bug", "harness")).unwrap();
+    let (out, err) = classes(&recorded, &["--triage", p(&file)]);
+    assert!(err.contains("other.toml (1 rules)"), "{err}");
+    assert!(
+        out.contains("harness") && !out.contains("engine bug"),
+        "{out}"
+    );
+    let (out, err) = classes(&bare, &[]);
+    assert!(err.contains("the archives recorded none"), "{err}");
+    assert!(!out.contains("engine bug"), "{out}");
+}
+
+/// Issue 69: `versions` on the committed matrix names each column by the engine it changes
+/// (Deno in Node's place last, not among Chromium's versions), and refuses archives of other
+/// campaigns (all of `traces/`) instead of tabulating them together.
+#[test]
+fn versions_name_the_engine_each_column_changes_and_refuse_other_campaigns() {
+    let out = ok(&[
+        "versions",
+        p(&trace("versions-chromium-node-dbdb")),
+        "--format",
+        "csv",
+    ]);
+    let rows: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.starts_with("chromium@92"))
+        .take_while(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(|l| l.split(',').next().unwrap())
+        .collect();
+    assert_eq!(rows.len(), 13, "{out}");
+    assert!(
+        rows[..11].iter().all(|r| r.starts_with("chromium@")),
+        "{rows:?}"
+    );
+    assert!(
+        rows[11].starts_with("chromium@156") && rows[11].contains("+node@20"),
+        "the base: {rows:?}"
+    );
+    assert!(rows[12].starts_with("deno@2.9.6"), "{rows:?}");
+    let o = run(&["versions", p(&traces())]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("a version matrix replays one campaign"),
+        "{err}"
+    );
+}
+
+/// Issue 69: every command that prints tables prints them as JSON with `--format json`: one
+/// array, each table with its name, columns and rows, the same cells as the other formats.
+#[test]
+fn tables_print_as_one_json_array() {
+    for command in ["classes", "tables", "relations"] {
+        let out = ok(&[command, p(&trace(FIREFOX)), "--format", "json"]);
+        let v: serde_json::Value =
+            serde_json::from_str(&out).unwrap_or_else(|e| panic!("{command}: {e}: {out}"));
+        let tables = v.as_array().expect("an array of tables");
+        assert!(!tables.is_empty(), "{command}");
+        for t in tables {
+            let columns = t["columns"].as_array().unwrap().len();
+            assert!(columns > 0, "{command}: {t}");
+            for r in t["rows"].as_array().unwrap() {
+                assert_eq!(r.as_array().unwrap().len(), columns, "{command}: {t}");
+            }
+        }
+        let csv = ok(&[command, p(&trace(FIREFOX)), "--format", "csv"]);
+        let row = tables
+            .iter()
+            .find_map(|t| t["rows"].as_array().and_then(|r| r.first()))
+            .unwrap_or_else(|| panic!("{command}: no table has rows"));
+        let cell = row[0].as_str().unwrap();
+        assert!(csv.contains(cell), "{command}: {cell} not in the CSV");
+    }
+}
+
+/// Issue 69: the HTML report has a table of contents whose every entry leads to a table of the
+/// page, shows a rule's note once under its table (each row links to it) instead of on every
+/// row, and links the evidence named in a note.
+#[test]
+fn the_report_has_contents_and_its_notes_once_with_their_links() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("r.html");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let o = Command::new(ANALYZE)
+        .current_dir(&root)
+        .args(["report", p(&trace(FIREFOX)), "--out", p(&out)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let html = std::fs::read_to_string(&out).unwrap();
+    let nav = html
+        .split("<nav>")
+        .nth(1)
+        .and_then(|n| n.split("</nav>").next())
+        .expect("a table of contents");
+    let targets: Vec<&str> = nav
+        .split("href=\"#")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    assert!(targets.len() >= 5, "{nav}");
+    for t in &targets {
+        assert!(
+            html.contains(&format!("<h3 id=\"{t}\">")),
+            "{t} has no table"
+        );
+    }
+    let triaged = html
+        .split("<h3 id=\"divergence_classes_triaged\">")
+        .nth(1)
+        .and_then(|t| t.split("<h3").next())
+        .expect("the triaged classes");
+    let refs = triaged.matches(">note ").count();
+    let notes = triaged
+        .matches("<li id=\"divergence_classes_triaged-note-")
+        .count();
+    assert!(
+        notes > 0 && refs > notes,
+        "{refs} rows, {notes} notes: {triaged}"
+    );
+    for n in 1..=notes {
+        assert!(triaged.contains(&format!("href=\"#divergence_classes_triaged-note-{n}\"")));
+    }
+    assert!(
+        triaged.contains("<a href=\"file://") && triaged.contains("traces/findings/"),
+        "a note's evidence is a link: {triaged}"
+    );
+}

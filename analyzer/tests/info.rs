@@ -207,3 +207,36 @@ fn info_prints_the_command_that_recorded_the_archive() {
         "{line}"
     );
 }
+
+/// `info` says how many sessions were judged and how many are undecided, by reason (the
+/// README's promise), and counts GenMorph's executions, which are no sessions.
+#[test]
+fn info_counts_judged_and_undecided_sessions_and_genmorphs_executions() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = dir.path().join("a.mtrace");
+    synth(&a, &[]);
+    let o = info(&[&a], true);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let judged = v[0]["judged"].as_u64().unwrap();
+    let undecided: u64 = v[0]["undecided"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(judged + undecided, 60, "{v}");
+    let (out, _) = text(&info(&[&a], false));
+    let line = out.lines().find(|l| l.starts_with("decided")).unwrap();
+    assert!(
+        line.starts_with(&format!("decided   {judged} judged, {undecided} undecided")),
+        "{line}"
+    );
+    let g = Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces/genmorph-executions.mtrace");
+    let (out, _) = text(&info(&[&g], false));
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("executions"))
+        .expect(&out);
+    let n: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+    assert!(n > 0, "{line}");
+}

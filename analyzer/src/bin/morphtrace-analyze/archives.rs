@@ -184,8 +184,10 @@ pub(crate) fn export(a: ExportArgs) -> Result<ExitCode> {
         return Err(usage("export needs at least one archive"));
     }
     let mut d = load_inputs(&archives, Want::ALL, &mut unreadable)?;
-    // Each divergence's verdict under the nearest triage file, when there is one.
-    let triage = morphtrace_analyzer::triage::find(None)?;
+    // Each divergence's verdict under the nearest triage file, else the one the archives
+    // recorded, when there is one.
+    let sources: Vec<_> = d.sources.iter().collect();
+    let triage = morphtrace_analyzer::triage::for_archives(None, &sources)?;
     if triage.path.is_some() {
         d.frames.divergences =
             morphtrace_analyzer::triage::with_verdicts(&triage, &d.frames.divergences)?;

@@ -19,8 +19,9 @@ pub(crate) fn classes(a: ClassesArgs) -> Result<ExitCode> {
         new,
     } = a;
     let mut unreadable = false;
-    let triage = morphtrace_analyzer::triage::find(triage.as_deref())?;
     let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
+    let sources: Vec<_> = d.sources.iter().collect();
+    let triage = morphtrace_analyzer::triage::for_archives(triage.as_deref(), &sources)?;
     let f = &d.frames;
     let (shown, unjudged) = class_tables(
         f,
@@ -36,16 +37,18 @@ pub(crate) fn classes(a: ClassesArgs) -> Result<ExitCode> {
         }
     }
     print_tables(&shown, format);
-    if let Some(p) = &triage.path {
+    if triage.path.is_some() {
         eprintln!(
-            "triage: {} ({} rules); {} classes not judged by any; {} not comparable (the program computes otherwise on those engines: counted apart)",
-            p.display(),
-            triage.rules.len(),
+            "triage: {}; {} classes not judged by any; {} not comparable (the program computes otherwise on those engines: counted apart)",
+            morphtrace_analyzer::triage::judged_with(&triage),
             unjudged.untriaged,
             unjudged.not_comparable
         );
     } else {
-        eprintln!("triage: no triage.toml found (every class is new)");
+        eprintln!(
+            "triage: {}",
+            morphtrace_analyzer::triage::judged_with(&triage)
+        );
     }
     if new && unjudged.untriaged > 0 {
         return Ok(ExitCode::FAILURE);

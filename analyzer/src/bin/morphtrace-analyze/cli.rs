@@ -154,7 +154,7 @@ pub(crate) struct ClassesArgs {
     /// directory written by `export --dataset`.
     #[arg(required = true)]
     pub(crate) archives: Vec<PathBuf>,
-    /// How tables are printed: Markdown, CSV or LaTeX.
+    /// How tables are printed: Markdown, CSV, LaTeX or JSON (one array of every table).
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub(crate) format: Format,
     /// Print at most this many classes per table (0: all).
@@ -162,7 +162,7 @@ pub(crate) struct ClassesArgs {
     pub(crate) top: usize,
     /// The triage file giving each class its verdict (engine bug, by design,
     /// representation, harness). Default: the nearest triage.toml from the current
-    /// directory up.
+    /// directory up, else the triage the archives were recorded under (said on stderr).
     #[arg(long, value_name = "FILE")]
     pub(crate) triage: Option<PathBuf>,
     /// Only the classes with members no triage rule judges; exit 1 if there are any.
@@ -181,7 +181,7 @@ pub(crate) struct TriageArgs {
     /// The triage file (default: the nearest triage.toml from the current directory up).
     #[arg(long, value_name = "FILE")]
     pub(crate) triage: Option<PathBuf>,
-    /// How tables are printed: Markdown, CSV or LaTeX.
+    /// How tables are printed: Markdown, CSV, LaTeX or JSON (one array of every table).
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub(crate) format: Format,
 }
@@ -200,7 +200,8 @@ pub(crate) struct FindingsArgs {
     /// Reduce at most this many classes, largest first per family (0: all).
     #[arg(long, default_value_t = 0)]
     pub(crate) max: usize,
-    /// The triage file (default: the nearest triage.toml from the current directory up).
+    /// The triage file (default: the nearest triage.toml from the current directory up, else
+    /// the triage the archives were recorded under).
     #[arg(long, value_name = "FILE")]
     pub(crate) triage: Option<PathBuf>,
     /// The recorder to reduce with (default: morphtrace-record next to this executable,
@@ -248,7 +249,7 @@ pub(crate) struct RelationsArgs {
     /// each archive's recorded policy. Repeatable.
     #[arg(long = "policy", value_name = "NAME=SETTINGS")]
     pub(crate) policies: Vec<String>,
-    /// How tables are printed: Markdown, CSV or LaTeX.
+    /// How tables are printed: Markdown, CSV, LaTeX or JSON (one array of every table).
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub(crate) format: Format,
     /// Class changes listed per policy.
@@ -262,7 +263,7 @@ pub(crate) struct TablesArgs {
     /// directory written by `export --dataset`.
     #[arg(required = true)]
     pub(crate) archives: Vec<PathBuf>,
-    /// How tables are printed: Markdown, CSV or LaTeX.
+    /// How tables are printed: Markdown, CSV, LaTeX or JSON (one array of every table).
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub(crate) format: Format,
     /// Only the tables of one paper (`dbdb`, `issta`, `cod`), or all.
@@ -286,14 +287,14 @@ pub(crate) struct CompareArgs {
     pub(crate) a: PathBuf,
     /// Archives of campaign B.
     pub(crate) b: PathBuf,
-    /// How tables are printed: Markdown, CSV or LaTeX.
+    /// How tables are printed: Markdown, CSV, LaTeX or JSON (one array of every table).
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub(crate) format: Format,
     /// Changed sessions listed.
     #[arg(long, default_value_t = 20)]
     pub(crate) limit: usize,
-    /// The triage file (default: the nearest triage.toml from the current directory up):
-    /// classes that appeared are flagged when no rule judges them.
+    /// The triage file (default: the nearest triage.toml from the current directory up, else
+    /// the triage the archives were recorded under): classes that appeared are flagged when no rule judges them.
     #[arg(long, value_name = "FILE")]
     pub(crate) triage: Option<PathBuf>,
 }
@@ -303,7 +304,7 @@ pub(crate) struct VersionsArgs {
     /// Archives, directories of archives (one archive per version) or quoted globs.
     #[arg(required = true)]
     pub(crate) inputs: Vec<PathBuf>,
-    /// How tables are printed: Markdown, CSV or LaTeX.
+    /// How tables are printed: Markdown, CSV, LaTeX or JSON (one array of every table).
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub(crate) format: Format,
     /// Also write the tables with a plot of class sizes across versions as HTML.
@@ -323,8 +324,8 @@ pub(crate) struct ReportArgs {
     /// Classes listed per table (largest first).
     #[arg(long, default_value_t = 10)]
     pub(crate) top: usize,
-    /// The triage file (default: the nearest triage.toml from the current directory up):
-    /// the report lists new classes apart from triaged ones.
+    /// The triage file (default: the nearest triage.toml from the current directory up, else
+    /// the triage the archives were recorded under): the report lists new classes apart from triaged ones.
     #[arg(long, value_name = "FILE")]
     pub(crate) triage: Option<PathBuf>,
 }

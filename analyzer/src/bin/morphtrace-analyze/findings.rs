@@ -35,13 +35,18 @@ pub(crate) fn findings(a: FindingsArgs) -> Result<ExitCode> {
     if out.exists() {
         anyhow::bail!("{} exists: give a new directory", out.display());
     }
-    let triage = morphtrace_analyzer::triage::find(triage.as_deref())?;
     let mut unreadable = false;
     let want = Want {
         coverage: true,
         ..Want::SUMMARY
     };
     let d = load_inputs(&archives, want, &mut unreadable)?;
+    let sources: Vec<_> = d.sources.iter().collect();
+    let triage = morphtrace_analyzer::triage::for_archives(triage.as_deref(), &sources)?;
+    eprintln!(
+        "triage: {}",
+        morphtrace_analyzer::triage::judged_with(&triage)
+    );
     let (mut chosen, skipped) = findings::representatives(&d, &triage)?;
     if max > 0 && chosen.len() > max {
         chosen.truncate(max);

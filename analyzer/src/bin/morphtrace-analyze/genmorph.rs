@@ -85,7 +85,7 @@ pub struct TableArgs {
     /// Report of `morphtrace-record falsify` (PZO and step 2); without it, step 1 only.
     #[arg(long)]
     pub falsified: Option<PathBuf>,
-    /// How tables are printed: Markdown, CSV or LaTeX.
+    /// How tables are printed: Markdown, CSV, LaTeX or JSON (one array of every table).
     #[arg(long, value_enum, default_value_t = Format::Markdown)]
     pub format: Format,
     /// Also list every valid relation per function.

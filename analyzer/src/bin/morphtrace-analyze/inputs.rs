@@ -76,6 +76,12 @@ pub(crate) fn load_inputs(
 }
 
 pub(crate) fn print_tables(ts: &[Table], f: Format) {
+    // JSON: one array of every table, so that the output parses as a whole.
+    if f == Format::Json {
+        let all: Vec<serde_json::Value> = ts.iter().map(Table::json).collect();
+        println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
+        return;
+    }
     for (i, t) in ts.iter().enumerate() {
         if i > 0 {
             println!();

@@ -50,9 +50,14 @@ pub(crate) fn compare(a: CompareArgs) -> Result<ExitCode> {
         triage,
     } = a;
     let mut unreadable = false;
-    let triage = morphtrace_analyzer::triage::find(triage.as_deref())?;
     let da = load_inputs(&[a], Want::SUMMARY, &mut unreadable)?;
     let db = load_inputs(&[b], Want::SUMMARY, &mut unreadable)?;
+    let sources: Vec<_> = da.sources.iter().chain(&db.sources).collect();
+    let triage = morphtrace_analyzer::triage::for_archives(triage.as_deref(), &sources)?;
+    eprintln!(
+        "triage: {}",
+        morphtrace_analyzer::triage::judged_with(&triage)
+    );
     print_tables(&compare::compare(&da, &db, limit, &triage)?, format);
     Ok(code(unreadable))
 }
@@ -83,6 +88,19 @@ pub(crate) fn versions(a: VersionsArgs) -> Result<ExitCode> {
         }
     }
     let refs: Vec<&Archives> = loaded.iter().collect();
+    let names: Vec<String> = loaded
+        .iter()
+        .map(|d| {
+            d.sources
+                .iter()
+                .map(|s| s.path.clone())
+                .collect::<Vec<_>>()
+                .join("+")
+        })
+        .collect();
+    if let Some(why) = morphtrace_analyzer::versions::not_a_matrix(&refs, &names) {
+        anyhow::bail!("{why}");
+    }
     let labels = morphtrace_analyzer::versions::labels(&refs);
     let mut columns: Vec<morphtrace_analyzer::versions::Column> = labels
         .into_iter()
@@ -120,8 +138,13 @@ pub(crate) fn report(a: ReportArgs) -> Result<ExitCode> {
         triage,
     } = a;
     let mut unreadable = false;
-    let triage = morphtrace_analyzer::triage::find(triage.as_deref())?;
     let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
+    let sources: Vec<_> = d.sources.iter().collect();
+    let triage = morphtrace_analyzer::triage::for_archives(triage.as_deref(), &sources)?;
+    eprintln!(
+        "triage: {}",
+        morphtrace_analyzer::triage::judged_with(&triage)
+    );
     let mut ts = tables::all(&d.frames, tables::Paper::All, top)?;
     // Every class, the ones nobody has judged first.
     ts.extend(class_tables(&d.frames, &triage, Split::Separate, 0)?.0);
