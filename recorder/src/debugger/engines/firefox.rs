@@ -44,6 +44,15 @@ user_pref("extensions.update.enabled", false);
 user_pref("browser.search.update", false);
 user_pref("dom.max_script_run_time", 0);
 user_pref("javascript.options.asyncstack", true);
+user_pref("dom.ipc.processPrelaunch.enabled", false);
+user_pref("browser.tabs.remote.separatePrivilegedContentProcess", false);
+user_pref("browser.newtabpage.enabled", false);
+user_pref("browser.newtabpage.activity-stream.feeds.system.topstories", false);
+user_pref("browser.newtabpage.activity-stream.feeds.section.topstories", false);
+user_pref("extensions.pocket.enabled", false);
+user_pref("browser.places.importBookmarksHTML", false);
+user_pref("media.gmp-manager.updateEnabled", false);
+user_pref("browser.pagethumbnails.capturing_disabled", true);
 "#;
 
 /// Pages generated so far in this process (unique page names and end markers).
