@@ -4119,8 +4119,9 @@ async fn a_swallowed_breakpoint_pause_is_not_excused_as_firefoxs_closing_brace()
 /// Issue 66: a pause on an exception on one side only, at the same place as the other side's
 /// pause, shows. A loop whose second turn throws and catches on the line of a breakpoint: every
 /// real engine pauses there for the breakpoint, for the breakpoint, on the exception, then for
-/// the breakpoint; Node with a planted fault that never pauses on an exception stands at the
-/// third turn's breakpoint on the same line when the others stand on the exception. The
+/// the breakpoint; a debugger with a planted fault that never pauses on an exception (Chromium,
+/// Firefox, Bun in turn) stands at the third turn's breakpoint on the same line when real
+/// Chromium stands on the exception. The
 /// loop's variables are globals (not compared) in a browser: before, nothing at that pause
 /// differed but the reason, and the fault showed one action later, as the program's end.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -4156,23 +4157,35 @@ async fn a_missed_exception_pause_at_the_place_of_another_pause_shows() {
         assert!(rec.divergences.is_empty(), "{other}: {:?}", rec.divergences);
         o.shutdown().await;
     }
-    let mut faulty = FaultyEngine::wrap(
-        engine("chromium", CaptureOptions::default()).await,
-        Fault::MissExceptionPause,
-    );
-    let rec = lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
-    let d = rec.divergences.first().expect("the missed pause shows");
-    assert_eq!(d.kind, DivergenceKind::Exception, "{}", d.detail);
-    // The second resume: the first stood at the breakpoint in the turn that throws.
-    assert_eq!(d.action_index, 4, "{}", d.detail);
-    assert_eq!(
-        d.detail,
-        "first side paused on an exception (threw Error { }), second side there for another reason (breakpoint)"
-    );
-    assert!(!excused(&rec, d), "{:?} {:?}", d.continued, rec.notes);
-    for e in [&mut chromium, &mut faulty] {
-        e.shutdown().await;
+    // The fault planted in each engine family's debugger (CDP, Firefox's protocol, WebKit's),
+    // against real Chromium.
+    for kind in ["chromium", "firefox", "bun"] {
+        let mut faulty = FaultyEngine::wrap(
+            engine(kind, CaptureOptions::default()).await,
+            Fault::MissExceptionPause,
+        );
+        let rec = lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
+        let d = rec
+            .divergences
+            .first()
+            .unwrap_or_else(|| panic!("{kind}: the missed pause shows"));
+        assert_eq!(d.kind, DivergenceKind::Exception, "{kind}: {}", d.detail);
+        // The second resume: the first stood at the breakpoint in the turn that throws.
+        assert_eq!(d.action_index, 4, "{kind}: {}", d.detail);
+        assert_eq!(
+            d.detail,
+            "first side paused on an exception (threw Error { }), second side there for another reason (breakpoint)",
+            "{kind}"
+        );
+        assert!(
+            !excused(&rec, d),
+            "{kind}: {:?} {:?}",
+            d.continued,
+            rec.notes
+        );
+        faulty.shutdown().await;
     }
+    chromium.shutdown().await;
 }
 
 /// The fault layer's newer faults, each planted in Node against a real Node (one engine: no
