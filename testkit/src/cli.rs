@@ -25,3 +25,23 @@ pub fn undescribed(command: &clap::Command) -> Vec<String> {
     walk(command, command.get_name(), &mut missing);
     missing
 }
+
+/// The subcommands of `command` (recursively) whose summary in the list of `--help` is longer
+/// than one line of `max` characters (the rest of a description belongs in its own `--help`).
+pub fn wordy_summaries(command: &clap::Command, max: usize) -> Vec<String> {
+    fn walk(c: &clap::Command, path: &str, max: usize, out: &mut Vec<String>) {
+        for s in c.get_subcommands() {
+            let sub = format!("{path} {}", s.get_name());
+            if let Some(about) = s.get_about() {
+                let text = about.to_string();
+                if text.contains('\n') || text.chars().count() > max {
+                    out.push(format!("{sub}: {} characters", text.chars().count()));
+                }
+            }
+            walk(s, &sub, max, out);
+        }
+    }
+    let mut out = Vec::new();
+    walk(command, command.get_name(), max, &mut out);
+    out
+}

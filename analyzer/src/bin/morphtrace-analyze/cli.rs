@@ -29,26 +29,36 @@ pub(crate) struct Cli {
 
 #[derive(Subcommand)]
 pub(crate) enum Command {
+    /// What archives hold and whether they are intact.
+    ///
     /// Summarize archives: header, engines and versions, sessions by mode and outcome,
     /// divergences, programs, and integrity (what a damaged archive still holds).
     ///
     /// Exit status: 0 when every archive is intact, 3 when one had to be recovered (damaged or
     /// truncated: what could be read is reported), 1 when one cannot be read at all.
     Info(InfoArgs),
+    /// Join the shards of one campaign into one archive.
+    ///
     /// Join the shards of one campaign (`morphtrace-record run ... --shard K/N`) into one
     /// archive, as if it had been recorded unsharded: the same sessions, ids and traces. Refuses
     /// archives of different campaigns (parameters, engines, versions), and — unless
     /// --allow-missing — a shard set with a shard or a shard's task missing (an interrupted
     /// array task: continue it with --resume); a shard given twice is kept once.
     Merge(MergeArgs),
+    /// Print sessions event by event.
+    ///
     /// Print sessions event by event: actions, breakpoint locations, pauses with call stacks and
     /// variables, program ends, and the divergence if any.
     Show(ShowArgs),
+    /// Divergences and warnings in classes, with their triage verdicts.
+    ///
     /// DBDB equivalence classes: divergences by (type, last action, AST node type of the line
     /// where the last action was triggered), and warnings by (relation, transformation, AST
     /// node type), with sizes and shares, largest first; with three engines or more, the
     /// divergence classes again, grouped by suspect engine (the one that stood alone).
     Classes(ClassesArgs),
+    /// Check triage.toml and list its rules; with --check, what each rule judges.
+    ///
     /// The triage file: read and check it (every rule that excuses a difference must carry
     /// evidence, an example it judges and a near miss it must not; each is checked), then list
     /// its rules. With --check ARCHIVES: per rule, how many members of the archives it is the
@@ -56,6 +66,8 @@ pub(crate) enum Command {
     /// reviewer sees a rule that reaches further than its evidence; the members no rule
     /// judges close the list.
     Triage(TriageArgs),
+    /// Reduce every class worth a report into a bundle with a standalone reproducer.
+    ///
     /// Findings in one command: for every class not triaged as by design or as ours (new,
     /// engine bug, representation), reduce one representative with `morphtrace-record reduce`
     /// (run as a separate process: the analyzer never talks to a debugger) into DIR/NN-CLASS, a
@@ -68,31 +80,47 @@ pub(crate) enum Command {
     /// class could not be reduced (each is listed as NOT REDUCED, with what `reduce` said), 1
     /// when an archive could not be read.
     Findings(FindingsArgs),
+    /// Draw divergences to read, one per class in turn.
+    ///
     /// Draw divergences for manual inspection, one per class in turn, largest class first
     /// (DBDB §3.4), each with its trace excerpt around the divergence.
     Sample(SampleArgs),
+    /// Re-judge recorded sessions offline under other comparison policies.
+    ///
     /// Re-judge recorded differential sessions offline under the recorded comparison policy and
     /// under alternatives (compare columns; ignore variables; ignore breakpoint outputs; ignore
     /// object shells; ignore call stacks), printing how counts and classes change; and
     /// metamorphic follow-ups against their parents with their transformations' relations.
     Relations(RelationsArgs),
+    /// Regenerate the papers' evaluation tables and figures' data.
+    ///
     /// Regenerate the papers' evaluation tables: DBDB Figure 7 data, Table 2, divergence types,
     /// runtimes; ISSTA 2019 Figure 15, warnings per transformation, interactive share.
     Tables(TablesArgs),
+    /// Compare two campaigns over the same programs and seeds.
+    ///
     /// Compare two campaigns over the same programs and seeds (e.g. Chromium 155 vs 156, or a
     /// replay on a new version): changed outcomes, classes that appeared or vanished, programs.
     Compare(CompareArgs),
+    /// A version matrix: classes and outcomes across engine versions.
+    ///
     /// A version matrix (`morphtrace-record replay A --engine chromium@92 --engine chromium@110
     /// ... --out DIR`): divergence classes × versions (members per version, first and last
     /// version a class shows in), outcomes per version, and the sessions whose outcome changed
     /// between neighbouring versions. Each archive is one version (its column named by the
     /// engine that differs), ordered by version number.
     Versions(VersionsArgs),
+    /// One self-contained HTML page of tables, plots and classes.
+    ///
     /// Write a self-contained HTML report (tables and SVG plots).
     Report(ReportArgs),
+    /// Write the frames as Parquet, CSV or a partitioned dataset.
+    ///
     /// Export every DataFrame (archives, engines, sessions, actions, outputs, frames, variables,
     /// breakpoints, divergences, warnings, coverage_lines, coverage_blocks) as Parquet or CSV.
     Export(ExportArgs),
+    /// GenMorph: search, tabulate and write output relations.
+    ///
     /// Relation synthesis (GenMorph): search output relations over recorded executions of
     /// library functions, print Table II, write the relations as node tests.
     Genmorph {
@@ -361,5 +389,13 @@ mod tests {
     fn every_command_and_argument_has_a_description() {
         let missing = morphtrace_testkit::cli::undescribed(&super::Cli::command());
         assert!(missing.is_empty(), "without a description: {missing:#?}");
+    }
+
+    /// The list of subcommands in `--help` gives each one line; the rest of a description is
+    /// in the subcommand's own `--help`.
+    #[test]
+    fn every_subcommand_is_summarized_in_one_line() {
+        let wordy = morphtrace_testkit::cli::wordy_summaries(&super::Cli::command(), 90);
+        assert!(wordy.is_empty(), "summaries too long: {wordy:#?}");
     }
 }

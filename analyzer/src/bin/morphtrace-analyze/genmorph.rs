@@ -19,14 +19,20 @@ use std::time::Duration;
 
 #[derive(Subcommand)]
 pub enum GenmorphCommand {
+    /// Evolve output relations for every function in the archive.
+    ///
     /// Evolve output relations (Algorithm 1) for every function in the archive, split the
     /// budget over its input relations, keep those without false positives, apply filtering
     /// step 1 (evaluation inputs), and write them as JSON for `morphtrace-record falsify` and
     /// `genmorph table`. Prints candidate evaluations per second and the time to the final
     /// relations of each function.
     Search(SearchArgs),
+    /// GenMorph's Table II per function.
+    ///
     /// Table II per function from the archive and the relations (and a falsification report).
     Table(TableArgs),
+    /// Write the valid relations as `node --test` files.
+    ///
     /// Write the valid relations as `node --test` files (Listing 4's shape), one per function.
     Tests(TestsArgs),
 }

@@ -83,6 +83,8 @@ pub(crate) struct Cli {
 
 #[derive(Subcommand)]
 pub(crate) enum Command {
+    /// List the debuggers and profilers found here; list or install others.
+    ///
     /// List the debuggers and coverage profilers found on this machine with their versions;
     /// list the Chromium and Deno versions installable on demand (--available), or install
     /// some ahead of a campaign (--install).
@@ -91,14 +93,20 @@ pub(crate) enum Command {
     Run(RunArgs),
     /// Re-issue the actions of recorded sessions on other engines or versions.
     Replay(ReplayArgs),
+    /// Record GenMorph's executions of library functions.
+    ///
     /// GenMorph's executions: library functions (pinned npm lodash and mathjs) on coverage-guided
     /// source inputs, random evaluation inputs and their follow-ups, as the original, our swc
     /// training mutants and StrykerJS's evaluation mutants, one frame per function.
     Genmorph(GenmorphArgs),
+    /// GenMorph's filtering step 2: search inputs that break proposed relations.
+    ///
     /// GenMorph's filtering step 2 (the role of OASIs): search inputs that make the original
     /// break relations proposed by `morphtrace-analyze genmorph search` (those that passed
     /// step 1, the evaluation inputs).
     Falsify(FalsifyArgs),
+    /// Reduce a finding to a small case with a standalone reproducer.
+    ///
     /// Reduce a finding to the fewest actions and program lines that still show it, and write
     /// the reduced case with what each engine answered and a standalone reproducer into DIR: a
     /// divergence (the same type at the same kind of action, on the archive's engines), a
@@ -106,6 +114,8 @@ pub(crate) enum Command {
     /// transformation, repeated at the same place) or a coverage inconsistency (its class;
     /// C programs by C-Vise).
     Reduce(ReduceArgs),
+    /// Find the engine version where a finding appears or disappears.
+    ///
     /// Find the version where a finding (a diverged session: the same divergence type at the
     /// same kind of action, as `reduce` judges it) appears or disappears: binary search over the
     /// available versions of one engine (Chromium and Deno from the npm registry, installed as
@@ -113,6 +123,8 @@ pub(crate) enum Command {
     /// boundary probed twice. Every probe is an archive in --out. Exit 0 with a confirmed
     /// boundary, 1 otherwise.
     Bisect(BisectArgs),
+    /// Whether one program shows a class of coverage inconsistency (C-Vise's test).
+    ///
     /// Profile one program as a coverage campaign would and say whether a class of
     /// inconsistency shows (exit 0) or not (exit 1): the interestingness test C-Vise runs when
     /// `reduce` reduces a C coverage finding.
@@ -725,5 +737,13 @@ mod tests {
     fn every_command_and_argument_has_a_description() {
         let missing = morphtrace_testkit::cli::undescribed(&super::Cli::command());
         assert!(missing.is_empty(), "without a description: {missing:#?}");
+    }
+
+    /// The list of subcommands in `--help` gives each one line; the rest of a description is
+    /// in the subcommand's own `--help`.
+    #[test]
+    fn every_subcommand_is_summarized_in_one_line() {
+        let wordy = morphtrace_testkit::cli::wordy_summaries(&super::Cli::command(), 90);
+        assert!(wordy.is_empty(), "summaries too long: {wordy:#?}");
     }
 }
