@@ -13,6 +13,11 @@ use morphtrace_schema::{
 };
 use std::time::Duration;
 
+// Each test crate uses some of the faults.
+#[allow(dead_code)]
+#[path = "support/faults.rs"]
+mod faults;
+
 /// One interpreter start-up at a time keeps 2 cores from timing sessions out.
 static SERIAL: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
@@ -1940,4 +1945,65 @@ async fn a_breakpoint_placed_on_the_first_statement_is_hit_at_start() {
     );
     d.close().await;
     e.shutdown().await;
+}
+
+const MISSED: &str = "hits = 0
+for i in range(3):
+    try:
+        if i == 1: raise ValueError('one')
+    except ValueError:
+        hits += 1
+last = hits
+";
+
+/// Issue 66 on DAP: a pause on an exception on one side only, where the other side paused at
+/// the same place for a breakpoint, shows. A breakpoint on the line that raises in the loop's
+/// second turn: real debugpy pauses there for the breakpoint twice, on the exception, then for
+/// the breakpoint; against itself it agrees. debugpy with a planted fault that never pauses on
+/// an exception stands at the third turn's breakpoint when the real one stands on the
+/// exception: an exception divergence at that resume, not excused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_missed_exception_pause_on_debugpy_shows_at_the_place_of_a_breakpoint_pause() {
+    use faults::{Fault, FaultyEngine};
+    use morphtrace_schema::DivergenceKind;
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("missed.py", MISSED);
+    let actions = vec![
+        Action::PauseOnExceptions {
+            mode: ExceptionPause::All,
+        },
+        bp(3),
+        Action::Start,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+        Action::Resume,
+    ];
+    let rec = under_triage(
+        debugpy(CaptureOptions::default()).await,
+        debugpy(CaptureOptions::default()).await,
+        &p,
+        actions.clone(),
+    )
+    .await;
+    assert!(rec.divergences.is_empty(), "{:?}", details(&rec));
+    let faulty = FaultyEngine::wrap(
+        debugpy(CaptureOptions::default()).await,
+        Fault::MissExceptionPause,
+    );
+    let rec = under_triage(
+        debugpy(CaptureOptions::default()).await,
+        faulty,
+        &p,
+        actions,
+    )
+    .await;
+    let d = rec.divergences.first().expect("the missed pause shows");
+    assert_eq!(d.kind, DivergenceKind::Exception, "{}", d.detail);
+    assert_eq!(d.action_index, 4, "{}", d.detail);
+    assert_eq!(
+        d.detail,
+        "first side paused on an exception (threw ValueError: one), second side there for another reason (breakpoint)"
+    );
+    assert!(d.continued.is_none(), "{:?} {:?}", d.continued, rec.notes);
 }
