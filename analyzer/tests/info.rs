@@ -240,3 +240,28 @@ fn info_counts_judged_and_undecided_sessions_and_genmorphs_executions() {
     let n: usize = line.split_whitespace().nth(1).unwrap().parse().unwrap();
     assert!(n > 0, "{line}");
 }
+
+/// A coverage archive's `info` ends with its inconsistencies by relation and profiler (Cod's
+/// table, as `tables` prints it); a debugging archive's has none.
+#[test]
+fn coverage_archives_show_their_inconsistencies() {
+    let traces = Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces");
+    let (out, _) = text(&info(
+        &[&traces.join("coverage-csmith-fixtures.mtrace")],
+        false,
+    ));
+    let table = out
+        .split("\ninconsistencies\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{out}"));
+    assert!(
+        table.contains("| Relation | Profiler | Programs with one | Strong | Weak |"),
+        "{table}"
+    );
+    assert!(table.contains("| c2v | gcov/llvm-cov |"), "{table}");
+    let (out, _) = text(&info(
+        &[&traces.join("differential-chromium-node-dbdb.mtrace")],
+        false,
+    ));
+    assert!(!out.contains("\ninconsistencies\n"), "{out}");
+}

@@ -4,6 +4,7 @@ use crate::cli::{ExportArgs, InfoArgs, MergeArgs, ShowArgs};
 use crate::inputs::{code, load_inputs, usage, EXIT_DAMAGED, EXIT_UNREADABLE};
 use anyhow::Result;
 use morphtrace_analyzer::load::{self, Want};
+use morphtrace_analyzer::render::Format;
 use morphtrace_analyzer::{dataset, export, info, show};
 use morphtrace_schema::ArchiveReader;
 use std::process::ExitCode;
@@ -61,6 +62,9 @@ pub(crate) fn info(a: InfoArgs) -> Result<ExitCode> {
                         println!();
                     }
                     print!("{}", info::render(&i, programs));
+                    if i.by_mode_outcome.contains_key("coverage") {
+                        print!("{}", coverage_summary(path));
+                    }
                     infos.push(i);
                 }
             }
@@ -196,4 +200,20 @@ pub(crate) fn export(a: ExportArgs) -> Result<ExitCode> {
         println!("{}\t{rows} rows", p.display());
     }
     Ok(code(unreadable))
+}
+
+/// A coverage archive's inconsistencies by relation and profiler (Cod's table), as `tables`
+/// prints it; empty when the archive cannot be loaded as frames (its damage is said above).
+fn coverage_summary(path: &std::path::Path) -> String {
+    let want = Want {
+        coverage: true,
+        ..Want::SUMMARY
+    };
+    match load::load(&[path.to_path_buf()], want) {
+        Ok(d) => match morphtrace_analyzer::cod::table(&d.frames) {
+            Ok(t) => format!("inconsistencies\n{}", t.render(Format::Markdown)),
+            Err(e) => format!("inconsistencies: not tabulated ({e})\n"),
+        },
+        Err(_) => String::new(),
+    }
 }
