@@ -23,6 +23,32 @@ impl Format {
     }
 }
 
+/// The table with each cell of a `Verdict` column coloured for a terminal (ANSI): what needs
+/// a look in red (`new`, `engine bug`, `mixed`), allowed behaviour in green, the rest dim.
+pub fn coloured_verdicts(t: &Table) -> Table {
+    let mut out = t.clone();
+    let Some(v) = t
+        .columns
+        .iter()
+        .position(|c| c.eq_ignore_ascii_case("verdict"))
+    else {
+        return out;
+    };
+    for r in &mut out.rows {
+        if let Some(c) = r.get_mut(v) {
+            let code = match c.as_str() {
+                "new" => "1;31",
+                "engine bug" | "mixed" => "31",
+                "by design" | "representation" => "32",
+                "harness" => "33",
+                _ => "2",
+            };
+            *c = format!("\x1b[{code}m{c}\x1b[0m");
+        }
+    }
+    out
+}
+
 /// A titled table of text cells; numbers are formatted by whoever builds it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Table {
@@ -268,6 +294,29 @@ mod tests {
         t.push(vec!["a,b \"q\"".into(), "3".into()]);
         t.push(vec!["50%_x".into(), "4".into()]);
         t
+    }
+
+    /// Only the verdict column is coloured, each verdict by what it asks of the reader; a table
+    /// without one is left as it is.
+    #[test]
+    fn verdicts_are_coloured_by_what_they_ask() {
+        let mut v = Table::new("c", "classes", &["Size", "Verdict"]);
+        for verdict in ["new", "engine bug", "by design", "not comparable"] {
+            v.push(vec!["3".into(), verdict.into()]);
+        }
+        let c = coloured_verdicts(&v);
+        let cells: Vec<&str> = c.rows.iter().map(|r| r[1].as_str()).collect();
+        assert_eq!(
+            cells,
+            [
+                "\x1b[1;31mnew\x1b[0m",
+                "\x1b[31mengine bug\x1b[0m",
+                "\x1b[32mby design\x1b[0m",
+                "\x1b[2mnot comparable\x1b[0m"
+            ]
+        );
+        assert!(c.rows.iter().all(|r| r[0] == "3"));
+        assert_eq!(coloured_verdicts(&t()), t());
     }
 
     #[test]

@@ -82,6 +82,10 @@ pub(crate) fn print_tables(ts: &[Table], f: Format) {
         println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
         return;
     }
+    // Verdicts in colour for a person at a terminal, unless NO_COLOR (no-color.org) says not.
+    let colour = f == Format::Markdown
+        && std::io::IsTerminal::is_terminal(&std::io::stdout())
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     for (i, t) in ts.iter().enumerate() {
         if i > 0 {
             println!();
@@ -89,7 +93,14 @@ pub(crate) fn print_tables(ts: &[Table], f: Format) {
         if f == Format::Csv && ts.len() > 1 {
             println!("# {}", t.name);
         }
-        print!("{}", t.render(f));
+        if colour {
+            print!(
+                "{}",
+                morphtrace_analyzer::render::coloured_verdicts(t).render(f)
+            );
+        } else {
+            print!("{}", t.render(f));
+        }
     }
 }
 
