@@ -138,20 +138,19 @@ pub fn for_archives(
     if t.path.is_some() {
         return Ok(t);
     }
-    let recorded: Vec<(&str, &str)> = sources
+    let texts: Vec<&str> = sources
         .iter()
-        .filter_map(|s| {
-            s.header
-                .campaign
-                .param("lockstep.triage.text")
-                .map(|t| (s.path.as_str(), t))
-        })
+        .filter_map(|s| s.header.campaign.param(RECORDED_TEXT))
         .collect();
-    match recorded.first() {
-        Some((archive, text)) if recorded.iter().all(|(_, t)| t == text) => Triage::parse(
-            text,
-            std::path::Path::new(&format!("the triage recorded in {archive}")),
-        ),
+    let first = sources
+        .iter()
+        .find(|s| s.header.campaign.param(RECORDED_TEXT).is_some());
+    match first {
+        Some(s) if texts.iter().all(|t| *t == texts[0]) => recorded(
+            &s.header,
+            std::path::Path::new(&format!("the triage recorded in {}", s.path)),
+        )
+        .unwrap_or(Ok(t)),
         _ => Ok(t),
     }
 }

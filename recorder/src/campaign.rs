@@ -387,7 +387,10 @@ pub fn lockstep_params(t: &morphtrace_schema::triage::Triage) -> Vec<(String, St
         ),
         ("lockstep.triage.sha256".into(), t.digest()),
         ("lockstep.triage.rules".into(), t.rules.len().to_string()),
-        ("lockstep.triage.text".into(), t.text.clone()),
+        (
+            morphtrace_schema::triage::RECORDED_TEXT.into(),
+            t.text.clone(),
+        ),
     ]
 }
 

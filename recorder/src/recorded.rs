@@ -105,13 +105,10 @@ pub fn engines<'h>(
 
 /// The triage an archive's campaign went on under (`lockstep.triage.text`), if it recorded one.
 pub fn triage(header: &ArchiveHeader) -> Result<Option<Triage>, RecordedError> {
-    let Some(text) = header.campaign.param("lockstep.triage.text") else {
-        return Ok(None);
-    };
-    Ok(Some(Triage::parse(
-        text,
-        Path::new("the archive's lockstep.triage"),
-    )?))
+    Ok(
+        morphtrace_schema::triage::recorded(header, Path::new("the archive's lockstep.triage"))
+            .transpose()?,
+    )
 }
 
 /// How long the recording waited for one action's answer (the campaign's parameter).

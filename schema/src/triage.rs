@@ -578,6 +578,19 @@ pub fn engine_matches(pattern: &str, label: &str) -> bool {
         || glob(pattern, label)
 }
 
+/// The header parameter that holds the text of the triage a campaign went on under.
+pub const RECORDED_TEXT: &str = "lockstep.triage.text";
+
+/// The triage a campaign went on under, as its archive recorded it, if it recorded one;
+/// `label` names it in errors and as its `path`.
+pub fn recorded(
+    header: &crate::ArchiveHeader,
+    label: &Path,
+) -> Option<Result<Triage, TriageError>> {
+    let text = header.campaign.param(RECORDED_TEXT)?;
+    Some(Triage::parse(text, label))
+}
+
 /// The triage file to use: the one given, else `triage.toml` in the current directory or the
 /// nearest parent that has one (a repository's), else none.
 pub fn find(given: Option<&Path>) -> Result<Triage, TriageError> {

@@ -45,3 +45,12 @@ pub fn wordy_summaries(command: &clap::Command, max: usize) -> Vec<String> {
     walk(command, command.get_name(), max, &mut out);
     out
 }
+
+/// The two checks of a binary's command line, as its tests run them: every subcommand and
+/// argument described, every subcommand summarized in one line of `max` characters.
+pub fn assert_help_is_complete(command: &clap::Command, max: usize) {
+    let missing = undescribed(command);
+    assert!(missing.is_empty(), "without a description: {missing:#?}");
+    let wordy = wordy_summaries(command, max);
+    assert!(wordy.is_empty(), "summaries too long: {wordy:#?}");
+}

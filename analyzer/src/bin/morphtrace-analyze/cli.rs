@@ -382,20 +382,11 @@ pub(crate) struct ExportArgs {
 
 #[cfg(test)]
 mod tests {
-    use clap::CommandFactory;
-
-    /// Every subcommand and every argument says what it is in `--help`.
+    /// Every subcommand and argument says what it is in `--help`, and the list of subcommands
+    /// gives each one line (the rest of a description is in its own `--help`).
     #[test]
-    fn every_command_and_argument_has_a_description() {
-        let missing = morphtrace_testkit::cli::undescribed(&super::Cli::command());
-        assert!(missing.is_empty(), "without a description: {missing:#?}");
-    }
-
-    /// The list of subcommands in `--help` gives each one line; the rest of a description is
-    /// in the subcommand's own `--help`.
-    #[test]
-    fn every_subcommand_is_summarized_in_one_line() {
-        let wordy = morphtrace_testkit::cli::wordy_summaries(&super::Cli::command(), 90);
-        assert!(wordy.is_empty(), "summaries too long: {wordy:#?}");
+    fn every_command_and_argument_is_described_and_summarized_in_one_line() {
+        use clap::CommandFactory;
+        morphtrace_testkit::cli::assert_help_is_complete(&super::Cli::command(), 90);
     }
 }
