@@ -146,6 +146,66 @@ impl Heritages {
     }
 }
 
+/// The program's named classes (declarations and named class expressions): each one's name and
+/// where it begins and ends. Inside its braces a class's name is bound in a scope of the class
+/// (ECMAScript's ClassDefinitionEvaluation), apart from any outer binding of the same name.
+#[derive(Debug, Default)]
+pub struct NamedClasses {
+    classes: Vec<(String, Location, Location)>,
+}
+
+struct CollectNamed<'a> {
+    parsed: &'a crate::Parsed<'a>,
+    out: NamedClasses,
+}
+
+impl CollectNamed<'_> {
+    fn push(&mut self, name: &ast::Ident, class: &ast::Class) {
+        let p = self.parsed;
+        let (lo, hi) = p.range(class.span);
+        self.out.classes.push((
+            name.sym.to_string(),
+            p.positions.location(lo),
+            p.positions.location(hi),
+        ));
+    }
+}
+
+impl Visit for CollectNamed<'_> {
+    fn visit_class_decl(&mut self, d: &ast::ClassDecl) {
+        self.push(&d.ident, &d.class);
+        d.visit_children_with(self);
+    }
+    fn visit_class_expr(&mut self, e: &ast::ClassExpr) {
+        if let Some(name) = &e.ident {
+            self.push(name, &e.class);
+        }
+        e.visit_children_with(self);
+    }
+}
+
+impl NamedClasses {
+    /// The program's named classes; `None` where it does not parse.
+    pub fn scan(text: &str) -> Option<NamedClasses> {
+        crate::parse(text, crate::Goal::Program, |parsed| {
+            let mut c = CollectNamed {
+                parsed,
+                out: NamedClasses::default(),
+            };
+            parsed.program.visit_with(&mut c);
+            c.out
+        })
+        .ok()
+    }
+
+    /// Whether `at` lies inside a class named `name` (its own name is bound there).
+    pub fn inside(&self, name: &str, at: Location) -> bool {
+        self.classes
+            .iter()
+            .any(|(n, from, to)| n == name && *from < at && at < *to)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -182,6 +242,20 @@ mod tests {
             "an object literal's method"
         );
         assert_eq!(c.class_of_params_at(at(5, 5)), None, "the static block");
+    }
+
+    #[test]
+    fn where_a_class_binds_its_own_name() {
+        let text = "var acc = 0;\nclass C1 {\n  static {\n    acc = 1;\n  }\n}\nconst D = class E {\n  m() {}\n};\nconst F = class {};\nacc = 2;\n";
+        let c = NamedClasses::scan(text).unwrap();
+        assert!(c.inside("C1", at(4, 5)), "a static block");
+        assert!(!c.inside("C1", at(2, 1)), "where it begins");
+        assert!(!c.inside("C1", at(11, 1)), "after it");
+        assert!(!c.inside("acc", at(4, 5)), "another name");
+        assert!(c.inside("E", at(8, 3)), "a named class expression");
+        assert!(!c.inside("D", at(8, 3)), "the binding it is assigned to");
+        assert!(!c.inside("F", at(10, 18)), "an anonymous class");
+        assert!(NamedClasses::scan("class {").is_none());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::session::DivergenceKind;
 use crate::trace::{AsyncFrames, Output, PauseState, Scope, ScopeKind};
 use crate::value::Value;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Which details of two outputs must agree. The default is DBDB's: lines (not columns) of
 /// breakpoints and pauses, function names of the call stack, and variables with their values.
@@ -33,6 +33,43 @@ pub struct ComparisonPolicy {
     /// nothing was thrown).
     #[serde(default = "yes")]
     pub exception_pauses: bool,
+    /// At one pause, the features divergences already gone past there have judged: compared
+    /// no more at that pause, everything else still is (an excused difference masks only
+    /// itself). Empty but in lockstep's live comparison of one action; never recorded.
+    #[serde(skip)]
+    pub mask: PauseMask,
+}
+
+/// The features of one pause that divergences already gone past have judged: the call stack's
+/// names, the async stack, the thrown value, variables by name. A pause's place is never
+/// masked: two pauses apart compare nothing else.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PauseMask {
+    pub call_stack: bool,
+    pub async_stack: bool,
+    pub exception: bool,
+    pub variables: BTreeSet<String>,
+}
+
+impl PauseMask {
+    /// Masks the feature the divergence (`kind`, `detail`) at a pause is about: whether that
+    /// masked something not masked before (false for a feature that cannot be masked, or one
+    /// already masked: comparing again would find the same difference).
+    pub fn cover(&mut self, kind: &DivergenceKind, detail: &str) -> bool {
+        let newly = |flag: &mut bool| !std::mem::replace(flag, true);
+        match kind {
+            DivergenceKind::CallStack => newly(&mut self.call_stack),
+            DivergenceKind::AsyncStack => newly(&mut self.async_stack),
+            // A thrown value told apart, not a pause on an exception on one side only (the
+            // two sides are then at one place for different reasons: not in step).
+            DivergenceKind::Exception if detail.starts_with("threw ") => newly(&mut self.exception),
+            DivergenceKind::Variables => match crate::triage::variable_name(detail) {
+                Some(name) => self.variables.insert(name.to_string()),
+                None => false,
+            },
+            _ => false,
+        }
+    }
 }
 
 fn yes() -> bool {
@@ -49,6 +86,7 @@ impl Default for ComparisonPolicy {
             object_shells: true,
             async_stack: true,
             exception_pauses: true,
+            mask: PauseMask::default(),
         }
     }
 }
@@ -136,7 +174,8 @@ fn pause_divergence(
             ),
         ));
     }
-    if policy.call_stack {
+    let mask = &policy.mask;
+    if policy.call_stack && !mask.call_stack {
         let fa: Vec<&str> = a.stack.iter().map(|f| f.function.as_str()).collect();
         let fb: Vec<&str> = b.stack.iter().map(|f| f.function.as_str()).collect();
         if fa != fb {
@@ -152,7 +191,7 @@ fn pause_divergence(
             ));
         }
     }
-    if policy.async_stack {
+    if policy.async_stack && !mask.async_stack {
         if let Some(message) = async_stack_difference(a, b) {
             return Some((DivergenceKind::AsyncStack, message));
         }
@@ -162,14 +201,18 @@ fn pause_divergence(
             return Some((DivergenceKind::Exception, detail));
         }
     }
-    if let (Some(x), Some(y)) = (&a.exception, &b.exception) {
+    if let (Some(x), Some(y), false) = (&a.exception, &b.exception, mask.exception) {
         if !same_thrown(x, y, policy) {
             return Some((DivergenceKind::Exception, format!("threw {} vs {}", x, y)));
         }
     }
     if policy.variables {
-        let va = visible_variables(a.top_scopes());
-        let vb = visible_variables(b.top_scopes());
+        fn unmasked<'p>(p: &'p PauseState, mask: &PauseMask) -> BTreeMap<&'p str, &'p Value> {
+            let mut v = visible_variables(p.top_scopes());
+            v.retain(|name, _| !mask.variables.contains(*name));
+            v
+        }
+        let (va, vb) = (unmasked(a, mask), unmasked(b, mask));
         for (name, x) in &va {
             match vb.get(name) {
                 None => {
@@ -233,6 +276,12 @@ fn exception_pause_on_one_side(a: &PauseState, b: &PauseState) -> Option<String>
     ))
 }
 
+/// Said of a class's own name that one side shows uninitialized inside that class where the
+/// other shows it optimized out or as a function (the class): the class binds its name in a scope
+/// of its own, which one engine lists and another leaves out, showing an outer binding of the name.
+pub const OWN_NAME_UNINITIALIZED: &str =
+    "side shows the name uninitialized inside the class it names, the other side optimized out or the class";
+
 /// Said of a binding one side shows uninitialized and the other with a value (not `undefined`,
 /// which is how Node 20 and older V8 show a binding in its dead zone), both paused at the same
 /// line and column: at one place of the program the binding is in its temporal dead zone or it
@@ -246,7 +295,13 @@ fn dead_zone_remark(a: &PauseState, b: &PauseState, x: &Value, y: &Value) -> &'s
     if a.location != b.location {
         return "";
     }
-    let shows = |v: &Value| !matches!(v, Value::Uninitialized | Value::Undefined);
+    // Optimized out or unavailable: the engine says it cannot show one.
+    let shows = |v: &Value| {
+        !matches!(
+            v,
+            Value::Uninitialized | Value::Undefined | Value::OptimizedOut | Value::Unavailable
+        )
+    };
     match (x, y) {
         (v, Value::Uninitialized) if shows(v) => VALUE_IN_DEAD_ZONE_FIRST,
         (Value::Uninitialized, v) if shows(v) => VALUE_IN_DEAD_ZONE_SECOND,
@@ -771,6 +826,22 @@ pub fn compare_outputs(
             DivergenceKind::Other("output".into()),
             format!("{} vs {}", x.name(), y.name()),
         )),
+    }
+}
+
+/// Whether two engines stand at one place again, after steps taken to bring them back in step:
+/// paused on the same line (and column, where the policy compares columns) in stacks of one
+/// depth, or both ended. What they show there compares apart, as an action's answers do, so a
+/// difference met where they meet again is a divergence, not a reason to step on.
+pub fn same_place(a: &Output, b: &Output, policy: &ComparisonPolicy) -> bool {
+    match (a, b) {
+        (Output::Paused(x), Output::Paused(y)) => {
+            x.location.line == y.location.line
+                && (!policy.columns || x.location.column == y.location.column)
+                && x.stack.len() == y.stack.len()
+        }
+        (Output::Finished { .. }, Output::Finished { .. }) => true,
+        _ => false,
     }
 }
 
@@ -1377,6 +1448,72 @@ mod async_stack_tests {
         let mut off = policy.clone();
         assert!(off.set("exception_pauses", false));
         assert_eq!(pause_divergence(&thrown, &breakpoint, &off), None);
+    }
+
+    /// Issue 66: an excused difference at a pause masks only itself. Two pauses that differ in
+    /// a frame's name, a hidden variable and another variable's value: masking what was gone
+    /// past shows the next difference, until nothing is left; the place is never masked.
+    #[test]
+    fn a_mask_hides_only_what_it_names() {
+        use crate::trace::Variable;
+        let with = |names: &[(&str, f64)], top: &str| {
+            let mut p = at(&[(top, 3), ("", 9)]);
+            p.stack[0].scopes = vec![Scope {
+                kind: ScopeKind::Local,
+                name: None,
+                variables: names
+                    .iter()
+                    .map(|(n, v)| Variable {
+                        name: n.to_string(),
+                        value: Value::Number(*v),
+                        reported: None,
+                    })
+                    .collect(),
+            }];
+            p
+        };
+        let a = with(&[("a", 1.0), ("b", 2.0)], "f");
+        let b = with(&[("b", 3.0)], "anonymous");
+        let mut policy = ComparisonPolicy::default();
+        let mut seen = Vec::new();
+        while let Some((kind, detail)) = pause_divergence(&a, &b, &policy) {
+            assert!(policy.mask.cover(&kind, &detail), "{detail} masked twice");
+            seen.push(detail);
+        }
+        assert_eq!(
+            seen,
+            [
+                "stack [f, ] vs [anonymous, ]",
+                "a only on the first side",
+                "b: 2 vs 3"
+            ]
+        );
+        // Masked again: nothing new.
+        assert!(!policy
+            .mask
+            .cover(&DivergenceKind::Variables, "a only on the first side"));
+        // A place apart is never masked, nor is an exception pause on one side only.
+        let mut mask = PauseMask::default();
+        assert!(!mask.cover(&DivergenceKind::PauseLocation, "paused at 3:0 vs 4:0"));
+        assert!(!mask.cover(
+            &DivergenceKind::Exception,
+            "first side paused on an exception (threw 7), second side there for another reason (breakpoint)"
+        ));
+        assert!(mask.cover(&DivergenceKind::Exception, "threw 7 vs 8"));
+        // Pauses at one place and depth are where a resync meets; ended programs too.
+        let p = |x: PauseState| Output::Paused(x);
+        assert!(same_place(&p(a.clone()), &p(b.clone()), &policy));
+        assert!(!same_place(
+            &p(a.clone()),
+            &p(at(&[("f", 4), ("", 9)])),
+            &policy
+        ));
+        assert!(!same_place(&p(a.clone()), &p(at(&[("f", 3)])), &policy));
+        let end = Output::Finished {
+            outcome: crate::trace::ProgramOutcome::Completed,
+        };
+        assert!(same_place(&end, &end.clone(), &policy));
+        assert!(!same_place(&p(a), &end, &policy));
     }
 }
 

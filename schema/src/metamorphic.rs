@@ -665,6 +665,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
         // The relations say themselves where a follow-up must pause on an exception (a
         // transformation may add or remove exception pauses at a place the parent paused).
         exception_pauses: false,
+        ..ComparisonPolicy::default()
     };
     let violation = |event_index: Option<u32>,
                      parent_event_index: Option<u32>,

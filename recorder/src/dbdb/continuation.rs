@@ -14,7 +14,7 @@
 use super::Lockstep;
 use crate::debugger::DebuggerError;
 use morphtrace_js::nodes::LineNodes;
-use morphtrace_schema::dbdb::{compare_outputs, ONE_FRAME_FURTHER};
+use morphtrace_schema::dbdb::{same_place, ONE_FRAME_FURTHER};
 use morphtrace_schema::fact::Fact;
 use morphtrace_schema::triage::{variable_name, Family, Member, Triage, Verdict};
 use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
@@ -58,6 +58,17 @@ impl<'a> GoOn<'a> {
         self.nodes
             .get_or_insert_with(|| LineNodes::of_language(self.program, self.language))
     }
+}
+
+/// How a session went on past a divergence.
+pub(super) struct Went {
+    /// What judged it and what was done, as the divergence's `continued` says.
+    pub how: String,
+    /// Where steps taken to bring the engines back in step left them (engine order, the
+    /// engines in lockstep): what they show there compares next. `None`: the engines stand
+    /// where they answered the action (a difference in what one pause shows, a breakpoint
+    /// removed again).
+    pub resynced: Option<Vec<Output>>,
 }
 
 impl Lockstep<'_> {
@@ -182,7 +193,7 @@ impl Lockstep<'_> {
         d: &mut Divergence,
         active: &[usize],
         outputs: &[Output],
-    ) -> Result<Option<String>, DebuggerError> {
+    ) -> Result<Option<Went>, DebuggerError> {
         let member = self.member(d);
         let Some(go) = self.go_on.as_ref() else {
             return Ok(None);
@@ -193,14 +204,12 @@ impl Lockstep<'_> {
                 .map(|i| (i, go.triage.rules[i].clone(), m))
                 .filter(|(_, r, _)| {
                     // A known bug is gone past only where being back in step needs no account of
-                    // who behaves how: a breakpoint removed everywhere, values shown at one place.
+                    // who behaves how: a breakpoint removed everywhere, what one pause shows.
                     // The stepping resyncs follow an excusing rule's account of the engine apart.
                     r.excuses()
                         || (r.verdict == Verdict::EngineBug
-                            && matches!(
-                                d.kind,
-                                DivergenceKind::BreakpointLocation | DivergenceKind::Variables
-                            ))
+                            && (d.kind == DivergenceKind::BreakpointLocation
+                                || shown_at_one_place(d)))
                 })
         });
         if let Some((i, rule, member)) = judged {
@@ -215,7 +224,12 @@ impl Lockstep<'_> {
                 .back_in_step(d, active, outputs, &rule, &member)
                 .await?
             {
-                Ok(how) => return Ok(Some(format!("{why}: {how}"))),
+                Ok((how, resynced)) => {
+                    return Ok(Some(Went {
+                        how: format!("{why}: {how}"),
+                        resynced,
+                    }))
+                }
                 Err(no_way) => {
                     self.rec.notes.push((
                         "lockstep stopped".into(),
@@ -235,17 +249,18 @@ impl Lockstep<'_> {
                 if active.len() > 2 {
                     self.active[k] = false;
                     let name = self.label(k);
-                    return Ok(Some(format!(
-                        "{name} stood alone: left out, the others go on in lockstep"
-                    )));
+                    return Ok(Some(Went {
+                        how: format!("{name} stood alone: left out, the others go on in lockstep"),
+                        resynced: None,
+                    }));
                 }
             }
         }
         Ok(None)
     }
 
-    /// Brings the engines back in step after an excused divergence: `Ok(how)`, or `Err(why
-    /// not)`.
+    /// Brings the engines back in step after an excused divergence: `Ok((how, where the steps
+    /// left them))`, or `Err(why not)`.
     async fn back_in_step(
         &mut self,
         d: &Divergence,
@@ -253,7 +268,7 @@ impl Lockstep<'_> {
         outputs: &[Output],
         rule: &morphtrace_schema::triage::Rule,
         member: &Member,
-    ) -> Result<Result<String, String>, DebuggerError> {
+    ) -> Result<Result<(String, Option<Vec<Output>>), String>, DebuggerError> {
         match (&d.kind, &d.action) {
             // Placed differently, or refused on one side: removed again on every engine that
             // placed it; the actions go on without it.
@@ -279,21 +294,32 @@ impl Lockstep<'_> {
                     }
                 }
                 self.undone = true;
-                Ok(Ok(
-                    "the breakpoint removed on every engine that placed it".into()
-                ))
+                Ok(Ok((
+                    "the breakpoint removed on every engine that placed it".into(),
+                    None,
+                )))
             }
             // A step out that one side took past a generator's `yield` (it is one frame further
             // in, stopped at a breakpoint in the generator on the way): the others resume to it.
+            // Which side is further in is read from the stacks, not from the rule (an engine-bug
+            // rule names the engine at fault, which is the one that is not).
             (DivergenceKind::CallStack, Action::StepOut)
                 if d.detail.contains(ONE_FRAME_FURTHER) =>
             {
-                let Some(ahead) = self.behaving(rule, member, active) else {
-                    return Ok(Err(
-                        "the rule does not say which engine is further in".into()
-                    ));
+                let depth = |o: &Output| match o {
+                    Output::Paused(p) => p.stack.len(),
+                    _ => 0,
                 };
-                let others: Vec<usize> = active.iter().copied().filter(|&k| k != ahead).collect();
+                let deepest = outputs.iter().map(depth).max().unwrap_or(0);
+                let further_in = |k: usize| depth(&outputs[k]) == deepest;
+                let positions = 0..active.len();
+                let (ahead, others): (Vec<usize>, Vec<usize>) =
+                    positions.partition(|&k| further_in(k));
+                let (Some(&first_ahead), false) = (ahead.first(), others.is_empty()) else {
+                    return Ok(Err("no side is one frame further in".into()));
+                };
+                let first_ahead = active[first_ahead];
+                let others: Vec<usize> = others.into_iter().map(|k| active[k]).collect();
                 let (resumes, in_step) = self
                     .step_until_in_step(
                         active,
@@ -303,21 +329,25 @@ impl Lockstep<'_> {
                         MAX_EXTRA_STEPS,
                     )
                     .await?;
-                if in_step {
-                    return Ok(Ok(format!(
-                        "{resumes} extra resume(s) of the others brought the engines to {}'s pause",
-                        self.label(ahead)
+                if let Some(at) = in_step {
+                    return Ok(Ok((
+                        format!(
+                            "{resumes} extra resume(s) of the others brought the engines to {}'s pause",
+                            self.label(first_ahead)
+                        ),
+                        Some(at),
                     )));
                 }
                 Ok(Err(format!(
                     "{resumes} extra resumes of the others did not reach {}'s pause",
-                    self.label(ahead)
+                    self.label(first_ahead)
                 )))
             }
             // The same place, shown differently: the engines are in step; go on comparing.
-            (DivergenceKind::Variables | DivergenceKind::CallStack, _) => {
-                Ok(Ok("the engines are in step (shown differently only)".into()))
-            }
+            _ if shown_at_one_place(d) => Ok(Ok((
+                "the engines are in step (shown differently only)".into(),
+                None,
+            ))),
             // Pauses apart: the engine the rule names steps on (the same action) until it is
             // where the others are; where both sides pause once apart (V8 at a `return`,
             // SpiderMonkey at the closing brace), the others step once more too. A step that
@@ -363,11 +393,14 @@ impl Lockstep<'_> {
                 let (steps, in_step) = self
                     .step_until_in_step(active, outputs, &groups, a, rounds)
                     .await?;
-                if in_step {
-                    return Ok(Ok(format!(
-                        "{steps} extra {} step(s), {} first, brought the engines back in step",
-                        a.name(),
-                        self.label(behind)
+                if let Some(at) = in_step {
+                    return Ok(Ok((
+                        format!(
+                            "{steps} extra {} step(s), {} first, brought the engines back in step",
+                            a.name(),
+                            self.label(behind)
+                        ),
+                        Some(at),
                     )));
                 }
                 Ok(Err(format!(
@@ -385,8 +418,10 @@ impl Lockstep<'_> {
     }
 
     /// Applies `action` to each group of engines in turn (a finished engine sitting out), for
-    /// at most `rounds` rounds, until every answer agrees: how many were applied, and whether
-    /// the engines are back in step.
+    /// at most `rounds` rounds, until the engines stand at one place again (`same_place`): how
+    /// many were applied, and each engine's last answer where they do. What they show there is
+    /// the caller's to compare: a difference met where they meet again is recorded, not
+    /// stepped past.
     async fn step_until_in_step(
         &mut self,
         active: &[usize],
@@ -394,7 +429,7 @@ impl Lockstep<'_> {
         groups: &[Vec<usize>],
         action: &Action,
         rounds: usize,
-    ) -> Result<(usize, bool), DebuggerError> {
+    ) -> Result<(usize, Option<Vec<Output>>), DebuggerError> {
         let mut current: Vec<Output> = outputs.to_vec();
         let mut steps = 0;
         for _ in 0..rounds {
@@ -419,16 +454,16 @@ impl Lockstep<'_> {
                 }
                 if current
                     .iter()
-                    .all(|o| compare_outputs(&current[0], o, self.policy).is_none())
+                    .all(|o| same_place(&current[0], o, self.policy))
                 {
-                    return Ok((steps, true));
+                    return Ok((steps, Some(current)));
                 }
                 if active.iter().all(|&k| self.finished[k]) {
-                    return Ok((steps, false));
+                    return Ok((steps, None));
                 }
             }
         }
-        Ok((steps, false))
+        Ok((steps, None))
     }
 
     /// The engine in lockstep that the rule says behaves so in `member`.
@@ -452,5 +487,20 @@ impl Lockstep<'_> {
             .as_ref()
             .and_then(|g| g.labels.get(k).cloned())
             .unwrap_or_default()
+    }
+}
+
+/// Whether divergence `d` is a difference in what the engines show at one place, where they
+/// stand in step: a pause's stack, async stack, variables or thrown value, an evaluation's
+/// answer, a variable read back. Not a pause on an exception on one side only (its next step
+/// differs).
+fn shown_at_one_place(d: &Divergence) -> bool {
+    match &d.kind {
+        DivergenceKind::Variables
+        | DivergenceKind::CallStack
+        | DivergenceKind::AsyncStack
+        | DivergenceKind::Evaluation => true,
+        DivergenceKind::Exception => d.detail.starts_with("threw "),
+        _ => false,
     }
 }

@@ -12,7 +12,7 @@ use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
 use crate::task::{session_key, ExceptionChoice, Plan, RandomParams, Task};
 use futures_util::future::join_all;
 use morphtrace_js::calls::BuiltInArguments;
-use morphtrace_js::classes::{ClassParams, Heritages};
+use morphtrace_js::classes::{ClassParams, Heritages, NamedClasses};
 use morphtrace_js::exits::Exits;
 use morphtrace_js::loops::HeadIterables;
 use morphtrace_js::python::{InGenerator, PythonTree};
@@ -23,8 +23,8 @@ use morphtrace_schema::triage::Triage;
 use morphtrace_schema::Language;
 use morphtrace_schema::{
     Action, BreakpointId, ConditionCheck, Divergence, DivergenceKind, DivergencePair,
-    DivergenceSide, EngineRef, Event, EventKind, Location, LogLine, Output, ProgramOutcome,
-    SessionMode, SessionOutcome, Trace,
+    DivergenceSide, EngineRef, Event, EventKind, Location, LogLine, ObjectKind, Output,
+    ProgramOutcome, SessionMode, SessionOutcome, Trace, Value,
 };
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -153,6 +153,10 @@ pub fn rng_for(seed: u64, program: &morphtrace_schema::ProgramHash) -> ChaCha8Rn
     ChaCha8Rng::seed_from_u64(h)
 }
 
+/// At most this many divergences are recorded at one action: the features of one pause, then
+/// what the engines show where resyncs bring them back in step.
+const MAX_DIVERGENCES_PER_ACTION: usize = 8;
+
 struct Lockstep<'a> {
     debuggers: Vec<Box<dyn Debugger>>,
     rec: &'a mut Recording,
@@ -181,6 +185,7 @@ struct Lockstep<'a> {
     exits: std::sync::OnceLock<Option<Exits>>,
     class_params: std::sync::OnceLock<Option<ClassParams>>,
     heritages: std::sync::OnceLock<Option<Heritages>>,
+    named_classes: std::sync::OnceLock<Option<NamedClasses>>,
     built_in_arguments: std::sync::OnceLock<Option<BuiltInArguments>>,
     head_iterables: std::sync::OnceLock<Option<HeadIterables>>,
     discriminants: std::sync::OnceLock<Option<Discriminants>>,
@@ -271,27 +276,54 @@ impl Lockstep<'_> {
         }
         self.rec.actions += 1;
         self.undone = false;
-        let mut diverged = self.compare(&active, &outputs, index, action);
-        if diverged.as_ref().is_some_and(|d| {
-            matches!(
-                d.kind,
-                DivergenceKind::PauseLocation | DivergenceKind::Termination
-            )
-        }) && self.check_conditions(&active, &mut outputs).await?
-        {
-            diverged = self.compare(&active, &outputs, index, action);
-        }
-        if let Some(mut d) = diverged {
+        // What compares: the action's answers, then where a resync brought the engines back
+        // in step; at one pause, what divergences gone past there judged is masked, and the
+        // rest of the pause still compares (an excused difference masks only itself).
+        let mut policy = self.policy.clone();
+        let mut current = outputs.clone();
+        for round in 0..MAX_DIVERGENCES_PER_ACTION {
+            let mut diverged = self.compare(&active, &current, index, action, &policy);
+            if round == 0
+                && diverged.as_ref().is_some_and(|d| {
+                    matches!(
+                        d.kind,
+                        DivergenceKind::PauseLocation | DivergenceKind::Termination
+                    )
+                })
+                && self.check_conditions(&active, &mut current).await?
+            {
+                outputs.clone_from(&current);
+                diverged = self.compare(&active, &current, index, action, &policy);
+            }
+            let Some(mut d) = diverged else { break };
             d.facts = self.facts(&d, &active).await?;
-            let how = self.go_on_past(&mut d, &active, &outputs).await?;
-            if how.is_none() {
+            let went = self.go_on_past(&mut d, &active, &current).await?;
+            let (how, resynced) = match went {
+                Some(w) => (Some(w.how), w.resynced),
+                None => (None, None),
+            };
+            let stopped = how.is_none();
+            if stopped {
                 self.stopped = true;
                 self.rec.outcome = Some(SessionOutcome::Diverged);
             }
+            let (kind, detail) = (d.kind.clone(), d.detail.clone());
             self.rec.diverged(Divergence {
                 continued: how,
                 ..d
             });
+            if stopped {
+                break;
+            }
+            if let Some(r) = resynced {
+                // Back in step at a new place: everything there compares.
+                current = r;
+                policy.mask = Default::default();
+            } else if !(current.iter().all(|o| matches!(o, Output::Paused(_)))
+                && policy.mask.cover(&kind, &detail))
+            {
+                break;
+            }
         }
         Ok(outputs)
     }
@@ -388,6 +420,7 @@ impl Lockstep<'_> {
         outputs: &[Output],
         index: u32,
         action: &Action,
+        policy: &ComparisonPolicy,
     ) -> Option<Divergence> {
         // Outputs first, then what logpoints logged meanwhile.
         // The action's place in the first active engine's own trace (an engine that joined or
@@ -406,49 +439,45 @@ impl Lockstep<'_> {
                 let t = &self.rec.traces[active[k]];
                 (t, own_of(t))
             };
-            compare_answers(
-                [side(a), side(b)],
-                action,
-                &outputs[a],
-                &outputs[b],
-                self.policy,
-            )
-            .map(|(kind, mut detail)| {
-                let exit = self.exit_remark(&kind, &detail, action, &outputs[a], &outputs[b]);
-                detail.push_str(&exit);
-                let head = self.head_remark(&kind, &detail, &outputs[a], &outputs[b]);
-                detail.push_str(&head);
-                let switch = self.discriminant_remark(&kind, &detail, &outputs[a], &outputs[b]);
-                detail.push_str(&switch);
-                let heritage = self.heritage_remark(&kind, action, &outputs[a], &outputs[b]);
-                detail.push_str(&heritage);
-                detail.push_str(&self.brace_breakpoint_remark(&kind, &outputs[a], &outputs[b]));
-                detail.push_str(&self.class_definition_remark(
-                    &kind,
-                    action,
-                    &outputs[a],
-                    &outputs[b],
-                ));
-                let (trace, own) = side(a);
-                let before = morphtrace_schema::dbdb::pause_before(trace, own);
-                detail.push_str(&self.again_remark(
-                    &kind,
-                    action,
-                    before,
-                    &outputs[a],
-                    &outputs[b],
-                ));
-                (kind, detail)
-            })
-            .or_else(|| {
-                morphtrace_schema::dbdb::compare_logs(
-                    &self.rec.traces[active[a]],
-                    &self.rec.traces[active[b]],
-                    index,
-                    morphtrace_schema::dbdb::timed_out(&outputs[a])
-                        && morphtrace_schema::dbdb::timed_out(&outputs[b]),
-                )
-            })
+            compare_answers([side(a), side(b)], action, &outputs[a], &outputs[b], policy)
+                .map(|(kind, mut detail)| {
+                    let exit = self.exit_remark(&kind, &detail, action, &outputs[a], &outputs[b]);
+                    detail.push_str(&exit);
+                    let head = self.head_remark(&kind, &detail, &outputs[a], &outputs[b]);
+                    detail.push_str(&head);
+                    let switch = self.discriminant_remark(&kind, &detail, &outputs[a], &outputs[b]);
+                    detail.push_str(&switch);
+                    let heritage = self.heritage_remark(&kind, action, &outputs[a], &outputs[b]);
+                    detail.push_str(&heritage);
+                    let own = self.own_name_remark(&kind, &detail, &outputs[a], &outputs[b]);
+                    detail.push_str(&own);
+                    detail.push_str(&self.brace_breakpoint_remark(&kind, &outputs[a], &outputs[b]));
+                    detail.push_str(&self.class_definition_remark(
+                        &kind,
+                        action,
+                        &outputs[a],
+                        &outputs[b],
+                    ));
+                    let (trace, own) = side(a);
+                    let before = morphtrace_schema::dbdb::pause_before(trace, own);
+                    detail.push_str(&self.again_remark(
+                        &kind,
+                        action,
+                        before,
+                        &outputs[a],
+                        &outputs[b],
+                    ));
+                    (kind, detail)
+                })
+                .or_else(|| {
+                    morphtrace_schema::dbdb::compare_logs(
+                        &self.rec.traces[active[a]],
+                        &self.rec.traces[active[b]],
+                        index,
+                        morphtrace_schema::dbdb::timed_out(&outputs[a])
+                            && morphtrace_schema::dbdb::timed_out(&outputs[b]),
+                    )
+                })
         };
         let (groups, suspect) = if outputs.len() > 2 {
             morphtrace_schema::session::agreement(outputs.len(), |a, b| differ(a, b).is_none())
@@ -821,6 +850,65 @@ impl Lockstep<'_> {
         }
     }
 
+    /// Where one side shows a class's own name uninitialized inside that class, and the other
+    /// shows it optimized out or as a function (`OWN_NAME_UNINITIALIZED`): the class binds its
+    /// name in a scope of its own, which V8 leaves out where nothing in the class refers to it,
+    /// showing the outer binding (in its dead zone while the class is being defined).
+    fn own_name_remark(
+        &self,
+        kind: &DivergenceKind,
+        detail: &str,
+        a: &Output,
+        b: &Output,
+    ) -> String {
+        use morphtrace_schema::dbdb::{visible_variables, OWN_NAME_UNINITIALIZED};
+        if *kind != DivergenceKind::Variables || self.program.language != Language::JavaScript {
+            return String::new();
+        }
+        let (Output::Paused(x), Output::Paused(y)) = (a, b) else {
+            return String::new();
+        };
+        let Some(name) = morphtrace_schema::triage::variable_name(detail)
+            .filter(|n| detail[n.len()..].starts_with(": "))
+        else {
+            return String::new();
+        };
+        if x.location.line != y.location.line {
+            return String::new();
+        }
+        let inside = self
+            .named_classes
+            .get_or_init(|| NamedClasses::scan(&self.program.text))
+            .as_ref()
+            .is_some_and(|c| c.inside(name, x.location) && c.inside(name, y.location));
+        if !inside {
+            return String::new();
+        }
+        let value = |p: &morphtrace_schema::PauseState| {
+            visible_variables(p.top_scopes())
+                .get(name)
+                .map(|v| (*v).clone())
+        };
+        let unavailable_or_class = |v: &Option<Value>| {
+            matches!(
+                v,
+                Some(Value::OptimizedOut)
+                    | Some(Value::Object {
+                        kind: ObjectKind::Function,
+                        ..
+                    })
+            )
+        };
+        let (vx, vy) = (value(x), value(y));
+        if vx == Some(Value::Uninitialized) && unavailable_or_class(&vy) {
+            format!("; first {OWN_NAME_UNINITIALIZED}")
+        } else if vy == Some(Value::Uninitialized) && unavailable_or_class(&vx) {
+            format!("; second {OWN_NAME_UNINITIALIZED}")
+        } else {
+            String::new()
+        }
+    }
+
     /// Where one side's step into paused again where it stood (the same place and frames), at
     /// the start of a call whose arguments call only built-ins (`AGAIN_BEFORE_A_CALL`):
     /// JavaScriptCore pauses before each call, and the built-in it stepped into has no source.
@@ -1097,6 +1185,7 @@ pub async fn run_under(
         exits: std::sync::OnceLock::new(),
         class_params: std::sync::OnceLock::new(),
         heritages: std::sync::OnceLock::new(),
+        named_classes: std::sync::OnceLock::new(),
         built_in_arguments: std::sync::OnceLock::new(),
         head_iterables: std::sync::OnceLock::new(),
         discriminants: std::sync::OnceLock::new(),
