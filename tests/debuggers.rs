@@ -1520,17 +1520,22 @@ async fn a_class_name_nothing_in_the_class_refers_to_on_each_engine() {
         }
         e.shutdown().await;
     }
-    let f = "Function".to_string();
     let s = |v: &str| v.to_string();
+    // The classes with a constructor of their own are at its line; the static blocks' classes
+    // have none (JavaScriptCore says no line for them).
+    let quiet = s(r#"Function { name: "Quiet", [[line]]: 5 }"#);
+    let named = s(r#"Function { name: "Named", [[line]]: 11 }"#);
+    let named_static = s(r#"Function { name: "Named", [[line]]: 7 }"#);
+    let no_line = |name: &str| format!("Function {{ name: {name:?} }}");
     assert_eq!(
         seen,
         vec![
-            ("chromium", 6, f.clone(), 12, f.clone()),
-            ("chromium", 3, s("<uninitialized>"), 8, f.clone()),
-            ("firefox", 6, s("<optimized out>"), 12, f.clone()),
-            ("firefox", 3, s("<optimized out>"), 8, f.clone()),
-            ("bun", 6, f.clone(), 12, f.clone()),
-            ("bun", 3, f.clone(), 8, f),
+            ("chromium", 6, quiet.clone(), 12, named.clone()),
+            ("chromium", 3, s("<uninitialized>"), 8, named_static.clone()),
+            ("firefox", 6, s("<optimized out>"), 12, named.clone()),
+            ("firefox", 3, s("<optimized out>"), 8, named_static),
+            ("bun", 6, quiet, 12, named),
+            ("bun", 3, no_line("Quiet"), 8, no_line("Named")),
         ]
     );
 }
@@ -4388,4 +4393,125 @@ async fn an_excused_difference_masks_only_itself() {
         }
     }
     firefox.shutdown().await;
+}
+
+/// The functions of `functions_compare_by_name_and_defining_line`, each in a local of `main`.
+const FUNCTIONS: &str = "function decl(a) { return a; }
+var expr = function (b) { return b; };
+var arrow = (c) => c;
+class K {
+  m() { return 1; }
+}
+var obj = { meth() { return 2; } };
+var bound = decl.bind(null);
+var builtin = Math.max;
+class R extends K {
+  constructor() { super(); }
+}
+function main() {
+  var f1 = decl, f2 = expr, f3 = arrow, f4 = K, f5 = obj.meth, f6 = bound, f7 = builtin, f8 = R;
+  return f1 === f2;
+}
+main();
+";
+
+/// Issue 66: functions and classes compare by name and defining line (before, any function
+/// equalled any other). Every engine records a function's `name` (the own data property) and the
+/// line its code begins on alike: a declaration, an expression and an arrow named by their
+/// bindings, a class (its constructor's line where it has one; JavaScriptCore none for a default
+/// constructor, so that line is not compared), a method, a bound function and a built-in
+/// (neither of those two has a line of the program). Then a debugger that mixes up two of the program's functions (a planted
+/// fault in Chromium's, against real Firefox) shows it, and no rule excuses it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn functions_compare_by_name_and_defining_line() {
+    use faults::{Fault, FaultyEngine};
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("functions.js", FUNCTIONS);
+    let mut seen = Vec::new();
+    for kind in ["chromium", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        let mut d = open(&mut e, &p).await;
+        d.set_breakpoint(14, None).await.unwrap();
+        let at = paused(d.control(&Action::Start).await.unwrap());
+        let values: Vec<Value> = (1..=8)
+            .map(|i| var(&at, &format!("f{i}")).value.clone())
+            .collect();
+        seen.push((kind, values));
+        d.close().await;
+        e.shutdown().await;
+    }
+    let shown = |v: &[Value]| v.iter().map(|v| v.to_string()).collect::<Vec<_>>();
+    let function = |name: &str, line: Option<u32>| match line {
+        Some(l) => format!("Function {{ name: {name:?}, [[line]]: {l} }}"),
+        None => format!("Function {{ name: {name:?} }}"),
+    };
+    let expected = |default_constructor_line: bool| {
+        vec![
+            function("decl", Some(1)),
+            function("expr", Some(2)),
+            function("arrow", Some(3)),
+            function("K", default_constructor_line.then_some(4)),
+            function("meth", Some(7)),
+            function("bound decl", None),
+            function("max", None),
+            // A class with a constructor of its own: that constructor's line, on all three.
+            function("R", Some(11)),
+        ]
+    };
+    // JavaScriptCore says no line for a class without a constructor of its own (its default
+    // constructor is in a script of its own).
+    assert_eq!(shown(&seen[0].1), expected(true), "chromium");
+    assert_eq!(shown(&seen[1].1), expected(true), "firefox");
+    assert_eq!(shown(&seen[2].1), expected(false), "bun");
+    // Alike under the comparison, each to each (a line compares where both say one), and each
+    // function unlike every other.
+    for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+        for (x, y) in seen[a].1.iter().zip(&seen[b].1) {
+            assert!(x.equal_under(y, true), "{x} vs {y}");
+        }
+    }
+    for (i, x) in seen[2].1.iter().enumerate() {
+        for y in &seen[0].1[i + 1..] {
+            assert!(!x.equal_under(y, true), "{x} vs {y}");
+        }
+    }
+    let triage = repo_triage();
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 14,
+                column: None,
+            },
+            Action::Start,
+            Action::Resume,
+        ],
+    };
+    let mut firefox = engine("firefox", CaptureOptions::default()).await;
+    let mut faulty = FaultyEngine::wrap(
+        engine("chromium", CaptureOptions::default()).await,
+        Fault::MixedUp {
+            name: "f1".into(),
+            as_: "f2".into(),
+        },
+    );
+    let rec = lockstep_under(&mut [&mut firefox, &mut faulty], &p, &plan, &triage).await;
+    let d = rec
+        .divergences
+        .first()
+        .unwrap_or_else(|| panic!("the mixed-up functions show: {:?}", rec.notes));
+    assert_eq!(
+        (d.action_index, &d.kind, d.detail.as_str()),
+        (
+            1,
+            &DivergenceKind::Variables,
+            "f1.name: \"decl\" vs \"expr\""
+        )
+    );
+    assert!(
+        !excused(&rec, d) && d.continued.is_none(),
+        "{:?}",
+        d.continued
+    );
+    firefox.shutdown().await;
+    faulty.shutdown().await;
 }

@@ -22,6 +22,9 @@ pub enum Fault {
     SkipIteration { line: u32 },
     /// Report this variable's number, wherever it shows, one too high.
     WrongNumber { name: String },
+    /// Show variable `name` with the value of variable `as_` of the same pause (two functions
+    /// mixed up, as a debugger that reads the wrong closure slot would).
+    MixedUp { name: String, as_: String },
     /// Answer every evaluation that gives a number with that number plus one.
     WrongEvaluation,
     /// Set a conditional breakpoint as a plain one: its condition ignored.
@@ -273,6 +276,26 @@ impl Debugger for FaultyDebugger {
                             for v in s.variables.iter_mut().filter(|v| &v.name == name) {
                                 if let morphtrace_schema::Value::Number(x) = &mut v.value {
                                     *x += 1.0;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            Fault::MixedUp { name, as_ } => {
+                if let Output::Paused(p) = &mut out {
+                    let other = p
+                        .stack
+                        .iter()
+                        .flat_map(|f| &f.scopes)
+                        .flat_map(|s| &s.variables)
+                        .find(|v| &v.name == as_)
+                        .map(|v| v.value.clone());
+                    if let Some(other) = other {
+                        for f in &mut p.stack {
+                            for s in &mut f.scopes {
+                                for v in s.variables.iter_mut().filter(|v| &v.name == name) {
+                                    v.value = other.clone();
                                 }
                             }
                         }

@@ -594,6 +594,24 @@ impl Remote for CdpSession {
             .and_then(|(_, n)| n.trim_end_matches(')').parse::<usize>().ok())
     }
 
+    /// `[[FunctionLocation]]` among the internal properties, in the program's script.
+    async fn defined_at(
+        &self,
+        _object_id: &str,
+        properties: &Json,
+    ) -> Result<Option<u32>, DebuggerError> {
+        let at = properties
+            .get("internalProperties")
+            .and_then(Json::as_array)
+            .and_then(|a| a.iter().find(|p| p["name"] == "[[FunctionLocation]]"))
+            .and_then(|p| p.pointer("/value/value"));
+        Ok(at
+            .filter(|l| l.get("scriptId").and_then(Json::as_str) == Some(self.script_id.as_str()))
+            .and_then(|l| l.get("lineNumber"))
+            .and_then(Json::as_u64)
+            .and_then(|n| u32::try_from(n).ok()))
+    }
+
     /// Map and Set entries live in the internal property `[[Entries]]`, each entry an object
     /// with `key` (Maps) and `value`.
     async fn collection(

@@ -39,7 +39,8 @@ pub fn primitive_or_shell(ro: &Json) -> Value {
                 .unwrap_or(d);
             Value::Symbol(inner.to_string())
         }
-        // Functions are recorded by type only: their source text is not a debugger's output.
+        // Not their source text (not a debugger's output): a function's name and line are read
+        // where it is expanded (`objects::value`).
         "function" => Value::Object {
             kind: ObjectKind::Function,
             class: ro

@@ -29,6 +29,15 @@ pub trait Remote: Sync {
     fn shell(ro: &Json) -> Value;
     /// An array's length as the remote object tells it, without a request.
     fn length(ro: &Json) -> Option<usize>;
+    /// The 0-based line where the function `object_id` (its own properties: `properties`) is
+    /// defined, where it is the program's: V8 says so in the internal property
+    /// `[[FunctionLocation]]`, WebKit through `Debugger.getFunctionDetails`. `None` for a built-in
+    /// or a function of another script.
+    async fn defined_at(
+        &self,
+        object_id: &str,
+        properties: &Json,
+    ) -> Result<Option<u32>, DebuggerError>;
     /// The entries of a Map or Set (not own properties in either engine), to `depth`.
     async fn collection(
         &self,
@@ -55,8 +64,10 @@ pub fn value<'a, R: Remote>(r: &'a R, ro: &'a Json, depth: u32) -> Boxed<'a, Val
             ..
         } = &mut v
         {
-            if depth > 0 && *kind != ObjectKind::Function {
-                if let Some(id) = ro.get("objectId").and_then(Json::as_str) {
+            if let (true, Some(id)) = (depth > 0, ro.get("objectId").and_then(Json::as_str)) {
+                if *kind == ObjectKind::Function {
+                    *entries = Some(function::<R>(r, id).await?);
+                } else {
                     let (e, t) = self::entries(r, id, kind, R::length(ro), depth - 1).await?;
                     *entries = Some(e);
                     *truncated = t;
@@ -65,6 +76,21 @@ pub fn value<'a, R: Remote>(r: &'a R, ro: &'a Json, depth: u32) -> Boxed<'a, Val
         }
         Ok(v)
     })
+}
+
+/// A function's name and defining line (`Value::function_entries`): its own `name` where that is
+/// a string data property, and where the engine says the program defines it.
+async fn function<R: Remote>(r: &R, object_id: &str) -> Result<Vec<Entry>, DebuggerError> {
+    let props = own_properties(r, object_id).await?;
+    let name = properties::<R>(&props)
+        .find(|p| p.get("name").and_then(Json::as_str) == Some("name"))
+        .and_then(|p| p.get("value"))
+        .filter(|v| v.get("type").and_then(Json::as_str) == Some("string"))
+        .and_then(|v| v.get("value"))
+        .and_then(Json::as_str)
+        .map(str::to_string);
+    let line = r.defined_at(object_id, &props).await?;
+    Ok(Value::function_entries(name, line.map(|l| l + 1)))
 }
 
 /// The getProperties reply's properties.

@@ -598,6 +598,47 @@ impl Remote for JscSession {
         ro.get("size").and_then(Json::as_u64).map(|s| s as usize)
     }
 
+    /// `Debugger.getFunctionDetails`' location, in the program's script (a built-in has none:
+    /// the request fails), not for a bound function (it describes the target). A class's is its
+    /// constructor's, as V8 and SpiderMonkey say; a default constructor's is in a script of its
+    /// own, so JavaScriptCore says no line for a class without a constructor of its own.
+    async fn defined_at(
+        &self,
+        object_id: &str,
+        properties: &Json,
+    ) -> Result<Option<u32>, DebuggerError> {
+        let Ok(r) = self
+            .call(
+                "Debugger.getFunctionDetails",
+                json!({"functionId": object_id}),
+            )
+            .await
+        else {
+            return Ok(None);
+        };
+        // A bound function's details are its target's (its own name is `bound <target>`).
+        let own_name = properties
+            .get("properties")
+            .and_then(Json::as_array)
+            .into_iter()
+            .flatten()
+            .find(|p| p["name"] == "name")
+            .and_then(|p| p.pointer("/value/value"))
+            .and_then(Json::as_str);
+        let described = r.pointer("/details/name").and_then(Json::as_str);
+        if let (Some(own), Some(described)) = (own_name, described) {
+            if own != described {
+                return Ok(None);
+            }
+        }
+        let at = r.pointer("/details/location");
+        Ok(at
+            .filter(|l| l.get("scriptId").and_then(Json::as_str) == Some(self.script_id.as_str()))
+            .and_then(|l| l.get("lineNumber"))
+            .and_then(Json::as_u64)
+            .and_then(|n| u32::try_from(n).ok()))
+    }
+
     /// Map and Set entries come from `Runtime.getCollectionEntries`.
     async fn collection(
         &self,

@@ -43,7 +43,7 @@ pub fn primitive_or_shell(ro: &Json) -> Value {
                 .unwrap_or(d);
             Value::Symbol(inner.to_string())
         }
-        // Functions (and classes) are recorded by type only, as for CDP.
+        // A function's name and line are read where it is expanded (`objects::value`).
         "function" => Value::Object {
             kind: ObjectKind::Function,
             class: "Function".into(),

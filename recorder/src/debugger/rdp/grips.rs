@@ -56,16 +56,19 @@ pub fn primitive_or_shell(grip: &Json) -> Value {
 }
 
 fn object_shell(grip: &Json) -> Value {
-    let class = grip
-        .get("class")
-        .and_then(Json::as_str)
-        .unwrap_or("Object")
-        .to_string();
+    let class = match grip.get("class").and_then(Json::as_str) {
+        // SpiderMonkey's own class for a bound function (Firefox 120 and later); a bound
+        // function is a `Function` to the program, as V8 and JavaScriptCore name it.
+        Some("BoundFunctionObject") => "Function",
+        Some(c) => c,
+        None => "Object",
+    }
+    .to_string();
     let kind = object_kind(grip, &class);
     let preview = grip.get("preview");
     let num = |k: &str| preview.and_then(|p| p.get(k)).and_then(Json::as_u64);
     let description = match &kind {
-        // Functions are recorded by type only, as for CDP.
+        // A function's name and line are read where it is expanded (`RdpSession::function`).
         ObjectKind::Function => None,
         ObjectKind::Array | ObjectKind::TypedArray => {
             Some(format!("{class}({})", num("length").unwrap_or(0)))
@@ -111,9 +114,11 @@ pub fn object_kind(grip: &Json, class: &str) -> ObjectKind {
         "Promise" => ObjectKind::Promise,
         "Proxy" => ObjectKind::Proxy,
         "Generator" => ObjectKind::Generator,
-        "Function" | "AsyncFunction" | "GeneratorFunction" | "AsyncGeneratorFunction" => {
-            ObjectKind::Function
-        }
+        "Function"
+        | "AsyncFunction"
+        | "GeneratorFunction"
+        | "AsyncGeneratorFunction"
+        | "BoundFunctionObject" => ObjectKind::Function,
         c if c.ends_with("Array") && c != "Array" => ObjectKind::TypedArray,
         _ if is_error => ObjectKind::Error,
         _ => ObjectKind::Object,

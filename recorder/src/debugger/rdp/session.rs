@@ -752,7 +752,13 @@ impl RdpSession {
                 ..
             } = &mut v
             {
-                if depth > 0 && *kind != ObjectKind::Function {
+                if let (true, true, Some(actor)) = (
+                    depth > 0,
+                    *kind == ObjectKind::Function,
+                    grip.get("actor").and_then(Json::as_str),
+                ) {
+                    *entries = Some(self.function(actor, grip).await?);
+                } else if depth > 0 {
                     if let Some(actor) = grip.get("actor").and_then(Json::as_str) {
                         // Present properties, `length` included (holes are not properties).
                         let own = grip.get("ownPropertyLength").and_then(Json::as_u64);
@@ -765,6 +771,27 @@ impl RdpSession {
             }
             Ok(v)
         })
+    }
+
+    /// A function's name and defining line (`Value::function_entries`): its own `name` where
+    /// that is a string data property (`prototypeAndProperties`), and its grip's `location`
+    /// where that is in the program's source.
+    async fn function(&self, actor: &str, grip: &Json) -> Result<Vec<Entry>, DebuggerError> {
+        let props = self
+            .request(actor, "prototypeAndProperties", json!({}))
+            .await
+            .map_err(err)?;
+        let name = props
+            .pointer("/ownProperties/name/value")
+            .and_then(Json::as_str)
+            .map(str::to_string);
+        let line = grip
+            .get("location")
+            .filter(|l| l.get("url").and_then(Json::as_str) == Some(self.source_url.as_str()))
+            .and_then(|l| l.get("line"))
+            .and_then(Json::as_u64)
+            .and_then(|n| u32::try_from(n).ok());
+        Ok(Value::function_entries(name, line))
     }
 
     /// Up to `max_entries` enumerable own entries, in the engine's order (indices ascending,
