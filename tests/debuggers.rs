@@ -4515,3 +4515,78 @@ async fn functions_compare_by_name_and_defining_line() {
     firefox.shutdown().await;
     faulty.shutdown().await;
 }
+
+/// Issue 66: the rule on a class's own name while the class is defined, proven against planted
+/// faults on each of its engines. Real Chromium against real Firefox and Bun: V8's
+/// `<uninitialized>` in the static block is excused. Then a Chromium that hides the name, and a
+/// Firefox or Bun that shows another function of the program in its place: each fault's
+/// divergence shows at that pause, and none is excused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_class_own_name_rule_excuses_no_planted_fault() {
+    use faults::{Fault, FaultyEngine};
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline(
+        "ownname.js",
+        "let other = function () { return 0; };\nvar acc = 0;\nclass Quiet {\n  static {\n    acc = 1;\n  }\n}\nacc = other();\n",
+    );
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 4,
+                column: None,
+            },
+            Action::Start,
+            Action::Resume,
+        ],
+    };
+    let mut chromium = engine("chromium", CaptureOptions::default()).await;
+    let mixed_up = || Fault::MixedUp {
+        name: "Quiet".into(),
+        as_: "other".into(),
+    };
+    for kind in ["firefox", "bun"] {
+        let mut o = engine(kind, CaptureOptions::default()).await;
+        let rec = lockstep_under(&mut [&mut chromium, &mut o], &p, &plan, &triage).await;
+        assert!(
+            rec.divergences
+                .iter()
+                .any(|d| d.detail.starts_with("Quiet: <uninitialized> vs "))
+                && rec.divergences.iter().all(|d| excused(&rec, d)),
+            "{kind}: {:?}",
+            rec.divergences
+        );
+        o.shutdown().await;
+        let mut faulty =
+            FaultyEngine::wrap(engine(kind, CaptureOptions::default()).await, mixed_up());
+        let rec = lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
+        let d = rec
+            .divergences
+            .iter()
+            .find(|d| {
+                d.detail
+                    .starts_with("Quiet: <uninitialized> vs Function { name: \"other\"")
+            })
+            .unwrap_or_else(|| panic!("{kind}: the mixed-up class shows: {:?}", rec.divergences));
+        assert!(!excused(&rec, d) && d.continued.is_none(), "{kind}: {d:?}");
+        faulty.shutdown().await;
+    }
+    chromium.shutdown().await;
+    let mut firefox = engine("firefox", CaptureOptions::default()).await;
+    let mut hiding = FaultyEngine::wrap(
+        engine("chromium", CaptureOptions::default()).await,
+        Fault::HideVariable {
+            line: 4,
+            name: "Quiet".into(),
+        },
+    );
+    let rec = lockstep_under(&mut [&mut hiding, &mut firefox], &p, &plan, &triage).await;
+    let d = rec
+        .divergences
+        .iter()
+        .find(|d| d.detail.starts_with("Quiet only on the second side"))
+        .unwrap_or_else(|| panic!("the hidden class name shows: {:?}", rec.divergences));
+    assert!(!excused(&rec, d) && d.continued.is_none(), "{d:?}");
+    hiding.shutdown().await;
+    firefox.shutdown().await;
+}

@@ -889,15 +889,18 @@ impl Lockstep<'_> {
                 .get(name)
                 .map(|v| (*v).clone())
         };
-        let unavailable_or_class = |v: &Option<Value>| {
-            matches!(
-                v,
-                Some(Value::OptimizedOut)
-                    | Some(Value::Object {
-                        kind: ObjectKind::Function,
-                        ..
-                    })
-            )
+        // The class itself: a function that says no name, or the class's own.
+        let unavailable_or_class = |v: &Option<Value>| match v {
+            Some(Value::OptimizedOut) => true,
+            Some(Value::Object {
+                kind: ObjectKind::Function,
+                entries,
+                ..
+            }) => entries.iter().flatten().all(|e| {
+                !matches!(&e.key, morphtrace_schema::Key::Name(k) if k == "name")
+                    || matches!(&e.value, Value::String(n) if n == name)
+            }),
+            _ => false,
         };
         let (vx, vy) = (value(x), value(y));
         if vx == Some(Value::Uninitialized) && unavailable_or_class(&vy) {
