@@ -60,9 +60,9 @@ impl PauseMask {
         match kind {
             DivergenceKind::CallStack => newly(&mut self.call_stack),
             DivergenceKind::AsyncStack => newly(&mut self.async_stack),
-            // A thrown value told apart, not a pause on an exception on one side only (the
-            // two sides are then at one place for different reasons: not in step).
-            DivergenceKind::Exception if detail.starts_with("threw ") => newly(&mut self.exception),
+            DivergenceKind::Exception if shown_at_one_place(kind, detail) => {
+                newly(&mut self.exception)
+            }
             DivergenceKind::Variables => match crate::triage::variable_name(detail) {
                 Some(name) => self.variables.insert(name.to_string()),
                 None => false,
@@ -826,6 +826,21 @@ pub fn compare_outputs(
             DivergenceKind::Other("output".into()),
             format!("{} vs {}", x.name(), y.name()),
         )),
+    }
+}
+
+/// Whether a divergence (`kind`, `detail`) is a difference in what the engines show at one
+/// place, where they stand in step: a pause's stack, async stack, variables or thrown value, an
+/// evaluation's answer, a variable read back. Not a pause on an exception on one side only (the
+/// two sides are there for different reasons, and their next steps differ).
+pub fn shown_at_one_place(kind: &DivergenceKind, detail: &str) -> bool {
+    match kind {
+        DivergenceKind::Variables
+        | DivergenceKind::CallStack
+        | DivergenceKind::AsyncStack
+        | DivergenceKind::Evaluation => true,
+        DivergenceKind::Exception => detail.starts_with("threw "),
+        _ => false,
     }
 }
 

@@ -14,7 +14,7 @@
 use super::Lockstep;
 use crate::debugger::DebuggerError;
 use morphtrace_js::nodes::LineNodes;
-use morphtrace_schema::dbdb::{same_place, ONE_FRAME_FURTHER};
+use morphtrace_schema::dbdb::{same_place, shown_at_one_place, ONE_FRAME_FURTHER};
 use morphtrace_schema::fact::Fact;
 use morphtrace_schema::triage::{variable_name, Family, Member, Triage, Verdict};
 use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
@@ -209,7 +209,7 @@ impl Lockstep<'_> {
                     r.excuses()
                         || (r.verdict == Verdict::EngineBug
                             && (d.kind == DivergenceKind::BreakpointLocation
-                                || shown_at_one_place(d)))
+                                || shown_at_one_place(&d.kind, &d.detail)))
                 })
         });
         if let Some((i, rule, member)) = judged {
@@ -344,7 +344,7 @@ impl Lockstep<'_> {
                 )))
             }
             // The same place, shown differently: the engines are in step; go on comparing.
-            _ if shown_at_one_place(d) => Ok(Ok((
+            _ if shown_at_one_place(&d.kind, &d.detail) => Ok(Ok((
                 "the engines are in step (shown differently only)".into(),
                 None,
             ))),
@@ -487,20 +487,5 @@ impl Lockstep<'_> {
             .as_ref()
             .and_then(|g| g.labels.get(k).cloned())
             .unwrap_or_default()
-    }
-}
-
-/// Whether divergence `d` is a difference in what the engines show at one place, where they
-/// stand in step: a pause's stack, async stack, variables or thrown value, an evaluation's
-/// answer, a variable read back. Not a pause on an exception on one side only (its next step
-/// differs).
-fn shown_at_one_place(d: &Divergence) -> bool {
-    match &d.kind {
-        DivergenceKind::Variables
-        | DivergenceKind::CallStack
-        | DivergenceKind::AsyncStack
-        | DivergenceKind::Evaluation => true,
-        DivergenceKind::Exception => d.detail.starts_with("threw "),
-        _ => false,
     }
 }
