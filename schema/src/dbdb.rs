@@ -2,6 +2,7 @@
 //! debuggers (DBDB §3.4). The recorder applies them online; the analyzer re-judges offline,
 //! possibly with another policy.
 
+use crate::remark::{PastTheCall, Remark, Side};
 use crate::session::DivergenceKind;
 use crate::trace::{AsyncFrames, Output, PauseState, Scope, ScopeKind};
 use crate::value::Value;
@@ -169,8 +170,8 @@ fn pause_divergence(
                 "paused at {} vs {}{}{}",
                 a.location,
                 b.location,
-                condition_remark("first", a),
-                condition_remark("second", b)
+                condition_remark(Side::First, a),
+                condition_remark(Side::Second, b)
             ),
         ));
     }
@@ -234,7 +235,7 @@ fn pause_divergence(
                     let dead = if path.is_empty() {
                         dead_zone_remark(a, b, x, y)
                     } else {
-                        ""
+                        String::new()
                     };
                     return Some((
                         DivergenceKind::Variables,
@@ -276,24 +277,13 @@ fn exception_pause_on_one_side(a: &PauseState, b: &PauseState) -> Option<String>
     ))
 }
 
-/// Said of a class's own name that one side shows uninitialized inside that class where the
-/// other shows it optimized out or as a function (the class): the class binds its name in a scope
-/// of its own, which one engine lists and another leaves out, showing an outer binding of the name.
-pub const OWN_NAME_UNINITIALIZED: &str =
-    "side shows the name uninitialized inside the class it names, the other side optimized out or the class";
-
-/// Said of a binding one side shows uninitialized and the other with a value (not `undefined`,
-/// which is how Node 20 and older V8 show a binding in its dead zone), both paused at the same
-/// line and column: at one place of the program the binding is in its temporal dead zone or it
-/// is not, so one of the two shows what the program cannot see.
-pub const VALUE_IN_DEAD_ZONE_FIRST: &str =
-    "; first side shows a value, second side the binding uninitialized at the same place";
-pub const VALUE_IN_DEAD_ZONE_SECOND: &str =
-    "; second side shows a value, first side the binding uninitialized at the same place";
-
-fn dead_zone_remark(a: &PauseState, b: &PauseState, x: &Value, y: &Value) -> &'static str {
+/// `Remark::ValueInDeadZone` where one side shows a binding uninitialized and the other with a
+/// value (not `undefined`, which is how Node 20 and older V8 show a binding in its dead zone),
+/// both paused at the same line and column: at one place of the program the binding is in its
+/// temporal dead zone or it is not, so one of the two shows what the program cannot see.
+fn dead_zone_remark(a: &PauseState, b: &PauseState, x: &Value, y: &Value) -> String {
     if a.location != b.location {
-        return "";
+        return String::new();
     }
     // Optimized out or unavailable: the engine says it cannot show one.
     let shows = |v: &Value| {
@@ -302,52 +292,51 @@ fn dead_zone_remark(a: &PauseState, b: &PauseState, x: &Value, y: &Value) -> &'s
             Value::Uninitialized | Value::Undefined | Value::OptimizedOut | Value::Unavailable
         )
     };
-    match (x, y) {
-        (v, Value::Uninitialized) if shows(v) => VALUE_IN_DEAD_ZONE_FIRST,
-        (Value::Uninitialized, v) if shows(v) => VALUE_IN_DEAD_ZONE_SECOND,
-        _ => "",
-    }
+    let side = match (x, y) {
+        (v, Value::Uninitialized) if shows(v) => Side::First,
+        (Value::Uninitialized, v) if shows(v) => Side::Second,
+        _ => return String::new(),
+    };
+    Remark::ValueInDeadZone { side }.to_string()
 }
-
-/// The remark of a call-stack divergence where one side's stack is the other's with one more
-/// frame on top (same line): `; second side one frame further in, in <genexpr>` (a debugger that
-/// stops at a generator's `yield`, shown in its caller, against one that stops in the generator).
-/// Said of two call stacks alike but for the name of a class's initializer frame.
-pub const ONLY_AN_INITIALIZERS_NAME: &str =
-    "; the stacks differ only in the name of a class's initializer frame";
 
 /// V8's names for the functions that run a class's field initializers and static blocks, which
 /// SpiderMonkey and JavaScriptCore leave unnamed.
 const INITIALIZER_NAMES: [&str; 2] = ["<instance_members_initializer>", "<static_initializer>"];
 
-/// `ONLY_AN_INITIALIZERS_NAME` when the stacks have the same frames and every differing name is
-/// such an initializer's on one side and empty on the other; empty otherwise.
-fn initializer_names_only(a: &[&str], b: &[&str]) -> &'static str {
+/// `Remark::OnlyAnInitializersName` when the stacks have the same frames and every differing
+/// name is such an initializer's on one side and empty on the other; empty otherwise.
+fn initializer_names_only(a: &[&str], b: &[&str]) -> String {
     let unnamed = |x: &str, y: &str| x.is_empty() && INITIALIZER_NAMES.contains(&y);
     let alike = a.len() == b.len()
         && a.iter()
             .zip(b)
             .all(|(x, y)| x == y || unnamed(x, y) || unnamed(y, x));
     if alike {
-        ONLY_AN_INITIALIZERS_NAME
-    } else {
-        ""
-    }
-}
-
-fn one_frame_further(a: &[&str], b: &[&str]) -> String {
-    let further = |x: &[&str], y: &[&str]| x.len() == y.len() + 1 && x[1..] == *y;
-    if further(b, a) {
-        format!("; second {ONE_FRAME_FURTHER}, in {}", b[0])
-    } else if further(a, b) {
-        format!("; first {ONE_FRAME_FURTHER}, in {}", a[0])
+        Remark::OnlyAnInitializersName.to_string()
     } else {
         String::new()
     }
 }
 
-/// What `one_frame_further` says of the side with the extra frame.
-pub const ONE_FRAME_FURTHER: &str = "side one frame further in";
+/// `Remark::OneFrameFurther` where one side's stack is the other's with one more frame on top
+/// (a debugger that stops at a generator's `yield`, shown in its caller, against one that stops
+/// in the generator).
+fn one_frame_further(a: &[&str], b: &[&str]) -> String {
+    let further = |x: &[&str], y: &[&str]| x.len() == y.len() + 1 && x[1..] == *y;
+    let (side, function) = if further(b, a) {
+        (Side::Second, b[0])
+    } else if further(a, b) {
+        (Side::First, a[0])
+    } else {
+        return String::new();
+    };
+    Remark::OneFrameFurther {
+        side,
+        function: function.to_string(),
+    }
+    .to_string()
+}
 
 /// The remark a pause-location divergence after a step carries when both sides returned into
 /// the same caller (the frame the step began in is gone on both, the frames below are the same
@@ -382,8 +371,7 @@ fn returned_into(before: &PauseState, j: usize, a: &PauseState, b: &PauseState) 
     // On another line of the caller, or in a frame the caller's line of the call made.
     let past = |p: &PauseState| {
         if is_caller(&p.stack) {
-            (p.location.line != caller.location.line)
-                .then_some("side on another line of the caller")
+            (p.location.line != caller.location.line).then_some(PastTheCall::AnotherLine)
         } else {
             // Another function than the one the step left (not that frame, still there: a
             // debugger that stops once more before leaving, at a closing brace), unless frames
@@ -400,34 +388,35 @@ fn returned_into(before: &PauseState, j: usize, a: &PauseState, b: &PauseState) 
                     .all(|f| f.function != top.function || top.location.line < f.location.line)
                 && is_caller(&p.stack[1..])
                 && p.stack[1].location.line == caller.location.line)
-                .then_some(IN_A_CALL_FROM_IT)
+                .then_some(PastTheCall::InACallFromIt)
         }
     };
-    let (first, second, how) = match (on_call_line(a), on_call_line(b)) {
-        (true, false) => ("first", "second", past(b)?),
-        (false, true) => ("second", "first", past(a)?),
+    let (side, other) = match (on_call_line(a), on_call_line(b)) {
+        (true, false) => (Side::First, past(b)?),
+        (false, true) => (Side::Second, past(a)?),
         _ => return None,
     };
-    let down = if j > 1 {
-        format!(" {j} frames down")
-    } else {
-        String::new()
-    };
-    Some(format!(
-        "; {first} {ON_THE_CALL_LINE}{down}, {second} {how}"
-    ))
+    Some(
+        Remark::OnTheCallLine {
+            side,
+            frames_down: j as u32,
+            other,
+        }
+        .to_string(),
+    )
 }
 
 /// What a pause at a conditional breakpoint found the condition to be, where that explains a
 /// pause the other side did not make: `; second side at a breakpoint whose condition `x > 3`
 /// threw NameError` or `… is false`. Nothing where it held, gave another value, or was not
 /// checked (the recorder checks it at a divergence: `PauseState::condition`).
-fn condition_remark(side: &str, p: &PauseState) -> String {
+fn condition_remark(side: Side, p: &PauseState) -> String {
+    use crate::remark::ConditionOutcome;
     use crate::value::ObjectKind;
     let Some(c) = &p.condition else {
         return String::new();
     };
-    let what = match (&c.value, c.threw) {
+    let outcome = match (&c.value, c.threw) {
         (
             Value::Object {
                 kind: ObjectKind::Error,
@@ -435,84 +424,23 @@ fn condition_remark(side: &str, p: &PauseState) -> String {
                 ..
             },
             true,
-        ) => format!("threw {class}"),
-        (v, true) => format!("threw {v}"),
-        (Value::Bool(false), false) => "is false".to_string(),
+        ) => ConditionOutcome::Threw(class.clone()),
+        (v, true) => ConditionOutcome::Threw(v.to_string()),
+        (Value::Bool(false), false) => ConditionOutcome::IsFalse,
         _ => return String::new(),
     };
-    format!("; {side} {AT_A_CONDITION} `{}` {what}", c.condition)
+    Remark::AtACondition {
+        side,
+        condition: c.condition.clone(),
+        outcome,
+    }
+    .to_string()
 }
 
-/// What `condition_remark` says of a side that paused at a conditional breakpoint.
-pub const AT_A_CONDITION: &str = "side at a breakpoint whose condition";
-
-/// What `returned_into_caller` says of the side that stopped on the line of the call.
-pub const ON_THE_CALL_LINE: &str = "side on the caller's line of the call";
-/// What a pause-location or termination divergence after a step adds when the frame the step
-/// began in ran a generator (the recorder reads that from a Python program's syntax): a
-/// generator that ends there ends where its consumer goes on, which debuggers place
-/// differently (and bdb, at times, nowhere).
-pub const BEGAN_IN_A_GENERATOR: &str = "; the step began in a generator";
-/// The same where the step began on the last statement the generator's body can run (none
-/// after it, no loop around it): after it, the generator can only end.
-pub const BEGAN_ON_A_GENERATORS_LAST_STATEMENT: &str =
-    "; the step began on a generator's last statement";
-/// What a log divergence after a step out adds when the frame the step began in is a generator
-/// expression's (`<genexpr>`): one that yields and returns on one line, where a tracer that
-/// tells yields from returns by line number may end the step at the first yield, before the
-/// logpoints of the line fire again.
-pub const STEP_OUT_BEGAN_IN_A_GENERATOR_EXPRESSION: &str =
-    "; the step out began in a generator expression";
 /// A pause's engine reason where pdb's driver saw the generator a `next` began in return for
-/// good before a breakpoint stopped the program (pdb gives no reasons of its own).
+/// good before a breakpoint stopped the program (pdb gives no reasons of its own): the recorder
+/// then remarks `Remark::BeganInAGenerator` with the side it stopped.
 pub const GENERATOR_ENDED: &str = "after the generator the step began in ended";
-/// The generator remark where the side a breakpoint stopped says so (`GENERATOR_ENDED`):
-/// `; the step began in a generator, which ended before the second side stopped`.
-pub const WHICH_ENDED_BEFORE: &str = "which ended before the";
-/// What such a divergence says of a side that a breakpoint stopped where the other side's step
-/// ended (the other's pause reason is its step).
-pub const STOPPED_BY_A_BREAKPOINT: &str = "side stopped by a breakpoint, the other by its step";
-/// What a pause-location divergence after a step adds where both sides are in the same frames
-/// and stand where one function returns, as their engines show it: `; first side at the end of a
-/// return, second side at its function's closing brace` (or `second … first`). V8 pauses before a
-/// function returns at the `return`'s end; SpiderMonkey and JavaScriptCore at the closing brace.
-pub const RETURN_AND_BRACE: &str =
-    "side at the end of a return, the other at its function's closing brace";
-/// What a variables divergence adds where both sides are in the same frames at one function's
-/// closing brace (or just after it), where the function returns.
-pub const BOTH_AT_A_CLOSING_BRACE: &str = "; both sides at their function's closing brace";
-/// What a variables divergence over a `let` or `const` one side lacks adds where both sides are
-/// in the same frames in the iterable of the `for-in`/`for-of` head that declares it (where
-/// ECMAScript's ForIn/OfHeadEvaluation holds it uninitialized in a scope of its own).
-pub const IN_A_HEADS_ITERABLE: &str =
-    "; both sides in the iterable of the loop head that declares it";
-/// What a variables divergence over a `let`, `const` or `class` one side shows uninitialized
-/// and the other lacks adds where both sides are in the same frames in the discriminant of the
-/// `switch` whose case block declares it (ECMAScript creates that block's scope only after).
-pub const IN_A_DISCRIMINANT: &str =
-    "; both sides in the discriminant of the switch whose cases declare it, one side showing it uninitialized";
-/// What a pause-location divergence after a step adds where one side (not both) stopped in a
-/// class member's parameter list while the class is being defined (its caller's frame on the
-/// class's first line), where no code of that member runs.
-pub const IN_PARAMETERS_WHILE_DEFINED: &str =
-    "side in a class member's parameters while its class is being defined";
-/// What a pause-location divergence adds where one side (not both) paused for a breakpoint on a
-/// function's indented closing brace: JavaScriptCore places such a breakpoint at the brace and
-/// pauses where the function returns just after it, so it never pauses there.
-pub const AT_AN_INDENTED_BRACE: &str =
-    "side at a breakpoint on a function's indented closing brace";
-/// What a pause-location divergence after a step adds where one side stopped where a
-/// `class … extends …` declaration begins and the other, in the same frames, went past its end
-/// (SpiderMonkey has a step position there, for the heritage it evaluates).
-pub const AT_A_HERITAGE: &str =
-    "side where a class declaration with a heritage begins, the other past it";
-/// What a pause-location divergence after a step into adds where one side paused again where it
-/// stood (the same place, the same frames), at the start of a call whose arguments call only
-/// built-ins (`Math.abs`, `String`): it stepped into no function.
-pub const AGAIN_BEFORE_A_CALL: &str =
-    "side paused again where it stood, before a call whose arguments call only built-ins";
-/// What `returned_into_caller` says of a side that went on into a function called from there.
-pub const IN_A_CALL_FROM_IT: &str = "side in a function called from that line";
 
 /// The outputs of `t` recorded before its action `index` (extra answers included).
 fn outputs_before(t: &crate::trace::Trace, index: usize) -> impl Iterator<Item = &Output> {
@@ -578,13 +506,6 @@ pub fn compare_answers(
     Some((kind, detail))
 }
 
-/// Said of a breakpoint one side refused where the other placed it nowhere.
-pub const PLACED_NOWHERE: &str = "; the other placed it nowhere";
-
-/// Said of a breakpoint one side placed nowhere or refused where the other placed it.
-pub const ALREADY_HAD_ONE_THERE: &str =
-    "side already had a breakpoint on the line where the other placed it";
-
 /// `; first side already had a breakpoint on the line where the other placed it` (or second):
 /// the side that placed the breakpoint nowhere, or refused it, already had a live breakpoint of
 /// its own at the place the other side gave this one, or on its line one that the other side
@@ -605,9 +526,9 @@ fn occupied_remark(
         _ => None,
     };
     let (side, name, places) = if unplaced(a) {
-        (0, "first", placed(b)?)
+        (0, Side::First, placed(b)?)
     } else if unplaced(b) {
-        (1, "second", placed(a)?)
+        (1, Side::Second, placed(a)?)
     } else {
         return None;
     };
@@ -625,7 +546,8 @@ fn occupied_remark(
                 .filter(|(m, _)| m == id)
                 .any(|(_, p)| p.iter().any(|x| here.iter().any(|h| h.0 == x.0)))
         });
-    (at_the_place || shared_on_the_line).then(|| format!("; {name} {ALREADY_HAD_ONE_THERE}"))
+    (at_the_place || shared_on_the_line)
+        .then(|| Remark::AlreadyHadOneThere { side: name }.to_string())
 }
 
 /// The live breakpoints of `t` before its action `index`, with where each was placed: placed by
@@ -709,9 +631,9 @@ pub fn compare_outputs(
         | (Error { message }, BreakpointSet { actual, .. }) => policy.breakpoints.then(|| {
             // Refused on one side, placed nowhere on the other: neither has it.
             let nowhere = if actual.is_empty() {
-                PLACED_NOWHERE
+                Remark::PlacedNowhere.to_string()
             } else {
-                ""
+                String::new()
             };
             (
                 DivergenceKind::BreakpointLocation,
@@ -744,9 +666,9 @@ pub fn compare_outputs(
                 p.location,
                 condition_remark(
                     if matches!(a, Finished { .. }) {
-                        "second"
+                        Side::Second
                     } else {
-                        "first"
+                        Side::First
                     },
                     p
                 )
@@ -1305,11 +1227,17 @@ mod async_stack_tests {
         let three = paused(16, Value::Number(3.0));
         assert_eq!(
             said(&dead, &three),
-            format!("o: <uninitialized> vs 3{VALUE_IN_DEAD_ZONE_SECOND}")
+            format!(
+                "o: <uninitialized> vs 3{}",
+                Remark::ValueInDeadZone { side: Side::Second }
+            )
         );
         assert_eq!(
             said(&three, &dead),
-            format!("o: 3 vs <uninitialized>{VALUE_IN_DEAD_ZONE_FIRST}")
+            format!(
+                "o: 3 vs <uninitialized>{}",
+                Remark::ValueInDeadZone { side: Side::First }
+            )
         );
         assert_eq!(
             said(&paused(16, Value::Undefined), &dead),
@@ -1331,12 +1259,21 @@ mod async_stack_tests {
             |names: &[&str]| Output::Paused(at(&names.iter().map(|n| (*n, 3)).collect::<Vec<_>>()));
         let said = |a: &[&str], b: &[&str]| compare_outputs(&stack(a), &stack(b), &p).unwrap().1;
         assert_eq!(
-            said(&["f", "<instance_members_initializer>", "C", ""], &["f", "", "C", ""]),
-            format!("stack [f, <instance_members_initializer>, C, ] vs [f, , C, ]{ONLY_AN_INITIALIZERS_NAME}")
+            said(
+                &["f", "<instance_members_initializer>", "C", ""],
+                &["f", "", "C", ""]
+            ),
+            format!(
+                "stack [f, <instance_members_initializer>, C, ] vs [f, , C, ]{}",
+                Remark::OnlyAnInitializersName
+            )
         );
         assert_eq!(
             said(&["", ""], &["<static_initializer>", ""]),
-            format!("stack [, ] vs [<static_initializer>, ]{ONLY_AN_INITIALIZERS_NAME}")
+            format!(
+                "stack [, ] vs [<static_initializer>, ]{}",
+                Remark::OnlyAnInitializersName
+            )
         );
         assert_eq!(
             said(&["f", "g", "C"], &["f", "", "C"]),
@@ -1632,18 +1569,27 @@ mod log_tests {
         };
         assert_eq!(
             said(&v8, &jsc),
-            format!("breakpoint at [6:3] vs []; second {ALREADY_HAD_ONE_THERE}")
+            format!(
+                "breakpoint at [6:3] vs []{}",
+                Remark::AlreadyHadOneThere { side: Side::Second }
+            )
         );
         assert_eq!(
             said(&jsc, &v8),
-            format!("breakpoint at [] vs [6:3]; first {ALREADY_HAD_ONE_THERE}")
+            format!(
+                "breakpoint at [] vs [6:3]{}",
+                Remark::AlreadyHadOneThere { side: Side::First }
+            )
         );
         // Its earlier one on the line at another column, where the other side has that one at
         // the very place: the remark too (each engine's column for a line differs).
         let column = placing(&[Some((6, Some((5, 0)))), Some((5, None))]);
         assert_eq!(
             said(&v8, &column),
-            format!("breakpoint at [6:3] vs []; second {ALREADY_HAD_ONE_THERE}")
+            format!(
+                "breakpoint at [6:3] vs []{}",
+                Remark::AlreadyHadOneThere { side: Side::Second }
+            )
         );
         // Its earlier breakpoint elsewhere, or removed: no remark.
         let elsewhere = placing(&[Some((6, Some((7, 1)))), Some((5, None))]);
@@ -1664,12 +1610,18 @@ mod log_tests {
         let got = compare_answers([(&v8, 1), (&jsc, 1)], &action, &last(&v8), &refused, &p);
         assert_eq!(
             got.unwrap().1,
-            format!("one side refused the breakpoint: taken; second {ALREADY_HAD_ONE_THERE}")
+            format!(
+                "one side refused the breakpoint: taken{}",
+                Remark::AlreadyHadOneThere { side: Side::Second }
+            )
         );
         let got = compare_answers([(&jsc, 1), (&jsc, 1)], &action, &refused, &last(&jsc), &p);
         assert_eq!(
             got.unwrap().1,
-            format!("one side refused the breakpoint: taken{PLACED_NOWHERE}")
+            format!(
+                "one side refused the breakpoint: taken{}",
+                Remark::PlacedNowhere
+            )
         );
     }
 

@@ -12,6 +12,7 @@ pub mod header;
 pub mod lines;
 pub mod metamorphic;
 pub mod program;
+pub mod remark;
 pub mod session;
 pub mod summary;
 pub mod trace;

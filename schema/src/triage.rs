@@ -180,6 +180,8 @@ struct RuleText {
     placed_at_own_positions: Option<bool>,
     only_the_top_frame_differs: Option<bool>,
     behaving_at_a_closing_brace: Option<bool>,
+    #[serde(default)]
+    remarks: Vec<RemarkPattern>,
     detail: Option<String>,
     verdict: Verdict,
     note: String,
@@ -197,6 +199,124 @@ struct RuleText {
 struct FileText {
     #[serde(default, rename = "class")]
     rules: Vec<RuleText>,
+}
+
+/// A remark a divergence rule asks for (`crate::remark`): its id (a glob, `|` between
+/// alternatives), the side it is about as the rule reads it (`this`: the engine that behaves
+/// so; `other`; `none`: a remark that names no side; absent: any), and its fields (globs); or
+/// `any_of` such patterns.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RemarkPattern {
+    #[serde(default)]
+    pub id: String,
+    #[serde(default)]
+    pub any_of: Vec<RemarkPattern>,
+    #[serde(default)]
+    pub side: Option<RemarkSide>,
+    /// The member may lack it (it then matches one of the member's remarks if any).
+    #[serde(default)]
+    pub optional: bool,
+    pub condition: Option<String>,
+    pub outcome: Option<String>,
+    pub thrown: Option<String>,
+    pub frames_down: Option<String>,
+    pub other: Option<String>,
+    pub function: Option<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RemarkSide {
+    This,
+    Other,
+    None,
+}
+
+impl RemarkPattern {
+    fn fields(&self) -> impl Iterator<Item = (&'static str, &String)> {
+        [
+            ("condition", &self.condition),
+            ("outcome", &self.outcome),
+            ("thrown", &self.thrown),
+            ("frames_down", &self.frames_down),
+            ("other", &self.other),
+            ("function", &self.function),
+        ]
+        .into_iter()
+        .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
+    }
+
+    /// Whether remark `r` is one this pattern asks for; `behaving`: the side of the engine that
+    /// behaves so (`None`: the rule names no engine).
+    fn matches(&self, r: &crate::remark::Remark, behaving: Option<crate::remark::Side>) -> bool {
+        if !self.any_of.is_empty() {
+            return self.any_of.iter().any(|p| p.matches(r, behaving));
+        }
+        let side_ok = match (self.side, r.side()) {
+            (None, _) => true,
+            (Some(RemarkSide::None), s) => s.is_none(),
+            (Some(RemarkSide::This), Some(s)) => behaving == Some(s),
+            (Some(RemarkSide::Other), Some(s)) => behaving == Some(s.other()),
+            (Some(_), None) => false,
+        };
+        let fields = r.fields();
+        side_ok
+            && glob(&self.id, r.id())
+            && self.fields().all(|(k, want)| {
+                fields
+                    .iter()
+                    .any(|(name, value)| *name == k && glob(want, value))
+            })
+    }
+
+    /// A reason the pattern cannot match any remark, if it cannot.
+    fn check(&self) -> Option<String> {
+        if !self.any_of.is_empty() {
+            if !self.id.is_empty() || self.side.is_some() || self.fields().next().is_some() {
+                return Some(
+                    "a remark pattern with `any_of` has no `id`, `side` or fields of its own"
+                        .into(),
+                );
+            }
+            return self.any_of.iter().find_map(RemarkPattern::check);
+        }
+        let ids: Vec<&str> = crate::remark::IDS
+            .iter()
+            .copied()
+            .filter(|id| glob(&self.id, id))
+            .collect();
+        if ids.is_empty() {
+            return Some(format!(
+                "remark {:?} names no remark (known: {})",
+                self.id,
+                crate::remark::IDS.join(", ")
+            ));
+        }
+        self.fields().find_map(|(k, _)| {
+            (!ids
+                .iter()
+                .all(|id| crate::remark::Remark::field_names(id).contains(&k)))
+            .then(|| format!("remark {:?} has no field {k:?}", self.id))
+        })
+    }
+}
+
+/// Whether `remarks` are what `patterns` ask for: each required pattern met by one of them,
+/// and every remark asked for by some pattern (a remark no pattern names tells of another
+/// situation than the rule's).
+fn remarks_as_asked(
+    patterns: &[RemarkPattern],
+    remarks: &[crate::remark::Remark],
+    behaving: Option<crate::remark::Side>,
+) -> bool {
+    patterns
+        .iter()
+        .filter(|p| !p.optional)
+        .all(|p| remarks.iter().any(|r| p.matches(r, behaving)))
+        && remarks
+            .iter()
+            .all(|r| patterns.iter().any(|p| p.matches(r, behaving)))
 }
 
 /// One rule of `triage.toml`: which engine does what, against which, in which class.
@@ -231,6 +351,10 @@ pub struct Rule {
     /// Divergences between pauses: only where the engine that behaves so is paused at a
     /// function body's closing brace (`true`), or only where it is not (`false`).
     pub behaving_at_a_closing_brace: Option<bool>,
+    /// Divergences: the remarks the recorder must have made (`crate::remark`), with the sides
+    /// they are about; a member with a remark no pattern names is not judged. The detail's
+    /// pattern reads the detail without its remarks.
+    pub remarks: Vec<RemarkPattern>,
     pub detail: Option<regex::Regex>,
     pub verdict: Verdict,
     pub note: String,
@@ -293,9 +417,16 @@ impl Rule {
         if !key_ok || !binding_ok || !computes_ok || !place_ok || !own_ok || !held {
             return None;
         }
+        // A divergence's remarks are typed facts, matched apart; the pattern reads the rest.
+        let (base, remarks) = if self.family == Family::Divergence {
+            crate::remark::split(&m.detail)
+        } else {
+            (m.detail.as_str(), Vec::new())
+        };
         let detail_ok = |d: &str| self.detail.as_ref().is_none_or(|r| r.is_match(d));
         if self.engines.is_empty() && self.against.is_empty() {
-            return detail_ok(&m.detail).then_some(None);
+            return (detail_ok(base) && remarks_as_asked(&self.remarks, &remarks, None))
+                .then_some(None);
         }
         let names = |patterns: &[String], label: &str| {
             patterns.is_empty() || patterns.iter().any(|p| engine_matches(p, label))
@@ -311,10 +442,19 @@ impl Rule {
                     && brace_ok(behaving)
                     && others.iter().all(|o| names(&self.against, o))
                     && detail_ok(&if self.family == Family::Divergence {
-                        orient(&m.detail, *first)
+                        orient(base, *first)
                     } else {
-                        m.detail.clone()
+                        base.to_string()
                     })
+                    && remarks_as_asked(
+                        &self.remarks,
+                        &remarks,
+                        Some(if *first {
+                            crate::remark::Side::First
+                        } else {
+                            crate::remark::Side::Second
+                        }),
+                    )
             })
             .map(|(behaving, _, _)| Some(behaving))
     }
@@ -428,10 +568,24 @@ impl Triage {
                     || r.after_the_code.is_some()
                     || r.placed_at_own_positions.is_some()
                     || r.only_the_top_frame_differs.is_some()
-                    || r.behaving_at_a_closing_brace.is_some())
+                    || r.behaving_at_a_closing_brace.is_some()
+                    || !r.remarks.is_empty())
             {
                 return Err(fail(
-                    "`against`, `binding`, `program_differs`, `after_the_code`, `placed_at_own_positions`, `only_the_top_frame_differs` and `behaving_at_a_closing_brace` are for divergences (a warning or inconsistency has one engine)".into(),
+                    "`against`, `binding`, `program_differs`, `after_the_code`, `placed_at_own_positions`, `only_the_top_frame_differs`, `behaving_at_a_closing_brace` and `remarks` are for divergences (a warning or inconsistency has one engine)".into(),
+                ));
+            }
+            if let Some(why) = r.remarks.iter().find_map(RemarkPattern::check) {
+                return Err(fail(why));
+            }
+            fn sided(p: &RemarkPattern) -> bool {
+                matches!(p.side, Some(RemarkSide::This | RemarkSide::Other))
+                    || p.any_of.iter().any(sided)
+            }
+            let sided = r.remarks.iter().any(sided);
+            if sided && r.engines.is_empty() && r.against.is_empty() {
+                return Err(fail(
+                    "a remark's side `this` or `other` needs the rule's `engines` or `against` (which engine behaves so)".into(),
                 ));
             }
             let detail = match &r.detail {
@@ -451,6 +605,7 @@ impl Triage {
                 placed_at_own_positions: r.placed_at_own_positions,
                 only_the_top_frame_differs: r.only_the_top_frame_differs,
                 behaving_at_a_closing_brace: r.behaving_at_a_closing_brace,
+                remarks: r.remarks.clone(),
                 detail,
                 verdict: r.verdict,
                 note: r.note.clone(),
@@ -782,5 +937,72 @@ note = "b shows s wrong"
         let mut out = m(["a", "c"]);
         out.out_of_step = true;
         assert_eq!(t.first_judging(&out, Family::Divergence), None);
+    }
+
+    #[test]
+    fn remarks_match_by_id_side_and_field_never_by_words() {
+        let text = r#"
+[[class]]
+family = "divergence"
+key = { kind = "pause-location" }
+engines = ["b"]
+against = ["a"]
+detail = '^paused at \d+:\d+ vs \d+:\d+$'
+remarks = [{ id = "on-the-call-line", side = "this", other = "another-line" }, { any_of = [{ id = "began-in-a-generator", side = "none" }, { id = "began-on-a-generators-last-statement" }], optional = true }]
+verdict = "engine-bug"
+note = "b stops on the line of the call"
+"#;
+        let t = Triage::parse(text, Path::new("t.toml")).unwrap();
+        let r = &t.rules[0];
+        let m = |detail: &str, engines: [&str; 2]| Member {
+            key: [("kind".to_string(), "pause-location".to_string())].into(),
+            detail: detail.into(),
+            engines: engines.iter().map(|e| e.to_string()).collect(),
+            ..Member::default()
+        };
+        let call = "; second side on the caller's line of the call, first side on another line of the caller";
+        let base = "paused at 4:1 vs 3:1";
+        assert!(r.judges(&m(&format!("{base}{call}"), ["a", "b"])));
+        // The same remark about the other engine: b is not the one on the line of the call.
+        assert!(!r.judges(&m(&format!("{base}{call}"), ["b", "a"])));
+        // No remark, another field value, a remark the rule does not name: not judged.
+        assert!(!r.judges(&m(base, ["a", "b"])));
+        let into = "; second side on the caller's line of the call, first side in a function called from that line";
+        assert!(!r.judges(&m(&format!("{base}{into}"), ["a", "b"])));
+        let brace =
+            "; first side at the end of a return, the other at its function's closing brace";
+        assert!(!r.judges(&m(&format!("{base}{call}{brace}"), ["a", "b"])));
+        // An optional remark may be there, in any of its forms, or not; its side as asked.
+        let gen = "; the step began in a generator";
+        assert!(r.judges(&m(&format!("{base}{call}{gen}"), ["a", "b"])));
+        let last = "; the step began on a generator's last statement";
+        assert!(r.judges(&m(&format!("{base}{call}{last}"), ["a", "b"])));
+        let ended = "; the step began in a generator, which ended before the second side stopped";
+        assert!(!r.judges(&m(&format!("{base}{call}{ended}"), ["a", "b"])));
+        // Words of a remark inside the base difference are not a remark.
+        assert!(!r.judges(&m(&format!("s: \"{}\" vs 1", &call[2..]), ["a", "b"])));
+    }
+
+    #[test]
+    fn a_remark_pattern_that_names_nothing_is_refused_on_load() {
+        let rule = |remarks: &str| {
+            format!(
+                "[[class]]\nfamily = \"divergence\"\nengines = [\"b\"]\nremarks = {remarks}\nverdict = \"engine-bug\"\nnote = \"n\"\n"
+            )
+        };
+        for bad in [
+            r#"[{ id = "no-such-remark" }]"#,
+            r#"[{ id = "return-and-brace", function = "f" }]"#,
+            r#"[{ any_of = [{ id = "placed-nowhere" }], id = "placed-nowhere" }]"#,
+        ] {
+            assert!(
+                Triage::parse(&rule(bad), Path::new("t.toml")).is_err(),
+                "{bad}"
+            );
+        }
+        let sided_without_engines = "[[class]]\nfamily = \"divergence\"\nremarks = [{ id = \"return-and-brace\", side = \"this\" }]\nverdict = \"engine-bug\"\nnote = \"n\"\n";
+        assert!(Triage::parse(sided_without_engines, Path::new("t.toml")).is_err());
+        let warning = "[[class]]\nfamily = \"warning\"\nremarks = [{ id = \"placed-nowhere\" }]\nverdict = \"engine-bug\"\nnote = \"n\"\n";
+        assert!(Triage::parse(warning, Path::new("t.toml")).is_err());
     }
 }

@@ -14,8 +14,9 @@
 use super::Lockstep;
 use crate::debugger::DebuggerError;
 use morphtrace_js::nodes::LineNodes;
-use morphtrace_schema::dbdb::{same_place, shown_at_one_place, ONE_FRAME_FURTHER};
+use morphtrace_schema::dbdb::{same_place, shown_at_one_place};
 use morphtrace_schema::fact::Fact;
+use morphtrace_schema::remark::{self, PastTheCall, Remark};
 use morphtrace_schema::triage::{variable_name, Family, Member, Triage, Verdict};
 use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
 
@@ -304,7 +305,9 @@ impl Lockstep<'_> {
             // Which side is further in is read from the stacks, not from the rule (an engine-bug
             // rule names the engine at fault, which is the one that is not).
             (DivergenceKind::CallStack, Action::StepOut)
-                if d.detail.contains(ONE_FRAME_FURTHER) =>
+                if remark::of(&d.detail)
+                    .iter()
+                    .any(|r| matches!(r, Remark::OneFrameFurther { .. })) =>
             {
                 let depth = |o: &Output| match o {
                     Output::Paused(p) => p.stack.len(),
@@ -358,18 +361,22 @@ impl Lockstep<'_> {
                 let Some(behind) = self.behaving(rule, member, active) else {
                     return Ok(Err("the rule does not say which engine pauses apart".into()));
                 };
-                use morphtrace_schema::dbdb::{
-                    AT_A_CONDITION, AT_A_HERITAGE, IN_A_CALL_FROM_IT, ON_THE_CALL_LINE,
-                };
+                let remarks = remark::of(&d.detail);
+                let past_the_call = remarks.iter().find_map(|r| match r {
+                    Remark::OnTheCallLine { other, .. } => Some(*other),
+                    _ => None,
+                });
                 // A pause only one side made, at a breakpoint whose condition threw there: the
                 // others are where it will be once it goes on past that breakpoint (resumed:
                 // a step that stopped there has ended, as a step a breakpoint interrupts does).
-                let alone = d.detail.contains(AT_A_CONDITION);
+                let alone = remarks
+                    .iter()
+                    .any(|r| matches!(r, Remark::AtACondition { .. }));
                 let a = if alone {
                     &Action::Resume
-                } else if d.detail.contains(IN_A_CALL_FROM_IT) {
+                } else if past_the_call == Some(PastTheCall::InACallFromIt) {
                     &Action::StepInto
-                } else if d.detail.contains(ON_THE_CALL_LINE) {
+                } else if past_the_call == Some(PastTheCall::AnotherLine) {
                     &Action::StepOver
                 } else if *a == Action::Start {
                     // The program runs already: on from the pause apart, as `start` would go.
@@ -384,7 +391,9 @@ impl Lockstep<'_> {
                 };
                 // A step that stopped where others have no step position (a class's heritage):
                 // the others are past it already, so only it steps on.
-                let extra_stop = d.detail.contains(AT_A_HERITAGE);
+                let extra_stop = remarks
+                    .iter()
+                    .any(|r| matches!(r, Remark::AtAHeritage { .. }));
                 let others = active
                     .iter()
                     .copied()

@@ -18,6 +18,7 @@ use morphtrace_js::loops::HeadIterables;
 use morphtrace_js::python::{InGenerator, PythonTree};
 use morphtrace_js::switches::Discriminants;
 use morphtrace_schema::dbdb::{compare_answers, ComparisonPolicy};
+use morphtrace_schema::remark::{Remark, Side};
 use morphtrace_schema::trace::TriggerLines;
 use morphtrace_schema::triage::Triage;
 use morphtrace_schema::Language;
@@ -531,19 +532,21 @@ impl Lockstep<'_> {
             && *action == Action::StepOut
             && self.began_in_a_generator_expression(first, own)
         {
-            detail.push_str(morphtrace_schema::dbdb::STEP_OUT_BEGAN_IN_A_GENERATOR_EXPRESSION);
             // Which side logged nothing during the step, for triage to tell the sides apart.
-            let silent = |k: usize| {
+            let logged_nothing = |k: usize| {
                 self.rec.traces[active[k]]
                     .logs
                     .iter()
                     .all(|l| l.action != index)
             };
-            if silent(pair.0) {
-                detail.push_str(", where first side logged nothing");
-            } else if silent(pair.1) {
-                detail.push_str(", where second side logged nothing");
-            }
+            let silent = if logged_nothing(pair.0) {
+                Some(Side::First)
+            } else if logged_nothing(pair.1) {
+                Some(Side::Second)
+            } else {
+                None
+            };
+            detail.push_str(&Remark::StepOutBeganInAGeneratorExpression { silent }.to_string());
         }
         let engine = |k: usize| self.rec.traces[active[k]].engine;
         // The engines the divergence is between: the pair compared (the largest group's first
@@ -613,7 +616,6 @@ impl Lockstep<'_> {
         a: &Output,
         b: &Output,
     ) -> String {
-        use morphtrace_schema::dbdb::{BOTH_AT_A_CLOSING_BRACE, RETURN_AND_BRACE};
         let (Output::Paused(x), Output::Paused(y)) = (a, b) else {
             return String::new();
         };
@@ -638,20 +640,21 @@ impl Lockstep<'_> {
                 let Some(e) = exits() else {
                     return String::new();
                 };
-                if e.returns_there(x.location, y.location) {
-                    format!("; first {RETURN_AND_BRACE}")
+                let side = if e.returns_there(x.location, y.location) {
+                    Side::First
                 } else if e.returns_there(y.location, x.location) {
-                    format!("; second {RETURN_AND_BRACE}")
+                    Side::Second
                 } else {
-                    String::new()
-                }
+                    return String::new();
+                };
+                Remark::ReturnAndBrace { side }.to_string()
             }
             // Only a lexical binding one side lacks (what the remark's rule is about): other
             // rules read the other variables divergences as they are.
             DivergenceKind::Variables if same_frames && self.lexical_on_one_side(detail) => {
                 match exits() {
                     Some(e) if e.same_closing_brace(x.location, y.location) => {
-                        BOTH_AT_A_CLOSING_BRACE.to_string()
+                        Remark::BothAtAClosingBrace.to_string()
                     }
                     _ => String::new(),
                 }
@@ -664,7 +667,6 @@ impl Lockstep<'_> {
     /// that declares the `let` or `const` one side lacks (`IN_A_HEADS_ITERABLE`): the binding
     /// is in its dead zone there, in a scope of the head's own.
     fn head_remark(&self, kind: &DivergenceKind, detail: &str, a: &Output, b: &Output) -> String {
-        use morphtrace_schema::dbdb::IN_A_HEADS_ITERABLE;
         let (DivergenceKind::Variables, Output::Paused(x), Output::Paused(y)) = (kind, a, b) else {
             return String::new();
         };
@@ -682,7 +684,7 @@ impl Lockstep<'_> {
             Some(h)
                 if h.declares_around(name, x.location) && h.declares_around(name, y.location) =>
             {
-                IN_A_HEADS_ITERABLE.to_string()
+                Remark::InAHeadsIterable.to_string()
             }
             _ => String::new(),
         }
@@ -698,7 +700,6 @@ impl Lockstep<'_> {
         a: &Output,
         b: &Output,
     ) -> String {
-        use morphtrace_schema::dbdb::IN_A_DISCRIMINANT;
         let (DivergenceKind::Variables, Output::Paused(x), Output::Paused(y)) = (kind, a, b) else {
             return String::new();
         };
@@ -717,7 +718,7 @@ impl Lockstep<'_> {
             .get_or_init(|| Discriminants::scan(&self.program.text));
         match switches {
             Some(s) if s.declares_after(name, x.location) && s.declares_after(name, y.location) => {
-                IN_A_DISCRIMINANT.to_string()
+                Remark::InADiscriminant.to_string()
             }
             _ => String::new(),
         }
@@ -726,7 +727,6 @@ impl Lockstep<'_> {
     /// Where one side, not the other, paused for a breakpoint on a function's closing brace
     /// that stands indented (`AT_AN_INDENTED_BRACE`): JavaScriptCore never pauses there.
     fn brace_breakpoint_remark(&self, kind: &DivergenceKind, a: &Output, b: &Output) -> String {
-        use morphtrace_schema::dbdb::AT_AN_INDENTED_BRACE;
         let (DivergenceKind::PauseLocation, Output::Paused(x), Output::Paused(y)) = (kind, a, b)
         else {
             return String::new();
@@ -743,11 +743,12 @@ impl Lockstep<'_> {
                 && p.location.column > 0
                 && exits.is_some_and(|e| e.closing_brace_exactly_at(p.location))
         };
-        match (at_brace(x), at_brace(y)) {
-            (true, false) => format!("; first {AT_AN_INDENTED_BRACE}"),
-            (false, true) => format!("; second {AT_AN_INDENTED_BRACE}"),
-            _ => String::new(),
-        }
+        let side = match (at_brace(x), at_brace(y)) {
+            (true, false) => Side::First,
+            (false, true) => Side::Second,
+            _ => return String::new(),
+        };
+        Remark::AtAnIndentedBrace { side }.to_string()
     }
 
     /// Whether `detail` says that one side lacks a binding the program declares with `let`,
@@ -776,7 +777,6 @@ impl Lockstep<'_> {
         a: &Output,
         b: &Output,
     ) -> String {
-        use morphtrace_schema::dbdb::IN_PARAMETERS_WHILE_DEFINED;
         if *kind != DivergenceKind::PauseLocation
             || !matches!(
                 action,
@@ -801,11 +801,12 @@ impl Lockstep<'_> {
                 classes.class_of_params_at(p.location) == Some(caller.location.line)
             })
         };
-        match (defining(x), defining(y)) {
-            (true, false) => format!("; first {IN_PARAMETERS_WHILE_DEFINED}"),
-            (false, true) => format!("; second {IN_PARAMETERS_WHILE_DEFINED}"),
-            _ => String::new(),
-        }
+        let side = match (defining(x), defining(y)) {
+            (true, false) => Side::First,
+            (false, true) => Side::Second,
+            _ => return String::new(),
+        };
+        Remark::InParametersWhileDefined { side }.to_string()
     }
 
     /// Where one side's step stopped where a `class … extends …` declaration begins and the
@@ -817,7 +818,6 @@ impl Lockstep<'_> {
         a: &Output,
         b: &Output,
     ) -> String {
-        use morphtrace_schema::dbdb::AT_A_HERITAGE;
         if *kind != DivergenceKind::PauseLocation
             || !matches!(action, Action::StepInto | Action::StepOver)
             || self.program.language != Language::JavaScript
@@ -841,13 +841,14 @@ impl Lockstep<'_> {
                 .declaration_at(at.location)
                 .is_some_and(|end| other.location >= end)
         };
-        if past(x, y) {
-            format!("; first {AT_A_HERITAGE}")
+        let side = if past(x, y) {
+            Side::First
         } else if past(y, x) {
-            format!("; second {AT_A_HERITAGE}")
+            Side::Second
         } else {
-            String::new()
-        }
+            return String::new();
+        };
+        Remark::AtAHeritage { side }.to_string()
     }
 
     /// Where one side shows a class's own name uninitialized inside that class, and the other
@@ -861,7 +862,7 @@ impl Lockstep<'_> {
         a: &Output,
         b: &Output,
     ) -> String {
-        use morphtrace_schema::dbdb::{visible_variables, OWN_NAME_UNINITIALIZED};
+        use morphtrace_schema::dbdb::visible_variables;
         if *kind != DivergenceKind::Variables || self.program.language != Language::JavaScript {
             return String::new();
         }
@@ -903,13 +904,14 @@ impl Lockstep<'_> {
             _ => false,
         };
         let (vx, vy) = (value(x), value(y));
-        if vx == Some(Value::Uninitialized) && unavailable_or_class(&vy) {
-            format!("; first {OWN_NAME_UNINITIALIZED}")
+        let side = if vx == Some(Value::Uninitialized) && unavailable_or_class(&vy) {
+            Side::First
         } else if vy == Some(Value::Uninitialized) && unavailable_or_class(&vx) {
-            format!("; second {OWN_NAME_UNINITIALIZED}")
+            Side::Second
         } else {
-            String::new()
-        }
+            return String::new();
+        };
+        Remark::OwnNameUninitialized { side }.to_string()
     }
 
     /// Where one side's step into paused again where it stood (the same place and frames), at
@@ -923,7 +925,6 @@ impl Lockstep<'_> {
         a: &Output,
         b: &Output,
     ) -> String {
-        use morphtrace_schema::dbdb::AGAIN_BEFORE_A_CALL;
         if *kind != DivergenceKind::PauseLocation
             || *action != Action::StepInto
             || self.program.language != Language::JavaScript
@@ -937,15 +938,15 @@ impl Lockstep<'_> {
             p.location == before.location && same_frames(p, before)
         };
         let (side, at) = match (again(x), again(y)) {
-            (true, false) => ("first", x.location),
-            (false, true) => ("second", y.location),
+            (true, false) => (Side::First, x.location),
+            (false, true) => (Side::Second, y.location),
             _ => return String::new(),
         };
         let calls = self
             .built_in_arguments
             .get_or_init(|| BuiltInArguments::scan(&self.program.text));
         match calls {
-            Some(c) if c.starts_at(at) => format!("; {side} {AGAIN_BEFORE_A_CALL}"),
+            Some(c) if c.starts_at(at) => Remark::AgainBeforeACall { side }.to_string(),
             _ => String::new(),
         }
     }
@@ -1049,15 +1050,12 @@ pub async fn record_under(
 /// the step began, or that it ended before that side stopped (pdb's driver says so in the
 /// pause's engine reason).
 fn generator_remark(place: InGenerator, a: &Output, b: &Output) -> String {
-    use morphtrace_schema::dbdb::{
-        BEGAN_IN_A_GENERATOR, BEGAN_ON_A_GENERATORS_LAST_STATEMENT, GENERATOR_ENDED,
-        STOPPED_BY_A_BREAKPOINT, WHICH_ENDED_BEFORE,
-    };
+    use morphtrace_schema::dbdb::GENERATOR_ENDED;
     use morphtrace_schema::PauseReason;
     let stopped_by_a_breakpoint = match (a, b) {
         (Output::Paused(x), Output::Paused(y)) => match (&x.reason, &y.reason) {
-            (PauseReason::Breakpoint { .. }, PauseReason::Step) => Some(("first", x)),
-            (PauseReason::Step, PauseReason::Breakpoint { .. }) => Some(("second", y)),
+            (PauseReason::Breakpoint { .. }, PauseReason::Step) => Some((Side::First, x)),
+            (PauseReason::Step, PauseReason::Breakpoint { .. }) => Some((Side::Second, y)),
             _ => None,
         },
         _ => None,
@@ -1065,18 +1063,19 @@ fn generator_remark(place: InGenerator, a: &Output, b: &Output) -> String {
     let mut remark = String::new();
     let mut ended_first = None;
     if let Some((side, p)) = stopped_by_a_breakpoint {
-        remark.push_str(&format!("; {side} {STOPPED_BY_A_BREAKPOINT}"));
+        remark.push_str(&Remark::StoppedByABreakpoint { side }.to_string());
         if p.engine_reason.as_deref() == Some(GENERATOR_ENDED) {
             ended_first = Some(side);
         }
     }
-    match (ended_first, place) {
-        (Some(side), _) => remark.push_str(&format!(
-            "{BEGAN_IN_A_GENERATOR}, {WHICH_ENDED_BEFORE} {side} side stopped"
-        )),
-        (None, InGenerator::LastStatement) => remark.push_str(BEGAN_ON_A_GENERATORS_LAST_STATEMENT),
-        (None, InGenerator::Within) => remark.push_str(BEGAN_IN_A_GENERATOR),
-    }
+    let began = match (ended_first, place) {
+        (Some(side), _) => Remark::BeganInAGenerator {
+            ended_before: Some(side),
+        },
+        (None, InGenerator::LastStatement) => Remark::BeganOnAGeneratorsLastStatement,
+        (None, InGenerator::Within) => Remark::BeganInAGenerator { ended_before: None },
+    };
+    remark.push_str(&began.to_string());
     remark
 }
 
