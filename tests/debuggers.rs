@@ -4590,3 +4590,120 @@ async fn the_class_own_name_rule_excuses_no_planted_fault() {
     hiding.shutdown().await;
     firefox.shutdown().await;
 }
+
+/// Issue 66: an error's message compares. Where the program wrote it (`new RangeError("out of
+/// range")`), every engine shows those words, and one that words them otherwise (the fault layer's
+/// `Reword`, planted in Firefox and in Bun) shows, new. Where the engine threw the error itself
+/// (reading a property of `null`), V8, SpiderMonkey and JavaScriptCore each word it their own way,
+/// which ECMAScript leaves to them; the recorder says neither message is in the program's text,
+/// and the by-design rule excuses exactly that.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn error_messages_compare_where_the_program_wrote_them() {
+    use faults::{Fault, FaultyEngine};
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline(
+        "messages.js",
+        "function f(o) {\n  let built = null, written = null;\n  try { o.x; } catch (e) { built = e; }\n  try { throw new RangeError(\"out of range\"); } catch (e) { written = e; }\n  return [built, written];\n}\nf(null);\n",
+    );
+    // At the return, both errors made; before them, an evaluation that throws one.
+    let at_the_return = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 4,
+                column: None,
+            },
+            Action::Start,
+            Action::Resume,
+        ],
+    };
+    let evaluating = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 2,
+                column: None,
+            },
+            Action::Start,
+            Action::Evaluate {
+                expression: "(() => { throw new TypeError(\"out of range\"); })()".into(),
+            },
+            Action::Resume,
+        ],
+    };
+    let message_of = |d: &morphtrace_schema::Divergence| {
+        morphtrace_schema::remark::split(&d.detail)
+            .0
+            .rsplit_once(" (message ")
+            .map(|(_, m)| m.to_string())
+    };
+    let mut chromium = engine("chromium", CaptureOptions::default()).await;
+    for kind in ["firefox", "bun"] {
+        let mut o = engine(kind, CaptureOptions::default()).await;
+        let rec = lockstep_under(&mut [&mut chromium, &mut o], &p, &at_the_return, &triage).await;
+        // The engine's own words differ, excused; the program's words are alike.
+        let built = rec
+            .divergences
+            .iter()
+            .find(|d| d.detail.starts_with("built: "))
+            .unwrap_or_else(|| panic!("{kind}: the engines word o.x's error apart: {rec:?}"));
+        assert!(
+            morphtrace_schema::remark::of(&built.detail)
+                == vec![morphtrace_schema::remark::Remark::EngineWordedMessages]
+                && excused(&rec, built),
+            "{kind}: {built:?}"
+        );
+        assert!(
+            message_of(built).is_some_and(|m| m.starts_with("\"Cannot read properties of null")),
+            "{kind}: {built:?}"
+        );
+        assert!(
+            rec.divergences.iter().all(|d| excused(&rec, d)),
+            "{kind}: {:?}",
+            rec.divergences
+        );
+        let rec = lockstep_under(&mut [&mut chromium, &mut o], &p, &evaluating, &triage).await;
+        assert!(rec.divergences.is_empty(), "{kind}: {:?}", rec.divergences);
+        o.shutdown().await;
+        // A message the program wrote, worded otherwise by the debugger: new, at the variable
+        // and at the evaluation that threw it.
+        let mut faulty = FaultyEngine::wrap(
+            engine(kind, CaptureOptions::default()).await,
+            Fault::Reword {
+                from: "out of range".into(),
+                to: "out of bounds".into(),
+            },
+        );
+        for (plan, start, kind_) in [
+            (&at_the_return, "written: ", DivergenceKind::Variables),
+            (
+                &evaluating,
+                "evaluated threw TypeError vs TypeError",
+                DivergenceKind::Evaluation,
+            ),
+        ] {
+            let rec = lockstep_under(&mut [&mut chromium, &mut faulty], &p, plan, &triage).await;
+            let d = rec
+                .divergences
+                .iter()
+                .find(|d| d.detail.starts_with(start))
+                .unwrap_or_else(|| panic!("{kind}: {start} shows: {:?}", rec.divergences));
+            assert_eq!(
+                (
+                    d.kind.clone(),
+                    message_of(d).as_deref(),
+                    morphtrace_schema::remark::of(&d.detail),
+                    excused(&rec, d)
+                ),
+                (
+                    kind_,
+                    Some("\"out of range\" vs \"out of bounds\")"),
+                    vec![],
+                    false
+                ),
+                "{kind}: {d:?}"
+            );
+        }
+        faulty.shutdown().await;
+    }
+    chromium.shutdown().await;
+}

@@ -34,6 +34,11 @@ pub struct ComparisonPolicy {
     /// nothing was thrown).
     #[serde(default = "yes")]
     pub exception_pauses: bool,
+    /// Compare errors' messages (`Value::error_message`) where both sides' can be read. Off
+    /// where the program's text differs between the sides (a metamorphic follow-up): engines
+    /// quote the program's source in the messages they word (V8 `o.f is not a function`).
+    #[serde(default = "yes")]
+    pub error_messages: bool,
     /// At one pause, the features divergences already gone past there have judged: compared
     /// no more at that pause, everything else still is (an excused difference masks only
     /// itself). Empty but in lockstep's live comparison of one action; never recorded.
@@ -87,6 +92,7 @@ impl Default for ComparisonPolicy {
             object_shells: true,
             async_stack: true,
             exception_pauses: true,
+            error_messages: true,
             mask: PauseMask::default(),
         }
     }
@@ -108,6 +114,10 @@ impl ComparisonPolicy {
             (
                 "compare.exception_pauses".into(),
                 self.exception_pauses.to_string(),
+            ),
+            (
+                "compare.error_messages".into(),
+                self.error_messages.to_string(),
             ),
         ]
     }
@@ -204,7 +214,10 @@ fn pause_divergence(
     }
     if let (Some(x), Some(y), false) = (&a.exception, &b.exception, mask.exception) {
         if !same_thrown(x, y, policy) {
-            return Some((DivergenceKind::Exception, format!("threw {} vs {}", x, y)));
+            return Some((
+                DivergenceKind::Exception,
+                format!("threw {}", thrown_apart(x, y)),
+            ));
         }
     }
     if policy.variables {
@@ -222,9 +235,9 @@ fn pause_divergence(
                         format!("{name} only on the first side"),
                     ))
                 }
-                Some(y) if !x.equal_under(y, policy.object_shells) => {
+                Some(y) if !x.equal_as(y, policy.object_shells, policy.error_messages) => {
                     let (path, x, y) = x
-                        .first_difference_under(y, policy.object_shells)
+                        .first_difference_as(y, policy.object_shells, policy.error_messages)
                         .unwrap_or((String::new(), x, y));
                     let shell = x.shell_difference(y);
                     let shell = if shell.is_empty() {
@@ -569,8 +582,9 @@ fn live_before(
     live
 }
 
-/// Whether two thrown values are the same: errors by their class alone (their messages and
-/// stacks are each engine's own wording), anything else as values compare.
+/// Whether two thrown values are the same: errors by their class and message (where both
+/// messages can be read: `Value::error_message`; their stacks are each engine's own), anything
+/// else as values compare.
 fn same_thrown(x: &Value, y: &Value, policy: &ComparisonPolicy) -> bool {
     use crate::value::ObjectKind;
     match (x, y) {
@@ -585,8 +599,73 @@ fn same_thrown(x: &Value, y: &Value, policy: &ComparisonPolicy) -> bool {
                 class: b,
                 ..
             },
-        ) => a == b,
-        _ => x.equal_under(y, policy.object_shells),
+        ) => a == b && (!policy.error_messages || x.messages_apart(y).is_none()),
+        _ => x.equal_as(y, policy.object_shells, policy.error_messages),
+    }
+}
+
+/// The messages of the two errors a divergence between outputs `a` and `b` is about, where it is
+/// about two errors of one class whose messages alone differ (`Value::messages_apart`): a
+/// thrown value at a pause, an evaluation that threw, or a variable's value (or a value inside
+/// it). `None` for any other divergence.
+pub fn messages_apart_in(
+    kind: &DivergenceKind,
+    detail: &str,
+    a: &Output,
+    b: &Output,
+    policy: &ComparisonPolicy,
+) -> Option<(String, String)> {
+    if !policy.error_messages {
+        return None;
+    }
+    let apart = |x: &Value, y: &Value| {
+        same_class(x, y)
+            .then(|| x.messages_apart(y))
+            .flatten()
+            .map(|(m, n)| (m.to_string(), n.to_string()))
+    };
+    match (kind, a, b) {
+        (DivergenceKind::Exception, Output::Paused(p), Output::Paused(q)) => {
+            apart(p.exception.as_deref()?, q.exception.as_deref()?)
+        }
+        (
+            DivergenceKind::Evaluation,
+            Output::Evaluated {
+                value: x,
+                threw: true,
+            },
+            Output::Evaluated {
+                value: y,
+                threw: true,
+            },
+        ) => apart(x, y),
+        (DivergenceKind::Variables, Output::Paused(p), Output::Paused(q)) => {
+            let name = crate::triage::variable_name(detail)?;
+            let x = *visible_variables(p.top_scopes()).get(name)?;
+            let y = *visible_variables(q.top_scopes()).get(name)?;
+            let (_, x, y) =
+                x.first_difference_as(y, policy.object_shells, policy.error_messages)?;
+            apart(x, y)
+        }
+        _ => None,
+    }
+}
+
+/// Two objects of one class.
+fn same_class(x: &Value, y: &Value) -> bool {
+    matches!((x, y), (Value::Object { class: a, .. }, Value::Object { class: b, .. }) if a == b)
+}
+
+/// Two thrown values that are not the same, in words: errors of one class by their messages
+/// (`TypeError vs TypeError (message "a" vs "b")`), anything else as shown.
+fn thrown_apart(x: &Value, y: &Value) -> String {
+    match (x, y, x.messages_apart(y)) {
+        (Value::Object { class: a, .. }, Value::Object { class: b, .. }, Some((m, n)))
+            if a == b =>
+        {
+            format!("{a} vs {b} (message {m:?} vs {n:?})")
+        }
+        _ => format!("{x} vs {y}"),
     }
 }
 
@@ -687,9 +766,15 @@ pub fn compare_outputs(
             || if *tx {
                 !same_thrown(x, y, policy)
             } else {
-                !x.equal_under(y, policy.object_shells)
+                !x.equal_as(y, policy.object_shells, policy.error_messages)
             })
         .then(|| {
+            if *tx && *ty && same_class(x, y) {
+                return (
+                    DivergenceKind::Evaluation,
+                    format!("evaluated threw {}", thrown_apart(x, y)),
+                );
+            }
             let side = |v: &Value, threw: bool| {
                 if threw {
                     format!("threw {v}")
@@ -700,10 +785,12 @@ pub fn compare_outputs(
             // Objects that differ only besides their entries say how (as variables do), so
             // that a class named otherwise is told from a difference in what they hold.
             let shell = match (tx, ty) {
-                (false, false) => match x.first_difference_under(y, policy.object_shells) {
-                    Some((path, a, b)) if path.is_empty() => a.shell_difference(b),
-                    _ => String::new(),
-                },
+                (false, false) => {
+                    match x.first_difference_as(y, policy.object_shells, policy.error_messages) {
+                        Some((path, a, b)) if path.is_empty() => a.shell_difference(b),
+                        _ => String::new(),
+                    }
+                }
                 _ => String::new(),
             };
             let shell = if shell.is_empty() {
@@ -726,7 +813,7 @@ pub fn compare_outputs(
         )),
         // Named first, as the other variables divergences are (triage reads the binding).
         (VariableSet { name, value: x }, VariableSet { value: y, .. }) => {
-            (!x.equal_under(y, policy.object_shells)).then(|| {
+            (!x.equal_as(y, policy.object_shells, policy.error_messages)).then(|| {
                 (
                     DivergenceKind::Variables,
                     format!("{name}: read back {x} vs {y} after the set"),
@@ -973,7 +1060,7 @@ pub fn judge_session(
 
 impl ComparisonPolicy {
     /// The settings `set` accepts, as in the header's `compare.<key>` parameters.
-    pub const KEYS: [&'static str; 7] = [
+    pub const KEYS: [&'static str; 8] = [
         "columns",
         "call_stack",
         "variables",
@@ -981,6 +1068,7 @@ impl ComparisonPolicy {
         "object_shells",
         "async_stack",
         "exception_pauses",
+        "error_messages",
     ];
 
     /// Sets one setting by its key (`columns`, `call_stack`, ...); false for an unknown key.
@@ -993,6 +1081,7 @@ impl ComparisonPolicy {
             "object_shells" => &mut self.object_shells,
             "async_stack" => &mut self.async_stack,
             "exception_pauses" => &mut self.exception_pauses,
+            "error_messages" => &mut self.error_messages,
             _ => return false,
         };
         *field = value;

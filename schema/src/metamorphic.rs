@@ -692,6 +692,10 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
         // The relations say themselves where a follow-up must pause on an exception (a
         // transformation may add or remove exception pauses at a place the parent paused).
         exception_pauses: false,
+        // The follow-up's text is not the parent's, and engines quote the program's source in
+        // the messages they word (V8's `o.f is not a function`, JavaScriptCore's `(evaluating
+        // 'a[1]')`): a transformed expression rewords them.
+        error_messages: false,
         ..ComparisonPolicy::default()
     };
     let violation = |event_index: Option<u32>,

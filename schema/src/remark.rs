@@ -120,6 +120,10 @@ pub enum Remark {
     AlreadyHadOneThere { side: Side },
     /// One side refused a breakpoint the other placed nowhere.
     PlacedNowhere,
+    /// Two errors differ in their messages alone, and neither message is in the program's
+    /// text: each engine worded an error it threw itself (ECMAScript gives such an error no
+    /// message; the program worded none).
+    EngineWordedMessages,
 }
 
 /// Every remark's id, as rules name them.
@@ -144,6 +148,7 @@ pub const IDS: &[&str] = &[
     "only-an-initializers-name",
     "already-had-one-there",
     "placed-nowhere",
+    "engine-worded-messages",
 ];
 
 impl Remark {
@@ -172,6 +177,7 @@ impl Remark {
             Remark::OnlyAnInitializersName => "only-an-initializers-name",
             Remark::AlreadyHadOneThere { .. } => "already-had-one-there",
             Remark::PlacedNowhere => "placed-nowhere",
+            Remark::EngineWordedMessages => "engine-worded-messages",
         }
     }
 
@@ -197,7 +203,8 @@ impl Remark {
             | Remark::InADiscriminant
             | Remark::BeganOnAGeneratorsLastStatement
             | Remark::OnlyAnInitializersName
-            | Remark::PlacedNowhere => None,
+            | Remark::PlacedNowhere
+            | Remark::EngineWordedMessages => None,
         }
     }
 
@@ -372,6 +379,9 @@ impl fmt::Display for Remark {
                 side.name()
             ),
             Remark::PlacedNowhere => f.write_str("; the other placed it nowhere"),
+            Remark::EngineWordedMessages => {
+                f.write_str("; neither message is in the program's text")
+            }
         }
     }
 }
@@ -480,6 +490,9 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
             },
         ),
         (r"; the other placed it nowhere$", |_| Remark::PlacedNowhere),
+        (r"; neither message is in the program's text$", |_| {
+            Remark::EngineWordedMessages
+        }),
         // Free text inside (a function's name, a condition, a thrown class) last, so that
         // a fixed sentence after it is taken first.
         (
@@ -598,6 +611,7 @@ mod tests {
             Remark::OnlyAnInitializersName,
             Remark::AlreadyHadOneThere { side: First },
             Remark::PlacedNowhere,
+            Remark::EngineWordedMessages,
         ]
     }
 

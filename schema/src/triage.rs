@@ -1005,4 +1005,12 @@ note = "b stops on the line of the call"
         let warning = "[[class]]\nfamily = \"warning\"\nremarks = [{ id = \"placed-nowhere\" }]\nverdict = \"engine-bug\"\nnote = \"n\"\n";
         assert!(Triage::parse(warning, Path::new("t.toml")).is_err());
     }
+
+    /// The repository's own rules load: each judges its examples and none of its near misses.
+    #[test]
+    fn the_repositorys_rules_load() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml");
+        let t = Triage::load(&path).unwrap_or_else(|e| panic!("{e}"));
+        assert!(t.rules.iter().any(|r| !r.remarks.is_empty()));
+    }
 }

@@ -87,6 +87,41 @@ fn comparable_entries<'a>(
 }
 
 impl Value {
+    /// An error's message as its engine shows it: the first line of the error's description
+    /// after `Name: ` (V8, SpiderMonkey and JavaScriptCore describe an error so, and debugpy and
+    /// pdb an exception an evaluation raised), empty where that line is the name alone. `None`
+    /// for anything else: not an error, no description, or one of another shape (a stack
+    /// alone, a Python exception's repr), where no message can be read.
+    pub fn error_message(&self) -> Option<&str> {
+        let Value::Object {
+            kind: ObjectKind::Error,
+            description: Some(d),
+            ..
+        } = self
+        else {
+            return None;
+        };
+        let line = d.lines().next().unwrap_or("");
+        let is_name = |s: &str| {
+            !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_alphanumeric() || c == '_' || c == '$' || c == '.')
+        };
+        match line.split_once(": ") {
+            Some((name, message)) if is_name(name) => Some(message),
+            _ if is_name(line) => Some(""),
+            _ => None,
+        }
+    }
+
+    /// Two errors' messages where both can be read and they differ.
+    pub fn messages_apart<'a>(&'a self, other: &'a Value) -> Option<(&'a str, &'a str)> {
+        match (self.error_message(), other.error_message()) {
+            (Some(a), Some(b)) if a != b => Some((a, b)),
+            _ => None,
+        }
+    }
+
     /// A function's entries as every JavaScript adapter records them where the value is
     /// expanded (issue 66: any function equalled any other): its `name`, the own data property
     /// the program reads (ECMAScript's SetFunctionName gives every engine the same), and the
@@ -179,10 +214,16 @@ impl Value {
 
     /// Equality, exact but for objects' class names and descriptions when `shells` is false.
     /// An error's description is never compared: engines put the stack there, each in its own
-    /// words and paths (V8 `TypeError: m\n    at f (file:…)`, SpiderMonkey none). A function's
+    /// words and paths (V8 `TypeError: m\n    at f (file:…)`, SpiderMonkey none); its message
+    /// is, where both sides' can be read (`error_message`: what the program reads). A function's
     /// defining line compares where both engines say one (JavaScriptCore has none for a class
     /// without a constructor of its own).
     pub fn equal_under(&self, other: &Value, shells: bool) -> bool {
+        self.equal_as(other, shells, true)
+    }
+
+    /// [`Value::equal_under`], errors' messages compared only where `messages` is true.
+    pub fn equal_as(&self, other: &Value, shells: bool, messages: bool) -> bool {
         match (self, other) {
             (
                 Value::Object {
@@ -204,6 +245,9 @@ impl Value {
                 if shells && (c1 != c2 || (!errors && d1 != d2)) {
                     return false;
                 }
+                if errors && messages && self.messages_apart(other).is_some() {
+                    return false;
+                }
                 k1 == k2
                     && t1 == t2
                     && match (e1, e2) {
@@ -211,7 +255,7 @@ impl Value {
                             let (a, b) = comparable_entries(k1, a, b);
                             a.len() == b.len()
                                 && a.iter().zip(&b).all(|(x, y)| {
-                                    x.key == y.key && x.value.equal_under(&y.value, shells)
+                                    x.key == y.key && x.value.equal_as(&y.value, shells, messages)
                                 })
                         }
                         (None, None) => true,
@@ -228,7 +272,17 @@ impl Value {
         other: &'a Value,
         shells: bool,
     ) -> Option<(String, &'a Value, &'a Value)> {
-        if self.equal_under(other, shells) {
+        self.first_difference_as(other, shells, true)
+    }
+
+    /// [`Value::first_difference_under`] under [`Value::equal_as`].
+    pub fn first_difference_as<'a>(
+        &'a self,
+        other: &'a Value,
+        shells: bool,
+        messages: bool,
+    ) -> Option<(String, &'a Value, &'a Value)> {
+        if self.equal_as(other, shells, messages) {
             return None;
         }
         if let (
@@ -253,7 +307,8 @@ impl Value {
                     if x.key != y.key {
                         break;
                     }
-                    if let Some((p, a, b)) = x.value.first_difference_under(&y.value, shells) {
+                    if let Some((p, a, b)) = x.value.first_difference_as(&y.value, shells, messages)
+                    {
                         return Some((format!("{}{p}", x.key.path_step()), a, b));
                     }
                 }
@@ -292,7 +347,11 @@ impl Value {
         if c1 != c2 {
             out.push(format!("class {c1:?} vs {c2:?}"));
         }
-        if d1 != d2 {
+        // An error's description holds its stack: its message says what differs.
+        let errors = *k1 == ObjectKind::Error && *k2 == ObjectKind::Error;
+        if let (true, Some((m1, m2))) = (errors, self.messages_apart(other)) {
+            out.push(format!("message {m1:?} vs {m2:?}"));
+        } else if d1 != d2 && !errors {
             out.push(format!("description {d1:?} vs {d2:?}"));
         }
         if t1 != t2 {
@@ -459,6 +518,30 @@ mod tests {
             entries: Some(vec![]),
             truncated: false,
         }
+    }
+
+    /// Issue 66: an error's message (its description's first line after the name) compares
+    /// where both sides' can be read; a stack or a repr says none.
+    #[test]
+    fn errors_compare_by_message_where_both_say_one() {
+        let v8 = error(
+            "RangeError",
+            "RangeError: out of range\n    at f (file:///a.js:4:9)",
+        );
+        let sm = error("RangeError", "RangeError: out of range");
+        let other = error("RangeError", "RangeError: out of bounds");
+        let bare = error("Error", "Error\n    at f (file:///a.js:4:9)");
+        assert_eq!(v8.error_message(), Some("out of range"));
+        assert_eq!(bare.error_message(), Some(""));
+        assert_eq!(error("E", "f@file:///a.js:4:9").error_message(), None);
+        assert_eq!(error("E", "ValueError('x')").error_message(), None);
+        assert!(v8.equal_under(&sm, true) && v8.equal_under(&sm, false));
+        assert!(!v8.equal_under(&other, true) && !v8.equal_under(&other, false));
+        assert_eq!(
+            v8.shell_difference(&other),
+            r#"message "out of range" vs "out of bounds""#
+        );
+        assert!(v8.equal_under(&error("RangeError", "f@file:///a.js:4:9"), true));
     }
 
     /// An error's description (where engines put the stack) never counts; its class does

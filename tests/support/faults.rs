@@ -49,6 +49,9 @@ pub enum Fault {
     /// The first resume of a session pauses at the next statement instead of running on: a
     /// pause where no breakpoint is.
     ExtraPause,
+    /// Show an error's message with `from` worded as `to`, wherever the error shows (a
+    /// variable's value or inside it, a thrown value, an evaluation).
+    Reword { from: String, to: String },
 }
 
 pub struct FaultyEngine {
@@ -186,6 +189,11 @@ impl Debugger for FaultyDebugger {
 
     async fn evaluate(&mut self, expression: &str) -> Result<Output, DebuggerError> {
         let mut out = self.inner.evaluate(expression).await?;
+        if let (Fault::Reword { from, to }, Output::Evaluated { value, .. }) =
+            (&self.fault, &mut out)
+        {
+            reword(value, from, to);
+        }
         if self.fault == Fault::WrongEvaluation {
             if let Output::Evaluated {
                 value: Value::Number(n),
@@ -302,6 +310,20 @@ impl Debugger for FaultyDebugger {
                     }
                 }
             }
+            Fault::Reword { from, to } => {
+                if let Output::Paused(p) = &mut out {
+                    for f in &mut p.stack {
+                        for s in &mut f.scopes {
+                            for v in &mut s.variables {
+                                reword(&mut v.value, from, to);
+                            }
+                        }
+                    }
+                    if let Some(e) = &mut p.exception {
+                        reword(e, from, to);
+                    }
+                }
+            }
             Fault::WrongSlide
             | Fault::ShiftBreakpoint
             | Fault::StepIntoAsOver
@@ -343,5 +365,27 @@ fn literal_value(literal: &str) -> Value {
             Ok(serde_json::Value::String(s)) => Value::String(s),
             _ => Value::Undefined,
         },
+    }
+}
+
+/// `value` with every error's description worded `to` where it said `from`, inside it too.
+fn reword(value: &mut morphtrace_schema::Value, from: &str, to: &str) {
+    use morphtrace_schema::value::ObjectKind;
+    use morphtrace_schema::Value;
+    if let Value::Object {
+        kind,
+        description,
+        entries,
+        ..
+    } = value
+    {
+        if *kind == ObjectKind::Error {
+            if let Some(d) = description {
+                *d = d.replace(from, to);
+            }
+        }
+        for e in entries.iter_mut().flatten() {
+            reword(&mut e.value, from, to);
+        }
     }
 }

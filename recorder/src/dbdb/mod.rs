@@ -459,6 +459,13 @@ impl Lockstep<'_> {
                         &outputs[a],
                         &outputs[b],
                     ));
+                    detail.push_str(&self.message_remark(
+                        &kind,
+                        &detail,
+                        &outputs[a],
+                        &outputs[b],
+                        policy,
+                    ));
                     let (trace, own) = side(a);
                     let before = morphtrace_schema::dbdb::pause_before(trace, own);
                     detail.push_str(&self.again_remark(
@@ -948,6 +955,29 @@ impl Lockstep<'_> {
         match calls {
             Some(c) if c.starts_at(at) => Remark::AgainBeforeACall { side }.to_string(),
             _ => String::new(),
+        }
+    }
+
+    /// Where two errors of one class differ in their messages alone and neither message is in
+    /// the program's text (`EngineWordedMessages`): each engine worded an error it threw itself.
+    /// A message the program wrote, shown otherwise by one side, gets no remark.
+    fn message_remark(
+        &self,
+        kind: &DivergenceKind,
+        detail: &str,
+        a: &Output,
+        b: &Output,
+        policy: &ComparisonPolicy,
+    ) -> String {
+        let Some((m, n)) = morphtrace_schema::dbdb::messages_apart_in(kind, detail, a, b, policy)
+        else {
+            return String::new();
+        };
+        let written = |m: &str| !m.is_empty() && self.program.text.contains(m);
+        if written(&m) || written(&n) {
+            String::new()
+        } else {
+            Remark::EngineWordedMessages.to_string()
         }
     }
 
