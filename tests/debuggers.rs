@@ -4707,3 +4707,75 @@ async fn error_messages_compare_where_the_program_wrote_them() {
     }
     chromium.shutdown().await;
 }
+
+/// Issue 66: a known bug in where an engine pauses no longer ends the session. JavaScriptCore
+/// never pauses at a breakpoint on an indented closing brace (an engine-bug rule, `apart =
+/// "ahead"`): Bun goes on to the next breakpoint while Chromium stops at the brace. Lockstep
+/// resumes Chromium to where Bun stands and compares everything there: real engines agree and
+/// the session runs to its end; a number one too high planted in Bun shows there, new. Before,
+/// the session stopped at the bug and the fault was never seen.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn lockstep_goes_on_past_a_pause_a_known_bug_swallowed() {
+    use faults::{Fault, FaultyEngine};
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline(
+        "swallowed.js",
+        "class C1 {\n  constructor(start) {\n    this.base = start;\n  }\n}\nfunction outer(k) {\n  let w = k + 1;\n  return w;\n}\nnew C1(3);\nouter(4);\n",
+    );
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 3,
+                column: None,
+            },
+            Action::SetBreakpoint {
+                line: 7,
+                column: None,
+            },
+            Action::Start,
+            Action::Resume,
+        ],
+    };
+    let mut chromium = engine("chromium", CaptureOptions::default()).await;
+    let mut bun = engine("bun", CaptureOptions::default()).await;
+    let rec = lockstep_under(&mut [&mut chromium, &mut bun], &p, &plan, &triage).await;
+    let details: Vec<(&str, Option<&str>)> = rec
+        .divergences
+        .iter()
+        .map(|d| (d.detail.as_str(), d.continued.as_deref()))
+        .collect();
+    assert_eq!(details.len(), 1, "{details:?} {:?}", rec.notes);
+    let (detail, continued) = details[0];
+    assert_eq!(
+        detail,
+        "paused at 4:3 vs 8:3; first side at a breakpoint on a function's indented closing brace"
+    );
+    assert!(
+        continued.is_some_and(|c| c.contains("(engine bug), gone past")
+            && c.contains("extra resume step(s) of the others brought them to bun@")),
+        "{continued:?}"
+    );
+    assert!(
+        rec.notes
+            .iter()
+            .any(|(k, v)| k == "lockstep ended" && v.starts_with("finished after going on past 1")),
+        "{:?}",
+        rec.notes
+    );
+    bun.shutdown().await;
+    let mut faulty = FaultyEngine::wrap(
+        engine("bun", CaptureOptions::default()).await,
+        Fault::WrongNumber { name: "w".into() },
+    );
+    let rec = lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
+    let d = rec
+        .divergences
+        .iter()
+        .find(|d| d.detail == "w: 5 vs 6")
+        .unwrap_or_else(|| panic!("the fault shows past the bug: {:?}", rec.divergences));
+    assert!(!excused(&rec, d) && d.continued.is_none(), "{d:?}");
+    assert_eq!(d.action, Action::Start, "{d:?}");
+    faulty.shutdown().await;
+    chromium.shutdown().await;
+}

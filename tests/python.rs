@@ -1580,11 +1580,15 @@ async fn a_step_that_ends_a_generator_on_debugpy_and_pdb() {
             &Action::StepOver,
             "paused at 11:1 vs 4:1; second side stopped by a breakpoint, the other by its step; \
              the step began in a generator, which ended before the second side stopped",
-            false
+            true
         )]
     );
-    // An engine's fault (triage.toml judges this detail `engine-bug`): lockstep stops there.
-    assert_eq!(pause_lines(&rec.traces[1]), vec![3, 3]);
+    // An engine's fault (triage.toml judges this detail `engine-bug`, pdb ahead): debugpy
+    // resumes to where pdb stands, and both go on.
+    assert_eq!(
+        (pause_lines(&rec.traces[0]), pause_lines(&rec.traces[1])),
+        (vec![3, 10, 3], vec![3, 3])
+    );
     // `next(it)`'s generator: pdb on `b = next(it)`, debugpy on `except StopIteration:`; pdb
     // finishes the line, and both go on to the end.
     let rec = debugpy_and_pdb_under_triage(
@@ -1635,8 +1639,12 @@ async fn a_step_that_ends_a_generator_on_debugpy_and_pdb() {
             &Action::StepOver,
             "paused at 3:1 vs 4:1; second side stopped by a breakpoint, the other by its step; \
              the step began in a generator, which ended before the second side stopped",
-            false
+            true
         )]
+    );
+    assert_eq!(
+        (pause_lines(&rec.traces[0]), pause_lines(&rec.traces[1])),
+        (vec![1, 2, 3], vec![1, 3])
     );
     let reasons: Vec<Option<&str>> = rec.traces[1]
         .pauses()

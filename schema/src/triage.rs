@@ -182,6 +182,7 @@ struct RuleText {
     behaving_at_a_closing_brace: Option<bool>,
     #[serde(default)]
     remarks: Vec<RemarkPattern>,
+    apart: Option<Apart>,
     detail: Option<String>,
     verdict: Verdict,
     note: String,
@@ -223,6 +224,19 @@ pub struct RemarkPattern {
     pub frames_down: Option<String>,
     pub other: Option<String>,
     pub function: Option<String>,
+}
+
+/// Where the engine that behaves so stands against the others at a pause-location or
+/// termination divergence an engine-bug rule judges: what lockstep does to bring them back in
+/// step (an excusing rule's engine is always behind: it pauses apart, and steps on).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Apart {
+    /// It stopped where the others do not (an extra stop): it goes on, the others wait.
+    Behind,
+    /// It went on past a place the others stopped at (a pause it swallowed, a step that ran
+    /// on, an end): the others go on to it, it waits.
+    Ahead,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
@@ -355,6 +369,9 @@ pub struct Rule {
     /// they are about; a member with a remark no pattern names is not judged. The detail's
     /// pattern reads the detail without its remarks.
     pub remarks: Vec<RemarkPattern>,
+    /// Engine-bug rules over where engines pause or end: which way the engine that behaves so
+    /// is apart, for lockstep to go on past the bug (`None`: the session stops there).
+    pub apart: Option<Apart>,
     pub detail: Option<regex::Regex>,
     pub verdict: Verdict,
     pub note: String,
@@ -575,6 +592,15 @@ impl Triage {
                     "`against`, `binding`, `program_differs`, `after_the_code`, `placed_at_own_positions`, `only_the_top_frame_differs`, `behaving_at_a_closing_brace` and `remarks` are for divergences (a warning or inconsistency has one engine)".into(),
                 ));
             }
+            if r.apart.is_some()
+                && (r.family != Family::Divergence
+                    || r.verdict != Verdict::EngineBug
+                    || r.engines.is_empty())
+            {
+                return Err(fail(
+                    "`apart` is for engine-bug divergence rules that name the engine that behaves so (`engines`)".into(),
+                ));
+            }
             if let Some(why) = r.remarks.iter().find_map(RemarkPattern::check) {
                 return Err(fail(why));
             }
@@ -606,6 +632,7 @@ impl Triage {
                 only_the_top_frame_differs: r.only_the_top_frame_differs,
                 behaving_at_a_closing_brace: r.behaving_at_a_closing_brace,
                 remarks: r.remarks.clone(),
+                apart: r.apart,
                 detail,
                 verdict: r.verdict,
                 note: r.note.clone(),

@@ -17,7 +17,7 @@ use morphtrace_js::nodes::LineNodes;
 use morphtrace_schema::dbdb::{same_place, shown_at_one_place};
 use morphtrace_schema::fact::Fact;
 use morphtrace_schema::remark::{self, PastTheCall, Remark};
-use morphtrace_schema::triage::{variable_name, Family, Member, Triage, Verdict};
+use morphtrace_schema::triage::{variable_name, Apart, Family, Member, Triage, Verdict};
 use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
 
 /// At most this many rounds of extra steps (the engine apart, then the others) to get back in step.
@@ -204,13 +204,19 @@ impl Lockstep<'_> {
                 .first_judging(&m, Family::Divergence)
                 .map(|i| (i, go.triage.rules[i].clone(), m))
                 .filter(|(_, r, _)| {
-                    // A known bug is gone past only where being back in step needs no account of
-                    // who behaves how: a breakpoint removed everywhere, what one pause shows.
-                    // The stepping resyncs follow an excusing rule's account of the engine apart.
+                    // A known bug is gone past where being back in step needs no account of who
+                    // behaves how (a breakpoint removed everywhere, what one pause shows), or
+                    // where its rule says which way its engine is apart (`apart`). The other
+                    // stepping resyncs follow an excusing rule's account of the engine apart.
                     r.excuses()
                         || (r.verdict == Verdict::EngineBug
                             && (d.kind == DivergenceKind::BreakpointLocation
-                                || shown_at_one_place(&d.kind, &d.detail)))
+                                || shown_at_one_place(&d.kind, &d.detail)
+                                || (r.apart.is_some()
+                                    && matches!(
+                                        d.kind,
+                                        DivergenceKind::PauseLocation | DivergenceKind::Termination
+                                    ))))
                 })
         });
         if let Some((i, rule, member)) = judged {
@@ -361,6 +367,9 @@ impl Lockstep<'_> {
                 let Some(behind) = self.behaving(rule, member, active) else {
                     return Ok(Err("the rule does not say which engine pauses apart".into()));
                 };
+                if rule.apart == Some(Apart::Ahead) {
+                    return self.catch_up_with(behind, d, active, outputs).await;
+                }
                 let remarks = remark::of(&d.detail);
                 let past_the_call = remarks.iter().find_map(|r| match r {
                     Remark::OnTheCallLine { other, .. } => Some(*other),
@@ -391,9 +400,11 @@ impl Lockstep<'_> {
                 };
                 // A step that stopped where others have no step position (a class's heritage):
                 // the others are past it already, so only it steps on.
-                let extra_stop = remarks
-                    .iter()
-                    .any(|r| matches!(r, Remark::AtAHeritage { .. }));
+                // So too where a known bug's engine stopped where the others do not.
+                let extra_stop = rule.apart == Some(Apart::Behind)
+                    || remarks
+                        .iter()
+                        .any(|r| matches!(r, Remark::AtAHeritage { .. }));
                 let others = active
                     .iter()
                     .copied()
@@ -424,6 +435,56 @@ impl Lockstep<'_> {
                 d.action.name()
             ))),
         }
+    }
+
+    /// Past a known bug by which engine `ahead` went on past a place the others stopped at (a
+    /// pause it swallowed, a step that ran on, an end): the others go on to it while it waits,
+    /// resumed where it stands at a breakpoint or has ended, else by the diverging action.
+    async fn catch_up_with(
+        &mut self,
+        ahead: usize,
+        d: &Divergence,
+        active: &[usize],
+        outputs: &[Output],
+    ) -> Result<Result<(String, Option<Vec<Output>>), String>, DebuggerError> {
+        let Some(at) = active.iter().position(|&k| k == ahead) else {
+            return Ok(Err("the engine ahead is not in lockstep".into()));
+        };
+        let resume = match &outputs[at] {
+            Output::Finished { .. } => true,
+            Output::Paused(p) => {
+                matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. })
+            }
+            _ => false,
+        };
+        let a = if resume || d.action == Action::Start {
+            Action::Resume
+        } else {
+            d.action.clone()
+        };
+        let rounds = if a == Action::Resume {
+            MAX_EXTRA_RESUMES
+        } else {
+            MAX_EXTRA_STEPS
+        };
+        let others: Vec<usize> = active.iter().copied().filter(|&k| k != ahead).collect();
+        let (steps, in_step) = self
+            .step_until_in_step(active, outputs, &[others], &a, rounds)
+            .await?;
+        let name = self.label(ahead);
+        Ok(match in_step {
+            Some(there) => Ok((
+                format!(
+                    "{steps} extra {} step(s) of the others brought them to {name}, ahead",
+                    a.name()
+                ),
+                Some(there),
+            )),
+            None => Err(format!(
+                "{steps} extra {} steps of the others did not bring them to {name}, ahead",
+                a.name()
+            )),
+        })
     }
 
     /// Applies `action` to each group of engines in turn (a finished engine sitting out), for
