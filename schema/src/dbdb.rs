@@ -404,11 +404,8 @@ fn returned_into(before: &PauseState, j: usize, a: &PauseState, b: &PauseState) 
                 .then_some(PastTheCall::InACallFromIt)
         }
     };
-    let (side, other) = match (on_call_line(a), on_call_line(b)) {
-        (true, false) => (Side::First, past(b)?),
-        (false, true) => (Side::Second, past(a)?),
-        _ => return None,
-    };
+    let side = Side::alone(on_call_line(a), on_call_line(b))?;
+    let other = past(if side == Side::First { b } else { a })?;
     Some(
         Remark::OnTheCallLine {
             side,

@@ -29,6 +29,15 @@ impl Side {
         }
     }
 
+    /// The side of which something holds where it holds of one side alone.
+    pub fn alone(first: bool, second: bool) -> Option<Side> {
+        match (first, second) {
+            (true, false) => Some(Side::First),
+            (false, true) => Some(Side::Second),
+            _ => None,
+        }
+    }
+
     fn read(s: &str) -> Side {
         if s == "first" {
             Side::First

@@ -750,10 +750,8 @@ impl Lockstep<'_> {
                 && p.location.column > 0
                 && exits.is_some_and(|e| e.closing_brace_exactly_at(p.location))
         };
-        let side = match (at_brace(x), at_brace(y)) {
-            (true, false) => Side::First,
-            (false, true) => Side::Second,
-            _ => return String::new(),
+        let Some(side) = Side::alone(at_brace(x), at_brace(y)) else {
+            return String::new();
         };
         Remark::AtAnIndentedBrace { side }.to_string()
     }
@@ -808,10 +806,8 @@ impl Lockstep<'_> {
                 classes.class_of_params_at(p.location) == Some(caller.location.line)
             })
         };
-        let side = match (defining(x), defining(y)) {
-            (true, false) => Side::First,
-            (false, true) => Side::Second,
-            _ => return String::new(),
+        let Some(side) = Side::alone(defining(x), defining(y)) else {
+            return String::new();
         };
         Remark::InParametersWhileDefined { side }.to_string()
     }
