@@ -1162,10 +1162,24 @@ async fn lockstep_goes_on_past_pdbs_and_debugpys_breakpoint_differences() {
     )
     .await;
     assert_eq!(rec.divergences.len(), 1, "{:?}", rec.divergences);
+    let d = &rec.divergences[0];
     assert_eq!(
-        rec.divergences[0].detail,
+        d.detail,
         "one side refused the breakpoint: Blank or comment"
     );
+    // Judged by debugpy's own positions (the interpreter's line starts from `return out` to
+    // the blank line: `return out`); pdb placed nothing to ask about.
+    let asked: Vec<(EngineRef, Vec<Location>)> = d
+        .facts
+        .iter()
+        .filter_map(|f| match f {
+            morphtrace_schema::fact::Fact::BreakPositions {
+                engine, positions, ..
+            } => Some((*engine, positions.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asked, [(EngineRef(0), vec![Location::new(2, 0)])]);
     // Both went on to the end of the plan, pausing alike at `out = v * k`.
     for t in &rec.traces {
         assert_eq!(pause_lines(t), vec![1, 2, 1], "{:?}", t.engine);
@@ -1196,6 +1210,55 @@ async fn lockstep_goes_on_past_pdbs_and_debugpys_breakpoint_differences() {
     for t in &rec.traces {
         assert_eq!(pause_lines(t), vec![1, 2, 1], "{:?}", t.engine);
     }
+}
+
+/// Issue 66: a breakpoint debugpy and pdb place apart is judged by each one's own break
+/// positions, asked at the divergence: debugpy's, the lines where its interpreter's compiled code
+/// starts one (the table pydevd moves a breakpoint by); pdb's, the lines its own `checkline`
+/// accepts. On the blank line 4 pdb refuses and debugpy moves the breakpoint up to `return out`,
+/// as its positions say: excused. A debugpy that reports its breakpoints a line off (a planted
+/// fault) says it placed this one on the blank line, where it has no position; a pdb that does
+/// says `out = v * k`'s is on the next line, past a line it accepts: neither is excused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn python_breakpoints_placed_apart_are_judged_by_each_debuggers_own_positions() {
+    use faults::{Fault, FaultyEngine};
+    use morphtrace_schema::fact::Fact;
+    use morphtrace_schema::DivergenceKind;
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("planted.py", PLANTED);
+    let asked = |d: &morphtrace_schema::Divergence, e: u16| {
+        d.facts.iter().find_map(|f| match f {
+            Fact::BreakPositions {
+                engine, positions, ..
+            } if *engine == EngineRef(e) => Some(positions.clone()),
+            _ => None,
+        })
+    };
+    // The real debuggers on these plans: lockstep_goes_on_past_pdbs_and_debugpys_breakpoint_
+    // differences (the refusal excused with debugpy's positions asked; `out = v * k`'s
+    // breakpoint placed alike).
+    let blank = vec![bp(3), bp(1), Action::Start, Action::Resume];
+    let shifted = FaultyEngine::wrap(
+        debugpy(CaptureOptions::default()).await,
+        Fault::ShiftBreakpoint,
+    );
+    let rec = under_triage(shifted, pdb(CaptureOptions::default()).await, &p, blank).await;
+    let d = rec.divergences.first().expect("the lie shows");
+    assert_eq!(d.kind, DivergenceKind::BreakpointLocation);
+    assert_eq!(asked(d, 0), Some(vec![]), "no position on the blank line");
+    assert!(d.continued.is_none(), "{d:?} {:?}", rec.notes);
+
+    let code = vec![bp(1), Action::Start, Action::Resume];
+    let shifted = FaultyEngine::wrap(pdb(CaptureOptions::default()).await, Fault::ShiftBreakpoint);
+    let rec = under_triage(debugpy(CaptureOptions::default()).await, shifted, &p, code).await;
+    let d = rec.divergences.first().expect("the lie shows");
+    assert_eq!(d.detail, "breakpoint at [2:1] vs [3:1]");
+    assert_eq!(
+        asked(d, 1),
+        Some(vec![Location::new(1, 0), Location::new(2, 0)]),
+        "pdb accepts both lines"
+    );
+    assert!(d.continued.is_none(), "{d:?} {:?}", rec.notes);
 }
 
 /// A step out of `f` returns into the caller in the middle of `b = f(3)`: debugpy stops there, on

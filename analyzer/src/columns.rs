@@ -24,6 +24,16 @@ pub fn u32s(df: &DataFrame, name: &str) -> PolarsResult<Vec<u32>> {
     Ok(c.u32()?.iter().map(|v| v.unwrap_or(0)).collect())
 }
 
+/// A u64 column (session seeds), nulls as 0.
+pub fn u64s(df: &DataFrame, name: &str) -> PolarsResult<Vec<u64>> {
+    Ok(df
+        .column(name)?
+        .u64()?
+        .iter()
+        .map(|v| v.unwrap_or(0))
+        .collect())
+}
+
 /// Rows of `df` grouped by the text of `keys` (nulls as `-`): each group's key and its rows in
 /// order, largest group first, ties by key so that the order is stable. Plain grouping over
 /// the key columns' text: the frames grouped here are small (one row per divergence, warning or

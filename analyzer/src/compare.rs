@@ -43,12 +43,7 @@ pub(crate) fn results(d: &Archives) -> PolarsResult<BTreeMap<SessionKey, Session
         strings(s, "divergence")?,
     );
     let (id, name) = (strings(s, "id")?, strings(s, "program_name")?);
-    let seeds: Vec<u64> = s
-        .column("seed")?
-        .u64()?
-        .iter()
-        .map(|v| v.unwrap_or(0))
-        .collect();
+    let seeds = crate::columns::u64s(s, "seed")?;
     let dv = &crate::load::first_divergences(&d.frames.divergences)?;
     let (da, ds) = (u32s(dv, "archive")?, u32s(dv, "session")?);
     let (kind, last, node, detail) = (

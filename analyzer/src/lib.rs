@@ -11,6 +11,7 @@ pub mod columns;
 pub mod compare;
 pub mod dataset;
 pub mod export;
+pub mod faults;
 pub mod findings;
 pub mod info;
 pub mod load;

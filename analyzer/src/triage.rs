@@ -334,8 +334,14 @@ pub fn shape(m: &Member) -> String {
 
 /// What each rule judged in some archives (`triage --check`): per rule, the members it is the
 /// first to judge, in how many distinct shapes (a rule that judges many shapes may reach
-/// further than its evidence), the most common shape, and its evidence and examples.
-pub fn check(triage: &Triage, families: &[(Family, &DataFrame)]) -> PolarsResult<DataFrame> {
+/// further than its evidence), the most common shape, and its evidence and examples; with
+/// `planted` (per rule, the divergences planted faults caused that it excused: see
+/// [`crate::faults`]), that score too.
+pub fn check(
+    triage: &Triage,
+    families: &[(Family, &DataFrame)],
+    planted: Option<&[usize]>,
+) -> PolarsResult<DataFrame> {
     let mut judged: Vec<BTreeMap<String, u32>> = vec![BTreeMap::new(); triage.rules.len()];
     let mut unjudged: BTreeMap<&str, u32> = BTreeMap::new();
     for (family, frame) in families {
@@ -397,7 +403,7 @@ pub fn check(triage: &Triage, families: &[(Family, &DataFrame)]) -> PolarsResult
         tests.push(String::new());
         note.push("judged by no rule".to_string());
     }
-    df!(
+    let mut df = df!(
         "rule" => rule,
         "family" => family,
         "verdict" => verdict,
@@ -408,7 +414,17 @@ pub fn check(triage: &Triage, families: &[(Family, &DataFrame)]) -> PolarsResult
         "evidence" => evidence,
         "examples" => tests,
         "note" => note,
-    )
+    )?;
+    if let Some(p) = planted {
+        let score: Vec<String> = (0..df.height())
+            .map(|i| match p.get(i) {
+                Some(n) if triage.rules[i].excuses() => n.to_string(),
+                _ => String::new(),
+            })
+            .collect();
+        df.insert_column(6, Column::new("planted_faults_excused".into(), score))?;
+    }
+    Ok(df)
 }
 
 /// Which classes `class_tables` shows.
@@ -894,7 +910,7 @@ note = "JavaScriptCore"
     #[test]
     fn check_counts_what_each_rule_judges_and_in_how_many_shapes() {
         let t = Triage::parse(FILE, Path::new("t.toml")).unwrap();
-        let c = check(&t, &[(Family::Divergence, &members())]).unwrap();
+        let c = check(&t, &[(Family::Divergence, &members())], None).unwrap();
         let members = crate::columns::u32s(&c, "members").unwrap();
         let shapes = crate::columns::u32s(&c, "shapes").unwrap();
         let verdicts = crate::columns::strings(&c, "verdict").unwrap();

@@ -16,6 +16,8 @@ pub struct Exits {
 
 #[derive(Debug)]
 struct Body {
+    /// The body's opening brace.
+    open: Location,
     /// The body's closing brace.
     brace: Location,
     /// From the end of each `return`'s argument (or of the keyword) to the statement's end.
@@ -31,9 +33,10 @@ struct Collect<'a> {
 
 impl Collect<'_> {
     fn body(&mut self, block: &ast::FunctionBody) {
-        let (_, hi) = self.parsed.range(block.span);
+        let (lo, hi) = self.parsed.range(block.span);
         let brace = self.parsed.positions.location(hi.saturating_sub(1));
         self.out.bodies.push(Body {
+            open: self.parsed.positions.location(lo),
             brace,
             returns: Vec::new(),
         });
@@ -108,6 +111,18 @@ impl Exits {
             b.brace.line == at.line
                 && (at.column == b.brace.column || at.column == b.brace.column + 1)
         })
+    }
+
+    /// The innermost function body that holds `at` (between its braces, both included), by its
+    /// number in program order; `None`: top-level code. Two places are in the code of one
+    /// function when they have the same.
+    pub fn body_holding(&self, at: Location) -> Option<usize> {
+        self.bodies
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.open <= at && at <= b.brace)
+            .max_by_key(|(_, b)| b.open)
+            .map(|(i, _)| i)
     }
 
     /// Every function body's closing brace, in program order.

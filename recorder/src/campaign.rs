@@ -63,7 +63,14 @@ pub struct Campaign {
     pub workdir: PathBuf,
     /// Record only this part of the tasks.
     pub shard: Option<Shard>,
+    /// Each engine as launched, given to this first with its position (`None`: as launched).
+    /// What a test harness plants a fault with, to check the oracle on a debugger that lies.
+    pub wrap: Option<Wrap>,
 }
+
+/// Replaces a launched engine (its position in the campaign, the engine) by another that drives
+/// it: see [`Campaign::wrap`].
+pub type Wrap = std::sync::Arc<dyn Fn(usize, Box<dyn Engine>) -> Box<dyn Engine> + Send + Sync>;
 
 /// What a debugger campaign counts beyond the tally.
 #[derive(Debug, Default)]
@@ -149,6 +156,7 @@ struct Debugging {
     /// the first worker that starts.
     first: Mutex<Option<Station>>,
     node: PathBuf,
+    wrap: Option<Wrap>,
 }
 
 /// A worker's engines, and a warm Node for precise coverage (metamorphic dead-code removal).
@@ -169,12 +177,20 @@ impl Station {
         specs: &[EngineSpec],
         capture: &CaptureOptions,
         prepared: usize,
+        wrap: Option<&Wrap>,
     ) -> Result<Station, CampaignError> {
         let rt = tokio::runtime::Builder::new_current_thread()
             .enable_all()
             .build()
             .map_err(CampaignError::Runtime)?;
-        let engines = rt.block_on(launch_all(specs, capture, prepared))?;
+        let mut engines = rt.block_on(launch_all(specs, capture, prepared))?;
+        if let Some(wrap) = wrap {
+            engines = engines
+                .into_iter()
+                .enumerate()
+                .map(|(i, e)| wrap(i, e))
+                .collect();
+        }
         Ok(Station {
             rt,
             engines,
@@ -212,7 +228,12 @@ impl runner::Work for Debugging {
     fn start(&self, _index: usize) -> Result<Station, CampaignError> {
         match self.first.lock().ok().and_then(|mut f| f.take()) {
             Some(station) => Ok(station),
-            None => Station::launch(&self.specs, &self.capture, self.prepared),
+            None => Station::launch(
+                &self.specs,
+                &self.capture,
+                self.prepared,
+                self.wrap.as_ref(),
+            ),
         }
     }
 
@@ -318,7 +339,7 @@ impl runner::Work for Debugging {
 /// threads (e.g. in `spawn_blocking`); every worker drives its engines on a runtime of its own.
 pub fn run(c: Campaign) -> Result<Summary, CampaignError> {
     // Launch once up front: versions for the header, and the first worker reuses these engines.
-    let first = Station::launch(&c.specs, &c.capture, c.prepared)?;
+    let first = Station::launch(&c.specs, &c.capture, c.prepared, c.wrap.as_ref())?;
     let descriptors: Vec<EngineDescriptor> = first
         .engines
         .iter()
@@ -351,6 +372,7 @@ pub fn run(c: Campaign) -> Result<Summary, CampaignError> {
         strategy: c.config.strategy.clone(),
         first: Mutex::new(Some(first)),
         node: crate::debugger::engines::which("node").unwrap_or_else(|| "node".into()),
+        wrap: c.wrap,
     };
     let mut summary = runner::run(&work, &header, c.tasks, &opts)?;
     summary.counts.strategy = work.strategy;

@@ -107,6 +107,9 @@ pub enum Remark {
     AgainBeforeACall { side: Side },
     /// After a step, `side` stopped by a breakpoint, the other by its step.
     StoppedByABreakpoint { side: Side },
+    /// After a resume from a place both sides stood at, `side` (brought there by a step) went on
+    /// past it, where the other stopped again at a breakpoint.
+    PassedWhereItStood { side: Side },
     /// The step began in a generator's frame (Python); where the generator ended before a side a
     /// breakpoint stopped, that side.
     BeganInAGenerator { ended_before: Option<Side> },
@@ -148,6 +151,7 @@ pub const IDS: &[&str] = &[
     "at-a-heritage",
     "again-before-a-call",
     "stopped-by-a-breakpoint",
+    "passed-where-it-stood",
     "began-in-a-generator",
     "began-on-a-generators-last-statement",
     "step-out-began-in-a-generator-expression",
@@ -175,6 +179,7 @@ impl Remark {
             Remark::AtAHeritage { .. } => "at-a-heritage",
             Remark::AgainBeforeACall { .. } => "again-before-a-call",
             Remark::StoppedByABreakpoint { .. } => "stopped-by-a-breakpoint",
+            Remark::PassedWhereItStood { .. } => "passed-where-it-stood",
             Remark::BeganInAGenerator { .. } => "began-in-a-generator",
             Remark::BeganOnAGeneratorsLastStatement => "began-on-a-generators-last-statement",
             Remark::StepOutBeganInAGeneratorExpression { .. } => {
@@ -201,6 +206,7 @@ impl Remark {
             | Remark::AtAHeritage { side }
             | Remark::AgainBeforeACall { side }
             | Remark::StoppedByABreakpoint { side }
+            | Remark::PassedWhereItStood { side }
             | Remark::ValueInDeadZone { side }
             | Remark::OwnNameUninitialized { side }
             | Remark::OneFrameFurther { side, .. }
@@ -341,6 +347,11 @@ impl fmt::Display for Remark {
                 "; {} side paused again where it stood, before a call whose arguments call only built-ins",
                 side.name()
             ),
+            Remark::PassedWhereItStood { side } => write!(
+                f,
+                "; {} side went on past where a step had brought it, the other stopped there again at a breakpoint",
+                side.name()
+            ),
             Remark::StoppedByABreakpoint { side } => write!(
                 f,
                 "; {} side stopped by a breakpoint, the other by its step",
@@ -452,6 +463,12 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
         (
             r"; (first|second) side paused again where it stood, before a call whose arguments call only built-ins$",
             |c| Remark::AgainBeforeACall {
+                side: Side::read(&c[1]),
+            },
+        ),
+        (
+            r"; (first|second) side went on past where a step had brought it, the other stopped there again at a breakpoint$",
+            |c| Remark::PassedWhereItStood {
                 side: Side::read(&c[1]),
             },
         ),
@@ -598,6 +615,7 @@ mod tests {
             Remark::AtAHeritage { side: Second },
             Remark::AgainBeforeACall { side: First },
             Remark::StoppedByABreakpoint { side: Second },
+            Remark::PassedWhereItStood { side: First },
             Remark::BeganInAGenerator { ended_before: None },
             Remark::BeganInAGenerator {
                 ended_before: Some(First),

@@ -52,6 +52,61 @@ pub enum Fault {
     /// Show an error's message with `from` worded as `to`, wherever the error shows (a
     /// variable's value or inside it, a thrown value, an evaluation).
     Reword { from: String, to: String },
+    /// At every pause, leave out the top frame's first local (by name) of its innermost function
+    /// or block scope: a debugger that loses a variable.
+    HideLocal,
+    /// At every pause, show the top frame's first local (by name) that holds a number one too
+    /// high: a debugger that reads a slot wrong.
+    ShiftLocal,
+    /// The first time a resume stops at a breakpoint in a session, resume again: a breakpoint
+    /// pause swallowed.
+    SwallowPause,
+}
+
+impl Fault {
+    /// The faults a campaign can plant in any program, with no line or name to know before:
+    /// each way the oracle must not be talked out of.
+    pub const CAMPAIGN: [Fault; 12] = [
+        Fault::HideLocal,
+        Fault::ShiftLocal,
+        Fault::SwallowPause,
+        Fault::ExtraPause,
+        Fault::ShiftBreakpoint,
+        Fault::WrongSlide,
+        Fault::StepIntoAsOver,
+        Fault::IgnoreCondition,
+        Fault::WrongEvaluation,
+        Fault::IgnoreSet,
+        Fault::MissExceptionPause,
+        Fault::ContinueAsResume,
+    ];
+
+    /// The name a campaign's archive records the fault under (`fault.planted`).
+    pub fn name(&self) -> &'static str {
+        match self {
+            Fault::DropPausesAt { .. } => "drop-pauses-at",
+            Fault::HideVariable { .. } => "hide-variable",
+            Fault::WrongSlide => "wrong-slide",
+            Fault::SkipIteration { .. } => "skip-iteration",
+            Fault::WrongNumber { .. } => "wrong-number",
+            Fault::MixedUp { .. } => "mixed-up",
+            Fault::WrongEvaluation => "wrong-evaluation",
+            Fault::IgnoreCondition => "ignore-condition",
+            Fault::PausingLogpoint => "pausing-logpoint",
+            Fault::SilentLogpoint => "silent-logpoint",
+            Fault::IgnoreSet => "ignore-set",
+            Fault::ContinueAsResume => "continue-as-resume",
+            Fault::RestartAsStep => "restart-as-step",
+            Fault::ShiftBreakpoint => "shift-breakpoint",
+            Fault::StepIntoAsOver => "step-into-as-over",
+            Fault::MissExceptionPause => "miss-exception-pause",
+            Fault::ExtraPause => "extra-pause",
+            Fault::Reword { .. } => "reword",
+            Fault::HideLocal => "hide-local",
+            Fault::ShiftLocal => "shift-local",
+            Fault::SwallowPause => "swallow-pause",
+        }
+    }
 }
 
 pub struct FaultyEngine {
@@ -101,6 +156,30 @@ struct FaultyDebugger {
     inner: Box<dyn Debugger>,
     fault: Fault,
     skipped: bool,
+}
+
+/// The top frame's innermost function or block scope's variables and the index of its first
+/// local by name (for `ShiftLocal`, the first that holds a number).
+fn first_local(
+    o: &mut Output,
+    numbers: bool,
+) -> Option<(&mut Vec<morphtrace_schema::Variable>, usize)> {
+    use morphtrace_schema::ScopeKind;
+    let Output::Paused(p) = o else { return None };
+    let scope = p.stack.first_mut()?.scopes.iter_mut().find(|s| {
+        matches!(
+            s.kind,
+            ScopeKind::Local | ScopeKind::Block | ScopeKind::Catch
+        )
+    })?;
+    let i = scope
+        .variables
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !numbers || matches!(v.value, Value::Number(_)))
+        .min_by(|a, b| a.1.name.cmp(&b.1.name))
+        .map(|(i, _)| i)?;
+    Some((&mut scope.variables, i))
 }
 
 fn line_of(o: &Output) -> Option<u32> {
@@ -220,6 +299,10 @@ impl Debugger for FaultyDebugger {
         self.inner.set_variable(name, value).await
     }
 
+    fn slides_within_its_function(&self) -> bool {
+        self.inner.slides_within_its_function()
+    }
+
     fn continues_to_location(&self) -> bool {
         self.inner.continues_to_location()
     }
@@ -247,6 +330,25 @@ impl Debugger for FaultyDebugger {
         };
         let mut out = self.inner.control(action).await?;
         match &self.fault {
+            Fault::SwallowPause => {
+                let at_breakpoint = |o: &Output| {
+                    matches!(o, Output::Paused(p)
+                        if matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. }))
+                };
+                if *action == Action::Resume && !self.skipped && at_breakpoint(&out) {
+                    self.skipped = true;
+                    out = self.inner.control(&Action::Resume).await?;
+                }
+            }
+            Fault::HideLocal | Fault::ShiftLocal => {
+                if let Some(v) = first_local(&mut out, self.fault == Fault::ShiftLocal) {
+                    if self.fault == Fault::HideLocal {
+                        v.0.remove(v.1);
+                    } else if let Value::Number(x) = &mut v.0[v.1].value {
+                        *x += 1.0;
+                    }
+                }
+            }
             Fault::DropPausesAt { line } => {
                 for _ in 0..1000 {
                     if line_of(&out) != Some(*line) {

@@ -52,6 +52,7 @@ pub fn campaign(
         progress: false,
         workdir: dir.to_path_buf(),
         shard: None,
+        wrap: None,
     }
 }
 

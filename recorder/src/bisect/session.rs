@@ -290,6 +290,7 @@ impl Prober {
             progress: false,
             workdir: self.work,
             shard: None,
+            wrap: None,
         };
         match tokio::task::spawn_blocking(move || campaign::run(campaign)).await {
             Ok(Ok(_)) => {}

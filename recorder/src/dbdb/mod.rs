@@ -195,6 +195,17 @@ struct Lockstep<'a> {
 }
 
 impl Lockstep<'_> {
+    /// Where the program's functions are and return (JavaScript that parses).
+    fn exits(&self) -> Option<&Exits> {
+        self.exits
+            .get_or_init(|| {
+                (self.program.language == Language::JavaScript)
+                    .then(|| Exits::scan(&self.program.text))
+                    .flatten()
+            })
+            .as_ref()
+    }
+
     /// The current pause of the first engine in lockstep, if it is paused.
     fn last_pause(&self) -> Option<morphtrace_schema::PauseState> {
         let first = *self.active().first()?;
@@ -352,7 +363,15 @@ impl Lockstep<'_> {
                 continue;
             };
             let (from, to) = (requested.min(placed), requested.max(placed));
-            if let Some(positions) = self.debuggers[k].break_positions(from, to).await? {
+            if let Some(mut positions) = self.debuggers[k].break_positions(from, to).await? {
+                // Where the engine slides only within the request's function, positions in
+                // functions nested there are not where it could go.
+                if self.debuggers[k].slides_within_its_function() {
+                    if let Some(exits) = self.exits() {
+                        let own = exits.body_holding(requested);
+                        positions.retain(|q| exits.body_holding(*q) == own);
+                    }
+                }
                 facts.push(morphtrace_schema::fact::Fact::BreakPositions {
                     engine: self.rec.traces[k].engine,
                     requested,
@@ -474,6 +493,15 @@ impl Lockstep<'_> {
                         before,
                         &outputs[a],
                         &outputs[b],
+                    ));
+                    let (trace_b, own_b) = side(b);
+                    let before_b = morphtrace_schema::dbdb::pause_before(trace_b, own_b);
+                    detail.push_str(&passed_remark(
+                        &kind,
+                        action,
+                        [before, before_b],
+                        [last_control(trace, own), last_control(trace_b, own_b)],
+                        [&outputs[a], &outputs[b]],
                     ));
                     (kind, detail)
                 })
@@ -626,15 +654,7 @@ impl Lockstep<'_> {
         let (Output::Paused(x), Output::Paused(y)) = (a, b) else {
             return String::new();
         };
-        let exits = || {
-            self.exits
-                .get_or_init(|| {
-                    (self.program.language == Language::JavaScript)
-                        .then(|| Exits::scan(&self.program.text))
-                        .flatten()
-                })
-                .as_ref()
-        };
+        let exits = || self.exits();
         let same_frames = same_frames(x, y);
         match kind {
             DivergenceKind::PauseLocation
@@ -1068,6 +1088,67 @@ pub async fn record_under(
         }
     }
     rec
+}
+
+/// Where, after a resume from a place both sides stood at (`before`, by line), one side went on
+/// past it from a pause a step had brought it to (`came_by`: each side's control action before
+/// this one) and the other stopped there again at a breakpoint (`PassedWhereItStood`): the shape
+/// of Firefox's devtools server passing a breakpoint at the prior pause's place when that pause
+/// was not a breakpoint's own (a step's that landed there).
+fn passed_remark(
+    kind: &DivergenceKind,
+    action: &Action,
+    before: [Option<&morphtrace_schema::PauseState>; 2],
+    came_by: [Option<&Action>; 2],
+    outputs: [&Output; 2],
+) -> String {
+    use morphtrace_schema::PauseReason;
+    if !matches!(
+        kind,
+        DivergenceKind::PauseLocation | DivergenceKind::Termination
+    ) || *action != Action::Resume
+    {
+        return String::new();
+    }
+    let [Some(x), Some(y)] = before else {
+        return String::new();
+    };
+    // Places by line, as pause locations compare by default (engines put a statement's pause
+    // at different columns).
+    if x.location.line != y.location.line {
+        return String::new();
+    }
+    let stopped_there = |o: &Output| {
+        matches!(o, Output::Paused(p)
+            if p.location.line == x.location.line
+                && matches!(p.reason, PauseReason::Breakpoint { .. }))
+    };
+    let (side, came) = match (stopped_there(outputs[0]), stopped_there(outputs[1])) {
+        (false, true) => (Side::First, came_by[0]),
+        (true, false) => (Side::Second, came_by[1]),
+        _ => return String::new(),
+    };
+    if !matches!(
+        came,
+        Some(Action::StepInto | Action::StepOver | Action::StepOut)
+    ) {
+        return String::new();
+    }
+    Remark::PassedWhereItStood { side }.to_string()
+}
+
+/// The last control action (one that runs the program) of `trace` before its action `index`.
+fn last_control(trace: &morphtrace_schema::Trace, index: usize) -> Option<&Action> {
+    trace
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Action(a) => Some(a),
+            _ => None,
+        })
+        .take(index)
+        .filter(|a| a.is_control())
+        .last()
 }
 
 /// The remark of a divergence after a step that began in a generator (`place`), given the two

@@ -6,6 +6,7 @@ pub mod determinism;
 pub mod engines;
 pub mod inspector;
 pub mod jsc;
+pub mod line_starts;
 pub mod pdb;
 mod quickack;
 pub mod rdp;
@@ -180,6 +181,12 @@ pub trait Debugger: Send {
         _to: Location,
     ) -> Result<Option<Vec<Location>>, DebuggerError> {
         Ok(None)
+    }
+    /// Whether a breakpoint slides only to a position in the code of the function (or the
+    /// top-level code) that holds the requested place, never into a function nested there
+    /// (JavaScriptCore: docs/jsc-cookbook.md §3); V8 and SpiderMonkey take the next position.
+    fn slides_within_its_function(&self) -> bool {
+        false
     }
     /// Console output of the program so far, without what logpoints logged.
     fn console(&self) -> Vec<String>;

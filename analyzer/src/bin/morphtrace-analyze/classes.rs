@@ -69,31 +69,72 @@ pub(crate) fn triage(a: TriageArgs) -> Result<ExitCode> {
     let Some(path) = &t.path else {
         anyhow::bail!("no triage.toml found here or above; give one with --triage FILE");
     };
-    let empty = load::Frames::empty()?;
-    let d;
-    let f = if check {
-        d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
-        &d.frames
+    let mut tables = Vec::new();
+    let (c, excused) = if check {
+        let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
+        let (planted, faulty) = morphtrace_analyzer::faults::planted(&t, &d)?;
+        // A faulty campaign's members are not the engines' own: the rules' counts leave them
+        // out, and the planted faults' table accounts for them.
+        let own = |df: &polars::prelude::DataFrame| -> Result<polars::prelude::DataFrame> {
+            let a = morphtrace_analyzer::columns::u32s(df, "archive")?;
+            Ok(morphtrace_analyzer::columns::rows_where(
+                df,
+                a.iter().map(|a| !faulty.contains(a)),
+            )?)
+        };
+        let (div, warn) = (own(&d.frames.divergences)?, own(&d.frames.warnings)?);
+        let cod_reports = morphtrace_analyzer::cod::reports(&d.frames)?;
+        let by_rule = morphtrace_analyzer::faults::excused_by_rule(&t, &planted);
+        let c = triage::check(
+            &t,
+            &[
+                (Family::Divergence, &div),
+                (Family::Warning, &warn),
+                (Family::Inconsistency, &cod_reports),
+            ],
+            (!planted.is_empty()).then_some(by_rule.as_slice()),
+        )?;
+        if !planted.is_empty() {
+            tables.push(Table::from_df(
+                "planted_faults",
+                "Planted faults: divergences each caused (the first a session met that the real one at that program and seed did not, by action, kind and detail), how they were judged, and those met later on the way the fault changed",
+                &morphtrace_analyzer::faults::table(&planted)?,
+            ));
+        }
+        (c, planted.iter().map(|p| p.excused_total()).sum::<usize>())
     } else {
-        &empty
+        let empty = load::Frames::empty()?;
+        (
+            triage::check(
+                &t,
+                &[
+                    (Family::Divergence, &empty.divergences),
+                    (Family::Warning, &empty.warnings),
+                    (
+                        Family::Inconsistency,
+                        &morphtrace_analyzer::cod::reports(&empty)?,
+                    ),
+                ],
+                None,
+            )?,
+            0,
+        )
     };
-    let cod_reports = morphtrace_analyzer::cod::reports(f)?;
-    let c = triage::check(
-        &t,
-        &[
-            (Family::Divergence, &f.divergences),
-            (Family::Warning, &f.warnings),
-            (Family::Inconsistency, &cod_reports),
-        ],
-    )?;
-    print_tables(
-        &[Table::from_df(
+    tables.insert(
+        0,
+        Table::from_df(
             "triage_rules",
             &format!("Triage rules of {}", path.display()),
             &c,
-        )],
-        format,
+        ),
     );
+    print_tables(&tables, format);
+    if excused > 0 {
+        eprintln!(
+            "triage: {excused} divergence(s) caused by planted faults are excused (see the planted faults table): a rule excuses a fault"
+        );
+        return Ok(ExitCode::FAILURE);
+    }
     eprintln!(
         "triage: {} rules, every example and near miss as its rule says",
         t.rules.len()

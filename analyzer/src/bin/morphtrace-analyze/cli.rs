@@ -64,7 +64,10 @@ pub(crate) enum Command {
     /// its rules. With --check ARCHIVES: per rule, how many members of the archives it is the
     /// first to judge and in how many distinct shapes (numbers and strings aside), so that a
     /// reviewer sees a rule that reaches further than its evidence; the members no rule
-    /// judges close the list.
+    /// judges close the list. Among ARCHIVES, campaigns recorded with a fault planted in one
+    /// debugger (scripts/fault-matrix.sh, beside the real campaign): a table of the divergences
+    /// each fault caused and how they were judged, each excusing rule's score, and exit 1
+    /// when a rule excuses any of them.
     Triage(TriageArgs),
     /// Reduce every class worth a report into a bundle with a standalone reproducer.
     ///

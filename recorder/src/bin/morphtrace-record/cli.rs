@@ -719,6 +719,7 @@ pub(crate) fn campaign_of(
         progress: std::io::stderr().is_terminal(),
         workdir: workdir.to_path_buf(),
         shard,
+        wrap: None,
     })
 }
 

@@ -805,21 +805,12 @@ impl Debugger for CdpSession {
             "restrictToFunction": false,
         });
         match self.call("Debugger.getPossibleBreakpoints", params).await {
-            Ok(r) => {
-                let mut at: Vec<Location> = r
-                    .get("locations")
-                    .and_then(Json::as_array)
-                    .into_iter()
-                    .flatten()
-                    .filter(|l| {
-                        l.get("scriptId").and_then(Json::as_str) == Some(self.script_id.as_str())
-                    })
-                    .map(crate::debugger::inspector::session::location)
-                    .collect();
-                at.sort();
-                at.dedup();
-                Ok(Some(at))
-            }
+            Ok(r) => Ok(Some(crate::debugger::inspector::session::positions_in(
+                &r,
+                &self.script_id,
+                from,
+                to,
+            ))),
             // An engine that refuses the query (a version without it) says nothing.
             Err(InspectorError::Protocol { .. }) => Ok(None),
             Err(e) => {

@@ -61,6 +61,9 @@ pub struct AdapterTraits {
     /// Where the program's true exit status is written by its pid (`PID.status`), when the
     /// adapter's `exited` event cannot tell a signal from an exit code.
     pub statuses: Option<std::path::PathBuf>,
+    /// The interpreter that runs the program, where the adapter places breakpoints by its
+    /// compiled code's line starts (debugpy): the break positions (`line_starts`).
+    pub python: Option<std::path::PathBuf>,
 }
 
 struct Breakpoint {
@@ -109,6 +112,8 @@ pub struct DapSession {
     logged: Vec<String>,
     stderr: String,
     exit_code: Option<i64>,
+    /// The program's line starts (`AdapterTraits::python`), read at the first question.
+    line_starts: Option<Option<Vec<u32>>>,
 }
 
 /// How long the adapter gets to answer a disconnect before its processes are killed.
@@ -145,6 +150,7 @@ impl DapSession {
             logged: Vec::new(),
             stderr: String::new(),
             exit_code: None,
+            line_starts: None,
             opts,
         };
         // The adapter answers `launch` only after `configurationDone`.
@@ -899,6 +905,29 @@ impl Debugger for DapSession {
             }),
             Err(e) => Err(err(e)),
         }
+    }
+
+    /// The program's line starts, by the interpreter that runs it (debugpy): every line
+    /// position, column 0, from `from` to `to`.
+    async fn break_positions(
+        &mut self,
+        from: Location,
+        to: Location,
+    ) -> Result<Option<Vec<Location>>, DebuggerError> {
+        let Some(python) = self.traits.python.clone() else {
+            return Ok(None);
+        };
+        if self.line_starts.is_none() {
+            let path = std::path::PathBuf::from(&self.path);
+            self.line_starts = Some(crate::debugger::line_starts::python(&python, &path).await);
+        }
+        Ok(self.line_starts.clone().flatten().map(|lines| {
+            lines
+                .into_iter()
+                .map(|l| Location::new(l - 1, 0))
+                .filter(|l| from <= *l && *l <= to)
+                .collect()
+        }))
     }
 
     fn console(&self) -> Vec<String> {

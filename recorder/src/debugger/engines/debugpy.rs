@@ -330,6 +330,7 @@ impl Engine for DebugpyEngine {
             uncaught: vec!["uncaught"],
             all: vec!["raised", "uncaught"],
             statuses: Some(self.runtime.statuses()),
+            python: Some(self.runtime.python.clone()),
         };
         match DapSession::open(
             w,

@@ -148,6 +148,28 @@ fn position(f: &Json, key: &str) -> u32 {
         .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX))
 }
 
+/// The break positions a reply lists (`locations`: CDP's `Debugger.getPossibleBreakpoints` and
+/// WebKit's `Debugger.getBreakpointLocations` alike) in the script `script`, from `from` to `to`
+/// (both included), in order, once each.
+pub fn positions_in(reply: &Json, script: &str, from: Location, to: Location) -> Vec<Location> {
+    let mut at: Vec<Location> = reply
+        .get("locations")
+        .and_then(Json::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|l| {
+            l.get("scriptId")
+                .and_then(Json::as_str)
+                .is_none_or(|id| id == script)
+        })
+        .map(location)
+        .filter(|l| from <= *l && *l <= to)
+        .collect();
+    at.sort();
+    at.dedup();
+    at
+}
+
 pub fn location(j: &Json) -> Location {
     Location::new(
         j.get("lineNumber").and_then(Json::as_u64).unwrap_or(0) as u32,

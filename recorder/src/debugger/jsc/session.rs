@@ -801,6 +801,37 @@ impl Debugger for JscSession {
         out
     }
 
+    /// WebKit's `Debugger.getBreakpointLocations` (what Bun's own debug adapter answers DAP's
+    /// `breakpointLocations` with): the script's pause positions in the range.
+    async fn break_positions(
+        &mut self,
+        from: Location,
+        to: Location,
+    ) -> Result<Option<Vec<Location>>, DebuggerError> {
+        let params = json!({
+            "start": {"scriptId": self.script_id, "lineNumber": from.line, "columnNumber": from.column},
+            "end": {"scriptId": self.script_id, "lineNumber": to.line, "columnNumber": to.column + 1},
+        });
+        match self.call("Debugger.getBreakpointLocations", params).await {
+            Ok(r) => Ok(Some(crate::debugger::inspector::session::positions_in(
+                &r,
+                &self.script_id,
+                from,
+                to,
+            ))),
+            // A version without the request says nothing.
+            Err(InspectorError::Protocol { .. }) => Ok(None),
+            Err(e) => {
+                self.healthy = false;
+                Err(err(e))
+            }
+        }
+    }
+
+    fn slides_within_its_function(&self) -> bool {
+        true
+    }
+
     fn console(&self) -> Vec<String> {
         crate::debugger::split_console(&self.console).0
     }

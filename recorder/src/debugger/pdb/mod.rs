@@ -853,6 +853,39 @@ impl Debugger for PdbSession {
         })
     }
 
+    /// pdb puts a breakpoint on the line asked for where its `checkline` accepts the line
+    /// (not blank, a comment or past the end) and refuses it elsewhere: the lines it accepts,
+    /// asked of its own `checkline` through the driver, column 0.
+    async fn break_positions(
+        &mut self,
+        from: Location,
+        to: Location,
+    ) -> Result<Option<Vec<Location>>, DebuggerError> {
+        if after_the_end(self.finished.as_ref()).is_some() || self.nothing_to_ask().is_some() {
+            return Ok(None);
+        }
+        let said = self
+            .ask(&format!(
+                "p __morphtrace_checklines__({}, {})",
+                from.line + 1,
+                to.line + 1
+            ))
+            .await?;
+        let said = said.trim();
+        let Some(list) = said.strip_prefix('[').and_then(|l| l.strip_suffix(']')) else {
+            return Err(DebuggerError::Protocol(format!("pdb: lines {said:?}")));
+        };
+        let lines: Option<Vec<Location>> = list
+            .split(',')
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(|l| l.parse::<u32>().ok().map(|n| Location::new(n - 1, 0)))
+            .collect();
+        lines
+            .map(Some)
+            .ok_or_else(|| DebuggerError::Protocol(format!("pdb: lines {said:?}")))
+    }
+
     fn console(&self) -> Vec<String> {
         let text = self.stdout.lock().map(|t| t.clone()).unwrap_or_default();
         let mut lines: Vec<String> = text.split('\n').map(str::to_string).collect();

@@ -165,6 +165,18 @@ def main():
         stdin=stream, stdout=stream, skip=["*"], nosigint=True, readrc=False
     )
     debugger.use_rawinput = False
+
+    def checklines(first, last):
+        # The lines pdb's own `checkline` accepts (as `break` asks it): where a breakpoint goes,
+        # its words on the others held back.
+        said = debugger.message, debugger.error
+        debugger.message = debugger.error = lambda *_: None
+        try:
+            return [n for n in range(first, last + 1) if debugger.checkline(program, n)]
+        finally:
+            debugger.message, debugger.error = said
+
+    builtins.__morphtrace_checklines__ = checklines
     # As `python -m pdb PROGRAM` sets them up.
     sys.argv[:] = [program]
     sys.path[0] = os.path.dirname(program)
