@@ -4175,6 +4175,119 @@ async fn planted_placement_faults_are_never_excused_as_sliding() {
     node.shutdown().await;
 }
 
+/// Where V8 reaches code out of the source's order (a `switch`'s later case test before the
+/// bodies, a loop head's iterable before its binding), a breakpoint at the end of a static
+/// block, and one after the last statement (the script's end).
+const ORDERED: &str = "function pick(v) {\n  let r = 0;\n  switch (v) {\n    case 0:\n      r += 2;\n    case String(1):\n      r += 4;\n      break;\n    default:\n      r += 8;\n  }\n  return r;\n}\nfunction* gen(n) {\n  yield n;\n}\nfor (const y of gen(pick(1))) {\n  pick(y);\n}\nclass C {\n  static {\n    this.made = 1;\n  }\n}\nvar done = pick(0);\n// the end\n";
+
+/// Issue 66: V8 slides a breakpoint to the first break position its bytecode reaches at or
+/// after the request, which is not the first in the source where V8 runs a construct out of
+/// order (`morphtrace_js::order`), and V8's `getPossibleBreakpoints` leaves out a position at a
+/// line's end or the script's end unless asked past it. Both made real V8 placements look
+/// unlike V8's own positions (our false positives). On real Node against Firefox, a breakpoint
+/// on every line of such a program, and against Bun (which places the script's end and a static
+/// block's end elsewhere): Node's placements apart are on its own positions as the recorder
+/// lists them (its order), case bodies sliding to the later case's test and the loop's head to
+/// its iterable among them. Planted in Node, a breakpoint reported a line off
+/// (slid, or any) is still never excused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn v8_slides_to_the_first_position_its_code_reaches() {
+    use faults::{Fault, FaultyEngine};
+    use morphtrace_schema::fact::{Fact, Placement};
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline("ordered.js", ORDERED);
+    // Every line, and the empty one after the last newline.
+    let lines = ORDERED.lines().count() as u32 + 1;
+    let plan = |line: u32| Plan::Replay {
+        actions: vec![Action::SetBreakpoint { line, column: None }, Action::Start],
+    };
+    // Node's placement at `d` as V8's own positions say (its side is the first).
+    let own = |d: &morphtrace_schema::Divergence, line: u32| {
+        let positions = d.facts.iter().find_map(|f| match f {
+            Fact::BreakPositions {
+                engine, positions, ..
+            } if *engine == EngineRef(0) => Some(positions.clone()),
+            _ => None,
+        });
+        let placement = Placement {
+            engine: "node".into(),
+            placed: d.sides[0].output.as_ref().map(actual).unwrap_or_default(),
+            asked: positions.is_some(),
+            requested: Location::new(line, 0),
+            positions: positions.unwrap_or_default(),
+        };
+        (placement.as_own_positions_say(), placement)
+    };
+    let mut node = engine("node", CaptureOptions::default()).await;
+    let mut firefox = engine("firefox", CaptureOptions::default()).await;
+    let mut bun = engine("bun", CaptureOptions::default()).await;
+    let mut real: Vec<Vec<Location>> = Vec::new();
+    let mut apart = 0;
+    for (k, other) in [&mut firefox, &mut bun].into_iter().enumerate() {
+        for line in 0..lines {
+            let rec = lockstep_under(&mut [&mut node, other], &p, &plan(line), &triage).await;
+            if k == 0 {
+                real.push(actual(rec.traces[0].outputs().next().unwrap()));
+            }
+            for d in rec
+                .divergences
+                .iter()
+                .filter(|d| d.kind == DivergenceKind::BreakpointLocation)
+            {
+                apart += 1;
+                let (says, placement) = own(d, line);
+                assert_eq!(
+                    says,
+                    Some(true),
+                    "line {line}: {} — Node's placement {placement:?}",
+                    d.detail
+                );
+            }
+        }
+    }
+    bun.shutdown().await;
+    let at = |l1: u32, c1: u32| vec![Location::new(l1 - 1, c1 - 1)];
+    // `r += 2;` (line 5) and `case String(1):` (6) slide to the later case's test, not to the
+    // body that follows in the source; `for (const y of …` (17) to its iterable, not `y`.
+    assert_eq!(real[4], at(6, 10), "a case body's breakpoint");
+    assert_eq!(real[16], at(17, 17), "a loop head's breakpoint");
+    assert!(apart >= 3, "placements apart on real engines: {apart}");
+    for fault in [Fault::WrongSlide, Fault::ShiftBreakpoint] {
+        let mut faulty = FaultyEngine::wrap(
+            engine("node", CaptureOptions::default()).await,
+            fault.clone(),
+        );
+        let mut caused = 0;
+        for line in 0..lines {
+            let rec =
+                lockstep_under(&mut [&mut faulty, &mut firefox], &p, &plan(line), &triage).await;
+            for d in rec
+                .divergences
+                .iter()
+                .filter(|d| d.kind == DivergenceKind::BreakpointLocation)
+            {
+                if d.sides[0].output.as_ref().map(actual).unwrap_or_default() == real[line as usize]
+                {
+                    continue;
+                }
+                caused += 1;
+                assert_eq!(own(d, line).0, Some(false), "{fault:?}, line {line}");
+                assert!(
+                    !excused(&rec, d),
+                    "{fault:?}, line {line}: {} excused: {:?}",
+                    d.detail,
+                    d.continued
+                );
+            }
+        }
+        assert!(caused > 0, "{fault:?}: caught");
+        faulty.shutdown().await;
+    }
+    firefox.shutdown().await;
+    node.shutdown().await;
+}
+
 /// Issue 66: Firefox's closing-brace rule took any second pause at a line's first column, so a
 /// breakpoint pause the other debugger swallowed (it went on to a later breakpoint) passed for
 /// SpiderMonkey's pause at a function's closing brace. The rule now asks the program's syntax
@@ -4859,4 +4972,90 @@ async fn lockstep_goes_on_past_a_pause_a_known_bug_swallowed() {
     assert_eq!(d.action, Action::Start, "{d:?}");
     faulty.shutdown().await;
     chromium.shutdown().await;
+}
+
+/// Issue 66: only the top frame's scopes were compared, so a debugger that shows a caller's
+/// locals wrong passed. With `--frame-scopes 2` (`CaptureOptions::frame_scopes`), paused in
+/// `inner` called from `outer`: real Node and real Firefox both read `outer`'s scopes and agree;
+/// a number planted one too high in Node's `outer` frame shows as `frame 2 (outer): used: 3 vs
+/// 2`, new (the top frame's rules do not speak of a frame below it). Reading the top frame only
+/// (the default), it does not show.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_scopes_of_frames_below_the_top_compare_when_read() {
+    use faults::{Fault, FaultyEngine};
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline(
+        "frames.js",
+        "function inner(n) {\n  return n + 1;\n}\nfunction outer() {\n  var unused = 5;\n  var used = 2;\n  return inner(used);\n}\nouter();\n",
+    );
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 1,
+                column: None,
+            },
+            Action::Start,
+        ],
+    };
+    let two = CaptureOptions {
+        frame_scopes: 2,
+        ..CaptureOptions::default()
+    };
+    let variables = |rec: &Recording| -> Vec<String> {
+        rec.divergences
+            .iter()
+            .filter(|d| d.kind == DivergenceKind::Variables)
+            .map(|d| {
+                assert!(!excused(rec, d), "{} excused: {:?}", d.detail, d.continued);
+                d.detail.clone()
+            })
+            .collect()
+    };
+    let mut firefox = engine("firefox", two.clone()).await;
+    let mut node = engine("node", two.clone()).await;
+    let rec = lockstep_under(&mut [&mut node, &mut firefox], &p, &plan, &triage).await;
+    let caller = |rec: &Recording, k: usize| {
+        rec.traces[k]
+            .outputs()
+            .find_map(|o| match o {
+                Output::Paused(p) => Some(p.stack[1].scopes.len()),
+                _ => None,
+            })
+            .unwrap()
+    };
+    assert!(
+        caller(&rec, 0) > 0 && caller(&rec, 1) > 0,
+        "outer's scopes read"
+    );
+    // The real engines agree there.
+    assert_eq!(variables(&rec), Vec::<String>::new());
+    node.shutdown().await;
+    let mut faulty = FaultyEngine::wrap(
+        engine("node", two.clone()).await,
+        Fault::WrongNumber {
+            name: "used".into(),
+        },
+    );
+    let rec = lockstep_under(&mut [&mut faulty, &mut firefox], &p, &plan, &triage).await;
+    let shown = variables(&rec);
+    assert!(
+        shown.contains(&"frame 2 (outer): used: 3 vs 2".to_string()),
+        "{shown:?}"
+    );
+    faulty.shutdown().await;
+    firefox.shutdown().await;
+    // The top frame only (the default): the callers' scopes are not read, nothing differs.
+    let mut firefox = engine("firefox", CaptureOptions::default()).await;
+    let mut faulty = FaultyEngine::wrap(
+        engine("node", CaptureOptions::default()).await,
+        Fault::WrongNumber {
+            name: "used".into(),
+        },
+    );
+    let rec = lockstep_under(&mut [&mut faulty, &mut firefox], &p, &plan, &triage).await;
+    assert_eq!(caller(&rec, 0), 0);
+    assert_eq!(variables(&rec), Vec::<String>::new());
+    faulty.shutdown().await;
+    firefox.shutdown().await;
 }

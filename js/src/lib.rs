@@ -19,6 +19,7 @@ pub mod exits;
 pub mod loops;
 pub mod nesting;
 pub mod nodes;
+pub mod order;
 pub mod python;
 pub mod switches;
 

@@ -69,9 +69,15 @@ impl PauseMask {
             DivergenceKind::Exception if shown_at_one_place(kind, detail) => {
                 newly(&mut self.exception)
             }
-            DivergenceKind::Variables => match crate::triage::variable_name(detail) {
-                Some(name) => self.variables.insert(name.to_string()),
-                None => false,
+            DivergenceKind::Variables => match in_frame(detail) {
+                Some((n, rest)) => match crate::triage::variable_name(rest) {
+                    Some(name) => self.variables.insert(format!("{n}:{name}")),
+                    None => false,
+                },
+                None => match crate::triage::variable_name(detail) {
+                    Some(name) => self.variables.insert(name.to_string()),
+                    None => false,
+                },
             },
             _ => false,
         }
@@ -221,12 +227,58 @@ fn pause_divergence(
         }
     }
     if policy.variables {
-        fn unmasked<'p>(p: &'p PauseState, mask: &PauseMask) -> BTreeMap<&'p str, &'p Value> {
-            let mut v = visible_variables(p.top_scopes());
-            v.retain(|name, _| !mask.variables.contains(*name));
-            v
+        if let Some(d) = variables_apart(a, b, policy) {
+            return Some(d);
         }
-        let (va, vb) = (unmasked(a, mask), unmasked(b, mask));
+        // The frames below the top, where both sides captured their scopes (`--frame-scopes`)
+        // and the frame is the same function's on both: `frame N (f): …`, N counted from the
+        // top frame's 1.
+        for (i, (fa, fb)) in a.stack.iter().zip(&b.stack).enumerate().skip(1) {
+            if fa.scopes.is_empty() || fb.scopes.is_empty() || fa.function != fb.function {
+                continue;
+            }
+            let frame = (i + 1) as u32;
+            if let Some((kind, detail)) = frame_variables_apart(
+                (&fa.scopes, &fb.scopes),
+                |name| mask.variables.contains(&format!("{frame}:{name}")),
+                policy,
+                None,
+            ) {
+                return Some((kind, format!("frame {frame} ({}): {detail}", fa.function)));
+            }
+        }
+    }
+    None
+}
+
+/// The first difference in the variables of the top frames of two pauses at one place.
+fn variables_apart(
+    a: &PauseState,
+    b: &PauseState,
+    policy: &ComparisonPolicy,
+) -> Option<(DivergenceKind, String)> {
+    let mask = &policy.mask;
+    frame_variables_apart(
+        (a.top_scopes(), b.top_scopes()),
+        |name| mask.variables.contains(name),
+        policy,
+        Some((a, b)),
+    )
+}
+
+/// The first difference in the variables visible in two frames' scopes (`masked`: names gone
+/// past at this pause), as `name only on the first side` or `name.path: x vs y (shell)`; the
+/// top frames' pauses (`top`) to remark on a value shown in its dead zone.
+fn frame_variables_apart(
+    (sa, sb): (&[Scope], &[Scope]),
+    masked: impl Fn(&str) -> bool,
+    policy: &ComparisonPolicy,
+    top: Option<(&PauseState, &PauseState)>,
+) -> Option<(DivergenceKind, String)> {
+    {
+        let (mut va, mut vb) = (visible_variables(sa), visible_variables(sb));
+        va.retain(|name, _| !masked(name));
+        vb.retain(|name, _| !masked(name));
         for (name, x) in &va {
             match vb.get(name) {
                 None => {
@@ -245,10 +297,9 @@ fn pause_divergence(
                     } else {
                         format!(" ({shell})")
                     };
-                    let dead = if path.is_empty() {
-                        dead_zone_remark(a, b, x, y)
-                    } else {
-                        String::new()
+                    let dead = match top {
+                        Some((a, b)) if path.is_empty() => dead_zone_remark(a, b, x, y),
+                        _ => String::new(),
                     };
                     return Some((
                         DivergenceKind::Variables,
@@ -835,6 +886,17 @@ pub fn compare_outputs(
     }
 }
 
+/// A variables divergence in a frame below the top (`frame 2 (outer): x: 1 vs 2`): the frame's
+/// number, counted from the top frame's 1, and the difference in it (`x: 1 vs 2`).
+pub fn in_frame(detail: &str) -> Option<(u32, &str)> {
+    let rest = detail.strip_prefix("frame ")?;
+    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+    let n = rest[..digits].parse().ok()?;
+    let rest = rest[digits..].strip_prefix(" (")?;
+    let (_, difference) = rest.split_once("): ")?;
+    Some((n, difference))
+}
+
 /// Whether a divergence (`kind`, `detail`) is a difference in what the engines show at one
 /// place, where they stand in step: a pause's stack, async stack, variables or thrown value, an
 /// evaluation's answer, a variable read back. Not a pause on an exception on one side only (the
@@ -1094,6 +1156,37 @@ impl ComparisonPolicy {
             }
         }
         p
+    }
+}
+
+#[cfg(test)]
+mod frame_tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_below_the_top_is_named_in_the_detail_and_masked_apart() {
+        assert_eq!(
+            in_frame("frame 2 (outer): x: 1 vs 2"),
+            Some((2, "x: 1 vs 2"))
+        );
+        assert_eq!(in_frame("frame: 1 vs 2"), None, "a variable named frame");
+        assert_eq!(in_frame("frame only on the first side"), None);
+        assert_eq!(
+            crate::triage::variable_name("frame 2 (outer): x: 1 vs 2"),
+            None
+        );
+        assert_eq!(crate::triage::variable_name("frame: 1 vs 2"), Some("frame"));
+        let mut mask = PauseMask::default();
+        assert!(mask.cover(
+            &DivergenceKind::Variables,
+            "frame 3 (f): x only on the first side"
+        ));
+        assert!(mask.variables.contains("3:x"));
+        assert!(
+            !mask.variables.contains("x"),
+            "the top frame's x still compares"
+        );
+        assert!(mask.cover(&DivergenceKind::Variables, "x: 1 vs 2"));
     }
 }
 

@@ -12,10 +12,15 @@ pub enum Fact {
     /// The engine's own break positions (CDP's `Debugger.getPossibleBreakpoints`, Firefox's
     /// `getBreakpointPositionsCompressed`) from the requested place (a line's start where the
     /// action gave no column) to where the engine placed the breakpoint, both included, in
-    /// order. A breakpoint the engine slid by its own rule lies on one of its positions, with
-    /// none between it and the request (engines slide forward to the next position, V8 also
-    /// back to a function's return); one placed elsewhere was not slid by the engine's own
-    /// rule, whatever another engine did.
+    /// the order the engine reaches them. That is the source's order, except on V8, which
+    /// slides to the first position of its bytecode at or after the request: there a
+    /// construct V8 runs out of the source's order (a `switch`'s tests before its bodies, a
+    /// loop head's iterable before its binding, a `for`'s body before its update:
+    /// `morphtrace_js::order`) is listed in V8's order, and the range goes on to the
+    /// construct's end, where a position later in the source may come first. A breakpoint the
+    /// engine slid by its own rule lies on the first of its positions from the request on (V8
+    /// also slides back to a function's return, with none between); one placed elsewhere was
+    /// not slid by the engine's own rule, whatever another engine did.
     BreakPositions {
         engine: EngineRef,
         requested: Location,
@@ -63,15 +68,18 @@ pub struct Placement {
     /// Where the breakpoint was requested (asked engines).
     #[serde(default)]
     pub requested: Location,
-    /// Its own break positions from the request to the placement, both included.
+    /// Its own break positions from the request to the placement, both included, in the order
+    /// the engine reaches them (`Fact::BreakPositions`).
     #[serde(default)]
     pub positions: Vec<Location>,
 }
 
 impl Placement {
-    /// Placed where the engine's own break positions allow a slide from the request: on one of
-    /// them, with none strictly between it and the request. Nowhere: nothing to contradict.
-    /// `None`: the engine could not say.
+    /// Placed where the engine's own break positions allow a slide from the request: forward,
+    /// on the request itself where it is a position, else on the first position after it in
+    /// the order listed (the engine's: V8's bytecode order, see `Fact::BreakPositions`); back
+    /// (V8 to a function's return), on a position with none strictly between it and the
+    /// request. Nowhere: nothing to contradict. `None`: the engine could not say.
     pub fn as_own_positions_say(&self) -> Option<bool> {
         if !self.asked {
             return None;
@@ -80,14 +88,15 @@ impl Placement {
             return Some(true);
         };
         let r = self.requested;
-        let between = |q: &Location| {
-            if p >= r {
-                r <= *q && *q < p
+        if p >= r {
+            let first = if self.positions.contains(&r) {
+                Some(r)
             } else {
-                p < *q && *q < r
-            }
-        };
-        Some(self.positions.contains(&p) && !self.positions.iter().any(between))
+                self.positions.iter().copied().find(|q| *q >= r)
+            };
+            return Some(first == Some(p));
+        }
+        Some(self.positions.contains(&p) && !self.positions.iter().any(|q| p < *q && *q < r))
     }
 }
 

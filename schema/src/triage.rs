@@ -742,8 +742,13 @@ pub fn placed_at_own_positions(placements: &[crate::fact::Placement]) -> Option<
     (!said.is_empty()).then(|| said.iter().all(|&ok| ok))
 }
 
-/// The variable a variables divergence names first (`t only on the first side`, `o.k: 1 vs 2`).
+/// The variable a variables divergence names first (`t only on the first side`, `o.k: 1 vs 2`)
+/// in the top frame; none for a frame below it (`frame 2 (f): …`, `dbdb::in_frame`), whose
+/// names the program's syntax and the top frame's rules do not speak of.
 pub fn variable_name(detail: &str) -> Option<&str> {
+    if crate::dbdb::in_frame(detail).is_some() {
+        return None;
+    }
     let end = detail
         .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
         .unwrap_or(detail.len());
@@ -852,6 +857,16 @@ mod tests {
         assert_eq!(placed_at_own_positions(&past), Some(false));
         let back_past = [placement("chromium", 5, Some(3), Some(&[3, 4]))];
         assert_eq!(placed_at_own_positions(&back_past), Some(false));
+        // Positions listed in the engine's order (V8's bytecode: a switch's later case test
+        // before the bodies between): the first from the request on, past positions it reaches
+        // later; not a position that comes after another one from the request on, nor past the
+        // request where the request is itself a position.
+        let test_first = [placement("node", 2, Some(6), Some(&[6, 3, 4, 7]))];
+        assert_eq!(placed_at_own_positions(&test_first), Some(true));
+        let body_instead = [placement("node", 2, Some(3), Some(&[6, 3, 4, 7]))];
+        assert_eq!(placed_at_own_positions(&body_instead), Some(false));
+        let past_the_request = [placement("node", 3, Some(6), Some(&[6, 3, 4]))];
+        assert_eq!(placed_at_own_positions(&past_the_request), Some(false));
         // An engine that cannot be asked says nothing; the one asked decides.
         let bun = [ok[0].clone(), placement("bun", 2, Some(9), None)];
         assert_eq!(placed_at_own_positions(&bun), Some(true));

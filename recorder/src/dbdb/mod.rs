@@ -184,6 +184,9 @@ struct Lockstep<'a> {
     /// Where the program's functions return and its class members take their parameters
     /// (JavaScript), read at the first divergence that asks.
     exits: std::sync::OnceLock<Option<Exits>>,
+    /// Where the program's code runs out of the source's order (JavaScript), for the break
+    /// positions of an engine that slides in its code's order.
+    order: std::sync::OnceLock<Option<morphtrace_js::order::ExecutionOrder>>,
     class_params: std::sync::OnceLock<Option<ClassParams>>,
     heritages: std::sync::OnceLock<Option<Heritages>>,
     named_classes: std::sync::OnceLock<Option<NamedClasses>>,
@@ -201,6 +204,18 @@ impl Lockstep<'_> {
             .get_or_init(|| {
                 (self.program.language == Language::JavaScript)
                     .then(|| Exits::scan(&self.program.text))
+                    .flatten()
+            })
+            .as_ref()
+    }
+
+    /// The order the program's code runs in where it is not the source's, if the program is
+    /// JavaScript that parses.
+    fn order(&self) -> Option<&morphtrace_js::order::ExecutionOrder> {
+        self.order
+            .get_or_init(|| {
+                (self.program.language == Language::JavaScript)
+                    .then(|| morphtrace_js::order::ExecutionOrder::scan(&self.program.text))
                     .flatten()
             })
             .as_ref()
@@ -364,6 +379,23 @@ impl Lockstep<'_> {
             };
             let (from, to) = (requested.min(placed), requested.max(placed));
             if let Some(mut positions) = self.debuggers[k].break_positions(from, to).await? {
+                // An engine that slides in its code's order may have reached a position later
+                // in the source first, up to the end of the construct it runs out of order:
+                // those positions too, and all of them in its order.
+                if self.debuggers[k].slides_in_execution_order() && placed >= requested {
+                    let end = self
+                        .order()
+                        .and_then(|o| o.reordered_until(placed))
+                        .filter(|e| *e > placed);
+                    if let Some(end) = end {
+                        if let Some(more) = self.debuggers[k].break_positions(placed, end).await? {
+                            positions.extend(more.into_iter().filter(|q| *q > placed));
+                        }
+                    }
+                    if let Some(order) = self.order() {
+                        positions.sort_by(|a, b| order.cmp(*a, *b));
+                    }
+                }
                 // Where the engine slides only within the request's function, positions in
                 // functions nested there are not where it could go.
                 if self.debuggers[k].slides_within_its_function() {
@@ -1292,6 +1324,7 @@ pub async fn run_under(
         computed,
         program,
         exits: std::sync::OnceLock::new(),
+        order: std::sync::OnceLock::new(),
         class_params: std::sync::OnceLock::new(),
         heritages: std::sync::OnceLock::new(),
         named_classes: std::sync::OnceLock::new(),

@@ -41,8 +41,10 @@ pub struct CaptureOptions {
     pub action_timeout: Duration,
     /// Longest wait for any single protocol reply.
     pub call_timeout: Duration,
-    /// Scopes of every frame, not only the top frame.
-    pub all_frame_scopes: bool,
+    /// How many program frames, top first, have their scopes read at a pause (0: every frame);
+    /// the comparison compares the variables of every frame both sides read. pdb reads the
+    /// top frame's only.
+    pub frame_scopes: usize,
     /// Where Firefox breakpoints go (its server does not slide them; the adapter chooses).
     pub breakpoint_policy: crate::debugger::rdp::BreakpointPolicy,
     /// Relaunch a browser after this many sessions (0: never). Firefox only.
@@ -58,7 +60,7 @@ impl Default for CaptureOptions {
             max_entries: 50,
             action_timeout: Duration::from_secs(5),
             call_timeout: Duration::from_secs(10),
-            all_frame_scopes: false,
+            frame_scopes: 1,
             breakpoint_policy: crate::debugger::rdp::BreakpointPolicy::default(),
             restart_every: 200,
             prelude: true,
@@ -67,11 +69,16 @@ impl Default for CaptureOptions {
 }
 
 impl CaptureOptions {
+    /// Whether the scopes of program frame `i` (0: the top) are read at a pause.
+    pub fn scopes_of(&self, i: usize) -> bool {
+        i == 0 || self.frame_scopes == 0 || i < self.frame_scopes
+    }
+
     /// The options a campaign was recorded with, from its archive's header: the capture depth,
-    /// Firefox's breakpoint policy and the action timeout (campaign parameters), and whether the
-    /// determinism prelude ran (the `engines`' details). What the header does not say (older
-    /// archives) is the default. Replaying, reducing or bisecting a session with other options
-    /// could make "does not reproduce" ours.
+    /// the frames whose scopes are read, Firefox's breakpoint policy and the action timeout
+    /// (campaign parameters), and whether the determinism prelude ran (the `engines`' details).
+    /// What the header does not say (older archives) is the default. Replaying, reducing or
+    /// bisecting a session with other options could make "does not reproduce" ours.
     pub fn recorded(
         header: &morphtrace_schema::ArchiveHeader,
         engines: &[&EngineDescriptor],
@@ -82,6 +89,9 @@ impl CaptureOptions {
             depth: param("capture.depth")
                 .and_then(|v| v.parse().ok())
                 .unwrap_or(d.depth),
+            frame_scopes: param("capture.frame_scopes")
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(d.frame_scopes),
             breakpoint_policy: param("firefox.breakpoints")
                 .and_then(|v| <rdp::BreakpointPolicy as clap::ValueEnum>::from_str(v, false).ok())
                 .unwrap_or(d.breakpoint_policy),
@@ -186,6 +196,12 @@ pub trait Debugger: Send {
     /// top-level code) that holds the requested place, never into a function nested there
     /// (JavaScriptCore: docs/jsc-cookbook.md §3); V8 and SpiderMonkey take the next position.
     fn slides_within_its_function(&self) -> bool {
+        false
+    }
+    /// Whether a breakpoint slides to the first break position the engine's code reaches at
+    /// or after the requested place, rather than the first in the source (V8: its bytecode's
+    /// order, `morphtrace_js::order`); its break positions are then listed in that order.
+    fn slides_in_execution_order(&self) -> bool {
         false
     }
     /// Console output of the program so far, without what logpoints logged.

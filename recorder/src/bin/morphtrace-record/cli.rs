@@ -352,6 +352,11 @@ pub(crate) struct EngineArgs {
     /// Depth to which objects in variables are expanded.
     #[arg(long, default_value_t = 2)]
     pub(crate) depth: u32,
+    /// How many program frames, top first, have their scopes read at each pause (0: every
+    /// frame). Lockstep compares the variables of every frame both debuggers read that is the
+    /// same function's on both (`frame 2 (outer): x: 1 vs 2`). pdb reads the top frame's only.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) frame_scopes: usize,
     /// Sessions prepared ahead of time per engine and worker, whatever the engine prepares: a
     /// Chromium target, a paused Node, Deno or Bun process, a Firefox connection. 0: each
     /// session starts from nothing (the naive baseline). (`--node-pool` is its former name.)
@@ -587,6 +592,9 @@ pub(crate) fn inherit_recorded_capture(r: &mut ReplayArgs, m: &ArgMatches) {
     if !given("depth") {
         c.depth = recorded.depth;
     }
+    if !given("frame_scopes") {
+        c.frame_scopes = recorded.frame_scopes;
+    }
     if !given("action_timeout") {
         c.action_timeout = recorded.action_timeout.as_secs_f64();
     }
@@ -675,6 +683,7 @@ pub(crate) fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
     }
     Ok(CaptureOptions {
         depth: a.depth,
+        frame_scopes: a.frame_scopes,
         action_timeout: Duration::from_secs_f64(a.action_timeout),
         breakpoint_policy: a.firefox_breakpoints,
         restart_every: a.restart_every,

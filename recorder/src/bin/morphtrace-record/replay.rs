@@ -52,6 +52,10 @@ async fn lockstep(
             // bisection of a replayed session reruns it alike.
             ("capture.depth".into(), common.depth.to_string()),
             (
+                "capture.frame_scopes".into(),
+                common.frame_scopes.to_string(),
+            ),
+            (
                 "firefox.breakpoints".into(),
                 common.firefox_breakpoints.name().into(),
             ),

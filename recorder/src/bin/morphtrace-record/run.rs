@@ -236,6 +236,10 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         ));
     }
     params_kv.push(("capture.depth".into(), r.common.depth.to_string()));
+    params_kv.push((
+        "capture.frame_scopes".into(),
+        r.common.frame_scopes.to_string(),
+    ));
     if r.common
         .engines
         .iter()

@@ -363,7 +363,7 @@ impl CdpSession {
             .map(|f| location(&f["location"]));
         let mut top_numbers = Vec::new();
         for (i, f) in program.iter().enumerate() {
-            let scopes = if i == 0 || self.opts.all_frame_scopes {
+            let scopes = if self.opts.scopes_of(i) {
                 let (scopes, numbers) = self.scopes(f, script_at).await?;
                 if i == 0 {
                     top_numbers = numbers;
@@ -798,26 +798,47 @@ impl Debugger for CdpSession {
         from: Location,
         to: Location,
     ) -> Result<Option<Vec<Location>>, DebuggerError> {
-        // `end` is exclusive: one column past `to`.
-        let params = json!({
-            "start": {"scriptId": self.script_id, "lineNumber": from.line, "columnNumber": from.column},
-            "end": {"scriptId": self.script_id, "lineNumber": to.line, "columnNumber": to.column + 1},
-            "restrictToFunction": false,
-        });
-        match self.call("Debugger.getPossibleBreakpoints", params).await {
-            Ok(r) => Ok(Some(crate::debugger::inspector::session::positions_in(
-                &r,
-                &self.script_id,
-                from,
-                to,
-            ))),
-            // An engine that refuses the query (a version without it) says nothing.
-            Err(InspectorError::Protocol { .. }) => Ok(None),
-            Err(e) => {
-                self.healthy = false;
-                Err(err(e))
+        // `end` is exclusive, and V8 clamps a column past a line's end to that end: the end is
+        // the next line's start. A position at the script's very end (its return, where V8
+        // places a breakpoint after the last statement) lies past every `end` V8 accepts: where
+        // neither end of the range is among the answer (one of them is the placement), the
+        // query goes on to the script's end.
+        let start = json!({"scriptId": self.script_id, "lineNumber": from.line, "columnNumber": from.column});
+        let next_line =
+            json!({"scriptId": self.script_id, "lineNumber": to.line + 1, "columnNumber": 0});
+        let mut found = None;
+        for end in [Some(next_line), None] {
+            let mut params = json!({"start": start, "restrictToFunction": false});
+            if let Some(end) = end {
+                params["end"] = end;
+            }
+            match self.call("Debugger.getPossibleBreakpoints", params).await {
+                Ok(r) => {
+                    let at = crate::debugger::inspector::session::positions_in(
+                        &r,
+                        &self.script_id,
+                        from,
+                        to,
+                    );
+                    let complete = at.contains(&from) || at.contains(&to);
+                    found = Some(at);
+                    if complete {
+                        break;
+                    }
+                }
+                // An engine that refuses the query (a version without it) says nothing.
+                Err(InspectorError::Protocol { .. }) => return Ok(None),
+                Err(e) => {
+                    self.healthy = false;
+                    return Err(err(e));
+                }
             }
         }
+        Ok(found)
+    }
+
+    fn slides_in_execution_order(&self) -> bool {
+        true
     }
 
     fn console(&self) -> Vec<String> {

@@ -349,7 +349,7 @@ impl DapSession {
         let mut top = None;
         for (i, f) in program.iter().enumerate() {
             let id = f.get("id").and_then(Json::as_i64).unwrap_or(0);
-            let scopes = if i == 0 || self.opts.all_frame_scopes {
+            let scopes = if self.opts.scopes_of(i) {
                 let (scopes, refs) = self.scopes(id, is_module(f)).await?;
                 if i == 0 {
                     top = Some(Paused {

@@ -383,7 +383,7 @@ impl JscSession {
             .collect();
         let mut stack = Vec::with_capacity(program.len());
         for (i, f) in program.iter().enumerate() {
-            let scopes = if i == 0 || self.opts.all_frame_scopes {
+            let scopes = if self.opts.scopes_of(i) {
                 self.scopes(f, i == 0).await?
             } else {
                 Vec::new()

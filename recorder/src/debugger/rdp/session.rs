@@ -532,7 +532,7 @@ impl RdpSession {
         };
         let mut stack = Vec::with_capacity(program.len());
         for (i, f) in program.iter().enumerate() {
-            let scopes = if i == 0 || self.opts.all_frame_scopes {
+            let scopes = if self.opts.scopes_of(i) {
                 match f.get("actor").and_then(Json::as_str) {
                     Some(actor) => self.scopes(actor).await?,
                     None => Vec::new(),
