@@ -5059,3 +5059,65 @@ async fn the_scopes_of_frames_below_the_top_compare_when_read() {
     faulty.shutdown().await;
     firefox.shutdown().await;
 }
+
+/// Issue 66: three engines apart in pairs, each pair judged, where the worst pair is a known
+/// bug in what a pause shows and the place the engines stand apart is excused, ended the
+/// session: the continuation asked the known bug's rule how to get back in step, and it has no
+/// account of places. A step over a generator's `return`: V8 pauses at the return's end, and
+/// SpiderMonkey and JavaScriptCore at the closing brace (each engine pauses before the frame
+/// goes, at its own place: representation), while JavaScriptCore also lists the generator's
+/// numbered internal bindings (a known bug). Real Node, Firefox and Bun: the divergence is
+/// judged as the known bug, and the engines are brought back in step by the place's rule and
+/// go on to the program's end.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_engines_apart_in_pairs_go_on_by_the_rule_of_the_place() {
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline(
+        "pairs.js",
+        "function* g(a) {\n  for (let i = 0; i < 2; i++) {\n    yield i;\n  }\n  return a;\n}\nfor (const x of g(1)) {}\nvar done = 1;\n",
+    );
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 4,
+                column: None,
+            },
+            Action::Start,
+            Action::StepOver,
+            Action::StepOver,
+            Action::Resume,
+        ],
+    };
+    let mut node = engine("node", CaptureOptions::default()).await;
+    let mut firefox = engine("firefox", CaptureOptions::default()).await;
+    let mut bun = engine("bun", CaptureOptions::default()).await;
+    let rec = lockstep_under(&mut [&mut node, &mut firefox, &mut bun], &p, &plan, &triage).await;
+    for d in &rec.divergences {
+        eprintln!("{:?} {}: {:?}", d.kind, d.detail, d.continued);
+    }
+    let d = rec
+        .divergences
+        .iter()
+        .find(|d| d.kind == DivergenceKind::PauseLocation && d.action == Action::StepOver)
+        .expect("the step over the return pauses apart");
+    assert_eq!(d.pairs.len(), 3, "{d:?}");
+    let went = d.continued.as_deref().unwrap_or_default();
+    assert!(
+        went.starts_with("judged by triage rule") && went.contains("(engine bug), gone past"),
+        "{went:?} ({:?})",
+        rec.notes
+    );
+    // Every engine ran the plan to its end, each side's program ended.
+    for t in &rec.traces {
+        assert!(
+            t.outputs().any(|o| matches!(o, Output::Finished { .. })),
+            "{:?}: {:?}",
+            t.engine,
+            t.outputs().last()
+        );
+    }
+    node.shutdown().await;
+    firefox.shutdown().await;
+    bun.shutdown().await;
+}

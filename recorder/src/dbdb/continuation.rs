@@ -199,27 +199,42 @@ impl Lockstep<'_> {
         let Some(go) = self.go_on.as_ref() else {
             return Ok(None);
         };
+        // A known bug is gone past where being back in step needs no account of who behaves
+        // how (a breakpoint removed everywhere, what one pause shows), or where its rule says
+        // which way its engine is apart (`apart`). The other stepping resyncs follow an
+        // excusing rule's account of the engine apart.
+        let steps_back = |r: &morphtrace_schema::triage::Rule| {
+            r.excuses()
+                || (r.verdict == Verdict::EngineBug
+                    && (d.kind == DivergenceKind::BreakpointLocation
+                        || shown_at_one_place(&d.kind, &d.detail)
+                        || (r.apart.is_some()
+                            && matches!(
+                                d.kind,
+                                DivergenceKind::PauseLocation | DivergenceKind::Termination
+                            ))))
+        };
         let judged = member.and_then(|m| {
-            go.triage
-                .first_judging(&m, Family::Divergence)
-                .map(|i| (i, go.triage.rules[i].clone(), m))
-                .filter(|(_, r, _)| {
-                    // A known bug is gone past where being back in step needs no account of who
-                    // behaves how (a breakpoint removed everywhere, what one pause shows), or
-                    // where its rule says which way its engine is apart (`apart`). The other
-                    // stepping resyncs follow an excusing rule's account of the engine apart.
-                    r.excuses()
-                        || (r.verdict == Verdict::EngineBug
-                            && (d.kind == DivergenceKind::BreakpointLocation
-                                || shown_at_one_place(&d.kind, &d.detail)
-                                || (r.apart.is_some()
-                                    && matches!(
-                                        d.kind,
-                                        DivergenceKind::PauseLocation | DivergenceKind::Termination
-                                    ))))
-                })
+            let i = go.triage.first_judging(&m, Family::Divergence)?;
+            let rule = &go.triage.rules[i];
+            if steps_back(rule) {
+                return Some((i, rule.clone(), rule.clone(), m));
+            }
+            // Three engines or more apart in pairs, each pair judged: the divergence's verdict
+            // is the worst pair's (a known bug), but the engines are brought back in step by
+            // the account of a pair whose difference is the divergence's own kind (where they
+            // stand); the other pairs' differences are in what one pause shows, and compare
+            // again where the engines meet.
+            let by = m
+                .pairs
+                .iter()
+                .filter(|p| p.key.get("kind").map(String::as_str) == Some(d.kind.name()))
+                .filter_map(|p| go.triage.first_judging(p, Family::Divergence))
+                .map(|j| &go.triage.rules[j])
+                .find(|r| steps_back(r))?;
+            (!m.pairs.is_empty() && m.suspect.is_none()).then(|| (i, rule.clone(), by.clone(), m))
         });
-        if let Some((i, rule, member)) = judged {
+        if let Some((i, rule, by, member)) = judged {
             let why = if rule.verdict == Verdict::NotComparable {
                 format!("set apart by triage rule {i} (not comparable)")
             } else if rule.excuses() {
@@ -227,10 +242,7 @@ impl Lockstep<'_> {
             } else {
                 format!("judged by triage rule {i} (engine bug), gone past")
             };
-            match self
-                .back_in_step(d, active, outputs, &rule, &member)
-                .await?
-            {
+            match self.back_in_step(d, active, outputs, &by, &member).await? {
                 Ok((how, resynced)) => {
                     return Ok(Some(Went {
                         how: format!("{why}: {how}"),
