@@ -417,11 +417,19 @@ impl Lockstep<'_> {
                     || remarks
                         .iter()
                         .any(|r| matches!(r, Remark::AtAHeritage { .. }));
+                // With three engines or more, the engines standing where the one the rule names
+                // stands go with it (SpiderMonkey and JavaScriptCore both at a brace V8 has left).
+                let at = |k: usize| active.iter().position(|&x| x == k).map(|i| &outputs[i]);
+                let with_it = |k: usize| {
+                    k == behind
+                        || matches!((at(k), at(behind)), (Some(x), Some(y)) if same_place(x, y, self.policy))
+                };
+                let first: Vec<usize> = active.iter().copied().filter(|&k| with_it(k)).collect();
                 let others = active
                     .iter()
                     .copied()
-                    .filter(|&k| k != behind && !alone && !extra_stop);
-                let groups = [vec![behind], others.collect()];
+                    .filter(|&k| !with_it(k) && !alone && !extra_stop);
+                let groups = [first, others.collect()];
                 let (steps, in_step) = self
                     .step_until_in_step(active, outputs, &groups, a, rounds)
                     .await?;
@@ -514,6 +522,12 @@ impl Lockstep<'_> {
     ) -> Result<(usize, Option<Vec<Output>>), DebuggerError> {
         let mut current: Vec<Output> = outputs.to_vec();
         let mut steps = 0;
+        // An engine whose program ended during these steps while another then still paused in
+        // it went past pauses the other made (a step that ran to the end): meeting again at the
+        // end is no way back into step, and what was gone past stays new.
+        let ended_before = self.finished.clone();
+        let mut ended_here = false;
+        let mut paused_after_an_end = false;
         for _ in 0..rounds {
             for group in groups {
                 for &k in group {
@@ -521,6 +535,11 @@ impl Lockstep<'_> {
                         continue;
                     }
                     let o = self.debuggers[k].control(action).await?;
+                    match &o {
+                        Output::Finished { .. } if !ended_before[k] => ended_here = true,
+                        Output::Paused(_) if ended_here => paused_after_an_end = true,
+                        _ => {}
+                    }
                     let at = self.now_us();
                     self.answer(k, o.clone(), at);
                     // What its logpoints logged on this step belongs to the action being gone
@@ -538,6 +557,9 @@ impl Lockstep<'_> {
                     .iter()
                     .all(|o| same_place(&current[0], o, self.policy))
                 {
+                    if paused_after_an_end {
+                        return Ok((steps, None));
+                    }
                     return Ok((steps, Some(current)));
                 }
                 if active.iter().all(|&k| self.finished[k]) {
