@@ -416,16 +416,45 @@ pub fn lockstep_params(t: &morphtrace_schema::triage::Triage) -> Vec<(String, St
     ]
 }
 
-/// Whether two runs of one plan met the same divergences (type, action, answers) in the same
-/// order, and went on past them alike.
-fn same_divergences(a: &[Divergence], b: &[Divergence]) -> bool {
-    a.len() == b.len()
-        && a.iter().zip(b).all(|(d, e)| {
-            e.kind == d.kind
-                && e.action_index == d.action_index
-                && e.sides == d.sides
-                && e.continued.is_some() == d.continued.is_some()
-        })
+/// Where two runs' divergences first differ: its position, and how it reads on each run
+/// (`None`: no such divergence on that run). Alike: the same kind at the same action, the same
+/// answers, gone past on both or on neither.
+fn first_apart(a: &[Divergence], b: &[Divergence]) -> Option<(usize, String, String)> {
+    let alike = |d: &Divergence, e: &Divergence| {
+        e.kind == d.kind
+            && e.action_index == d.action_index
+            && e.sides == d.sides
+            && e.continued.is_some() == d.continued.is_some()
+    };
+    let i = (0..a.len().max(b.len())).find(|&i| match (a.get(i), b.get(i)) {
+        (Some(d), Some(e)) => !alike(d, e),
+        _ => true,
+    })?;
+    let say = |d: Option<&Divergence>, other: Option<&Divergence>| match d {
+        None => "none".to_string(),
+        Some(d) => {
+            let mut s = format!(
+                "{} at action {}: {}",
+                d.kind.name(),
+                d.action_index,
+                d.detail
+            );
+            if let Some(o) = other.filter(|o| o.detail == d.detail) {
+                if o.sides != d.sides {
+                    s.push_str(" (the answers differ in what the detail does not say)");
+                } else if o.continued.is_some() != d.continued.is_some() {
+                    let went = if d.continued.is_some() {
+                        "gone past"
+                    } else {
+                        "stopped at"
+                    };
+                    s.push_str(&format!(" ({went})"));
+                }
+            }
+            s
+        }
+    };
+    Some((i, say(a.get(i), b.get(i)), say(b.get(i), a.get(i))))
 }
 
 /// Records one task; never fails: harness problems become the session's outcome.
@@ -473,8 +502,7 @@ async fn record(
             timeout,
         )
         .await;
-        let same = same_divergences(&rec.divergences, &again.divergences);
-        if !same {
+        if let Some((i, first, second)) = first_apart(&rec.divergences, &again.divergences) {
             notes.push((
                 "unconfirmed divergence".into(),
                 format!(
@@ -484,15 +512,12 @@ async fn record(
                     d.detail
                 ),
             ));
-            let second = match &again.divergence {
-                Some(e) => format!("{} at action {}", e.kind.name(), e.action_index),
-                None => format!("no divergence ({})", again.final_outcome().name()),
-            };
             outcome = SessionOutcome::Rejected {
                 reason: format!(
-                    "nondeterministic: the same actions again gave {second}, not {} at action {}",
-                    d.kind.name(),
-                    d.action_index
+                    "nondeterministic: the same actions again gave another divergence #{} ({} then, {} again): {second}, not {first}",
+                    i + 1,
+                    rec.divergences.len(),
+                    again.divergences.len(),
                 ),
             };
         }
@@ -521,5 +546,62 @@ async fn record(
             loaded.program.hash,
             outcome,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use morphtrace_schema::{Action, DivergenceKind};
+
+    fn divergence(action_index: u32, detail: &str, continued: bool) -> Divergence {
+        Divergence {
+            kind: DivergenceKind::BreakpointLocation,
+            action_index,
+            action: Action::Start,
+            // The answers as the detail says them (alike answers, alike divergences).
+            sides: vec![morphtrace_schema::DivergenceSide {
+                engine: morphtrace_schema::EngineRef(0),
+                output: Some(morphtrace_schema::Output::Error {
+                    message: detail.into(),
+                }),
+            }],
+            detail: detail.into(),
+            groups: Vec::new(),
+            suspect: None,
+            continued: continued.then(|| "excused".to_string()),
+            program_differs: None,
+            pairs: Vec::new(),
+            facts: Vec::new(),
+        }
+    }
+
+    /// A session rejected as nondeterministic says which divergence differed and how, not the
+    /// first divergence's kind and action twice.
+    #[test]
+    fn the_first_divergence_two_runs_differ_in_is_named() {
+        let a = [
+            divergence(1, "x", true),
+            divergence(5, "breakpoint at [3:1] vs []", false),
+        ];
+        assert_eq!(first_apart(&a, &a), None);
+        let b = [
+            divergence(1, "x", true),
+            divergence(5, "breakpoint at [4:1] vs []", false),
+        ];
+        assert_eq!(
+            first_apart(&a, &b),
+            Some((
+                1,
+                "breakpoint-location at action 5: breakpoint at [3:1] vs []".into(),
+                "breakpoint-location at action 5: breakpoint at [4:1] vs []".into()
+            ))
+        );
+        let c = [divergence(1, "x", false)];
+        let (i, first, second) = first_apart(&a, &c).unwrap();
+        assert_eq!(i, 0);
+        assert!(first.ends_with("x (gone past)"), "{first}");
+        assert!(second.ends_with("x (stopped at)"), "{second}");
+        assert_eq!(first_apart(&a[..1], &[]).unwrap().2, "none");
     }
 }
