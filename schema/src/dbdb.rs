@@ -275,46 +275,44 @@ fn frame_variables_apart(
     policy: &ComparisonPolicy,
     top: Option<(&PauseState, &PauseState)>,
 ) -> Option<(DivergenceKind, String)> {
-    {
-        let (mut va, mut vb) = (visible_variables(sa), visible_variables(sb));
-        va.retain(|name, _| !masked(name));
-        vb.retain(|name, _| !masked(name));
-        for (name, x) in &va {
-            match vb.get(name) {
-                None => {
-                    return Some((
-                        DivergenceKind::Variables,
-                        format!("{name} only on the first side"),
-                    ))
-                }
-                Some(y) if !x.equal_as(y, policy.object_shells, policy.error_messages) => {
-                    let (path, x, y) = x
-                        .first_difference_as(y, policy.object_shells, policy.error_messages)
-                        .unwrap_or((String::new(), x, y));
-                    let shell = x.shell_difference(y);
-                    let shell = if shell.is_empty() {
-                        shell
-                    } else {
-                        format!(" ({shell})")
-                    };
-                    let dead = match top {
-                        Some((a, b)) if path.is_empty() => dead_zone_remark(a, b, x, y),
-                        _ => String::new(),
-                    };
-                    return Some((
-                        DivergenceKind::Variables,
-                        format!("{name}{path}: {x} vs {y}{shell}{dead}"),
-                    ));
-                }
-                _ => {}
+    let (mut va, mut vb) = (visible_variables(sa), visible_variables(sb));
+    va.retain(|name, _| !masked(name));
+    vb.retain(|name, _| !masked(name));
+    for (name, x) in &va {
+        match vb.get(name) {
+            None => {
+                return Some((
+                    DivergenceKind::Variables,
+                    format!("{name} only on the first side"),
+                ))
             }
+            Some(y) if !x.equal_as(y, policy.object_shells, policy.error_messages) => {
+                let (path, x, y) = x
+                    .first_difference_as(y, policy.object_shells, policy.error_messages)
+                    .unwrap_or((String::new(), x, y));
+                let shell = x.shell_difference(y);
+                let shell = if shell.is_empty() {
+                    shell
+                } else {
+                    format!(" ({shell})")
+                };
+                let dead = match top {
+                    Some((a, b)) if path.is_empty() => dead_zone_remark(a, b, x, y),
+                    _ => String::new(),
+                };
+                return Some((
+                    DivergenceKind::Variables,
+                    format!("{name}{path}: {x} vs {y}{shell}{dead}"),
+                ));
+            }
+            _ => {}
         }
-        if let Some(name) = vb.keys().find(|n| !va.contains_key(*n)) {
-            return Some((
-                DivergenceKind::Variables,
-                format!("{name} only on the second side"),
-            ));
-        }
+    }
+    if let Some(name) = vb.keys().find(|n| !va.contains_key(*n)) {
+        return Some((
+            DivergenceKind::Variables,
+            format!("{name} only on the second side"),
+        ));
     }
     None
 }
