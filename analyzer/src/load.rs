@@ -795,7 +795,7 @@ struct Ctx<'a> {
     want: Want,
 }
 
-pub use morphtrace_schema::triage::variable_name;
+pub use morphtrace_schema::difference::variable_name;
 
 /// The first divergence of every session (DBDB's; `index` 0) of a divergences frame. A frame
 /// without `index` (a dataset written before lockstep continuation) holds only first ones.

@@ -332,6 +332,23 @@ pub fn shape(m: &Member) -> String {
     )
 }
 
+/// How many of a divergences frame's details (and its pairs' details) the analyzer cannot read
+/// as a typed difference (`Difference::parse`), of how many: no `difference` pattern judges
+/// those, so they stay new whatever the rules say.
+pub fn unread_differences(divergences: &DataFrame) -> PolarsResult<(usize, usize)> {
+    let members = members(divergences, Family::Divergence)?;
+    let details = members
+        .iter()
+        .flat_map(|m| std::iter::once(m).chain(&m.pairs))
+        .map(|m| morphtrace_schema::remark::split(&m.detail).0.to_string());
+    let (mut unread, mut all) = (0, 0);
+    for d in details {
+        all += 1;
+        unread += usize::from(morphtrace_schema::difference::Difference::parse(&d).is_none());
+    }
+    Ok((unread, all))
+}
+
 /// What each rule judged in some archives (`triage --check`): per rule, the members it is the
 /// first to judge, in how many distinct shapes (a rule that judges many shapes may reach
 /// further than its evidence), the most common shape, and its evidence and examples; with
@@ -586,7 +603,7 @@ mod tests {
             "kind" => ["variables", "variables", "pause-location", "pause-location"],
             "last_action" => ["stepOver", "stepOver", "resume", "stepInto"],
             "ast_node" => ["VariableDeclaration", "VariableDeclaration", "IfStatement", "IfStatement"],
-            "detail" => ["t only on the second side", "t only on the second side", "3 vs 4", "closing brace"],
+            "detail" => ["t only on the second side", "t only on the second side", "paused at 3:5 vs 4:2", "paused at 3:5 vs 4:1"],
             "engine_a" => ["chromium@156", "chromium@156", "chromium@156", "chromium@156"],
             "engine_b" => ["firefox@153", "firefox@153", "firefox@153", "firefox@153"],
             "binding" => [Some("unreferenced var"), Some("let"), None, None],
@@ -603,7 +620,7 @@ key = { kind = "variables", ast_node = "Variable*" }
 engines = ["chromium"]
 against = ["firefox"]
 binding = "unreferenced var"
-detail = '^\w+ only on the other side$'
+difference = { shape = "only-on", only_on = "other" }
 verdict = "by-design"
 note = "V8 leaves an unreferenced local out of its scopes"
 link = "https://example.org/v8"
@@ -616,12 +633,12 @@ near_misses = [
 [[class]]
 family = "divergence"
 key = { kind = "pause-location" }
-detail = "brace"
+difference = { shape = "paused-at", other_column = "1" }
 verdict = "representation"
 note = "closing braces"
 evidence = ["traces/findings/some-bundle"]
-examples = [{ key = { kind = "pause-location" }, detail = "closing brace" }]
-near_misses = [{ key = { kind = "pause-location" }, detail = "3 vs 4" }]
+examples = [{ key = { kind = "pause-location" }, detail = "paused at 3:5 vs 4:1" }]
+near_misses = [{ key = { kind = "pause-location" }, detail = "paused at 3:5 vs 4:2" }]
 "#;
 
     fn member(detail: &str, engines: &[&str], suspect: Option<&str>) -> Member {
@@ -649,7 +666,7 @@ near_misses = [{ key = { kind = "pause-location" }, detail = "3 vs 4" }]
 
     #[test]
     fn a_rule_names_the_engine_that_behaves_so_and_against_which() {
-        let r = rule("engines = [\"chromium\", \"node\"]\nagainst = [\"firefox\"]\ndetail = '^t only on the other side$'");
+        let r = rule("engines = [\"chromium\", \"node\"]\nagainst = [\"firefox\"]\ndifference = { shape = \"only-on\", name = \"t\", only_on = \"other\" }");
         // Chromium lacks `t`, whichever side it is on.
         assert!(r.judges(&member(
             "t only on the second side",
@@ -683,7 +700,7 @@ near_misses = [{ key = { kind = "pause-location" }, detail = "3 vs 4" }]
         // Three engines: the suspect's behaviour (it is the detail's second side) against all
         // the others, which must all match `against`.
         let three = ["firefox@153", "bun@1.4.5", "chromium@156"];
-        let r3 = rule("engines = [\"chromium\"]\nagainst = [\"firefox\", \"bun\"]\ndetail = '^t only on the other side$'");
+        let r3 = rule("engines = [\"chromium\"]\nagainst = [\"firefox\", \"bun\"]\ndifference = { shape = \"only-on\", name = \"t\", only_on = \"other\" }");
         assert!(r3.judges(&member(
             "t only on the first side",
             &three,
@@ -696,8 +713,8 @@ near_misses = [{ key = { kind = "pause-location" }, detail = "3 vs 4" }]
         )));
         // No engine stood alone: no engine's rule can judge it.
         assert!(!r3.judges(&member("t only on the first side", &three, None)));
-        // A rule without engines reads the detail as written.
-        let any = rule("detail = '^t only on the first side$'");
+        // A rule without engines reads either side as the one that behaves so.
+        let any = rule("difference = { shape = \"only-on\", name = \"t\", only_on = \"other\" }");
         assert!(any.judges(&member("t only on the first side", &three, None)));
     }
 
@@ -849,7 +866,7 @@ note = "JavaScriptCore"
 
     #[test]
     fn a_rule_that_excuses_must_show_evidence_an_example_and_a_near_miss() {
-        let base = "[[class]]\nfamily = \"divergence\"\nkey = { kind = \"variables\" }\ndetail = '^\\w+: -?\\d+\\.\\d+ vs -?\\d+\\.\\d+$'\nverdict = \"by-design\"\nnote = \"n\"\n";
+        let base = "[[class]]\nfamily = \"divergence\"\nkey = { kind = \"variables\" }\ndifference = { shape = \"value\", this = \"*.*\", other = \"*.*\" }\nverdict = \"by-design\"\nnote = \"n\"\n";
         let example =
             "examples = [{ key = { kind = \"variables\" }, detail = \"x: 0.1 vs 0.2\" }]\n";
         let near = "near_misses = [{ key = { kind = \"variables\" }, detail = \"x: 1 vs 2\" }]\n";
@@ -870,8 +887,8 @@ note = "JavaScriptCore"
         // An example the rule does not judge, a near miss it does: refused with which.
         let wrong = "examples = [{ key = { kind = \"variables\" }, detail = \"x: 1 vs 2\" }]\n";
         assert!(err(format!("{base}{evidence}{wrong}{near}")).contains("example 0 is not judged"));
-        // The numeric rule as it was: integers too.
-        let broad = base.replace("\\.\\d+", "(\\.\\d+)?");
+        // The numeric rule widened: integers too.
+        let broad = base.replace("\"*.*\"", "\"*\"");
         let e = err(format!("{broad}{evidence}{example}{near}"));
         assert!(e.contains("near miss 0 is judged"), "{e}");
     }
@@ -939,7 +956,7 @@ note = "JavaScriptCore"
 [[class]]
 family = "divergence"
 key = { kind = "pause-location" }
-detail = "brace"
+difference = { shape = "paused-at", other_column = "1" }
 verdict = "engine-bug"
 note = "n"
 "#,
@@ -966,9 +983,9 @@ note = "n"
     /// verdicts, `mixed`, with the rules and verdicts named.
     #[test]
     fn a_class_judged_throughout_takes_its_verdict_or_is_mixed() {
-        let rule = |detail: &str, verdict: &str| {
+        let rule = |column: &str, verdict: &str| {
             format!(
-                "[[class]]\nfamily = \"divergence\"\nkey = {{ kind = \"pause-location\" }}\ndetail = \"{detail}\"\nverdict = \"{verdict}\"\nnote = \"{detail} note\"\n"
+                "[[class]]\nfamily = \"divergence\"\nkey = {{ kind = \"pause-location\" }}\ndifference = {{ shape = \"paused-at\", other_column = \"{column}\" }}\nverdict = \"{verdict}\"\nnote = \"{column} note\"\n"
             )
         };
         let keys = ["kind"];
@@ -984,17 +1001,17 @@ note = "n"
                 crate::columns::strings(&a, "note").unwrap()[i].clone(),
             )
         };
-        // `3 vs 4` and `closing brace`: the two pause-location members.
+        // `…4:2` and `…4:1`: the two pause-location members.
         assert_eq!(
-            class(rule("s", "engine-bug")),
-            ("engine bug".into(), "s note".into())
+            class(rule("*", "engine-bug")),
+            ("engine bug".into(), "* note".into())
         );
         assert_eq!(
-            class(rule("3 vs", "engine-bug") + &rule("brace", "engine-bug")),
+            class(rule("2", "engine-bug") + &rule("1", "engine-bug")),
             ("engine bug".into(), "judged by rules 0, 1".into())
         );
         assert_eq!(
-            class(rule("3 vs", "engine-bug") + &rule("brace", "harness")),
+            class(rule("2", "engine-bug") + &rule("1", "harness")),
             (
                 "mixed".into(),
                 "every member judged, by rules 0, 1 (engine bug, harness)".into()
@@ -1024,6 +1041,26 @@ note = "n"
         )
         .unwrap_err()
         .to_string();
-        assert!(e.contains("rule 0"), "{e}");
+        assert!(e.contains("rule 0") && e.contains("not its words"), "{e}");
+        // Typed patterns name shapes, fields and asides that exist.
+        let refused = |extra: &str, family: &str| {
+            Triage::parse(
+                &format!("[[class]]\nfamily = \"{family}\"\n{extra}\nverdict = \"harness\"\nnote = \"n\"\n"),
+                Path::new("t.toml"),
+            )
+            .unwrap_err()
+            .to_string()
+        };
+        let e = refused(
+            "difference = { shape = \"paused-at\", this_line = \"3\" }",
+            "divergence",
+        );
+        assert!(e.contains("no field \"this_line\""), "{e}");
+        let e = refused("difference = { shape = \"paused\" }", "divergence");
+        assert!(e.contains("names no shape"), "{e}");
+        let e = refused("message = { aside = \"in-a-catch\" }", "warning");
+        assert!(e.contains("names no aside"), "{e}");
+        let e = refused("message = { aside = \"in-a-catch-block\" }", "divergence");
+        assert!(e.contains("`message` is for warnings"), "{e}");
     }
 }

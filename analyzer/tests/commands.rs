@@ -1548,7 +1548,19 @@ fn planted_faults_are_never_excused() {
     ] {
         assert!(caught.contains(f), "{f} caught somewhere: {caught:?}");
     }
-    let out = ok(&["triage", "--check", p(&dir), "--format", "csv"]);
+    let o = run(&["triage", "--check", p(&dir), "--format", "csv"]);
+    assert!(o.status.success());
+    let out = String::from_utf8(o.stdout).unwrap();
+    // Every detail the recorder wrote reads back as a typed difference.
+    let err = String::from_utf8_lossy(&o.stderr);
+    let said = err
+        .lines()
+        .find(|l| l.contains("divergence details could not be read"))
+        .unwrap_or_else(|| panic!("{err}"));
+    assert!(
+        said.starts_with("triage: 0 of ") && !said.starts_with("triage: 0 of 0 "),
+        "{said}"
+    );
     assert!(out.contains("planted_faults_excused"), "{out}");
     assert!(out.contains("shift-breakpoint"), "{out}");
 
@@ -1563,7 +1575,7 @@ fn planted_faults_are_never_excused() {
 [[class]]
 family = "divergence"
 key = { kind = "breakpoint-location" }
-detail = '.'
+difference = { shape = "*" }
 verdict = "by-design"
 note = "too wide: any placement apart"
 evidence = ["https://example.org/none"]

@@ -2,6 +2,7 @@
 //! debuggers (DBDB §3.4). The recorder applies them online; the analyzer re-judges offline,
 //! possibly with another policy.
 
+use crate::difference::Difference;
 use crate::remark::{PastTheCall, Remark, Side};
 use crate::session::DivergenceKind;
 use crate::trace::{AsyncFrames, Output, PauseState, Scope, ScopeKind};
@@ -69,12 +70,12 @@ impl PauseMask {
             DivergenceKind::Exception if shown_at_one_place(kind, detail) => {
                 newly(&mut self.exception)
             }
-            DivergenceKind::Variables => match in_frame(detail) {
-                Some((n, rest)) => match crate::triage::variable_name(rest) {
+            DivergenceKind::Variables => match crate::difference::in_frame(detail) {
+                Some((n, rest)) => match crate::difference::variable_name(rest) {
                     Some(name) => self.variables.insert(format!("{n}:{name}")),
                     None => false,
                 },
-                None => match crate::triage::variable_name(detail) {
+                None => match crate::difference::variable_name(detail) {
                     Some(name) => self.variables.insert(name.to_string()),
                     None => false,
                 },
@@ -160,16 +161,7 @@ pub fn async_stack_difference(a: &PauseState, b: &PauseState) -> Option<String> 
     if x == y {
         return None;
     }
-    let show = |v: &[Vec<String>]| {
-        if v.is_empty() {
-            return "(none)".to_string();
-        }
-        v.iter()
-            .map(|s| format!("[{}]", s.join(", ")))
-            .collect::<Vec<_>>()
-            .join(" < ")
-    };
-    Some(format!("async stack {} vs {}", show(&x), show(&y)))
+    Some(Difference::AsyncStack { segments: [x, y] }.to_string())
 }
 
 fn pause_divergence(
@@ -183,9 +175,10 @@ fn pause_divergence(
         return Some((
             DivergenceKind::PauseLocation,
             format!(
-                "paused at {} vs {}{}{}",
-                a.location,
-                b.location,
+                "{}{}{}",
+                Difference::PausedAt {
+                    at: [a.location.to_string(), b.location.to_string()]
+                },
                 condition_remark(Side::First, a),
                 condition_remark(Side::Second, b)
             ),
@@ -199,9 +192,10 @@ fn pause_divergence(
             return Some((
                 DivergenceKind::CallStack,
                 format!(
-                    "stack [{}] vs [{}]{}{}",
-                    fa.join(", "),
-                    fb.join(", "),
+                    "{}{}{}",
+                    Difference::Stack {
+                        frames: [&fa, &fb].map(|f| f.iter().map(|s| s.to_string()).collect())
+                    },
                     one_frame_further(&fa, &fb),
                     initializer_names_only(&fa, &fb)
                 ),
@@ -220,10 +214,10 @@ fn pause_divergence(
     }
     if let (Some(x), Some(y), false) = (&a.exception, &b.exception, mask.exception) {
         if !same_thrown(x, y, policy) {
-            return Some((
-                DivergenceKind::Exception,
-                format!("threw {}", thrown_apart(x, y)),
-            ));
+            return Some((DivergenceKind::Exception, {
+                let (thrown, messages) = thrown_apart(x, y);
+                Difference::Threw { thrown, messages }.to_string()
+            }));
         }
     }
     if policy.variables {
@@ -238,13 +232,18 @@ fn pause_divergence(
                 continue;
             }
             let frame = (i + 1) as u32;
-            if let Some((kind, detail)) = frame_variables_apart(
+            if let Some((kind, detail, remarks)) = frame_variables_apart(
                 (&fa.scopes, &fb.scopes),
                 |name| mask.variables.contains(&format!("{frame}:{name}")),
                 policy,
                 None,
             ) {
-                return Some((kind, format!("frame {frame} ({}): {detail}", fa.function)));
+                let framed = Difference::InFrame {
+                    frame,
+                    function: fa.function.clone(),
+                    inner: Box::new(detail),
+                };
+                return Some((kind, format!("{framed}{remarks}")));
             }
         }
     }
@@ -264,17 +263,18 @@ fn variables_apart(
         policy,
         Some((a, b)),
     )
+    .map(|(kind, d, remarks)| (kind, format!("{d}{remarks}")))
 }
 
 /// The first difference in the variables visible in two frames' scopes (`masked`: names gone
-/// past at this pause), as `name only on the first side` or `name.path: x vs y (shell)`; the
-/// top frames' pauses (`top`) to remark on a value shown in its dead zone.
+/// past at this pause), as `name only on the first side` or `name.path: x vs y (shell)`, with
+/// its remarks; the top frames' pauses (`top`) to remark on a value shown in its dead zone.
 fn frame_variables_apart(
     (sa, sb): (&[Scope], &[Scope]),
     masked: impl Fn(&str) -> bool,
     policy: &ComparisonPolicy,
     top: Option<(&PauseState, &PauseState)>,
-) -> Option<(DivergenceKind, String)> {
+) -> Option<(DivergenceKind, Difference, String)> {
     let (mut va, mut vb) = (visible_variables(sa), visible_variables(sb));
     va.retain(|name, _| !masked(name));
     vb.retain(|name, _| !masked(name));
@@ -283,26 +283,30 @@ fn frame_variables_apart(
             None => {
                 return Some((
                     DivergenceKind::Variables,
-                    format!("{name} only on the first side"),
+                    Difference::OnlyOn {
+                        name: name.to_string(),
+                        side: Side::First,
+                    },
+                    String::new(),
                 ))
             }
             Some(y) if !x.equal_as(y, policy.object_shells, policy.error_messages) => {
                 let (path, x, y) = x
                     .first_difference_as(y, policy.object_shells, policy.error_messages)
                     .unwrap_or((String::new(), x, y));
-                let shell = x.shell_difference(y);
-                let shell = if shell.is_empty() {
-                    shell
-                } else {
-                    format!(" ({shell})")
-                };
                 let dead = match top {
                     Some((a, b)) if path.is_empty() => dead_zone_remark(a, b, x, y),
                     _ => String::new(),
                 };
                 return Some((
                     DivergenceKind::Variables,
-                    format!("{name}{path}: {x} vs {y}{shell}{dead}"),
+                    Difference::Value {
+                        name: name.to_string(),
+                        path,
+                        values: [x.to_string(), y.to_string()],
+                        shell: x.shell_difference(y),
+                    },
+                    dead,
                 ));
             }
             _ => {}
@@ -311,7 +315,11 @@ fn frame_variables_apart(
     if let Some(name) = vb.keys().find(|n| !va.contains_key(*n)) {
         return Some((
             DivergenceKind::Variables,
-            format!("{name} only on the second side"),
+            Difference::OnlyOn {
+                name: name.to_string(),
+                side: Side::Second,
+            },
+            String::new(),
         ));
     }
     None
@@ -323,20 +331,19 @@ fn frame_variables_apart(
 fn exception_pause_on_one_side(a: &PauseState, b: &PauseState) -> Option<String> {
     use crate::trace::PauseReason;
     let on = |p: &PauseState| matches!(p.reason, PauseReason::Exception);
-    let (side, other, p, q) = match (on(a), on(b)) {
-        (true, false) => ("first", "second", a, b),
-        (false, true) => ("second", "first", b, a),
+    let (side, p, q) = match (on(a), on(b)) {
+        (true, false) => (Side::First, a, b),
+        (false, true) => (Side::Second, b, a),
         _ => return None,
     };
-    let thrown = p
-        .exception
-        .as_deref()
-        .map(|v| format!(" (threw {v})"))
-        .unwrap_or_default();
-    Some(format!(
-        "{side} side paused on an exception{thrown}, {other} side there for another reason ({})",
-        q.reason.name()
-    ))
+    Some(
+        Difference::ExceptionPauseOnOneSide {
+            on: side,
+            thrown: p.exception.as_deref().map(|v| v.to_string()),
+            other_reason: q.reason.name().to_string(),
+        }
+        .to_string(),
+    )
 }
 
 /// `Remark::ValueInDeadZone` where one side shows a binding uninitialized and the other with a
@@ -686,7 +693,7 @@ pub fn messages_apart_in(
             },
         ) => apart(x, y),
         (DivergenceKind::Variables, Output::Paused(p), Output::Paused(q)) => {
-            let name = crate::triage::variable_name(detail)?;
+            let name = crate::difference::variable_name(detail)?;
             let x = *visible_variables(p.top_scopes()).get(name)?;
             let y = *visible_variables(q.top_scopes()).get(name)?;
             let (_, x, y) =
@@ -702,16 +709,19 @@ fn same_class(x: &Value, y: &Value) -> bool {
     matches!((x, y), (Value::Object { class: a, .. }, Value::Object { class: b, .. }) if a == b)
 }
 
-/// Two thrown values that are not the same, in words: errors of one class by their messages
+/// Two thrown values that are not the same: errors of one class by their class and messages
 /// (`TypeError vs TypeError (message "a" vs "b")`), anything else as shown.
-fn thrown_apart(x: &Value, y: &Value) -> String {
+fn thrown_apart(x: &Value, y: &Value) -> ([String; 2], Option<[String; 2]>) {
     match (x, y, x.messages_apart(y)) {
         (Value::Object { class: a, .. }, Value::Object { class: b, .. }, Some((m, n)))
             if a == b =>
         {
-            format!("{a} vs {b} (message {m:?} vs {n:?})")
+            (
+                [a.clone(), b.clone()],
+                Some([format!("{m:?}"), format!("{n:?}")]),
+            )
         }
-        _ => format!("{x} vs {y}"),
+        _ => ([x.to_string(), y.to_string()], None),
     }
 }
 
@@ -732,15 +742,13 @@ pub fn compare_outputs(
             let kx: Vec<_> = x.iter().map(key).collect();
             let ky: Vec<_> = y.iter().map(key).collect();
             (kx != ky).then(|| {
-                let show = |v: &[crate::trace::Location]| {
-                    v.iter()
-                        .map(|l| l.to_string())
-                        .collect::<Vec<_>>()
-                        .join(",")
-                };
+                let show = |v: &[crate::trace::Location]| v.iter().map(|l| l.to_string()).collect();
                 (
                     DivergenceKind::BreakpointLocation,
-                    format!("breakpoint at [{}] vs [{}]", show(x), show(y)),
+                    Difference::BreakpointAt {
+                        placed: [show(x), show(y)],
+                    }
+                    .to_string(),
                 )
             })
         }
@@ -748,7 +756,10 @@ pub fn compare_outputs(
             (policy.breakpoints && x != y).then(|| {
                 (
                     DivergenceKind::BreakpointRemoval,
-                    format!("removed: {x} vs {y}"),
+                    Difference::Removed {
+                        ok: [x.to_string(), y.to_string()],
+                    }
+                    .to_string(),
                 )
             })
         }
@@ -762,43 +773,44 @@ pub fn compare_outputs(
             };
             (
                 DivergenceKind::BreakpointLocation,
-                format!("one side refused the breakpoint: {message}{nowhere}"),
+                format!(
+                    "{}{nowhere}",
+                    Difference::RefusedBreakpoint {
+                        message: message.clone()
+                    }
+                ),
             )
         }),
         (Paused(x), Paused(y)) => pause_divergence(x, y, policy),
         (Finished { outcome: x }, Finished { outcome: y }) => (x.name() != y.name()).then(|| {
             (
                 DivergenceKind::Termination,
-                format!("program ended {} vs {}", x.name(), y.name()),
+                Difference::ProgramEnded {
+                    outcomes: [x.name().to_string(), y.name().to_string()],
+                }
+                .to_string(),
             )
         }),
         // The side that ended named, so that a rule can say which engine it is.
-        (Finished { outcome }, Paused(p)) | (Paused(p), Finished { outcome }) => Some((
-            DivergenceKind::Termination,
-            format!(
-                "{} side ended ({}), {} side paused at {}{}",
-                if matches!(a, Finished { .. }) {
-                    "first"
-                } else {
-                    "second"
-                },
-                outcome.name(),
-                if matches!(a, Finished { .. }) {
-                    "second"
-                } else {
-                    "first"
-                },
-                p.location,
-                condition_remark(
-                    if matches!(a, Finished { .. }) {
-                        Side::Second
-                    } else {
-                        Side::First
+        (Finished { outcome }, Paused(p)) | (Paused(p), Finished { outcome }) => {
+            let ended = if matches!(a, Finished { .. }) {
+                Side::First
+            } else {
+                Side::Second
+            };
+            Some((
+                DivergenceKind::Termination,
+                format!(
+                    "{}{}",
+                    Difference::EndedOnOneSide {
+                        ended: Some(ended),
+                        outcome: outcome.name().to_string(),
+                        paused_at: p.location.to_string(),
                     },
-                    p
-                )
-            ),
-        )),
+                    condition_remark(ended.other(), p)
+                ),
+            ))
+        }
         (
             Evaluated {
                 value: x,
@@ -816,83 +828,84 @@ pub fn compare_outputs(
             })
         .then(|| {
             if *tx && *ty && same_class(x, y) {
+                let (thrown, messages) = thrown_apart(x, y);
                 return (
                     DivergenceKind::Evaluation,
-                    format!("evaluated threw {}", thrown_apart(x, y)),
+                    Difference::EvaluatedThrew { thrown, messages }.to_string(),
                 );
             }
-            let side = |v: &Value, threw: bool| {
-                if threw {
-                    format!("threw {v}")
-                } else {
-                    v.to_string()
-                }
-            };
             // Objects that differ only besides their entries say how (as variables do), so
             // that a class named otherwise is told from a difference in what they hold.
             let shell = match (tx, ty) {
                 (false, false) => {
                     match x.first_difference_as(y, policy.object_shells, policy.error_messages) {
                         Some((path, a, b)) if path.is_empty() => a.shell_difference(b),
-                        _ => String::new(),
+                        _ => Vec::new(),
                     }
                 }
-                _ => String::new(),
-            };
-            let shell = if shell.is_empty() {
-                shell
-            } else {
-                format!(" ({shell})")
+                _ => Vec::new(),
             };
             (
                 DivergenceKind::Evaluation,
-                format!("evaluated {} vs {}{shell}", side(x, *tx), side(y, *ty)),
+                Difference::Evaluated {
+                    values: [x.to_string(), y.to_string()],
+                    threw: [*tx, *ty],
+                    shell,
+                }
+                .to_string(),
             )
         }),
         (Evaluated { value, threw }, Error { message })
         | (Error { message }, Evaluated { value, threw }) => Some((
             DivergenceKind::Evaluation,
-            format!(
-                "one side refused to evaluate ({message}), the other {} {value}",
-                if *threw { "threw" } else { "gave" }
-            ),
+            Difference::RefusedToEvaluate {
+                message: message.clone(),
+                threw: *threw,
+                value: value.to_string(),
+            }
+            .to_string(),
         )),
         // Named first, as the other variables divergences are (triage reads the binding).
         (VariableSet { name, value: x }, VariableSet { value: y, .. }) => {
             (!x.equal_as(y, policy.object_shells, policy.error_messages)).then(|| {
                 (
                     DivergenceKind::Variables,
-                    format!("{name}: read back {x} vs {y} after the set"),
+                    Difference::ReadBack {
+                        name: name.clone(),
+                        values: [x.to_string(), y.to_string()],
+                    }
+                    .to_string(),
                 )
             })
         }
         (VariableSet { name, value }, Error { message })
         | (Error { message }, VariableSet { name, value }) => Some((
             DivergenceKind::Variables,
-            format!(
-                "{name}: one side refused to set it ({message}), the other read it back as {value}"
-            ),
+            Difference::RefusedToSet {
+                name: name.clone(),
+                message: message.clone(),
+                value: value.to_string(),
+            }
+            .to_string(),
         )),
         (PauseOnExceptionsSet { .. }, PauseOnExceptionsSet { .. }) => None,
-        (Error { message: x }, Error { message: y }) => {
-            (x != y).then(|| (DivergenceKind::Other("error".into()), format!("{x} vs {y}")))
-        }
+        (Error { message: x }, Error { message: y }) => (x != y).then(|| {
+            (
+                DivergenceKind::Other("error".into()),
+                Difference::Errors {
+                    messages: [x.clone(), y.clone()],
+                }
+                .to_string(),
+            )
+        }),
         (x, y) => Some((
             DivergenceKind::Other("output".into()),
-            format!("{} vs {}", x.name(), y.name()),
+            Difference::Answers {
+                names: [x.name().to_string(), y.name().to_string()],
+            }
+            .to_string(),
         )),
     }
-}
-
-/// A variables divergence in a frame below the top (`frame 2 (outer): x: 1 vs 2`): the frame's
-/// number, counted from the top frame's 1, and the difference in it (`x: 1 vs 2`).
-pub fn in_frame(detail: &str) -> Option<(u32, &str)> {
-    let rest = detail.strip_prefix("frame ")?;
-    let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
-    let n = rest[..digits].parse().ok()?;
-    let rest = rest[digits..].strip_prefix(" (")?;
-    let (_, difference) = rest.split_once("): ")?;
-    Some((n, difference))
 }
 
 /// Whether a divergence (`kind`, `detail`) is a difference in what the engines show at one
@@ -970,14 +983,12 @@ pub fn compare_logs(
     let k = x.iter().zip(&y).take_while(|(p, q)| p == q).count();
     Some((
         DivergenceKind::Log,
-        format!(
-            "logpoints logged {} vs {} (line {} of {} vs {})",
-            show(&x, k),
-            show(&y, k),
-            k + 1,
-            x.len(),
-            y.len()
-        ),
+        Difference::Logged {
+            logged: [show(&x, k), show(&y, k)],
+            line: k as u32 + 1,
+            lines: [x.len() as u32, y.len() as u32],
+        }
+        .to_string(),
     ))
 }
 
@@ -1047,7 +1058,10 @@ pub fn judge_lockstep(traces: &[crate::trace::Trace], policy: &ComparisonPolicy)
                     action_index: i as u32,
                     action: (*action).clone(),
                     kind: DivergenceKind::Other("actions".into()),
-                    detail: format!("the traces issue {action} vs {other_action}"),
+                    detail: Difference::Actions {
+                        actions: [action.to_string(), other_action.to_string()],
+                    }
+                    .to_string(),
                 });
             }
             let sides = [(&traces[0], i), (&traces[k + 1], i)];
@@ -1164,16 +1178,26 @@ mod frame_tests {
     #[test]
     fn a_frame_below_the_top_is_named_in_the_detail_and_masked_apart() {
         assert_eq!(
-            in_frame("frame 2 (outer): x: 1 vs 2"),
+            crate::difference::in_frame("frame 2 (outer): x: 1 vs 2"),
             Some((2, "x: 1 vs 2"))
         );
-        assert_eq!(in_frame("frame: 1 vs 2"), None, "a variable named frame");
-        assert_eq!(in_frame("frame only on the first side"), None);
         assert_eq!(
-            crate::triage::variable_name("frame 2 (outer): x: 1 vs 2"),
+            crate::difference::in_frame("frame: 1 vs 2"),
+            None,
+            "a variable named frame"
+        );
+        assert_eq!(
+            crate::difference::in_frame("frame only on the first side"),
             None
         );
-        assert_eq!(crate::triage::variable_name("frame: 1 vs 2"), Some("frame"));
+        assert_eq!(
+            crate::difference::variable_name("frame 2 (outer): x: 1 vs 2"),
+            None
+        );
+        assert_eq!(
+            crate::difference::variable_name("frame: 1 vs 2"),
+            Some("frame")
+        );
         let mut mask = PauseMask::default();
         assert!(mask.cover(
             &DivergenceKind::Variables,

@@ -5,6 +5,7 @@ pub mod archive;
 pub mod cod;
 pub mod coverage;
 pub mod dbdb;
+pub mod difference;
 pub mod engine;
 pub mod fact;
 pub mod genmorph;
@@ -18,6 +19,7 @@ pub mod summary;
 pub mod trace;
 pub mod triage;
 pub mod value;
+pub mod warning;
 
 pub use archive::{ArchiveError, ArchiveReader, ArchiveWriter, RecoveryReport, WriterOptions};
 pub use coverage::{

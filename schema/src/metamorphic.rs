@@ -11,6 +11,7 @@ use crate::program::LineMap;
 use crate::session::{DivergenceKind, TransformationRecord};
 use crate::trace::{Action, EventKind, Location, Output, PauseReason, PauseState, Trace};
 use crate::value::Value;
+use crate::warning::{Aside, Message, Thrower};
 use std::collections::BTreeSet;
 
 pub const ADD_BREAKPOINT: &str = "add-breakpoint-and-continue";
@@ -32,38 +33,6 @@ pub const CONTINUE_AS_BREAKPOINT: &str = "continue-to-location-as-a-breakpoint";
 pub const SET_AS_CODE: &str = "set-variable-as-code";
 pub const RESTART_AS_REENTRY: &str = "restart-frame-as-reentry";
 
-/// What a warning adds when the follow-up paused at a breakpoint on the line its previous step
-/// had stopped on, in the same function.
-pub const AFTER_A_STEP_ON_ITS_LINE: &str =
-    "the follow-up paused at the breakpoint on the line its previous step stopped on";
-/// What a warning adds when, every exception pausing, the follow-up paused a second time for the
-/// breakpoints it stood on, in a frame as deep, without an exception (JavaScriptCore reports an
-/// exception thrown where a breakpoint matches as that breakpoint).
-pub const AGAIN_AT_ITS_BREAKPOINT: &str =
-    "the follow-up paused again for the breakpoint it stood on, with no exception";
-/// What a warning adds when the follow-up's step into began where a breakpoint the
-/// transformation added with condition `false` stands.
-pub const STEP_INTO_FROM_A_FALSE_BREAKPOINT: &str =
-    "the step into began at the added breakpoint (condition false)";
-/// What a warning adds when the parent's exception or `debugger` pause that the follow-up
-/// missed is on the line of a breakpoint whose condition is `false` (V8 mutes such a statement).
-pub const MISSED_ON_A_FALSE_LINE: &str =
-    "the parent's pause there is on the line of a breakpoint with condition false";
-/// What a warning adds when that pause is on the line a breakpoint with condition `false` was
-/// set on, before the place the engine gave it (V8 takes a throw before a line's first break
-/// position to the statement there).
-pub const MISSED_BEFORE_A_FALSE_PLACE: &str =
-    "the parent's pause there is on the line a breakpoint with condition false was set on, before where it was placed";
-/// What a warning adds when the parent's next pause, which the follow-up's resume missed, is
-/// where the follow-up's previous pause, made by a step, stood (Firefox skips a breakpoint's hits
-/// at the place of a prior step pause until another breakpoint pauses).
-pub const MISSED_WHERE_A_STEP_STOOD: &str =
-    "the parent's pause is where the follow-up's previous pause, by a step, stood";
-/// What a warning adds when, every exception pausing, the follow-up paused for breakpoints none
-/// of which was placed there, without an exception (JavaScriptCore's breakpoint at a line's
-/// start matches the whole line, a throw further along it too).
-pub const AWAY_FROM_ITS_BREAKPOINT: &str =
-    "the follow-up paused for a breakpoint away from where it was placed, with no exception";
 /// Every transformation of Table 1, action transformations first.
 pub const ALL: &[&str] = &[
     ADD_BREAKPOINT,
@@ -627,7 +596,7 @@ fn first_line(text: &str) -> Option<&str> {
 /// What was thrown, by the engine's first line (a triage rule can tell one engine error from
 /// another): where the follow-up paused on it or ended on it, or else what the parent's pause
 /// there had thrown (the same error gone, or thrown elsewhere).
-fn thrown_remark(follow_up: &Output, parent: &Output) -> String {
+fn thrown_remark(follow_up: &Output, parent: &Output) -> Option<Aside> {
     fn paused_on(o: &Output) -> Option<&str> {
         match o {
             Output::Paused(q) => thrown_line(q),
@@ -640,15 +609,17 @@ fn thrown_remark(follow_up: &Output, parent: &Output) -> String {
         } => first_line(message),
         _ => None,
     };
-    if let Some(t) = paused_on(follow_up) {
-        format!("; the follow-up paused on the exception {t}")
+    let (by, error) = if let Some(t) = paused_on(follow_up) {
+        (Thrower::FollowUpPaused, t)
     } else if let Some(t) = ended_on {
-        format!("; the follow-up ended on the exception {t}")
-    } else if let Some(t) = paused_on(parent) {
-        format!("; the parent paused on the exception {t}")
+        (Thrower::FollowUpEnded, t)
     } else {
-        String::new()
-    }
+        (Thrower::ParentPaused, paused_on(parent)?)
+    };
+    Some(Aside::Thrown {
+        by,
+        error: error.to_string(),
+    })
 }
 
 fn describe(o: &Output) -> String {
@@ -742,7 +713,11 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                 Some(f.event_index),
                 Some(p.event_index),
                 kind,
-                format!("{} answered differently: {detail}", f.action),
+                Message::Answered {
+                    action: f.action.to_string(),
+                    difference: detail,
+                }
+                .to_string(),
             );
         }
     }
@@ -888,10 +863,9 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                         let expected = assigned_before(&pa, p, &x);
                         let expected = expected.as_ref().unwrap_or(p.output);
                         if let Some((kind, detail)) = compare_outputs(expected, m, &policy) {
-                            let remark = match f.output {
+                            let aside = match f.output {
                                 Output::Paused(q) if false_places.contains(&q.location) => {
-                                    "; the follow-up paused at the added breakpoint (condition false)"
-                                        .to_string()
+                                    Some(Aside::AtTheAddedFalseBreakpoint)
                                 }
                                 // Firefox: a false-conditioned breakpoint set where the debugger
                                 // stands makes the next step into run as a step over.
@@ -900,7 +874,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                     && matches!(fc[j - 1].output, Output::Paused(r)
                                         if false_places.contains(&r.location)) =>
                                 {
-                                    format!("; {STEP_INTO_FROM_A_FALSE_BREAKPOINT}")
+                                    Some(Aside::StepIntoFromAFalseBreakpoint)
                                 }
                                 // V8 mutes a statement whose breakpoints all have false
                                 // conditions: its exceptions and `debugger` do not pause.
@@ -909,35 +883,37 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                         || r.reason == PauseReason::DebuggerStatement)
                                         && false_places.iter().any(|l| l.line == r.location.line)) =>
                                 {
-                                    format!("; {MISSED_ON_A_FALSE_LINE}")
+                                    Some(Aside::MissedOnAFalseLine)
                                 }
                                 // V8 takes a position before a line's first break position to
                                 // that break position's statement: a false breakpoint asked
                                 // for on the line and placed further on mutes it.
                                 _ if matches!(p.output, Output::Paused(r)
-                                    if (r.exception.is_some()
-                                        || r.reason == PauseReason::DebuggerStatement)
-                                        && false_breakpoints.iter().any(|(asked, actual)| {
-                                            asked.line == r.location.line
-                                                && !actual.is_empty()
-                                                && actual.iter().all(|l| *l > r.location)
-                                        })) =>
+                                if (r.exception.is_some()
+                                    || r.reason == PauseReason::DebuggerStatement)
+                                    && false_breakpoints.iter().any(|(asked, actual)| {
+                                        asked.line == r.location.line
+                                            && !actual.is_empty()
+                                            && actual.iter().all(|l| *l > r.location)
+                                    })) =>
                                 {
-                                    format!("; {MISSED_BEFORE_A_FALSE_PLACE}")
+                                    Some(Aside::MissedBeforeAFalsePlace)
                                 }
                                 // Firefox: a resume from a step's pause passes the
                                 // breakpoint at that place in later calls.
                                 _ if matches!(f.action, Action::Resume)
                                     && j > 0
-                                    && matches!(fc[j - 1].action,
-                                        Action::StepInto | Action::StepOver | Action::StepOut)
+                                    && matches!(
+                                        fc[j - 1].action,
+                                        Action::StepInto | Action::StepOver | Action::StepOut
+                                    )
                                     && matches!(
                                         (to_parent_output(fc[j - 1].output, &x), p.output),
                                         (Ok(Some(Output::Paused(r))), Output::Paused(q))
                                             if r.location == q.location
                                     ) =>
                                 {
-                                    format!("; {MISSED_WHERE_A_STEP_STOOD}")
+                                    Some(Aside::MissedWhereAStepStood)
                                 }
                                 // JavaScriptCore: an exception a built-in threw, met by a step
                                 // where every exception pauses, stops the step in the catch.
@@ -948,8 +924,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                             s.kind == crate::trace::ScopeKind::Catch
                                         }) =>
                                 {
-                                    "; the follow-up paused in a catch block, not on the exception"
-                                        .to_string()
+                                    Some(Aside::InACatchBlock)
                                 }
                                 // JavaScriptCore: an exception named as a breakpoint's hit.
                                 Output::Paused(q)
@@ -961,17 +936,17 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                             if r.reason == q.reason
                                                 && r.stack.len() == q.stack.len()) =>
                                 {
-                                    format!("; {AGAIN_AT_ITS_BREAKPOINT}")
+                                    Some(Aside::AgainAtItsBreakpoint)
                                 }
                                 Output::Paused(q)
                                     if x.extra_exception_pauses
                                         && q.exception.is_none()
                                         && matches!(&q.reason, PauseReason::Breakpoint { ids }
-                                            if !ids.is_empty() && ids.iter().all(|id| {
-                                                placed.get(id).is_some_and(|at| !at.contains(&q.location))
-                                            })) =>
+                                        if !ids.is_empty() && ids.iter().all(|id| {
+                                            placed.get(id).is_some_and(|at| !at.contains(&q.location))
+                                        })) =>
                                 {
-                                    format!("; {AWAY_FROM_ITS_BREAKPOINT}")
+                                    Some(Aside::AwayFromItsBreakpoint)
                                 }
                                 // A step that stopped on a breakpoint's line where a call
                                 // returned (mid-line), then this breakpoint as the line ran
@@ -985,7 +960,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                                 && r.stack.first().map(|f| &f.function)
                                                     == q.stack.first().map(|f| &f.function)) =>
                                 {
-                                    format!("; {AFTER_A_STEP_ON_ITS_LINE}")
+                                    Some(Aside::AfterAStepOnItsLine)
                                 }
                                 _ => thrown_remark(f.output, p.output),
                             };
@@ -993,11 +968,13 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                 Some(f.event_index),
                                 Some(p.event_index),
                                 kind,
-                                format!(
-                                    "after {}, expected {} as in the parent: {detail}{remark}",
-                                    f.action,
-                                    describe(p.output)
-                                ),
+                                Message::Expected {
+                                    action: f.action.to_string(),
+                                    expected: describe(p.output),
+                                    difference: detail,
+                                    aside,
+                                }
+                                .to_string(),
                             );
                         }
                     }
@@ -1066,7 +1043,11 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                 Some(f.event_index),
                 Some(p.event_index),
                 kind,
-                format!("{} answered differently: {detail}", f.action),
+                Message::Answered {
+                    action: f.action.to_string(),
+                    difference: detail,
+                }
+                .to_string(),
             );
         }
     }
@@ -1153,6 +1134,11 @@ mod tests {
     use crate::engine::EngineRef;
     use crate::program::{LineMap, LineSegment, ProgramHash};
     use crate::trace::*;
+    use crate::warning::{
+        AFTER_A_STEP_ON_ITS_LINE, AGAIN_AT_ITS_BREAKPOINT, AWAY_FROM_ITS_BREAKPOINT,
+        MISSED_BEFORE_A_FALSE_PLACE, MISSED_ON_A_FALSE_LINE, MISSED_WHERE_A_STEP_STOOD,
+        STEP_INTO_FROM_A_FALSE_BREAKPOINT,
+    };
 
     fn pause(line: u32, column: u32, vars: &[(&str, Value)]) -> Output {
         Output::Paused(PauseState {
@@ -1806,7 +1792,9 @@ mod tests {
                 (Action::Resume, done()),
             ]);
             let v = judge(&parent, &follow_up, &r).unwrap();
-            let said = v.message.ends_with(&format!("; {MISSED_ON_A_FALSE_LINE}"));
+            let said = v
+                .message
+                .ends_with(&format!("; {}", crate::warning::Aside::MissedOnAFalseLine));
             assert_eq!(said, named, "{}", v.message);
         }
     }

@@ -183,6 +183,8 @@ struct RuleText {
     #[serde(default)]
     remarks: Vec<RemarkPattern>,
     apart: Option<Apart>,
+    difference: Option<OneOrMore<DifferencePattern>>,
+    message: Option<OneOrMore<MessagePattern>>,
     detail: Option<String>,
     verdict: Verdict,
     note: String,
@@ -193,6 +195,158 @@ struct RuleText {
     examples: Vec<Member>,
     #[serde(default)]
     near_misses: Vec<Member>,
+}
+
+/// A table or a list of them.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+enum OneOrMore<T> {
+    One(T),
+    More(Vec<T>),
+}
+
+impl<T> OneOrMore<T> {
+    fn into_vec(self) -> Vec<T> {
+        match self {
+            OneOrMore::One(t) => vec![t],
+            OneOrMore::More(v) => v,
+        }
+    }
+}
+
+/// What a divergence rule asks of the divergence's base difference (`crate::difference`): its
+/// shape (a glob over `difference::SHAPES`' names) and fields (globs over
+/// `Difference::fields`, read from the side of the engine that behaves so). A field the
+/// difference lacks does not match; `frame` is `1` (the top frame) unless the pattern says.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct DifferencePattern {
+    pub shape: String,
+    #[serde(flatten)]
+    pub fields: BTreeMap<String, String>,
+}
+
+impl DifferencePattern {
+    /// Whether `d`, read with `this` the side of the engine that behaves so, is what the
+    /// pattern asks for.
+    fn matches(&self, d: &crate::difference::Difference, this: crate::remark::Side) -> bool {
+        if !glob(&self.shape, d.shape()) {
+            return false;
+        }
+        let fields = d.fields(this);
+        let get = |k: &str| fields.iter().find(|(n, _)| n == k).map(|(_, v)| v.as_str());
+        let frame_ok = self.fields.contains_key("frame") || get("frame") == Some("1");
+        frame_ok
+            && self
+                .fields
+                .iter()
+                .all(|(k, want)| get(k).is_some_and(|v| glob(want, v)))
+    }
+
+    /// A reason the pattern cannot match any difference, if it cannot.
+    fn check(&self) -> Option<String> {
+        use crate::difference::{field_names, SHAPES};
+        let shapes: Vec<(&str, Vec<String>)> = SHAPES
+            .iter()
+            .filter(|(s, _)| glob(&self.shape, s))
+            .filter_map(|(s, _)| Some((*s, field_names(s)?)))
+            .collect();
+        if shapes.is_empty() {
+            return Some(format!(
+                "difference shape {:?} names no shape (known: {})",
+                self.shape,
+                SHAPES.map(|(s, _)| s).join(", ")
+            ));
+        }
+        self.fields.keys().find_map(|k| {
+            (!shapes.iter().all(|(_, fields)| fields.contains(k))).then(|| {
+                format!(
+                    "difference shape {:?} has no field {k:?} (its fields: {})",
+                    self.shape,
+                    shapes
+                        .iter()
+                        .map(|(s, f)| format!("{s}: {}", f.join(", ")))
+                        .collect::<Vec<_>>()
+                        .join("; ")
+                )
+            })
+        })
+    }
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MessagePattern {
+    pub form: Option<String>,
+    pub action: Option<String>,
+    pub expected: Option<String>,
+    pub aside: Option<String>,
+    pub thrown: Option<String>,
+    pub difference: Option<DifferencePattern>,
+}
+
+impl MessagePattern {
+    fn matches(&self, text: &str) -> bool {
+        use crate::warning::{Aside, Message};
+        let Some(m) = Message::parse(text) else {
+            return false;
+        };
+        let form = match m {
+            Message::Expected { .. } => "expected",
+            Message::Answered { .. } => "answered",
+        };
+        let is = |p: &Option<String>, v: &str| p.as_ref().is_none_or(|p| glob(p, v));
+        let aside_ok = match (&self.aside, m.aside()) {
+            (None, a) => a.is_none() && self.thrown.is_none(),
+            (Some(p), Some(a)) => {
+                glob(p, a.id())
+                    && match (&self.thrown, a) {
+                        (None, _) => true,
+                        (Some(t), Aside::Thrown { error, .. }) => glob(t, error),
+                        (Some(_), _) => false,
+                    }
+            }
+            (Some(_), None) => false,
+        };
+        let difference_ok = self.difference.as_ref().is_none_or(|p| {
+            let (base, remarks) = crate::remark::split(m.difference());
+            remarks.is_empty()
+                && crate::difference::Difference::parse(base)
+                    .is_some_and(|d| p.matches(&d, crate::remark::Side::Second))
+        });
+        is(&self.form, form)
+            && is(&self.action, m.action())
+            && is(&self.expected, m.expected_sort())
+            && aside_ok
+            && difference_ok
+    }
+
+    /// A reason the pattern cannot match any message, if it cannot.
+    fn check(&self) -> Option<String> {
+        if let Some(f) = self
+            .form
+            .as_ref()
+            .filter(|f| !["expected", "answered"].iter().any(|x| glob(f, x)))
+        {
+            return Some(format!(
+                "message form {f:?} is neither `expected` nor `answered`"
+            ));
+        }
+        let ids = crate::warning::aside_ids();
+        if let Some(a) = self
+            .aside
+            .as_ref()
+            .filter(|a| !ids.iter().any(|id| glob(a, id)))
+        {
+            return Some(format!(
+                "aside {a:?} names no aside (known: {})",
+                ids.join(", ")
+            ));
+        }
+        if self.thrown.is_some() && self.aside.is_none() {
+            return Some("`thrown` reads an aside that names an exception: give `aside`".into());
+        }
+        self.difference.as_ref().and_then(DifferencePattern::check)
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -372,7 +526,11 @@ pub struct Rule {
     /// Engine-bug rules over where engines pause or end: which way the engine that behaves so
     /// is apart, for lockstep to go on past the bug (`None`: the session stops there).
     pub apart: Option<Apart>,
-    pub detail: Option<regex::Regex>,
+    /// Divergences: what the base difference must be, any of these (`crate::difference`);
+    /// empty: any. A difference the analyzer cannot read matches none.
+    pub difference: Vec<DifferencePattern>,
+    /// Warnings: what the message must say, any of these (`crate::warning`); empty: any.
+    pub message: Vec<MessagePattern>,
     pub verdict: Verdict,
     pub note: String,
     pub link: Option<String>,
@@ -382,20 +540,6 @@ pub struct Rule {
     /// Members the rule must judge and near misses it must not: checked when the file is read.
     pub examples: Vec<Member>,
     pub near_misses: Vec<Member>,
-}
-
-/// The sides' names in a divergence's detail, as a rule with engines reads them: the side of
-/// the engine that behaves so is `this side`, the other one `the other side`.
-fn orient(detail: &str, behaving_is_first: bool) -> String {
-    let (first, second) = if behaving_is_first {
-        ("this side", "other side")
-    } else {
-        ("other side", "this side")
-    };
-    detail
-        .replace("first side", "\u{0}")
-        .replace("second side", second)
-        .replace('\u{0}', first)
 }
 
 impl Rule {
@@ -440,9 +584,22 @@ impl Rule {
         } else {
             (m.detail.as_str(), Vec::new())
         };
-        let detail_ok = |d: &str| self.detail.as_ref().is_none_or(|r| r.is_match(d));
+        let detail_ok =
+            |d: &str| self.message.is_empty() || self.message.iter().any(|p| p.matches(d));
+        let difference = (!self.difference.is_empty())
+            .then(|| crate::difference::Difference::parse(base))
+            .flatten();
+        let difference_ok = |this: crate::remark::Side| {
+            self.difference.is_empty()
+                || difference
+                    .as_ref()
+                    .is_some_and(|d| self.difference.iter().any(|p| p.matches(d, this)))
+        };
         if self.engines.is_empty() && self.against.is_empty() {
-            return (detail_ok(base) && remarks_as_asked(&self.remarks, &remarks, None))
+            // No engine behaves so: the difference may be read from either side.
+            let either = difference_ok(crate::remark::Side::First)
+                || difference_ok(crate::remark::Side::Second);
+            return (detail_ok(base) && either && remarks_as_asked(&self.remarks, &remarks, None))
                 .then_some(None);
         }
         let names = |patterns: &[String], label: &str| {
@@ -458,10 +615,11 @@ impl Rule {
                 names(&self.engines, behaving)
                     && brace_ok(behaving)
                     && others.iter().all(|o| names(&self.against, o))
-                    && detail_ok(&if self.family == Family::Divergence {
-                        orient(base, *first)
+                    && detail_ok(base)
+                    && difference_ok(if *first {
+                        crate::remark::Side::First
                     } else {
-                        base.to_string()
+                        crate::remark::Side::Second
                     })
                     && remarks_as_asked(
                         &self.remarks,
@@ -614,10 +772,35 @@ impl Triage {
                     "a remark's side `this` or `other` needs the rule's `engines` or `against` (which engine behaves so)".into(),
                 ));
             }
-            let detail = match &r.detail {
-                Some(d) => Some(regex::Regex::new(d).map_err(|e| fail(e.to_string()))?),
-                None => None,
-            };
+            let difference = r
+                .difference
+                .clone()
+                .map(OneOrMore::into_vec)
+                .unwrap_or_default();
+            if r.family != Family::Divergence && !difference.is_empty() {
+                return Err(fail("`difference` is for divergences".into()));
+            }
+            if r.detail.is_some() {
+                return Err(fail(match r.family {
+                    Family::Divergence => "a divergence rule reads the difference's typed fields (`difference = { shape = …, … }`), not its words (`detail`)".into(),
+                    Family::Warning => "a warning rule reads the message's typed fields (`message = { action = …, aside = …, difference = … }`), not its words (`detail`)".into(),
+                    Family::Inconsistency => "an inconsistency rule reads its class key, not the detail's words (`detail`)".into(),
+                }));
+            }
+            let message = r
+                .message
+                .clone()
+                .map(OneOrMore::into_vec)
+                .unwrap_or_default();
+            if r.family != Family::Warning && !message.is_empty() {
+                return Err(fail("`message` is for warnings".into()));
+            }
+            if let Some(why) = message.iter().find_map(MessagePattern::check) {
+                return Err(fail(why));
+            }
+            if let Some(why) = difference.iter().find_map(DifferencePattern::check) {
+                return Err(fail(why));
+            }
             let mut evidence = r.evidence.clone();
             evidence.extend(r.link.clone());
             let rule = Rule {
@@ -633,7 +816,8 @@ impl Triage {
                 behaving_at_a_closing_brace: r.behaving_at_a_closing_brace,
                 remarks: r.remarks.clone(),
                 apart: r.apart,
-                detail,
+                difference,
+                message,
                 verdict: r.verdict,
                 note: r.note.clone(),
                 link: r.link.clone(),
@@ -740,19 +924,6 @@ pub fn placed_at_own_positions(placements: &[crate::fact::Placement]) -> Option<
         .filter_map(crate::fact::Placement::as_own_positions_say)
         .collect();
     (!said.is_empty()).then(|| said.iter().all(|&ok| ok))
-}
-
-/// The variable a variables divergence names first (`t only on the first side`, `o.k: 1 vs 2`)
-/// in the top frame; none for a frame below it (`frame 2 (f): …`, `dbdb::in_frame`), whose
-/// names the program's syntax and the top frame's rules do not speak of.
-pub fn variable_name(detail: &str) -> Option<&str> {
-    if crate::dbdb::in_frame(detail).is_some() {
-        return None;
-    }
-    let end = detail
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
-        .unwrap_or(detail.len());
-    (end > 0).then(|| &detail[..end])
 }
 
 /// `chromium` matches `chromium@156.0…`; `node@20` matches `node@20.20.2`; a full label
@@ -989,7 +1160,7 @@ family = "divergence"
 key = { kind = "pause-location" }
 engines = ["b"]
 against = ["a"]
-detail = '^paused at \d+:\d+ vs \d+:\d+$'
+difference = { shape = "paused-at" }
 remarks = [{ id = "on-the-call-line", side = "this", other = "another-line" }, { any_of = [{ id = "began-in-a-generator", side = "none" }, { id = "began-on-a-generators-last-statement" }], optional = true }]
 verdict = "engine-bug"
 note = "b stops on the line of the call"

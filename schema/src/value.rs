@@ -318,9 +318,9 @@ impl Value {
         Some((String::new(), self, other))
     }
 
-    /// What differs between two objects besides their entries, in words (`description
-    /// "Set(1)" vs None`); empty if nothing does or they are not both objects.
-    pub fn shell_difference(&self, other: &Value) -> String {
+    /// What differs between two objects besides their entries (`description "Set(1)" vs
+    /// None`, rendered by `Difference`); empty if nothing does or they are not both objects.
+    pub fn shell_difference(&self, other: &Value) -> Vec<crate::difference::Shell> {
         let (
             Value::Object {
                 kind: k1,
@@ -338,30 +338,36 @@ impl Value {
             },
         ) = (self, other)
         else {
-            return String::new();
+            return Vec::new();
         };
         let mut out = Vec::new();
+        let mut part = |aspect: &str, a: String, b: String| {
+            out.push(crate::difference::Shell {
+                aspect: aspect.to_string(),
+                sides: [a, b],
+            })
+        };
         if k1 != k2 {
-            out.push(format!("kind {k1:?} vs {k2:?}"));
+            part("kind", format!("{k1:?}"), format!("{k2:?}"));
         }
         if c1 != c2 {
-            out.push(format!("class {c1:?} vs {c2:?}"));
+            part("class", format!("{c1:?}"), format!("{c2:?}"));
         }
         // An error's description holds its stack: its message says what differs.
         let errors = *k1 == ObjectKind::Error && *k2 == ObjectKind::Error;
         if let (true, Some((m1, m2))) = (errors, self.messages_apart(other)) {
-            out.push(format!("message {m1:?} vs {m2:?}"));
+            part("message", format!("{m1:?}"), format!("{m2:?}"));
         } else if d1 != d2 && !errors {
-            out.push(format!("description {d1:?} vs {d2:?}"));
+            part("description", format!("{d1:?}"), format!("{d2:?}"));
         }
         if t1 != t2 {
-            out.push(format!("truncated {t1} vs {t2}"));
+            part("truncated", t1.to_string(), t2.to_string());
         }
         let n = |e: &Option<Vec<Entry>>| e.as_ref().map(Vec::len);
         if n(e1) != n(e2) {
-            out.push(format!("entries {:?} vs {:?}", n(e1), n(e2)));
+            part("entries", format!("{:?}", n(e1)), format!("{:?}", n(e2)));
         }
-        out.join(", ")
+        out
     }
 }
 
@@ -539,7 +545,10 @@ mod tests {
         assert!(!v8.equal_under(&other, true) && !v8.equal_under(&other, false));
         assert_eq!(
             v8.shell_difference(&other),
-            r#"message "out of range" vs "out of bounds""#
+            [crate::difference::Shell {
+                aspect: "message".into(),
+                sides: [r#""out of range""#.into(), r#""out of bounds""#.into()]
+            }]
         );
         assert!(v8.equal_under(&error("RangeError", "f@file:///a.js:4:9"), true));
     }

@@ -15,9 +15,10 @@ use super::Lockstep;
 use crate::debugger::DebuggerError;
 use morphtrace_js::nodes::LineNodes;
 use morphtrace_schema::dbdb::{same_place, shown_at_one_place};
+use morphtrace_schema::difference::variable_name;
 use morphtrace_schema::fact::Fact;
 use morphtrace_schema::remark::{self, PastTheCall, Remark};
-use morphtrace_schema::triage::{variable_name, Apart, Family, Member, Triage, Verdict};
+use morphtrace_schema::triage::{Apart, Family, Member, Triage, Verdict};
 use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
 
 /// At most this many rounds of extra steps (the engine apart, then the others) to get back in step.

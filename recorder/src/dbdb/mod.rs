@@ -924,7 +924,7 @@ impl Lockstep<'_> {
         let (Output::Paused(x), Output::Paused(y)) = (a, b) else {
             return String::new();
         };
-        let Some(name) = morphtrace_schema::triage::variable_name(detail)
+        let Some(name) = morphtrace_schema::difference::variable_name(detail)
             .filter(|n| detail[n.len()..].starts_with(": "))
         else {
             return String::new();

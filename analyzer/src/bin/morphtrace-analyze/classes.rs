@@ -83,6 +83,10 @@ pub(crate) fn triage(a: TriageArgs) -> Result<ExitCode> {
             )?)
         };
         let (div, warn) = (own(&d.frames.divergences)?, own(&d.frames.warnings)?);
+        let (unread, all) = triage::unread_differences(&d.frames.divergences)?;
+        eprintln!(
+            "triage: {unread} of {all} divergence details could not be read as a typed difference (no `difference` pattern judges those)"
+        );
         let cod_reports = morphtrace_analyzer::cod::reports(&d.frames)?;
         let by_rule = morphtrace_analyzer::faults::excused_by_rule(&t, &planted);
         let c = triage::check(
