@@ -122,7 +122,8 @@ pub const SHELL_ASPECTS: [&str; 6] = [
 /// Every shape's name and the fields a rule may name for it (`this_`/`other_` fields read the
 /// side of the engine that behaves so and the other; `frame` and `frame_function` are every
 /// shape's, `1` and empty at the top frame). `shell`: the aspects two objects differ in besides
-/// their entries (`class, description`); `numeric_name`: `true` for a name of digits alone.
+/// their entries (`class, description`); `numeric_name`: `true` for a name of digits alone;
+/// `named_apart`, `only_the_top_differs`: how two stacks of one depth differ (`stack`).
 pub const SHAPES: [(&str, &[&str]); 21] = [
     (
         "paused-at",
@@ -148,6 +149,8 @@ pub const SHAPES: [(&str, &[&str]); 21] = [
             "other_top",
             "this_depth",
             "other_depth",
+            "named_apart",
+            "only_the_top_differs",
         ],
     ),
     (
@@ -338,6 +341,13 @@ impl Difference {
                     "depth",
                     &frames.clone().map(|f| f.len().to_string()),
                 );
+                if let Some(how) = named_apart(&frames[t], &frames[o]) {
+                    out.push(("named_apart".into(), how));
+                }
+                // One depth, the frames below the top the same functions.
+                let top_only = frames[0].len() == frames[1].len()
+                    && frames[0].iter().skip(1).eq(frames[1].iter().skip(1));
+                out.push(("only_the_top_differs".into(), top_only.to_string()));
             }
             AsyncStack { segments } => {
                 pair(
@@ -721,6 +731,38 @@ pub fn variable_name(detail: &str) -> Option<&str> {
         .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
         .unwrap_or(detail.len());
     (end > 0).then(|| &detail[..end])
+}
+
+/// How two stacks of one depth name their frames apart, where they do: for each frame named
+/// otherwise, `anonymous` (this side names a function the other leaves unnamed: SpiderMonkey's
+/// `Math.random`, `decompressedJQuery<`), `prototype` (this side's name is the other's with
+/// `.prototype` in it: SpiderMonkey's `Date.prototype.formatDate` against V8's `Date.formatDate`)
+/// or `other`; each once, in that order (`anonymous, prototype`). `None` for stacks of two
+/// depths (a frame lost or added is no naming).
+fn named_apart(this: &[String], other: &[String]) -> Option<String> {
+    if this.len() != other.len() {
+        return None;
+    }
+    let mut seen = [false; 3];
+    for (a, b) in this.iter().zip(other) {
+        if a == b {
+            continue;
+        }
+        let i = if b.is_empty() {
+            0
+        } else if a.contains(".prototype.") && a.replacen(".prototype.", ".", 1) == *b {
+            1
+        } else {
+            2
+        };
+        seen[i] = true;
+    }
+    let names: Vec<&str> = ["anonymous", "prototype", "other"]
+        .into_iter()
+        .zip(seen)
+        .filter_map(|(n, s)| s.then_some(n))
+        .collect();
+    Some(names.join(", "))
 }
 
 /// `true` where a variable's name is all digits (an index a debugger listed as a variable).
@@ -1205,6 +1247,37 @@ mod tests {
             .fields(Side::First)
             .contains(&("frame".into(), "3".into())));
         assert_eq!(f.variable(), Some("v"));
+        // Frames named apart: read from the side that names them so.
+        let named = |text: &str, this: Side| {
+            Difference::parse(text)
+                .unwrap()
+                .fields(this)
+                .into_iter()
+                .find(|(n, _)| n == "named_apart")
+                .map(|(_, v)| v)
+        };
+        let proto = "stack [Date.formatDate, , ] vs [Date.prototype.formatDate, , ]";
+        assert_eq!(named(proto, Side::Second).as_deref(), Some("prototype"));
+        assert_eq!(named(proto, Side::First).as_deref(), Some("other"));
+        let both = "stack [, Date.formatDate, ] vs [Math.random<, Date.prototype.formatDate, ]";
+        assert_eq!(
+            named(both, Side::Second).as_deref(),
+            Some("anonymous, prototype")
+        );
+        assert_eq!(named("stack [f, ] vs [g, h, ]", Side::Second), None);
+        let top = |text: &str| {
+            Difference::parse(text)
+                .unwrap()
+                .fields(Side::First)
+                .contains(&("only_the_top_differs".into(), "true".into()))
+        };
+        assert!(top("stack [, f, ] vs [o.k, f, ]"));
+        assert!(!top("stack [, f, ] vs [o.k, g, ]"));
+        assert!(!top("stack [, f, ] vs [o.k, f, h]"));
+        assert_eq!(
+            named("stack [D.m, ] vs [D.prototype.n, ]", Side::Second).as_deref(),
+            Some("other")
+        );
         // Objects of two classes: the class fields without their quotes.
         let c = Difference::parse(
             "p: A { } vs Object { } (class \"A\" vs \"Object\", description Some(\"A\") vs Some(\"Object\"))",

@@ -186,8 +186,8 @@ impl Lockstep<'_> {
 
     /// Goes on past divergence `d` if it can: says how, or `None` when the session must stop
     /// there. A divergence a rule judges (excused, or a known engine bug in a breakpoint's
-    /// placement or in values: a known bug must not end the sessions in which the next one would
-    /// show) is gone past where the engines can be brought back in step; where an excusing
+    /// placement, in what logpoints logged or in values: a known bug must not end the sessions
+    /// in which the next one would show) is gone past where the engines can be brought back in step; where an excusing
     /// rule's account fails that way, `d` gets an `OutOfStep` fact, and no excusing rule judges
     /// it (it stays new).
     pub(super) async fn go_on_past(
@@ -208,6 +208,7 @@ impl Lockstep<'_> {
             r.excuses()
                 || (r.verdict == Verdict::EngineBug
                     && (d.kind == DivergenceKind::BreakpointLocation
+                        || d.kind == DivergenceKind::Log
                         || shown_at_one_place(&d.kind, &d.detail)
                         || (r.apart.is_some()
                             && matches!(
@@ -363,6 +364,18 @@ impl Lockstep<'_> {
                 Ok(Err(format!(
                     "{resumes} extra resumes of the others did not reach {}'s pause",
                     self.label(first_ahead)
+                )))
+            }
+            // What logpoints logged is compared only where the answers agree: the engines stand
+            // where they did, and the next action's logs compare apart.
+            (DivergenceKind::Log, _)
+                if outputs
+                    .iter()
+                    .all(|o| same_place(&outputs[0], o, self.policy)) =>
+            {
+                Ok(Ok((
+                    "the engines are in step (they logged differently only)".into(),
+                    None,
                 )))
             }
             // The same place, shown differently: the engines are in step; go on comparing.
