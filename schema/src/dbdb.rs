@@ -776,6 +776,11 @@ pub fn compare_outputs(
                 format!(
                     "{}{nowhere}",
                     Difference::RefusedBreakpoint {
+                        refused: Some(if matches!(a, Error { .. }) {
+                            Side::First
+                        } else {
+                            Side::Second
+                        }),
                         message: message.clone()
                     }
                 ),
@@ -958,11 +963,12 @@ pub fn compare_logs(
     b: &crate::trace::Trace,
     action: u32,
     cut_short: bool,
+    quiet: &BTreeSet<u32>,
 ) -> Option<(DivergenceKind, String)> {
     let at = |t: &'_ crate::trace::Trace| -> Vec<(u32, String)> {
         t.logs
             .iter()
-            .filter(|l| l.action == action)
+            .filter(|l| l.action == action && !quiet.contains(&l.breakpoint.0))
             .map(|l| (l.breakpoint.0, l.text.clone()))
             .collect()
     };
@@ -990,6 +996,18 @@ pub fn compare_logs(
         }
         .to_string(),
     ))
+}
+
+/// The logpoints a log divergence's first differing line names (`#3 …` on either side).
+pub fn logpoints_apart(detail: &str) -> Vec<u32> {
+    let (base, _) = crate::remark::split(detail);
+    match Difference::parse(base) {
+        Some(Difference::Logged { logged, .. }) => logged
+            .iter()
+            .filter_map(|l| l.strip_prefix('#')?.split(' ').next()?.parse().ok())
+            .collect(),
+        _ => Vec::new(),
+    }
 }
 
 /// The first divergence of debuggers run in lockstep, judged offline from their traces.
@@ -1071,6 +1089,7 @@ pub fn judge_lockstep(traces: &[crate::trace::Trace], policy: &ComparisonPolicy)
                     &traces[k + 1],
                     i as u32,
                     timed_out(a) && timed_out(b),
+                    &BTreeSet::new(),
                 )
             });
             if let Some((kind, detail)) = differs {
@@ -1697,11 +1716,21 @@ mod log_tests {
     #[test]
     fn logs_cut_short_by_the_timeout_compare_as_far_as_both_got() {
         let (fast, slow) = (logged(5), logged(3));
-        assert_eq!(compare_logs(&fast, &slow, 3, true), None);
-        assert!(compare_logs(&fast, &slow, 3, false).is_some());
+        assert_eq!(compare_logs(&fast, &slow, 3, true, &BTreeSet::new()), None);
+        assert!(compare_logs(&fast, &slow, 3, false, &BTreeSet::new()).is_some());
         let mut wrong = logged(3);
         wrong.logs[1].text = "x".into();
-        assert!(compare_logs(&fast, &wrong, 3, true).is_some());
+        assert!(compare_logs(&fast, &wrong, 3, true, &BTreeSet::new()).is_some());
+        // A logpoint a known bug set apart compares no more; the divergence names it.
+        let (_, detail) = compare_logs(&fast, &slow, 3, false, &BTreeSet::new()).unwrap();
+        assert_eq!(logpoints_apart(&detail), [1]);
+        let quiet: BTreeSet<u32> = [1].into();
+        assert_eq!(compare_logs(&fast, &slow, 3, false, &quiet), None);
+        assert_eq!(
+            logpoints_apart("logpoints logged nothing vs #7 x (line 1 of 0 vs 1)"),
+            [7]
+        );
+        assert!(logpoints_apart("paused at 3:1 vs 4:1").is_empty());
     }
 
     /// A trace of breakpoint requests, each `(line, placed at)` (0-based, as `Location` holds
@@ -1812,7 +1841,7 @@ mod log_tests {
         assert_eq!(
             got.unwrap().1,
             format!(
-                "one side refused the breakpoint: taken{}",
+                "second side refused the breakpoint: taken{}",
                 Remark::AlreadyHadOneThere { side: Side::Second }
             )
         );
@@ -1820,7 +1849,7 @@ mod log_tests {
         assert_eq!(
             got.unwrap().1,
             format!(
-                "one side refused the breakpoint: taken{}",
+                "first side refused the breakpoint: taken{}",
                 Remark::PlacedNowhere
             )
         );

@@ -25,8 +25,12 @@ pub enum Difference {
     ProgramEnded { outcomes: [String; 2] },
     /// `breakpoint at [3:5,7:1] vs []`
     BreakpointAt { placed: [Vec<String>; 2] },
-    /// `one side refused the breakpoint: MESSAGE`
-    RefusedBreakpoint { message: String },
+    /// `second side refused the breakpoint: MESSAGE`; `refused` is `None` in archives from
+    /// before the side was named (`one side refused …`).
+    RefusedBreakpoint {
+        refused: Option<Side>,
+        message: String,
+    },
     /// `removed: true vs false`
     Removed { ok: [String; 2] },
     /// `stack [f, g, ] vs [f, ]`: each frame's function name, the top first.
@@ -138,7 +142,7 @@ pub const SHAPES: [(&str, &[&str]); 21] = [
         "breakpoint-at",
         &["this_placed", "other_placed", "this_places", "other_places"],
     ),
-    ("refused-breakpoint", &["message"]),
+    ("refused-breakpoint", &["refused", "message"]),
     ("removed", &["this_ok", "other_ok"]),
     (
         "stack",
@@ -325,7 +329,11 @@ impl Difference {
                     &placed.clone().map(|p| p.len().to_string()),
                 );
             }
-            RefusedBreakpoint { message } => out.push(("message".into(), message.clone())),
+            RefusedBreakpoint { refused, message } => {
+                let refused = refused.map_or_else(|| "unknown".to_string(), side);
+                out.push(("refused".into(), refused));
+                out.push(("message".into(), message.clone()));
+            }
             Removed { ok } => pair(&mut out, "ok", ok),
             Stack { frames } => {
                 pair(&mut out, "frames", &frames.clone().map(|f| f.join(", ")));
@@ -545,10 +553,19 @@ impl Difference {
                 placed: [list(a), list(b)],
             });
         }
-        if let Some(message) = text.strip_prefix("one side refused the breakpoint: ") {
-            return Some(RefusedBreakpoint {
-                message: message.to_string(),
-            });
+        for (who, refused) in [
+            ("one", None),
+            ("first", Some(Side::First)),
+            ("second", Some(Side::Second)),
+        ] {
+            if let Some(message) =
+                text.strip_prefix(&format!("{who} side refused the breakpoint: "))
+            {
+                return Some(RefusedBreakpoint {
+                    refused,
+                    message: message.to_string(),
+                });
+            }
         }
         if let Some(rest) = text.strip_prefix("removed: ") {
             return Some(Removed { ok: two(rest)? });
@@ -960,9 +977,11 @@ impl fmt::Display for Difference {
                 placed[0].join(","),
                 placed[1].join(",")
             ),
-            RefusedBreakpoint { message } => {
-                write!(f, "one side refused the breakpoint: {message}")
-            }
+            RefusedBreakpoint { refused, message } => write!(
+                f,
+                "{} side refused the breakpoint: {message}",
+                refused.map_or("one", Side::name)
+            ),
             Removed { ok } => write!(f, "removed: {} vs {}", ok[0], ok[1]),
             Stack { frames } => write!(
                 f,
@@ -1114,6 +1133,11 @@ mod tests {
                 placed: [s(&["3:5", "7:1"]), s(&[])],
             },
             Difference::RefusedBreakpoint {
+                refused: Some(Side::Second),
+                message: "Blank or comment".into(),
+            },
+            Difference::RefusedBreakpoint {
+                refused: None,
                 message: "Blank or comment".into(),
             },
             Difference::Removed {

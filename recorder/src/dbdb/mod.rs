@@ -174,6 +174,10 @@ struct Lockstep<'a> {
     go_on: Option<continuation::GoOn<'a>>,
     /// Stopped at a divergence it could not go on past.
     stopped: bool,
+    /// Logpoints whose logs a known bug gone past set apart (`Recording` ids): what they log
+    /// later is that bug's echo (a tracer that logs at the next action what it did not log at
+    /// this one), so it is not compared again; every other logpoint's is.
+    quiet_logpoints: std::collections::BTreeSet<u32>,
     /// The last action's breakpoint was removed again on every engine (an excused placement).
     undone: bool,
     /// What the program computes on each engine without pausing, when the triage asks
@@ -330,6 +334,10 @@ impl Lockstep<'_> {
                 None => (None, None),
             };
             let stopped = how.is_none();
+            if !stopped && d.kind == DivergenceKind::Log {
+                self.quiet_logpoints
+                    .extend(morphtrace_schema::dbdb::logpoints_apart(&d.detail));
+            }
             if stopped {
                 self.stopped = true;
                 self.rec.outcome = Some(SessionOutcome::Diverged);
@@ -544,6 +552,7 @@ impl Lockstep<'_> {
                         index,
                         morphtrace_schema::dbdb::timed_out(&outputs[a])
                             && morphtrace_schema::dbdb::timed_out(&outputs[b]),
+                        &self.quiet_logpoints,
                     )
                 })
         };
@@ -1320,6 +1329,7 @@ pub async fn run_under(
             .filter(|_| n > 1)
             .map(|t| continuation::GoOn::new(t, labels, &program.text, program.language)),
         stopped: false,
+        quiet_logpoints: Default::default(),
         undone: false,
         computed,
         program,
