@@ -1780,15 +1780,18 @@ async fn lockstep_goes_on_past_a_condition_that_raises() {
         vec![at_f("missing > 1"), bp(5), Action::Start, Action::Resume],
     )
     .await;
+    // pdb stops in `f` for each call; the second call's pause, passed on the way back into
+    // step, is a difference of its own, recorded as met there.
+    let ended_apart = "first side ended (completed), second side paused at 2:1; second side at a \
+                       breakpoint whose condition `missing > 1` threw NameError";
     assert_eq!(
         details(&rec),
-        vec![(
-            &Action::Resume,
-            "first side ended (completed), second side paused at 2:1; second side at a \
-             breakpoint whose condition `missing > 1` threw NameError",
-            true
-        )]
+        vec![
+            (&Action::Resume, ended_apart, true),
+            (&Action::Resume, ended_apart, true)
+        ]
     );
+    assert_eq!(met_in_resync(&rec), vec![false, true]);
     // pdb: `x = f(1)`, `f` for each call (its two extra resumes); debugpy: `x = f(1)` only.
     assert_eq!(pause_lines(&rec.traces[0]), vec![5]);
     assert_eq!(pause_lines(&rec.traces[1]), vec![5, 1, 1]);
@@ -1796,7 +1799,8 @@ async fn lockstep_goes_on_past_a_condition_that_raises() {
         .pauses()
         .map(|p| p.condition.as_ref().map(|c| c.threw))
         .collect();
-    assert_eq!(checked, vec![None, Some(true), None]);
+    // Both of pdb's pauses in `f` checked: the second where the steps back into step met it.
+    assert_eq!(checked, vec![None, Some(true), Some(true)]);
 
     // The same during a step over `x = f(1)`: bdb stops in `f` (a breakpoint's stop, reported
     // as one), debugpy's step goes on to `y = f(2)`, where a breakpoint is; pdb resumes to it.
@@ -1864,15 +1868,12 @@ async fn lockstep_goes_on_past_a_condition_that_raises() {
         ],
     )
     .await;
-    assert_eq!(
-        details(&rec),
-        vec![(
-            &Action::Start,
-            "paused at 7:1 vs 2:1; second side at a breakpoint whose condition `b is None` threw \
-             NameError",
-            true
-        )]
-    );
+    // pdb's pause in `f` and each in `<listcomp>` (its elements, and the comprehension's end):
+    // the first judged at the action, the others met on the way back into step.
+    let apart = "paused at 7:1 vs 2:1; second side at a breakpoint whose condition `b is None` \
+                 threw NameError";
+    assert_eq!(details(&rec), vec![(&Action::Start, apart, true); 5]);
+    assert_eq!(met_in_resync(&rec), vec![false, true, true, true, true]);
     assert_eq!(pause_lines(&rec.traces[0]), vec![6]);
     let pdb = pause_lines(&rec.traces[1]);
     assert!(
@@ -1891,6 +1892,15 @@ const LISTCOMP_CONDITION: &str = "def f(a):
 x = f(1)
 print(x)
 ";
+
+/// Which of the session's divergences were met while the engines were brought back in step
+/// past the one before.
+fn met_in_resync(rec: &Recording) -> Vec<bool> {
+    rec.divergences
+        .iter()
+        .map(|d| d.continued.as_deref() == Some(morphtrace_recorder::dbdb::MET_IN_RESYNC))
+        .collect()
+}
 
 fn bp(line: u32) -> Action {
     Action::SetBreakpoint { line, column: None }

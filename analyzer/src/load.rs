@@ -310,6 +310,7 @@ frame!(
     verdict: Option<String> => "the member's triage verdict (engine bug, by design, representation, harness, new) under the triage file `export` read; null where none was read",
     pairs: Option<String> => "three engines or more with none alone: what differs between each two groups, a JSON array of {engine_a, engine_b, kind, detail, binding}; null otherwise",
     at_a_closing_brace: Option<String> => "the engines paused at a function body's closing brace (exactly or just after it, from the program's syntax), `a+b`; null where none is",
+    named_by_inference: Option<String> => "call-stack: the engines whose stack names every frame the engines name apart as a function ECMAScript leaves without a name (none, or a name inferred from the assignments around it; from the program's syntax), `a+b`; null where none is",
     only_the_top_frame_differs: Option<bool> => "call-stack: the stacks have one depth and differ only in the top frame's function name; null for other kinds",
     out_of_step: Option<String> => "an excusing rule's account did not hold: why the engines could not be brought back in step past this divergence (it then stays new); null otherwise",
     placements: Option<String> => "breakpoint placements: each side's, a JSON array of {engine, placed: [{line, column}], asked, requested, positions} (0-based; `asked`: the engine was asked for its own break positions, `positions` those from the request to the placement); null where no side placed a breakpoint",
@@ -1003,24 +1004,56 @@ impl Ctx<'_> {
             dc.index.push(index as u32);
             dc.continued.push(d.continued.clone());
             dc.program_differs.push(d.program_differs.clone());
-            let braces: Vec<String> = match self.programs.get(&s.program) {
-                Some(p) => {
-                    let nodes = self.memo.get(p);
-                    d.sides
-                        .iter()
-                        .filter(|x| match &x.output {
-                            Some(morphtrace_schema::summary::OutputSummary::Paused(p)) => {
-                                nodes.at_a_closing_brace(p.location)
-                            }
-                            _ => false,
-                        })
-                        .map(|x| self.label(x.engine))
-                        .collect()
-                }
-                None => Vec::new(),
+            let engines_where = |at: &dyn Fn(
+                &morphtrace_js::nodes::LineNodes,
+                &morphtrace_schema::summary::PauseSummary,
+            ) -> bool| {
+                let p = self.programs.get(&s.program)?;
+                let nodes = self.memo.get(p);
+                let engines: Vec<String> = d
+                    .sides
+                    .iter()
+                    .filter(|x| match &x.output {
+                        Some(morphtrace_schema::summary::OutputSummary::Paused(p)) => at(&nodes, p),
+                        _ => false,
+                    })
+                    .map(|x| self.label(x.engine))
+                    .collect();
+                (!engines.is_empty()).then(|| engines.join("+"))
             };
-            dc.at_a_closing_brace
-                .push((!braces.is_empty()).then(|| braces.join("+")));
+            dc.at_a_closing_brace.push(engines_where(&|nodes, p| {
+                nodes.at_a_closing_brace(p.location)
+            }));
+            dc.named_by_inference
+                .push(match self.programs.get(&s.program) {
+                    Some(p) if d.kind == DivergenceKind::CallStack => {
+                        let paused: Vec<_> = d
+                            .sides
+                            .iter()
+                            .filter_map(|x| match &x.output {
+                                Some(morphtrace_schema::summary::OutputSummary::Paused(p)) => {
+                                    Some((
+                                        x.engine,
+                                        p.stack
+                                            .iter()
+                                            .map(|f| (f.function.as_str(), f.location))
+                                            .collect::<Vec<_>>(),
+                                    ))
+                                }
+                                _ => None,
+                            })
+                            .collect();
+                        let stacks: Vec<_> = paused.iter().map(|(_, s)| s.clone()).collect();
+                        let named: Vec<String> = paused
+                            .iter()
+                            .zip(self.memo.get(p).named_by_inference(&stacks))
+                            .filter(|(_, named)| *named)
+                            .map(|((e, _), _)| self.label(*e))
+                            .collect();
+                        (!named.is_empty()).then(|| named.join("+"))
+                    }
+                    _ => None,
+                });
             dc.only_the_top_frame_differs
                 .push((d.kind == DivergenceKind::CallStack).then(|| {
                     morphtrace_schema::fact::only_the_top_frame_differs(

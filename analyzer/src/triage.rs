@@ -43,8 +43,8 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
     let pairs = text("pairs")?;
     let placements = text("placements")?;
     let out_of_step = text("out_of_step")?;
-    let top_only = text("only_the_top_frame_differs")?;
     let braces = text("at_a_closing_brace")?;
+    let inferred = text("named_by_inference")?;
     Ok((0..n)
         .map(|row| {
             let engines = match family {
@@ -66,6 +66,11 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
             let program_differs = differs.get(row).is_some_and(|s| given(s).is_some());
             let after_the_code = after.get(row).is_some_and(|s| s == "true");
             let at_a_closing_brace: Vec<String> = braces
+                .get(row)
+                .and_then(|b| given(b))
+                .map(|b| b.split('+').map(str::to_string).collect())
+                .unwrap_or_default();
+            let named_by_inference: Vec<String> = inferred
                 .get(row)
                 .and_then(|b| given(b))
                 .map(|b| b.split('+').map(str::to_string).collect())
@@ -94,6 +99,7 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                         program_differs,
                         after_the_code,
                         at_a_closing_brace: at_a_closing_brace.clone(),
+                        named_by_inference: named_by_inference.clone(),
                         ..Member::default()
                     }
                 })
@@ -109,7 +115,7 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                 pairs,
                 placements,
                 out_of_step: out_of_step.get(row).is_some_and(|s| given(s).is_some()),
-                only_the_top_frame_differs: top_only.get(row).is_some_and(|s| s == "true"),
+                named_by_inference,
                 at_a_closing_brace,
             }
         })

@@ -17,6 +17,7 @@ pub mod calls;
 pub mod classes;
 pub mod exits;
 pub mod loops;
+pub mod names;
 pub mod nesting;
 pub mod nodes;
 pub mod order;

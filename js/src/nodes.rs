@@ -25,6 +25,8 @@ pub struct LineNodes {
     bindings: HashMap<String, Binding>,
     /// Every function body's closing brace (JavaScript).
     braces: Vec<morphtrace_schema::Location>,
+    /// Which functions ECMAScript names (JavaScript that parses).
+    functions: Option<crate::names::FunctionNames>,
 }
 
 /// How a program binds one name: the kinds of its declarations and whether anything refers to
@@ -95,6 +97,41 @@ impl LineNodes {
 
     /// How the program binds `name` (see [`Binding::describe`]); `None` when the program was
     /// not analyzed.
+    /// For each of the engines' stacks at one pause (each frame's function name and place),
+    /// whether it names the frames the engines name apart as a debugger may name a function
+    /// ECMAScript leaves without a name: the stacks have one depth, some frame is named apart,
+    /// and at each such frame the function (at this stack's place for it) is unnamed by
+    /// ECMAScript and this stack shows no name there or one inferred from the assignments
+    /// around it (`names::FunctionNames::inferred`). A frame of a function the program names
+    /// shown otherwise, or a name from elsewhere, is no such naming.
+    pub fn named_by_inference(
+        &self,
+        stacks: &[Vec<(&str, morphtrace_schema::Location)>],
+    ) -> Vec<bool> {
+        let no = vec![false; stacks.len()];
+        let (Some(f), Some(first)) = (self.functions.as_ref(), stacks.first()) else {
+            return no;
+        };
+        if stacks.iter().any(|s| s.len() != first.len()) {
+            return no;
+        }
+        let apart: Vec<usize> = (0..first.len())
+            .filter(|&i| stacks.iter().any(|s| s[i].0 != first[i].0))
+            .collect();
+        if apart.is_empty() {
+            return no;
+        }
+        stacks
+            .iter()
+            .map(|s| {
+                apart.iter().all(|&i| {
+                    let (name, at) = s[i];
+                    f.anonymous_at(at) == Some(true) && (name.is_empty() || f.inferred(at, name))
+                })
+            })
+            .collect()
+    }
+
     pub fn binding(&self, name: &str) -> Option<String> {
         self.parsed().then(|| {
             self.bindings
@@ -125,12 +162,14 @@ impl LineNodes {
                 all: None,
                 bindings: HashMap::new(),
                 braces: Vec::new(),
+                functions: None,
             },
             None => LineNodes {
                 lines: Vec::new(),
                 all: Some(UNPARSABLE),
                 bindings: HashMap::new(),
                 braces: Vec::new(),
+                functions: None,
             },
         }
     }
@@ -164,12 +203,14 @@ impl LineNodes {
                 braces: crate::exits::Exits::scan(text)
                     .map(|e| e.braces())
                     .unwrap_or_default(),
+                functions: crate::names::FunctionNames::scan(text),
             },
             Err(e) => LineNodes {
                 lines: Vec::new(),
                 all: Some(if e.is_limit() { UNANALYZED } else { UNPARSABLE }),
                 bindings: HashMap::new(),
                 braces: Vec::new(),
+                functions: None,
             },
         }
     }

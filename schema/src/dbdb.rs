@@ -725,6 +725,15 @@ fn thrown_apart(x: &Value, y: &Value) -> ([String; 2], Option<[String; 2]>) {
     }
 }
 
+/// Which side refused, of two answers one of which is an error (`a` the first side's).
+fn refusing_side(a: &Output) -> Side {
+    if matches!(a, Output::Error { .. }) {
+        Side::First
+    } else {
+        Side::Second
+    }
+}
+
 /// The divergence between two debuggers' outputs to the same action, if any.
 pub fn compare_outputs(
     a: &Output,
@@ -776,11 +785,7 @@ pub fn compare_outputs(
                 format!(
                     "{}{nowhere}",
                     Difference::RefusedBreakpoint {
-                        refused: Some(if matches!(a, Error { .. }) {
-                            Side::First
-                        } else {
-                            Side::Second
-                        }),
+                        refused: Some(refusing_side(a)),
                         message: message.clone()
                     }
                 ),
@@ -864,6 +869,7 @@ pub fn compare_outputs(
         | (Error { message }, Evaluated { value, threw }) => Some((
             DivergenceKind::Evaluation,
             Difference::RefusedToEvaluate {
+                refused: Some(refusing_side(a)),
                 message: message.clone(),
                 threw: *threw,
                 value: value.to_string(),
@@ -887,6 +893,7 @@ pub fn compare_outputs(
         | (Error { message }, VariableSet { name, value }) => Some((
             DivergenceKind::Variables,
             Difference::RefusedToSet {
+                refused: Some(refusing_side(a)),
                 name: name.clone(),
                 message: message.clone(),
                 value: value.to_string(),

@@ -65,8 +65,10 @@ pub enum Difference {
     },
     /// `x: read back 1 vs 2 after the set`
     ReadBack { name: String, values: [String; 2] },
-    /// `x: one side refused to set it (MESSAGE), the other read it back as V`
+    /// `x: first side refused to set it (MESSAGE), second side read it back as V`; `refused`
+    /// is `None` in archives from before the side was named (`one side …, the other …`).
     RefusedToSet {
+        refused: Option<Side>,
         name: String,
         message: String,
         value: String,
@@ -77,8 +79,10 @@ pub enum Difference {
         threw: [bool; 2],
         shell: Vec<Shell>,
     },
-    /// `one side refused to evaluate (MESSAGE), the other gave V` (or `threw V`)
+    /// `first side refused to evaluate (MESSAGE), second side gave V` (or `threw V`); `refused`
+    /// as for `RefusedToSet`.
     RefusedToEvaluate {
+        refused: Option<Side>,
         message: String,
         threw: bool,
         value: String,
@@ -181,12 +185,15 @@ pub const SHAPES: [(&str, &[&str]); 21] = [
         &["name", "numeric_name", "path", "this", "other", "shell"],
     ),
     ("read-back", &["name", "this", "other"]),
-    ("refused-to-set", &["name", "message", "value"]),
+    ("refused-to-set", &["refused", "name", "message", "value"]),
     (
         "evaluated",
         &["this", "other", "this_threw", "other_threw", "shell"],
     ),
-    ("refused-to-evaluate", &["message", "threw", "value"]),
+    (
+        "refused-to-evaluate",
+        &["refused", "message", "threw", "value"],
+    ),
     (
         "logged",
         &[
@@ -419,10 +426,15 @@ impl Difference {
                 out.push(("other".into(), values[o].clone()));
             }
             RefusedToSet {
+                refused,
                 name,
                 message,
                 value,
             } => {
+                out.push((
+                    "refused".into(),
+                    refused.map_or_else(|| "unknown".to_string(), side),
+                ));
                 out.push(("name".into(), name.clone()));
                 out.push(("message".into(), message.clone()));
                 out.push(("value".into(), value.clone()));
@@ -441,10 +453,15 @@ impl Difference {
                 }
             }
             RefusedToEvaluate {
+                refused,
                 message,
                 threw,
                 value,
             } => {
+                out.push((
+                    "refused".into(),
+                    refused.map_or_else(|| "unknown".to_string(), side),
+                ));
                 out.push(("message".into(), message.clone()));
                 out.push(("threw".into(), threw.to_string()));
                 out.push(("value".into(), value.clone()));
@@ -626,17 +643,20 @@ impl Difference {
                 shell,
             });
         }
-        if let Some(rest) = text.strip_prefix("one side refused to evaluate (") {
-            let (message, rest) = rest.rsplit_once("), the other ")?;
-            let (threw, value) = match rest.strip_prefix("threw ") {
-                Some(v) => (true, v),
-                None => (false, rest.strip_prefix("gave ")?),
-            };
-            return Some(RefusedToEvaluate {
-                message: message.to_string(),
-                threw,
-                value: value.to_string(),
-            });
+        for (refused, who, other) in REFUSING {
+            if let Some(rest) = text.strip_prefix(&format!("{who} refused to evaluate (")) {
+                let (message, rest) = rest.rsplit_once(&format!("), {other} "))?;
+                let (threw, value) = match rest.strip_prefix("threw ") {
+                    Some(v) => (true, v),
+                    None => (false, rest.strip_prefix("gave ")?),
+                };
+                return Some(RefusedToEvaluate {
+                    refused,
+                    message: message.to_string(),
+                    threw,
+                    value: value.to_string(),
+                });
+            }
         }
         if let Some(rest) = text.strip_prefix("logpoints logged ") {
             let (rest, counts) = rest.rsplit_once(" (line ")?;
@@ -679,13 +699,17 @@ impl Difference {
                         values: two(r)?,
                     });
                 }
-                if let Some(r) = rest.strip_prefix("one side refused to set it (") {
-                    let (message, value) = r.rsplit_once("), the other read it back as ")?;
-                    return Some(RefusedToSet {
-                        name: name.to_string(),
-                        message: message.to_string(),
-                        value: value.to_string(),
-                    });
+                for (refused, who, other) in REFUSING {
+                    if let Some(r) = rest.strip_prefix(&format!("{who} refused to set it (")) {
+                        let (message, value) =
+                            r.rsplit_once(&format!("), {other} read it back as "))?;
+                        return Some(RefusedToSet {
+                            refused,
+                            name: name.to_string(),
+                            message: message.to_string(),
+                            value: value.to_string(),
+                        });
+                    }
                 }
             }
             // A path into the value: `.a`, `[1]`, `.a[2].b`, up to the colon.
@@ -928,6 +952,22 @@ fn unquote(s: &str) -> String {
     }
 }
 
+/// How a refusal's two sides are worded: the side that refused and the other, or, in archives
+/// from before the side was named, `one side` and `the other`.
+const REFUSING: [(Option<Side>, &str, &str); 3] = [
+    (None, "one side", "the other"),
+    (Some(Side::First), "first side", "second side"),
+    (Some(Side::Second), "second side", "first side"),
+];
+
+fn refusing(refused: Option<Side>) -> (&'static str, &'static str) {
+    REFUSING
+        .iter()
+        .find(|(r, _, _)| *r == refused)
+        .map(|&(_, who, other)| (who, other))
+        .unwrap_or(("one side", "the other"))
+}
+
 impl fmt::Display for Difference {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use Difference::*;
@@ -1051,13 +1091,17 @@ impl fmt::Display for Difference {
                 values[0], values[1]
             ),
             RefusedToSet {
+                refused,
                 name,
                 message,
                 value,
-            } => write!(
-                f,
-                "{name}: one side refused to set it ({message}), the other read it back as {value}"
-            ),
+            } => {
+                let (who, other) = refusing(*refused);
+                write!(
+                    f,
+                    "{name}: {who} refused to set it ({message}), {other} read it back as {value}"
+                )
+            }
             Evaluated {
                 values,
                 threw,
@@ -1074,14 +1118,18 @@ impl fmt::Display for Difference {
                 shell(f, s)
             }
             RefusedToEvaluate {
+                refused,
                 message,
                 threw,
                 value,
-            } => write!(
-                f,
-                "one side refused to evaluate ({message}), the other {} {value}",
-                if *threw { "threw" } else { "gave" }
-            ),
+            } => {
+                let (who, other) = refusing(*refused);
+                write!(
+                    f,
+                    "{who} refused to evaluate ({message}), {other} {} {value}",
+                    if *threw { "threw" } else { "gave" }
+                )
+            }
             InFrame {
                 frame,
                 function,
@@ -1189,6 +1237,7 @@ mod tests {
                 values: ["1".into(), "2".into()],
             },
             Difference::RefusedToSet {
+                refused: Some(Side::Second),
                 name: "k".into(),
                 message: "the assignment threw TypeError: Assignment to constant variable.".into(),
                 value: "3".into(),
@@ -1199,6 +1248,7 @@ mod tests {
                 shell: vec![],
             },
             Difference::RefusedToEvaluate {
+                refused: None,
                 message: "no frame (x)".into(),
                 threw: false,
                 value: "1".into(),

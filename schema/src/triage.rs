@@ -154,10 +154,12 @@ pub struct Member {
     /// step past the divergence (`fact::Fact::OutOfStep`). No excusing rule judges it.
     #[serde(default)]
     pub out_of_step: bool,
-    /// A call-stack divergence whose stacks have one depth and differ only in the top frame's
-    /// name (`fact::only_the_top_frame_differs`).
+    /// A call-stack divergence: the engines (labels) whose stack names the frames the engines
+    /// name apart as a debugger may name a function ECMAScript leaves without a name (none, or
+    /// a name inferred from the assignments around it), from the program's syntax
+    /// (`morphtrace_js::nodes::LineNodes::named_by_inference`).
     #[serde(default)]
-    pub only_the_top_frame_differs: bool,
+    pub named_by_inference: Vec<String>,
     /// The engines (labels) paused at a function body's closing brace, exactly or just after it
     /// (from the program's syntax).
     #[serde(default)]
@@ -178,7 +180,7 @@ struct RuleText {
     program_differs: Option<bool>,
     after_the_code: Option<bool>,
     placed_at_own_positions: Option<bool>,
-    only_the_top_frame_differs: Option<bool>,
+    behaving_named_by_inference: Option<bool>,
     behaving_at_a_closing_brace: Option<bool>,
     #[serde(default)]
     remarks: Vec<RemarkPattern>,
@@ -513,9 +515,10 @@ pub struct Rule {
     /// A slide is an engine's own rule only when the engine's own positions agree with it: a
     /// placement the engine's positions contradict is a fault, whatever the other side did.
     pub placed_at_own_positions: Option<bool>,
-    /// Call-stack divergences: only where the stacks have one depth and differ only in the top
-    /// frame's name (`true`), or only elsewhere (`false`).
-    pub only_the_top_frame_differs: Option<bool>,
+    /// Call-stack divergences: only where the engine that behaves so names the frames named
+    /// apart as functions ECMAScript leaves without a name, by inference or not at all
+    /// (`Member::named_by_inference`: `true`), or only where it does not (`false`).
+    pub behaving_named_by_inference: Option<bool>,
     /// Divergences between pauses: only where the engine that behaves so is paused at a
     /// function body's closing brace (`true`), or only where it is not (`false`).
     pub behaving_at_a_closing_brace: Option<bool>,
@@ -571,10 +574,7 @@ impl Rule {
         let own_ok = self
             .placed_at_own_positions
             .is_none_or(|p| placed_at_own_positions(&m.placements) == Some(p));
-        let top_ok = self
-            .only_the_top_frame_differs
-            .is_none_or(|t| t == m.only_the_top_frame_differs);
-        let held = !(m.out_of_step && self.excuses()) && top_ok;
+        let held = !(m.out_of_step && self.excuses());
         if !key_ok || !binding_ok || !computes_ok || !place_ok || !own_ok || !held {
             return None;
         }
@@ -608,6 +608,9 @@ impl Rule {
         let brace_ok = |behaving: &str| {
             self.behaving_at_a_closing_brace
                 .is_none_or(|want| want == m.at_a_closing_brace.iter().any(|e| e == behaving))
+                && self
+                    .behaving_named_by_inference
+                    .is_none_or(|want| want == m.named_by_inference.iter().any(|e| e == behaving))
         };
         self.orientations(m)
             .into_iter()
@@ -742,12 +745,12 @@ impl Triage {
                     || r.program_differs.is_some()
                     || r.after_the_code.is_some()
                     || r.placed_at_own_positions.is_some()
-                    || r.only_the_top_frame_differs.is_some()
+                    || r.behaving_named_by_inference.is_some()
                     || r.behaving_at_a_closing_brace.is_some()
                     || !r.remarks.is_empty())
             {
                 return Err(fail(
-                    "`against`, `binding`, `program_differs`, `after_the_code`, `placed_at_own_positions`, `only_the_top_frame_differs`, `behaving_at_a_closing_brace` and `remarks` are for divergences (a warning or inconsistency has one engine)".into(),
+                    "`against`, `binding`, `program_differs`, `after_the_code`, `placed_at_own_positions`, `behaving_named_by_inference`, `behaving_at_a_closing_brace` and `remarks` are for divergences (a warning or inconsistency has one engine)".into(),
                 ));
             }
             if r.apart.is_some()
@@ -812,7 +815,7 @@ impl Triage {
                 program_differs: r.program_differs,
                 after_the_code: r.after_the_code,
                 placed_at_own_positions: r.placed_at_own_positions,
-                only_the_top_frame_differs: r.only_the_top_frame_differs,
+                behaving_named_by_inference: r.behaving_named_by_inference,
                 behaving_at_a_closing_brace: r.behaving_at_a_closing_brace,
                 remarks: r.remarks.clone(),
                 apart: r.apart,

@@ -11,6 +11,8 @@ use morphtrace_schema::{
 /// One way to misbehave. Lines are 0-based.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Fault {
+    /// None: the engine's own answers (a switchable engine between planted faults).
+    Honest,
     /// Never pause at this line: continue silently to the next pause elsewhere.
     DropPausesAt { line: u32 },
     /// Leave this variable out of the top frame's scopes in pauses at this line.
@@ -61,6 +63,12 @@ pub enum Fault {
     /// The first time a resume stops at a breakpoint in a session, resume again: a breakpoint
     /// pause swallowed.
     SwallowPause,
+    /// At every pause, show the top frame's function without its name: a debugger that loses
+    /// a function's name.
+    LoseFrameName,
+    /// At every pause of two frames or more, show the top frame under the name of the frame
+    /// below it: a debugger that reads the caller's name.
+    RenameFrame,
 }
 
 impl Fault {
@@ -84,6 +92,7 @@ impl Fault {
     /// The name a campaign's archive records the fault under (`fault.planted`).
     pub fn name(&self) -> &'static str {
         match self {
+            Fault::Honest => "honest",
             Fault::DropPausesAt { .. } => "drop-pauses-at",
             Fault::HideVariable { .. } => "hide-variable",
             Fault::WrongSlide => "wrong-slide",
@@ -105,18 +114,47 @@ impl Fault {
             Fault::HideLocal => "hide-local",
             Fault::ShiftLocal => "shift-local",
             Fault::SwallowPause => "swallow-pause",
+            Fault::LoseFrameName => "lose-frame-name",
+            Fault::RenameFrame => "rename-frame",
         }
     }
 }
 
 pub struct FaultyEngine {
     inner: Box<dyn Engine>,
-    fault: Fault,
+    fault: FaultSwitch,
+}
+
+/// The fault an engine's next sessions plant: one engine started serves many faults.
+#[derive(Clone)]
+pub struct FaultSwitch(std::sync::Arc<std::sync::Mutex<Fault>>);
+
+impl FaultSwitch {
+    /// Plants `fault` in every session opened from now on.
+    pub fn set(&self, fault: Fault) {
+        *self.0.lock().unwrap() = fault;
+    }
+
+    fn get(&self) -> Fault {
+        self.0.lock().unwrap().clone()
+    }
 }
 
 impl FaultyEngine {
     pub fn wrap(inner: Box<dyn Engine>, fault: Fault) -> Box<dyn Engine> {
-        Box::new(FaultyEngine { inner, fault })
+        FaultyEngine::switchable(inner, fault).0
+    }
+
+    /// The engine with `fault` planted, and the switch that plants another.
+    pub fn switchable(inner: Box<dyn Engine>, fault: Fault) -> (Box<dyn Engine>, FaultSwitch) {
+        let switch = FaultSwitch(std::sync::Arc::new(std::sync::Mutex::new(fault)));
+        (
+            Box::new(FaultyEngine {
+                inner,
+                fault: switch.clone(),
+            }),
+            switch,
+        )
     }
 }
 
@@ -133,7 +171,7 @@ impl Engine for FaultyEngine {
         Ok(self.inner.open(program).await?.map(|d| {
             Box::new(FaultyDebugger {
                 inner: d,
-                fault: self.fault.clone(),
+                fault: self.fault.get(),
                 skipped: false,
             }) as Box<dyn Debugger>
         }))
@@ -180,6 +218,13 @@ fn first_local(
         .min_by(|a, b| a.1.name.cmp(&b.1.name))
         .map(|(i, _)| i)?;
     Some((&mut scope.variables, i))
+}
+
+fn paused_stack(o: &mut Output) -> Option<&mut Vec<morphtrace_schema::Frame>> {
+    match o {
+        Output::Paused(p) => Some(&mut p.stack),
+        _ => None,
+    }
 }
 
 fn line_of(o: &Output) -> Option<u32> {
@@ -340,6 +385,16 @@ impl Debugger for FaultyDebugger {
                     out = self.inner.control(&Action::Resume).await?;
                 }
             }
+            Fault::LoseFrameName => {
+                if let Some(top) = paused_stack(&mut out).and_then(|s| s.first_mut()) {
+                    top.function.clear();
+                }
+            }
+            Fault::RenameFrame => {
+                if let Some([top, below, ..]) = paused_stack(&mut out).map(|s| s.as_mut_slice()) {
+                    top.function.clone_from(&below.function);
+                }
+            }
             Fault::HideLocal | Fault::ShiftLocal => {
                 if let Some(v) = first_local(&mut out, self.fault == Fault::ShiftLocal) {
                     if self.fault == Fault::HideLocal {
@@ -426,7 +481,8 @@ impl Debugger for FaultyDebugger {
                     }
                 }
             }
-            Fault::WrongSlide
+            Fault::Honest
+            | Fault::WrongSlide
             | Fault::ShiftBreakpoint
             | Fault::StepIntoAsOver
             | Fault::MissExceptionPause

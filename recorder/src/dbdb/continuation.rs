@@ -125,6 +125,32 @@ impl Lockstep<'_> {
             })
             .map(|s| label(s.engine))
             .collect();
+        // Where the engines name the top frame's function by inference (a call-stack
+        // divergence: the same pause on every side).
+        let paused: Vec<(
+            morphtrace_schema::EngineRef,
+            Vec<(&str, morphtrace_schema::Location)>,
+        )> = d
+            .sides
+            .iter()
+            .filter_map(|s| match &s.output {
+                Some(Output::Paused(p)) if d.kind == DivergenceKind::CallStack => Some((
+                    s.engine,
+                    p.stack
+                        .iter()
+                        .map(|f| (f.function.as_str(), f.location))
+                        .collect(),
+                )),
+                _ => None,
+            })
+            .collect();
+        let stacks: Vec<_> = paused.iter().map(|(_, s)| s.clone()).collect();
+        let named_by_inference: Vec<String> = paused
+            .iter()
+            .zip(nodes.named_by_inference(&stacks))
+            .filter(|(_, named)| *named)
+            .map(|((e, _), _)| label(*e))
+            .collect();
         let placements = morphtrace_schema::fact::placements(
             d.sides.iter().map(|s| {
                 let placed = match &s.output {
@@ -153,6 +179,7 @@ impl Lockstep<'_> {
                     program_differs: d.program_differs.is_some(),
                     after_the_code,
                     at_a_closing_brace: at_a_closing_brace.clone(),
+                    named_by_inference: named_by_inference.clone(),
                     ..Member::default()
                 }
             })
@@ -168,18 +195,7 @@ impl Lockstep<'_> {
             pairs,
             placements,
             out_of_step: morphtrace_schema::fact::out_of_step(&d.facts).is_some(),
-            only_the_top_frame_differs: d.kind == DivergenceKind::CallStack
-                && morphtrace_schema::fact::only_the_top_frame_differs(
-                    &d.sides
-                        .iter()
-                        .filter_map(|s| match &s.output {
-                            Some(Output::Paused(p)) => {
-                                Some(p.stack.iter().map(|f| f.function.as_str()).collect())
-                            }
-                            _ => None,
-                        })
-                        .collect::<Vec<Vec<&str>>>(),
-                ),
+            named_by_inference,
             at_a_closing_brace,
         })
     }
@@ -197,6 +213,7 @@ impl Lockstep<'_> {
         outputs: &[Output],
     ) -> Result<Option<Went>, DebuggerError> {
         let member = self.member(d);
+        self.met_in_resync.clear();
         let Some(go) = self.go_on.as_ref() else {
             return Ok(None);
         };
@@ -252,6 +269,8 @@ impl Lockstep<'_> {
                     }))
                 }
                 Err(no_way) => {
+                    // The session stops at `d`; where the steps passed stays in the traces.
+                    self.met_in_resync.clear();
                     self.rec.notes.push((
                         "lockstep stopped".into(),
                         format!("{why} at action {}, but {no_way}", d.action_index),
@@ -580,6 +599,12 @@ impl Lockstep<'_> {
                     return Ok((steps, None));
                 }
             }
+            // A whole round and still apart: a place the account did not predict. What a
+            // conditional breakpoint's condition gives there is read now, while the engines
+            // stand there (the divergence's remark says whether it threw).
+            let mut met = current.clone();
+            self.check_conditions(active, &mut met).await?;
+            self.met_in_resync.push(met);
         }
         Ok((steps, None))
     }

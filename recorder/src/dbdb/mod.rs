@@ -158,6 +158,11 @@ pub fn rng_for(seed: u64, program: &morphtrace_schema::ProgramHash) -> ChaCha8Rn
 /// what the engines show where resyncs bring them back in step.
 const MAX_DIVERGENCES_PER_ACTION: usize = 8;
 
+/// How a session went on past a difference met while the engines were brought back in step
+/// past the divergence before it: the steps went on to where they met.
+pub const MET_IN_RESYNC: &str =
+    "met while the engines were brought back in step past the divergence before; the steps went on";
+
 struct Lockstep<'a> {
     debuggers: Vec<Box<dyn Debugger>>,
     rec: &'a mut Recording,
@@ -178,6 +183,10 @@ struct Lockstep<'a> {
     /// later is that bug's echo (a tracer that logs at the next action what it did not log at
     /// this one), so it is not compared again; every other logpoint's is.
     quiet_logpoints: std::collections::BTreeSet<u32>,
+    /// Where the engines stood apart after a whole round of the steps that brought them back
+    /// in step past a divergence, before they met (engine order, the engines in lockstep):
+    /// places the rule's account did not predict, compared and recorded once they meet.
+    met_in_resync: Vec<Vec<Output>>,
     /// The last action's breakpoint was removed again on every engine (an excused placement).
     undone: bool,
     /// What the program computes on each engine without pausing, when the triage asks
@@ -349,6 +358,17 @@ impl Lockstep<'_> {
             });
             if stopped {
                 break;
+            }
+            // Where the steps back into step passed with the engines still apart: each is a
+            // difference of its own, judged as any other (a second pause an engine swallowed on
+            // the way is not the first one's excuse).
+            for met in std::mem::take(&mut self.met_in_resync) {
+                let unmasked = self.policy.clone();
+                if let Some(mut m) = self.compare(&active, &met, index, action, &unmasked) {
+                    m.facts = self.facts(&m, &active).await?;
+                    m.continued = Some(MET_IN_RESYNC.into());
+                    self.rec.diverged(m);
+                }
             }
             if let Some(r) = resynced {
                 // Back in step at a new place: everything there compares.
@@ -1330,6 +1350,7 @@ pub async fn run_under(
             .map(|t| continuation::GoOn::new(t, labels, &program.text, program.language)),
         stopped: false,
         quiet_logpoints: Default::default(),
+        met_in_resync: Vec::new(),
         undone: false,
         computed,
         program,
