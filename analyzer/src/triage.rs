@@ -132,17 +132,18 @@ pub struct PairRow {
     pub binding: Option<String>,
 }
 
-/// The triage to judge `sources` with: the file given; else the nearest `triage.toml` from the
-/// current directory up; else the one the archives' campaigns went on under
-/// (`lockstep.triage.text`), when they all recorded the same; else none. Its `path` says which
-/// (`the triage recorded in ARCHIVE`), so that a command can say what it judged with.
+/// The triage to judge `sources` with: the file given; else the one the archives' campaigns
+/// went on under (`lockstep.triage.text`), when they all recorded the same and this version
+/// reads it, so that what a command says of an archive does not depend on where it runs; else
+/// the nearest `triage.toml` from the current directory up; else none. Its `path` says which
+/// (`the triage recorded in ARCHIVE`), so that a command can say what it judged with; where a
+/// recorded triage is passed over, a warning says why.
 pub fn for_archives(
     given: Option<&std::path::Path>,
     sources: &[&crate::load::Source],
 ) -> Result<Triage, TriageError> {
-    let t = find(given)?;
-    if t.path.is_some() {
-        return Ok(t);
+    if given.is_some() {
+        return find(given);
     }
     let texts: Vec<&str> = sources
         .iter()
@@ -151,14 +152,25 @@ pub fn for_archives(
     let first = sources
         .iter()
         .find(|s| s.header.campaign.param(RECORDED_TEXT).is_some());
-    match first {
-        Some(s) if texts.iter().all(|t| *t == texts[0]) => recorded(
-            &s.header,
-            std::path::Path::new(&format!("the triage recorded in {}", s.path)),
-        )
-        .unwrap_or(Ok(t)),
-        _ => Ok(t),
+    if let Some(s) = first {
+        if texts.len() < sources.len() || texts.iter().any(|t| *t != texts[0]) {
+            tracing::warn!(
+                "the archives recorded different triages (or some none): judging with the \
+                 nearest triage.toml (give one with --triage FILE)"
+            );
+        } else {
+            let label = format!("the triage recorded in {}", s.path);
+            match recorded(&s.header, std::path::Path::new(&label)) {
+                Some(Ok(t)) => return Ok(t),
+                Some(Err(e)) => tracing::warn!(
+                    "{label} is not read by this version ({e}): judging with the nearest \
+                     triage.toml (give one with --triage FILE)"
+                ),
+                None => {}
+            }
+        }
     }
+    find(None)
 }
 
 /// What a command says of the triage it judged with, on stderr.

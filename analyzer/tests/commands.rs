@@ -1321,12 +1321,13 @@ fn a_dataset_gives_the_tables_classes_and_comparison_of_its_archives() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("not empty"));
 }
 
-/// Issue 69: verdicts do not depend on where the analyzer runs. Away from any triage.toml,
-/// `classes` judges with the triage the archive's campaign went on under
-/// (`lockstep.triage.text`) and says so; `--triage FILE` still wins; an archive that recorded
-/// none is judged with none, and that is said too.
+/// Issue 69: verdicts do not depend on where the analyzer runs. `classes` judges with the
+/// triage the archive's campaign went on under (`lockstep.triage.text`) and says so, also
+/// beside a triage.toml that says otherwise; `--triage FILE` wins; an archive that recorded
+/// none, or one this version does not read, is judged with the nearest triage.toml (none here
+/// at first), and that is said too.
 #[test]
-fn away_from_a_triage_file_classes_judge_with_the_one_the_archive_recorded() {
+fn classes_judge_with_the_triage_the_archive_recorded_wherever_they_run() {
     let dir = tempfile::tempdir().unwrap();
     let rules = "[[class]]\nfamily = \"divergence\"\nkey = { kind = \"pause-location\" }\nverdict = \"engine-bug\"\nnote = \"recorded rule\"\n";
     let write = |name: &str, triage: Option<&str>| {
@@ -1384,6 +1385,55 @@ fn away_from_a_triage_file_classes_judge_with_the_one_the_archive_recorded() {
     let (out, err) = classes(&bare, &[]);
     assert!(err.contains("the archives recorded none"), "{err}");
     assert!(!out.contains("engine bug"), "{out}");
+    // Beside a triage.toml that judges otherwise: the recorded triage still judges; the file
+    // judges an archive that recorded none, and one whose recorded rules this version refuses.
+    std::fs::write(
+        dir.path().join("triage.toml"),
+        rules.replace("engine-bug", "harness"),
+    )
+    .unwrap();
+    let (out, err) = classes(&recorded, &[]);
+    assert!(err.contains("the triage recorded in"), "{err}");
+    assert!(
+        out.contains("engine bug") && !out.contains("harness"),
+        "{out}"
+    );
+    let (out, err) = classes(&bare, &[]);
+    assert!(err.contains("triage.toml (1 rules)"), "{err}");
+    assert!(out.contains("harness"), "{out}");
+    let old_syntax = write(
+        "old-syntax",
+        Some(&rules.replace("note =", "detail = \"paused\"\nnote =")),
+    );
+    let (out, err) = classes(&old_syntax, &[]);
+    assert!(err.contains("is not read by this version"), "{err}");
+    assert!(err.contains("triage.toml (1 rules)"), "{err}");
+    assert!(out.contains("harness"), "{out}");
+    // export: the verdict column by the same choice, said the same way.
+    let csv = dir.path().join("csv");
+    let o = Command::new(ANALYZE)
+        .current_dir(dir.path())
+        .args(["export", p(&recorded), "--csv", p(&csv)])
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("the triage recorded in"));
+    let divergences = std::fs::read_to_string(csv.join("divergences.csv")).unwrap();
+    // Every pause-location member carries the recorded rule's verdict, said as `classes` says it.
+    let mut lines = divergences.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let column = |name: &str| header.iter().position(|h| *h == name).unwrap();
+    let (kind, verdict) = (column("kind"), column("verdict"));
+    let mut judged = 0;
+    for line in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        if cells[kind] == "pause-location" {
+            assert_eq!(cells[verdict], "engine bug", "{line}");
+            judged += 1;
+        }
+    }
+    assert!(judged > 0, "no pause-location member: {divergences}");
+    assert!(!divergences.contains("harness"), "{divergences}");
 }
 
 /// Issue 69: `versions` on the committed matrix names each column by the engine it changes

@@ -242,7 +242,8 @@ fn info_counts_judged_and_undecided_sessions_and_genmorphs_executions() {
 }
 
 /// A coverage archive's `info` ends with its inconsistencies by relation and profiler (Cod's
-/// table, as `tables` prints it); a debugging archive's has none.
+/// table, as `tables` prints it), in text and in `--json` (the table's columns and rows); a
+/// debugging archive's has none.
 #[test]
 fn coverage_archives_show_their_inconsistencies() {
     let traces = Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces");
@@ -264,4 +265,22 @@ fn coverage_archives_show_their_inconsistencies() {
         false,
     ));
     assert!(!out.contains("\ninconsistencies\n"), "{out}");
+    let json = |archive: &str| -> serde_json::Value {
+        let o = info(&[&traces.join(archive)], true);
+        assert!(o.status.success(), "{}", text(&o).1);
+        serde_json::from_slice(&o.stdout).unwrap()
+    };
+    let v = json("coverage-csmith-fixtures.mtrace");
+    let table = &v[0]["inconsistencies"];
+    assert_eq!(table["columns"][0], "Relation", "{table}");
+    let rows = table["rows"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(
+        rows.iter()
+            .any(|r| r[0] == "c2v" && r[1] == "gcov/llvm-cov"),
+        "{table}"
+    );
+    let v = json("differential-chromium-node-dbdb.mtrace");
+    assert!(v[0].get("inconsistencies").is_none(), "{v}");
 }

@@ -34,6 +34,7 @@ pub(crate) fn info(a: InfoArgs) -> Result<ExitCode> {
     } = a;
     let mut worst = 0u8;
     let mut infos = Vec::new();
+    let mut printed = 0;
     // Folders and globs as every other command takes them; an input that names nothing is
     // said and the others are still shown.
     let mut paths = Vec::new();
@@ -55,17 +56,33 @@ pub(crate) fn info(a: InfoArgs) -> Result<ExitCode> {
                 if i.is_damaged() && worst != EXIT_UNREADABLE {
                     worst = EXIT_DAMAGED;
                 }
+                let coverage = i
+                    .by_mode_outcome
+                    .contains_key("coverage")
+                    .then(|| coverage_table(path));
                 if json {
-                    infos.push(i);
+                    let mut v = serde_json::to_value(&i)?;
+                    if let (Some(t), serde_json::Value::Object(o)) = (&coverage, &mut v) {
+                        o.insert(
+                            "inconsistencies".into(),
+                            match t {
+                                Ok(t) => t.json(),
+                                Err(e) => serde_json::json!({ "error": e }),
+                            },
+                        );
+                    }
+                    infos.push(v);
                 } else {
-                    if archives.len() > 1 && !infos.is_empty() {
+                    if printed > 0 {
                         println!();
                     }
+                    printed += 1;
                     print!("{}", info::render(&i, programs));
-                    if i.by_mode_outcome.contains_key("coverage") {
-                        print!("{}", coverage_summary(path));
+                    match &coverage {
+                        Some(Ok(t)) => print!("inconsistencies\n{}", t.render(Format::Markdown)),
+                        Some(Err(e)) => println!("inconsistencies: not tabulated ({e})"),
+                        None => {}
                     }
-                    infos.push(i);
                 }
             }
             Err(e) => {
@@ -145,6 +162,7 @@ pub(crate) fn export(a: ExportArgs) -> Result<ExitCode> {
         csv,
         dataset,
         schema,
+        triage,
     } = a;
     let mut unreadable = false;
     if schema {
@@ -188,10 +206,14 @@ pub(crate) fn export(a: ExportArgs) -> Result<ExitCode> {
         return Err(usage("export needs at least one archive"));
     }
     let mut d = load_inputs(&archives, Want::ALL, &mut unreadable)?;
-    // Each divergence's verdict under the nearest triage file, else the one the archives
-    // recorded, when there is one.
+    // Each divergence's verdict under the triage given, else the one the archives recorded,
+    // else the nearest triage file, when there is one.
     let sources: Vec<_> = d.sources.iter().collect();
-    let triage = morphtrace_analyzer::triage::for_archives(None, &sources)?;
+    let triage = morphtrace_analyzer::triage::for_archives(triage.as_deref(), &sources)?;
+    eprintln!(
+        "triage: {}",
+        morphtrace_analyzer::triage::judged_with(&triage)
+    );
     if triage.path.is_some() {
         d.frames.divergences =
             morphtrace_analyzer::triage::with_verdicts(&triage, &d.frames.divergences)?;
@@ -204,16 +226,13 @@ pub(crate) fn export(a: ExportArgs) -> Result<ExitCode> {
 
 /// A coverage archive's inconsistencies by relation and profiler (Cod's table), as `tables`
 /// prints it; empty when the archive cannot be loaded as frames (its damage is said above).
-fn coverage_summary(path: &std::path::Path) -> String {
+/// A coverage archive's inconsistencies by relation and profiler (Cod's table, as `tables`
+/// prints it), or why they could not be tabulated.
+fn coverage_table(path: &std::path::Path) -> Result<morphtrace_analyzer::render::Table, String> {
     let want = Want {
         coverage: true,
         ..Want::SUMMARY
     };
-    match load::load(&[path.to_path_buf()], want) {
-        Ok(d) => match morphtrace_analyzer::cod::table(&d.frames) {
-            Ok(t) => format!("inconsistencies\n{}", t.render(Format::Markdown)),
-            Err(e) => format!("inconsistencies: not tabulated ({e})\n"),
-        },
-        Err(_) => String::new(),
-    }
+    let d = load::load(&[path.to_path_buf()], want).map_err(|e| e.to_string())?;
+    morphtrace_analyzer::cod::table(&d.frames).map_err(|e| e.to_string())
 }

@@ -192,8 +192,9 @@ pub(crate) struct ClassesArgs {
     #[arg(long, default_value_t = 0)]
     pub(crate) top: usize,
     /// The triage file giving each class its verdict (engine bug, by design,
-    /// representation, harness). Default: the nearest triage.toml from the current
-    /// directory up, else the triage the archives were recorded under (said on stderr).
+    /// representation, harness). Default: the triage the archives were recorded under, else
+    /// the nearest triage.toml from the current directory up (said on stderr). Give
+    /// triage.toml to judge with rules edited since.
     #[arg(long, value_name = "FILE")]
     pub(crate) triage: Option<PathBuf>,
     /// Only the classes with members no triage rule judges; exit 1 if there are any.
@@ -231,8 +232,8 @@ pub(crate) struct FindingsArgs {
     /// Reduce at most this many classes, largest first per family (0: all).
     #[arg(long, default_value_t = 0)]
     pub(crate) max: usize,
-    /// The triage file (default: the nearest triage.toml from the current directory up, else
-    /// the triage the archives were recorded under).
+    /// The triage file (default: the triage the archives were recorded under, else the
+    /// nearest triage.toml from the current directory up).
     #[arg(long, value_name = "FILE")]
     pub(crate) triage: Option<PathBuf>,
     /// The recorder to reduce with (default: morphtrace-record next to this executable,
@@ -324,8 +325,9 @@ pub(crate) struct CompareArgs {
     /// Changed sessions listed.
     #[arg(long, default_value_t = 20)]
     pub(crate) limit: usize,
-    /// The triage file (default: the nearest triage.toml from the current directory up, else
-    /// the triage the archives were recorded under): classes that appeared are flagged when no rule judges them.
+    /// The triage file (default: the triage the archives were recorded under, else the
+    /// nearest triage.toml from the current directory up): classes that appeared are flagged
+    /// when no rule judges them.
     #[arg(long, value_name = "FILE")]
     pub(crate) triage: Option<PathBuf>,
 }
@@ -355,8 +357,9 @@ pub(crate) struct ReportArgs {
     /// Classes listed per table (largest first).
     #[arg(long, default_value_t = 10)]
     pub(crate) top: usize,
-    /// The triage file (default: the nearest triage.toml from the current directory up, else
-    /// the triage the archives were recorded under): the report lists new classes apart from triaged ones.
+    /// The triage file (default: the triage the archives were recorded under, else the
+    /// nearest triage.toml from the current directory up): the report lists new classes
+    /// apart from triaged ones.
     #[arg(long, value_name = "FILE")]
     pub(crate) triage: Option<PathBuf>,
 }
@@ -381,6 +384,10 @@ pub(crate) struct ExportArgs {
     /// Print the frames' columns (Markdown) and exit.
     #[arg(long)]
     pub(crate) schema: bool,
+    /// The triage file giving each divergence its `verdict` (default: the triage the archives
+    /// were recorded under, else the nearest triage.toml from the current directory up).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) triage: Option<PathBuf>,
 }
 
 #[cfg(test)]
