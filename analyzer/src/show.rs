@@ -135,6 +135,49 @@ pub fn render(header: &ArchiveHeader, s: &Session, program: Option<&str>) -> Str
             let _ = writeln!(o, "  went on: {how}");
         }
     }
+    // A metamorphic follow-up: what it was derived from, how, and the relation that did not hold.
+    if let Some(parent) = &s.parent {
+        let _ = writeln!(
+            o,
+            "follow-up of {} (round {})",
+            parent.session, parent.round
+        );
+    }
+    if s.coverage.is_empty() {
+        for t in &s.transformations {
+            let params: Vec<String> = t.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+            let _ = writeln!(
+                o,
+                "transformation: {}{}{}",
+                t.name,
+                if t.interactive {
+                    " (while the debugger ran)"
+                } else {
+                    ""
+                },
+                if params.is_empty() {
+                    String::new()
+                } else {
+                    format!(" {}", params.join(", "))
+                }
+            );
+        }
+    }
+    for w in &s.warnings {
+        let against = w
+            .against
+            .map(|a| format!(" against {a}"))
+            .unwrap_or_default();
+        let at = w
+            .event_index
+            .map(|e| format!(" at event {e}"))
+            .unwrap_or_default();
+        let _ = writeln!(
+            o,
+            "warning: {} (round {}){against}{at}: {}",
+            w.relation, w.round, w.message
+        );
+    }
     for (k, v) in s.notes.iter().filter(|(k, _)| k.starts_with("lockstep")) {
         let _ = writeln!(o, "{k}: {v}");
     }

@@ -163,14 +163,41 @@ pub fn for_archives(
             match recorded(&s.header, std::path::Path::new(&label)) {
                 Some(Ok(t)) => return Ok(t),
                 Some(Err(e)) => tracing::warn!(
-                    "{label} is not read by this version ({e}): judging with the nearest \
-                     triage.toml (give one with --triage FILE)"
+                    "{label} is not read by this version ({}): judging with the nearest \
+                     triage.toml (give one with --triage FILE)",
+                    why_unread(&e)
                 ),
                 None => {}
             }
         }
     }
     find(None)
+}
+
+/// Why a recorded triage was not read, on one line: the path is the warning's own label, and
+/// a TOML error's caret drawing is left to `triage --triage FILE` on the extracted text.
+fn why_unread(e: &TriageError) -> String {
+    match e {
+        TriageError::Parse { message, .. } => {
+            let lines: Vec<&str> = message
+                .lines()
+                .map(str::trim)
+                .filter(|l| !l.is_empty())
+                .collect();
+            match (lines.first(), lines.last()) {
+                (Some(first), Some(last)) if first != last => format!("{first}: {last}"),
+                (Some(first), _) => (*first).to_string(),
+                _ => message.clone(),
+            }
+        }
+        TriageError::Rule {
+            index,
+            note,
+            message,
+            ..
+        } => format!("rule {index} ({note:?}): {message}"),
+        TriageError::Read { source, .. } => source.to_string(),
+    }
 }
 
 /// What a command says of the triage it judged with, on stderr.

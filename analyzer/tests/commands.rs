@@ -979,6 +979,20 @@ fn warnings_get_classes_rounds_and_the_interactive_share() {
     );
 }
 
+/// Issue 69: `show --diverged` on a metamorphic campaign prints the follow-ups whose relation did
+/// not hold (the committed campaign has two), each with its parent, its transformations and the
+/// warning, and no follow-up that kept its relations.
+#[test]
+fn show_diverged_prints_the_metamorphic_warnings_with_their_transformations() {
+    let out = ok(&["show", p(&trace(METAMORPHIC)), "--diverged", "--limit", "50"]);
+    let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("session ")).collect();
+    assert_eq!(heads.len(), 2, "{out}");
+    assert!(heads.iter().all(|h| h.contains("outcome Violated")), "{out}");
+    assert_eq!(out.matches("\nwarning: ").count(), 2, "{out}");
+    assert_eq!(out.matches("\nfollow-up of ").count(), 2, "{out}");
+    assert!(out.contains("\ntransformation: "), "{out}");
+}
+
 #[test]
 fn show_prints_sessions_by_id_or_position_and_refuses_unknown_ones() {
     let out = ok(&["show", p(&trace(FIREFOX)), "--diverged", "--limit", "2"]);

@@ -139,7 +139,7 @@ pub(crate) fn show(a: ShowArgs) -> Result<ExitCode> {
             || sessions
                 .iter()
                 .any(|w| *w == s.id.to_string() || *w == i.to_string());
-        if !wanted || (diverged && s.divergence.is_none()) {
+        if !wanted || (diverged && s.divergence.is_none() && s.warnings.is_empty()) {
             continue;
         }
         if shown == limit {

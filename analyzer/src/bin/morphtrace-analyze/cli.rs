@@ -167,7 +167,8 @@ pub(crate) struct ShowArgs {
     pub(crate) archive: PathBuf,
     /// Session ids (16 hex digits) or positions in the archive (0-based); all if none.
     pub(crate) sessions: Vec<String>,
-    /// Only sessions that diverged.
+    /// Only sessions that diverged or warned: a divergence between engines, or a metamorphic
+    /// relation that did not hold.
     #[arg(long)]
     pub(crate) diverged: bool,
     /// At most this many sessions.
