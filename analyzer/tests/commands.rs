@@ -984,10 +984,19 @@ fn warnings_get_classes_rounds_and_the_interactive_share() {
 /// warning, and no follow-up that kept its relations.
 #[test]
 fn show_diverged_prints_the_metamorphic_warnings_with_their_transformations() {
-    let out = ok(&["show", p(&trace(METAMORPHIC)), "--diverged", "--limit", "50"]);
+    let out = ok(&[
+        "show",
+        p(&trace(METAMORPHIC)),
+        "--diverged",
+        "--limit",
+        "50",
+    ]);
     let heads: Vec<&str> = out.lines().filter(|l| l.starts_with("session ")).collect();
     assert_eq!(heads.len(), 2, "{out}");
-    assert!(heads.iter().all(|h| h.contains("outcome Violated")), "{out}");
+    assert!(
+        heads.iter().all(|h| h.contains("outcome Violated")),
+        "{out}"
+    );
     assert_eq!(out.matches("\nwarning: ").count(), 2, "{out}");
     assert_eq!(out.matches("\nfollow-up of ").count(), 2, "{out}");
     assert!(out.contains("\ntransformation: "), "{out}");

@@ -441,7 +441,10 @@ fn first_apart(a: &[Divergence], b: &[Divergence]) -> Option<(usize, String, Str
             );
             if let Some(o) = other.filter(|o| o.detail == d.detail) {
                 if o.sides != d.sides {
-                    s.push_str(" (the answers differ in what the detail does not say)");
+                    s.push_str(&format!(
+                        " (the answers differ in what the detail does not say: {})",
+                        sides_apart(&d.sides, &o.sides)
+                    ));
                 } else if o.continued.is_some() != d.continued.is_some() {
                     let went = if d.continued.is_some() {
                         "gone past"
@@ -455,6 +458,41 @@ fn first_apart(a: &[Divergence], b: &[Divergence]) -> Option<(usize, String, Str
         }
     };
     Some((i, say(a.get(i), b.get(i)), say(b.get(i), a.get(i))))
+}
+
+/// Where two runs' answers to one diverging action first differ, for a person to see why the
+/// session was not repeatable: the engine and a few characters around the first difference of
+/// each run's answer (as `Debug` prints it), this run's first.
+fn sides_apart(
+    a: &[morphtrace_schema::DivergenceSide],
+    b: &[morphtrace_schema::DivergenceSide],
+) -> String {
+    let Some((x, y)) = a.iter().zip(b).find(|(x, y)| x != y) else {
+        return format!("{} answers then, {} again", a.len(), b.len());
+    };
+    let (p, q) = (format!("{:?}", x.output), format!("{:?}", y.output));
+    let at = p
+        .char_indices()
+        .zip(q.chars())
+        .find(|((_, c), d)| c != d)
+        .map_or(p.len().min(q.len()), |((i, _), _)| i);
+    let around = |t: &str| {
+        let mut from = at.saturating_sub(60).min(t.len());
+        while !t.is_char_boundary(from) {
+            from -= 1;
+        }
+        let mut to = (at + 60).min(t.len());
+        while !t.is_char_boundary(to) {
+            to += 1;
+        }
+        format!("…{}…", &t[from..to])
+    };
+    format!(
+        "engine #{}'s, `{}` then, `{}` again",
+        x.engine.0,
+        around(&p),
+        around(&q)
+    )
 }
 
 /// Records one task; never fails: harness problems become the session's outcome.
@@ -603,5 +641,26 @@ mod tests {
         assert!(first.ends_with("x (gone past)"), "{first}");
         assert!(second.ends_with("x (stopped at)"), "{second}");
         assert_eq!(first_apart(&a[..1], &[]).unwrap().2, "none");
+    }
+
+    /// Alike details, answers apart: the rejection shows where the answers part, so that a
+    /// session that is not repeatable can be explained without recording it again.
+    #[test]
+    fn answers_apart_under_one_detail_are_shown_where_they_part() {
+        let a = [divergence(2, "x", false)];
+        let mut b = a.clone();
+        b[0].sides[0].output = Some(morphtrace_schema::Output::Error {
+            message: "y".into(),
+        });
+        let (_, first, second) = first_apart(&a, &b).unwrap();
+        assert_eq!(
+            first,
+            "breakpoint-location at action 2: x (the answers differ in what the detail does not \
+             say: engine #0's, `…Some(Error { message: \"x\" })…` then, `…Some(Error { message: \"y\" })…` again)"
+        );
+        assert!(
+            second.contains("`…Some(Error { message: \"y\" })…` then"),
+            "{second}"
+        );
     }
 }
