@@ -528,24 +528,8 @@ fn to_parent_output(o: &Output, x: &Expectation) -> Result<Option<Output>, Strin
     let mut out = to_parent_places(o, x)?;
     // Functions' defining lines too, as the pauses' places.
     let to = |line: u32| x.map.to_parent(Location::new(line, 0)).map(|l| l.line);
-    match &mut out {
-        Some(Output::Paused(p)) => {
-            for v in p
-                .stack
-                .iter_mut()
-                .flat_map(|f| &mut f.scopes)
-                .flat_map(|s| &mut s.variables)
-            {
-                v.value.map_function_lines(&to);
-            }
-            if let Some(e) = &mut p.exception {
-                e.map_function_lines(&to);
-            }
-        }
-        Some(Output::Evaluated { value, .. }) | Some(Output::VariableSet { value, .. }) => {
-            value.map_function_lines(&to)
-        }
-        _ => {}
+    if let Some(o) = &mut out {
+        o.map_function_lines(&to);
     }
     Ok(out)
 }

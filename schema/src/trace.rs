@@ -493,6 +493,30 @@ impl Output {
             Output::VariableSet { .. } => "variableSet",
         }
     }
+
+    /// Moves the defining lines of the functions among the values this answer shows by `to`
+    /// (`Value::map_function_lines`), leaving out those `to` has no line for.
+    pub fn map_function_lines(&mut self, to: &impl Fn(u32) -> Option<u32>) {
+        match self {
+            Output::Paused(p) => {
+                for v in p
+                    .stack
+                    .iter_mut()
+                    .flat_map(|f| &mut f.scopes)
+                    .flat_map(|s| &mut s.variables)
+                {
+                    v.value.map_function_lines(to);
+                }
+                if let Some(e) = &mut p.exception {
+                    e.map_function_lines(to);
+                }
+            }
+            Output::Evaluated { value, .. } | Output::VariableSet { value, .. } => {
+                value.map_function_lines(to)
+            }
+            _ => {}
+        }
+    }
 }
 
 /// One event of a trace, with its time since the session started (excluded from determinism checks).
