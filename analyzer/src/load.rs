@@ -1043,12 +1043,12 @@ impl Ctx<'_> {
                                 _ => None,
                             })
                             .collect();
-                        let stacks: Vec<_> = paused.iter().map(|(_, s)| s.clone()).collect();
-                        let named: Vec<String> = paused
-                            .iter()
-                            .zip(self.memo.get(p).named_by_inference(&stacks))
-                            .filter(|(_, named)| *named)
-                            .map(|((e, _), _)| self.label(*e))
+                        let named: Vec<String> = self
+                            .memo
+                            .get(p)
+                            .named_by_inference(&paused)
+                            .into_iter()
+                            .map(|e| self.label(e))
                             .collect();
                         (!named.is_empty()).then(|| named.join("+"))
                     }

@@ -95,43 +95,43 @@ impl LineNodes {
             .any(|b| b.line == at.line && (at.column == b.column || at.column == b.column + 1))
     }
 
-    /// How the program binds `name` (see [`Binding::describe`]); `None` when the program was
-    /// not analyzed.
-    /// For each of the engines' stacks at one pause (each frame's function name and place),
-    /// whether it names the frames the engines name apart as a debugger may name a function
-    /// ECMAScript leaves without a name: the stacks have one depth, some frame is named apart,
-    /// and at each such frame the function (at this stack's place for it) is unnamed by
-    /// ECMAScript and this stack shows no name there or one inferred from the assignments
-    /// around it (`names::FunctionNames::inferred`). A frame of a function the program names
-    /// shown otherwise, or a name from elsewhere, is no such naming.
-    pub fn named_by_inference(
+    /// Of the engines' stacks at one pause (each engine with its frames' function names and
+    /// places), the engines whose stack names the frames the engines name apart as a debugger
+    /// may name a function ECMAScript leaves without a name: the stacks have one depth, some
+    /// frame is named apart, and at each such frame the function (at this stack's place for it)
+    /// is unnamed by ECMAScript and this stack shows no name there or one inferred from the
+    /// assignments around it (`names::FunctionNames::inferred`). A frame of a function the
+    /// program names shown otherwise, or a name from elsewhere, is no such naming.
+    pub fn named_by_inference<E: Copy>(
         &self,
-        stacks: &[Vec<(&str, morphtrace_schema::Location)>],
-    ) -> Vec<bool> {
-        let no = vec![false; stacks.len()];
-        let (Some(f), Some(first)) = (self.functions.as_ref(), stacks.first()) else {
-            return no;
+        stacks: &[(E, Vec<(&str, morphtrace_schema::Location)>)],
+    ) -> Vec<E> {
+        let (Some(f), Some((_, first))) = (self.functions.as_ref(), stacks.first()) else {
+            return Vec::new();
         };
-        if stacks.iter().any(|s| s.len() != first.len()) {
-            return no;
+        if stacks.iter().any(|(_, s)| s.len() != first.len()) {
+            return Vec::new();
         }
         let apart: Vec<usize> = (0..first.len())
-            .filter(|&i| stacks.iter().any(|s| s[i].0 != first[i].0))
+            .filter(|&i| stacks.iter().any(|(_, s)| s[i].0 != first[i].0))
             .collect();
         if apart.is_empty() {
-            return no;
+            return Vec::new();
         }
         stacks
             .iter()
-            .map(|s| {
+            .filter(|(_, s)| {
                 apart.iter().all(|&i| {
                     let (name, at) = s[i];
                     f.anonymous_at(at) == Some(true) && (name.is_empty() || f.inferred(at, name))
                 })
             })
+            .map(|(e, _)| *e)
             .collect()
     }
 
+    /// How the program binds `name` (see [`Binding::describe`]); `None` when the program was
+    /// not analyzed.
     pub fn binding(&self, name: &str) -> Option<String> {
         self.parsed().then(|| {
             self.bindings

@@ -144,12 +144,10 @@ impl Lockstep<'_> {
                 _ => None,
             })
             .collect();
-        let stacks: Vec<_> = paused.iter().map(|(_, s)| s.clone()).collect();
-        let named_by_inference: Vec<String> = paused
-            .iter()
-            .zip(nodes.named_by_inference(&stacks))
-            .filter(|(_, named)| *named)
-            .map(|((e, _), _)| label(*e))
+        let named_by_inference: Vec<String> = nodes
+            .named_by_inference(&paused)
+            .into_iter()
+            .map(label)
             .collect();
         let placements = morphtrace_schema::fact::placements(
             d.sides.iter().map(|s| {
