@@ -68,8 +68,10 @@ fn reduce(archive: &Path, class: &str, bundle: &Path) -> PathBuf {
             "0",
             "--class",
             class,
+            // A cap, not the time it takes: C-Vise stops once no pass shrinks the program. 30 s
+            // left it no candidate on a machine running two test binaries at once.
             "--budget",
-            "30",
+            "120",
             "--out",
         ])
         .arg(bundle)

@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Runs every test binary of the workspace as `cargo test --workspace` would, but two binaries at
+a time (lanes) instead of one after another. Called by scripts/test.sh.
+
+Why: one binary alone leaves part of the machine idle (the engine tests take one engine at a time:
+tests/debuggers.rs used 1.2 of 2 cores, tests/hostile.rs 1.3, measured with /usr/bin/time); two
+lanes keep both cores busy. Binaries start slowest first (the longest-processing-time order), so
+that the two lanes end close together.
+
+Usage: test-lanes.py [CARGO ARGS] [-- TEST BINARY ARGS]
+  CARGO ARGS go to `cargo test --no-run` (e.g. --locked); --no-fail-fast keeps scheduling binaries
+  after one fails (by default, as cargo does, no binary starts after a failure). TEST BINARY ARGS
+  go to every binary (a name filter, --nocapture, --test-threads N).
+  MORPHTRACE_TEST_LANES sets the number of lanes (default 2; 1 runs the binaries one at a time).
+"""
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+# Slowest first, as measured (docs/benchmarks.md, "Where the test suite's time goes"); binaries
+# not named here start after these, in cargo's order.
+SLOWEST = [
+    "debuggers",
+    "campaigns",
+    "hostile",
+    "metamorphic",
+    "python",
+    "coverage",
+    "coverage_py",
+    "genmorph",
+    "versions",
+    "shards",
+]
+
+
+def binaries(cargo_args):
+    """(name, executable, package directory) of every test binary, built by cargo."""
+    cmd = ["cargo", "test", "--workspace", "--no-run", "--message-format=json-render-diagnostics"]
+    cmd += [a for a in cargo_args if a != "--no-fail-fast"]
+    built = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
+    if built.returncode != 0:
+        sys.exit(built.returncode)
+    found = []
+    for line in built.stdout.splitlines():
+        try:
+            m = json.loads(line)
+        except ValueError:
+            continue
+        if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
+            kind = m["target"]["kind"][0]
+            name = m["target"]["name"] if kind == "test" else f"{m['target']['name']} ({kind})"
+            found.append((name, m["executable"], os.path.dirname(m["manifest_path"])))
+    rank = {n: i for i, n in enumerate(SLOWEST)}
+    found.sort(key=lambda b: rank.get(b[0], len(SLOWEST)))
+    return found
+
+
+def main():
+    args = sys.argv[1:]
+    cut = args.index("--") if "--" in args else len(args)
+    cargo_args, test_args = args[:cut], args[cut + 1 :]
+    fail_fast = "--no-fail-fast" not in cargo_args
+    lanes = max(1, int(os.environ.get("MORPHTRACE_TEST_LANES", "2")))
+    todo = binaries(cargo_args)
+    t0 = time.monotonic()
+    lock = threading.Lock()
+    results = []  # (name, seconds, exit code)
+
+    def run_one(name, exe, cwd):
+        env = dict(os.environ, CARGO_MANIFEST_DIR=cwd)
+        start = time.monotonic()
+        p = subprocess.run(
+            [exe] + test_args,
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+        )
+        took = time.monotonic() - start
+        with lock:
+            results.append((name, took, p.returncode))
+            state = "ok" if p.returncode == 0 else f"FAILED (exit {p.returncode})"
+            print(f"\n==== {name}: {state}, {took:.0f} s ({os.path.relpath(exe)})", flush=True)
+            sys.stdout.write(p.stdout.decode("utf-8", "replace"))
+            sys.stdout.flush()
+
+    def lane():
+        while True:
+            with lock:
+                if not todo or (fail_fast and any(rc != 0 for _, _, rc in results)):
+                    return
+                name, exe, cwd = todo.pop(0)
+            run_one(name, exe, cwd)
+
+    threads = [threading.Thread(target=lane) for _ in range(lanes)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    # Doc tests (none today): cargo builds and runs them itself.
+    doc = ["cargo", "test", "--workspace", "--doc"] + [a for a in cargo_args if a != "--no-fail-fast"]
+    doc = subprocess.run(doc + (["--"] + test_args if test_args else []))
+    results.append(("doc tests", 0.0, doc.returncode))
+    print(f"\n==== {len(results)} test runs in {time.monotonic() - t0:.0f} s on {lanes} lanes:")
+    for name, took, rc in sorted(results, key=lambda r: -r[1]):
+        print(f"  {took:6.0f} s  {name}{'' if rc == 0 else '  FAILED'}")
+    failed = [n for n, _, rc in results if rc != 0]
+    skipped = [b[0] for b in todo]
+    if skipped:
+        print(f"not run after a failure (--no-fail-fast runs them): {', '.join(skipped)}")
+    if failed:
+        print(f"error: {len(failed)} test run(s) failed: {', '.join(failed)}", file=sys.stderr)
+        sys.exit(101)
+
+
+if __name__ == "__main__":
+    main()
