@@ -575,7 +575,10 @@ impl Rule {
             .placed_at_own_positions
             .is_none_or(|p| placed_at_own_positions(&m.placements) == Some(p));
         let held = !(m.out_of_step && self.excuses());
-        if !key_ok || !binding_ok || !computes_ok || !place_ok || !own_ok || !held {
+        // Two tiers of one engine (`node@20.20.2` against `node@20.20.2+jitless`) differ by no
+        // design between families: only a rule that names a tier judges them.
+        let tier_ok = !tiers_of_one_engine(&m.engines) || self.names_a_tier();
+        if !tier_ok || !key_ok || !binding_ok || !computes_ok || !place_ok || !own_ok || !held {
             return None;
         }
         // A divergence's remarks are typed facts, matched apart; the pattern reads the rest.
@@ -661,6 +664,18 @@ impl Rule {
         }
     }
 
+    /// Whether the rule names an engine's tier or variant (`node@*+jitless`) on each side: the
+    /// only rules that judge a difference between two tiers of one engine.
+    fn names_a_tier(&self) -> bool {
+        !self.engines.is_empty()
+            && !self.against.is_empty()
+            && self
+                .engines
+                .iter()
+                .chain(&self.against)
+                .any(|p| p.contains('+'))
+    }
+
     /// Excuses a difference (by design, a representation) or withholds judgment on it (not
     /// comparable): either way no fault is reported, so such a rule must carry evidence, an
     /// example and a near miss, and never judges a member whose account did not hold.
@@ -679,6 +694,19 @@ pub struct Triage {
     pub path: Option<PathBuf>,
     /// The file's text as read.
     pub text: String,
+}
+
+/// Whether `engines` (labels) are one engine under different execution tiers or variants: labels
+/// alike but for what follows a `+` (`node@20.20.2+jitless`, `debugpy@1.8.17+python`), not all
+/// the same.
+pub fn tiers_of_one_engine(engines: &[String]) -> bool {
+    let base = |e: &str| e.split_once('+').map_or(e, |(b, _)| b).to_string();
+    match engines.split_first() {
+        Some((first, rest)) if !rest.is_empty() => {
+            rest.iter().all(|e| base(e) == base(first)) && rest.iter().any(|e| e != first)
+        }
+        _ => false,
+    }
 }
 
 /// `|` separates alternatives; `*` matches any run of characters; everything else literally,
@@ -1114,6 +1142,74 @@ near_misses = [{ key = { kind = "breakpoint-location" }, detail = "breakpoint at
             .unwrap_err()
             .to_string();
         assert!(err.contains("placed_at_own_positions"), "{err}");
+    }
+
+    #[test]
+    fn two_tiers_of_one_engine_are_judged_only_by_a_rule_that_names_a_tier() {
+        let text = r#"
+[[class]]
+family = "divergence"
+key = { kind = "variables" }
+engines = ["node"]
+verdict = "engine-bug"
+note = "V8 shows s wrong"
+
+[[class]]
+family = "divergence"
+key = { kind = "variables" }
+verdict = "representation"
+note = "either engine writes s its way"
+evidence = ["x"]
+examples = [{ key = { kind = "variables" }, detail = "s: 1 vs 2", engines = ["a", "b"] }]
+near_misses = [{ key = { kind = "stack" }, detail = "s: 1 vs 2", engines = ["a", "b"] }]
+
+[[class]]
+family = "divergence"
+key = { kind = "variables" }
+engines = ["node@*+jitless"]
+against = ["node"]
+verdict = "engine-bug"
+note = "Ignition shows s wrong"
+"#;
+        let t = Triage::parse(text, Path::new("t.toml")).unwrap();
+        let m = |engines: &[&str]| Member {
+            key: [("kind".to_string(), "variables".to_string())].into(),
+            detail: "s: 1 vs 2".into(),
+            engines: engines.iter().map(|e| e.to_string()).collect(),
+            ..Member::default()
+        };
+        // Node against Firefox: the family's rule judges.
+        assert_eq!(
+            t.first_judging(
+                &m(&["node@20.20.2", "firefox@153.8.0esr"]),
+                Family::Divergence
+            ),
+            Some(0)
+        );
+        // Two tiers of one Node: neither the family's rule nor the one naming no engine; the
+        // rule that names the tier pair does, and only that pair.
+        let tiers = m(&["node@20.20.2", "node@20.20.2+jitless"]);
+        assert!(tiers_of_one_engine(&tiers.engines));
+        assert_eq!(t.first_judging(&tiers, Family::Divergence), Some(2));
+        let other = m(&["node@20.20.2", "node@20.20.2+turbofan"]);
+        assert_eq!(t.first_judging(&other, Family::Divergence), None);
+        // Two tracers of one debugpy are two variants of one engine too; two versions are not.
+        assert!(tiers_of_one_engine(&[
+            "debugpy@1.8.17+cython".into(),
+            "debugpy@1.8.17+python".into()
+        ]));
+        assert!(!tiers_of_one_engine(&[
+            "node@22.1.0".into(),
+            "node@24.2.0".into()
+        ]));
+        assert!(!tiers_of_one_engine(&[
+            "node@22.1.0".into(),
+            "node@22.1.0".into()
+        ]));
+        assert_eq!(
+            t.first_judging(&m(&["node@22.1.0", "node@24.2.0"]), Family::Divergence),
+            Some(0)
+        );
     }
 
     #[test]

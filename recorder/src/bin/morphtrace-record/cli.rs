@@ -337,7 +337,9 @@ pub(crate) struct EngineArgs {
     /// `deno`, `deno@2.7`, `bun`, `bun@1.4`; Python's `debugpy` (`debugpy+python`: pydevd's pure-Python tracer; `debugpy+sysmon=PY`: its sys.monitoring backend, on a Python 3.12+),
     /// `pdb`; coverage profilers `gcov`, `llvm-cov`, `v8`, `coverage.py` (its C tracer;
     /// `coverage.py+pytrace`, `coverage.py+sysmon` its other cores, `coverage.py=/path/to/python`
-    /// another interpreter). Repeat for several.
+    /// another interpreter). A JS engine under another execution tier: `node+jitless`,
+    /// `chromium@123+turbofan`, `firefox+nojit`, `bun+nojit` (`engines` lists the tiers).
+    /// Repeat for several.
     #[arg(long = "engine", required = true, value_parser = EngineSpec::parse)]
     pub(crate) engines: Vec<EngineSpec>,
     /// Parallel workers, each with its own engines.

@@ -53,6 +53,20 @@ pub(crate) async fn engines(a: EnginesArgs) -> Result<ExitCode> {
          their versions, `--engine KIND@VERSION` installs one into {})",
         cache::root().display()
     );
+    // Execution tiers: how each JS engine above can run apart from its default.
+    println!(
+        "execution tiers (`--engine KIND+TIER`, e.g. node+jitless; each is checked when it \
+         launches; two tiers of one engine are judged by no family's rules):"
+    );
+    for (kinds, kind) in [
+        ("node, deno, chromium", EngineKind::Node),
+        ("firefox", EngineKind::Firefox),
+        ("bun", EngineKind::Bun),
+    ] {
+        for t in engines::tier::of(&kind) {
+            println!("  {kinds:<22} +{:<10} {} ({})", t.name, t.what, t.set());
+        }
+    }
     // Coverage profilers: versions from the tools themselves.
     use morphtrace_recorder::cod::c_profilers::{CProfiler, CTools};
     for (name, p) in [("gcov", CProfiler::Gcov), ("llvm-cov", CProfiler::LlvmCov)] {

@@ -8,6 +8,7 @@
 //! the debugger only when it runs, and a breakpoint set before that has no location to report.
 
 use crate::debugger::engines::prepared::Prepared;
+use crate::debugger::engines::tier::Tier;
 use crate::debugger::engines::DieWithParent;
 use crate::debugger::inspector::{Connection, InspectorEvent};
 use crate::debugger::jsc::{JscSession, Opened};
@@ -36,6 +37,8 @@ pub struct Waiting {
 
 struct Runtime {
     exe: PathBuf,
+    /// An execution tier's JavaScriptCore options (`BUN_JSC_…`), empty for the default.
+    env: Vec<(String, String)>,
     dir: tempfile::TempDir,
     prelude: bool,
     call_timeout: Duration,
@@ -66,11 +69,39 @@ async fn output_of(exe: &Path, args: &[&str]) -> Option<String> {
 /// installs, and no transpiler cache written to disk.
 const FLAGS: &[&str] = &["--no-install"];
 
+/// Whether this Bun's JavaScriptCore takes the tier's options: with `dumpOptions` it lists the
+/// options set apart from their defaults (on stderr); an option it does not know is not there,
+/// and the tier would be the default under another name.
+async fn jsc_takes(exe: &Path, tier: &Tier) -> Result<(), String> {
+    let out = Command::new(exe)
+        .args(["-e", "0"])
+        .envs(tier.env())
+        .env("BUN_JSC_dumpOptions", "1")
+        .output()
+        .await
+        .map_err(|e| e.to_string())?;
+    let listed = String::from_utf8_lossy(&out.stderr);
+    for (name, _) in tier.env() {
+        let option = name.trim_start_matches("BUN_JSC_");
+        if !listed
+            .lines()
+            .any(|l| l.trim_start().starts_with(&format!("{option}=")) && l.contains("(default:"))
+        {
+            return Err(format!(
+                "bun+{}: this JavaScriptCore does not take {name} (BUN_JSC_dumpOptions lists no {option})",
+                tier.name
+            ));
+        }
+    }
+    Ok(())
+}
+
 impl BunEngine {
     pub async fn launch(
         exe: PathBuf,
         opts: CaptureOptions,
         prepared: usize,
+        tier: Option<&'static Tier>,
     ) -> Result<BunEngine, DebuggerError> {
         let fail = |reason: String| DebuggerError::Launch {
             engine: format!("bun ({})", exe.display()),
@@ -90,23 +121,29 @@ impl BunEngine {
             .map_err(|e| fail(e.to_string()))?;
         std::fs::write(dir.path().join("launcher.js"), LAUNCHER)
             .map_err(|e| fail(e.to_string()))?;
+        let env = tier.map(Tier::env).unwrap_or_default();
+        if let Some(t) = tier {
+            jsc_takes(&exe, t).await.map_err(fail)?;
+        }
         let mut details = vec![
             ("flags".into(), FLAGS.join(" ")),
             crate::debugger::determinism::detail(opts.prelude),
         ];
+        details.extend(tier.map(Tier::detail));
         if let Some(p) = super::cache::package_of(&exe) {
             details.push(("package".into(), p));
         }
         let desc = EngineDescriptor {
             kind: EngineKind::Bun,
             executable: exe.display().to_string(),
-            version,
+            version: super::tier::version(version, tier),
             protocol: Protocol::WebKitInspector,
             engine_version: webkit,
             details,
         };
         let runtime = Arc::new(Runtime {
             exe,
+            env,
             dir,
             prelude: opts.prelude,
             call_timeout: opts.call_timeout,
@@ -146,6 +183,7 @@ async fn start(rt: &Runtime) -> Result<Waiting, DebuggerError> {
         .current_dir(rt.dir.path())
         .env("NO_COLOR", "1")
         .env("BUN_RUNTIME_TRANSPILER_CACHE_PATH", "0")
+        .envs(rt.env.iter().map(|(k, v)| (k, v)))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())

@@ -9,6 +9,7 @@ use crate::debugger::cdp::{
     enable_debugger, syntax_error, CdpSession, Connection, Flavor, InspectorError, InspectorEvent,
     Leftover, Teardown,
 };
+use crate::debugger::engines::tier::Tier;
 use crate::debugger::engines::DieWithParent;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use async_trait::async_trait;
@@ -24,6 +25,8 @@ use tokio::task::JoinHandle;
 
 pub struct ChromiumEngine {
     exe: PathBuf,
+    /// The execution tier's V8 flags (empty: the default tier).
+    js_flags: &'static [&'static str],
     desc: EngineDescriptor,
     opts: CaptureOptions,
     browser: Option<Browser>,
@@ -235,7 +238,8 @@ impl Drop for Profile {
 }
 
 impl Browser {
-    async fn launch(exe: &Path) -> Result<Browser, DebuggerError> {
+    /// `js_flags`: V8 flags (an execution tier's), empty for none.
+    async fn launch(exe: &Path, js_flags: &[&str]) -> Result<Browser, DebuggerError> {
         let fail = |reason: String| DebuggerError::Launch {
             engine: format!("chromium ({})", exe.display()),
             reason,
@@ -269,6 +273,7 @@ impl Browser {
                 "--remote-debugging-port=0",
             ])
             .arg(format!("--user-data-dir={}", profile.path().display()))
+            .args((!js_flags.is_empty()).then(|| format!("--js-flags={}", js_flags.join(" "))))
             .arg("about:blank")
             .stdin(Stdio::null())
             .stdout(Stdio::null())
@@ -313,8 +318,10 @@ impl ChromiumEngine {
         exe: PathBuf,
         opts: CaptureOptions,
         ready_targets: usize,
+        tier: Option<&'static Tier>,
     ) -> Result<ChromiumEngine, DebuggerError> {
-        let browser = Browser::launch(&exe).await?;
+        let js_flags = tier.map(Tier::v8_flags).unwrap_or_default();
+        let browser = Browser::launch(&exe, js_flags).await?;
         let v = browser
             .conn
             .call(None, "Browser.getVersion", json!({}), opts.call_timeout)
@@ -326,12 +333,20 @@ impl ChromiumEngine {
         let s = |k: &str| v.get(k).and_then(Json::as_str).unwrap_or("").to_string();
         let product = s("product");
         let version = product.rsplit('/').next().unwrap_or(&product).to_string();
+        // The major version below is read before the tier's suffix.
+        let major: u32 = version
+            .split('.')
+            .next()
+            .and_then(|m| m.parse().ok())
+            .unwrap_or(0);
+        let version = super::tier::version(version, tier);
         let mut details = vec![
             ("product".into(), product),
             ("protocolVersion".into(), s("protocolVersion")),
             ("userAgent".into(), s("userAgent")),
             crate::debugger::determinism::detail(opts.prelude),
         ];
+        details.extend(tier.map(Tier::detail));
         if let Some(p) = super::cache::package_of(&exe) {
             details.push(("package".into(), p));
         }
@@ -344,15 +359,10 @@ impl ChromiumEngine {
             details,
         };
         let (recycle, recycled) = mpsc::unbounded_channel();
-        let major: u32 = desc
-            .version
-            .split('.')
-            .next()
-            .and_then(|m| m.parse().ok())
-            .unwrap_or(0);
         let reuse = major >= 110;
         Ok(ChromiumEngine {
             exe,
+            js_flags,
             desc,
             opts,
             browser: Some(browser),
@@ -410,7 +420,7 @@ impl ChromiumEngine {
         if !alive {
             self.drain();
             self.browser = None;
-            self.browser = Some(Browser::launch(&self.exe).await?);
+            self.browser = Some(Browser::launch(&self.exe, self.js_flags).await?);
         }
         self.browser
             .as_ref()
@@ -515,7 +525,7 @@ impl Engine for ChromiumEngine {
             // Killed, not closed: its helpers (a renderer may be stuck in the program) go too.
             crate::child::wait_exited(&helpers, Duration::ZERO).await;
         }
-        self.browser = Some(Browser::launch(&self.exe).await?);
+        self.browser = Some(Browser::launch(&self.exe, self.js_flags).await?);
         Ok(())
     }
 

@@ -4,6 +4,7 @@
 //! logs an end marker (docs/debugger-protocols.md §3.3, §3.5).
 
 use crate::debugger::determinism;
+use crate::debugger::engines::tier::Tier;
 use crate::debugger::engines::DieWithParent;
 use crate::debugger::rdp::session::{
     page_error, parse_positions, resources, where_location, FirstPause, Link,
@@ -173,6 +174,7 @@ impl Browser {
         t: Duration,
         persistent: bool,
         prelude: bool,
+        tier: Option<&'static Tier>,
     ) -> Result<Browser, DebuggerError> {
         let fail = |reason: String| DebuggerError::Launch {
             engine: format!("firefox ({})", exe.display()),
@@ -182,7 +184,8 @@ impl Browser {
             .prefix("morphtrace-firefox-")
             .tempdir()
             .map_err(|e| fail(format!("profile directory: {e}")))?;
-        std::fs::write(profile.path().join("user.js"), USER_JS)
+        let user_js = format!("{USER_JS}{}", tier.map(Tier::user_js).unwrap_or_default());
+        std::fs::write(profile.path().join("user.js"), user_js)
             .map_err(|e| fail(format!("profile: {e}")))?;
         let prelude = if prelude {
             let path = profile.path().join(determinism::URL);
@@ -239,6 +242,9 @@ impl Browser {
         let link = establish(port, t, !persistent, b.prelude.as_deref())
             .await
             .map_err(|e| fail(e.to_string()))?;
+        if let Some(tier) = tier {
+            tier_holds(&link.conn, tier, t).await.map_err(fail)?;
+        }
         if persistent {
             b.link = Some(link);
         } else {
@@ -259,8 +265,40 @@ impl Browser {
     }
 }
 
+/// Whether the browser reads the tier's preferences as user.js set them, asked over the
+/// protocol (the root's preference actor): a preference renamed in another Firefox would
+/// otherwise leave the default tier running under the tier's name.
+async fn tier_holds(conn: &Connection, tier: &Tier, t: Duration) -> Result<(), String> {
+    let fail = |e: String| format!("firefox+{}: {e}", tier.name);
+    let root = conn
+        .request("root", "getRoot", json!({}), t)
+        .await
+        .map_err(|e| fail(e.to_string()))?;
+    let actor = root
+        .get("preferenceActor")
+        .and_then(Json::as_str)
+        .ok_or_else(|| fail("the root has no preference actor".into()))?;
+    for (name, want) in tier.prefs() {
+        let method = if matches!(*want, "true" | "false") {
+            "getBoolPref"
+        } else {
+            "getIntPref"
+        };
+        let got = conn
+            .request(actor, method, json!({ "value": name }), t)
+            .await
+            .map_err(|e| fail(format!("{name}: {e}")))?;
+        let got = got.get("value").map(Json::to_string).unwrap_or_default();
+        if got != *want {
+            return Err(fail(format!("{name} reads {got}, not {want}")));
+        }
+    }
+    Ok(())
+}
+
 pub struct FirefoxEngine {
     exe: PathBuf,
+    tier: Option<&'static Tier>,
     desc: EngineDescriptor,
     opts: CaptureOptions,
     policy: BreakpointPolicy,
@@ -307,22 +345,27 @@ impl FirefoxEngine {
         policy: BreakpointPolicy,
         persistent: bool,
         restart_every: usize,
+        tier: Option<&'static Tier>,
     ) -> Result<FirefoxEngine, DebuggerError> {
         let v = version(&exe).await;
-        let browser = Browser::launch(&exe, opts.call_timeout, persistent, opts.prelude).await?;
+        let browser =
+            Browser::launch(&exe, opts.call_timeout, persistent, opts.prelude, tier).await?;
+        let mut details = vec![
+            ("breakpointPolicy".into(), policy.name().into()),
+            crate::debugger::determinism::detail(opts.prelude),
+        ];
+        details.extend(tier.map(Tier::detail));
         let desc = EngineDescriptor {
             kind: EngineKind::Firefox,
             executable: exe.display().to_string(),
-            version: v.clone(),
+            version: super::tier::version(v.clone(), tier),
             protocol: Protocol::Rdp,
             engine_version: Some(format!("SpiderMonkey {v}")),
-            details: vec![
-                ("breakpointPolicy".into(), policy.name().into()),
-                crate::debugger::determinism::detail(opts.prelude),
-            ],
+            details,
         };
         Ok(FirefoxEngine {
             exe,
+            tier,
             desc,
             opts,
             policy,
@@ -358,6 +401,7 @@ impl FirefoxEngine {
                 self.opts.call_timeout,
                 self.persistent,
                 self.opts.prelude,
+                self.tier,
             )
             .await?,
         );

@@ -8,6 +8,7 @@ pub mod firefox;
 pub mod node;
 pub mod prepared;
 pub mod python;
+pub mod tier;
 
 use crate::debugger::{CaptureOptions, DebuggerError, Engine};
 use morphtrace_schema::EngineKind;
@@ -67,7 +68,9 @@ impl EngineSpec {
             variant: d
                 .details
                 .iter()
-                .find(|(k, _)| k == debugpy::TRACER || k == crate::cod::python::CORE)
+                .find(|(k, _)| {
+                    k == debugpy::TRACER || k == crate::cod::python::CORE || k == tier::DETAIL
+                })
                 .and_then(|(_, v)| v.split_whitespace().next())
                 .map(str::to_string),
         }
@@ -78,7 +81,9 @@ impl EngineSpec {
     /// demand into the engine cache, see [`cache`]; `jsc` names Bun too), `debugpy`,
     /// `debugpy+python` (pydevd's pure-Python tracer; `debugpy+cython`, the default, its
     /// compiled one), `debugpy=/path/to/python3`, `coverage.py` (its C tracer),
-    /// `coverage.py+pytrace`, `coverage.py+sysmon` (its other cores).
+    /// `coverage.py+pytrace`, `coverage.py+sysmon` (its other cores); a JS engine under another
+    /// execution tier: `node+jitless`, `chromium@123+turbofan`, `firefox+nojit`, `bun+nojit`
+    /// ([`tier`]).
     pub fn parse(s: &str) -> Result<EngineSpec, String> {
         let (kind, exe) = match s.split_once('=') {
             Some((k, e)) => (k, Some(PathBuf::from(e))),
@@ -157,13 +162,23 @@ impl EngineSpec {
                      Python 3.12 and later, `sysmon`"
                 ))
             }
-            (k, Some(v)) => return Err(format!("{k}+{v}: {k} runs one way only")),
+            // The JS engines' execution tiers (`node+jitless`).
+            (k, Some(v)) => {
+                tier::find(k, v)?;
+            }
         }
         Ok(EngineSpec {
             kind,
             executable,
             variant,
         })
+    }
+
+    /// The execution tier a JS engine runs under (`node+jitless`), `None` for its default.
+    pub fn tier(&self) -> Option<&'static tier::Tier> {
+        self.variant
+            .as_deref()
+            .and_then(|v| tier::find(&self.kind, v).ok())
     }
 
     /// `pool`: sessions prepared ahead of time (Chromium targets, Node processes); 0 = none.
@@ -174,8 +189,13 @@ impl EngineSpec {
     ) -> Result<Box<dyn Engine>, DebuggerError> {
         match self.kind {
             EngineKind::Chromium => Ok(Box::new(
-                chromium::ChromiumEngine::launch(self.executable.clone(), opts.clone(), pool)
-                    .await?,
+                chromium::ChromiumEngine::launch(
+                    self.executable.clone(),
+                    opts.clone(),
+                    pool,
+                    self.tier(),
+                )
+                .await?,
             )),
             EngineKind::Node | EngineKind::Deno => Ok(Box::new(
                 node::NodeEngine::launch(
@@ -183,11 +203,13 @@ impl EngineSpec {
                     self.executable.clone(),
                     opts.clone(),
                     pool,
+                    self.tier(),
                 )
                 .await?,
             )),
             EngineKind::Bun => Ok(Box::new(
-                bun::BunEngine::launch(self.executable.clone(), opts.clone(), pool).await?,
+                bun::BunEngine::launch(self.executable.clone(), opts.clone(), pool, self.tier())
+                    .await?,
             )),
             EngineKind::Debugpy => Ok(Box::new(
                 debugpy::DebugpyEngine::launch(
@@ -214,6 +236,7 @@ impl EngineSpec {
                     opts.breakpoint_policy,
                     pool > 0,
                     opts.restart_every,
+                    self.tier(),
                 )
                 .await?,
             )),

@@ -8,6 +8,7 @@ use crate::debugger::cdp::{
     enable_debugger, syntax_error, CdpSession, Connection, Flavor, InspectorEvent, Teardown,
 };
 use crate::debugger::engines::prepared::Prepared;
+use crate::debugger::engines::tier::Tier;
 use crate::debugger::engines::DieWithParent;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use async_trait::async_trait;
@@ -67,12 +68,13 @@ async fn output_of(exe: &Path, args: &[&str]) -> Option<String> {
 }
 
 impl NodeEngine {
-    /// `kind`: Node or Deno.
+    /// `kind`: Node or Deno; `tier`: the V8 flags of an execution tier, if one is asked for.
     pub async fn launch(
         kind: EngineKind,
         exe: PathBuf,
         opts: CaptureOptions,
         prepared: usize,
+        tier: Option<&'static Tier>,
     ) -> Result<NodeEngine, DebuggerError> {
         let name = if kind == EngineKind::Deno {
             "deno"
@@ -105,13 +107,16 @@ impl NodeEngine {
                     .map(str::to_string)
             };
             let version = word("deno ").ok_or_else(|| fail(format!("deno said {said:?}")))?;
-            let args = vec![
+            let mut args = vec![
                 "run".to_string(),
                 "--no-prompt".to_string(),
                 "--no-config".to_string(),
                 "--no-code-cache".to_string(),
                 "--inspect=127.0.0.1:0".to_string(),
             ];
+            if let Some(t) = tier {
+                args.push(format!("--v8-flags={}", t.v8_flags().join(",")));
+            }
             // DENO_DIR: one per process, see `start`.
             let env = Vec::new();
             let idle = "new Promise(function (r) { setTimeout(r, 0); })";
@@ -129,13 +134,19 @@ impl NodeEngine {
                 .unwrap_or(0);
             let mut args = permission_flags(&exe, major, dir.path()).await;
             args.push("--inspect=127.0.0.1:0".into());
+            if let Some(t) = tier {
+                v8_knows(&exe, t).await.map_err(fail)?;
+                args.extend(t.v8_flags().iter().map(|f| f.to_string()));
+            }
             let idle = "new Promise(function (r) { setImmediate(r); })";
             (version, v8, args, Vec::new(), idle)
         };
+        let version = super::tier::version(version, tier);
         let mut details = vec![
             ("flags".into(), args.join(" ")),
             crate::debugger::determinism::detail(opts.prelude),
         ];
+        details.extend(tier.map(Tier::detail));
         if let Some(p) = super::cache::package_of(&exe) {
             details.push(("package".into(), p));
         }
@@ -179,6 +190,27 @@ impl super::prepared::Waiting for Waiting {
     fn child(&mut self) -> &mut Child {
         &mut self.child
     }
+}
+
+/// Whether this Node's V8 has the tier's flags (`node --v8-options`): V8 names a flag it does not
+/// know only in a warning, and the tier would then be the default under another name.
+async fn v8_knows(exe: &Path, tier: &Tier) -> Result<(), String> {
+    let options = output_of(exe, &["--v8-options"])
+        .await
+        .ok_or("`node --v8-options` failed")?;
+    for flag in tier.v8_flags() {
+        let name = flag.trim_start_matches("--");
+        if !options
+            .lines()
+            .any(|l| l.trim_start().starts_with(&format!("--{name} ")))
+        {
+            return Err(format!(
+                "this V8 has no {flag} (node --v8-options): no tier {} here",
+                tier.name
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Node's permission model where the inspector works with it: the program then cannot touch the
