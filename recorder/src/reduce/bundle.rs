@@ -201,6 +201,7 @@ pub fn write_bundle(
                 "breakpointPolicy": d.details.iter()
                     .find(|(k, _)| k == "breakpointPolicy")
                     .map(|(_, v)| v.as_str()),
+                "tier": tier_spec(d),
             })).collect::<Vec<_>>(),
         });
         write_reproducer(dir, &spec, case.prelude, &[&r.actions])?;
@@ -452,6 +453,7 @@ pub fn write_metamorphic_bundle(
                 "kind": d.kind.to_string(),
                 "label": d.label(),
                 "executable": d.executable,
+                "tier": tier_spec(d),
             }],
             "runs": [
                 {"program": "program.js", "actions": "actions.json", "step": follow.parent_step},
@@ -546,4 +548,26 @@ pub fn write_metamorphic_bundle(
         );
     }
     std::fs::write(dir.join("README.md"), md)
+}
+
+/// The execution tier an engine ran under (`node+jitless`), as the reproducer sets it: V8 flags
+/// (Node's command line, Chromium's `--js-flags`), Firefox preferences, JavaScriptCore options
+/// in Bun's environment; `null` for the default tier.
+fn tier_spec(d: &morphtrace_schema::EngineDescriptor) -> serde_json::Value {
+    use crate::debugger::engines::tier;
+    let Some(t) = d
+        .details
+        .iter()
+        .find(|(k, _)| k == tier::DETAIL)
+        .and_then(|(_, v)| v.split_whitespace().next())
+        .and_then(|name| tier::find(&d.kind, name).ok())
+    else {
+        return serde_json::Value::Null;
+    };
+    serde_json::json!({
+        "name": t.name,
+        "v8Flags": t.v8_flags(),
+        "prefs": t.prefs().iter().map(|(k, v)| (k.to_string(), serde_json::json!(v))).collect::<serde_json::Map<_, _>>(),
+        "env": t.env().into_iter().map(|(k, v)| (k, serde_json::json!(v))).collect::<serde_json::Map<_, _>>(),
+    })
 }

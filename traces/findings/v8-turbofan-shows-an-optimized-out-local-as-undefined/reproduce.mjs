@@ -1,0 +1,322 @@
+#!/usr/bin/env node
+// A standalone reproducer written by morphtrace. It replays `actions.json` on `program.js` in
+// each debugger named in `finding.json` and compares what they answer at the step where
+// morphtrace saw them differ.
+// It needs nothing but Node.js 20 or later, speaking each debugger's own protocol:
+//   CDP (Chrome DevTools Protocol) over Node's built-in WebSocket, for V8;
+//
+//   node reproduce.mjs [KIND=PATH | LABEL=PATH]...   (default: the executables recorded)
+//
+// Exit 1: the finding shows (the answers differ as recorded); 0: they agree; 2: it could not run.
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// Node 20 has WebSocket behind a flag: run again with it.
+if (typeof WebSocket === 'undefined') {
+  const r = spawnSync(process.execPath, ['--experimental-websocket', ...process.argv.slice(1)], { stdio: 'inherit' });
+  process.exit(r.status ?? 2);
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const read = (f) => fs.readFileSync(join(here, f), 'utf8');
+const finding = JSON.parse(read('finding.json'));
+// morphtrace's determinism prelude (a seeded Math.random, a fixed clock), run first, blackboxed.
+const prelude = read('prelude.js');
+const [program, url, actions] = [read('program.js'), pathToFileURL(join(here, 'program.js')).href, JSON.parse(read('actions.json'))];
+// As long as morphtrace waited for one action's answer.
+const ACTION_MS = finding.actionTimeoutMs ?? 5_000;
+const overrides = Object.fromEntries(process.argv.slice(2).map((a) => a.split('=')).filter((kv) => kv.length === 2));
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+// 1-based line:column, as morphtrace prints positions.
+const pos = (l) => `${l.lineNumber + 1}:${(l.columnNumber ?? 0) + 1}`;
+
+// Resolves on the connection's next message (its `wake`) or after `ms`.
+function waitAny(conn, ms) {
+  return new Promise((r) => {
+    const t = setTimeout(r, ms);
+    conn.wake = () => (clearTimeout(t), r());
+  });
+}
+
+// A CDP connection: replies by id, events kept in order.
+class Cdp {
+  static async open(wsUrl) {
+    const ws = new WebSocket(wsUrl);
+    await new Promise((ok, fail) => ((ws.onopen = ok), (ws.onerror = () => fail(new Error(`cannot connect to ${wsUrl}`)))));
+    return new Cdp(ws);
+  }
+  constructor(ws) {
+    Object.assign(this, { ws, id: 0, pending: new Map(), events: [], wake: () => {} });
+    ws.onmessage = (m) => {
+      const j = JSON.parse(m.data);
+      const p = j.id !== undefined && this.pending.get(j.id);
+      if (p) {
+        this.pending.delete(j.id);
+        if (j.error) p.fail(Object.assign(new Error(j.error.message), { protocol: true }));
+        else p.ok(j.result);
+      } else if (j.method) this.events.push(j);
+      this.wake();
+    };
+    ws.onclose = () => {
+      this.closed = true;
+      for (const p of this.pending.values()) p.fail(new Error('the debugger closed the connection'));
+      this.wake();
+    };
+  }
+  call(method, params = {}, sessionId) {
+    const id = ++this.id;
+    this.ws.send(JSON.stringify({ id, method, params, ...(sessionId ? { sessionId } : {}) }));
+    return new Promise((ok, fail) => this.pending.set(id, { ok, fail }));
+  }
+}
+
+// Renders a value in the debuggee, the same way on every engine: own data properties, Map and
+// Set entries, three levels deep, 5000 entries each.
+const SHOW = `function () {
+  const seen = new Set();
+  const r = (v, d) => {
+    if (v === null) return 'null';
+    const t = typeof v;
+    if (t === 'string') return JSON.stringify(v);
+    if (t === 'number') return Object.is(v, -0) ? '-0' : String(v);
+    if (t === 'bigint') return v + 'n';
+    if (t === 'symbol') return v.toString();
+    if (t !== 'object' && t !== 'function') return String(v);
+    if (t === 'function') return 'function ' + v.name;
+    if (seen.has(v)) return '<cycle>';
+    if (d > 3) return '{…}';
+    seen.add(v);
+    const list = (xs) => xs.slice(0, 5000).join(', ') + (xs.length > 5000 ? ', …' : '');
+    let out;
+    if (Array.isArray(v)) out = '[' + list(Array.from(v, (x) => r(x, d + 1))) + ']';
+    else if (v instanceof Map) out = 'Map {' + list([...v].map(([k, x]) => r(k, d + 1) + ' => ' + r(x, d + 1))) + '}';
+    else if (v instanceof Set) out = 'Set {' + list([...v].map((x) => r(x, d + 1))) + '}';
+    else if (v instanceof Date) out = 'Date ' + (isNaN(v) ? 'Invalid' : v.toISOString());
+    else if (v instanceof Error) out = v.name + ': ' + v.message;
+    else {
+      const own = Object.getOwnPropertyNames(v).filter((k) => 'value' in Object.getOwnPropertyDescriptor(v, k));
+      const name = v.constructor && v.constructor.name !== 'Object' ? v.constructor.name + ' ' : '';
+      out = name + '{' + list(own.map((k) => k + ': ' + r(v[k], d + 1))) + '}';
+    }
+    seen.delete(v);
+    return out;
+  };
+  return r(this, 0);
+}`;
+
+// One debug session over CDP: Chromium's page, Node's main context (or, extended below, Bun).
+class V8Session {
+  constructor(cdp, sessionId, flavor) {
+    Object.assign(this, { cdp, sessionId, flavor, ids: [], at: [], started: false, ended: null });
+  }
+  call(method, params) {
+    return this.cdp.call(method, params, this.sessionId);
+  }
+  async load() {
+    await this.call('Runtime.enable');
+    await this.call('Debugger.enable');
+    await this.call('Debugger.setBlackboxPatterns', { patterns: ['morphtrace-determinism\\.js$'] });
+    await this.call('Runtime.evaluate', { expression: prelude, silent: true });
+    const c = await this.call('Runtime.compileScript', { expression: program, sourceURL: url, persistScript: true });
+    if (!c.scriptId) throw new Error(`the program does not compile: ${JSON.stringify(c.exceptionDetails)}`);
+    this.scriptId = c.scriptId;
+  }
+  async setBreakpoint(line, column, condition, logged) {
+    const at = column === null ? {} : { columnNumber: column };
+    // What goes beside the location, not in it.
+    const extra = {};
+    try {
+      const r = await this.call('Debugger.setBreakpoint', { location: { scriptId: this.scriptId, lineNumber: line, ...at }, ...extra });
+      this.ids.push(r.breakpointId);
+      const locs = r.locations ?? (r.actualLocation ? [r.actualLocation] : []);
+      const placed = locs.filter((l) => l.scriptId === this.scriptId).map(pos);
+      return { breakpoint: placed };
+    } catch (e) {
+      if (!e.protocol) throw e;
+      return { error: e.message };
+    }
+  }
+  async control(action) {
+    const refused = refusal(this, action);
+    if (refused) return refused;
+    if (action !== 'Start') await this.step(action);
+    else {
+      this.started = true;
+      // Its reply comes when the program has run to its end.
+      // Node runs promise reactions only after that: the program ends when an immediate fires
+      // after them, as morphtrace waits.
+      this.call('Runtime.runScript', { scriptId: this.scriptId })
+        .then(async (r) => {
+          if (this.flavor === 'node') await this.call('Runtime.evaluate', { expression: 'new Promise(function (r) { setImmediate(r); })', awaitPromise: true });
+          this.ran = r.exceptionDetails ? 'exception' : 'ok';
+        }, () => (this.ran = 'crashed'));
+    }
+    const deadline = Date.now() + ACTION_MS;
+    for (;;) {
+      const i = this.cdp.events.findIndex((e) => e.method === 'Debugger.paused' && e.sessionId === this.sessionId);
+      if (i >= 0) {
+        const [e] = this.cdp.events.splice(0, i + 1).slice(-1);
+        const answer = await this.pause(e.params, action);
+        if (answer) return answer;
+        continue;
+      }
+      if (this.ran) return { finished: (this.ended = this.ran) };
+      if (this.cdp.closed) return { finished: (this.ended = 'crashed') };
+      if (Date.now() > deadline) return { finished: (this.ended = 'timeout') };
+      await waitAny(this.cdp, deadline - Date.now());
+    }
+  }
+  // Resume, StepInto, …; an engine that dies before it replies answers by its death (below).
+  step(action) {
+    return this.call(`Debugger.${action[0].toLowerCase()}${action.slice(1)}`).catch((e) => {
+      if (!this.cdp.closed) throw e;
+    });
+  }
+  // A pause in the program, or null when the engine stopped outside it (Node's own code, the
+  // launcher): then it is left as morphtrace leaves it.
+  async pause(params, action) {
+    const frames = params.callFrames;
+    const mine = (f) => f.location.scriptId === this.scriptId;
+    if (!mine(frames[0])) {
+      const below = frames.some(mine);
+      await this.call(below && action !== 'Resume' ? 'Debugger.stepOut' : 'Debugger.resume');
+      return null;
+    }
+    let stack = frames.filter(mine);
+    const variables = {};
+    for (const scope of stack[0].scopeChain) {
+      if (scope.type === 'global' || scope.type === 'functionName') continue;
+      const props = await this.call('Runtime.getProperties', { objectId: scope.object.objectId, ownProperties: true });
+      // V8 lists them in `result`, JavaScriptCore in `properties` (with the implicit `arguments`).
+      for (const p of props.result ?? props.properties) {
+        if ((this.flavor === 'jsc' && p.name === 'arguments') || p.name in variables) continue;
+        variables[p.name] = await this.show(p.value);
+      }
+    }
+    const name = (f) => (f.functionName === 'global code' ? '' : f.functionName) || '(anonymous)';
+    return { paused: { at: pos(stack[0].location), stack: stack.map(name), variables } };
+  }
+  async show(v) {
+    // An accessor has no value (JavaScriptCore); a binding in its temporal dead zone none (V8).
+    if (v === undefined) return this.flavor === 'jsc' ? 'accessor' : '<uninitialized>';
+    // JavaScriptCore: numbers JSON cannot carry are in the description (`-0` has value 0).
+    if (this.flavor === 'jsc' && (v.type === 'number' || v.type === 'bigint')) return v.description;
+    if (v.objectId && (v.type === 'object' || v.type === 'function')) {
+      const r = await this.call('Runtime.callFunctionOn', { objectId: v.objectId, functionDeclaration: SHOW, returnByValue: true });
+      return r.result.value;
+    }
+    if (v.subtype === 'null') return 'null';
+    if (v.unserializableValue) return v.unserializableValue;
+    if (v.type === 'string') return JSON.stringify(v.value);
+    if (v.type === 'symbol') return v.description;
+    return v.type === 'undefined' ? 'undefined' : String(v.value);
+  }
+}
+
+// A process that prints its inspector's WebSocket URL on stderr: the URL, or null. Should the
+// process die of a signal we did not send, what it last printed is shown (a crash report).
+function inspectorUrl(child, ms) {
+  let err = '';
+  child.stderr.on('data', (d) => (err = (err + d).slice(-8000)));
+  child.on('exit', (_, sig) => sig && sig !== 'SIGKILL' && console.error(`the engine died of ${sig}; it printed:\n${err}`));
+  return new Promise((ok) => {
+    const t = setTimeout(() => ok(null), ms);
+    child.stderr.on('data', () => {
+      const m = /ws:\/\/\S+/.exec(err);
+      if (m) (clearTimeout(t), ok(m[0]));
+    });
+    child.on('exit', () => ok(null));
+  });
+}
+// Kills the process and waits for its end (so that a crash it had is reported first).
+function kill(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((ok) => (child.once('exit', ok), child.kill('SIGKILL')));
+}
+
+async function launchNode(exe, engine) {
+  // An execution tier's V8 flags (`node+jitless`) come first, as the recorder passed them.
+  const tier = engine?.tier?.v8Flags ?? [];
+  const child = spawn(exe, [...tier, '--inspect=127.0.0.1:0', '-e', 'setInterval(() => {}, 1 << 30)'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const wsUrl = await inspectorUrl(child, 10_000);
+  if (!wsUrl) {
+    await kill(child);
+    throw new Error(`${exe} did not start its inspector`);
+  }
+  const cdp = await Cdp.open(wsUrl);
+  const version = `node ${spawnSync(exe, ['--version']).stdout.toString().trim()}${tier.length ? ` (${tier.join(' ')})` : ''}`;
+  return { session: new V8Session(cdp, undefined, 'node'), version, cleanup: () => kill(child) };
+}
+
+// What the debugger answers to a control action it cannot take (the same in every engine).
+function refusal(s, action) {
+  if (s.ended) return { error: `the program already ended (${s.ended})` };
+  if (action === 'Start' && s.started) return { error: 'the program already started' };
+  if (action !== 'Start' && !s.started) return { error: 'the program has not started' };
+  return null;
+}
+
+const launchers = {
+  node: launchNode,
+};
+
+// What one engine answers to every action.
+async function answers(engine) {
+  // By label first: two versions of one engine (node@20.20.2=PATH node@24.19.0=PATH).
+  const exe = overrides[engine.label] ?? overrides[engine.kind] ?? engine.executable;
+  const launch = launchers[engine.kind];
+  if (!launch) throw new Error(`this reproducer does not drive ${engine.kind}`);
+  const { session, version, cleanup } = await launch(exe, engine);
+  try {
+    await session.load();
+    const out = [];
+    for (const a of actions) {
+      if (typeof a === 'string') out.push(await session.control(a));
+      else if (a.SetBreakpoint) out.push(await session.setBreakpoint(a.SetBreakpoint.line, a.SetBreakpoint.column));
+      else throw new Error(`unknown action ${JSON.stringify(a)}`);
+    }
+    return { version, out };
+  } finally {
+    await cleanup();
+  }
+}
+
+// The aspect of an answer the finding is about, as a string to compare.
+function aspect(a) {
+  const p = a.paused;
+  if (!p) return JSON.stringify(a);
+  return finding.variables.map((n) => `${n} = ${n in p.variables ? p.variables[n] : '(absent)'}`).join('; ');
+}
+
+// Every engine's answers; exit 1 while their answers to the finding's step differ.
+async function main() {
+  const runs = [];
+  for (const engine of finding.engines) runs.push(await answers(engine));
+  const k = finding.step;
+  console.log(`${finding.title}\nstep ${k + 1}: ${JSON.stringify(actions[k])}`);
+  const seen = runs.map((r) => (r.out[k] === undefined ? '(no answer)' : aspect(r.out[k])));
+  // Long answers are shown around their first difference.
+  let from = 0;
+  while (from < seen[0].length && seen.every((s) => s[from] === seen[0][from])) from++;
+  const shown = (got) => (got.length <= 300 ? got : `…${got.slice(Math.max(0, from - 100), from + 100)}… (character ${from})`);
+  seen.forEach((got, i) => console.log(`  ${finding.engines[i].kind} (${runs[i].version}): ${shown(got)}`));
+  const shows = seen.some((s) => s !== seen[0]);
+  // Every step's answers compared in the same aspect: whether the finding's step is where they
+  // first differ, and where they agree (read by morphtrace's own check of this reproducer).
+  const differ = actions.flatMap((_, j) => {
+    const at = runs.map((r) => (r.out[j] === undefined ? '(no answer)' : aspect(r.out[j])));
+    return at.some((s) => s !== at[0]) ? [j + 1] : [];
+  });
+  console.log(`steps whose answers differ so: ${differ.join(', ') || 'none'}`);
+  console.log(shows ? 'the finding shows: the debuggers differ' : 'the finding does not show: the debuggers agree');
+  return shows;
+}
+
+try {
+  process.exit((await main()) ? 1 : 0);
+} catch (e) {
+  console.error(`reproduce.mjs: ${e.message}`);
+  process.exit(2);
+}
