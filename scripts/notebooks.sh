@@ -15,8 +15,13 @@ if [ ! -x "$venv/bin/jupyter" ] || ! cmp -s "$reqs" "$venv/requirements.txt"; th
   "$venv/bin/python" -m ipykernel install --sys-prefix --name python3 >/dev/null
   cp "$reqs" "$venv/requirements.txt"
 fi
-cargo build --workspace --locked -q --bin morphtrace-analyze
-analyze="$CARGO_TARGET_DIR/debug/morphtrace-analyze"
+# test.sh hands over the analyzer its test build made (MORPHTRACE_ANALYZE): no cargo build then,
+# which could replace the binary under tests running beside the notebooks.
+analyze="${MORPHTRACE_ANALYZE:-}"
+if [ -z "$analyze" ]; then
+  cargo build --workspace --locked -q --bin morphtrace-analyze
+  analyze="$CARGO_TARGET_DIR/debug/morphtrace-analyze"
+fi
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 "$analyze" export traces/ --parquet "$work/parquet" >/dev/null

@@ -7,8 +7,9 @@ tests/debuggers.rs used 1.2 of 2 cores, tests/hostile.rs 1.3, measured with /usr
 lanes keep both cores busy. Binaries start slowest first (the longest-processing-time order), so
 that the two lanes end close together.
 
-Usage: test-lanes.py [CARGO ARGS] [-- TEST BINARY ARGS]
-  CARGO ARGS go to `cargo test --no-run` (e.g. --locked); --no-fail-fast keeps scheduling binaries
+Usage: test-lanes.py [--also=NAME=COMMAND]... [CARGO ARGS] [-- TEST BINARY ARGS]
+  --also runs COMMAND (split as a shell would, from the repository's root) in a lane like a test binary
+  (test.sh runs the notebooks so). CARGO ARGS go to `cargo test --no-run` (e.g. --locked); --no-fail-fast keeps scheduling binaries
   after one fails (by default, as cargo does, no binary starts after a failure). TEST BINARY ARGS
   go to every binary (a name filter, --nocapture, --test-threads N).
   MORPHTRACE_TEST_LANES sets the number of lanes (default 2; 1 runs the binaries one at a time).
@@ -16,6 +17,7 @@ Usage: test-lanes.py [CARGO ARGS] [-- TEST BINARY ARGS]
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 import threading
@@ -30,6 +32,7 @@ SLOWEST = [
     "metamorphic",
     "python",
     "coverage",
+    "notebooks",
     "coverage_py",
     "genmorph",
     "versions",
@@ -37,7 +40,7 @@ SLOWEST = [
 ]
 
 
-def binaries(cargo_args):
+def binaries(cargo_args, also):
     """(name, executable, package directory) of every test binary, built by cargo."""
     cmd = ["cargo", "test", "--workspace", "--no-run", "--message-format=json-render-diagnostics"]
     cmd += [a for a in cargo_args if a != "--no-fail-fast"]
@@ -53,7 +56,8 @@ def binaries(cargo_args):
         if m.get("reason") == "compiler-artifact" and m.get("executable") and m["profile"]["test"]:
             kind = m["target"]["kind"][0]
             name = m["target"]["name"] if kind == "test" else f"{m['target']['name']} ({kind})"
-            found.append((name, m["executable"], os.path.dirname(m["manifest_path"])))
+            found.append((name, [m["executable"]], os.path.dirname(m["manifest_path"]), True))
+    found += also
     rank = {n: i for i, n in enumerate(SLOWEST)}
     found.sort(key=lambda b: rank.get(b[0], len(SLOWEST)))
     return found
@@ -61,20 +65,25 @@ def binaries(cargo_args):
 
 def main():
     args = sys.argv[1:]
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    also = []
+    while args and args[0].startswith("--also="):
+        name, command = args.pop(0)[len("--also=") :].split("=", 1)
+        also.append((name, shlex.split(command), root, False))
     cut = args.index("--") if "--" in args else len(args)
     cargo_args, test_args = args[:cut], args[cut + 1 :]
     fail_fast = "--no-fail-fast" not in cargo_args
     lanes = max(1, int(os.environ.get("MORPHTRACE_TEST_LANES", "2")))
-    todo = binaries(cargo_args)
+    todo = binaries(cargo_args, also)
     t0 = time.monotonic()
     lock = threading.Lock()
     results = []  # (name, seconds, exit code)
 
-    def run_one(name, exe, cwd):
+    def run_one(name, argv, cwd, is_test):
         env = dict(os.environ, CARGO_MANIFEST_DIR=cwd)
         start = time.monotonic()
         p = subprocess.run(
-            [exe] + test_args,
+            argv + (test_args if is_test else []),
             cwd=cwd,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -85,7 +94,7 @@ def main():
         with lock:
             results.append((name, took, p.returncode))
             state = "ok" if p.returncode == 0 else f"FAILED (exit {p.returncode})"
-            print(f"\n==== {name}: {state}, {took:.0f} s ({os.path.relpath(exe)})", flush=True)
+            print(f"\n==== {name}: {state}, {took:.0f} s ({' '.join(argv)})", flush=True)
             sys.stdout.write(p.stdout.decode("utf-8", "replace"))
             sys.stdout.flush()
 
@@ -94,8 +103,8 @@ def main():
             with lock:
                 if not todo or (fail_fast and any(rc != 0 for _, _, rc in results)):
                     return
-                name, exe, cwd = todo.pop(0)
-            run_one(name, exe, cwd)
+                name, argv, cwd, is_test = todo.pop(0)
+            run_one(name, argv, cwd, is_test)
 
     threads = [threading.Thread(target=lane) for _ in range(lanes)]
     for t in threads:

@@ -5,7 +5,8 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/morphtrace/target}"
 # Two test binaries at a time (scripts/test-lanes.py says why); MORPHTRACE_TEST_LANES=1 runs them
-# one after another as `cargo test --workspace` does.
-python3 scripts/test-lanes.py --locked "$@"
-# The notebooks, executed headless on an export of traces/ (they check their numbers against the analyzer's).
-bash scripts/notebooks.sh
+# one after another as `cargo test --workspace` does. The notebooks, executed headless on an export
+# of traces/ (they check their numbers against the analyzer's), take a lane like a test binary.
+python3 scripts/test-lanes.py \
+  --also="notebooks=env MORPHTRACE_ANALYZE='$CARGO_TARGET_DIR/debug/morphtrace-analyze' bash scripts/notebooks.sh" \
+  --locked "$@"

@@ -201,11 +201,13 @@ async function stop(child, dir) {
   fs.rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 }
 
-async function launchChromium(exe) {
+async function launchChromium(exe, engine) {
   const profile = fs.mkdtempSync(join(tmpdir(), 'reproduce-chromium-'));
   const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-extensions',
     '--disable-dev-shm-usage', '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0'];
+  // An execution tier's V8 flags (`chromium+jitless`).
+  if (engine?.tier?.v8Flags?.length) flags.push(`--js-flags=${engine.tier.v8Flags.join(' ')}`);
   const child = spawn(exe, [...flags, `--user-data-dir=${profile}`, 'about:blank'], { stdio: 'ignore', detached: true });
   browsers.add(child.pid);
   // Chromium keeps its singleton socket in a directory of its own under TMPDIR (linked from the
@@ -314,14 +316,15 @@ class JscSession extends V8Session {
   }
 }
 
-async function launchBun(exe) {
+async function launchBun(exe, engine) {
   const dir = fs.mkdtempSync(join(tmpdir(), 'reproduce-bun-'));
   fs.writeFileSync(join(dir, 'launcher.js'), BUN_LAUNCHER);
   const token = Math.random().toString(16).slice(2);
   const child = spawn(exe, ['--no-install', `--inspect=127.0.0.1:0/${token}`, join(dir, 'launcher.js')], {
     cwd: dir,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    // An execution tier's JavaScriptCore options (`bun+nojit`: BUN_JSC_useJIT=0).
+    env: { ...process.env, NO_COLOR: '1', ...(engine?.tier?.env ?? {}) },
   });
   const cleanup = () => kill(child).then(() => fs.rmSync(dir, { recursive: true, force: true }));
   const wsUrl = await inspectorUrl(child, 15_000);
@@ -613,7 +616,9 @@ async function launchFirefox(exe, engine) {
   let rdp;
   try {
     fs.mkdirSync(profile);
-    fs.writeFileSync(join(profile, 'user.js'), USER_JS + '\n');
+    // An execution tier's preferences (`firefox+nojit`).
+    const tier = Object.entries(engine?.tier?.prefs ?? {}).map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${v});`);
+    fs.writeFileSync(join(profile, 'user.js'), [USER_JS, ...tier].join('\n') + '\n');
     fs.writeFileSync(join(dir, 'program.js'), program);
     fs.copyFileSync(join(here, 'prelude.js'), join(dir, 'morphtrace-determinism.js'));
     const first = '<script src="morphtrace-determinism.js"></script>';

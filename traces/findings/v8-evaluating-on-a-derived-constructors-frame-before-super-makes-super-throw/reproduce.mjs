@@ -253,15 +253,17 @@ function kill(child) {
   return new Promise((ok) => (child.once('exit', ok), child.kill('SIGKILL')));
 }
 
-async function launchNode(exe) {
-  const child = spawn(exe, ['--inspect=127.0.0.1:0', '-e', 'setInterval(() => {}, 1 << 30)'], { stdio: ['ignore', 'ignore', 'pipe'] });
+async function launchNode(exe, engine) {
+  // An execution tier's V8 flags (`node+jitless`) come first, as the recorder passed them.
+  const tier = engine?.tier?.v8Flags ?? [];
+  const child = spawn(exe, [...tier, '--inspect=127.0.0.1:0', '-e', 'setInterval(() => {}, 1 << 30)'], { stdio: ['ignore', 'ignore', 'pipe'] });
   const wsUrl = await inspectorUrl(child, 10_000);
   if (!wsUrl) {
     await kill(child);
     throw new Error(`${exe} did not start its inspector`);
   }
   const cdp = await Cdp.open(wsUrl);
-  const version = `node ${spawnSync(exe, ['--version']).stdout.toString().trim()}`;
+  const version = `node ${spawnSync(exe, ['--version']).stdout.toString().trim()}${tier.length ? ` (${tier.join(' ')})` : ''}`;
   return { session: new V8Session(cdp, undefined, 'node'), version, cleanup: () => kill(child) };
 }
 
