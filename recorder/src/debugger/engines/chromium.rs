@@ -283,7 +283,9 @@ impl Browser {
             .spawn()
             .map_err(|e| fail(e.to_string()))?;
         let port_file = profile.path().join("DevToolsActivePort");
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(20);
+        // Not shorter: with two test binaries running at once, a start once took over 20 s. A
+        // browser that died is seen at once below, whatever the deadline.
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
         let url = loop {
             if let Ok(s) = tokio::fs::read_to_string(&port_file).await {
                 let mut lines = s.lines();
@@ -296,7 +298,7 @@ impl Browser {
                 return Err(fail(format!("it ended before it listened ({status})")));
             }
             if tokio::time::Instant::now() > deadline {
-                return Err(fail("no DevToolsActivePort within 20 s".into()));
+                return Err(fail("no DevToolsActivePort within 60 s".into()));
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         };
