@@ -554,14 +554,7 @@ pub fn write_metamorphic_bundle(
 /// (Node's command line, Chromium's `--js-flags`), Firefox preferences, JavaScriptCore options
 /// in Bun's environment; `null` for the default tier.
 fn tier_spec(d: &morphtrace_schema::EngineDescriptor) -> serde_json::Value {
-    use crate::debugger::engines::tier;
-    let Some(t) = d
-        .details
-        .iter()
-        .find(|(k, _)| k == tier::DETAIL)
-        .and_then(|(_, v)| v.split_whitespace().next())
-        .and_then(|name| tier::find(&d.kind, name).ok())
-    else {
+    let Some(t) = crate::debugger::engines::tier::of_descriptor(d) else {
         return serde_json::Value::Null;
     };
     serde_json::json!({

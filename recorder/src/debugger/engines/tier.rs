@@ -182,6 +182,12 @@ impl Tier {
     }
 }
 
+/// The tier an engine ran under, as its descriptor records it (the `tier` detail's first word).
+pub fn of_descriptor(d: &morphtrace_schema::EngineDescriptor) -> Option<&'static Tier> {
+    let (_, v) = d.details.iter().find(|(k, _)| k == DETAIL)?;
+    find(&d.kind, v.split_whitespace().next()?).ok()
+}
+
 /// The version a tier's engine records: the engine's own, then `+TIER`.
 pub fn version(version: String, tier: Option<&Tier>) -> String {
     match tier {
