@@ -5636,3 +5636,116 @@ async fn tiers_agree_and_every_planted_fault_stays_new(
     tiered.shutdown().await;
     plain.shutdown().await;
 }
+
+/// Ground truth, an oracle with no second engine (issue 68): generated programs that record
+/// their own state (`truth:1`, and `truth:75`, strict, whose calls in tail position
+/// JavaScriptCore's stack loses and its debugger keeps) are paused where they record it, on
+/// Node, Firefox and Bun alone. The real engines contradict no record; each planted fault
+/// contradicts the program in the way that is its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ground_truth_catches_each_planted_fault_on_one_engine_alone() {
+    use faults::Fault;
+    use morphtrace_schema::truth::{judge, relation, Context};
+    let _g = SERIAL.lock().await;
+    let triage = morphtrace_schema::triage::Triage::default();
+    let programs: Vec<(String, (tempfile::TempDir, corpus::Loaded))> = [1, 75]
+        .into_iter()
+        .map(|seed| {
+            let text = corpus::generated::with_truth(seed);
+            (text.clone(), inline(&format!("truth-{seed}.js"), &text))
+        })
+        .collect();
+    let plan = Plan::Truth {
+        seed: 1,
+        max_points: 256,
+    };
+    let planted = [
+        (Fault::HideLocal, relation::UNSHOWN),
+        (Fault::ShiftLocal, relation::VALUE),
+        (Fault::SwallowPause, relation::MISSED),
+        (Fault::ExtraPause, relation::STRAY),
+        (Fault::ShiftBreakpoint, relation::PLACE),
+    ];
+    for kind in ["node", "firefox", "bun"] {
+        let (mut e, switch) = faults::FaultyEngine::switchable(
+            engine(kind, CaptureOptions::default()).await,
+            Fault::Honest,
+        );
+        let cx = |text| Context {
+            program: Some(text),
+            proper_tail_calls: kind == "bun",
+        };
+        for (text, (_dir, p)) in &programs {
+            switch.set(Fault::Honest);
+            let rec = lockstep_under(&mut [&mut e], p, &plan, &triage).await;
+            assert_eq!(
+                rec.final_outcome(),
+                morphtrace_schema::SessionOutcome::Finished,
+                "{kind}"
+            );
+            let pauses = rec.traces[0].pauses().count();
+            assert!(pauses >= 10, "{kind}: {pauses} pauses");
+            let w = judge(&rec.traces[0], cx(text)).unwrap();
+            assert!(w.is_empty(), "{kind}, the real engine: {w:#?}");
+        }
+        let (text, (_dir, p)) = &programs[0];
+        for (fault, want) in &planted {
+            switch.set(fault.clone());
+            let rec = lockstep_under(&mut [&mut e], p, &plan, &triage).await;
+            let w = judge(&rec.traces[0], cx(text)).unwrap();
+            assert!(
+                w.iter().any(|w| w.relation == *want),
+                "{kind}, {}: no {want} among {w:#?}",
+                fault.name()
+            );
+        }
+        e.shutdown().await;
+    }
+}
+
+/// Evidence for triage.toml's rule on `truth-line-entry-pause`: JavaScriptCore matches a
+/// breakpoint at column 0 with the first statement run on its line each time the line is
+/// entered from another line (`Debugger::didHitBreakpoint`: "Since frontend truncates the
+/// indent, the first statement in a line must match the breakpoint (line,0)"), so a breakpoint
+/// on a line that holds an arrow also pauses in the arrow's body whenever it is called from
+/// elsewhere (here from lines 2 and 3). V8 and SpiderMonkey pause once, at the declaration's
+/// initializer. An indented line's breakpoint (column 2) matches its own position alone, also
+/// in JavaScriptCore.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn javascriptcore_pauses_in_an_arrow_on_a_line_whose_breakpoint_is_at_its_start() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline(
+        "line-entry.js",
+        "const add = (p) => (p + 1) | 0;\nlet n = add(1);\nn = add(n);\nif (n) {\n  const twice = (q) => (q * 2) | 0;\n  n = twice(n);\n}\n",
+    );
+    for (kind, at_start, indented) in [
+        ("node", &["1:13", "end"][..], &["5:17", "end"][..]),
+        ("firefox", &["1:13", "end"], &["5:17", "end"]),
+        ("bun", &["1:1", "1:20", "1:20", "end"], &["5:3", "end"]),
+    ] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        for (line, want) in [(0, at_start), (4, indented)] {
+            let mut d = open(&mut e, &p).await;
+            d.set_breakpoint(line, None).await.unwrap();
+            let mut seen = Vec::new();
+            for a in [
+                Action::Start,
+                Action::Resume,
+                Action::Resume,
+                Action::Resume,
+            ] {
+                match d.control(&a).await.unwrap() {
+                    Output::Paused(s) => seen.push(s.location.to_string()),
+                    Output::Finished { .. } => {
+                        seen.push("end".to_string());
+                        break;
+                    }
+                    o => panic!("{kind}: {o:?}"),
+                }
+            }
+            assert_eq!(seen, want, "{kind}, a breakpoint on line {}", line + 1);
+            d.close().await;
+        }
+        e.shutdown().await;
+    }
+}

@@ -159,7 +159,9 @@ fn record(dir: &Path, corpus: &Path, label: &str, args: &[&str]) -> Run {
 
 /// Per engine of each initial session of the program that reached its start: the breakpoints
 /// set and not removed before it.
-fn standing_at_start(archive: &Path, program: &str) -> Vec<usize> {
+/// The breakpoints standing when each session of `program` started, or when it ended without a
+/// start (`false`: a session cut short by its time limit while it set them, as under CI's load).
+fn standing_at_start(archive: &Path, program: &str) -> Vec<(usize, bool)> {
     use morphtrace_schema::{Action, EventKind};
     let r = ArchiveReader::open(archive).expect("the archive reads");
     let hash = r.programs().values().find_map(|p| match &p.origin {
@@ -174,17 +176,19 @@ fn standing_at_start(archive: &Path, program: &str) -> Vec<usize> {
         }
         for t in &s.traces {
             let mut n = 0usize;
+            let mut started = false;
             for e in &t.events {
                 match &e.kind {
                     EventKind::Action(Action::SetBreakpoint { .. }) => n += 1,
                     EventKind::Action(Action::RemoveBreakpoint { .. }) => n -= 1,
                     EventKind::Action(Action::Start) => {
-                        out.push(n);
+                        started = true;
                         break;
                     }
                     _ => {}
                 }
             }
+            out.push((n, started));
         }
     }
     out
@@ -333,14 +337,26 @@ fn debugger_strategies_give_every_hostile_program_an_outcome() {
         );
     }
     // The breakpoints standing at the start are capped (`--max-breakpoints`), however long the
-    // program: ten megabytes of statements asks for 16, not 16,384.
+    // program: ten megabytes of statements asks for 16, not 16,384. A session its time limit
+    // cut short before the start (CI's load, two engines opening ten megabytes) set no more;
+    // most strategies start.
+    let mut started = 0;
     for (label, run) in &runs {
         let standing = standing_at_start(&run.archive, "ten-megabytes.js");
         assert!(
-            !standing.is_empty() && standing.iter().all(|&n| (1..=16).contains(&n)),
+            !standing.is_empty()
+                && standing
+                    .iter()
+                    .all(|&(n, start)| n <= 16 && (n >= 1 || !start)),
             "{label}: ten-megabytes.js: {standing:?} breakpoints at the start"
         );
+        started += usize::from(standing.iter().any(|&(n, start)| start && n >= 1));
     }
+    assert!(
+        started * 2 > runs.len(),
+        "ten-megabytes.js started with breakpoints in {started} of {} strategies",
+        runs.len()
+    );
     let rows: Vec<(&str, &Run)> = runs.iter().map(|(l, r)| (l.as_str(), r)).collect();
     table(&rows, &corpus);
 }

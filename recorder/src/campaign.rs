@@ -322,7 +322,7 @@ impl runner::Work for Debugging {
                     .transformations
                     .last()
                     .map(|t| t.name.clone())
-                    .unwrap_or_default();
+                    .unwrap_or_else(|| w.relation.clone());
                 *counts.warnings.entry((t, w.round)).or_default() += 1;
             }
             if let Some(d) = &session.divergence {
@@ -523,6 +523,34 @@ fn sides_apart(
     )
 }
 
+/// The ground truth warnings of a truth session's one trace.
+fn truth_warnings(
+    traces: &[morphtrace_schema::Trace],
+    cx: morphtrace_schema::truth::Context<'_>,
+) -> Result<Vec<morphtrace_schema::Warning>, String> {
+    match traces {
+        [t] => morphtrace_schema::truth::judge(t, cx),
+        _ => Err(format!(
+            "a truth session has one trace, not {}",
+            traces.len()
+        )),
+    }
+}
+
+/// The task's plan recorded once more on the same engines: a finding counts only if it comes
+/// back.
+async fn once_more(
+    selected: &mut [&mut Box<dyn Engine>],
+    refs: &[EngineRef],
+    loaded: &Loaded,
+    task: &Task,
+    policy: &ComparisonPolicy,
+    triage: Option<&morphtrace_schema::triage::Triage>,
+    timeout: Duration,
+) -> dbdb::Recording {
+    dbdb::record_under(selected, refs, loaded, &task.plan, policy, triage, timeout).await
+}
+
 /// Records one task; never fails: harness problems become the session's outcome.
 async fn record(
     engines: &mut [Box<dyn Engine>],
@@ -541,7 +569,7 @@ async fn record(
         .filter(|(i, _)| task.engines.contains(i))
         .map(|(_, e)| e)
         .collect();
-    let rec = dbdb::record_under(
+    let mut rec = dbdb::record_under(
         &mut selected,
         &refs,
         loaded,
@@ -558,16 +586,7 @@ async fn record(
     // way (same type, same action, same answers; every divergence gone past alike), or the
     // program or an engine is not deterministic and the comparison says nothing.
     if let Some(d) = &rec.divergence {
-        let again = dbdb::record_under(
-            &mut selected,
-            &refs,
-            loaded,
-            &task.plan,
-            policy,
-            triage,
-            timeout,
-        )
-        .await;
+        let again = once_more(&mut selected, &refs, loaded, task, policy, triage, timeout).await;
         if let Some((i, first, second)) = first_apart(&rec.divergences, &again.divergences) {
             notes.push((
                 "unconfirmed divergence".into(),
@@ -588,9 +607,61 @@ async fn record(
             };
         }
     }
+    // Ground truth: the trace against what the program recorded, confirmed by a second run
+    // (a contradiction that does not come back says nothing about the debugger).
+    let mut warnings = Vec::new();
+    let mut traces = std::mem::take(&mut rec.traces);
+    let cx = morphtrace_schema::truth::Context {
+        program: Some(&loaded.program.text),
+        // JavaScriptCore: proper tail calls in strict code.
+        proper_tail_calls: selected
+            .iter()
+            .any(|e| e.descriptor().kind == morphtrace_schema::EngineKind::Bun),
+    };
+    if task.mode == morphtrace_schema::SessionMode::Truth && outcome.undecided().is_none() {
+        match truth_warnings(&traces, cx) {
+            Err(why) => outcome = SessionOutcome::Rejected { reason: why },
+            Ok(w) if w.is_empty() => {}
+            Ok(w) => {
+                let again =
+                    once_more(&mut selected, &refs, loaded, task, policy, triage, timeout).await;
+                let said = |w: &[morphtrace_schema::Warning]| -> Vec<(String, String)> {
+                    w.iter()
+                        .map(|w| (w.relation.clone(), w.message.clone()))
+                        .collect()
+                };
+                match truth_warnings(&again.traces, cx) {
+                    Ok(v) if said(&v) == said(&w) => {
+                        warnings = w;
+                        outcome = SessionOutcome::Violated;
+                    }
+                    other => {
+                        let second = match other {
+                            Ok(v) => v.first().map_or("none".to_string(), |v| v.message.clone()),
+                            Err(e) => e,
+                        };
+                        notes.push((
+                            "unconfirmed ground truth warning".into(),
+                            w[0].message.clone(),
+                        ));
+                        outcome = SessionOutcome::Rejected {
+                            reason: format!(
+                                "nondeterministic: the same actions again gave other ground \
+                                 truth warnings ({} then, first {:?}; again: {second})",
+                                w.len(),
+                                w[0].message
+                            ),
+                        };
+                        traces = again.traces;
+                    }
+                }
+            }
+        }
+    }
     Session {
         parent: task.parent,
         started_at_ms,
+        warnings,
         duration_us: t0.elapsed().as_micros() as u64,
         divergence: rec
             .divergence
@@ -602,7 +673,7 @@ async fn record(
         } else {
             Vec::new()
         },
-        traces: rec.traces,
+        traces,
         notes,
         ..Session::new(
             task.id,

@@ -137,8 +137,19 @@ impl RandomParams {
 /// Where the actions come from.
 #[derive(Debug, Clone)]
 pub enum Plan {
-    Random { params: RandomParams, seed: u64 },
-    Replay { actions: Vec<Action> },
+    Random {
+        params: RandomParams,
+        seed: u64,
+    },
+    /// Ground truth: pauses on the points where the program records its state (at most
+    /// `max_points` of them), compared with what it records (`dbdb::truth`).
+    Truth {
+        seed: u64,
+        max_points: u32,
+    },
+    Replay {
+        actions: Vec<Action>,
+    },
 }
 
 /// One session to record.

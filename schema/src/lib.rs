@@ -18,6 +18,7 @@ pub mod session;
 pub mod summary;
 pub mod trace;
 pub mod triage;
+pub mod truth;
 pub mod value;
 pub mod warning;
 

@@ -45,6 +45,9 @@ pub enum SessionMode {
     Coverage,
     /// Executions recorded for relation synthesis.
     Synthesis,
+    /// One debugger paused where the program records its own state, judged against the
+    /// records (`truth`).
+    Truth,
     Other(String),
 }
 
@@ -57,6 +60,7 @@ impl SessionMode {
             SessionMode::Metamorphic => "metamorphic",
             SessionMode::Coverage => "coverage",
             SessionMode::Synthesis => "synthesis",
+            SessionMode::Truth => "truth",
             SessionMode::Other(s) => s,
         }
     }

@@ -24,8 +24,51 @@ const WORK_BUDGET: u64 = 3_000;
 
 /// The program for `seed`. The same seed gives the same text (for one version of morphtrace).
 pub fn program(seed: u64) -> String {
-    Gen::new(seed).program()
+    let (lines, _) = Gen::new(seed).write();
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text
 }
+
+/// The origin's generator name of programs with ground truth: `truth:SEED`.
+pub const TRUTH_GENERATOR: &str = "truth";
+
+/// [`program`] for `seed` with ground truth (issue 68; the oracle in `morphtrace_schema::truth`):
+/// every statement that has a line of its own first calls the recording function with the point's
+/// number, its line and the integer and pair variables in scope, on the same line, so that
+/// every line keeps its number and a line breakpoint still stops before the statement, now at
+/// the call, where the debugger must show what the call records. The recording function
+/// follows the program (a hoisted declaration: no line above it moves).
+pub fn with_truth(seed: u64) -> String {
+    use morphtrace_schema::truth::FUNCTION;
+    let (mut lines, points) = Gen::new(seed).write();
+    for (k, (index, vars)) in points.iter().enumerate() {
+        let line = &lines[*index];
+        let body = line.trim_start();
+        let indent = &line[..line.len() - body.len()];
+        let names: Vec<&str> = vars.iter().map(|v| v.name.as_str()).collect();
+        let record = if names.is_empty() {
+            "{}".to_string()
+        } else {
+            format!("{{ {} }}", names.join(", "))
+        };
+        lines[*index] = format!(
+            "{indent}{FUNCTION}({}, {}, {record}); {body}",
+            k + 1,
+            index + 1
+        );
+    }
+    let mut text = lines.join("\n");
+    text.push('\n');
+    text.push_str(TRUTH_JS);
+    text
+}
+
+/// The recording function of [`with_truth`]'s programs: the first
+/// `morphtrace_schema::truth::HITS` executions of each point print one console line
+/// (`morphtrace_schema::truth::PREFIX` and JSON: point, line, hit, values, the lines of the
+/// program's own synchronous frames below it, innermost first).
+const TRUTH_JS: &str = include_str!("truth.js");
 
 #[derive(Clone, Copy, PartialEq)]
 enum Kind {
@@ -107,6 +150,9 @@ struct Gen {
     next_name: usize,
     /// Work of the body being written.
     work: u64,
+    /// The statement lines where a program with ground truth records its state: the line's
+    /// index and the integer and pair variables in scope (all initialized) before it runs.
+    points: Vec<(usize, Vec<Var>)>,
 }
 
 impl Gen {
@@ -121,12 +167,20 @@ impl Gen {
             generators: Vec::new(),
             next_name: 0,
             work: 0,
+            points: Vec::new(),
         }
     }
 
     fn line(&mut self, s: impl AsRef<str>) {
         self.lines
             .push(format!("{}{}", "  ".repeat(self.indent), s.as_ref()));
+    }
+
+    /// A statement of its own line: a place where the program may record its state.
+    fn stmt(&mut self, s: impl AsRef<str>) {
+        let vars = self.vars(|v| matches!(v.kind, Kind::Int | Kind::Pair));
+        self.line(s);
+        self.points.push((self.lines.len() - 1, vars));
     }
 
     fn open(&mut self, s: impl AsRef<str>) {
@@ -339,7 +393,7 @@ impl Gen {
                 } else {
                     ("const", false)
                 };
-                self.line(format!("{kw} {name} = {e};"));
+                self.stmt(format!("{kw} {name} = {e};"));
                 self.declare(&name, Kind::Int, assignable);
             }
             4..=6 => {
@@ -348,10 +402,10 @@ impl Gen {
                     Some(t) => {
                         let e = self.int(ctx, 0);
                         if self.chance(30) {
-                            self.line(format!("{} += {e};", t.name));
-                            self.line(format!("{} |= 0;", t.name));
+                            self.stmt(format!("{} += {e};", t.name));
+                            self.stmt(format!("{} |= 0;", t.name));
                         } else {
-                            self.line(format!("{} = {e};", t.name));
+                            self.stmt(format!("{} = {e};", t.name));
                         }
                     }
                     None => self.mix(ctx),
@@ -372,15 +426,15 @@ impl Gen {
             24 if ctx.loops > 0 => {
                 let c = self.cond(ctx, 1);
                 let jump = if self.chance(50) { "continue" } else { "break" };
-                self.line(format!("if ({c}) {{ {jump}; }}"));
+                self.stmt(format!("if ({c}) {{ {jump}; }}"));
             }
             25 if ctx.may_throw => {
                 let c = self.cond(ctx, 1);
                 let e = self.int(ctx, 1);
                 if self.chance(50) {
-                    self.line(format!("if ({c}) {{ throw new RangeError(\"r\" + {e}); }}"));
+                    self.stmt(format!("if ({c}) {{ throw new RangeError(\"r\" + {e}); }}"));
                 } else {
-                    self.line(format!("if ({c}) {{ throw {{ code: {e} }}; }}"));
+                    self.stmt(format!("if ({c}) {{ throw {{ code: {e} }}; }}"));
                 }
             }
             26..=27 if ctx.in_async => {
@@ -398,7 +452,7 @@ impl Gen {
                     }
                     _ => format!("await {}", self.int(ctx, 1)),
                 };
-                self.line(format!("const {name} = {rhs};"));
+                self.stmt(format!("const {name} = {rhs};"));
                 self.declare(&name, Kind::Int, false);
             }
             _ => self.mix(ctx),
@@ -408,7 +462,7 @@ impl Gen {
     /// Folds a value into the checksum.
     fn mix(&mut self, ctx: Ctx) {
         let e = self.int(ctx, 0);
-        self.line(format!("mix({e});"));
+        self.stmt(format!("mix({e});"));
     }
 
     fn if_else(&mut self, ctx: Ctx) {
@@ -450,18 +504,18 @@ impl Gen {
     fn while_loop(&mut self, ctx: Ctx) {
         let w = self.fresh("w");
         let n = self.rng.random_range(1..5);
-        self.line(format!("let {w} = {n};"));
+        self.stmt(format!("let {w} = {n};"));
         let inner = self.looped(ctx, n);
         if self.chance(50) {
             self.open(format!("while ({w} > 0) {{"));
-            self.line(format!("{w}--;"));
+            self.stmt(format!("{w}--;"));
             self.declare(&w, Kind::Int, false);
             let k = self.rng.random_range(1..3);
             self.block(inner, k);
             self.close("}");
         } else {
             self.open("do {");
-            self.line(format!("{w}--;"));
+            self.stmt(format!("{w}--;"));
             self.declare(&w, Kind::Int, false);
             let k = self.rng.random_range(1..3);
             self.block(inner, k);
@@ -482,7 +536,7 @@ impl Gen {
         let inner = self.looped(outer, m);
         let c = self.cond(inner, 1);
         let jump = if self.chance(50) { "continue" } else { "break" };
-        self.line(format!("if ({c}) {{ {jump} {label}; }}"));
+        self.stmt(format!("if ({c}) {{ {jump} {label}; }}"));
         let k = self.rng.random_range(1..3);
         self.block(inner, k);
         self.close("}");
@@ -504,7 +558,7 @@ impl Gen {
             self.block(inner, n);
             // Some cases fall through into the next.
             if case + 1 == k || self.chance(70) {
-                self.line("break;");
+                self.stmt("break;");
             }
             self.close_case();
         }
@@ -533,13 +587,13 @@ impl Gen {
         let c = self.cond(inner, 1);
         let e = self.int(inner, 1);
         match self.rng.random_range(0..3) {
-            0 => self.line(format!("if ({c}) {{ throw new Error(\"e\" + {e}); }}")),
-            1 => self.line(format!("if ({c}) {{ throw {{ code: {e} }}; }}")),
+            0 => self.stmt(format!("if ({c}) {{ throw new Error(\"e\" + {e}); }}")),
+            1 => self.stmt(format!("if ({c}) {{ throw {{ code: {e} }}; }}")),
             _ => {
                 // Throws through a frame when a throwing function exists.
                 match self.call(inner, 1) {
-                    Some(call) => self.line(format!("mix({call});")),
-                    None => self.line(format!("if ({c}) {{ throw {{ code: {e} }}; }}")),
+                    Some(call) => self.stmt(format!("mix({call});")),
+                    None => self.stmt(format!("if ({c}) {{ throw {{ code: {e} }}; }}")),
                 }
             }
         }
@@ -555,10 +609,10 @@ impl Gen {
                 "}} catch ({{ code: {code} = 1, message: {message} = \"none\" }}) {{"
             ));
             self.declare(&code, Kind::Int, true);
-            self.line(format!("mix({code} + {message}.length);"));
+            self.stmt(format!("mix({code} + {message}.length);"));
         } else {
             self.reopen(format!("}} catch ({err}) {{"));
-            self.line(format!(
+            self.stmt(format!(
                 "mix({err} instanceof Error ? {err}.message.length : {err}.code);"
             ));
         }
@@ -574,11 +628,11 @@ impl Gen {
         let e = self.int(ctx, 1);
         let d = self.small();
         match self.rng.random_range(0..3) {
-            0 => self.line(format!("const {{ x: {a}, y: {b} = {d} }} = {{ x: {e} }};")),
-            1 => self.line(format!("const [{a}, {b} = {d}] = [{e}];")),
+            0 => self.stmt(format!("const {{ x: {a}, y: {b} = {d} }} = {{ x: {e} }};")),
+            1 => self.stmt(format!("const [{a}, {b} = {d}] = [{e}];")),
             _ => {
                 let f = self.small();
-                self.line(format!(
+                self.stmt(format!(
                     "const {{ p: [{a} = {d}] = [], q: {{ r: {b} = {f} }} = {{}} }} = {{ p: [{e}] }};"
                 ))
             }
@@ -590,9 +644,9 @@ impl Gen {
     fn pair(&mut self, ctx: Ctx) {
         let name = self.fresh("o");
         let (x, y) = (self.int(ctx, 1), self.int(ctx, 1));
-        self.line(format!("const {name} = {{ x: {x}, y: {y} }};"));
+        self.stmt(format!("const {name} = {{ x: {x}, y: {y} }};"));
         let e = self.int(ctx, 1);
-        self.line(format!("{name}.y = ({name}.x + {e}) | 0;"));
+        self.stmt(format!("{name}.y = ({name}.x + {e}) | 0;"));
         self.declare(&name, Kind::Pair, false);
     }
 
@@ -605,8 +659,8 @@ impl Gen {
             let e = self.int(ctx, 1);
             self.work += 4 * ctx.repeat;
             match self.rng.random_range(0..3) {
-                0 => self.line(format!("{}.total = {e};", v.name)),
-                _ => self.line(format!("mix({}.{method}({e}));", v.name)),
+                0 => self.stmt(format!("{}.total = {e};", v.name)),
+                _ => self.stmt(format!("mix({}.{method}({e}));", v.name)),
             }
             return;
         }
@@ -618,7 +672,7 @@ impl Gen {
         let name = self.fresh("c");
         let e = self.int(ctx, 1);
         self.work += 6 * ctx.repeat;
-        self.line(format!("const {name} = new {}({e});", self.classes[c].name));
+        self.stmt(format!("const {name} = new {}({e});", self.classes[c].name));
         self.declare(&name, Kind::Instance(c), false);
     }
 
@@ -662,7 +716,7 @@ impl Gen {
         };
         let body = self.int(plain, 1);
         self.scopes.pop();
-        self.line(format!("const {name} = ({p}) => ({p} + {body}) | 0;"));
+        self.stmt(format!("const {name} = ({p}) => ({p} + {body}) | 0;"));
         self.declare(&name, Kind::Closure, false);
     }
 
@@ -695,10 +749,10 @@ impl Gen {
         if throws {
             let c = self.cond(ctx, 1);
             let p = &params[0];
-            self.line(format!("if ({c}) {{ throw new Error(\"f\" + {p}); }}"));
+            self.stmt(format!("if ({c}) {{ throw new Error(\"f\" + {p}); }}"));
         }
         let r = self.int(ctx, 0);
-        self.line(format!("return {r};"));
+        self.stmt(format!("return {r};"));
         self.close("}");
         self.funcs.push(Func {
             name,
@@ -781,12 +835,12 @@ impl Gen {
         };
         if self.chance(40) {
             let c = self.cond(ctx, 1);
-            self.line(format!("if ({c}) {{ continue; }}"));
+            self.stmt(format!("if ({c}) {{ continue; }}"));
         }
         let e = self.int(ctx, 1);
-        self.line(format!("yield ({e} + {i}) | 0;"));
+        self.stmt(format!("yield ({e} + {i}) | 0;"));
         self.close("}");
-        self.line(format!("return {p};"));
+        self.stmt(format!("return {p};"));
         self.close("}");
         self.generators.push(GenFn {
             name,
@@ -802,8 +856,8 @@ impl Gen {
             if !self.classes[c].used {
                 let name = self.fresh("c");
                 let e = self.int(top, 1);
-                self.line(format!("const {name} = new {}({e});", self.classes[c].name));
-                self.line(format!("mix({name}.{}({e}));", self.classes[c].method));
+                self.stmt(format!("const {name} = new {}({e});", self.classes[c].name));
+                self.stmt(format!("mix({name}.{}({e}));", self.classes[c].method));
                 self.declare(&name, Kind::Instance(c), false);
             }
         }
@@ -812,7 +866,7 @@ impl Gen {
                 let (name, v) = (self.generators[g].name.clone(), self.fresh("y"));
                 let e = self.int(top, 1);
                 self.open(format!("for (const {v} of {name}({e})) {{"));
-                self.line(format!("mix({v});"));
+                self.stmt(format!("mix({v});"));
                 self.close("}");
             }
         }
@@ -833,19 +887,20 @@ impl Gen {
             if throws {
                 let err = self.fresh("err");
                 self.open("try {");
-                self.line(call);
+                self.stmt(call);
                 self.reopen(format!("}} catch ({err}) {{"));
-                self.line(format!(
+                self.stmt(format!(
                     "mix({err} instanceof Error ? {err}.message.length : {err}.code);"
                 ));
                 self.close("}");
             } else {
-                self.line(call);
+                self.stmt(call);
             }
         }
     }
 
-    fn program(mut self) -> String {
+    /// The program's lines and its statements' points.
+    fn write(mut self) -> (Vec<String>, Vec<(usize, Vec<Var>)>) {
         let strict = self.chance(25);
         if strict {
             self.line("\"use strict\";");
@@ -901,7 +956,7 @@ impl Gen {
             }
             for (name, arity) in waits {
                 let args: Vec<String> = (0..arity).map(|_| self.int(ctx, 2)).collect();
-                self.line(format!("mix(await {name}({}));", args.join(", ")));
+                self.stmt(format!("mix(await {name}({}));", args.join(", ")));
             }
             self.close("}");
             self.open("main().then(() => {");
@@ -910,9 +965,7 @@ impl Gen {
         } else {
             self.line("console.log(\"checksum \" + acc);");
         }
-        let mut text = self.lines.join("\n");
-        text.push('\n');
-        text
+        (self.lines, self.points)
     }
 }
 

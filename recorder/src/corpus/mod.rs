@@ -247,8 +247,9 @@ pub fn file_url(path: &Path) -> String {
 /// Loads every corpus specification: plain files, directories and globs, and
 /// `test262:PATH` (a test262 test, directory of tests or glob inside a test262 checkout).
 pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusError> {
-    let (generated, specs): (Vec<&String>, Vec<&String>) =
-        specs.iter().partition(|s| s.starts_with("gen:"));
+    let (generated, specs): (Vec<&String>, Vec<&String>) = specs
+        .iter()
+        .partition(|s| s.starts_with("gen:") || s.starts_with("truth:"));
     let (t262, plain): (Vec<&String>, Vec<&String>) =
         specs.into_iter().partition(|s| s.starts_with("test262:"));
     let plain: Vec<String> = plain.into_iter().cloned().collect();
@@ -280,7 +281,10 @@ pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusErr
         }
     }
     for spec in generated {
-        out.extend(load_generated(spec.trim_start_matches("gen:"), dir)?);
+        out.extend(match spec.strip_prefix("truth:") {
+            Some(seeds) => load_generated(seeds, true, dir)?,
+            None => load_generated(spec.trim_start_matches("gen:"), false, dir)?,
+        });
     }
     out.sort_by_key(|l| l.program.origin.name());
     // The same text under two paths (overlapping corpora, copies) is one program: a session is
@@ -299,15 +303,30 @@ pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusErr
     Ok(out)
 }
 
-/// The generated programs of `gen:SEEDS`, each parsed and run once (`generated::check`, on
-/// every core); one that fails is kept as a rejected program with the reason.
-fn load_generated(seeds: &str, dir: &Path) -> Result<Vec<Loaded>, CorpusError> {
+/// The generated programs of `gen:SEEDS` (with `truth`, of `truth:SEEDS`: the same programs
+/// recording their own state), each parsed and run once (`generated::check`, on every core);
+/// one that fails is kept as a rejected program with the reason.
+fn load_generated(seeds: &str, truth: bool, dir: &Path) -> Result<Vec<Loaded>, CorpusError> {
     use std::io::IsTerminal;
     use std::sync::atomic::{AtomicUsize, Ordering};
+    let generator = if truth {
+        generated::TRUTH_GENERATOR
+    } else {
+        generated::GENERATOR
+    };
     let seeds = crate::parse_seeds(seeds)
-        .map_err(|e| CorpusError::Generator(format!("gen:{seeds}: {e}")))?;
+        .map_err(|e| CorpusError::Generator(format!("{generator}:{seeds}: {e}")))?;
     let node = generated::checking_node();
-    let texts: Vec<String> = seeds.iter().map(|&s| generated::program(s)).collect();
+    let texts: Vec<String> = seeds
+        .iter()
+        .map(|&s| {
+            if truth {
+                generated::with_truth(s)
+            } else {
+                generated::program(s)
+            }
+        })
+        .collect();
     let progress = crate::progress_bar(seeds.len(), std::io::stderr().is_terminal());
     progress.set_message("generated programs run once");
     let next = AtomicUsize::new(0);
@@ -349,13 +368,13 @@ fn load_generated(seeds: &str, dir: &Path) -> Result<Vec<Loaded>, CorpusError> {
     let mut out = Vec::with_capacity(seeds.len());
     for ((seed, text), rejected) in seeds.into_iter().zip(texts).zip(rejected) {
         if let Some(r) = &rejected {
-            tracing::warn!("gen:{seed}: {r}; its sessions are recorded as rejected");
+            tracing::warn!("{generator}:{seed}: {r}; its sessions are recorded as rejected");
         }
         let program = Program::new(
             Language::JavaScript,
             text,
             ProgramOrigin::Generated {
-                generator: generated::GENERATOR.into(),
+                generator: generator.into(),
                 seed,
             },
         );

@@ -5,6 +5,7 @@
 pub mod computes;
 pub mod continuation;
 pub mod replay;
+pub mod truth;
 
 use crate::corpus::Loaded;
 use crate::debugger::engines::EngineSpec;
@@ -1378,6 +1379,9 @@ pub async fn run_under(
             random(&mut ls, program, params, *seed, program_hash, &fixed).await
         }
         Plan::Replay { actions } => replay(&mut ls, actions).await,
+        Plan::Truth { seed, max_points } => {
+            truth::session(&mut ls, program, *seed, program_hash, *max_points).await
+        }
     };
     if let Err(e) = &result {
         ls.rec.outcome = Some(SessionOutcome::HarnessError {

@@ -327,6 +327,11 @@ pub(crate) enum Strategy {
     /// session, then --rounds follow-ups, each transformed from its parent (Table 1) and judged
     /// against it while recording; a chain stops at its first warning.
     Metamorphic,
+    /// Ground truth on each engine separately (no second engine): programs that record their
+    /// own state (`--corpus truth:SEEDS`) are paused where they record it, and what the
+    /// debugger shows (values, frames, where and how often it pauses) is judged against the
+    /// records (docs/concepts.md).
+    Truth,
 }
 
 #[derive(Args, Clone)]
@@ -619,7 +624,10 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
     use Strategy::*;
     &[
         ("bp_per_line", &[Random, Differential, Metamorphic]),
-        ("max_breakpoints", &[Random, Differential, Metamorphic]),
+        (
+            "max_breakpoints",
+            &[Random, Differential, Metamorphic, Truth],
+        ),
         ("remove_prob", &[Random, Differential, Metamorphic]),
         ("max_actions", &[Random, Differential, Metamorphic]),
         ("evaluate_weight", &[Random, Differential, Metamorphic]),
@@ -639,13 +647,25 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("ignore_breakpoints", &[Differential]),
         ("ignore_object_shells", &[Differential]),
         ("ignore_async_stacks", &[Differential]),
-        ("session_timeout", &[Random, Differential, Metamorphic]),
-        ("action_timeout", &[Random, Differential, Metamorphic]),
-        ("depth", &[Random, Differential, Metamorphic]),
-        ("prepared", &[Random, Differential, Metamorphic]),
-        ("firefox_breakpoints", &[Random, Differential, Metamorphic]),
-        ("restart_every", &[Random, Differential, Metamorphic]),
-        ("no_prelude", &[Random, Differential, Metamorphic, Coverage]),
+        (
+            "session_timeout",
+            &[Random, Differential, Metamorphic, Truth],
+        ),
+        (
+            "action_timeout",
+            &[Random, Differential, Metamorphic, Truth],
+        ),
+        ("depth", &[Random, Differential, Metamorphic, Truth]),
+        ("prepared", &[Random, Differential, Metamorphic, Truth]),
+        (
+            "firefox_breakpoints",
+            &[Random, Differential, Metamorphic, Truth],
+        ),
+        ("restart_every", &[Random, Differential, Metamorphic, Truth]),
+        (
+            "no_prelude",
+            &[Random, Differential, Metamorphic, Coverage, Truth],
+        ),
     ]
 };
 

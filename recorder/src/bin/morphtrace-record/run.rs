@@ -197,6 +197,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         Strategy::Differential => "differential",
         Strategy::Coverage => "coverage",
         Strategy::Metamorphic => "metamorphic",
+        Strategy::Truth => "truth",
     };
     let transformations = if r.transformations.is_empty() {
         morphtrace_schema::metamorphic::ALL.to_vec()
@@ -209,7 +210,9 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         }
         all
     };
-    let tasks = if r.strategy == Strategy::Metamorphic {
+    let tasks = if r.strategy == Strategy::Truth {
+        dbdb::truth::tasks(&r.common.engines, &programs, &seeds, r.max_breakpoints)
+    } else if r.strategy == Strategy::Metamorphic {
         metamorphic::tasks(
             &r.common.engines,
             &programs,
@@ -227,7 +230,17 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
             &params,
         )
     };
-    let mut params_kv = params.params();
+    let mut params_kv = if r.strategy == Strategy::Truth {
+        vec![
+            ("truth.max_points".into(), r.max_breakpoints.to_string()),
+            (
+                "truth.hits".into(),
+                morphtrace_schema::truth::HITS.to_string(),
+            ),
+        ]
+    } else {
+        params.params()
+    };
     if r.strategy == Strategy::Metamorphic {
         params_kv.push(("metamorphic.rounds".into(), r.rounds.to_string()));
         params_kv.push((

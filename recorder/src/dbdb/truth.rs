@@ -1,0 +1,120 @@
+//! The truth strategy's session (issue 68; the oracle is `morphtrace_schema::truth`): on one
+//! engine, breakpoints on some of the lines where the program records its own state, each
+//! removed after its `HITS` pauses, and nothing but resumes, so that the pauses are the records,
+//! in order. It drives the lockstep core with one debugger, as DBDB's random sessions do, until
+//! the session core has a place of its own (issue 67).
+
+use super::{rng_for, Lockstep};
+use crate::corpus::Loaded;
+use crate::debugger::engines::EngineSpec;
+use crate::debugger::{DebuggerError, ProgramFile};
+use crate::task::{session_key, Plan, Task};
+use morphtrace_schema::truth::{points, HITS};
+use morphtrace_schema::{Action, Output, ProgramHash, SessionMode, SessionOutcome};
+use rand::seq::index::sample;
+use rand::Rng;
+use std::collections::BTreeMap;
+
+/// Resumes a session may take beyond its points' pauses (for pauses where no point is).
+const SLACK: usize = 20;
+
+/// The tasks of a truth campaign: every program × seed × engine, one engine per session.
+pub fn tasks(
+    specs: &[EngineSpec],
+    programs: &[Loaded],
+    seeds: &[u64],
+    max_points: u32,
+) -> Vec<Task> {
+    let mut tasks = Vec::new();
+    for (pi, p) in programs.iter().enumerate() {
+        for &seed in seeds {
+            for (e, spec) in specs.iter().enumerate() {
+                tasks.push(Task {
+                    id: session_key(
+                        "truth",
+                        &[spec.to_string()],
+                        &p.program.hash.to_string(),
+                        seed,
+                    ),
+                    program: pi,
+                    seed,
+                    engines: vec![e],
+                    plan: Plan::Truth { seed, max_points },
+                    mode: SessionMode::Truth,
+                    parent: None,
+                    notes: vec![],
+                    chain: None,
+                });
+            }
+        }
+    }
+    tasks
+}
+
+pub(super) async fn session(
+    ls: &mut Lockstep<'_>,
+    program: &ProgramFile,
+    seed: u64,
+    program_hash: &ProgramHash,
+    max_points: u32,
+) -> Result<(), DebuggerError> {
+    let all = points(&program.text);
+    if all.is_empty() {
+        ls.rec.outcome = Some(SessionOutcome::Rejected {
+            reason: format!(
+                "the program records no ground truth (no line begins with a call of {}: \
+                 use --corpus truth:SEEDS)",
+                morphtrace_schema::truth::FUNCTION
+            ),
+        });
+        return Ok(());
+    }
+    let mut rng = rng_for(seed, program_hash);
+    // About half of the points, a different half for each seed; at least one.
+    let want = (0..all.len())
+        .filter(|_| rng.random_bool(0.5))
+        .count()
+        .clamp(1, (max_points.max(1) as usize).min(all.len()));
+    let mut chosen: Vec<u32> = sample(&mut rng, all.len(), want)
+        .into_iter()
+        .map(|i| all[i].1)
+        .collect();
+    chosen.sort_unstable();
+    let mut ids = BTreeMap::new();
+    for &line in &chosen {
+        let outs = ls
+            .apply(&Action::SetBreakpoint { line, column: None })
+            .await?;
+        if let Some(Output::BreakpointSet { id, .. }) = outs.first() {
+            ids.insert(line, *id);
+        }
+    }
+    ls.apply(&Action::Start).await?;
+    let mut hits: BTreeMap<u32, u32> = BTreeMap::new();
+    let budget = chosen.len() * HITS as usize + SLACK;
+    for _ in 0..budget {
+        if ls.all_finished() {
+            ls.rec.outcome = Some(SessionOutcome::Finished);
+            return Ok(());
+        }
+        // A point's breakpoint goes once the program has recorded it as often as it records.
+        if let Some(p) = ls.last_pause() {
+            let line = p.location.line;
+            if let Some(id) = ids.get(&line).copied() {
+                let n = hits.entry(line).or_default();
+                *n += 1;
+                if *n == HITS {
+                    ls.apply(&Action::RemoveBreakpoint { id }).await?;
+                    ids.remove(&line);
+                }
+            }
+        }
+        ls.apply(&Action::Resume).await?;
+    }
+    ls.rec.outcome = Some(if ls.all_finished() {
+        SessionOutcome::Finished
+    } else {
+        SessionOutcome::ActionLimit
+    });
+    Ok(())
+}

@@ -1,0 +1,711 @@
+//! Ground truth (issue 68; after Li et al., PLDI'20, "actionable programs"): a program that records
+//! its own state at chosen points is paused there by one debugger, and what the debugger shows
+//! is compared with what the program recorded: no second engine, so nothing is "by design".
+//!
+//! The contract with the program: a statement line that begins with a call
+//! `__mt_truth(POINT, LINE, { a, b })` prints, for the first [`HITS`] times each point runs, one
+//! console line: [`PREFIX`] and JSON `{point, line, hit, values, stack}` (`values`: each
+//! variable's number as `String` gives it, `-0` kept, a plain object's as an object of those;
+//! `stack`: the lines of the program's own synchronous frames, the point's first). A line
+//! breakpoint on that line stops before the call, where the variables hold what it records.
+//! The truth strategy sets breakpoints on some points' lines, removes each after [`HITS`]
+//! pauses, and only resumes; so the pauses, in order, are the records of those points, in
+//! order. `recorder/src/corpus/generated.rs` writes such programs (`truth:SEED`).
+
+use crate::session::Warning;
+use crate::trace::{EventKind, Output, PauseState, Trace};
+use crate::value::{Key, Value};
+use serde::Deserialize;
+use serde_json::Value as Json;
+
+/// The recording function's name.
+pub const FUNCTION: &str = "__mt_truth";
+/// The start of a record's console line.
+pub const PREFIX: &str = "mt-truth ";
+/// How many executions of each point are recorded (and paused at).
+pub const HITS: u32 = 3;
+
+/// The relations of ground truth, one per way a debugger can contradict the program.
+pub mod relation {
+    /// A variable shows another value than the program recorded.
+    pub const VALUE: &str = "truth-value";
+    /// A variable the program read is not shown, or shown without a value (optimized out,
+    /// unavailable, uninitialized).
+    pub const UNSHOWN: &str = "truth-unshown";
+    /// The frames' lines differ from the program's own stack.
+    pub const STACK: &str = "truth-stack";
+    /// The program ran a point with a breakpoint, and the debugger did not pause there.
+    pub const MISSED: &str = "truth-missed-pause";
+    /// The debugger paused where the program ran no point with a breakpoint.
+    pub const STRAY: &str = "truth-stray-pause";
+    /// A stray pause inside a line whose breakpoint the debugger placed at the line's start:
+    /// the shape of JavaScriptCore's rule that a breakpoint at column 0 matches the first
+    /// statement run on its line each time the line is entered from another (an arrow's body
+    /// on that line, when called from elsewhere). Apart from other stray pauses so that the
+    /// triage can judge it on JavaScriptCore alone.
+    pub const LINE_ENTRY: &str = "truth-line-entry-pause";
+    /// The debugger paused at a breakpoint on a line it did not say the breakpoint is on.
+    pub const PLACE: &str = "truth-breakpoint-place";
+    /// The engine died while the program ran under the debugger (the program runs to its end
+    /// without one: generated programs are run once before use).
+    pub const CRASH: &str = "truth-engine-crash";
+}
+
+/// What the judge must know of the engine and the program besides the trace.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Context<'a> {
+    /// The program's text.
+    pub program: Option<&'a str>,
+    /// The engine implements ECMAScript's proper tail calls (JavaScriptCore does, in strict
+    /// code): a caller's frame is gone from `Error().stack` after a call in tail position,
+    /// while its debugger shows the frame again (WebKit's ShadowChicken log, the inspector's
+    /// tail-deleted frames; LayoutTests/inspector/debugger/tail-deleted-frames*.html).
+    pub proper_tail_calls: bool,
+}
+
+/// One record the program printed.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+pub struct Record {
+    pub point: u32,
+    /// 1-based, as people and the program's text count.
+    pub line: u32,
+    pub hit: u32,
+    pub values: serde_json::Map<String, Json>,
+    pub stack: Vec<u32>,
+}
+
+/// The records among a program's console lines, in order; a line with the prefix that does not
+/// parse is returned as an error (the program or its console capture is broken, not the debugger).
+pub fn records(console: &[String]) -> Result<Vec<Record>, String> {
+    console
+        .iter()
+        .filter_map(|l| l.strip_prefix(PREFIX))
+        .map(|json| {
+            serde_json::from_str(json).map_err(|e| format!("unreadable record {json:?}: {e}"))
+        })
+        .collect()
+}
+
+/// The 0-based lines of the points a program text records at (a line that begins with a call
+/// of [`FUNCTION`]), with each point's number.
+pub fn points(text: &str) -> Vec<(u32, u32)> {
+    let call = format!("{FUNCTION}(");
+    text.lines()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let rest = l.trim_start().strip_prefix(&call)?;
+            let point = rest.split(',').next()?.trim().parse().ok()?;
+            Some((point, i as u32))
+        })
+        .collect()
+}
+
+/// The warnings of one trace of the truth strategy: every pause compared with the record of the
+/// same point and hit, every record of a point with a breakpoint matched with a pause.
+/// `Err` when the records cannot be read (the session is then undecided, not judged).
+pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
+    let records = records(&trace.console)?;
+    let tail_calls = tail_call_lines(cx);
+    // The lines the session asked breakpoints for (0-based): their points' records are the
+    // pauses to come, in order.
+    let asked: std::collections::BTreeSet<u32> = trace
+        .actions()
+        .filter_map(|a| match a {
+            crate::trace::Action::SetBreakpoint { line, .. } => Some(*line),
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<&Record> = records
+        .iter()
+        .filter(|r| r.line >= 1 && asked.contains(&(r.line - 1)))
+        .collect();
+    let end = trace.outputs().find_map(|o| match o {
+        Output::Finished { outcome } => Some(outcome),
+        _ => None,
+    });
+    let completed = matches!(end, Some(crate::trace::ProgramOutcome::Completed));
+    let mut warnings = Vec::new();
+    let warn = |relation: &str, index: Option<usize>, message: String| Warning {
+        relation: relation.into(),
+        round: 0,
+        against: None,
+        event_index: index.map(|i| i as u32),
+        message,
+    };
+    // Where the debugger said each breakpoint is (lines), and the lines with one at their
+    // start (column 0).
+    let mut placed: std::collections::BTreeMap<crate::trace::BreakpointId, Vec<u32>> =
+        Default::default();
+    let mut at_line_start = std::collections::BTreeSet::new();
+    for o in trace.outputs() {
+        if let Output::BreakpointSet { id, actual, .. } = o {
+            placed.insert(*id, actual.iter().map(|l| l.line).collect());
+            at_line_start.extend(actual.iter().filter(|l| l.column == 0).map(|l| l.line));
+        }
+    }
+    let mut next = 0;
+    for (index, p) in pauses(trace) {
+        let line = p.location.line + 1;
+        if let crate::trace::PauseReason::Breakpoint { ids } = &p.reason {
+            for id in ids {
+                match placed.get(id) {
+                    Some(lines) if !lines.is_empty() && !lines.contains(&p.location.line) => {
+                        warnings.push(warn(
+                            relation::PLACE,
+                            Some(index),
+                            format!(
+                                "paused at {} by breakpoint #{}, which the debugger placed at \
+                                 line(s) {:?}",
+                                p.location,
+                                id.0,
+                                lines.iter().map(|l| l + 1).collect::<Vec<_>>()
+                            ),
+                        ))
+                    }
+                    _ => {}
+                }
+            }
+        }
+        match expected[next..].iter().position(|r| r.line == line) {
+            Some(skip) => {
+                for r in &expected[next..next + skip] {
+                    warnings.push(warn(
+                        relation::MISSED,
+                        Some(index),
+                        format!(
+                            "the program ran point {} (line {}) for the {} time and the \
+                             debugger did not pause there; it paused next at {}",
+                            r.point,
+                            r.line,
+                            ordinal(r.hit),
+                            p.location
+                        ),
+                    ));
+                }
+                let r = expected[next + skip];
+                next += skip + 1;
+                warnings.extend(
+                    compare(r, p, &tail_calls)
+                        .into_iter()
+                        .map(|(rel, m)| warn(rel, Some(index), m)),
+                );
+            }
+            // The engine died: what it logged last may never have reached the debugger, so a
+            // pause past the last record tells nothing.
+            None if next == expected.len() && !completed => break,
+            None => warnings.push(warn(
+                if p.location.column > 0 && at_line_start.contains(&p.location.line) {
+                    relation::LINE_ENTRY
+                } else {
+                    relation::STRAY
+                },
+                Some(index),
+                format!(
+                    "paused at {} ({}) where the program ran no point with a breakpoint{}",
+                    p.location,
+                    p.reason.name(),
+                    match expected.get(next) {
+                        Some(r) => format!(
+                            " (next: point {} at line {}, its {} time)",
+                            r.point,
+                            r.line,
+                            ordinal(r.hit)
+                        ),
+                        None => String::new(),
+                    }
+                ),
+            )),
+        }
+    }
+    if let Some(crate::trace::ProgramOutcome::EngineCrashed { message }) = end {
+        warnings.push(warn(
+            relation::CRASH,
+            trace
+                .events
+                .iter()
+                .rposition(|e| matches!(e.kind, EventKind::Output(Output::Finished { .. }))),
+            format!("the engine died while the program ran under the debugger: {message}"),
+        ));
+    }
+    // Records past the last pause count only when the program ran to its end under the
+    // debugger: a session cut short (action limit, time) ends its pauses early.
+    if completed {
+        for r in &expected[next..] {
+            warnings.push(warn(
+                relation::MISSED,
+                None,
+                format!(
+                    "the program ran point {} (line {}) for the {} time and the debugger did \
+                     not pause there; it ran to its end",
+                    r.point,
+                    r.line,
+                    ordinal(r.hit)
+                ),
+            ));
+        }
+    }
+    Ok(warnings)
+}
+
+/// The trace's pauses with their event indices.
+fn pauses(trace: &Trace) -> impl Iterator<Item = (usize, &PauseState)> {
+    trace
+        .events
+        .iter()
+        .enumerate()
+        .filter_map(|(i, e)| match &e.kind {
+            EventKind::Output(Output::Paused(p)) => Some((i, p)),
+            _ => None,
+        })
+}
+
+fn ordinal(n: u32) -> String {
+    match n {
+        1 => "first".into(),
+        2 => "second".into(),
+        3 => "third".into(),
+        n => format!("{n}th"),
+    }
+}
+
+/// What the pause shows against what the program recorded there: (relation, message) for each
+/// contradiction.
+/// The 1-based lines whose statement is a `return` of a call, in a program whose code is
+/// strict throughout, on an engine with proper tail calls: the frames that may be missing from
+/// the program's own stack.
+fn tail_call_lines(cx: Context<'_>) -> Vec<u32> {
+    let Some(text) = cx.program.filter(|_| cx.proper_tail_calls) else {
+        return Vec::new();
+    };
+    let strict = text
+        .lines()
+        .next()
+        .is_some_and(|l| matches!(l.trim(), "\"use strict\";" | "'use strict';"));
+    if !strict {
+        return Vec::new();
+    }
+    let call = format!("{FUNCTION}(");
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| {
+            let mut s = l.trim();
+            // After the recording call the line may begin with.
+            if s.starts_with(&call) {
+                s = s.split_once("); ").map_or("", |(_, rest)| rest);
+            }
+            s.strip_prefix("return ")
+                .is_some_and(|e| e.ends_with(");") && !e.contains('?') && !e.contains("||"))
+        })
+        .map(|(i, _)| i as u32 + 1)
+        .collect()
+}
+
+/// Whether the debugger's frames (`shown`) are the program's own stack (`own`), but for frames
+/// at lines that call in tail position (`tail_calls`), which the program's stack may lack.
+fn same_stack(shown: &[u32], own: &[u32], tail_calls: &[u32]) -> bool {
+    let mut own = own.iter().peekable();
+    for line in shown {
+        if own.peek() == Some(&line) {
+            own.next();
+        } else if !tail_calls.contains(line) {
+            return false;
+        }
+    }
+    own.next().is_none()
+}
+
+fn compare(r: &Record, p: &PauseState, tail_calls: &[u32]) -> Vec<(&'static str, String)> {
+    let at = format!(
+        "point {} (line {}), {} time",
+        r.point,
+        r.line,
+        ordinal(r.hit)
+    );
+    let mut out = Vec::new();
+    let scopes = p.top_scopes();
+    for (name, want) in &r.values {
+        let shown = scopes
+            .iter()
+            .flat_map(|s| &s.variables)
+            .find(|v| &v.name == name);
+        match shown {
+            None => out.push((
+                relation::UNSHOWN,
+                format!(
+                    "{at}: `{name}` is not shown; the program read {}",
+                    show(want)
+                ),
+            )),
+            Some(v) => match differs(want, &v.value) {
+                None => {}
+                Some(Mismatch::NoValue) => out.push((
+                    relation::UNSHOWN,
+                    format!(
+                        "{at}: `{name}` is shown as {}; the program read {}",
+                        v.value,
+                        show(want)
+                    ),
+                )),
+                Some(Mismatch::Other) => out.push((
+                    relation::VALUE,
+                    format!(
+                        "{at}: `{name}` is shown as {}; the program read {}",
+                        v.value,
+                        show(want)
+                    ),
+                )),
+            },
+        }
+    }
+    let frames: Vec<u32> = p.stack.iter().map(|f| f.location.line + 1).collect();
+    if !same_stack(&frames, &r.stack, tail_calls) {
+        out.push((
+            relation::STACK,
+            format!(
+                "{at}: the debugger's frames are at lines {frames:?}; the program's own stack \
+                 at {:?}",
+                r.stack
+            ),
+        ));
+    }
+    out
+}
+
+enum Mismatch {
+    /// The debugger gave no value where the program read one.
+    NoValue,
+    Other,
+}
+
+fn show(want: &Json) -> String {
+    match want {
+        Json::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Whether `shown` contradicts what the program recorded (`want`): a number as JavaScript's
+/// `String` writes it, or an object of those. An object the debugger did not expand (depth)
+/// cannot contradict.
+fn differs(want: &Json, shown: &Value) -> Option<Mismatch> {
+    match (want, shown) {
+        (_, Value::OptimizedOut | Value::Unavailable | Value::Uninitialized | Value::Undefined) => {
+            Some(Mismatch::NoValue)
+        }
+        (Json::String(w), Value::Number(n)) => (js_string(*n) != *w).then_some(Mismatch::Other),
+        (Json::Object(fields), Value::Object { entries, .. }) => {
+            let entries = entries.as_ref()?;
+            for (k, w) in fields {
+                let e = entries
+                    .iter()
+                    .find(|e| matches!(&e.key, Key::Name(n) if n == k));
+                match e {
+                    None => return Some(Mismatch::Other),
+                    Some(e) => {
+                        if let Some(m) = differs(w, &e.value) {
+                            return Some(m);
+                        }
+                    }
+                }
+            }
+            None
+        }
+        _ => Some(Mismatch::Other),
+    }
+}
+
+/// A number as JavaScript's `String` writes it, for the integers the programs record (and
+/// `-0`, which the recording function keeps); other numbers in Rust's shortest form, which
+/// agrees with JavaScript's for the values these programs compute.
+fn js_string(n: f64) -> String {
+    if n == 0.0 && n.is_sign_negative() {
+        "-0".into()
+    } else if n.fract() == 0.0 && n.abs() < 1e21 {
+        format!("{}", n as i64)
+    } else if n.is_nan() {
+        "NaN".into()
+    } else if n.is_infinite() {
+        if n > 0.0 { "Infinity" } else { "-Infinity" }.into()
+    } else {
+        format!("{n}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::EngineRef;
+    use crate::trace::{
+        Action, Event, Frame, Location, PauseReason, ProgramOutcome, Scope, ScopeKind, Variable,
+    };
+
+    fn pause(line: u32, vars: &[(&str, Value)], stack: &[u32]) -> Output {
+        Output::Paused(PauseState {
+            location: Location::new(line, 2),
+            reason: PauseReason::Breakpoint { ids: Vec::new() },
+            engine_reason: None,
+            stack: stack
+                .iter()
+                .enumerate()
+                .map(|(i, l)| Frame {
+                    function: String::new(),
+                    location: Location::new(*l - 1, 2),
+                    scopes: if i == 0 {
+                        vec![Scope {
+                            kind: ScopeKind::Local,
+                            name: None,
+                            variables: vars
+                                .iter()
+                                .map(|(n, v)| Variable {
+                                    name: n.to_string(),
+                                    value: v.clone(),
+                                    reported: None,
+                                })
+                                .collect(),
+                        }]
+                    } else {
+                        Vec::new()
+                    },
+                })
+                .collect(),
+            exception: None,
+            async_stack: None,
+            condition: None,
+        })
+    }
+
+    fn trace(breakpoints: &[u32], outputs: Vec<Output>, console: &[&str]) -> Trace {
+        let mut events: Vec<Event> = breakpoints
+            .iter()
+            .map(|l| Event {
+                at_us: 0,
+                kind: EventKind::Action(Action::SetBreakpoint {
+                    line: *l,
+                    column: None,
+                }),
+            })
+            .collect();
+        events.extend(outputs.into_iter().map(|o| Event {
+            at_us: 0,
+            kind: EventKind::Output(o),
+        }));
+        events.push(Event {
+            at_us: 0,
+            kind: EventKind::Output(Output::Finished {
+                outcome: ProgramOutcome::Completed,
+            }),
+        });
+        Trace {
+            engine: EngineRef(0),
+            events,
+            console: console.iter().map(|s| s.to_string()).collect(),
+            logs: Vec::new(),
+        }
+    }
+
+    const R1: &str = r#"mt-truth {"point":1,"line":5,"hit":1,"values":{"a":"3","o":{"x":"1","y":"-0"}},"stack":[5,9]}"#;
+    const R2: &str = r#"mt-truth {"point":2,"line":7,"hit":1,"values":{"a":"4"},"stack":[7]}"#;
+
+    fn pair(x: f64, y: f64) -> Value {
+        Value::Object {
+            kind: crate::value::ObjectKind::Object,
+            class: "Object".into(),
+            description: None,
+            entries: Some(vec![
+                crate::value::Entry {
+                    key: Key::Name("x".into()),
+                    value: Value::Number(x),
+                },
+                crate::value::Entry {
+                    key: Key::Name("y".into()),
+                    value: Value::Number(y),
+                },
+            ]),
+            truncated: false,
+        }
+    }
+
+    #[test]
+    fn a_debugger_that_shows_what_the_program_recorded_gets_no_warning() {
+        let t = trace(
+            &[4, 6],
+            vec![
+                pause(
+                    4,
+                    &[("a", Value::Number(3.0)), ("o", pair(1.0, -0.0))],
+                    &[5, 9],
+                ),
+                pause(6, &[("a", Value::Number(4.0))], &[7]),
+            ],
+            &["checksum 1", R1, R2],
+        );
+        assert_eq!(judge(&t, Context::default()).unwrap(), Vec::new());
+    }
+
+    #[test]
+    fn each_contradiction_is_its_own_relation() {
+        let relations = |t: &Trace| -> Vec<String> {
+            judge(t, Context::default())
+                .unwrap()
+                .into_iter()
+                .map(|w| w.relation)
+                .collect()
+        };
+        // A number one too high, and +0 for -0 in a field.
+        let t = trace(
+            &[4],
+            vec![pause(
+                4,
+                &[("a", Value::Number(4.0)), ("o", pair(1.0, 0.0))],
+                &[5, 9],
+            )],
+            &[R1],
+        );
+        assert_eq!(relations(&t), [relation::VALUE, relation::VALUE]);
+        // A hidden local, one optimized out, a caller's frame lost.
+        let t = trace(
+            &[4],
+            vec![pause(4, &[("o", Value::OptimizedOut)], &[5])],
+            &[R1],
+        );
+        assert_eq!(
+            relations(&t),
+            [relation::UNSHOWN, relation::UNSHOWN, relation::STACK]
+        );
+        // A swallowed pause, then a pause one line off.
+        let t = trace(
+            &[4, 6],
+            vec![pause(7, &[("a", Value::Number(4.0))], &[8])],
+            &[R1, R2],
+        );
+        assert_eq!(
+            relations(&t),
+            [relation::STRAY, relation::MISSED, relation::MISSED]
+        );
+        // The record of a point without a breakpoint asks for no pause.
+        let t = trace(
+            &[6],
+            vec![pause(6, &[("a", Value::Number(4.0))], &[7])],
+            &[R1, R2],
+        );
+        assert_eq!(relations(&t), Vec::<String>::new());
+    }
+
+    /// A pause by a breakpoint away from where the debugger placed it, and a stray pause inside
+    /// a line whose breakpoint stands at the line's start: each its own relation.
+    #[test]
+    fn breakpoint_places_are_held_to_what_the_debugger_said() {
+        use crate::trace::{BreakpointId, LocationSource};
+        let set = |id: u32, line: u32, column: u32| Output::BreakpointSet {
+            id: BreakpointId(id),
+            requested: Location::new(line, 0),
+            actual: vec![Location::new(line, column)],
+            source: LocationSource::EngineReported,
+            policy: None,
+        };
+        let by = |id: u32, line: u32, column: u32| {
+            let Output::Paused(mut p) = pause(line, &[("a", Value::Number(4.0))], &[line + 1])
+            else {
+                unreachable!()
+            };
+            p.location.column = column;
+            p.reason = PauseReason::Breakpoint {
+                ids: vec![BreakpointId(id)],
+            };
+            Output::Paused(p)
+        };
+        let relations = |outputs: Vec<Output>| -> Vec<String> {
+            judge(&trace(&[6], outputs, &[R2]), Context::default())
+                .unwrap()
+                .into_iter()
+                .map(|w| w.relation)
+                .collect()
+        };
+        assert_eq!(
+            relations(vec![set(0, 6, 0), by(0, 6, 0)]),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            relations(vec![set(0, 6, 0), by(0, 6, 0), by(0, 6, 30)]),
+            [relation::LINE_ENTRY]
+        );
+        assert_eq!(
+            relations(vec![set(0, 6, 2), by(0, 6, 2), by(0, 6, 30)]),
+            [relation::STRAY]
+        );
+        assert_eq!(
+            relations(vec![set(0, 7, 0), by(0, 6, 0)]),
+            [relation::PLACE]
+        );
+    }
+
+    /// JavaScriptCore's debugger shows a frame that called in tail position in strict code,
+    /// which the program's own stack lacks: excused at such a line only, on such an engine only.
+    #[test]
+    fn a_tail_deleted_frame_is_excused_where_a_strict_program_returns_a_call() {
+        let text = "\"use strict\";\nfunction g() {\n  return 1;\n}\nfunction f() {\n  __mt_truth(1, 6, {}); return g();\n}\nf();\n";
+        let jsc = Context {
+            program: Some(text),
+            proper_tail_calls: true,
+        };
+        assert_eq!(tail_call_lines(jsc), [6]);
+        assert!(same_stack(&[3, 6, 8], &[3, 8], &[6]));
+        // Another frame lost, or the tail-calling frame where the program has none to lose.
+        assert!(!same_stack(&[3, 6, 8], &[3], &[6]));
+        assert!(!same_stack(&[3, 7, 8], &[3, 8], &[6]));
+        assert!(!same_stack(&[3], &[3, 8], &[6]));
+        let sloppy = text.replacen("\"use strict\";", "let s;", 1);
+        let v8 = Context {
+            program: Some(text),
+            proper_tail_calls: false,
+        };
+        assert_eq!(tail_call_lines(v8), Vec::<u32>::new());
+        assert_eq!(
+            tail_call_lines(Context {
+                program: Some(&sloppy),
+                proper_tail_calls: true
+            }),
+            Vec::<u32>::new()
+        );
+    }
+
+    /// A crash is a warning of its own, and pauses past the last record that reached the
+    /// debugger are not strays.
+    #[test]
+    fn an_engine_crash_is_a_warning_and_leaves_later_pauses_unjudged() {
+        let mut t = trace(
+            &[4, 6],
+            vec![
+                pause(
+                    4,
+                    &[("a", Value::Number(3.0)), ("o", pair(1.0, -0.0))],
+                    &[5, 9],
+                ),
+                pause(6, &[("a", Value::Number(4.0))], &[7]),
+            ],
+            &[R1],
+        );
+        let last = t.events.len() - 1;
+        t.events[last].kind = EventKind::Output(Output::Finished {
+            outcome: ProgramOutcome::EngineCrashed {
+                message: "bun died of SIGABRT".into(),
+            },
+        });
+        let w = judge(&t, Context::default()).unwrap();
+        assert_eq!(w.len(), 1, "{w:?}");
+        assert_eq!(w[0].relation, relation::CRASH);
+        assert!(
+            w[0].message.ends_with("bun died of SIGABRT"),
+            "{}",
+            w[0].message
+        );
+    }
+
+    #[test]
+    fn points_are_read_from_the_program_text_and_broken_records_are_errors() {
+        let text = "let a = 1;\n  __mt_truth(1, 2, { a }); a++;\n__mt_truth(2, 3, {}); mix(a);\n";
+        assert_eq!(points(text), [(1, 1), (2, 2)]);
+        assert!(records(&["mt-truth {".to_string()]).is_err());
+        assert_eq!(records(&["checksum 3".to_string()]).unwrap(), Vec::new());
+    }
+}
