@@ -38,7 +38,8 @@ pub mod relation {
     pub const MISSED: &str = "truth-missed-pause";
     /// The debugger paused where the program ran no point with a breakpoint.
     pub const STRAY: &str = "truth-stray-pause";
-    /// A stray pause inside a line whose breakpoint the debugger placed at the line's start:
+    /// A stray pause, by a breakpoint, inside a line whose breakpoint the debugger placed at the
+    /// line's start, not right after a pause on that line in the same frame:
     /// the shape of JavaScriptCore's rule that a breakpoint at column 0 matches the first
     /// statement run on its line each time the line is entered from another (an arrow's body
     /// on that line, when called from elsewhere). Apart from other stray pauses so that the
@@ -144,7 +145,19 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
         }
     }
     let mut next = 0;
+    // The frame and line of the pause before: JavaScriptCore's line-entry pause comes from
+    // another line, never from the same line of the same frame.
+    let mut before: Option<(u32, String, usize)> = None;
     for (index, p) in pauses(trace) {
+        let here = (
+            p.location.line,
+            p.stack
+                .first()
+                .map(|f| f.function.clone())
+                .unwrap_or_default(),
+            p.stack.len(),
+        );
+        let entered = before.replace(here.clone()) != Some(here);
         let line = p.location.line + 1;
         if let crate::trace::PauseReason::Breakpoint { ids } = &p.reason {
             for id in ids {
@@ -194,7 +207,11 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
             // pause past the last record tells nothing.
             None if next == expected.len() && !completed => break,
             None => warnings.push(warn(
-                if p.location.column > 0 && at_line_start.contains(&p.location.line) {
+                if p.location.column > 0
+                    && at_line_start.contains(&p.location.line)
+                    && matches!(p.reason, crate::trace::PauseReason::Breakpoint { .. })
+                    && entered
+                {
                     relation::LINE_ENTRY
                 } else {
                     relation::STRAY
@@ -625,12 +642,37 @@ mod tests {
             relations(vec![set(0, 6, 0), by(0, 6, 0)]),
             Vec::<String>::new()
         );
+        let in_arrow = match by(0, 6, 30) {
+            Output::Paused(mut p) => {
+                p.stack[0].function = "add".into();
+                p.stack.push(p.stack[0].clone());
+                Output::Paused(p)
+            }
+            _ => unreachable!(),
+        };
+        assert_eq!(
+            relations(vec![set(0, 6, 0), by(0, 6, 0), in_arrow]),
+            [relation::LINE_ENTRY]
+        );
+        // Right after a pause on the same line in the same frame: no line was entered.
         assert_eq!(
             relations(vec![set(0, 6, 0), by(0, 6, 0), by(0, 6, 30)]),
-            [relation::LINE_ENTRY]
+            [relation::STRAY]
         );
         assert_eq!(
             relations(vec![set(0, 6, 2), by(0, 6, 2), by(0, 6, 30)]),
+            [relation::STRAY]
+        );
+        // A step's pause there (a debugger that pauses where nothing asked) stays a stray.
+        let step = match by(0, 6, 30) {
+            Output::Paused(mut p) => {
+                p.reason = PauseReason::Step;
+                Output::Paused(p)
+            }
+            _ => unreachable!(),
+        };
+        assert_eq!(
+            relations(vec![set(0, 6, 0), by(0, 6, 0), step]),
             [relation::STRAY]
         );
         assert_eq!(
