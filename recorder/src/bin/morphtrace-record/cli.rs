@@ -330,7 +330,7 @@ pub(crate) enum Strategy {
     /// Ground truth on each engine separately (no second engine): programs that record their
     /// own state (`--corpus truth:SEEDS`) are paused where they record it, and what the
     /// debugger shows (values, frames, where and how often it pauses) is judged against the
-    /// records (docs/concepts.md).
+    /// records (docs/recording.md, "Ground truth").
     Truth,
 }
 
@@ -462,6 +462,7 @@ pub(crate) struct RunArgs {
     /// Programs: files, directories (searched for *.js) or globs; `test262:PATH` for test262 tests
     /// (assembled with their harness, strict and non-strict variants); `gen:1..N` for programs
     /// generated for debugging from those seeds (each run once under node before use);
+    /// `truth:1..N` for the same programs recording their own state (`--strategy truth`);
     /// `csmith:1..N` for coverage. Repeat for several.
     #[arg(long, required = true)]
     pub(crate) corpus: Vec<String>,
