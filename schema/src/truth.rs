@@ -520,6 +520,15 @@ mod tests {
         }
     }
 
+    /// The relations `judge` finds in `t`, in order.
+    fn relations_of(t: &Trace) -> Vec<String> {
+        judge(t, Context::default())
+            .unwrap()
+            .into_iter()
+            .map(|w| w.relation)
+            .collect()
+    }
+
     const R1: &str = r#"mt-truth {"point":1,"line":5,"hit":1,"values":{"a":"3","o":{"x":"1","y":"-0"}},"stack":[5,9]}"#;
     const R2: &str = r#"mt-truth {"point":2,"line":7,"hit":1,"values":{"a":"4"},"stack":[7]}"#;
 
@@ -561,13 +570,6 @@ mod tests {
 
     #[test]
     fn each_contradiction_is_its_own_relation() {
-        let relations = |t: &Trace| -> Vec<String> {
-            judge(t, Context::default())
-                .unwrap()
-                .into_iter()
-                .map(|w| w.relation)
-                .collect()
-        };
         // A number one too high, and +0 for -0 in a field.
         let t = trace(
             &[4],
@@ -578,7 +580,7 @@ mod tests {
             )],
             &[R1],
         );
-        assert_eq!(relations(&t), [relation::VALUE, relation::VALUE]);
+        assert_eq!(relations_of(&t), [relation::VALUE, relation::VALUE]);
         // A hidden local, one optimized out, a caller's frame lost.
         let t = trace(
             &[4],
@@ -586,7 +588,7 @@ mod tests {
             &[R1],
         );
         assert_eq!(
-            relations(&t),
+            relations_of(&t),
             [relation::UNSHOWN, relation::UNSHOWN, relation::STACK]
         );
         // A swallowed pause, then a pause one line off.
@@ -596,7 +598,7 @@ mod tests {
             &[R1, R2],
         );
         assert_eq!(
-            relations(&t),
+            relations_of(&t),
             [relation::STRAY, relation::MISSED, relation::MISSED]
         );
         // The record of a point without a breakpoint asks for no pause.
@@ -605,7 +607,7 @@ mod tests {
             vec![pause(6, &[("a", Value::Number(4.0))], &[7])],
             &[R1, R2],
         );
-        assert_eq!(relations(&t), Vec::<String>::new());
+        assert_eq!(relations_of(&t), Vec::<String>::new());
     }
 
     /// A pause by a breakpoint away from where the debugger placed it, and a stray pause inside
@@ -631,13 +633,7 @@ mod tests {
             };
             Output::Paused(p)
         };
-        let relations = |outputs: Vec<Output>| -> Vec<String> {
-            judge(&trace(&[6], outputs, &[R2]), Context::default())
-                .unwrap()
-                .into_iter()
-                .map(|w| w.relation)
-                .collect()
-        };
+        let relations = |outputs: Vec<Output>| relations_of(&trace(&[6], outputs, &[R2]));
         assert_eq!(
             relations(vec![set(0, 6, 0), by(0, 6, 0)]),
             Vec::<String>::new()

@@ -1832,7 +1832,26 @@ pub fn generation_tasks(
     } else {
         ("random", SessionMode::Random)
     };
-    let sets: Vec<Vec<usize>> = if differential {
+    tasks_over(specs, programs, seeds, differential, name, mode, |seed| {
+        Plan::Random {
+            params: params.clone(),
+            seed,
+        }
+    })
+}
+
+/// Every program × seed, on all engines in lockstep (`together`) or on each engine alone, as
+/// strategy `name` with the plan `plan` gives for a seed.
+pub fn tasks_over(
+    specs: &[EngineSpec],
+    programs: &[Loaded],
+    seeds: &[u64],
+    together: bool,
+    name: &str,
+    mode: SessionMode,
+    plan: impl Fn(u64) -> Plan,
+) -> Vec<Task> {
+    let sets: Vec<Vec<usize>> = if together {
         vec![(0..specs.len()).collect()]
     } else {
         (0..specs.len()).map(|i| vec![i]).collect()
@@ -1847,10 +1866,7 @@ pub fn generation_tasks(
                     program: pi,
                     seed,
                     engines: set.clone(),
-                    plan: Plan::Random {
-                        params: params.clone(),
-                        seed,
-                    },
+                    plan: plan(seed),
                     mode: mode.clone(),
                     parent: None,
                     notes: vec![],

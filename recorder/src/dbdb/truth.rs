@@ -8,7 +8,7 @@ use super::{rng_for, Lockstep};
 use crate::corpus::Loaded;
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::{DebuggerError, ProgramFile};
-use crate::task::{session_key, Plan, Task};
+use crate::task::{Plan, Task};
 use morphtrace_schema::truth::{points, HITS};
 use morphtrace_schema::{Action, Output, ProgramHash, SessionMode, SessionOutcome};
 use rand::seq::index::sample;
@@ -25,30 +25,15 @@ pub fn tasks(
     seeds: &[u64],
     max_points: u32,
 ) -> Vec<Task> {
-    let mut tasks = Vec::new();
-    for (pi, p) in programs.iter().enumerate() {
-        for &seed in seeds {
-            for (e, spec) in specs.iter().enumerate() {
-                tasks.push(Task {
-                    id: session_key(
-                        "truth",
-                        &[spec.to_string()],
-                        &p.program.hash.to_string(),
-                        seed,
-                    ),
-                    program: pi,
-                    seed,
-                    engines: vec![e],
-                    plan: Plan::Truth { seed, max_points },
-                    mode: SessionMode::Truth,
-                    parent: None,
-                    notes: vec![],
-                    chain: None,
-                });
-            }
-        }
-    }
-    tasks
+    super::tasks_over(
+        specs,
+        programs,
+        seeds,
+        false,
+        "truth",
+        SessionMode::Truth,
+        |seed| Plan::Truth { seed, max_points },
+    )
 }
 
 pub(super) async fn session(
