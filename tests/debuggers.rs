@@ -13,6 +13,8 @@ use morphtrace_schema::{
 };
 use std::path::Path;
 use std::time::Duration;
+mod common;
+
 // Each test crate uses some of the faults.
 #[allow(dead_code)]
 #[path = "support/faults.rs"]
@@ -657,7 +659,7 @@ async fn a_step_from_a_closing_brace_leaves_the_function_except_on_firefox() {
     let mut c = engine("chromium", CaptureOptions::default()).await;
     let mut f = engine("firefox", CaptureOptions::default()).await;
     let mut b = engine("bun", CaptureOptions::default()).await;
-    let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
     let d = rec.divergences.first().expect("Firefox pauses apart");
     assert_eq!(
         (d.kind.clone(), d.action.clone(), d.suspect),
@@ -1071,29 +1073,6 @@ fn repo_triage() -> morphtrace_schema::triage::Triage {
     .unwrap()
 }
 
-/// A two-engine session of `plan` on `p` under `triage`.
-async fn lockstep_under(
-    engines: &mut [&mut Box<dyn Engine>],
-    p: &corpus::Loaded,
-    plan: &Plan,
-    triage: &morphtrace_schema::triage::Triage,
-) -> Recording {
-    let refs: Vec<EngineRef> = (0..engines.len() as u16).map(EngineRef).collect();
-    let mut rec = Recording::new(&refs);
-    dbdb::run_under(
-        engines,
-        &p.file,
-        &p.program.hash,
-        plan,
-        &ComparisonPolicy::default(),
-        Some(triage),
-        &mut rec,
-    )
-    .await
-    .unwrap();
-    rec
-}
-
 /// Evidence for triage.toml's rule on breakpoints after the code: on a line after the program's
 /// last statement (a comment, a blank line), V8 and SpiderMonkey place a breakpoint at the
 /// script's end, where the program returns, and JavaScriptCore places none. No protocol defines
@@ -1192,7 +1171,7 @@ async fn a_value_the_program_computes_differently_is_told_from_one_shown_wrong()
     };
     let mut c = engine("chromium", CaptureOptions::default()).await;
     let mut n = engine("node", CaptureOptions::default()).await;
-    let rec = lockstep_under(&mut [&mut c, &mut n], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut c, &mut n], &p, &plan, &triage).await;
     let d = rec.divergences.first().expect("Math.sin differs");
     assert_eq!(d.kind, DivergenceKind::Variables);
     assert_eq!(d.detail, "s: 0.4770180858147492 vs 0.47701808581474914");
@@ -1216,7 +1195,7 @@ async fn a_value_the_program_computes_differently_is_told_from_one_shown_wrong()
             name: "angle".into(),
         },
     );
-    let rec = lockstep_under(&mut [&mut n, &mut faulty], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut n, &mut faulty], &p, &plan, &triage).await;
     let d = rec.divergences.first().expect("the planted fault shows");
     assert_eq!(d.detail, "angle: 25.630000000000003 vs 26.630000000000003");
     assert_eq!(d.program_differs, None);
@@ -1569,7 +1548,7 @@ async fn lockstep_goes_on_past_three_placements_each_one_judged() {
     let mut c = engine("chromium", CaptureOptions::default()).await;
     let mut f = engine("firefox", CaptureOptions::default()).await;
     let mut b = engine("bun", CaptureOptions::default()).await;
-    let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
     let d = rec.divergences.first().expect("the placements differ");
     assert_eq!(
         (d.kind.clone(), d.action_index, d.suspect, d.groups.len()),
@@ -1878,7 +1857,7 @@ async fn firefox_runs_are_read_whole_and_excuse_no_value_shown_wrong() {
             name: "angle".into(),
         },
     );
-    let rec = lockstep_under(&mut [&mut c, &mut faulty], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut c, &mut faulty], &p, &plan, &triage).await;
     let d = rec.divergences.first().expect("the planted fault shows");
     assert_eq!(d.detail, "angle: 124 vs 125");
     assert_eq!(d.program_differs, None);
@@ -2065,13 +2044,13 @@ async fn an_evaluation_answered_wrong_is_an_evaluation_divergence() {
     };
     let mut a = engine("node", CaptureOptions::default()).await;
     let mut b = engine("node", CaptureOptions::default()).await;
-    let rec = lockstep_under(&mut [&mut a, &mut b], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut a, &mut b], &p, &plan, &triage).await;
     assert!(rec.divergences.is_empty(), "{:?}", rec.divergences);
     let mut faulty = faults::FaultyEngine::wrap(
         engine("node", CaptureOptions::default()).await,
         faults::Fault::WrongEvaluation,
     );
-    let rec = lockstep_under(&mut [&mut a, &mut faulty], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut a, &mut faulty], &p, &plan, &triage).await;
     let d = rec.divergences.first().expect("the planted fault shows");
     assert_eq!(d.kind, DivergenceKind::Evaluation);
     assert_eq!(d.action_index, 2);
@@ -2203,7 +2182,7 @@ async fn an_ignored_condition_is_a_divergence() {
         engine("node", CaptureOptions::default()).await,
         faults::Fault::IgnoreCondition,
     );
-    let rec = lockstep_under(&mut [&mut a, &mut faulty], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut a, &mut faulty], &p, &plan, &triage).await;
     let d = rec.divergences.first().expect("the planted fault shows");
     assert_eq!(d.kind, DivergenceKind::Variables);
     assert_eq!(d.action_index, 1);
@@ -2489,7 +2468,7 @@ async fn a_silent_or_pausing_logpoint_is_a_divergence() {
         let mut a = engine("node", CaptureOptions::default()).await;
         let mut faulty =
             faults::FaultyEngine::wrap(engine("node", CaptureOptions::default()).await, fault);
-        let rec = lockstep_under(&mut [&mut a, &mut faulty], &p, &plan, &triage).await;
+        let rec = common::lockstep_under(&mut [&mut a, &mut faulty], &p, &plan, &triage).await;
         let d = rec.divergences.first().expect("the planted fault shows");
         assert_eq!((&d.kind, d.action_index), (&kind, 2));
         assert_eq!(d.detail, detail);
@@ -3318,7 +3297,7 @@ async fn a_known_bug_in_what_logpoints_logged_ends_no_session() {
             name: "s".into(),
         },
     );
-    let rec = lockstep_under(&mut [&mut hiding, &mut firefox], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut hiding, &mut firefox], &p, &plan, &triage).await;
     let log = rec
         .divergences
         .iter()
@@ -3421,7 +3400,7 @@ async fn engines_name_function_expressions_in_stacks_their_own_way() {
     let [c, f, b] = engines.as_mut_slice() else {
         unreachable!()
     };
-    let rec = lockstep_under(&mut [c, f, b], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [c, f, b], &p, &plan, &triage).await;
     let stacks: Vec<_> = rec
         .divergences
         .iter()
@@ -3511,7 +3490,8 @@ async fn planted_frame_name_faults_are_never_excused_as_naming() {
         b.2.set(Fault::Honest);
         let mut real = Vec::new();
         for &line in &bodies {
-            let rec = lockstep_under(&mut [&mut a.1, &mut b.1], &p, &plan(line), &triage).await;
+            let rec =
+                common::lockstep_under(&mut [&mut a.1, &mut b.1], &p, &plan(line), &triage).await;
             real.push(stacks(&rec));
         }
         eprintln!("{pair}: {real:?}");
@@ -3536,7 +3516,8 @@ async fn planted_frame_name_faults_are_never_excused_as_naming() {
                 let mut caused = 0;
                 for (i, &line) in bodies.iter().enumerate() {
                     let rec =
-                        lockstep_under(&mut [&mut a.1, &mut b.1], &p, &plan(line), &triage).await;
+                        common::lockstep_under(&mut [&mut a.1, &mut b.1], &p, &plan(line), &triage)
+                            .await;
                     for (detail, excused) in stacks(&rec) {
                         if real[i].iter().any(|(d, _)| *d == detail) {
                             continue;
@@ -3660,7 +3641,7 @@ async fn firefoxs_lost_breakpoint_hits_are_judged_only_in_their_shape() {
     };
     let mut node = engine("node", CaptureOptions::default()).await;
     let mut firefox = engine("firefox", CaptureOptions::default()).await;
-    let rec = lockstep_under(&mut [&mut node, &mut firefox], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut node, &mut firefox], &p, &plan, &triage).await;
     let d = rec.divergences.first().expect("Firefox passes the hits");
     assert_eq!(
         (d.kind.clone(), d.action_index),
@@ -3690,13 +3671,13 @@ async fn firefoxs_lost_breakpoint_hits_are_judged_only_in_their_shape() {
     let swallow = Plan::Replay {
         actions: vec![bp(6), bp(1), Action::Start, Action::Resume, Action::Resume],
     };
-    let rec = lockstep_under(&mut [&mut node, &mut firefox], &p, &swallow, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut node, &mut firefox], &p, &swallow, &triage).await;
     assert!(rec.divergences.is_empty(), "{:?}", rec.divergences);
     let mut faulty = FaultyEngine::wrap(
         engine("node", CaptureOptions::default()).await,
         Fault::SwallowPause,
     );
-    let rec = lockstep_under(&mut [&mut faulty, &mut firefox], &p, &swallow, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut faulty, &mut firefox], &p, &swallow, &triage).await;
     let d = rec.divergences.first().expect("the swallowed pause shows");
     assert_eq!(d.kind, DivergenceKind::PauseLocation, "{d:?}");
     assert!(remark::of(&d.detail).is_empty(), "{}", d.detail);
@@ -3775,7 +3756,7 @@ async fn a_step_over_a_return_pauses_where_the_function_returns_on_each_engine()
     let remark = "; first side at the end of a return, the other at its function's closing brace";
     for decl in ["const", "var"] {
         let (_dir, p) = inline("ret.js", &program(decl));
-        let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+        let rec = common::lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
         assert_eq!(rec.divergences.len(), 1, "{decl}: {:?}", rec.divergences);
         let d = &rec.divergences[0];
         assert_eq!(
@@ -3841,7 +3822,7 @@ async fn jsc_steps_out_of_a_static_block_into_the_next_members_parameters() {
     let [mut c, mut f, mut b] = three_engines().await;
     for (member, column) in [("constructor", 15), ("m", 5)] {
         let (_dir, p) = inline("static.js", &program(member));
-        let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+        let rec = common::lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
         // (First the static block's frame, which V8 alone names, and the class's own name, which
         // V8 shows from outside the class: each judged at that pause and gone past.)
         let d = rec
@@ -3906,7 +3887,7 @@ async fn jsc_pauses_again_before_a_call_whose_arguments_called_a_built_in() {
         // Into `sq` only (its `return` is another difference, judged elsewhere).
         let steps = if argument == "sq(7)" { 1 } else { 2 };
         let plan = from_a_breakpoint(7, &vec![Action::StepInto; steps]);
-        let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+        let rec = common::lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
         if argument == "sq(7)" {
             assert!(rec.divergences.is_empty(), "{:?}", rec.divergences);
             for t in &rec.traces {
@@ -3970,7 +3951,7 @@ async fn firefox_pauses_at_a_breakpoint_whose_condition_throws() {
                 Action::Resume,
             ],
         };
-        let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+        let rec = common::lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
         for t in &rec.traces {
             assert!(
                 matches!(t.outputs().last(), Some(Output::Finished { .. })),
@@ -4088,7 +4069,7 @@ async fn v8_13_lists_no_scope_for_a_loop_heads_names_while_its_iterable_runs() {
     }
     let triage = repo_triage();
     let [mut c, mut f, mut b] = three_engines().await;
-    let rec = lockstep_under(
+    let rec = common::lockstep_under(
         &mut [&mut c, &mut f, &mut b],
         &p,
         &from_a_breakpoint(4, &[Action::StepOver]),
@@ -4157,7 +4138,7 @@ async fn firefox_stops_a_step_where_a_class_with_a_heritage_begins() {
     }
     let triage = repo_triage();
     let [mut c, mut f, mut b] = three_engines().await;
-    let rec = lockstep_under(
+    let rec = common::lockstep_under(
         &mut [&mut c, &mut f, &mut b],
         &p,
         &from_a_breakpoint(0, &[Action::StepOver, Action::StepOver]),
@@ -4240,7 +4221,7 @@ async fn jsc_never_pauses_at_a_breakpoint_on_an_indented_closing_brace() {
             Action::Resume,
         ],
     };
-    let rec = lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
     let d = &rec.divergences[0];
     assert_eq!(
         (d.kind.clone(), d.action.clone(), d.suspect),
@@ -4302,7 +4283,7 @@ async fn v8_lists_a_case_blocks_names_while_the_switchs_discriminant_runs() {
     }
     let triage = repo_triage();
     let [mut c, mut f, mut b] = three_engines().await;
-    let rec = lockstep_under(
+    let rec = common::lockstep_under(
         &mut [&mut c, &mut f, &mut b],
         &p,
         &from_a_breakpoint(2, &[Action::Resume]),
@@ -4388,7 +4369,8 @@ async fn planted_placement_faults_are_never_excused_as_sliding() {
         let mut real: Vec<[Vec<Location>; 2]> = Vec::new();
         let mut slid_and_excused = 0;
         for line in 0..lines {
-            let rec = lockstep_under(&mut [&mut node, &mut o], &p, &plan(line), &triage).await;
+            let rec =
+                common::lockstep_under(&mut [&mut node, &mut o], &p, &plan(line), &triage).await;
             let set = |k: usize| actual(rec.traces[k].outputs().next().unwrap());
             real.push([set(0), set(1)]);
             if let Some(d) = rec
@@ -4446,7 +4428,7 @@ async fn planted_placement_faults_are_never_excused_as_sliding() {
                 } else {
                     [&mut honest, &mut faulty]
                 };
-                let rec = lockstep_under(&mut pair, &p, &plan(line), &triage).await;
+                let rec = common::lockstep_under(&mut pair, &p, &plan(line), &triage).await;
                 for d in rec
                     .divergences
                     .iter()
@@ -4527,7 +4509,8 @@ async fn v8_slides_to_the_first_position_its_code_reaches() {
     let mut apart = 0;
     for (k, other) in [&mut firefox, &mut bun].into_iter().enumerate() {
         for line in 0..lines {
-            let rec = lockstep_under(&mut [&mut node, other], &p, &plan(line), &triage).await;
+            let rec =
+                common::lockstep_under(&mut [&mut node, other], &p, &plan(line), &triage).await;
             if k == 0 {
                 real.push(actual(rec.traces[0].outputs().next().unwrap()));
             }
@@ -4562,7 +4545,8 @@ async fn v8_slides_to_the_first_position_its_code_reaches() {
         let mut caused = 0;
         for line in 0..lines {
             let rec =
-                lockstep_under(&mut [&mut faulty, &mut firefox], &p, &plan(line), &triage).await;
+                common::lockstep_under(&mut [&mut faulty, &mut firefox], &p, &plan(line), &triage)
+                    .await;
             for d in rec
                 .divergences
                 .iter()
@@ -4625,13 +4609,13 @@ async fn a_swallowed_breakpoint_pause_is_not_excused_as_firefoxs_closing_brace()
     };
     let mut node = engine("node", CaptureOptions::default()).await;
     let mut firefox = engine("firefox", CaptureOptions::default()).await;
-    let rec = lockstep_under(&mut [&mut node, &mut firefox], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut node, &mut firefox], &p, &plan, &triage).await;
     assert!(rec.divergences.is_empty(), "{:?}", rec.divergences);
     let mut faulty = FaultyEngine::wrap(
         engine("node", CaptureOptions::default()).await,
         Fault::DropPausesAt { line: 5 },
     );
-    let rec = lockstep_under(&mut [&mut faulty, &mut firefox], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut faulty, &mut firefox], &p, &plan, &triage).await;
     let d = rec.divergences.first().expect("the swallowed pause shows");
     assert_eq!(d.kind, DivergenceKind::PauseLocation);
     assert_eq!(d.action, Action::StepOver);
@@ -4679,7 +4663,7 @@ async fn a_missed_exception_pause_at_the_place_of_another_pause_shows() {
     let mut chromium = engine("chromium", CaptureOptions::default()).await;
     for other in ["firefox", "bun"] {
         let mut o = engine(other, CaptureOptions::default()).await;
-        let rec = lockstep_under(&mut [&mut chromium, &mut o], &p, &plan, &triage).await;
+        let rec = common::lockstep_under(&mut [&mut chromium, &mut o], &p, &plan, &triage).await;
         assert!(rec.divergences.is_empty(), "{other}: {:?}", rec.divergences);
         o.shutdown().await;
     }
@@ -4690,7 +4674,8 @@ async fn a_missed_exception_pause_at_the_place_of_another_pause_shows() {
             engine(kind, CaptureOptions::default()).await,
             Fault::MissExceptionPause,
         );
-        let rec = lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
+        let rec =
+            common::lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
         let d = rec
             .divergences
             .first()
@@ -4761,7 +4746,7 @@ async fn newer_planted_faults_show_between_two_nodes_and_none_is_excused() {
     let mut other = engine("node", CaptureOptions::default()).await;
     for (fault, actions, kind) in cases {
         let plan = Plan::Replay { actions };
-        let rec = lockstep_under(&mut [&mut node, &mut other], &p, &plan, &triage).await;
+        let rec = common::lockstep_under(&mut [&mut node, &mut other], &p, &plan, &triage).await;
         assert!(
             rec.divergences.is_empty(),
             "{fault:?}: {:?}",
@@ -4771,7 +4756,7 @@ async fn newer_planted_faults_show_between_two_nodes_and_none_is_excused() {
             engine("node", CaptureOptions::default()).await,
             fault.clone(),
         );
-        let rec = lockstep_under(&mut [&mut node, &mut faulty], &p, &plan, &triage).await;
+        let rec = common::lockstep_under(&mut [&mut node, &mut faulty], &p, &plan, &triage).await;
         let d = rec
             .divergences
             .first()
@@ -4836,9 +4821,9 @@ async fn an_excused_difference_masks_only_itself() {
                 chromium = FaultyEngine::wrap(chromium, Fault::WrongNumber { name: name.into() });
             }
             let rec = if firefox_first {
-                lockstep_under(&mut [&mut firefox, &mut chromium], p, plan, &triage).await
+                common::lockstep_under(&mut [&mut firefox, &mut chromium], p, plan, &triage).await
             } else {
-                lockstep_under(&mut [&mut chromium, &mut firefox], p, plan, &triage).await
+                common::lockstep_under(&mut [&mut chromium, &mut firefox], p, plan, &triage).await
             };
             let excused_all = rec.divergences.iter().all(|d| excused(&rec, d));
             if !fault {
@@ -4989,7 +4974,7 @@ async fn functions_compare_by_name_and_defining_line() {
             as_: "f2".into(),
         },
     );
-    let rec = lockstep_under(&mut [&mut firefox, &mut faulty], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut firefox, &mut faulty], &p, &plan, &triage).await;
     let d = rec
         .divergences
         .first()
@@ -5042,7 +5027,7 @@ async fn the_class_own_name_rule_excuses_no_planted_fault() {
     };
     for kind in ["firefox", "bun"] {
         let mut o = engine(kind, CaptureOptions::default()).await;
-        let rec = lockstep_under(&mut [&mut chromium, &mut o], &p, &plan, &triage).await;
+        let rec = common::lockstep_under(&mut [&mut chromium, &mut o], &p, &plan, &triage).await;
         assert!(
             rec.divergences
                 .iter()
@@ -5054,7 +5039,8 @@ async fn the_class_own_name_rule_excuses_no_planted_fault() {
         o.shutdown().await;
         let mut faulty =
             FaultyEngine::wrap(engine(kind, CaptureOptions::default()).await, mixed_up());
-        let rec = lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
+        let rec =
+            common::lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
         let d = rec
             .divergences
             .iter()
@@ -5075,7 +5061,7 @@ async fn the_class_own_name_rule_excuses_no_planted_fault() {
             name: "Quiet".into(),
         },
     );
-    let rec = lockstep_under(&mut [&mut hiding, &mut firefox], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut hiding, &mut firefox], &p, &plan, &triage).await;
     let d = rec
         .divergences
         .iter()
@@ -5134,7 +5120,8 @@ async fn error_messages_compare_where_the_program_wrote_them() {
     let mut chromium = engine("chromium", CaptureOptions::default()).await;
     for kind in ["firefox", "bun"] {
         let mut o = engine(kind, CaptureOptions::default()).await;
-        let rec = lockstep_under(&mut [&mut chromium, &mut o], &p, &at_the_return, &triage).await;
+        let rec =
+            common::lockstep_under(&mut [&mut chromium, &mut o], &p, &at_the_return, &triage).await;
         // The engine's own words differ, excused; the program's words are alike.
         let built = rec
             .divergences
@@ -5156,7 +5143,8 @@ async fn error_messages_compare_where_the_program_wrote_them() {
             "{kind}: {:?}",
             rec.divergences
         );
-        let rec = lockstep_under(&mut [&mut chromium, &mut o], &p, &evaluating, &triage).await;
+        let rec =
+            common::lockstep_under(&mut [&mut chromium, &mut o], &p, &evaluating, &triage).await;
         assert!(rec.divergences.is_empty(), "{kind}: {:?}", rec.divergences);
         o.shutdown().await;
         // A message the program wrote, worded otherwise by the debugger: new, at the variable
@@ -5176,7 +5164,8 @@ async fn error_messages_compare_where_the_program_wrote_them() {
                 DivergenceKind::Evaluation,
             ),
         ] {
-            let rec = lockstep_under(&mut [&mut chromium, &mut faulty], &p, plan, &triage).await;
+            let rec =
+                common::lockstep_under(&mut [&mut chromium, &mut faulty], &p, plan, &triage).await;
             let d = rec
                 .divergences
                 .iter()
@@ -5234,7 +5223,7 @@ async fn lockstep_goes_on_past_a_pause_a_known_bug_swallowed() {
     };
     let mut chromium = engine("chromium", CaptureOptions::default()).await;
     let mut bun = engine("bun", CaptureOptions::default()).await;
-    let rec = lockstep_under(&mut [&mut chromium, &mut bun], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut chromium, &mut bun], &p, &plan, &triage).await;
     let details: Vec<(&str, Option<&str>)> = rec
         .divergences
         .iter()
@@ -5263,7 +5252,7 @@ async fn lockstep_goes_on_past_a_pause_a_known_bug_swallowed() {
         engine("bun", CaptureOptions::default()).await,
         Fault::WrongNumber { name: "w".into() },
     );
-    let rec = lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
     let d = rec
         .divergences
         .iter()
@@ -5315,7 +5304,7 @@ async fn the_scopes_of_frames_below_the_top_compare_when_read() {
     };
     let mut firefox = engine("firefox", two.clone()).await;
     let mut node = engine("node", two.clone()).await;
-    let rec = lockstep_under(&mut [&mut node, &mut firefox], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut node, &mut firefox], &p, &plan, &triage).await;
     let caller = |rec: &Recording, k: usize| {
         rec.traces[k]
             .outputs()
@@ -5338,7 +5327,7 @@ async fn the_scopes_of_frames_below_the_top_compare_when_read() {
             name: "used".into(),
         },
     );
-    let rec = lockstep_under(&mut [&mut faulty, &mut firefox], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut faulty, &mut firefox], &p, &plan, &triage).await;
     let shown = variables(&rec);
     assert!(
         shown.contains(&"frame 2 (outer): used: 3 vs 2".to_string()),
@@ -5354,7 +5343,7 @@ async fn the_scopes_of_frames_below_the_top_compare_when_read() {
             name: "used".into(),
         },
     );
-    let rec = lockstep_under(&mut [&mut faulty, &mut firefox], &p, &plan, &triage).await;
+    let rec = common::lockstep_under(&mut [&mut faulty, &mut firefox], &p, &plan, &triage).await;
     assert_eq!(caller(&rec, 0), 0);
     assert_eq!(variables(&rec), Vec::<String>::new());
     faulty.shutdown().await;
@@ -5401,7 +5390,8 @@ async fn three_engines_apart_in_pairs_resync_by_the_place_and_not_at_the_end() {
     ] {
         let (_dir, p) = inline("pairs.js", &format!("{generator}{caller}"));
         let rec =
-            lockstep_under(&mut [&mut node, &mut firefox, &mut bun], &p, &plan, &triage).await;
+            common::lockstep_under(&mut [&mut node, &mut firefox, &mut bun], &p, &plan, &triage)
+                .await;
         let d = rec
             .divergences
             .iter()
@@ -5584,7 +5574,7 @@ async fn tiers_agree_and_every_planted_fault_stays_new(
     let (mut tiered, switch) =
         FaultyEngine::switchable(engine(tier, CaptureOptions::default()).await, Fault::Honest);
     for plan in [&in_the_loop, &at_the_error] {
-        let rec = lockstep_under(&mut [&mut plain, &mut tiered], &p, plan, &triage).await;
+        let rec = common::lockstep_under(&mut [&mut plain, &mut tiered], &p, plan, &triage).await;
         assert!(
             rec.divergences.is_empty(),
             "{default} and {tier}: {:?}",
@@ -5617,7 +5607,7 @@ async fn tiers_agree_and_every_planted_fault_stays_new(
     }
     for (fault, plan) in faults {
         switch.set(fault.clone());
-        let rec = lockstep_under(&mut [&mut plain, &mut tiered], &p, plan, &triage).await;
+        let rec = common::lockstep_under(&mut [&mut plain, &mut tiered], &p, plan, &triage).await;
         assert!(!rec.divergences.is_empty(), "{tier}: {fault:?}: caught");
         for d in &rec.divergences {
             let judged = d
@@ -5645,7 +5635,7 @@ async fn tiers_agree_and_every_planted_fault_stays_new(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ground_truth_catches_each_planted_fault_on_one_engine_alone() {
     use faults::Fault;
-    use morphtrace_schema::truth::{judge, relation, Context};
+    use morphtrace_schema::truth::{judge, Context};
     let _g = SERIAL.lock().await;
     let triage = morphtrace_schema::triage::Triage::default();
     let programs: Vec<(String, (tempfile::TempDir, corpus::Loaded))> = [1, 75]
@@ -5659,13 +5649,7 @@ async fn ground_truth_catches_each_planted_fault_on_one_engine_alone() {
         seed: 1,
         max_points: 256,
     };
-    let planted = [
-        (Fault::HideLocal, relation::UNSHOWN),
-        (Fault::ShiftLocal, relation::VALUE),
-        (Fault::SwallowPause, relation::MISSED),
-        (Fault::ExtraPause, relation::STRAY),
-        (Fault::ShiftBreakpoint, relation::PLACE),
-    ];
+    let planted = Fault::for_truth();
     for kind in ["node", "firefox", "bun"] {
         let (mut e, switch) = faults::FaultyEngine::switchable(
             engine(kind, CaptureOptions::default()).await,
@@ -5677,7 +5661,7 @@ async fn ground_truth_catches_each_planted_fault_on_one_engine_alone() {
         };
         for (text, (_dir, p)) in &programs {
             switch.set(Fault::Honest);
-            let rec = lockstep_under(&mut [&mut e], p, &plan, &triage).await;
+            let rec = common::lockstep_under(&mut [&mut e], p, &plan, &triage).await;
             assert_eq!(
                 rec.final_outcome(),
                 morphtrace_schema::SessionOutcome::Finished,
@@ -5691,7 +5675,7 @@ async fn ground_truth_catches_each_planted_fault_on_one_engine_alone() {
         let (text, (_dir, p)) = &programs[0];
         for (fault, want) in &planted {
             switch.set(fault.clone());
-            let rec = lockstep_under(&mut [&mut e], p, &plan, &triage).await;
+            let rec = common::lockstep_under(&mut [&mut e], p, &plan, &triage).await;
             let w = judge(&rec.traces[0], cx(text)).unwrap();
             assert!(
                 w.iter().any(|w| w.relation == *want),

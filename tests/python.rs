@@ -13,6 +13,8 @@ use morphtrace_schema::{
 };
 use std::time::Duration;
 
+mod common;
+
 // Each test crate uses some of the faults.
 #[allow(dead_code)]
 #[path = "support/faults.rs"]
@@ -2123,4 +2125,111 @@ async fn a_missed_exception_pause_on_debugpy_shows_at_the_place_of_a_breakpoint_
         "first side paused on an exception (threw ValueError: one), second side there for another reason (breakpoint)"
     );
     assert!(d.continued.is_none(), "{:?} {:?}", d.continued, rec.notes);
+}
+
+/// A program nobody instrumented by hand: functions calling functions (the stack), a loop
+/// (hits), floats to their last digit, strings, booleans, `None`, and a `__repr__` that the
+/// debugger itself calls when it shows the object (a record no breakpoint stops at).
+const TRUTH: &str = r#"import math
+
+
+class Vec:
+    def __init__(self, x, y):
+        self.x = x
+        self.y = y
+
+    def __repr__(self):
+        label = "Vec"
+        return "%s(%r, %r)" % (label, self.x, self.y)
+
+
+def norm(v):
+    squared = v.x * v.x + v.y * v.y
+    root = math.sqrt(squared)
+    return root
+
+
+def walk(steps):
+    total = 0.0
+    name = "walk"
+    done = False
+    last = None
+    for i in range(steps):
+        v = Vec(i / 3, 1 - i / 7)
+        total += norm(v)
+        last = v
+    done = True
+    return total
+
+
+result = walk(4)
+print("total %.6f" % result)
+"#;
+
+/// Ground truth on Python (issue 68): the program above, as its instrumented copy
+/// (`corpus::truth`), is paused where it records its own state, on debugpy and on pdb alone.
+/// The real debuggers contradict no record (and the object whose `__repr__` the debugger calls
+/// records nothing the judge waits for); each planted fault contradicts the program in the way
+/// that is its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ground_truth_catches_each_planted_fault_on_debugpy_and_pdb_alone() {
+    use faults::Fault;
+    use morphtrace_schema::truth::{judge, Context};
+    let _g = SERIAL.lock().await;
+    let (dir, original) = inline("truth.py", TRUTH);
+    let python = EngineSpec::parse("debugpy").unwrap().executable;
+    let p = corpus::truth::instrument(vec![original], &python, dir.path())
+        .unwrap()
+        .remove(0);
+    assert!(p.rejected.is_none(), "{:?}", p.rejected);
+    assert!(
+        p.program
+            .text
+            .contains("        __mt_truth__(5, 11); return \"%s(%r, %r)\""),
+        "{}",
+        p.program.text
+    );
+    let triage = morphtrace_schema::triage::Triage::default();
+    // Seed 2's breakpoints leave the line after the first pause without one, so that the
+    // extra pause's step (a resume turned into a step over) ends where no breakpoint is; with
+    // seed 1 it ends on the next breakpoint, a pause no debugger could tell from the honest one.
+    let plan = Plan::Truth {
+        seed: 2,
+        max_points: 256,
+    };
+    let planted = Fault::for_truth();
+    for name in ["debugpy", "pdb"] {
+        let (mut e, switch) = faults::FaultyEngine::switchable(debugger(name).await, Fault::Honest);
+        let rec = common::lockstep_under(&mut [&mut e], &p, &plan, &triage).await;
+        assert_eq!(
+            rec.final_outcome(),
+            morphtrace_schema::SessionOutcome::Finished,
+            "{name}"
+        );
+        let t = &rec.traces[0];
+        let pauses = t.pauses().count();
+        assert!(pauses >= 10, "{name}: {pauses} pauses");
+        assert!(
+            t.console.iter().any(|l| l == "total 4.048489"),
+            "{name}: {:?}",
+            t.console
+        );
+        let w = judge(t, Context::default()).unwrap();
+        assert!(w.is_empty(), "{name}, the real debugger: {w:#?}");
+        for (fault, want) in &planted {
+            switch.set(fault.clone());
+            let rec = common::lockstep_under(&mut [&mut e], &p, &plan, &triage).await;
+            let w = judge(&rec.traces[0], Context::default()).unwrap();
+            assert!(
+                w.iter().any(|w| w.relation == *want),
+                "{name}, {}: no {want} among {w:#?} (pauses {:?})",
+                fault.name(),
+                rec.traces[0]
+                    .pauses()
+                    .map(|p| (p.location.to_string(), p.reason.name().to_string()))
+                    .collect::<Vec<_>>()
+            );
+        }
+        e.shutdown().await;
+    }
 }

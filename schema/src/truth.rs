@@ -18,8 +18,11 @@ use crate::value::{Key, Value};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
-/// The recording function's name.
+/// The recording function's name in JavaScript programs.
 pub const FUNCTION: &str = "__mt_truth";
+/// Its name in Python programs (a builtin of the engines' sitecustomize; the dunder name is
+/// not mangled inside a class body). Its records' values are typed (`Record::typed`).
+pub const PY_FUNCTION: &str = "__mt_truth__";
 /// The start of a record's console line.
 pub const PREFIX: &str = "mt-truth ";
 /// How many executions of each point are recorded (and paused at).
@@ -73,6 +76,10 @@ pub struct Record {
     pub hit: u32,
     pub values: serde_json::Map<String, Json>,
     pub stack: Vec<u32>,
+    /// Values as JSON of their own type (Python's recorder: numbers, strings, booleans, null),
+    /// not as JavaScript's `String` writes them; a string is then a string, never a number.
+    #[serde(default)]
+    pub typed: bool,
 }
 
 /// The records among a program's console lines, in order; a line with the prefix that does not
@@ -90,11 +97,12 @@ pub fn records(console: &[String]) -> Result<Vec<Record>, String> {
 /// The 0-based lines of the points a program text records at (a line that begins with a call
 /// of [`FUNCTION`]), with each point's number.
 pub fn points(text: &str) -> Vec<(u32, u32)> {
-    let call = format!("{FUNCTION}(");
+    let calls = [format!("{FUNCTION}("), format!("{PY_FUNCTION}(")];
     text.lines()
         .enumerate()
         .filter_map(|(i, l)| {
-            let rest = l.trim_start().strip_prefix(&call)?;
+            let l = l.trim_start();
+            let rest = calls.iter().find_map(|c| l.strip_prefix(c.as_str()))?;
             let point = rest.split(',').next()?.trim().parse().ok()?;
             Some((point, i as u32))
         })
@@ -159,6 +167,31 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
         );
         let entered = before.replace(here.clone()) != Some(here);
         let line = p.location.line + 1;
+        // The session only starts and resumes: a pause that says a step ended is one no
+        // breakpoint made, wherever it is (also on a line whose record comes next).
+        let asked = trace.events[..index]
+            .iter()
+            .rev()
+            .find_map(|e| match &e.kind {
+                EventKind::Action(a) => Some(a),
+                _ => None,
+            });
+        if p.reason == crate::trace::PauseReason::Step
+            && matches!(
+                asked,
+                Some(crate::trace::Action::Resume | crate::trace::Action::Start)
+            )
+        {
+            warnings.push(warn(
+                relation::STRAY,
+                Some(index),
+                format!(
+                    "paused at {} by a step after {}, which asks for no step",
+                    p.location,
+                    asked.map_or("", |a| a.name())
+                ),
+            ));
+        }
         if let crate::trace::PauseReason::Breakpoint { ids } = &p.reason {
             for id in ids {
                 match placed.get(id) {
@@ -350,17 +383,21 @@ fn compare(r: &Record, p: &PauseState, tail_calls: &[u32]) -> Vec<(&'static str,
                 relation::UNSHOWN,
                 format!(
                     "{at}: `{name}` is not shown; the program read {}",
-                    show(want)
+                    show(want, r.typed)
                 ),
             )),
-            Some(v) => match differs(want, &v.value) {
+            Some(v) => match if r.typed {
+                differs_typed(want, &v.value)
+            } else {
+                differs(want, &v.value)
+            } {
                 None => {}
                 Some(Mismatch::NoValue) => out.push((
                     relation::UNSHOWN,
                     format!(
                         "{at}: `{name}` is shown as {}; the program read {}",
                         v.value,
-                        show(want)
+                        show(want, r.typed)
                     ),
                 )),
                 Some(Mismatch::Other) => out.push((
@@ -368,7 +405,7 @@ fn compare(r: &Record, p: &PauseState, tail_calls: &[u32]) -> Vec<(&'static str,
                     format!(
                         "{at}: `{name}` is shown as {}; the program read {}",
                         v.value,
-                        show(want)
+                        show(want, r.typed)
                     ),
                 )),
             },
@@ -394,9 +431,11 @@ enum Mismatch {
     Other,
 }
 
-fn show(want: &Json) -> String {
+/// A recorded value in a message: a typed record's as JSON (a string quoted), JavaScript's as
+/// the text it recorded.
+fn show(want: &Json, typed: bool) -> String {
     match want {
-        Json::String(s) => s.clone(),
+        Json::String(s) if !typed => s.clone(),
         other => other.to_string(),
     }
 }
@@ -429,6 +468,25 @@ fn differs(want: &Json, shown: &Value) -> Option<Mismatch> {
         }
         _ => Some(Mismatch::Other),
     }
+}
+
+/// Whether `shown` contradicts a typed record's value (`want`): a number equal as a double
+/// (and of the same sign at zero; an integer beyond 2**53 is not recorded), a string, a
+/// boolean, `null` for Python's `None`.
+fn differs_typed(want: &Json, shown: &Value) -> Option<Mismatch> {
+    let same = match (want, shown) {
+        (_, Value::OptimizedOut | Value::Unavailable | Value::Uninitialized | Value::Undefined) => {
+            return Some(Mismatch::NoValue)
+        }
+        (Json::Number(w), Value::Number(n)) => w
+            .as_f64()
+            .is_some_and(|w| w == *n && w.is_sign_negative() == n.is_sign_negative()),
+        (Json::String(w), Value::String(s)) => w == s,
+        (Json::Bool(w), Value::Bool(b)) => w == b,
+        (Json::Null, Value::Null) => true,
+        _ => false,
+    };
+    (!same).then_some(Mismatch::Other)
 }
 
 /// A number as JavaScript's `String` writes it, for the integers the programs record (and
@@ -745,5 +803,69 @@ mod tests {
         assert_eq!(points(text), [(1, 1), (2, 2)]);
         assert!(records(&["mt-truth {".to_string()]).is_err());
         assert_eq!(records(&["checksum 3".to_string()]).unwrap(), Vec::new());
+    }
+
+    #[test]
+    fn a_typed_record_compares_values_of_their_own_type_to_the_last_bit() {
+        // Python's recorder: a float to its last digit (read back as the double written), a
+        // string that is not a number, a boolean that is not an integer, None.
+        let r = r#"mt-truth {"point":1,"line":5,"hit":1,"values":{"x":0.9092974268256816,"s":"5","b":true,"n":null,"z":-0.0},"stack":[5],"typed":true}"#;
+        let right = [
+            ("x", Value::Number(0.909_297_426_825_681_6)),
+            ("s", Value::String("5".into())),
+            ("b", Value::Bool(true)),
+            ("n", Value::Null),
+            ("z", Value::Number(-0.0)),
+        ];
+        let t = trace(&[4], vec![pause(4, &right, &[5])], &[r]);
+        assert_eq!(relations_of(&t), Vec::<String>::new());
+        // One bit off, a number for the string, 1 for True, a string for None, +0 for -0: each
+        // a wrong value.
+        let wrong = [
+            ("x", Value::Number(0.909_297_426_825_681_7)),
+            ("s", Value::Number(5.0)),
+            ("b", Value::Number(1.0)),
+            ("n", Value::String("None".into())),
+            ("z", Value::Number(0.0)),
+        ];
+        let t = trace(&[4], vec![pause(4, &wrong, &[5])], &[r]);
+        let warnings = judge(&t, Context::default()).unwrap();
+        assert_eq!(
+            warnings
+                .iter()
+                .map(|w| w.relation.as_str())
+                .collect::<Vec<_>>(),
+            [relation::VALUE; 5]
+        );
+        assert!(
+            warnings.iter().any(|w| w
+                .message
+                .contains("`s` is shown as 5; the program read \"5\"")),
+            "{warnings:?}"
+        );
+        // The Python recorder's call starts a point as JavaScript's does.
+        assert_eq!(points("x = 1\n__mt_truth__(1, 2); y = 2\n"), [(1, 1)]);
+    }
+
+    #[test]
+    fn a_step_pause_after_a_resume_is_stray_even_where_a_record_comes_next() {
+        let mut step = pause(4, &[("a", Value::Number(4.0))], &[7]);
+        if let Output::Paused(p) = &mut step {
+            p.reason = PauseReason::Step;
+        }
+        let mut t = trace(&[6], vec![step], &[R2]);
+        let resume = Event {
+            at_us: 0,
+            kind: EventKind::Action(Action::Resume),
+        };
+        t.events.insert(1, resume.clone());
+        // At line 7, whose record is next: the values agree, the reason does not.
+        if let EventKind::Output(Output::Paused(p)) = &mut t.events[2].kind {
+            p.location = Location::new(6, 2);
+        }
+        assert_eq!(relations_of(&t), [relation::STRAY]);
+        // After a step asked for, the same pause is the record's.
+        t.events[1].kind = EventKind::Action(Action::StepOver);
+        assert_eq!(relations_of(&t), Vec::<String>::new());
     }
 }

@@ -66,3 +66,28 @@ pub fn sunspider() -> Vec<PathBuf> {
     .map(|f| dir.join(f))
     .collect()
 }
+
+/// A session of `plan` on `p` in lockstep over `engines` (one or more) under `triage`.
+#[allow(dead_code)] // each test crate compiles this module; not all of them record sessions
+pub async fn lockstep_under(
+    engines: &mut [&mut Box<dyn morphtrace_recorder::debugger::Engine>],
+    p: &morphtrace_recorder::corpus::Loaded,
+    plan: &morphtrace_recorder::task::Plan,
+    triage: &morphtrace_schema::triage::Triage,
+) -> morphtrace_recorder::dbdb::Recording {
+    use morphtrace_schema::EngineRef;
+    let refs: Vec<EngineRef> = (0..engines.len() as u16).map(EngineRef).collect();
+    let mut rec = morphtrace_recorder::dbdb::Recording::new(&refs);
+    morphtrace_recorder::dbdb::run_under(
+        engines,
+        &p.file,
+        &p.program.hash,
+        plan,
+        &morphtrace_schema::dbdb::ComparisonPolicy::default(),
+        Some(triage),
+        &mut rec,
+    )
+    .await
+    .unwrap();
+    rec
+}

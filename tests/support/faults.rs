@@ -89,6 +89,19 @@ impl Fault {
         Fault::ContinueAsResume,
     ];
 
+    /// The faults ground truth must catch on any engine, each with the relation that is its
+    /// own (`morphtrace_schema::truth`).
+    pub fn for_truth() -> [(Fault, &'static str); 5] {
+        use morphtrace_schema::truth::relation;
+        [
+            (Fault::HideLocal, relation::UNSHOWN),
+            (Fault::ShiftLocal, relation::VALUE),
+            (Fault::SwallowPause, relation::MISSED),
+            (Fault::ExtraPause, relation::STRAY),
+            (Fault::ShiftBreakpoint, relation::PLACE),
+        ]
+    }
+
     /// The name a campaign's archive records the fault under (`fault.planted`).
     pub fn name(&self) -> &'static str {
         match self {

@@ -5,6 +5,7 @@ use morphtrace_schema::{Language, Program, ProgramOrigin};
 use std::path::{Path, PathBuf};
 
 pub mod generated;
+pub mod truth;
 
 #[derive(Debug, thiserror::Error)]
 pub enum CorpusError {

@@ -48,7 +48,8 @@ pub(super) async fn session(
         ls.rec.outcome = Some(SessionOutcome::Rejected {
             reason: format!(
                 "the program records no ground truth (no line begins with a call of {}: \
-                 use --corpus truth:SEEDS)",
+                 for JavaScript, use --corpus truth:SEEDS; Python programs get an \
+                 instrumented copy)",
                 morphtrace_schema::truth::FUNCTION
             ),
         });

@@ -8,7 +8,7 @@ use morphtrace_recorder::dbdb;
 use morphtrace_recorder::task::{ExceptionChoice, RandomParams};
 use morphtrace_recorder::{corpus, metamorphic, parse_seeds};
 use morphtrace_schema::archive::WriterOptions;
-use morphtrace_schema::{CampaignConfig, EngineKind};
+use morphtrace_schema::{CampaignConfig, EngineKind, Language};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -179,6 +179,19 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
             );
         }
     }
+    // Ground truth in Python programs: an instrumented copy of each, made by the interpreter
+    // the campaign debugs on.
+    let programs = match r
+        .common
+        .engines
+        .iter()
+        .find(|e| e.kind.debugs() == Some(Language::Python))
+    {
+        Some(python) if r.strategy == Strategy::Truth => {
+            corpus::truth::instrument(programs, &python.executable, dir.path())?
+        }
+        _ => programs,
+    };
     let params = RandomParams {
         bp_per_line: r.bp_per_line,
         max_breakpoints: r.max_breakpoints,

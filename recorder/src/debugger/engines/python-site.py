@@ -104,11 +104,71 @@ def _determinism(program):
         setattr(time, name + "_ns", fixed(getattr(time, name + "_ns"), 1, False))
 
 
+def _truth():
+    # Ground truth (issue 68; recorder/src/corpus/truth.py puts the calls): what the calling
+    # frame holds at a point, printed for the first 3 times each point runs, as
+    # `mt-truth {point, line, hit, values, stack, typed}`. Values: the frame's locals of the
+    # types a debugger shows as one value (int within 2**53, finite float, bool, None, str of at
+    # most 64 characters), as JSON of their own type; the stack: the lines of the frames of the
+    # program's own file, the point's first.
+    import json
+    import math
+
+    hits = {}
+    # A debugger's own code: what runs above its frames was called by the debugger (a repr it
+    # shows, an expression it evaluates), where no breakpoint stops.
+    def debugger(path):
+        path = path.replace("\\", "/")
+        base = path.rsplit("/", 1)[-1]
+        return base in ("bdb.py", "pdb.py", "morphtrace_pdb_driver.py") or "pydevd" in base or "/debugpy/" in path
+
+    def record(point, line):
+        frame = sys._getframe(1)
+        own = frame.f_code.co_filename
+        called = False
+        f = frame.f_back
+        while f is not None:
+            name = f.f_code.co_filename
+            if name == own:
+                if called:
+                    return
+            elif debugger(name):
+                called = True
+            f = f.f_back
+        hit = hits[point] = hits.get(point, 0) + 1
+        if hit > 3:
+            return
+        values = {}
+        for name, value in list(frame.f_locals.items()):
+            kind = type(value)
+            if name.startswith("__") and name.endswith("__"):
+                continue
+            if value is None or kind is bool or kind is str and len(value) <= 64:
+                values[name] = value
+            elif kind is int and abs(value) <= 2**53 or kind is float and math.isfinite(value):
+                values[name] = value
+        stack = []
+        f = frame
+        while f is not None:
+            if f.f_code.co_filename == own:
+                stack.append(f.f_lineno)
+            f = f.f_back
+        data = {"point": point, "line": line, "hit": hit, "values": values, "stack": stack, "typed": True}
+        try:
+            sys.stdout.write("mt-truth " + json.dumps(data) + "\n")
+            sys.stdout.flush()
+        except Exception:  # noqa: BLE001 - a program that closed its stdout has no records
+            pass
+
+    return record
+
+
 _die_with_parent()
 _no_delay()
 if os.environ.get("MORPHTRACE_STATUS_DIR") and sys.argv[0].replace("\\", "/").endswith("debugpy/launcher"):
     _statuses(os.environ["MORPHTRACE_STATUS_DIR"])
 builtins.__morphtrace_log__ = __morphtrace_log__
+builtins.__mt_truth__ = _truth()
 if os.environ.get("MORPHTRACE_PRELUDE"):
     # The program's path, as its code objects name it.
     _determinism(os.environ["MORPHTRACE_PRELUDE"])
