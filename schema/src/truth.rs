@@ -82,12 +82,14 @@ pub struct Record {
     pub typed: bool,
 }
 
-/// The records among a program's console lines, in order; a line with the prefix that does not
+/// The records among a program's console lines, in order (a record ends its line); a line with the prefix that does not
 /// parse is returned as an error (the program or its console capture is broken, not the debugger).
 pub fn records(console: &[String]) -> Result<Vec<Record>, String> {
     console
         .iter()
-        .filter_map(|l| l.strip_prefix(PREFIX))
+        // Anywhere in a line: Python's records go straight to the process's output, after
+        // what the program left of a line unfinished.
+        .filter_map(|l| l.find(PREFIX).map(|i| &l[i + PREFIX.len()..]))
         .map(|json| {
             serde_json::from_str(json).map_err(|e| format!("unreadable record {json:?}: {e}"))
         })
@@ -803,6 +805,9 @@ mod tests {
         assert_eq!(points(text), [(1, 1), (2, 2)]);
         assert!(records(&["mt-truth {".to_string()]).is_err());
         assert_eq!(records(&["checksum 3".to_string()]).unwrap(), Vec::new());
+        // After what the program left of a line unfinished.
+        let after = format!("h_imghdr.py: {R2}");
+        assert_eq!(records(&[after]).unwrap().len(), 1);
     }
 
     #[test]
