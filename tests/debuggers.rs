@@ -5638,13 +5638,18 @@ async fn ground_truth_catches_each_planted_fault_on_one_engine_alone() {
     use morphtrace_schema::truth::{judge, Context};
     let _g = SERIAL.lock().await;
     let triage = morphtrace_schema::triage::Triage::default();
-    let programs: Vec<(String, (tempfile::TempDir, corpus::Loaded))> = [1, 75]
+    let mut programs: Vec<(String, (tempfile::TempDir, corpus::Loaded))> = [1, 75]
         .into_iter()
         .map(|seed| {
             let text = corpus::generated::with_truth(seed);
             (text.clone(), inline(&format!("truth-{seed}.js"), &text))
         })
         .collect();
+    // And an instrumented copy of a program not generated (`corpus::truth::copy_js`): strings,
+    // booleans, floats, a closure, a switch, a loop head's binding, an inner binding in its
+    // dead zone.
+    let copy = corpus::truth::copy_js(TRUTH_COPY).unwrap();
+    programs.push((copy.clone(), inline("copy.js", &copy)));
     let plan = Plan::Truth {
         seed: 1,
         max_points: 256,
@@ -5686,6 +5691,37 @@ async fn ground_truth_catches_each_planted_fault_on_one_engine_alone() {
         e.shutdown().await;
     }
 }
+
+const TRUTH_COPY: &str = r#"let total = 0.5;
+const label = "sum";
+function step(k, flag) {
+  let inner = k * 1.25;
+  const next = () => {
+    return inner + total;
+  };
+  switch (k % 3) {
+    case 0:
+      inner += 1;
+      break;
+    default:
+      inner -= 0.5;
+  }
+  for (const j of [k, k + 1]) {
+    total += j / 4;
+  }
+  {
+    let seen = flag;
+    seen = !seen;
+    total += seen ? 1 : 0;
+  }
+  return next();
+}
+let last = null;
+for (let i = 0; i < 4; i++) {
+  last = step(i, i % 2 === 0);
+}
+console.log(label, total, last);
+"#;
 
 /// Evidence for triage.toml's rule on `truth-line-entry-pause`: JavaScriptCore matches a
 /// breakpoint at column 0 with the first statement run on its line each time the line is

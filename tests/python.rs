@@ -2178,7 +2178,7 @@ async fn ground_truth_catches_each_planted_fault_on_debugpy_and_pdb_alone() {
     let _g = SERIAL.lock().await;
     let (dir, original) = inline("truth.py", TRUTH);
     let python = EngineSpec::parse("debugpy").unwrap().executable;
-    let p = corpus::truth::instrument(vec![original], &python, dir.path())
+    let p = corpus::truth::instrument(vec![original], Some(&python), dir.path())
         .unwrap()
         .remove(0);
     assert!(p.rejected.is_none(), "{:?}", p.rejected);

@@ -23,6 +23,7 @@ pub mod nodes;
 pub mod order;
 pub mod python;
 pub mod switches;
+pub mod truth;
 
 use morphtrace_schema::lines::Positions;
 use swc_common::comments::SingleThreadedComments;

@@ -148,10 +148,20 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
     let mut placed: std::collections::BTreeMap<crate::trace::BreakpointId, Vec<u32>> =
         Default::default();
     let mut at_line_start = std::collections::BTreeSet::new();
+    // The line each breakpoint was asked for.
+    let mut requested: std::collections::BTreeMap<crate::trace::BreakpointId, u32> =
+        Default::default();
     for o in trace.outputs() {
-        if let Output::BreakpointSet { id, actual, .. } = o {
+        if let Output::BreakpointSet {
+            id,
+            requested: asked,
+            actual,
+            ..
+        } = o
+        {
             placed.insert(*id, actual.iter().map(|l| l.line).collect());
             at_line_start.extend(actual.iter().filter(|l| l.column == 0).map(|l| l.line));
+            requested.insert(*id, asked.line);
         }
     }
     let mut next = 0;
@@ -241,6 +251,12 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
             // The engine died: what it logged last may never have reached the debugger, so a
             // pause past the last record tells nothing.
             None if next == expected.len() && !completed => break,
+            // Paused where the debugger said it placed a breakpoint asked for on another line
+            // (V8 gives code it does not compile, such as an `if (false)` body, no breakable
+            // place, and slides the breakpoint to the next code, in another function): that
+            // place records nothing, and the line asked for is judged by its own records (a
+            // point there that ran and was not paused at is a missed pause).
+            None if moved_here(p, &requested, &placed) => {}
             None => warnings.push(warn(
                 if p.location.column > 0
                     && at_line_start.contains(&p.location.line)
@@ -299,6 +315,24 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
     Ok(warnings)
 }
 
+/// Whether pause `p` is by a breakpoint asked for on another line that the debugger said it
+/// placed at the pause's line.
+fn moved_here(
+    p: &PauseState,
+    requested: &std::collections::BTreeMap<crate::trace::BreakpointId, u32>,
+    placed: &std::collections::BTreeMap<crate::trace::BreakpointId, Vec<u32>>,
+) -> bool {
+    let crate::trace::PauseReason::Breakpoint { ids } = &p.reason else {
+        return false;
+    };
+    ids.iter().any(|id| {
+        requested.get(id).is_some_and(|l| *l != p.location.line)
+            && placed
+                .get(id)
+                .is_some_and(|lines| lines.contains(&p.location.line))
+    })
+}
+
 /// The trace's pauses with their event indices.
 fn pauses(trace: &Trace) -> impl Iterator<Item = (usize, &PauseState)> {
     trace
@@ -344,6 +378,17 @@ fn tail_call_lines(cx: Context<'_>) -> Vec<u32> {
             // After the recording call the line may begin with.
             if s.starts_with(&call) {
                 s = s.split_once("); ").map_or("", |(_, rest)| rest);
+            }
+            // After the labels the statement may carry (`test262: return f(n - 1);`).
+            while let Some((label, rest)) = s.split_once(':') {
+                let is_label = !label.is_empty()
+                    && label
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '$');
+                if !is_label || rest.starts_with(':') {
+                    break;
+                }
+                s = rest.trim_start();
             }
             s.strip_prefix("return ")
                 .is_some_and(|e| e.ends_with(");") && !e.contains('?') && !e.contains("||"))
@@ -735,6 +780,24 @@ mod tests {
             relations(vec![set(0, 7, 0), by(0, 6, 0)]),
             [relation::PLACE]
         );
+        // Asked for on line 7 (0-based 6) and placed on line 31, where it pauses: no record
+        // there to judge, and none of line 7 ran (R2 is line 7's: it ran, so it is missed).
+        let moved = |line: u32| Output::BreakpointSet {
+            id: BreakpointId(0),
+            requested: Location::new(6, 0),
+            actual: vec![Location::new(line, 0)],
+            source: LocationSource::EngineReported,
+            policy: None,
+        };
+        let t =
+            |console: &[&str]| relations_of(&trace(&[6], vec![moved(30), by(0, 30, 0)], console));
+        assert_eq!(t(&[]), Vec::<String>::new());
+        assert_eq!(t(&[R2]), [relation::MISSED]);
+        // Not where the debugger said it placed it: a stray pause, as before.
+        assert_eq!(
+            relations_of(&trace(&[6], vec![moved(29), by(0, 30, 0)], &[])),
+            [relation::PLACE, relation::STRAY]
+        );
     }
 
     /// JavaScriptCore's debugger shows a frame that called in tail position in strict code,
@@ -747,6 +810,15 @@ mod tests {
             proper_tail_calls: true,
         };
         assert_eq!(tail_call_lines(jsc), [6]);
+        // A labeled return (test262's tco tests), and not an object key or `a ? b : c`.
+        let labeled = text.replace("return g();", "test262: return g();");
+        let cx = |t| Context {
+            program: Some(t),
+            proper_tail_calls: true,
+        };
+        assert_eq!(tail_call_lines(cx(&labeled)), [6]);
+        let ternary = text.replace("return g();", "x ? y : return g();");
+        assert_eq!(tail_call_lines(cx(&ternary)), Vec::<u32>::new());
         assert!(same_stack(&[3, 6, 8], &[3, 8], &[6]));
         // Another frame lost, or the tail-calling frame where the program has none to lose.
         assert!(!same_stack(&[3, 6, 8], &[3], &[6]));

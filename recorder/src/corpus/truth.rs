@@ -1,8 +1,10 @@
-//! Instrumented copies for ground truth (issue 68): a Python program that records no state of
-//! its own is given a copy in which statement lines begin with a recording call (`truth.py`,
-//! on the standard library's `ast`; the recording function is the engines' sitecustomize's
-//! `__mt_truth__`). Generated JavaScript programs record their own (`truth:SEEDS`); other
-//! JavaScript programs are left as they are and their sessions say why they cannot be judged.
+//! Instrumented copies for ground truth (issue 68): a program that records no state of its own
+//! is given a copy in which statement lines begin with a recording call, on the same line (no
+//! line moves). Python: `truth.py`, on the interpreter's own `ast`; the recording function is
+//! the engines' sitecustomize's `__mt_truth__`, which reads the frame's locals itself.
+//! JavaScript (classic scripts): `morphtrace_js::truth` finds the statements and the names
+//! initialized at each, which the call passes (`{ a, b }`); the recording function
+//! ([`record_js`]) follows the program. Generated programs record their own (`truth:SEEDS`).
 
 use super::{materialize, CorpusError, Loaded};
 use morphtrace_schema::{Language, Program, ProgramOrigin};
@@ -12,6 +14,17 @@ use std::process::{Command, Stdio};
 
 /// The instrumenter, run by the interpreter of the campaign's Python engine.
 const INSTRUMENT: &str = include_str!("truth.py");
+/// The recording function of JavaScript copies: generated programs' (`truth.js`) with typed
+/// values (`truth-copy.js` in place of its `show`), so that the two read stacks alike.
+fn record_js() -> String {
+    let base = include_str!("truth.js");
+    let from = base.find("  const show = ").expect("truth.js writes values");
+    let to = base
+        .find("  // Every synchronous frame")
+        .expect("truth.js reads the stack");
+    format!("{}{}{}", &base[..from], include_str!("truth-copy.js"), &base[to..])
+        .replace("stack }));", "stack, typed: true }));")
+}
 /// The transformation an instrumented copy's origin names.
 pub const TRANSFORMATION: &str = "truth";
 
@@ -21,22 +34,25 @@ pub const TRANSFORMATION: &str = "truth";
 /// on. Programs that already record their state, and JavaScript ones, are returned unchanged.
 pub fn instrument(
     programs: Vec<Loaded>,
-    python: &Path,
+    python: Option<&Path>,
     dir: &Path,
 ) -> Result<Vec<Loaded>, CorpusError> {
     programs
         .into_iter()
         .map(|l| {
-            if l.program.language != Language::Python
-                || l.rejected.is_some()
-                || !morphtrace_schema::truth::points(&l.program.text).is_empty()
+            if l.rejected.is_some() || !morphtrace_schema::truth::points(&l.program.text).is_empty()
             {
                 return Ok(l);
             }
-            match copy(python, &l.program.text) {
+            let made = match (l.program.language, python) {
+                (Language::Python, Some(python)) => copy(python, &l.program.text),
+                (Language::Python, None) => return Ok(l),
+                (_, _) => copy_js(&l.program.text),
+            };
+            match made {
                 Ok(text) => materialize(
                     Program::new(
-                        Language::Python,
+                        l.program.language,
                         text,
                         ProgramOrigin::Transformed {
                             parent: l.program.hash,
@@ -58,6 +74,37 @@ pub fn instrument(
             }
         })
         .collect()
+}
+
+/// The instrumented copy of a classic script, or why there is none (it does not parse as one,
+/// or has no statement that begins its line).
+pub fn copy_js(text: &str) -> Result<String, String> {
+    let points = morphtrace_js::truth::points(text).map_err(|e| e.to_string())?;
+    if points.is_empty() {
+        return Err("no statement begins a line".into());
+    }
+    let mut out = text.to_string();
+    for (i, p) in points.iter().enumerate().rev() {
+        let names = match p.names.is_empty() {
+            true => "{}".to_string(),
+            false => format!("{{ {} }}", p.names.join(", ")),
+        };
+        let call = format!(
+            "{}({}, {}, {names}); ",
+            morphtrace_schema::truth::FUNCTION,
+            i + 1,
+            p.line + 1,
+        );
+        out.insert_str(p.offset, &call);
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(&record_js());
+    // The copy must parse where the program did (a call cannot join a line before it).
+    morphtrace_js::parse(&out, morphtrace_js::Goal::Script, |_| ())
+        .map_err(|e| format!("the instrumented copy does not parse: {e}"))?;
+    Ok(out)
 }
 
 /// The instrumented text of `text`, or why `python` made none.
@@ -112,8 +159,32 @@ mod tests {
             ProgramOrigin::Inline { name: "bad".into() },
         );
         let loaded = materialize(program, dir.path()).unwrap();
-        let out = instrument(vec![loaded], &python(), dir.path()).unwrap();
+        let out = instrument(vec![loaded], Some(&python()), dir.path()).unwrap();
         let reason = out[0].rejected.as_deref().unwrap();
         assert!(reason.contains("SyntaxError"), "{reason}");
+    }
+
+    #[test]
+    fn a_javascript_copy_passes_the_names_initialized_at_each_point() {
+        let text =
+            "let a = 1;\nfunction f(p) {\n  const q = p + a;\n  return q;\n}\nconsole.log(f(2));";
+        let out = copy_js(text).unwrap();
+        let body: Vec<&str> = out.lines().take(6).collect();
+        assert_eq!(
+            body,
+            [
+                "__mt_truth(1, 1, {}); let a = 1;",
+                "__mt_truth(2, 2, { a }); function f(p) {",
+                "  __mt_truth(3, 3, { p }); const q = p + a;",
+                "  __mt_truth(4, 4, { p, q }); return q;",
+                "}",
+                "__mt_truth(5, 6, { a }); console.log(f(2));",
+            ]
+        );
+        let record = record_js();
+        assert!(out.ends_with(&record));
+        assert!(record.contains("typed: true }));") && !record.contains("const show"));
+        assert_eq!(morphtrace_schema::truth::points(&out).len(), 5);
+        assert!(copy_js("let x = ;").is_err());
     }
 }

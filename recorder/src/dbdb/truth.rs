@@ -47,9 +47,9 @@ pub(super) async fn session(
     if all.is_empty() {
         ls.rec.outcome = Some(SessionOutcome::Rejected {
             reason: format!(
-                "the program records no ground truth (no line begins with a call of {}: \
-                 for JavaScript, use --corpus truth:SEEDS; Python programs get an \
-                 instrumented copy)",
+                "the program records no ground truth (no line begins with a call of {}; \
+                 `run --strategy truth` gives scripts and Python programs an instrumented \
+                 copy, not modules)",
                 morphtrace_schema::truth::FUNCTION
             ),
         });
@@ -66,32 +66,46 @@ pub(super) async fn session(
         .map(|i| all[i].1)
         .collect();
     chosen.sort_unstable();
-    let mut ids = BTreeMap::new();
+    // The breakpoints by the lines the debugger placed them on (where they pause), which may
+    // be another point's line or a line with none (a slide past code an engine does not compile).
+    let mut ids: BTreeMap<u32, Vec<morphtrace_schema::BreakpointId>> = BTreeMap::new();
     for &line in &chosen {
         let outs = ls
             .apply(&Action::SetBreakpoint { line, column: None })
             .await?;
-        if let Some(Output::BreakpointSet { id, .. }) = outs.first() {
-            ids.insert(line, *id);
+        if let Some(Output::BreakpointSet { id, actual, .. }) = outs.first() {
+            let mut at: Vec<u32> = actual.iter().map(|l| l.line).collect();
+            at.dedup();
+            if at.is_empty() {
+                at.push(line);
+            }
+            for l in at {
+                ids.entry(l).or_default().push(*id);
+            }
         }
     }
     ls.apply(&Action::Start).await?;
     let mut hits: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut removed = std::collections::BTreeSet::new();
     let budget = chosen.len() * HITS as usize + SLACK;
     for _ in 0..budget {
         if ls.all_finished() {
             ls.rec.outcome = Some(SessionOutcome::Finished);
             return Ok(());
         }
-        // A point's breakpoint goes once the program has recorded it as often as it records.
+        // A line's breakpoints go once the program has recorded its point as often as it
+        // records (each breakpoint once: one may have been placed on more than one line).
         if let Some(p) = ls.last_pause() {
             let line = p.location.line;
-            if let Some(id) = ids.get(&line).copied() {
+            if ids.contains_key(&line) {
                 let n = hits.entry(line).or_default();
                 *n += 1;
                 if *n == HITS {
-                    ls.apply(&Action::RemoveBreakpoint { id }).await?;
-                    ids.remove(&line);
+                    for id in ids.remove(&line).unwrap_or_default() {
+                        if removed.insert(id) {
+                            ls.apply(&Action::RemoveBreakpoint { id }).await?;
+                        }
+                    }
                 }
             }
         }

@@ -179,18 +179,18 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
             );
         }
     }
-    // Ground truth in Python programs: an instrumented copy of each, made by the interpreter
-    // the campaign debugs on.
-    let programs = match r
-        .common
-        .engines
-        .iter()
-        .find(|e| e.kind.debugs() == Some(Language::Python))
-    {
-        Some(python) if r.strategy == Strategy::Truth => {
-            corpus::truth::instrument(programs, &python.executable, dir.path())?
-        }
-        _ => programs,
+    // Ground truth in any program: an instrumented copy of each that records no state of its
+    // own (a Python one made by the interpreter the campaign debugs on).
+    let programs = if r.strategy == Strategy::Truth {
+        let python = r
+            .common
+            .engines
+            .iter()
+            .find(|e| e.kind.debugs() == Some(Language::Python))
+            .map(|e| e.executable.as_path());
+        corpus::truth::instrument(programs, python, dir.path())?
+    } else {
+        programs
     };
     let params = RandomParams {
         bp_per_line: r.bp_per_line,
