@@ -5728,23 +5728,40 @@ console.log(label, total, last);
 /// entered from another line (`Debugger::didHitBreakpoint`: "Since frontend truncates the
 /// indent, the first statement in a line must match the breakpoint (line,0)"), so a breakpoint
 /// on a line that holds an arrow also pauses in the arrow's body whenever it is called from
-/// elsewhere (here from lines 2 and 3). V8 and SpiderMonkey pause once, at the declaration's
-/// initializer. An indented line's breakpoint (column 2) matches its own position alone, also
-/// in JavaScriptCore.
+/// elsewhere (here from lines 2 and 3), and a loop head on that line again after each pass
+/// through the body on the next line (line 8's `for…in`, as test262's `for-in` tests showed
+/// with the truth strategy's calls at their lines' start). V8 and SpiderMonkey pause once, at
+/// the declaration's initializer and at the line's first statement. An indented line's
+/// breakpoint (column 2) matches its own position alone, also in JavaScriptCore.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn javascriptcore_pauses_in_an_arrow_on_a_line_whose_breakpoint_is_at_its_start() {
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline(
         "line-entry.js",
-        "const add = (p) => (p + 1) | 0;\nlet n = add(1);\nn = add(n);\nif (n) {\n  const twice = (q) => (q * 2) | 0;\n  n = twice(n);\n}\n",
+        "const add = (p) => (p + 1) | 0;\nlet n = add(1);\nn = add(n);\nif (n) {\n  const twice = (q) => (q * 2) | 0;\n  n = twice(n);\n}\nn |= 0; for (var k in { a: 1, b: 2 }) {\n  n += 1;\n}\n",
     );
-    for (kind, at_start, indented) in [
-        ("node", &["1:13", "end"][..], &["5:17", "end"][..]),
-        ("firefox", &["1:13", "end"], &["5:17", "end"]),
-        ("bun", &["1:1", "1:20", "1:20", "end"], &["5:3", "end"]),
+    for (kind, at_start, indented, head) in [
+        (
+            "node",
+            &["1:13", "end"][..],
+            &["5:17", "end"][..],
+            &["8:1", "end"][..],
+        ),
+        (
+            "firefox",
+            &["1:13", "end"],
+            &["5:17", "end"],
+            &["8:1", "end"],
+        ),
+        (
+            "bun",
+            &["1:1", "1:20", "1:20", "end"],
+            &["5:3", "end"],
+            &["8:1", "8:14", "8:14", "end"],
+        ),
     ] {
         let mut e = engine(kind, CaptureOptions::default()).await;
-        for (line, want) in [(0, at_start), (4, indented)] {
+        for (line, want) in [(0, at_start), (4, indented), (7, head)] {
             let mut d = open(&mut e, &p).await;
             d.set_breakpoint(line, None).await.unwrap();
             let mut seen = Vec::new();

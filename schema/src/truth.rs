@@ -45,7 +45,9 @@ pub mod relation {
     /// line's start, not right after a pause on that line in the same frame:
     /// the shape of JavaScriptCore's rule that a breakpoint at column 0 matches the first
     /// statement run on its line each time the line is entered from another (an arrow's body
-    /// on that line, when called from elsewhere). Apart from other stray pauses so that the
+    /// on that line, when called from elsewhere; a loop's head after its body). Entered means
+    /// not right after a pause on that line in the same frame, unless the program recorded a
+    /// point on another line in between. Apart from other stray pauses so that the
     /// triage can judge it on JavaScriptCore alone.
     pub const LINE_ENTRY: &str = "truth-line-entry-pause";
     /// The debugger paused at a breakpoint on a line it did not say the breakpoint is on.
@@ -126,10 +128,13 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
             _ => None,
         })
         .collect();
-    let expected: Vec<&Record> = records
+    // With each one's place among all records (which tell what ran between two pauses).
+    let (at, expected): (Vec<usize>, Vec<&Record>) = records
         .iter()
-        .filter(|r| r.line >= 1 && asked.contains(&(r.line - 1)))
-        .collect();
+        .enumerate()
+        .filter(|(_, r)| r.line >= 1 && asked.contains(&(r.line - 1)))
+        .unzip();
+    let mut last_matched: Option<usize> = None;
     let end = trace.outputs().find_map(|o| match o {
         Output::Finished { outcome } => Some(outcome),
         _ => None,
@@ -241,6 +246,7 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
                     ));
                 }
                 let r = expected[next + skip];
+                last_matched = Some(at[next + skip]);
                 next += skip + 1;
                 warnings.extend(
                     compare(r, p, &tail_calls)
@@ -261,7 +267,7 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
                 if p.location.column > 0
                     && at_line_start.contains(&p.location.line)
                     && matches!(p.reason, crate::trace::PauseReason::Breakpoint { .. })
-                    && entered
+                    && (entered || left_since(&records, last_matched, at.get(next), line))
                 {
                     relation::LINE_ENTRY
                 } else {
@@ -313,6 +319,15 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
         }
     }
     Ok(warnings)
+}
+
+/// Whether the program recorded a point on another line than `line` (1-based) after the
+/// record last paused at and before the next one a pause is due for: it left the line and
+/// came back (a loop's head, after its body), which enters the line again.
+fn left_since(records: &[Record], last: Option<usize>, next: Option<&usize>, line: u32) -> bool {
+    let from = last.map_or(0, |i| i + 1);
+    let to = next.copied().unwrap_or(records.len()).max(from);
+    records[from..to].iter().any(|r| r.line != line)
 }
 
 /// Whether pause `p` is by a breakpoint asked for on another line that the debugger said it
@@ -759,6 +774,17 @@ mod tests {
         assert_eq!(
             relations(vec![set(0, 6, 0), by(0, 6, 0), by(0, 6, 30)]),
             [relation::STRAY]
+        );
+        // Unless the program recorded a point on another line in between (a loop's body, and
+        // back to its head on the breakpoint's line: JavaScriptCore pauses there again).
+        let body = r#"mt-truth {"point":3,"line":9,"hit":1,"values":{},"stack":[9]}"#;
+        assert_eq!(
+            relations_of(&trace(
+                &[6],
+                vec![set(0, 6, 0), by(0, 6, 0), by(0, 6, 30)],
+                &[R2, body]
+            )),
+            [relation::LINE_ENTRY]
         );
         assert_eq!(
             relations(vec![set(0, 6, 2), by(0, 6, 2), by(0, 6, 30)]),
