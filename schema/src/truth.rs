@@ -405,8 +405,17 @@ fn tail_call_lines(cx: Context<'_>) -> Vec<u32> {
                 }
                 s = rest.trim_start();
             }
-            s.strip_prefix("return ")
-                .is_some_and(|e| e.ends_with(");") && !e.contains('?') && !e.contains("||"))
+            // The statement, or the last block on the line (`if (c) { return f(); }`, `else {
+            // return f(); }`: the block's last statement is in tail position too).
+            let last = match s.strip_prefix("return ") {
+                Some(e) => Some(e),
+                None => s
+                    .rfind("{ return ")
+                    .map(|i| s[i + "{ return ".len()..].trim_end_matches([' ', '}'])),
+            };
+            last.is_some_and(|e| {
+                e.ends_with(");") && !e.contains('?') && !e.contains("||") && !e.contains("&&")
+            })
         })
         .map(|(i, _)| i as u32 + 1)
         .collect()
@@ -845,6 +854,20 @@ mod tests {
         assert_eq!(tail_call_lines(cx(&labeled)), [6]);
         let ternary = text.replace("return g();", "x ? y : return g();");
         assert_eq!(tail_call_lines(cx(&ternary)), Vec::<u32>::new());
+        // The last statement of a block on the line (test262's tco tests), not one that
+        // returns a call's result combined with something else.
+        for (shape, tail) in [
+            ("if (true) { return g(); }", true),
+            ("if (false) { } else { return g(); }", true),
+            ("if (c) { return g() && h(); }", false),
+        ] {
+            let t = text.replace("return g();", shape);
+            let jsc = Context {
+                program: Some(&t),
+                proper_tail_calls: true,
+            };
+            assert_eq!(tail_call_lines(jsc).len(), usize::from(tail), "{shape}");
+        }
         assert!(same_stack(&[3, 6, 8], &[3, 8], &[6]));
         // Another frame lost, or the tail-calling frame where the program has none to lose.
         assert!(!same_stack(&[3, 6, 8], &[3], &[6]));

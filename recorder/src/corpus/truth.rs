@@ -18,12 +18,19 @@ const INSTRUMENT: &str = include_str!("truth.py");
 /// values (`truth-copy.js` in place of its `show`), so that the two read stacks alike.
 fn record_js() -> String {
     let base = include_str!("truth.js");
-    let from = base.find("  const show = ").expect("truth.js writes values");
+    let from = base
+        .find("  const show = ")
+        .expect("truth.js writes values");
     let to = base
         .find("  // Every synchronous frame")
         .expect("truth.js reads the stack");
-    format!("{}{}{}", &base[..from], include_str!("truth-copy.js"), &base[to..])
-        .replace("stack }));", "stack, typed: true }));")
+    format!(
+        "{}{}{}",
+        &base[..from],
+        include_str!("truth-copy.js"),
+        &base[to..]
+    )
+    .replace("stack }));", "stack, typed: true }));")
 }
 /// The transformation an instrumented copy's origin names.
 pub const TRANSFORMATION: &str = "truth";
