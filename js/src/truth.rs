@@ -133,9 +133,9 @@ impl Collect<'_> {
 
     /// A statement list: its lexical names first (uninitialized; function declarations
     /// initialized), then each statement, a point before it where one may go.
-    fn statements(&mut self, stmts: &[ast::Stmt], passes: bool) {
+    fn statements<'s>(&mut self, stmts: impl Iterator<Item = &'s ast::Stmt> + Clone, passes: bool) {
         self.push(false);
-        for s in stmts {
+        for s in stmts.clone() {
             lexical(s, &mut |n, b| self.declare(n, b));
         }
         let mut prologue = true;
@@ -217,7 +217,7 @@ impl Visit for Collect<'_> {
             p.visit_with(self);
         }
         if let Some(b) = &f.body {
-            self.statements(&b.stmts, true);
+            self.statements(b.stmts.iter(), true);
         }
         self.scopes.pop();
     }
@@ -232,7 +232,7 @@ impl Visit for Collect<'_> {
             p.visit_with(self);
         }
         match &*a.body {
-            ast::ArrowFunctionBody::FunctionBody(b) => self.statements(&b.stmts, true),
+            ast::ArrowFunctionBody::FunctionBody(b) => self.statements(b.stmts.iter(), true),
             ast::ArrowFunctionBody::Expr(e) => e.visit_with(self),
         }
         self.scopes.pop();
@@ -251,29 +251,29 @@ impl Visit for Collect<'_> {
             p.visit_with(self);
         }
         if let Some(b) = &c.body {
-            self.statements(&b.stmts, true);
+            self.statements(b.stmts.iter(), true);
         }
         self.scopes.pop();
     }
     fn visit_static_block(&mut self, s: &ast::StaticBlock) {
         self.function_scope(&[], Some(&s.body.stmts[..]));
-        self.statements(&s.body.stmts, true);
+        self.statements(s.body.stmts.iter(), true);
         self.scopes.pop();
     }
     fn visit_block_stmt(&mut self, b: &ast::BlockStmt) {
-        self.statements(&b.stmts, true);
+        self.statements(b.stmts.iter(), true);
     }
     fn visit_switch_stmt(&mut self, s: &ast::SwitchStmt) {
         s.discriminant.visit_with(self);
         // One scope for all cases, whose lexical names never count as passed: a case is
         // entered by a jump over the cases before it.
-        let all: Vec<ast::Stmt> = s.cases.iter().flat_map(|c| c.cons.clone()).collect();
+        let all = s.cases.iter().flat_map(|c| c.cons.iter());
         for c in &s.cases {
             if let Some(t) = &c.test {
                 t.visit_with(self);
             }
         }
-        self.statements(&all, false);
+        self.statements(all, false);
     }
     fn visit_catch_clause(&mut self, c: &ast::CatchClause) {
         self.push(false);
@@ -349,7 +349,7 @@ pub fn points(text: &str) -> Result<Vec<Point>, crate::Refusal> {
         // The script's statements. Its own `var`s are properties of the global object in a
         // browser's script (locals of the module wrapper in Node's): no debugger here lists the
         // global scope, so they are not read.
-        c.statements(&script.body, true);
+        c.statements(script.body.iter(), true);
         c.out
     })
 }
