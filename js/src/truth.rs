@@ -212,30 +212,14 @@ impl Visit for Collect<'_> {
     }
     fn visit_function(&mut self, f: &ast::Function) {
         let params: Vec<&ast::Pat> = f.params.iter().map(|p| &p.pat).collect();
-        self.function_scope(&params, f.body.as_ref().map(|b| &b.stmts[..]));
-        for p in &f.params {
-            p.visit_with(self);
-        }
-        if let Some(b) = &f.body {
-            self.statements(b.stmts.iter(), true);
-        }
-        self.scopes.pop();
+        self.function(&params, f.body.as_ref().map(|b| &b.stmts[..]), None);
     }
     fn visit_arrow_expr(&mut self, a: &ast::ArrowExpr) {
         let params: Vec<&ast::Pat> = a.params.iter().collect();
-        let body = match &*a.body {
-            ast::ArrowFunctionBody::FunctionBody(b) => Some(&b.stmts[..]),
-            ast::ArrowFunctionBody::Expr(_) => None,
-        };
-        self.function_scope(&params, body);
-        for p in &a.params {
-            p.visit_with(self);
-        }
         match &*a.body {
-            ast::ArrowFunctionBody::FunctionBody(b) => self.statements(b.stmts.iter(), true),
-            ast::ArrowFunctionBody::Expr(e) => e.visit_with(self),
+            ast::ArrowFunctionBody::FunctionBody(b) => self.function(&params, Some(&b.stmts), None),
+            ast::ArrowFunctionBody::Expr(e) => self.function(&params, None, Some(e)),
         }
-        self.scopes.pop();
     }
     fn visit_constructor(&mut self, c: &ast::Constructor) {
         let params: Vec<&ast::Pat> = c
@@ -246,19 +230,10 @@ impl Visit for Collect<'_> {
                 _ => None,
             })
             .collect();
-        self.function_scope(&params, c.body.as_ref().map(|b| &b.stmts[..]));
-        for p in &c.params {
-            p.visit_with(self);
-        }
-        if let Some(b) = &c.body {
-            self.statements(b.stmts.iter(), true);
-        }
-        self.scopes.pop();
+        self.function(&params, c.body.as_ref().map(|b| &b.stmts[..]), None);
     }
     fn visit_static_block(&mut self, s: &ast::StaticBlock) {
-        self.function_scope(&[], Some(&s.body.stmts[..]));
-        self.statements(s.body.stmts.iter(), true);
-        self.scopes.pop();
+        self.function(&[], Some(&s.body.stmts), None);
     }
     fn visit_block_stmt(&mut self, b: &ast::BlockStmt) {
         self.statements(b.stmts.iter(), true);
@@ -318,6 +293,27 @@ impl Visit for Collect<'_> {
 }
 
 impl Collect<'_> {
+    /// A function's (or static block's) scope, its parameters' default values, then its body:
+    /// statements, or an arrow's expression.
+    fn function(
+        &mut self,
+        params: &[&ast::Pat],
+        body: Option<&[ast::Stmt]>,
+        expr: Option<&ast::Expr>,
+    ) {
+        self.function_scope(params, body);
+        for p in params {
+            p.visit_with(self);
+        }
+        if let Some(stmts) = body {
+            self.statements(stmts.iter(), true);
+        }
+        if let Some(e) = expr {
+            e.visit_with(self);
+        }
+        self.scopes.pop();
+    }
+
     fn head(&mut self, left: &ast::ForHead) {
         self.push(false);
         if let ast::ForHead::VarDecl(v) = left {
