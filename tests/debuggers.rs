@@ -5692,6 +5692,99 @@ async fn ground_truth_catches_each_planted_fault_on_one_engine_alone() {
     }
 }
 
+/// The debugger against itself (issue 68, after DEVIL): one program stepped into statement by
+/// statement and run from breakpoint to breakpoint (one on every line) on Node, Firefox and Bun
+/// alone. On the real engines the two traces agree (every breakpoint pause is a step pause
+/// with the same frames and values; on Node and Firefox every step onto a breakpoint's place is
+/// a breakpoint pause; both print what the program prints without a debugger). A debugger
+/// that steps over where asked to step into leaves breakpoint pauses unreached; one that
+/// swallows a breakpoint pause misses a step pause's place (where breakpoints pause at their
+/// place: JavaScriptCore's pause on entering a line, and ground truth catches that one there).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_debugger_against_itself_catches_planted_faults_on_one_engine_alone() {
+    use faults::Fault;
+    use morphtrace_schema::steps::relation;
+    use morphtrace_schema::{EngineRef, SessionOutcome};
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("itself.js", STEPS_PROGRAM);
+    let policy = ComparisonPolicy::default();
+    let timeout = Duration::from_secs(120);
+    for kind in ["node", "firefox", "bun"] {
+        let (mut e, switch) = faults::FaultyEngine::switchable(
+            engine(kind, CaptureOptions::default()).await,
+            Fault::Honest,
+        );
+        let mut planted = vec![(Fault::StepIntoAsOver, relation::REACHED)];
+        if kind != "bun" {
+            planted.push((Fault::SwallowPause, relation::MISSED));
+        }
+        for (fault, want) in std::iter::once((Fault::Honest, "")).chain(planted) {
+            switch.set(fault.clone());
+            let (traces, outcome, _) =
+                dbdb::steps::traces(&mut [&mut e], &[EngineRef(0)], &p, 500, &policy, timeout)
+                    .await;
+            assert_eq!(
+                outcome,
+                SessionOutcome::Finished,
+                "{kind}, {}",
+                fault.name()
+            );
+            let w = dbdb::steps::judge(&mut e, &p, &traces).await.unwrap();
+            if fault == Fault::Honest {
+                let pauses: Vec<usize> = traces.iter().map(|t| t.pauses().count()).collect();
+                assert!(
+                    pauses[0] > pauses[1] && pauses[1] >= 20,
+                    "{kind}: {pauses:?} pauses"
+                );
+                assert!(w.is_empty(), "{kind}, the real engine: {w:#?}");
+                assert_eq!(
+                    traces[0].console,
+                    ["total 22", "done 3"],
+                    "{kind}: what the program printed"
+                );
+            } else {
+                assert!(
+                    w.iter().any(|w| w.relation == want),
+                    "{kind}, {}: no {want} among {w:#?}",
+                    fault.name()
+                );
+            }
+        }
+        e.shutdown().await;
+    }
+}
+
+/// A program for the debugger against itself: calls in a loop, a closure, a return from the
+/// middle of a function, a generator read by a loop, an object, what it prints.
+const STEPS_PROGRAM: &str = r#"function add(a, b) {
+  const sum = a + b;
+  return sum;
+}
+function clamp(n) {
+  if (n > 10) {
+    return 10;
+  }
+  return n;
+}
+function* upTo(n) {
+  for (let i = 0; i < n; i++) {
+    yield i;
+  }
+}
+let total = 0;
+const point = { x: 1, y: 2 };
+for (let k = 0; k < 4; k++) {
+  total = add(total, clamp(k * 4));
+}
+let count = 0;
+for (const v of upTo(3)) {
+  count = add(count, 1);
+  point.x = v;
+}
+console.log("total " + total);
+console.log("done " + count);
+"#;
+
 const TRUTH_COPY: &str = r#"let total = 0.5;
 const label = "sum";
 function step(k, flag) {

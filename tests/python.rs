@@ -2233,3 +2233,61 @@ async fn ground_truth_catches_each_planted_fault_on_debugpy_and_pdb_alone() {
         e.shutdown().await;
     }
 }
+
+/// The debugger against itself on Python (issue 68): the program above (not instrumented)
+/// stepped into line by line and run from breakpoint to breakpoint, one on every line, on
+/// debugpy and on pdb alone. The real debuggers' two traces agree and print what the program
+/// prints; a step into that steps over leaves breakpoint pauses unreached, and a swallowed
+/// breakpoint pause is a step's place missed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_debugger_against_itself_catches_planted_faults_on_debugpy_and_pdb_alone() {
+    use faults::Fault;
+    use morphtrace_schema::steps::relation;
+    use morphtrace_schema::{EngineRef, SessionOutcome};
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("itself.py", TRUTH);
+    let policy = ComparisonPolicy::default();
+    let timeout = Duration::from_secs(120);
+    for name in ["debugpy", "pdb"] {
+        let (mut e, switch) = faults::FaultyEngine::switchable(debugger(name).await, Fault::Honest);
+        for (fault, want) in [
+            (Fault::Honest, ""),
+            (Fault::StepIntoAsOver, relation::REACHED),
+            (Fault::SwallowPause, relation::MISSED),
+        ] {
+            switch.set(fault.clone());
+            let (traces, outcome, _) =
+                dbdb::steps::traces(&mut [&mut e], &[EngineRef(0)], &p, 500, &policy, timeout)
+                    .await;
+            assert_eq!(
+                outcome,
+                SessionOutcome::Finished,
+                "{name}, {}",
+                fault.name()
+            );
+            let w = dbdb::steps::judge(&mut e, &p, &traces).await.unwrap();
+            if fault == Fault::Honest {
+                let pauses: Vec<usize> = traces.iter().map(|t| t.pauses().count()).collect();
+                assert!(
+                    pauses[0] >= pauses[1] && pauses[1] >= 20,
+                    "{name}: {pauses:?} pauses"
+                );
+                assert!(w.is_empty(), "{name}, the real debugger: {w:#?}");
+                for t in &traces {
+                    assert!(
+                        t.console.iter().any(|l| l == "total 4.048489"),
+                        "{name}: {:?}",
+                        t.console
+                    );
+                }
+            } else {
+                assert!(
+                    w.iter().any(|w| w.relation == want),
+                    "{name}, {}: no {want} among {w:#?}",
+                    fault.name()
+                );
+            }
+        }
+        e.shutdown().await;
+    }
+}

@@ -31,14 +31,7 @@ fn output(o: &Output) -> String {
             let stack: Vec<String> = p
                 .stack
                 .iter()
-                .map(|f| {
-                    let name = if f.function.is_empty() {
-                        "(top level)"
-                    } else {
-                        &f.function
-                    };
-                    format!("{name}@{}", f.location)
-                })
+                .map(|f| format!("{}@{}", f.shown_name(), f.location))
                 .collect();
             let _ = write!(s, "\n        stack: {}", stack.join(" < "));
             if let Some(e) = &p.exception {

@@ -551,6 +551,115 @@ async fn once_more(
     dbdb::record_under(selected, refs, loaded, &task.plan, policy, triage, timeout).await
 }
 
+/// A single-engine oracle's warnings, confirmed by a second recording of the same actions:
+/// the warnings if the second gives the same (relations and messages), else the session's
+/// rejection as nondeterministic (a note keeps the first warning).
+fn confirmed(
+    first: Vec<morphtrace_schema::Warning>,
+    second: Result<Vec<morphtrace_schema::Warning>, String>,
+    oracle: &str,
+    notes: &mut Vec<(String, String)>,
+) -> Result<Vec<morphtrace_schema::Warning>, SessionOutcome> {
+    let said = |w: &[morphtrace_schema::Warning]| -> Vec<(String, String)> {
+        w.iter()
+            .map(|w| (w.relation.clone(), w.message.clone()))
+            .collect()
+    };
+    let again = match second {
+        Ok(v) if said(&v) == said(&first) => return Ok(first),
+        Ok(v) => v.first().map_or("none".to_string(), |v| v.message.clone()),
+        Err(e) => e,
+    };
+    let head = first.first().map_or(String::new(), |w| w.message.clone());
+    notes.push((format!("unconfirmed {oracle} warning"), head.clone()));
+    Err(SessionOutcome::Rejected {
+        reason: format!(
+            "nondeterministic: the same actions again gave other {oracle} warnings ({} then, \
+             first {head:?}; again: {again})",
+            first.len()
+        ),
+    })
+}
+
+/// The task's engines among the campaign's.
+fn task_engines<'a>(
+    engines: &'a mut [Box<dyn Engine>],
+    task: &Task,
+) -> Vec<&'a mut Box<dyn Engine>> {
+    engines
+        .iter_mut()
+        .enumerate()
+        .filter(|(i, _)| task.engines.contains(i))
+        .map(|(_, e)| e)
+        .collect()
+}
+
+/// Records a steps session (the debugger against itself, `dbdb::steps`): both traces, judged
+/// against each other (and, for JavaScript, against the program's run without a debugger); a
+/// warning counts only if recording both again gives the same warnings.
+async fn record_steps(
+    engines: &mut [Box<dyn Engine>],
+    loaded: &Loaded,
+    task: &Task,
+    max_pauses: u32,
+    policy: &ComparisonPolicy,
+    timeout: Duration,
+) -> Session {
+    let refs: Vec<EngineRef> = task.engines.iter().map(|&i| EngineRef(i as u16)).collect();
+    let started_at_ms = now_ms();
+    let t0 = Instant::now();
+    let mut selected = task_engines(engines, task);
+    let (mut traces, mut outcome, mut notes) =
+        dbdb::steps::traces(&mut selected, &refs, loaded, max_pauses, policy, timeout).await;
+    notes.splice(0..0, task.notes.iter().cloned());
+    let mut warnings = Vec::new();
+    if outcome.undecided().is_none() {
+        match dbdb::steps::judge(&mut *selected[0], loaded, &traces).await {
+            Err(why) => outcome = SessionOutcome::Rejected { reason: why },
+            Ok(w) if w.is_empty() => {}
+            Ok(w) => {
+                let (again, again_outcome, _) =
+                    dbdb::steps::traces(&mut selected, &refs, loaded, max_pauses, policy, timeout)
+                        .await;
+                let second = if again_outcome.undecided().is_some() {
+                    Err(format!(
+                        "the second recording ended {}",
+                        again_outcome.name()
+                    ))
+                } else {
+                    dbdb::steps::judge(&mut *selected[0], loaded, &again).await
+                };
+                match confirmed(w, second, "steps", &mut notes) {
+                    Ok(w) => {
+                        warnings = w;
+                        outcome = SessionOutcome::Violated;
+                    }
+                    Err(rejected) => {
+                        outcome = rejected;
+                        traces = again;
+                    }
+                }
+            }
+        }
+    }
+    Session {
+        parent: task.parent,
+        started_at_ms,
+        warnings,
+        duration_us: t0.elapsed().as_micros() as u64,
+        traces,
+        notes,
+        ..Session::new(
+            task.id,
+            task.mode.clone(),
+            task.seed,
+            refs,
+            loaded.program.hash,
+            outcome,
+        )
+    }
+}
+
 /// Records one task; never fails: harness problems become the session's outcome.
 async fn record(
     engines: &mut [Box<dyn Engine>],
@@ -560,15 +669,13 @@ async fn record(
     triage: Option<&morphtrace_schema::triage::Triage>,
     timeout: Duration,
 ) -> Session {
+    if let crate::task::Plan::Steps { max_pauses } = task.plan {
+        return record_steps(engines, loaded, task, max_pauses, policy, timeout).await;
+    }
     let refs: Vec<EngineRef> = task.engines.iter().map(|&i| EngineRef(i as u16)).collect();
     let started_at_ms = now_ms();
     let t0 = Instant::now();
-    let mut selected: Vec<&mut Box<dyn Engine>> = engines
-        .iter_mut()
-        .enumerate()
-        .filter(|(i, _)| task.engines.contains(i))
-        .map(|(_, e)| e)
-        .collect();
+    let mut selected = task_engines(engines, task);
     let mut rec = dbdb::record_under(
         &mut selected,
         &refs,
@@ -625,33 +732,18 @@ async fn record(
             Ok(w) => {
                 let again =
                     once_more(&mut selected, &refs, loaded, task, policy, triage, timeout).await;
-                let said = |w: &[morphtrace_schema::Warning]| -> Vec<(String, String)> {
-                    w.iter()
-                        .map(|w| (w.relation.clone(), w.message.clone()))
-                        .collect()
-                };
-                match truth_warnings(&again.traces, cx) {
-                    Ok(v) if said(&v) == said(&w) => {
+                match confirmed(
+                    w,
+                    truth_warnings(&again.traces, cx),
+                    "ground truth",
+                    &mut notes,
+                ) {
+                    Ok(w) => {
                         warnings = w;
                         outcome = SessionOutcome::Violated;
                     }
-                    other => {
-                        let second = match other {
-                            Ok(v) => v.first().map_or("none".to_string(), |v| v.message.clone()),
-                            Err(e) => e,
-                        };
-                        notes.push((
-                            "unconfirmed ground truth warning".into(),
-                            w[0].message.clone(),
-                        ));
-                        outcome = SessionOutcome::Rejected {
-                            reason: format!(
-                                "nondeterministic: the same actions again gave other ground \
-                                 truth warnings ({} then, first {:?}; again: {second})",
-                                w.len(),
-                                w[0].message
-                            ),
-                        };
+                    Err(rejected) => {
+                        outcome = rejected;
                         traces = again.traces;
                     }
                 }

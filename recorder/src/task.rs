@@ -150,6 +150,11 @@ pub enum Plan {
     Replay {
         actions: Vec<Action>,
     },
+    /// The debugger against itself: the program stepped through and run from breakpoint to
+    /// breakpoint, each at most `max_pauses` pauses (`dbdb::steps`).
+    Steps {
+        max_pauses: u32,
+    },
 }
 
 /// One session to record.

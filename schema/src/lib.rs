@@ -15,6 +15,7 @@ pub mod metamorphic;
 pub mod program;
 pub mod remark;
 pub mod session;
+pub mod steps;
 pub mod summary;
 pub mod trace;
 pub mod triage;

@@ -48,6 +48,10 @@ pub enum SessionMode {
     /// One debugger paused where the program records its own state, judged against the
     /// records (`truth`).
     Truth,
+    /// One debugger against itself: the program stepped through statement by statement and
+    /// run with a breakpoint on every line, the two traces judged against each other
+    /// (`steps`).
+    Steps,
     Other(String),
 }
 
@@ -61,6 +65,7 @@ impl SessionMode {
             SessionMode::Coverage => "coverage",
             SessionMode::Synthesis => "synthesis",
             SessionMode::Truth => "truth",
+            SessionMode::Steps => "steps",
             SessionMode::Other(s) => s,
         }
     }

@@ -349,6 +349,17 @@ pub struct Frame {
     pub scopes: Vec<Scope>,
 }
 
+impl Frame {
+    /// The function's name as people read a stack: `(top level)` for top-level code.
+    pub fn shown_name(&self) -> &str {
+        if self.function.is_empty() {
+            "(top level)"
+        } else {
+            &self.function
+        }
+    }
+}
+
 /// Everything observable while paused.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PauseState {

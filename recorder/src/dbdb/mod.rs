@@ -5,6 +5,7 @@
 pub mod computes;
 pub mod continuation;
 pub mod replay;
+pub mod steps;
 pub mod truth;
 
 use crate::corpus::Loaded;
@@ -1382,6 +1383,10 @@ pub async fn run_under(
         Plan::Truth { seed, max_points } => {
             truth::session(&mut ls, program, *seed, program_hash, *max_points).await
         }
+        // Two replays, recorded one after the other by the campaign (`steps::plans`).
+        Plan::Steps { .. } => Err(DebuggerError::Protocol(
+            "a steps session records its two traces as replays (steps::plans)".into(),
+        )),
     };
     if let Err(e) = &result {
         ls.rec.outcome = Some(SessionOutcome::HarnessError {

@@ -333,6 +333,14 @@ pub(crate) enum Strategy {
     /// debugger shows (values, frames, where and how often it pauses) is judged against the
     /// records (docs/recording.md, "Ground truth").
     Truth,
+    /// Each engine against itself (no second engine): each program run twice with a
+    /// breakpoint on every line, once stepped into statement by statement from the first pause
+    /// and once resumed from pause to pause; every breakpoint pause must be a step pause with
+    /// the same frames and values, every step onto a breakpoint a breakpoint pause (engines
+    /// that pause at a breakpoint's place), and both runs print what the program prints
+    /// without a debugger (docs/recording.md, "The debugger against itself"). One session per
+    /// program and engine: the first seed stands for all.
+    Steps,
 }
 
 #[derive(Args, Clone)]
@@ -486,6 +494,10 @@ pub(crate) struct RunArgs {
     /// Control actions per session at most (DBDB: 20).
     #[arg(long, default_value_t = 20)]
     pub(crate) max_actions: u32,
+    /// Steps: pauses per trace at most (steps into, or resumes); what a trace cut short did
+    /// not reach is not judged.
+    #[arg(long, default_value_t = 500)]
+    pub(crate) max_pauses: u32,
     /// Weight of evaluating an expression at a pause (a local, a member, arithmetic over
     /// locals, drawn from what the pause shows) against each of the four control actions
     /// (weight 1 each). 0, the default, is DBDB's Algorithm 1 exactly.
@@ -632,6 +644,7 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ),
         ("remove_prob", &[Random, Differential, Metamorphic]),
         ("max_actions", &[Random, Differential, Metamorphic]),
+        ("max_pauses", &[Steps]),
         ("evaluate_weight", &[Random, Differential, Metamorphic]),
         ("condition_weight", &[Random, Differential, Metamorphic]),
         ("logpoint_weight", &[Random, Differential, Metamorphic]),
@@ -651,22 +664,28 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("ignore_async_stacks", &[Differential]),
         (
             "session_timeout",
-            &[Random, Differential, Metamorphic, Truth],
+            &[Random, Differential, Metamorphic, Truth, Steps],
         ),
         (
             "action_timeout",
-            &[Random, Differential, Metamorphic, Truth],
+            &[Random, Differential, Metamorphic, Truth, Steps],
         ),
-        ("depth", &[Random, Differential, Metamorphic, Truth]),
-        ("prepared", &[Random, Differential, Metamorphic, Truth]),
+        ("depth", &[Random, Differential, Metamorphic, Truth, Steps]),
+        (
+            "prepared",
+            &[Random, Differential, Metamorphic, Truth, Steps],
+        ),
         (
             "firefox_breakpoints",
-            &[Random, Differential, Metamorphic, Truth],
+            &[Random, Differential, Metamorphic, Truth, Steps],
         ),
-        ("restart_every", &[Random, Differential, Metamorphic, Truth]),
+        (
+            "restart_every",
+            &[Random, Differential, Metamorphic, Truth, Steps],
+        ),
         (
             "no_prelude",
-            &[Random, Differential, Metamorphic, Coverage, Truth],
+            &[Random, Differential, Metamorphic, Coverage, Truth, Steps],
         ),
     ]
 };

@@ -211,6 +211,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         Strategy::Coverage => "coverage",
         Strategy::Metamorphic => "metamorphic",
         Strategy::Truth => "truth",
+        Strategy::Steps => "steps",
     };
     let transformations = if r.transformations.is_empty() {
         morphtrace_schema::metamorphic::ALL.to_vec()
@@ -225,6 +226,8 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
     };
     let tasks = if r.strategy == Strategy::Truth {
         dbdb::truth::tasks(&r.common.engines, &programs, &seeds, r.max_breakpoints)
+    } else if r.strategy == Strategy::Steps {
+        dbdb::steps::tasks(&r.common.engines, &programs, &seeds, r.max_pauses)
     } else if r.strategy == Strategy::Metamorphic {
         metamorphic::tasks(
             &r.common.engines,
@@ -250,6 +253,11 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
                 "truth.hits".into(),
                 morphtrace_schema::truth::HITS.to_string(),
             ),
+        ]
+    } else if r.strategy == Strategy::Steps {
+        vec![
+            ("steps.max_pauses".into(), r.max_pauses.to_string()),
+            ("steps.max_lines".into(), dbdb::steps::MAX_LINES.to_string()),
         ]
     } else {
         params.params()
