@@ -72,6 +72,11 @@ pub struct Context<'a> {
     /// resumption, past whatever runs meanwhile (V8's "generator stepping" mode,
     /// `Debug::Break` in v8/src/debug/debug.cc).
     pub steps_run_to_resumption: bool,
+    /// A step from an `await` (or `yield`) that leaves the frame goes on in its caller, and
+    /// the frame's continuation later runs unstepped (JavaScriptCore:
+    /// traces/findings/jsc-a-step-out-does-not-follow-an-await-to-its-continuation, an engine
+    /// bug): breakpoint pauses in that function's continuations are no step's.
+    pub continuations_run_unstepped: bool,
     /// A step out of a frame stops once more as the frame pops, at the function's closing
     /// brace, also after a `return` that a breakpoint on that brace's line never sees
     /// (SpiderMonkey's devtools server: its step handler's `onPop`;
@@ -309,6 +314,20 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
     // Whether stepping passed a suspension since the last pause both traces share.
     let mut suspended = false;
     let mut last_match: Option<usize> = None;
+    // The functions whose frames stepping left at an `await` or `yield` (where continuations
+    // run unstepped).
+    let mut left: std::collections::BTreeSet<String> = Default::default();
+    let leave = |k: usize, left: &mut std::collections::BTreeSet<String>| {
+        let p = a[k].1;
+        if cx.continuations_run_unstepped
+            && p.stack
+                .first()
+                .is_some_and(|f| on_a_suspension(cx.program, f.location.line))
+            && a.get(k + 1).is_none_or(|(_, q)| frame_gone(p, q))
+        {
+            left.insert(p.stack[0].function.clone());
+        }
+    };
     loop {
         if j == b.len() {
             // The breakpoints trace is over: if it ran to the end, the step pauses left at a
@@ -376,6 +395,7 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
                 ));
             }
             suspended = suspends(i);
+            leave(i, &mut left);
             last_match = Some(i);
             i += 1;
             j += 1;
@@ -408,6 +428,7 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
                 ));
             }
             suspended = suspends(i);
+            leave(i, &mut left);
             last_match = Some(i);
             i += 1;
             j += 1;
@@ -416,7 +437,9 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
         // Whether the breakpoint pause comes up among the steps still to come.
         let later = a[i + 1..].iter().any(|(_, p)| key(p) == key(bp));
         if !later {
-            if suspended {
+            // A continuation of a function stepping left at an `await`: run unstepped.
+            let in_continuation = bp.stack.last().is_some_and(|f| left.contains(&f.function));
+            if suspended || in_continuation {
                 // The step ran on from a suspension to the generator's or async function's
                 // resumption: what ran meanwhile is no step's.
                 j += 1;
@@ -462,6 +485,7 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
             ));
         }
         suspended |= suspends(i);
+        leave(i, &mut left);
         i += 1;
     }
 
@@ -775,6 +799,49 @@ mod tests {
             cx(true),
         );
         assert!(out.is_empty(), "{out:?}");
+        let out = relations(trace(&[], s, &[]), trace(placed, b, &[]), cx(false));
+        assert_eq!(out, [relation::REACHED]);
+    }
+
+    #[test]
+    fn continuations_run_unstepped_are_excused_only_where_the_engine_leaves_them() {
+        // Line 5 awaits; stepping goes on in the caller (line 3) and the continuation (line
+        // 6, no caller below) runs unstepped.
+        let program = "a\nb\nc\nd\n  await n;\n  n++;\n";
+        let s = vec![
+            pause(2, 1, &[TOP], 0.0),
+            pause(5, 3, &[("g", 0), ("", 2)], 1.0),
+            pause(3, 1, &[TOP], 0.0),
+            pause(4, 1, &[TOP], 0.0),
+        ];
+        let b = vec![
+            pause(2, 1, &[TOP], 0.0),
+            pause(5, 3, &[("g", 0), ("", 2)], 1.0),
+            pause(3, 1, &[TOP], 0.0),
+            pause(6, 3, &[("g", 0)], 1.0),
+            pause(4, 1, &[TOP], 0.0),
+        ];
+        let placed = &[(2, 1), (3, 1), (4, 1), (5, 3), (6, 3)];
+        let cx = |unstepped: bool| Context {
+            continuations_run_unstepped: unstepped,
+            program: Some(program),
+            ..Context::default()
+        };
+        let out = relations(
+            trace(&[], s.clone(), &[]),
+            trace(placed, b.clone(), &[]),
+            cx(true),
+        );
+        assert!(out.is_empty(), "{out:?}");
+        // A pause of another function, after it, is still judged.
+        let mut other = b.clone();
+        other[3] = pause(6, 3, &[("h", 0)], 1.0);
+        let out = relations(
+            trace(&[], s.clone(), &[]),
+            trace(placed, other, &[]),
+            cx(true),
+        );
+        assert_eq!(out, [relation::REACHED]);
         let out = relations(trace(&[], s, &[]), trace(placed, b, &[]), cx(false));
         assert_eq!(out, [relation::REACHED]);
     }

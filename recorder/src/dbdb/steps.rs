@@ -172,6 +172,7 @@ pub async fn judge(
             breakpoints: breakpoints_of(&kind),
             steps_run_to_resumption: steps_run_to_resumption(&kind),
             pauses_as_frames_pop: pauses_as_frames_pop(&kind),
+            continuations_run_unstepped: kind == EngineKind::Bun,
             program: Some(&loaded.file.text),
             plain: computed.as_ref().map(|c| judged::Plain {
                 ended: &c.ended,

@@ -1,0 +1,3 @@
+let acc = 0;
+let v1 = 9;
+acc = v1 + 1;
