@@ -439,7 +439,9 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
         if !later {
             // A continuation of a function stepping left at an `await`: run unstepped.
             let in_continuation = bp.stack.last().is_some_and(|f| left.contains(&f.function));
-            if suspended || in_continuation {
+            // Or the step from this step pause crosses a suspension, which the breakpoint
+            // pause may have come in.
+            if suspended || suspends(i) || in_continuation {
                 // The step ran on from a suspension to the generator's or async function's
                 // resumption: what ran meanwhile is no step's.
                 j += 1;

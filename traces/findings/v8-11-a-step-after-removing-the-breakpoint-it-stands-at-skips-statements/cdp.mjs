@@ -6,7 +6,7 @@
 // Removing a breakpoint changes nothing about where the program stands, so both runs must step
 // to the same places.
 //
-//   node reproduce.mjs [PATH-TO-NODE]   (default: the node running this script)
+//   node cdp.mjs [PATH-TO-NODE]   (default: the node running this script; reproduce.sh runs it)
 //
 // Exit 1: the finding shows (the steps differ); 0: they agree; 2: it could not run.
 import { spawn } from 'node:child_process';
@@ -83,7 +83,9 @@ try {
   console.log(`${node}:`);
   console.log(`  breakpoint kept:    ${kept.join(' ')}`);
   console.log(`  breakpoint removed: ${removed.join(' ')}`);
-  process.exit(kept.join() === removed.join() ? 0 : 1);
+  const shows = kept.join() !== removed.join();
+  console.log(shows ? 'the finding shows' : 'the finding does not show');
+  process.exit(shows ? 1 : 0);
 } catch (e) {
   console.error(`could not run: ${e.message}`);
   process.exit(2);
