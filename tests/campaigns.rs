@@ -46,12 +46,36 @@ const CAMPAIGN: &[&str] = &[
     "12",
 ];
 
+/// CPU of the children this process has waited for, in microseconds.
+fn children_cpu_us() -> u64 {
+    // SAFETY: getrusage writes one struct rusage, which we own.
+    let mut u: libc::rusage = unsafe { std::mem::zeroed() };
+    assert_eq!(unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut u) }, 0);
+    let us = |t: libc::timeval| t.tv_sec as u64 * 1_000_000 + t.tv_usec as u64;
+    us(u.ru_utime) + us(u.ru_stime)
+}
+
 #[test]
 fn same_campaign_twice_gives_identical_traces() {
     let dir = tempfile::tempdir().unwrap();
     let (a, b) = (dir.path().join("a.mtrace"), dir.path().join("b.mtrace"));
+    let waited_before = children_cpu_us();
     assert!(record(CAMPAIGN, &a).status().unwrap().success());
+    let waited = children_cpu_us() - waited_before;
     assert!(record(CAMPAIGN, &b).status().unwrap().success());
+    // Every session is charged CPU, and all of them together no more than the recorder and its
+    // engines spent (other tests' processes only add to what this process waited for).
+    let charged: Vec<Option<u64>> = ArchiveReader::open(&a)
+        .unwrap()
+        .sessions()
+        .map(|s| s.unwrap().cpu_us)
+        .collect();
+    assert!(charged.iter().all(Option::is_some), "{charged:?}");
+    let total: u64 = charged.iter().flatten().sum();
+    assert!(
+        total > 0 && total <= waited,
+        "{total} µs charged of {waited} µs"
+    );
     let (sa, sb) = (normalized(&a), normalized(&b));
     assert_eq!(sa.len(), 5 * 3 * 2, "programs × seeds × engines");
     assert!(sa.values().all(|s| s.event_count() > 2));

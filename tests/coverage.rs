@@ -448,6 +448,7 @@ fn a_js_campaign_is_deterministic_and_rejects_what_cod_cannot_use() {
             .map(|mut s| {
                 s.started_at_ms = 0;
                 s.duration_us = 0;
+                s.cpu_us = None;
                 (s.id, s)
             })
             .collect::<std::collections::BTreeMap<_, _>>()

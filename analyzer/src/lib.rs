@@ -16,6 +16,7 @@ pub mod findings;
 pub mod info;
 pub mod load;
 pub mod merge;
+pub mod oracles;
 pub mod render;
 pub mod report;
 pub mod show;

@@ -204,6 +204,7 @@ frame!(
     program_end: Option<String> => "how the program ended in the first trace (completed, uncaught-exception, ...)",
     started_at_ms: i64 => "ms since the Unix epoch",
     duration_ms: f64 => "wall time of the session",
+    cpu_ms: Option<f64> => "CPU of the recorder and its processes charged to the session (null: not recorded)",
 });
 
 frame!(
@@ -988,6 +989,7 @@ impl Ctx<'_> {
         sc.program_end.push(program_end);
         sc.started_at_ms.push(s.started_at_ms);
         sc.duration_ms.push(s.duration_us as f64 / 1000.0);
+        sc.cpu_ms.push(s.cpu_us.map(|c| c as f64 / 1000.0));
 
         for (index, d) in s.all_divergences().iter().enumerate() {
             // The line as the first engine in lockstep at that point saw it (a suspect left

@@ -144,6 +144,7 @@ fn session(
         coverage: vec![],
         notes: vec![],
         divergences: Vec::new(),
+        cpu_us: None,
     }
 }
 
@@ -1675,4 +1676,60 @@ near_misses = [{ key = { kind = "pause-location" }, detail = "paused at 3:1 vs 4
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(String::from_utf8_lossy(&o.stderr).contains("a rule excuses a fault"));
+}
+
+/// `yield`: one row per oracle with classes per 1,000 judged sessions and per CPU-hour, ours
+/// counted apart; an archive without CPU records shows none rather than zero.
+#[test]
+fn yield_counts_classes_per_thousand_sessions_and_per_cpu_hour_with_ours_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let plain = hand_built(dir.path());
+    // The same sessions, each charged 0.72 s of CPU: 3.6 s in all, 0.001 hours.
+    let charged = dir.path().join("charged.mtrace");
+    let r = ArchiveReader::open(&plain).unwrap();
+    let mut w = ArchiveWriter::create(&charged, r.header(), WriterOptions::default()).unwrap();
+    for i in 0..r.session_count() {
+        let mut s = r.session(i).unwrap();
+        for p in s.referenced_programs() {
+            w.add_program(r.program(&p).unwrap()).unwrap();
+        }
+        s.cpu_us = Some(720_000);
+        w.append(&s).unwrap();
+    }
+    w.finish().unwrap();
+    let t = dir.path().join("triage.toml");
+    std::fs::write(
+        &t,
+        "[[class]]\nfamily = \"divergence\"\nkey = { kind = \"pause-location\" }\nverdict = \"harness\"\nnote = \"ours\"\n",
+    )
+    .unwrap();
+    let csv = ok(&["yield", p(&charged), "--triage", p(&t), "--format", "csv"]);
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(rows.len(), 2, "{csv}");
+    let cells: Vec<&str> = rows[1].split(',').collect();
+    // oracle, engines, archives, programs, judged, undecided, classes, new or bug, allowed,
+    // ours, per 1,000, new or bug per 1,000, CPU hours, wall hours, per CPU-hour, new or bug
+    // per CPU-hour: 3 classes, one of them ours.
+    assert_eq!(
+        &cells[2..],
+        [
+            "1", "2", "5", "0", "2", "2", "0", "1", "400.0", "400.0", "0.001", "0.000", "2000.0",
+            "2000.0"
+        ],
+        "{csv}"
+    );
+    // Without CPU records: no CPU figures, the rest the same.
+    let csv = ok(&["yield", p(&plain), "--triage", p(&t), "--format", "csv"]);
+    let cells: Vec<String> = csv
+        .lines()
+        .nth(1)
+        .unwrap()
+        .split(',')
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        &cells[10..],
+        ["400.0", "400.0", "-", "0.000", "-", "-"],
+        "{csv}"
+    );
 }

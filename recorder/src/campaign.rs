@@ -296,6 +296,17 @@ impl runner::Work for Debugging {
         });
     }
 
+    fn charge(&self, done: &mut Done, cpu_us: u64) {
+        let walls: Vec<u64> = done.sessions.iter().map(|s| s.duration_us).collect();
+        for (s, c) in done
+            .sessions
+            .iter_mut()
+            .zip(crate::cpu::share(cpu_us, &walls))
+        {
+            s.cpu_us = Some(c);
+        }
+    }
+
     fn write(&self, done: &Done, writer: &mut ArchiveWriter) -> Result<(), ArchiveError> {
         for p in &done.programs {
             writer.add_program(p)?;
@@ -338,6 +349,8 @@ impl runner::Work for Debugging {
 /// Records a campaign through the runner. Blocking: call it off any async runtime's worker
 /// threads (e.g. in `spawn_blocking`); every worker drives its engines on a runtime of its own.
 pub fn run(c: Campaign) -> Result<Summary, CampaignError> {
+    // The first engines' launch is the campaign's CPU too.
+    let cpu_from = crate::cpu::spent_us();
     // Launch once up front: versions for the header, and the first worker reuses these engines.
     let first = Station::launch(&c.specs, &c.capture, c.prepared, c.wrap.as_ref())?;
     let descriptors: Vec<EngineDescriptor> = first
@@ -359,6 +372,7 @@ pub fn run(c: Campaign) -> Result<Summary, CampaignError> {
         jobs: c.jobs,
         progress: c.progress,
         shard: c.shard,
+        cpu_from: Some(cpu_from),
     };
     let work = Debugging {
         specs: c.specs,

@@ -7,19 +7,29 @@ use std::time::Duration;
 
 /// Every process's children by parent pid, from /proc.
 pub fn children_by_parent() -> HashMap<u32, Vec<u32>> {
+    scan(|pid| state(pid).map(|(_, ppid)| (ppid, ()))).0
+}
+
+/// Every process /proc lists that `read` can read as `(ppid, what)`: the children by parent
+/// pid, and what was read by pid (a process gone meanwhile is left out).
+pub fn scan<T>(
+    read: impl Fn(u32) -> Option<(u32, T)>,
+) -> (HashMap<u32, Vec<u32>>, HashMap<u32, T>) {
     let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
+    let mut what: HashMap<u32, T> = HashMap::new();
     let Ok(dir) = std::fs::read_dir("/proc") else {
-        return children;
+        return (children, what);
     };
     for e in dir.flatten() {
         let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
             continue;
         };
-        if let Some((_, ppid)) = state(pid) {
+        if let Some((ppid, w)) = read(pid) {
             children.entry(ppid).or_default().push(pid);
+            what.insert(pid, w);
         }
     }
-    children
+    (children, what)
 }
 
 /// `root` and every process below it in `children`.

@@ -12,6 +12,7 @@ pub mod bisect;
 pub mod campaign;
 pub mod child;
 pub mod corpus;
+pub mod cpu;
 pub mod debugger;
 pub mod memory;
 pub mod recorded;

@@ -8,7 +8,6 @@
 //! Engines' own heap limits do not suffice: they leave out array buffers, Wasm memory and the
 //! browser's other processes, and Firefox has none that ends a process.
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -151,20 +150,7 @@ fn stat(pid: u32) -> Option<(u32, u64)> {
 /// Every tree rooted at a child of `me`: its root, its processes and their resident anonymous
 /// bytes.
 fn trees(me: u32) -> Vec<(u32, Vec<u32>, u64)> {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    let mut children: HashMap<u32, Vec<u32>> = HashMap::new();
-    let mut rss: HashMap<u32, u64> = HashMap::new();
-    for e in dir.flatten() {
-        let Some(pid) = e.file_name().to_str().and_then(|n| n.parse::<u32>().ok()) else {
-            continue;
-        };
-        if let Some((ppid, bytes)) = stat(pid) {
-            children.entry(ppid).or_default().push(pid);
-            rss.insert(pid, bytes);
-        }
-    }
+    let (children, rss) = crate::child::scan(stat);
     let roots = children.get(&me).cloned().unwrap_or_default();
     roots
         .into_iter()

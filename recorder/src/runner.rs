@@ -151,6 +151,9 @@ pub struct Options {
     pub progress: bool,
     /// Record only this part of the task list (its archive says so in the header).
     pub shard: Option<Shard>,
+    /// `cpu::spent_us` when the campaign began (before its first engines launched), from which
+    /// the first task written is charged; `None`: from when the runner starts.
+    pub cpu_from: Option<u64>,
 }
 
 /// What identifies a task's result in an archive, so that a resumed campaign skips it.
@@ -188,6 +191,9 @@ pub trait Work: Sync {
     fn stop(&self, worker: Self::Worker) {
         drop(worker);
     }
+    /// Charges a task's sessions with the CPU spent since the previous task was written
+    /// (`Session::cpu_us`), before it is written. Strategies without sessions charge nothing.
+    fn charge(&self, _done: &mut Self::Done, _cpu_us: u64) {}
     /// Appends what a task recorded (its programs first).
     fn write(&self, done: &Self::Done, writer: &mut ArchiveWriter) -> Result<(), ArchiveError>;
     /// The sessions a task recorded, for the tally.
@@ -261,6 +267,7 @@ pub fn run<W: Work>(
     opts: &Options,
 ) -> Result<Summary<W::Counts>, W::Error> {
     let started = Instant::now();
+    let cpu_at_start = crate::cpu::spent_us();
     let campaign_tasks = tasks.len();
     let (header, tasks) = match opts.shard {
         None => (header.clone(), tasks),
@@ -338,7 +345,11 @@ pub fn run<W: Work>(
             }));
         }
         drop(tx);
-        for done in rx.iter() {
+        let mut charged = opts.cpu_from.unwrap_or(cpu_at_start);
+        for mut done in rx.iter() {
+            let now = crate::cpu::spent_us();
+            work.charge(&mut done, now.saturating_sub(charged));
+            charged = now;
             if let Err(e) = work.write(&done, &mut writer) {
                 abort.store(true, Ordering::SeqCst);
                 write_error = Some(e);
@@ -525,6 +536,7 @@ mod tests {
             jobs,
             progress: false,
             shard: None,
+            cpu_from: None,
         }
     }
 

@@ -732,6 +732,7 @@ mod tests {
             coverage: vec![report(p, v8), report(t, truth)],
             notes: vec![],
             divergences: Vec::new(),
+            cpu_us: None,
         };
         let j = judge_session(&s);
         assert!(j.found.is_empty());

@@ -368,6 +368,13 @@ pub struct Session {
     /// that met at most one (and in archives older than continuation).
     #[serde(default)]
     pub divergences: Vec<Divergence>,
+    /// CPU time, user and system, of the recorder and every process it started (engines,
+    /// adapters, their children) since the run's previous session was written, shared among
+    /// the sessions written together in proportion to their wall time. Summed over a run it is
+    /// the run's CPU (shutdown aside); one session's share is exact only with one job. `None`
+    /// in archives older than this field and for sessions not recorded by a campaign.
+    #[serde(default)]
+    pub cpu_us: Option<u64>,
 }
 
 impl Session {
@@ -399,6 +406,7 @@ impl Session {
             coverage: Vec::new(),
             notes: Vec::new(),
             divergences: Vec::new(),
+            cpu_us: None,
         }
     }
 

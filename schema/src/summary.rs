@@ -145,9 +145,11 @@ pub struct SessionSummary {
     #[serde(default)]
     coverage: IgnoredAny,
     #[serde(default)]
-    notes: IgnoredAny,
+    pub notes: Vec<(String, String)>,
     #[serde(default)]
     pub divergences: Vec<DivergenceSummary>,
+    #[serde(default)]
+    pub cpu_us: Option<u64>,
 }
 
 impl SessionSummary {
@@ -328,7 +330,8 @@ impl From<&Session> for SessionSummary {
             divergences: s.divergences.iter().map(DivergenceSummary::from).collect(),
             warnings: s.warnings.clone(),
             coverage: IgnoredAny,
-            notes: IgnoredAny,
+            notes: s.notes.clone(),
+            cpu_us: s.cpu_us,
         }
     }
 }
@@ -361,6 +364,7 @@ mod tests {
                     w.add_program(recorded.program(&p).unwrap()).unwrap();
                 }
                 s.notes.push(("k".into(), "v".into()));
+                s.cpu_us = Some(1000 + i as u64);
                 s.warnings.push(Warning {
                     relation: "r".into(),
                     round: 2,

@@ -527,6 +527,7 @@ fn session(programs: Vec<ProgramHash>) -> impl Strategy<Value = Session> {
                     coverage,
                     notes: c.2.clone(),
                     divergences: Vec::new(),
+                    cpu_us: None,
                 }
             })
         })

@@ -375,5 +375,6 @@ pub fn session(seed: u64, index: u64, program: &Program, events: usize) -> Sessi
         coverage: vec![],
         notes: vec![],
         divergences: Vec::new(),
+        cpu_us: None,
     }
 }

@@ -29,6 +29,7 @@ pub fn normalized(path: &Path) -> BTreeMap<SessionId, Session> {
             let mut s = s.unwrap();
             s.started_at_ms = 0;
             s.duration_us = 0;
+            s.cpu_us = None;
             for t in &mut s.traces {
                 for e in &mut t.events {
                     e.at_us = 0;

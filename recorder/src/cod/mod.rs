@@ -435,6 +435,10 @@ impl crate::runner::Work for Profiling {
         record(w, &self.profilers, &self.opts, t.id, &t.source, t.seed)
     }
 
+    fn charge(&self, done: &mut Done, cpu_us: u64) {
+        done.session.cpu_us = Some(cpu_us);
+    }
+
     fn write(
         &self,
         d: &Done,
@@ -513,6 +517,7 @@ pub fn run(
         jobs: opts.jobs,
         progress: opts.progress,
         shard: opts.shard,
+        cpu_from: None,
     };
     crate::runner::run(&work, &header, tasks, &run)
 }

@@ -217,6 +217,7 @@ pub fn record_all(r: Campaign) -> Result<Summary, GenmorphError> {
         jobs: 1,
         progress: r.progress,
         shard: r.shard,
+        cpu_from: None,
     };
     crate::runner::run(&work, &header, r.subjects, &opts)
 }

@@ -1,7 +1,7 @@
 //! Commands over classes of findings: `classes` with their triage verdicts, `triage --check`,
 //! `sample` members to read.
 
-use crate::cli::{ClassesArgs, SampleArgs, TriageArgs};
+use crate::cli::{ClassesArgs, SampleArgs, TriageArgs, YieldArgs};
 use crate::inputs::{code, load_inputs, print_tables};
 use anyhow::Result;
 use morphtrace_analyzer::dbdb::classes;
@@ -53,6 +53,26 @@ pub(crate) fn classes(a: ClassesArgs) -> Result<ExitCode> {
     if new && unjudged.untriaged > 0 {
         return Ok(ExitCode::FAILURE);
     }
+    Ok(code(unreadable))
+}
+
+/// `yield`: one row per oracle.
+pub(crate) fn oracle_yield(a: YieldArgs) -> Result<ExitCode> {
+    let YieldArgs {
+        archives,
+        format,
+        triage,
+    } = a;
+    let mut unreadable = false;
+    let d = load_inputs(&archives, Want::SUMMARY, &mut unreadable)?;
+    let sources: Vec<_> = d.sources.iter().collect();
+    let triage = morphtrace_analyzer::triage::for_archives(triage.as_deref(), &sources)?;
+    let ys = morphtrace_analyzer::oracles::yields(&d.frames, &triage)?;
+    print_tables(&[morphtrace_analyzer::oracles::table(&ys)], format);
+    eprintln!(
+        "triage: {}",
+        morphtrace_analyzer::triage::judged_with(&triage)
+    );
     Ok(code(unreadable))
 }
 

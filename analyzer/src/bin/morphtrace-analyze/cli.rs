@@ -57,6 +57,16 @@ pub(crate) enum Command {
     /// node type), with sizes and shares, largest first; with three engines or more, the
     /// divergence classes again, grouped by suspect engine (the one that stood alone).
     Classes(ClassesArgs),
+    /// Yield by oracle: classes per 1,000 judged sessions and per CPU-hour.
+    ///
+    /// One row per oracle (a strategy on its engines; shards and resumed runs count together):
+    /// programs, judged and undecided sessions, distinct classes (formed within the oracle, as
+    /// `classes` forms them, and judged by the same triage) split into new or engine bug,
+    /// allowed (by design, representation) and ours (harness, counted apart and in no rate),
+    /// with classes per 1,000 judged sessions and per CPU-hour (the CPU of the recorder and
+    /// every process it started, as recorded per session). Give the archives of campaigns run on
+    /// the same programs and seeds to compare oracles.
+    Yield(YieldArgs),
     /// Check triage.toml and list its rules; with --check, what each rule judges.
     ///
     /// The triage file: read and check it (every rule that excuses a difference must carry
@@ -201,6 +211,20 @@ pub(crate) struct ClassesArgs {
     /// Only the classes with members no triage rule judges; exit 1 if there are any.
     #[arg(long)]
     pub(crate) new: bool,
+}
+
+#[derive(Args)]
+pub(crate) struct YieldArgs {
+    /// Archives: files, directories (every .mtrace below) or quoted globs; or one dataset
+    /// directory written by `export --dataset`.
+    #[arg(required = true)]
+    pub(crate) archives: Vec<PathBuf>,
+    /// How tables are printed: Markdown, CSV, LaTeX or JSON (one array of every table).
+    #[arg(long, value_enum, default_value_t = Format::Markdown)]
+    pub(crate) format: Format,
+    /// The triage file giving each class its verdict, as for `classes`.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) triage: Option<PathBuf>,
 }
 
 #[derive(Args)]

@@ -54,6 +54,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Info(a) => archives::info(a),
         Command::Show(a) => archives::show(a),
         Command::Classes(a) => classes::classes(a),
+        Command::Yield(a) => classes::oracle_yield(a),
         Command::Triage(a) => classes::triage(a),
         Command::Findings(a) => findings::findings(a),
         Command::Sample(a) => classes::sample(a),
