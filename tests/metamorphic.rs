@@ -1610,3 +1610,71 @@ async fn node_descriptor() -> morphtrace_schema::EngineDescriptor {
     e.shutdown().await;
     d
 }
+
+/// A relation asked for gets parents that carry what it needs: DBDB's draw never sets a
+/// variable, so set-variable-as-code cannot apply to its parents (each chain says why) and a
+/// debugger that ignores every set goes unseen; with the set weighted in (`carrying`), the
+/// relation applies to random parents, holds on the real Node and catches the faulty one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_parents_carry_the_set_that_set_variable_as_code_needs() {
+    // Generated programs: functions with locals, called in loops (programs nobody tuned on).
+    let programs = corpus::load_specs(&["gen:1..4".to_string()], &dir()).unwrap();
+    let asked = [mm::SET_AS_CODE];
+    let params = |seed: u64, random: &RandomParams| ChainParams {
+        transformations: asked.to_vec(),
+        ..ChainParams::random(seed, 1, random.clone())
+    };
+    let seeds = 1..=2u64;
+    let mut real = engine("node").await;
+    // DBDB's draw: no set, no follow-up, and the reason on the chain's only session.
+    for p in &programs {
+        for seed in seeds.clone() {
+            let c = chain_judged(&mut real, p, &params(seed, &RandomParams::default())).await;
+            assert_eq!(c.sessions.len(), 1, "seed {seed}");
+            let why: Vec<&String> = c.sessions[0]
+                .notes
+                .iter()
+                .filter(|(k, _)| k == mm::NOT_APPLICABLE)
+                .map(|(_, v)| v)
+                .collect();
+            assert_eq!(
+                why,
+                ["set-variable-as-code: the parent sets no variable that took"],
+                "seed {seed}"
+            );
+        }
+    }
+    let carried = metamorphic::carrying(&RandomParams::default(), &asked);
+    let mut faulty = FaultyEngine::wrap(engine("node").await, Fault::IgnoreSet);
+    let (mut applied, mut caught) = (0, 0);
+    for p in &programs {
+        for seed in seeds.clone() {
+            let good = chain_judged(&mut real, p, &params(seed, &carried)).await;
+            if good.sessions.len() < 2 {
+                continue;
+            }
+            applied += 1;
+            let follow = &good.sessions[1];
+            assert_eq!(follow.transformations[0].name, mm::SET_AS_CODE);
+            assert!(
+                follow.warnings.is_empty(),
+                "seed {seed}: {:?}",
+                follow.warnings
+            );
+            let bad = chain_judged(&mut faulty, p, &params(seed, &carried)).await;
+            if bad.sessions.iter().any(|s| !s.warnings.is_empty()) {
+                caught += 1;
+            }
+        }
+    }
+    real.shutdown().await;
+    faulty.shutdown().await;
+    assert!(
+        applied > 0,
+        "the relation never applied to a carried parent"
+    );
+    assert!(
+        caught > 0,
+        "applied to {applied} parents, the ignored sets never caught"
+    );
+}

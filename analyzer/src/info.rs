@@ -63,6 +63,8 @@ pub struct ArchiveInfo {
     pub gone_past: usize,
     pub after_first: usize,
     pub warnings: BTreeMap<String, usize>,
+    /// Metamorphic follow-ups by (last) transformation, and the rounds it could not apply.
+    pub follow_ups: BTreeMap<String, FollowUps>,
     pub undecodable_sessions: Vec<String>,
     pub programs: Vec<ProgramSummary>,
     pub recovery: RecoveryReport,
@@ -72,6 +74,27 @@ impl ArchiveInfo {
     /// Damaged: some bytes were dropped or some session frame does not decode.
     pub fn is_damaged(&self) -> bool {
         !self.recovery.is_intact() || !self.undecodable_sessions.is_empty()
+    }
+}
+
+/// One transformation's follow-ups: how many, judged, violated; and how often a round could
+/// not apply it to its parent, by reason.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct FollowUps {
+    pub follow_ups: usize,
+    pub judged: usize,
+    pub violated: usize,
+    pub not_applicable: BTreeMap<String, usize>,
+}
+
+impl FollowUps {
+    fn merge(&mut self, o: FollowUps) {
+        self.follow_ups += o.follow_ups;
+        self.judged += o.judged;
+        self.violated += o.violated;
+        for (k, v) in o.not_applicable {
+            *self.not_applicable.entry(k).or_default() += v;
+        }
     }
 }
 
@@ -86,6 +109,7 @@ struct Tally {
     gone_past: usize,
     after_first: usize,
     warnings: BTreeMap<String, usize>,
+    follow_ups: BTreeMap<String, FollowUps>,
     errors: Vec<String>,
 }
 
@@ -117,6 +141,21 @@ impl Tally {
         for w in &s.warnings {
             *self.warnings.entry(w.relation.clone()).or_default() += 1;
         }
+        if let (Some(_), Some(t)) = (&s.parent, s.transformations.last()) {
+            let f = self.follow_ups.entry(t.name.clone()).or_default();
+            f.follow_ups += 1;
+            f.judged += usize::from(s.outcome.decision().is_judged());
+            f.violated += usize::from(s.outcome == morphtrace_schema::SessionOutcome::Violated);
+        }
+        for (k, v) in &s.notes {
+            if k != morphtrace_schema::metamorphic::NOT_APPLICABLE {
+                continue;
+            }
+            for (t, why) in morphtrace_schema::metamorphic::unfit_of_note(v) {
+                let f = self.follow_ups.entry(t.to_string()).or_default();
+                *f.not_applicable.entry(why.to_string()).or_default() += 1;
+            }
+        }
         self
     }
 
@@ -138,6 +177,9 @@ impl Tally {
         }
         self.gone_past += o.gone_past;
         self.after_first += o.after_first;
+        for (k, v) in o.follow_ups {
+            self.follow_ups.entry(k).or_default().merge(v);
+        }
         for (k, v) in o.warnings {
             *self.warnings.entry(k).or_default() += v;
         }
@@ -220,6 +262,7 @@ pub fn summarize(path: &str, reader: &ArchiveReader) -> ArchiveInfo {
         gone_past: tally.gone_past,
         after_first: tally.after_first,
         warnings: tally.warnings,
+        follow_ups: tally.follow_ups,
         undecodable_sessions: tally.errors,
         programs,
         recovery: reader.recovery().clone(),
@@ -366,6 +409,36 @@ pub fn render(info: &ArchiveInfo, max_programs: usize) -> String {
         let _ = writeln!(o, "warnings by relation");
         for (k, v) in &info.warnings {
             let _ = writeln!(o, "  {:<22} {:>6}", k, v);
+        }
+    }
+    if !info.follow_ups.is_empty() {
+        let total: usize = info.follow_ups.values().map(|f| f.follow_ups).sum();
+        let _ = writeln!(
+            o,
+            "follow-ups by transformation ({total}; rounds that could not apply it, by reason)"
+        );
+        let _ = writeln!(
+            o,
+            "  {:<38} {:>6} {:>6} {:>8} {:>8} {:>14}",
+            "transformation", "made", "in %", "judged", "violated", "not applicable"
+        );
+        for (t, f) in &info.follow_ups {
+            let unfit: usize = f.not_applicable.values().sum();
+            let _ = writeln!(
+                o,
+                "  {:<38} {:>6} {:>6.1} {:>8} {:>8} {:>14}",
+                t,
+                f.follow_ups,
+                100.0 * f.follow_ups as f64 / total.max(1) as f64,
+                f.judged,
+                f.violated,
+                unfit
+            );
+            let mut why: Vec<_> = f.not_applicable.iter().collect();
+            why.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+            for (reason, n) in why {
+                let _ = writeln!(o, "    {n:>6}  {reason}");
+            }
         }
     }
     let _ = writeln!(o, "programs  {}", info.programs.len());

@@ -205,6 +205,7 @@ frame!(
     started_at_ms: i64 => "ms since the Unix epoch",
     duration_ms: f64 => "wall time of the session",
     cpu_ms: Option<f64> => "CPU of the recorder and its processes charged to the session (null: not recorded)",
+    not_applicable: Option<String> => "metamorphic: the transformations a round could not apply to this session's parent (or, on a chain's last session, to it), `name: reason` joined by `; `",
 });
 
 frame!(
@@ -990,6 +991,14 @@ impl Ctx<'_> {
         sc.started_at_ms.push(s.started_at_ms);
         sc.duration_ms.push(s.duration_us as f64 / 1000.0);
         sc.cpu_ms.push(s.cpu_us.map(|c| c as f64 / 1000.0));
+        let unfit: Vec<&str> = s
+            .notes
+            .iter()
+            .filter(|(k, _)| k == morphtrace_schema::metamorphic::NOT_APPLICABLE)
+            .map(|(_, v)| v.as_str())
+            .collect();
+        sc.not_applicable
+            .push((!unfit.is_empty()).then(|| unfit.join("; ")));
 
         for (index, d) in s.all_divergences().iter().enumerate() {
             // The line as the first engine in lockstep at that point saw it (a suspect left

@@ -53,6 +53,7 @@ pub fn all(f: &Frames, paper: Paper, top: usize) -> PolarsResult<Vec<Table>> {
     if matches!(paper, Paper::Issta | Paper::All) {
         out.push(figure15(&f.warnings)?);
         out.push(per_transformation(&f.warnings)?);
+        out.push(follow_ups(&f.sessions)?);
         out.push(interactive_share(&f.warnings)?);
     }
     if paper == Paper::Cod || (paper == Paper::All && f.inconsistencies.height() > 0) {
@@ -456,6 +457,62 @@ pub fn per_transformation(warnings: &DataFrame) -> PolarsResult<Table> {
             name[i].clone(),
             size[i].to_string(),
             percent(size[i] as usize, warnings.height()),
+        ]);
+    }
+    Ok(t)
+}
+
+/// Follow-ups per (last) transformation, with how often a round could not apply it to its
+/// parent: the share each relation got of a campaign.
+pub fn follow_ups(sessions: &DataFrame) -> PolarsResult<Table> {
+    let transformation = strings(sessions, "transformation")?;
+    let parent = strings(sessions, "parent")?;
+    let outcome = strings(sessions, "outcome")?;
+    let unfit = sessions.column("not_applicable")?.str()?.clone();
+    // transformation -> [follow-ups, judged, violated, rounds not applicable]
+    let mut by: BTreeMap<String, [usize; 4]> = BTreeMap::new();
+    for i in 0..sessions.height() {
+        if parent[i] != "-" && transformation[i] != "-" {
+            let e = by.entry(transformation[i].clone()).or_default();
+            e[0] += 1;
+            e[1] += usize::from(
+                morphtrace_schema::SessionOutcome::decision_of(&outcome[i])
+                    .is_some_and(|d| d.is_judged()),
+            );
+            e[2] += usize::from(outcome[i] == "violated");
+        }
+        if let Some(v) = unfit.get(i) {
+            for (t, _) in morphtrace_schema::metamorphic::unfit_of_note(v) {
+                by.entry(t.to_string()).or_default()[3] += 1;
+            }
+        }
+    }
+    let total: usize = by.values().map(|c| c[0]).sum();
+    let mut t = Table::new(
+        "follow_ups_per_transformation",
+        "Follow-ups per transformation, and rounds that could not apply it",
+        &[
+            "transformation",
+            "follow-ups",
+            "in %",
+            "judged",
+            "violated",
+            "not applicable",
+        ],
+    );
+    t = t.with_note(
+        "Not applicable: rounds whose parent lacked what the transformation needs (drawn and \
+         tried in vain, or unfit before the draw); `info` lists the reasons."
+            .to_string(),
+    );
+    for (name, c) in &by {
+        t.push(vec![
+            name.clone(),
+            c[0].to_string(),
+            percent(c[0], total),
+            c[1].to_string(),
+            c[2].to_string(),
+            c[3].to_string(),
         ]);
     }
     Ok(t)

@@ -37,6 +37,11 @@ pub struct RandomParams {
     /// Weight of restarting a function's frame of the pause (only where every debugger of
     /// the session can), like `evaluate_weight`.
     pub restart_weight: f64,
+    /// Sets where set-variable-as-code can use them, where a breakpoint counts the passes
+    /// (`metamorphic::carrying`): the first breakpoint pause with a local to set gets a set
+    /// before any draw, and a set drawn at a pause not a breakpoint's is a resume instead,
+    /// which runs on to the next breakpoint.
+    pub sets_at_breakpoints: bool,
     /// Which exceptions pause, set before `Start`; `None` (the default) sets nothing.
     pub exceptions: Option<ExceptionChoice>,
 }
@@ -82,6 +87,7 @@ impl Default for RandomParams {
             set_variable_weight: 0.0,
             continue_weight: 0.0,
             restart_weight: 0.0,
+            sets_at_breakpoints: false,
             exceptions: None,
         }
     }
@@ -126,6 +132,9 @@ impl RandomParams {
                 }
             }
             out.push(("random.weights".into(), w));
+        }
+        if self.sets_at_breakpoints {
+            out.push(("random.set_variable_at".into(), "breakpoints".into()));
         }
         if let Some(e) = self.exceptions {
             out.push(("random.pause_on_exceptions".into(), e.name().into()));

@@ -60,6 +60,24 @@ pub const MODERN: &[&str] = &[
     RESTART_AS_REENTRY,
 ];
 
+/// The note of a follow-up (or of a chain's last session, when nothing applied to it) that
+/// lists the transformations its round could not apply to the parent, each with why.
+pub const NOT_APPLICABLE: &str = "not applicable";
+
+/// The `NOT_APPLICABLE` note's value: `name: reason` joined by `; `.
+pub fn unfit_note(unfit: &[(&str, String)]) -> String {
+    let said: Vec<String> = unfit.iter().map(|(t, why)| format!("{t}: {why}")).collect();
+    said.join("; ")
+}
+
+/// `(transformation, reason)` pairs of a `NOT_APPLICABLE` note's value.
+pub fn unfit_of_note(value: &str) -> Vec<(&str, &str)> {
+    value
+        .split("; ")
+        .filter_map(|part| part.split_once(": "))
+        .collect()
+}
+
 /// A transformation's canonical name, of Table 1 or the modern ones.
 pub fn named(name: &str) -> Option<&'static str> {
     ALL.iter().chain(MODERN).copied().find(|t| *t == name)

@@ -1479,6 +1479,7 @@ async fn random(
     // Lines 16-27: start, then random control actions while the program runs.
     ls.apply(&Action::Start).await?;
     let mut used = 1;
+    let mut carried_set = false;
     loop {
         if ls.stopped {
             return Ok(());
@@ -1490,6 +1491,20 @@ async fn random(
         if used >= params.max_actions {
             ls.rec.outcome = Some(ls.ended(SessionOutcome::ActionLimit));
             return Ok(());
+        }
+        // Carried for set-variable-as-code: the first breakpoint pause with a local to set
+        // gets a set before anything else is drawn.
+        if params.sets_at_breakpoints && !carried_set {
+            let set = ls
+                .last_pause()
+                .filter(|p| matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. }))
+                .and_then(|p| assignment(&p, |n| fixed.fixed(n), &mut rng, language));
+            if let Some(a) = set {
+                carried_set = true;
+                ls.apply(&a).await?;
+                used += 1;
+                continue;
+            }
         }
         // DBDB's draw (four actions alike) unless other actions are weighted in.
         let extra = params.extra_weight();
@@ -1552,12 +1567,20 @@ async fn random(
                 }
                 None => Action::StepOver,
             },
-            7 => match ls
-                .last_pause()
-                .and_then(|p| assignment(&p, |n| fixed.fixed(n), &mut rng, language))
-            {
-                Some(a) => a,
-                None => Action::StepOver,
+            7 => match ls.last_pause() {
+                Some(p)
+                    if params.sets_at_breakpoints
+                        && !matches!(
+                            p.reason,
+                            morphtrace_schema::PauseReason::Breakpoint { .. }
+                        ) =>
+                {
+                    Action::Resume
+                }
+                p => match p.and_then(|p| assignment(&p, |n| fixed.fixed(n), &mut rng, language)) {
+                    Some(a) => a,
+                    None => Action::StepOver,
+                },
             },
             // Continue to a line below the pause, where every debugger can.
             8 => match ls.last_pause().filter(|_| ls.continues_to_location()) {

@@ -707,6 +707,20 @@ fn free_line(parent: &[(Action, Option<Output>)], lines: u32, rng: &mut ChaCha8R
     free.choose(rng).copied()
 }
 
+/// The transformations a round could not apply to its parent, each with why: those found
+/// unfit before the draw and those drawn and tried in vain before the one chosen (or all of
+/// them, when none applied). Recorded in the follow-up's notes (`mm::NOT_APPLICABLE`).
+type Unfit = Vec<(&'static str, String)>;
+
+/// Table 1's transformations of the program text (the others change actions).
+const PROGRAM_TRANSFORMATIONS: &[&str] = &[
+    mm::INSERT_DEAD_CODE,
+    mm::ADD_NO_OP,
+    mm::ADD_PARAMETER,
+    mm::INTEGER_LITERAL,
+    mm::BOOLEAN_LITERAL,
+];
+
 fn choose(
     ctx: &mut Context<'_>,
     pin: &Pin,
@@ -714,29 +728,80 @@ fn choose(
     loaded: &Loaded,
     parent: &[(Action, Option<Output>)],
     rng: &mut ChaCha8Rng,
-) -> Option<Choice> {
+) -> (Option<Choice>, Unfit) {
     let python = loaded.program.language == Language::Python;
     let analysis = Analysis::of_language(&loaded.program.text, loaded.program.language).ok();
     let mut options: Vec<&'static str> = vec![ADD_BREAKPOINT];
+    let mut unfit: Unfit = Vec::new();
     if parent
         .iter()
         .any(|(a, o)| matches!(a, Action::Resume) && o.is_some())
     {
         options.push(CONTINUE_TO_STEP);
+    } else {
+        unfit.push((CONTINUE_TO_STEP, "the parent resumes nowhere".into()));
     }
     if parent.iter().any(|(a, o)| slid(a, o)) {
         options.push(SLIDING);
+    } else {
+        unfit.push((SLIDING, "no breakpoint of the parent slid".into()));
     }
-    if let Some(a) = &analysis {
-        options.extend(a.applicable());
-        options.push(REMOVE_DEAD_CODE);
+    match &analysis {
+        Some(a) => {
+            let here = a.applicable();
+            for t in PROGRAM_TRANSFORMATIONS {
+                if !here.contains(t) {
+                    unfit.push((t, "the program has no place for it".into()));
+                }
+            }
+            options.extend(here);
+            options.push(REMOVE_DEAD_CODE);
+        }
+        None => {
+            for t in PROGRAM_TRANSFORMATIONS.iter().chain([&REMOVE_DEAD_CODE]) {
+                unfit.push((t, "the program is beyond its analysis".into()));
+            }
+        }
     }
     // The modern relations, each tried only where the parent has what it needs. They spell
     // conditions and code in JavaScript: not on Python programs.
     if !python {
         options.extend(mm::MODERN);
+    } else {
+        for t in mm::MODERN {
+            unfit.push((t, "spelled in JavaScript: not on Python programs".into()));
+        }
     }
     options.retain(|o| allowed.contains(o));
+    unfit.retain(|(o, _)| allowed.contains(o));
+    let chosen = draw(
+        ctx,
+        pin,
+        loaded,
+        parent,
+        rng,
+        analysis.as_ref(),
+        python,
+        options,
+        &mut unfit,
+    );
+    (chosen, unfit)
+}
+
+/// Draws among `options` until one applies; each that does not is added to `unfit` with why.
+#[allow(clippy::too_many_arguments)]
+fn draw(
+    ctx: &mut Context<'_>,
+    pin: &Pin,
+    loaded: &Loaded,
+    parent: &[(Action, Option<Output>)],
+    rng: &mut ChaCha8Rng,
+    analysis: Option<&Analysis>,
+    python: bool,
+    mut options: Vec<&'static str>,
+    unfit: &mut Unfit,
+) -> Option<Choice> {
+    let mut not = |name: &'static str, why: &str| unfit.push((name, why.to_string()));
     while !options.is_empty() {
         let k = rng.random_range(0..options.len());
         let name = options.swap_remove(k);
@@ -763,10 +828,15 @@ fn choose(
             // WebKit's protocol cannot restart a frame (the debugger says so per session; the
             // follow-up is chosen before one is opened).
             if ctx.engine.descriptor().protocol == morphtrace_schema::Protocol::WebKitInspector {
+                not(name, "the engine's protocol cannot restart a frame");
                 continue;
             }
             let options = reentries(&loaded.program.text, parent, pin.action);
             let Some(&(entry, at)) = options.choose(rng) else {
+                not(
+                    name,
+                    "the parent never paused in a function without side effects it stepped into",
+                );
                 continue;
             };
             return Some(Choice {
@@ -782,22 +852,32 @@ fn choose(
             });
         }
         if name == mm::SET_AS_CODE {
-            let Some(a) = &analysis else { continue };
+            let Some(a) = analysis else {
+                not(name, "the program is beyond its analysis");
+                continue;
+            };
             match set_as_code(a, &loaded.program.text, base, pin, parent, rng) {
-                Some(c) => return Some(c),
-                None => continue,
+                Ok(c) => return Some(c),
+                Err(why) => {
+                    not(name, why);
+                    continue;
+                }
             }
         }
         if mm::MODERN.contains(&name) {
-            match modern(name, base, pin, parent, analysis.as_ref(), rng) {
-                Some(c) => return Some(c),
-                None => continue,
+            match modern(name, base, pin, parent, analysis, rng) {
+                Ok(c) => return Some(c),
+                Err(why) => {
+                    not(name, why);
+                    continue;
+                }
             }
         }
         match name {
             ADD_BREAKPOINT => {
                 let controls = answered_controls(parent);
                 let Some(&at) = controls.choose(rng) else {
+                    not(name, "the parent has no answered control action");
                     continue;
                 };
                 let at = pin.action.unwrap_or(at);
@@ -805,7 +885,10 @@ fn choose(
                     Some(l) => l,
                     None => match free_line(parent, loaded.file.lines, rng) {
                         Some(l) => l,
-                        None => continue,
+                        None => {
+                            not(name, "every line has a breakpoint of the parent");
+                            continue;
+                        }
                     },
                 };
                 return Some(Choice {
@@ -828,6 +911,7 @@ fn choose(
                     .map(|(i, _)| i)
                     .collect();
                 let Some(&at) = resumes.choose(rng) else {
+                    not(name, "the parent resumes nowhere");
                     continue;
                 };
                 let step = [Action::StepOut, Action::StepOver, Action::StepInto]
@@ -870,10 +954,14 @@ fn choose(
                 if python {
                     match python_dead_code(ctx, loaded, &paused, pin.removed_lines(), rng) {
                         Some(t) => return Some(program_choice(base, t)),
-                        None => continue,
+                        None => {
+                            not(name, "no code that never ran, outside every pause");
+                            continue;
+                        }
                     }
                 }
                 let Some(functions) = coverage_of(ctx, loaded, threw) else {
+                    not(name, "no coverage of the program");
                     continue;
                 };
                 let Some(t) = source::remove_dead_code(
@@ -883,22 +971,28 @@ fn choose(
                     pin.removed_lines(),
                     rng,
                 ) else {
+                    not(name, "no code that never ran, outside every pause");
                     continue;
                 };
                 return Some(program_choice(base, t));
             }
             _ => {
-                let Some(t) = analysis.as_ref().and_then(|a| {
+                let Some(t) = analysis.and_then(|a| {
                     if pin.recorded.is_empty() {
                         a.transform_at(&loaded.program.text, name, pin.line, rng)
                     } else {
                         a.repeat(&loaded.program.text, name, &pin.recorded)
                     }
                 }) else {
+                    not(name, "the program has no place for it");
                     continue;
                 };
                 if source::Analysis::of_language(&t.text, loaded.program.language).is_err() {
                     tracing::warn!("{name} produced a program that does not parse; skipped");
+                    not(
+                        name,
+                        "its program does not parse (ours: a transformation's fault)",
+                    );
                     continue;
                 }
                 return Some(program_choice(base, t));
@@ -951,7 +1045,7 @@ fn modern(
     parent: &[(Action, Option<Output>)],
     analysis: Option<&Analysis>,
     rng: &mut ChaCha8Rng,
-) -> Option<Choice> {
+) -> Result<Choice, &'static str> {
     let recorded = |k: &str| {
         pin.recorded
             .iter()
@@ -977,8 +1071,9 @@ fn modern(
     };
     match name {
         mm::CONDITION_TRUE => {
-            let at = pick(pin.action, &plain_breakpoints, rng)?;
-            Some(choice(
+            let at = pick(pin.action, &plain_breakpoints, rng)
+                .ok_or("the parent placed no plain breakpoint")?;
+            Ok(choice(
                 Recipe {
                     conditioned: Some((at, "true".into())),
                     ..base
@@ -998,9 +1093,11 @@ fn modern(
                 .filter(|l| !taken.contains(l))
                 .collect();
             let lines: Vec<u32> = seen.into_iter().collect();
-            let line = pick(pin.line, &lines, rng)?;
-            let at = pick(pin.action, &answered_controls(parent), rng)?;
-            Some(choice(
+            let line = pick(pin.line, &lines, rng)
+                .ok_or("every line the program was seen running has a breakpoint of the parent")?;
+            let at = pick(pin.action, &answered_controls(parent), rng)
+                .ok_or("the parent has no answered control action")?;
+            Ok(choice(
                 Recipe {
                     new_breakpoint: Some((at, line)),
                     new_condition: Some("false".into()),
@@ -1025,8 +1122,14 @@ fn modern(
             if let Some(c) = &pinned_condition {
                 options.retain(|(_, cond, _)| cond == c);
             }
-            let (at, condition, skipped) = options.choose(rng)?.clone();
-            Some(choice(
+            let (at, condition, skipped) = options
+                .choose(rng)
+                .ok_or(
+                    "no plain breakpoint whose pauses a condition over a local filters exactly \
+                     (each filtered pause reached and left by a resume)",
+                )?
+                .clone();
+            Ok(choice(
                 Recipe {
                     conditioned: Some((at, condition.clone())),
                     drop_resumes: skipped.iter().map(|k| k + 1).collect(),
@@ -1066,8 +1169,11 @@ fn modern(
             if let Some(n) = recorded("local") {
                 options.retain(|(_, x)| *x == n);
             }
-            let (at, local) = options.choose(rng)?.clone();
-            Some(choice(
+            let (at, local) = options
+                .choose(rng)
+                .ok_or("no pause shows a primitive local")?
+                .clone();
+            Ok(choice(
                 Recipe {
                     evaluate_after: Some((at, local.clone())),
                     ..base
@@ -1086,8 +1192,14 @@ fn modern(
             if let Some(n) = recorded("local") {
                 options.retain(|(_, x, _)| *x == n);
             }
-            let (at, local, gone) = options.choose(rng)?.clone();
-            Some(choice(
+            let (at, local, gone) = options
+                .choose(rng)
+                .ok_or(
+                    "no plain breakpoint whose every pause was reached and left by a resume and \
+                     shows a primitive local",
+                )?
+                .clone();
+            Ok(choice(
                 Recipe {
                     logpoint: Some((at, local.clone())),
                     drop_resumes: gone.iter().map(|k| k + 1).collect(),
@@ -1117,8 +1229,9 @@ fn modern(
                 })
                 .map(|(i, _)| i)
                 .collect();
-            let at = pick(pin.action, &continues, rng)?;
-            Some(choice(
+            let at = pick(pin.action, &continues, rng)
+                .ok_or("the parent continues to no location (free of conditions and logpoints)")?;
+            Ok(choice(
                 Recipe {
                     continue_as_breakpoint: Some(at),
                     ..base
@@ -1135,17 +1248,21 @@ fn modern(
                     }
                 )
             });
-            (!all_already && parent.iter().any(|(a, _)| a.is_control())).then(|| {
-                choice(
-                    Recipe {
-                        exceptions_all: true,
-                        ..base
-                    },
-                    vec![],
-                )
-            })
+            if all_already {
+                return Err("the parent pauses on all exceptions already");
+            }
+            if !parent.iter().any(|(a, _)| a.is_control()) {
+                return Err("the parent takes no control action");
+            }
+            Ok(choice(
+                Recipe {
+                    exceptions_all: true,
+                    ..base
+                },
+                vec![],
+            ))
         }
-        _ => None,
+        _ => Err("not a relation of its own"),
     }
 }
 
@@ -1266,8 +1383,12 @@ fn set_as_code(
     pin: &Pin,
     parent: &[(Action, Option<Output>)],
     rng: &mut ChaCha8Rng,
-) -> Option<Choice> {
-    let first_control = parent.iter().position(|(a, _)| a.is_control())?;
+) -> Result<Choice, &'static str> {
+    let first_control = parent
+        .iter()
+        .position(|(a, _)| a.is_control())
+        .ok_or("the parent takes no control action")?;
+
     let mut options: Vec<(usize, usize, Transformed)> = Vec::new();
     for (s, (a, o)) in parent.iter().enumerate() {
         let (Action::SetVariable { name, value }, Some(Output::VariableSet { .. })) = (a, o) else {
@@ -1333,14 +1454,26 @@ fn set_as_code(
         }
     }
     let k = rng.random_range(0..options.len().max(1));
+    let took = |(a, o): &(Action, Option<Output>)| {
+        matches!(
+            (a, o),
+            (Action::SetVariable { .. }, Some(Output::VariableSet { .. }))
+        )
+    };
+    if options.is_empty() && !parent.iter().any(took) {
+        return Err("the parent sets no variable that took");
+    }
     if options.is_empty() {
-        return None;
+        return Err(
+            "no variable set at the pause of a breakpoint kept from the start (every pause there \
+             its hit) before a statement an assignment can precede",
+        );
     }
     let (c, s, t) = options.swap_remove(k);
     let mut choice = program_choice(base, t);
     choice.recipe.set_as_code = Some((c, s));
     choice.params.push(("action".into(), s.to_string()));
-    Some(choice)
+    Ok(choice)
 }
 
 /// A value whose evaluation and scope entry compare exactly (objects are captured to a depth
@@ -1642,18 +1775,25 @@ pub async fn run_chain(
             params.seed ^ u64::from(round).wrapping_mul(0x9e37_79b9),
             &current.program.hash,
         );
-        let Some(mut choice) = choose(
+        let (chosen, unfit) = choose(
             ctx,
             &params.pin,
             &params.transformations,
             &current,
             &parent_steps,
             &mut rng,
-        ) else {
+        );
+        let unfit =
+            (!unfit.is_empty()).then(|| (mm::NOT_APPLICABLE.to_string(), mm::unfit_note(&unfit)));
+        let Some(mut choice) = chosen else {
             tracing::debug!(
                 "no transformation applies to {}",
                 current.program.hash.short()
             );
+            // Said on the parent, the chain's last session: why its chain ends there.
+            if let (Some(u), Some(last)) = (unfit, chain.sessions.last_mut()) {
+                last.notes.push(u);
+            }
             break;
         };
         inserted_code = inserted_code
@@ -1739,6 +1879,7 @@ pub async fn run_chain(
         let trace = rec.traces.into_iter().next();
         let mut warnings = Vec::new();
         let mut session_notes = notes.to_vec();
+        session_notes.extend(unfit);
         if ok_to_continue(&outcome) {
             if let Some(v) = trace.as_ref().and_then(|t| judge(&pt, t, &record)) {
                 // A violation counts only if both runs are reproducible: run each again. One
@@ -1938,6 +2079,31 @@ async fn follow_up(
     let clean = f.dbg.close().await;
     result?;
     Ok(clean)
+}
+
+/// The weight `carrying` gives an action a relation asked for needs in its parents, where the
+/// campaign gave it none: a control action's.
+pub const CARRY_WEIGHT: f64 = 1.0;
+
+/// The parents' action draw for a campaign over `transformations`: a relation whose follow-up
+/// changes an action the random draw makes only when weighted in (set-variable-as-code needs a
+/// set variable at a breakpoint's pause, continue-as-breakpoint a continue to a location) gets
+/// that action weighted `CARRY_WEIGHT` where it had no weight, so that it can apply at all, and
+/// sets drawn at breakpoints' pauses only. The weights a campaign gave stay; relations not
+/// asked for change nothing.
+pub fn carrying(random: &RandomParams, transformations: &[&str]) -> RandomParams {
+    let mut r = random.clone();
+    let asked = |t: &str| transformations.contains(&t);
+    if asked(mm::SET_AS_CODE) {
+        if r.set_variable_weight == 0.0 {
+            r.set_variable_weight = CARRY_WEIGHT;
+        }
+        r.sets_at_breakpoints = true;
+    }
+    if asked(mm::CONTINUE_AS_BREAKPOINT) && r.continue_weight == 0.0 {
+        r.continue_weight = CARRY_WEIGHT;
+    }
+    r
 }
 
 /// Metamorphic tasks: for every program × seed × engine, one chain.
@@ -2220,6 +2386,26 @@ mod tests {
         assert!(!aliased(&other, "name"));
         let none = pause(vec![var("name", Value::String("length".into()))]);
         assert!(!aliased(&none, "name"));
+    }
+
+    #[test]
+    fn parents_carry_the_actions_the_relations_asked_for_need() {
+        let dbdb = RandomParams::default();
+        let r = carrying(&dbdb, &[mm::SET_AS_CODE, mm::CONTINUE_AS_BREAKPOINT]);
+        assert_eq!(r.set_variable_weight, CARRY_WEIGHT);
+        assert_eq!(r.continue_weight, CARRY_WEIGHT);
+        assert_eq!(r.evaluate_weight, 0.0);
+        // Not asked for: DBDB's draw as it was; a weight the campaign gave stays.
+        let r = carrying(&dbdb, mm::ALL);
+        assert_eq!(r.params(), dbdb.params());
+        let given = RandomParams {
+            set_variable_weight: 2.0,
+            ..RandomParams::default()
+        };
+        assert_eq!(
+            carrying(&given, &[mm::SET_AS_CODE]).set_variable_weight,
+            2.0
+        );
     }
 
     #[test]

@@ -203,6 +203,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         set_variable_weight: r.set_variable_weight,
         continue_weight: r.continue_weight,
         restart_weight: r.restart_weight,
+        sets_at_breakpoints: false,
         exceptions,
     };
     let name = match r.strategy {
@@ -223,6 +224,13 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
             }
         }
         all
+    };
+    // A relation asked for gets parents that carry what it needs (the weights recorded are
+    // the ones used).
+    let params = if r.strategy == Strategy::Metamorphic {
+        metamorphic::carrying(&params, &transformations)
+    } else {
+        params
     };
     let tasks = if r.strategy == Strategy::Truth {
         dbdb::truth::tasks(&r.common.engines, &programs, &seeds, r.max_breakpoints)
