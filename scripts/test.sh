@@ -4,13 +4,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$HOME/.cache/morphtrace/target}"
-# The test binaries through scripts/test-lanes.py: one at a time here, as `cargo test --workspace`
-# runs them, until two at a time (MORPHTRACE_TEST_LANES=2, about 15 % shorter, measured) has passed
-# whole runs again: in three runs on two lanes, two wall-clock caps set for one binary at a time
-# failed (a reduction's budget, Chromium's start-up deadline; both raised since). The notebooks,
-# executed headless on an export of traces/ (they check their numbers against the analyzer's),
-# run as one more item.
-export MORPHTRACE_TEST_LANES="${MORPHTRACE_TEST_LANES:-1}"
+# The test binaries through scripts/test-lanes.py, two at a time (slowest first): the suite is
+# CPU-bound, and one binary alone leaves part of the two cores idle (the engine tests take one
+# engine at a time). Measured about 15 % shorter than one at a time (docs/benchmarks.md);
+# MORPHTRACE_TEST_LANES=1 runs them one after another as `cargo test --workspace` does. The
+# notebooks, executed headless on an export of traces/ (they check their numbers against the
+# analyzer's), run as one more item.
+export MORPHTRACE_TEST_LANES="${MORPHTRACE_TEST_LANES:-2}"
 python3 scripts/test-lanes.py \
   --also="notebooks=env MORPHTRACE_ANALYZE='$CARGO_TARGET_DIR/debug/morphtrace-analyze' bash scripts/notebooks.sh" \
   --locked "$@"

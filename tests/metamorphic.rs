@@ -1081,8 +1081,8 @@ async fn modern_relations_run_full_chains_without_warnings() {
     let programs = corpus::load_specs(&["gen:1..3".to_string()], &dir()).unwrap();
     // A step into a function without side effects, a set at a breakpoint's pause on a statement
     // that starts its line: rarer, so more programs for those two relations. The restart, the
-    // rarest, over all 37 (6 follow-ups judged on Firefox); the set over the first 13 (over all
-    // 37 it had 36 on Firefox, 65 on Node).
+    // rarest, over all 37 (6 follow-ups judged on Firefox); the set, with parents that carry it
+    // (`metamorphic::carrying`: a set at the first breakpoint pause), over the first 6.
     let wide = corpus::load_specs(&["gen:4..40".to_string()], &dir()).unwrap();
     let random = RandomParams {
         evaluate_weight: 0.5,
@@ -1104,24 +1104,17 @@ async fn modern_relations_run_full_chains_without_warnings() {
             for t in relations(kind) {
                 let programs = match t {
                     mm::RESTART_AS_REENTRY => &wide[..],
-                    mm::SET_AS_CODE => &wide[..13],
+                    mm::SET_AS_CODE => &wide[..6],
                     _ => &programs[..],
                 };
                 for p in programs {
                     for seed in 1..=2 {
-                        // The two relations over actions of their own draw them: a set
-                        // variable counts on a breakpoint's pause at a statement that starts
-                        // its line, with the breakpoint there from the start, so it is drawn
-                        // often.
+                        // The two relations over actions of their own get parents that
+                        // carry them, as a campaign that asks for them does.
                         let random = match t {
-                            mm::SET_AS_CODE => RandomParams {
-                                set_variable_weight: 2.0,
-                                ..random.clone()
-                            },
-                            mm::CONTINUE_AS_BREAKPOINT => RandomParams {
-                                continue_weight: 1.0,
-                                ..random.clone()
-                            },
+                            mm::SET_AS_CODE | mm::CONTINUE_AS_BREAKPOINT => {
+                                metamorphic::carrying(&random, &[t])
+                            }
                             // DBDB's four actions: steps into functions, and on within them.
                             mm::RESTART_AS_REENTRY => RandomParams::default(),
                             _ => random.clone(),
