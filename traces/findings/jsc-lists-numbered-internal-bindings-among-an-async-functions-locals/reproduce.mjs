@@ -340,7 +340,7 @@ class JscSession extends V8Session {
     const p = await this.call('Runtime.evaluate', { expression: '__run()' });
     this.run = this.call('Runtime.awaitPromise', { promiseObjectId: p.result.objectId, returnByValue: true })
       .then((r) => (this.ran = r.result.value), () => (this.ran = 'crashed'));
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 60_000;
     for (let steps = 0; ; ) {
       const parsed = this.cdp.events.find((e) => e.method === 'Debugger.scriptParsed' && e.params.url === url);
       if (parsed) this.scriptId = parsed.params.scriptId;
@@ -377,7 +377,7 @@ async function launchBun(exe, engine) {
     env: { ...process.env, NO_COLOR: '1', ...(engine?.tier?.env ?? {}) },
   });
   const cleanup = () => kill(child).then(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const wsUrl = await inspectorUrl(child, 15_000);
+  const wsUrl = await inspectorUrl(child, 60_000);
   if (!wsUrl) {
     await cleanup();
     throw new Error(`${exe} did not start its inspector`);

@@ -257,7 +257,7 @@ async function launchNode(exe, engine) {
   // An execution tier's V8 flags (`node+jitless`) come first, as the recorder passed them.
   const tier = engine?.tier?.v8Flags ?? [];
   const child = spawn(exe, [...tier, '--inspect=127.0.0.1:0', '-e', 'setInterval(() => {}, 1 << 30)'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const wsUrl = await inspectorUrl(child, 10_000);
+  const wsUrl = await inspectorUrl(child, 60_000);
   if (!wsUrl) {
     await kill(child);
     throw new Error(`${exe} did not start its inspector`);

@@ -59,6 +59,9 @@ user_pref("browser.pagethumbnails.capturing_disabled", true);
 /// Pages generated so far in this process (unique page names and end markers).
 static PAGES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 
+/// How long a new browser's first requests may take (Chromium's start-up deadline too).
+const STARTUP: Duration = Duration::from_secs(60);
+
 /// Frame targets and the resources the adapter reads.
 /// `prelude`: the determinism prelude's URL, blackboxed for the watcher's lifetime.
 async fn establish(
@@ -239,7 +242,9 @@ impl Browser {
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        let link = establish(port, t, !persistent, b.prelude.as_deref())
+        // The first requests of a new browser are answered once its first tab is up: under a
+        // loaded machine (two test binaries at a time on two cores) that took over 10 s.
+        let link = establish(port, t.max(STARTUP), !persistent, b.prelude.as_deref())
             .await
             .map_err(|e| fail(e.to_string()))?;
         if let Some(tier) = tier {
