@@ -95,6 +95,8 @@ pub fn yields(f: &Frames, triage: &Triage) -> PolarsResult<Vec<Yield>> {
     let s = &f.sessions;
     let archive = u32s(s, "archive")?;
     let outcome = strings(s, "outcome")?;
+    let mode = strings(s, "mode")?;
+    let parent = strings(s, "parent")?;
     let program = strings(s, "program")?;
     let wall = s.column("duration_ms")?.f64()?;
     let cpu = s.column("cpu_ms")?.f64()?;
@@ -104,9 +106,12 @@ pub fn yields(f: &Frames, triage: &Triage) -> PolarsResult<Vec<Yield>> {
             continue;
         };
         let y = &mut out[k];
-        if undecided(&outcome[r]) {
+        // A metamorphic chain's initial session is no test case (its follow-ups are): its time
+        // counts, its outcome does not.
+        let initial = mode[r] == "metamorphic" && parent[r] == "-";
+        if !initial && undecided(&outcome[r]) {
             y.undecided += 1;
-        } else {
+        } else if !initial {
             y.judged += 1;
         }
         programs[k].insert(&program[r]);
@@ -193,7 +198,8 @@ pub fn table(ys: &[Yield]) -> Table {
         "Classes: those of `classes`, formed within each oracle (same strategy and engines) and \
          judged by the same triage; ours (harness) and not comparable are counted apart and in \
          no rate. New or bug: new, mixed or engine bug; allowed: by design or representation. \
-         Rates are per judged session. CPU: the recorder and every process it started, as the \
+         Rates are per judged session (for metamorphic campaigns, per judged follow-up: an initial \
+         session's time counts, its outcome does not). CPU: the recorder and every process it started, as the \
          archive recorded it per session (`-`: an archive older than that record); wall hours: the \
          sessions' own, summed."
             .to_string(),
