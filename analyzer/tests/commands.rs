@@ -1733,3 +1733,72 @@ fn yield_counts_classes_per_thousand_sessions_and_per_cpu_hour_with_ours_apart()
         "{csv}"
     );
 }
+
+/// A metamorphic campaign's follow-ups per transformation, with the rounds that could not apply
+/// one and why (`info`, `tables`); `yield` judges the follow-ups, not the initial session.
+#[test]
+fn follow_ups_per_transformation_and_why_one_could_not_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let five = metamorphic(dir.path());
+    let path = dir.path().join("with-initial.mtrace");
+    let r = ArchiveReader::open(&five).unwrap();
+    let mut w = ArchiveWriter::create(&path, r.header(), WriterOptions::default()).unwrap();
+    let mut first = r.session(0).unwrap();
+    for p in first.referenced_programs() {
+        w.add_program(r.program(&p).unwrap()).unwrap();
+    }
+    // The chain's initial session: no parent, no transformation, not a test case.
+    let mut initial = first.clone();
+    initial.id = SessionId(1);
+    initial.parent = None;
+    initial.transformations.clear();
+    initial.warnings.clear();
+    initial.outcome = SessionOutcome::Finished;
+    w.append(&initial).unwrap();
+    first.notes.push((
+        morphtrace_schema::metamorphic::NOT_APPLICABLE.into(),
+        "set-variable-as-code: the parent sets no variable that took; breakpoint-sliding: no breakpoint of the parent slid".into(),
+    ));
+    w.append(&first).unwrap();
+    for i in 1..r.session_count() {
+        w.append(&r.session(i).unwrap()).unwrap();
+    }
+    w.finish().unwrap();
+    let info = ok(&["info", p(&path)]);
+    let row = |name: &str| -> Vec<String> {
+        info.lines()
+            .find(|l| l.trim_start().starts_with(&format!("{name} ")))
+            .unwrap_or_else(|| panic!("no {name} in {info}"))
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    // made, in %, judged, violated, not applicable
+    assert_eq!(
+        row("add-breakpoint-and-continue")[1..],
+        ["2", "40.0", "2", "2", "0"],
+        "{info}"
+    );
+    assert_eq!(
+        row("set-variable-as-code")[1..],
+        ["0", "0.0", "0", "0", "1"],
+        "{info}"
+    );
+    assert!(
+        info.contains("1  the parent sets no variable that took"),
+        "{info}"
+    );
+    let csv = ok(&["tables", p(&path), "--paper", "issta", "--format", "csv"]);
+    assert!(
+        csv.contains("\nset-variable-as-code,0,0.0%,0,0,1\n"),
+        "{csv}"
+    );
+    assert!(csv.contains("\ninsert-dead-code,2,40.0%,2,2,0\n"), "{csv}");
+    let y = ok(&["yield", p(&path), "--format", "csv"]);
+    let cells: Vec<&str> = y.lines().nth(1).unwrap().split(',').collect();
+    assert_eq!(
+        (cells[0], cells[4], cells[5]),
+        ("metamorphic", "5", "0"),
+        "{y}"
+    );
+}
