@@ -5754,6 +5754,112 @@ async fn the_debugger_against_itself_catches_planted_faults_on_one_engine_alone(
     }
 }
 
+/// Every session that only observes holds the program to what it prints without a debugger
+/// (`dbdb::attached`, the check every strategy runs): on Node, Firefox and Bun the real
+/// debugger changes nothing; one that prints a line of its own at a pause is caught, and
+/// confirmed by a replay; a session that sets a variable is not judged, and says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_program_prints_the_same_with_the_debugger_and_without() {
+    use faults::Fault;
+    use morphtrace_schema::attached::RELATION;
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("attached.js", STEPS_PROGRAM);
+    let policy = ComparisonPolicy::default();
+    let timeout = Duration::from_secs(120);
+    // A breakpoint on a line run once (`let count = 0;`), a step, a read, a resume to the end.
+    let looking = vec![
+        Action::SetBreakpoint {
+            line: 20,
+            column: None,
+        },
+        Action::Start,
+        Action::StepOver,
+        Action::Evaluate {
+            expression: "total + count".into(),
+        },
+        Action::Resume,
+    ];
+    let mut setting = looking.clone();
+    setting.insert(
+        3,
+        Action::SetVariable {
+            name: "count".into(),
+            value: "1".into(),
+        },
+    );
+    let note = |notes: &[(String, String)]| {
+        notes
+            .iter()
+            .find(|(k, _)| k == dbdb::attached::NOTE)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
+    for kind in ["node", "firefox", "bun"] {
+        let (mut e, switch) = faults::FaultyEngine::switchable(
+            engine(kind, CaptureOptions::default()).await,
+            Fault::Honest,
+        );
+        for (fault, actions) in [
+            (Fault::Honest, &looking),
+            (Fault::PrintAtPause, &looking),
+            (Fault::PrintAtPause, &setting),
+        ] {
+            switch.set(fault.clone());
+            let plan = Plan::Replay {
+                actions: actions.clone(),
+            };
+            let rec =
+                dbdb::record(&mut [&mut e], &[EngineRef(0)], &p, &plan, &policy, timeout).await;
+            let what = format!("{kind}, {}, {} actions", fault.name(), actions.len());
+            // The plan's last action runs the program to its end.
+            assert!(
+                morphtrace_schema::attached::ended(&rec.traces[0]).is_some(),
+                "{what}: {:?} {:#?}",
+                rec.final_outcome(),
+                rec.traces[0].outputs().collect::<Vec<_>>()
+            );
+            let mut notes = Vec::new();
+            let w = dbdb::attached::judge(
+                &mut [&mut e],
+                &[EngineRef(0)],
+                &p,
+                &rec.traces,
+                &policy,
+                timeout,
+                &mut notes,
+            )
+            .await;
+            match (&fault, actions.len()) {
+                (Fault::Honest, _) => {
+                    assert!(w.is_empty(), "{what}: {w:#?}");
+                    assert_eq!(note(&notes), "alike (1 judged)", "{what}");
+                    assert_eq!(rec.traces[0].console, ["total 22", "done 3"], "{what}");
+                }
+                (_, 5) => {
+                    assert_eq!(w.len(), 1, "{what}: {w:#?} {notes:?}");
+                    assert_eq!(w[0].relation, RELATION);
+                    assert_eq!(
+                        w[0].message,
+                        "with the debugger and without: printed line 1: \"printed by the \
+                         debugger\" vs \"total 22\"",
+                        "{what}"
+                    );
+                    assert_eq!(note(&notes), "apart (1 traces)", "{what}");
+                }
+                _ => {
+                    assert!(w.is_empty(), "{what}: {w:#?}");
+                    assert_eq!(
+                        note(&notes),
+                        "not judged: it sets a variable (setVariable)",
+                        "{what}"
+                    );
+                }
+            }
+        }
+        e.shutdown().await;
+    }
+}
+
 /// A program for the debugger against itself: calls in a loop, a closure, a return from the
 /// middle of a function, a generator read by a loop, an object, what it prints.
 const STEPS_PROGRAM: &str = r#"function add(a, b) {

@@ -65,6 +65,9 @@ pub struct ArchiveInfo {
     pub warnings: BTreeMap<String, usize>,
     /// Metamorphic follow-ups by (last) transformation, and the rounds it could not apply.
     pub follow_ups: BTreeMap<String, FollowUps>,
+    /// Sessions by what the output check found (`morphtrace_schema::attached`): alike, apart,
+    /// or not judged with the reason.
+    pub attached: BTreeMap<String, usize>,
     pub undecodable_sessions: Vec<String>,
     pub programs: Vec<ProgramSummary>,
     pub recovery: RecoveryReport,
@@ -110,6 +113,7 @@ struct Tally {
     after_first: usize,
     warnings: BTreeMap<String, usize>,
     follow_ups: BTreeMap<String, FollowUps>,
+    attached: BTreeMap<String, usize>,
     errors: Vec<String>,
 }
 
@@ -148,6 +152,10 @@ impl Tally {
             f.violated += usize::from(s.outcome == morphtrace_schema::SessionOutcome::Violated);
         }
         for (k, v) in &s.notes {
+            if k == morphtrace_schema::attached::NOTE {
+                let key = morphtrace_schema::attached::note_key(v).to_string();
+                *self.attached.entry(key).or_default() += 1;
+            }
             if k != morphtrace_schema::metamorphic::NOT_APPLICABLE {
                 continue;
             }
@@ -182,6 +190,9 @@ impl Tally {
         }
         for (k, v) in o.warnings {
             *self.warnings.entry(k).or_default() += v;
+        }
+        for (k, v) in o.attached {
+            *self.attached.entry(k).or_default() += v;
         }
         self.errors.extend(o.errors);
         self
@@ -263,6 +274,7 @@ pub fn summarize(path: &str, reader: &ArchiveReader) -> ArchiveInfo {
         after_first: tally.after_first,
         warnings: tally.warnings,
         follow_ups: tally.follow_ups,
+        attached: tally.attached,
         undecodable_sessions: tally.errors,
         programs,
         recovery: reader.recovery().clone(),
@@ -439,6 +451,18 @@ pub fn render(info: &ArchiveInfo, max_programs: usize) -> String {
             for (reason, n) in why {
                 let _ = writeln!(o, "    {n:>6}  {reason}");
             }
+        }
+    }
+    if !info.attached.is_empty() {
+        let total: usize = info.attached.values().sum();
+        let _ = writeln!(
+            o,
+            "output with the debugger and without ({total} sessions; the program's run without a pause)"
+        );
+        let mut by: Vec<_> = info.attached.iter().collect();
+        by.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        for (k, n) in by {
+            let _ = writeln!(o, "  {n:>6}  {k}");
         }
     }
     let _ = writeln!(o, "programs  {}", info.programs.len());

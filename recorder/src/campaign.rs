@@ -764,6 +764,23 @@ async fn record(
             }
         }
     }
+    // The program with the debugger and without, in every session that only observed.
+    if outcome.undecided().is_none() {
+        let found = dbdb::attached::judge(
+            &mut selected,
+            &refs,
+            loaded,
+            &traces,
+            policy,
+            timeout,
+            &mut notes,
+        )
+        .await;
+        if !found.is_empty() && selected.len() == 1 {
+            outcome = SessionOutcome::Violated;
+        }
+        warnings.extend(found);
+    }
     Session {
         parent: task.parent,
         started_at_ms,

@@ -2,6 +2,7 @@
 //! crash-safe `.mtrace` archive format (docs/design.md §5).
 
 pub mod archive;
+pub mod attached;
 pub mod cod;
 pub mod coverage;
 pub mod dbdb;

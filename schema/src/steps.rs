@@ -18,6 +18,7 @@
 //! the third does: both runs print the same and end the same way, and as the program does run
 //! without a debugger ([`relation::OUTPUT`], Dfusor's check, ASPLOS'23).
 
+use crate::attached::apart;
 use crate::session::Warning;
 use crate::trace::{EventKind, Location, Output, PauseState, ProgramOutcome, Trace};
 
@@ -57,12 +58,7 @@ pub enum Breakpoints {
 }
 
 /// How the program ran without a debugger (JavaScript programs: `dbdb::computes`).
-#[derive(Debug, Clone, Copy)]
-pub struct Plain<'a> {
-    /// The outcome's name (`ProgramOutcome::name`).
-    pub ended: &'a str,
-    pub printed: &'a [String],
-}
+pub use crate::attached::Plain;
 
 /// What the judge must know besides the two traces.
 #[derive(Debug, Clone, Copy, Default)]
@@ -537,8 +533,7 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
                 ),
             ));
         } else if let Some(plain) = cx.plain {
-            // `ended` may add words after a comma (its state unread).
-            let plain_end = plain.ended.split(',').next().unwrap_or_default();
+            let plain_end = plain.end();
             if plain_end != ea.name() || plain.printed != steps.console.as_slice() {
                 warnings.push(warn(
                     relation::OUTPUT,
@@ -552,30 +547,6 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
         }
     }
     Ok(warnings)
-}
-
-/// How two runs' endings and printed lines differ, the first difference in words.
-fn apart(a: (&str, &[String]), b: (&str, &[String])) -> String {
-    if a.0 != b.0 {
-        return format!("ended {} vs {}", a.0, b.0);
-    }
-    let clip = |s: Option<&String>| match s {
-        None => "nothing".to_string(),
-        Some(s) if s.chars().count() > 100 => {
-            format!("{:?}…", s.chars().take(100).collect::<String>())
-        }
-        Some(s) => format!("{s:?}"),
-    };
-    let n = a.1.len().max(b.1.len());
-    match (0..n).find(|&i| a.1.get(i) != b.1.get(i)) {
-        Some(i) => format!(
-            "printed line {}: {} vs {}",
-            i + 1,
-            clip(a.1.get(i)),
-            clip(b.1.get(i))
-        ),
-        None => "the same".into(),
-    }
 }
 
 #[cfg(test)]

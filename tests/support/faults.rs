@@ -69,6 +69,10 @@ pub enum Fault {
     /// At every pause of two frames or more, show the top frame under the name of the frame
     /// below it: a debugger that reads the caller's name.
     RenameFrame,
+    /// At the first pause of a session, evaluate a print of the debugger's own (JavaScript's
+    /// `console.log`): a debugger that changes what the program prints by looking at it (as
+    /// one that calls the program's functions to show a value would).
+    PrintAtPause,
 }
 
 impl Fault {
@@ -129,6 +133,7 @@ impl Fault {
             Fault::SwallowPause => "swallow-pause",
             Fault::LoseFrameName => "lose-frame-name",
             Fault::RenameFrame => "rename-frame",
+            Fault::PrintAtPause => "print-at-pause",
         }
     }
 }
@@ -388,6 +393,14 @@ impl Debugger for FaultyDebugger {
         };
         let mut out = self.inner.control(action).await?;
         match &self.fault {
+            Fault::PrintAtPause => {
+                if !self.skipped && matches!(out, Output::Paused(_)) {
+                    self.skipped = true;
+                    self.inner
+                        .evaluate("console.log(\"printed by the debugger\")")
+                        .await?;
+                }
+            }
             Fault::SwallowPause => {
                 let at_breakpoint = |o: &Output| {
                     matches!(o, Output::Paused(p)

@@ -216,6 +216,14 @@ pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Op
     Some(c)
 }
 
+/// Drops the cached run of `text` on the engine labelled `label`: the next `computed` runs it
+/// again (a confirmation must not trust one run).
+pub fn forget(label: &str, text: &str) {
+    if let Ok(mut runs) = RUNS.lock() {
+        runs.remove(&(label.to_string(), text_hash(text)));
+    }
+}
+
 /// Whether two printed lines differ only in an error's wording: both name the same error
 /// types (`TypeError`, …) and hold the same numbers. ECMA-262 leaves the message of an error
 /// the engine throws to the implementation, so such lines say nothing about the values a

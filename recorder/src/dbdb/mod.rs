@@ -2,6 +2,7 @@
 //! (Algorithm 1), differential lockstep over N debuggers (the same loop, compared after every
 //! action), and replay of recorded actions; the tasks of `random` and `differential` campaigns.
 
+pub mod attached;
 pub mod computes;
 pub mod continuation;
 pub mod replay;

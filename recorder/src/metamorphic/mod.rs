@@ -1917,6 +1917,12 @@ pub async fn run_chain(
                 }
             }
         }
+        if ok_to_continue(&outcome) {
+            warnings = attached_output(ctx, &next, trace.as_ref(), &mut session_notes).await;
+            if !warnings.is_empty() {
+                outcome = SessionOutcome::Violated;
+            }
+        }
         ok = ok_to_continue(&outcome);
         if let Some(t) = &choice.program {
             let _ = t;
@@ -1985,6 +1991,28 @@ async fn confirm(
     })
 }
 
+/// The program with the debugger and without (`dbdb::attached::judge`) on a chain's session.
+async fn attached_output(
+    ctx: &mut Context<'_>,
+    program: &Loaded,
+    trace: Option<&Trace>,
+    notes: &mut Vec<(String, String)>,
+) -> Vec<Warning> {
+    let Some(trace) = trace else {
+        return Vec::new();
+    };
+    dbdb::attached::judge(
+        &mut [&mut *ctx.engine],
+        &[ctx.engine_ref],
+        program,
+        std::slice::from_ref(trace),
+        ctx.policy,
+        ctx.session_timeout,
+        notes,
+    )
+    .await
+}
+
 async fn record_initial(
     ctx: &mut Context<'_>,
     loaded: &Loaded,
@@ -2003,12 +2031,21 @@ async fn record_initial(
         ctx.session_timeout,
     )
     .await;
-    let outcome = rec.final_outcome();
+    let mut outcome = rec.final_outcome();
+    let mut notes = notes.to_vec();
+    let mut warnings = Vec::new();
+    if ok_to_continue(&outcome) {
+        warnings = attached_output(ctx, loaded, rec.traces.first(), &mut notes).await;
+        if !warnings.is_empty() {
+            outcome = SessionOutcome::Violated;
+        }
+    }
     Session {
         started_at_ms,
         duration_us: t0.elapsed().as_micros() as u64,
         traces: rec.traces,
-        notes: notes.to_vec(),
+        notes,
+        warnings,
         ..Session::new(
             id,
             SessionMode::Metamorphic,
