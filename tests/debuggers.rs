@@ -5761,10 +5761,9 @@ async fn the_debugger_against_itself_catches_planted_faults_on_one_engine_alone(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_program_prints_the_same_with_the_debugger_and_without() {
     use faults::Fault;
-    use morphtrace_schema::attached::RELATION;
+    use morphtrace_schema::attached::{Check, RELATION};
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline("attached.js", STEPS_PROGRAM);
-    let policy = ComparisonPolicy::default();
     let timeout = Duration::from_secs(120);
     // A breakpoint on a line run once (`let count = 0;`), a step, a read, a resume to the end.
     let looking = vec![
@@ -5787,6 +5786,9 @@ async fn the_program_prints_the_same_with_the_debugger_and_without() {
             value: "1".into(),
         },
     );
+    // A session that stops with the program paused (as at DBDB's action limit): run on to the
+    // end, its breakpoint removed, to be judged.
+    let stopped = looking[..3].to_vec();
     let note = |notes: &[(String, String)]| {
         notes
             .iter()
@@ -5799,41 +5801,71 @@ async fn the_program_prints_the_same_with_the_debugger_and_without() {
             engine(kind, CaptureOptions::default()).await,
             Fault::Honest,
         );
-        for (fault, actions) in [
-            (Fault::Honest, &looking),
-            (Fault::PrintAtPause, &looking),
-            (Fault::PrintAtPause, &setting),
+        for (fault, actions, check) in [
+            (Fault::Honest, &looking, Check::Ended),
+            (Fault::PrintAtPause, &looking, Check::Ended),
+            (Fault::PrintAtPause, &setting, Check::Ended),
+            (Fault::PrintAtPause, &stopped, Check::Ended),
+            (Fault::Honest, &stopped, Check::RunOn),
+            (Fault::PrintAtPause, &stopped, Check::RunOn),
         ] {
+            let policy = ComparisonPolicy {
+                attached_output: check,
+                ..ComparisonPolicy::default()
+            };
             switch.set(fault.clone());
             let plan = Plan::Replay {
                 actions: actions.clone(),
             };
             let rec =
                 dbdb::record(&mut [&mut e], &[EngineRef(0)], &p, &plan, &policy, timeout).await;
-            let what = format!("{kind}, {}, {} actions", fault.name(), actions.len());
-            // The plan's last action runs the program to its end.
-            assert!(
+            let what = format!(
+                "{kind}, {}, {} actions, {}",
+                fault.name(),
+                actions.len(),
+                check.name()
+            );
+            // The plan's last action runs the program to its end, or leaves it paused.
+            assert_eq!(
                 morphtrace_schema::attached::ended(&rec.traces[0]).is_some(),
+                actions.len() > 3,
                 "{what}: {:?} {:#?}",
                 rec.final_outcome(),
                 rec.traces[0].outputs().collect::<Vec<_>>()
             );
             let mut notes = Vec::new();
-            let w = dbdb::attached::judge(
-                &mut [&mut e],
-                &[EngineRef(0)],
-                &p,
-                &rec.traces,
-                &policy,
+            let setting = dbdb::attached::Setting {
+                refs: &[EngineRef(0)],
+                policy: &policy,
                 timeout,
-                &mut notes,
-            )
-            .await;
+            };
+            let w =
+                dbdb::attached::judge(&mut [&mut e], &p, &rec.traces, &setting, &mut notes).await;
             match (&fault, actions.len()) {
-                (Fault::Honest, _) => {
+                (Fault::Honest, n) => {
                     assert!(w.is_empty(), "{what}: {w:#?}");
                     assert_eq!(note(&notes), "alike (1 judged)", "{what}");
-                    assert_eq!(rec.traces[0].console, ["total 22", "done 3"], "{what}");
+                    if n > 3 {
+                        assert_eq!(rec.traces[0].console, ["total 22", "done 3"], "{what}");
+                    }
+                }
+                (_, 3) if check == Check::Ended => {
+                    assert!(w.is_empty(), "{what}: {w:#?}");
+                    assert_eq!(
+                        note(&notes),
+                        "not judged: the session stopped with the program paused \
+                         (--attached-output run-on runs it on)",
+                        "{what}"
+                    );
+                }
+                (_, 3) => {
+                    assert_eq!(w.len(), 1, "{what}: {w:#?} {notes:?}");
+                    assert_eq!(
+                        w[0].message,
+                        "run on to its end after the session's 3 actions, with the debugger and \
+                         without: printed line 1: \"printed by the debugger\" vs \"total 22\"",
+                        "{what}"
+                    );
                 }
                 (_, 5) => {
                     assert_eq!(w.len(), 1, "{what}: {w:#?} {notes:?}");

@@ -766,16 +766,13 @@ async fn record(
     }
     // The program with the debugger and without, in every session that only observed.
     if outcome.undecided().is_none() {
-        let found = dbdb::attached::judge(
-            &mut selected,
-            &refs,
-            loaded,
-            &traces,
+        let setting = dbdb::attached::Setting {
+            refs: &refs,
             policy,
             timeout,
-            &mut notes,
-        )
-        .await;
+        };
+        let found =
+            dbdb::attached::judge(&mut selected, loaded, &traces, &setting, &mut notes).await;
         if !found.is_empty() && selected.len() == 1 {
             outcome = SessionOutcome::Violated;
         }

@@ -7,6 +7,7 @@
 //! read through a getter) leave the session unjudged here, and say so.
 
 use crate::trace::{Action, Output, ProgramOutcome, Trace};
+use serde::{Deserialize, Serialize};
 
 pub use crate::steps::relation::OUTPUT as RELATION;
 
@@ -20,6 +21,31 @@ pub fn note_key(value: &str) -> &str {
         value
     } else {
         value.split(" (").next().unwrap_or(value)
+    }
+}
+
+/// Which sessions the check holds to the program's run without a pause (the comparison
+/// policy's `attached_output`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub enum Check {
+    /// None.
+    Off,
+    /// Each trace that ran to the program's end and only observed (no second run).
+    #[default]
+    Ended,
+    /// Those, and each trace that only observed and stopped with the program paused (DBDB's
+    /// action limit), replayed alone and run on to the end, its breakpoints removed: every
+    /// observing session judged, at the cost of one more run of each such session.
+    RunOn,
+}
+
+impl Check {
+    pub fn name(&self) -> &'static str {
+        match self {
+            Check::Off => "off",
+            Check::Ended => "ended",
+            Check::RunOn => "run-on",
+        }
     }
 }
 

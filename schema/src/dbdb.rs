@@ -40,6 +40,10 @@ pub struct ComparisonPolicy {
     /// quote the program's source in the messages they word (V8 `o.f is not a function`).
     #[serde(default = "yes")]
     pub error_messages: bool,
+    /// Which sessions are held to what the program prints and how it ends without a debugger
+    /// (`crate::attached`).
+    #[serde(default)]
+    pub attached_output: crate::attached::Check,
     /// At one pause, the features divergences already gone past there have judged: compared
     /// no more at that pause, everything else still is (an excused difference masks only
     /// itself). Empty but in lockstep's live comparison of one action; never recorded.
@@ -100,6 +104,7 @@ impl Default for ComparisonPolicy {
             async_stack: true,
             exception_pauses: true,
             error_messages: true,
+            attached_output: crate::attached::Check::default(),
             mask: PauseMask::default(),
         }
     }
@@ -125,6 +130,10 @@ impl ComparisonPolicy {
             (
                 "compare.error_messages".into(),
                 self.error_messages.to_string(),
+            ),
+            (
+                "compare.attached_output".into(),
+                self.attached_output.name().into(),
             ),
         ]
     }

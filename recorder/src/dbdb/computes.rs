@@ -83,15 +83,15 @@ fn text_hash(text: &str) -> u64 {
 async fn run(
     engine: &mut Box<dyn Engine>,
     text: &str,
+    language: Language,
 ) -> Result<(String, Vec<String>, Vec<(String, String)>), DebuggerError> {
     let dir = tempfile::tempdir().map_err(|e| DebuggerError::Protocol(e.to_string()))?;
-    let program = Program::new(
-        Language::JavaScript,
-        format!("{text}{EPILOGUE}"),
-        ProgramOrigin::File {
-            path: "program.js".into(),
-        },
-    );
+    // Python programs run as they are: what they print and how they end (no globals).
+    let (text, path) = match language {
+        Language::JavaScript => (format!("{text}{EPILOGUE}"), "program.js"),
+        _ => (text.to_string(), "program.py"),
+    };
+    let program = Program::new(language, text, ProgramOrigin::File { path: path.into() });
     let loaded = corpus::materialize(program, dir.path())
         .map_err(|e| DebuggerError::Protocol(e.to_string()))?;
     let file: &ProgramFile = &loaded.file;
@@ -151,16 +151,34 @@ fn chunk(line: &str) -> Option<(usize, usize, String)> {
     Some((i.parse().ok()?, n.parse().ok()?, text.to_string()))
 }
 
-/// What `program` computes on `engine` (cached): `None` when it could not be run.
+/// What `program` computes on `engine` (cached): `None` when it could not be run. Python
+/// programs: how they end and what they print, their globals unread (such runs are never
+/// `comparable`, so no triage rule reads them).
 pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Option<Computed> {
-    // The epilogue that prints the globals is JavaScript.
-    if program.language != Language::JavaScript {
-        return None;
-    }
     let label = engine.descriptor().label();
     let key = (label.clone(), text_hash(&program.text));
     if let Some(c) = RUNS.lock().ok()?.get(&key) {
         return Some(c.clone());
+    }
+    if program.language == Language::Python {
+        let (ended, printed, _) = match run(engine, &program.text, Language::Python).await {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::warn!("running {} without a pause on {}: {e}", program.url, key.0);
+                return None;
+            }
+        };
+        let c = Computed {
+            ended,
+            printed,
+            globals: Vec::new(),
+        };
+        RUNS.lock().ok()?.insert(key, c.clone());
+        return Some(c);
+    }
+    // The epilogue that prints the globals is JavaScript.
+    if program.language != Language::JavaScript {
+        return None;
     }
     // The engine's own globals: what an empty program's run leaves.
     let base_key = (label, 0);
@@ -168,7 +186,7 @@ pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Op
     let base = match base {
         Some(b) => b,
         None => {
-            let (ended, printed, state) = match run(engine, "").await {
+            let (ended, printed, state) = match run(engine, "", Language::JavaScript).await {
                 Ok(r) => r,
                 Err(e) => {
                     tracing::warn!("running an empty program on {}: {e}", base_key.0);
@@ -189,7 +207,7 @@ pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Op
         tracing::warn!("an empty program on {}: ended {}", key.0, base.ended);
         return None;
     }
-    let (ended, printed, state) = match run(engine, &program.text).await {
+    let (ended, printed, state) = match run(engine, &program.text, Language::JavaScript).await {
         Ok(r) => r,
         Err(e) => {
             tracing::warn!("running {} without a pause on {}: {e}", program.url, key.0);

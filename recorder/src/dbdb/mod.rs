@@ -1277,7 +1277,11 @@ pub async fn run_under(
     let labels: Vec<String> = engines.iter().map(|e| e.descriptor().label()).collect();
     // Runs of the program without pausing, where a rule excuses only what the program itself
     // computes differently (before any session opens: Firefox has one at a time).
-    let computed = if engines.len() > 1 && triage.is_some_and(|t| t.asks_what_programs_compute()) {
+    // (JavaScript: a Python program's run reads no globals and is never comparable.)
+    let computed = if engines.len() > 1
+        && program.language == Language::JavaScript
+        && triage.is_some_and(|t| t.asks_what_programs_compute())
+    {
         computes::on_each(engines, program).await
     } else {
         vec![None; engines.len()]

@@ -2001,13 +2001,17 @@ async fn attached_output(
     let Some(trace) = trace else {
         return Vec::new();
     };
+    let refs = [ctx.engine_ref];
+    let setting = dbdb::attached::Setting {
+        refs: &refs,
+        policy: ctx.policy,
+        timeout: ctx.session_timeout,
+    };
     dbdb::attached::judge(
         &mut [&mut *ctx.engine],
-        &[ctx.engine_ref],
         program,
         std::slice::from_ref(trace),
-        ctx.policy,
-        ctx.session_timeout,
+        &setting,
         notes,
     )
     .await

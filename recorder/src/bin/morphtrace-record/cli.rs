@@ -426,6 +426,14 @@ pub(crate) struct EngineArgs {
     /// the paused code, which JavaScriptCore keeps only to the first resumption.
     #[arg(long)]
     pub(crate) ignore_async_stacks: bool,
+    /// Which sessions are held to what the program prints and how it ends without a debugger
+    /// (every strategy that records sessions; `steps` has its own check): `ended`, each trace
+    /// that ran to the program's end and only observed (no set, restart or expression that may
+    /// call or assign); `run-on`, those and each observing trace stopped with the program paused
+    /// (the action limit), replayed and run on to the end, its breakpoints removed: every
+    /// observing session judged, at the cost of one more run of each; `off`.
+    #[arg(long, value_enum, default_value = "ended")]
+    pub(crate) attached_output: AttachedOutput,
     /// Archive to write.
     #[arg(long)]
     pub(crate) out: PathBuf,
@@ -663,6 +671,10 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("ignore_object_shells", &[Differential]),
         ("ignore_async_stacks", &[Differential]),
         (
+            "attached_output",
+            &[Random, Differential, Metamorphic, Truth],
+        ),
+        (
             "session_timeout",
             &[Random, Differential, Metamorphic, Truth, Steps],
         ),
@@ -735,8 +747,22 @@ pub(crate) fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
     })
 }
 
+/// `--attached-output`'s values (`morphtrace_schema::attached::Check`).
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
+pub(crate) enum AttachedOutput {
+    Off,
+    Ended,
+    RunOn,
+}
+
 pub(crate) fn policy(a: &EngineArgs) -> ComparisonPolicy {
+    use morphtrace_schema::attached::Check;
     ComparisonPolicy {
+        attached_output: match a.attached_output {
+            AttachedOutput::Off => Check::Off,
+            AttachedOutput::Ended => Check::Ended,
+            AttachedOutput::RunOn => Check::RunOn,
+        },
         columns: a.compare_columns,
         variables: !a.ignore_variables,
         breakpoints: !a.ignore_breakpoints,
