@@ -2166,6 +2166,89 @@ result = walk(4)
 print("total %.6f" % result)
 "#;
 
+/// The program with the debugger and without on Python (`dbdb::attached`): on debugpy and pdb
+/// the real debugger changes nothing the program prints; one that prints a line of its own at
+/// a pause is caught, in a session that ran to the end and, with `run-on`, in one that stopped
+/// with the program paused (the honest run-on is the JavaScript test's).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_program_prints_the_same_under_debugpy_and_pdb_and_without() {
+    use faults::Fault;
+    use morphtrace_schema::attached::{Check, RELATION};
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("attached.py", TRUTH);
+    let timeout = Duration::from_secs(120);
+    // A breakpoint on `done = True` (run once), a step, a read, a resume to the end.
+    let looking = vec![
+        Action::SetBreakpoint {
+            line: 28,
+            column: None,
+        },
+        Action::Start,
+        Action::StepOver,
+        Action::Evaluate {
+            expression: "total".into(),
+        },
+        Action::Resume,
+    ];
+    let stopped = looking[..3].to_vec();
+    let printed = "printed line 1: \"printed by the debugger\" vs \"total 4.048489\"";
+    for name in ["debugpy", "pdb"] {
+        let (mut e, switch) = faults::FaultyEngine::switchable(debugger(name).await, Fault::Honest);
+        for (fault, actions, want) in [
+            (Fault::Honest, &looking, None),
+            (
+                Fault::PrintAtPause,
+                &looking,
+                Some(format!("with the debugger and without: {printed}")),
+            ),
+            (
+                Fault::PrintAtPause,
+                &stopped,
+                Some(format!(
+                    "run on to its end after the session's 3 actions, with the debugger and \
+                     without: {printed}"
+                )),
+            ),
+        ] {
+            switch.set(fault.clone());
+            let policy = ComparisonPolicy {
+                attached_output: Check::RunOn,
+                ..ComparisonPolicy::default()
+            };
+            let plan = Plan::Replay {
+                actions: actions.clone(),
+            };
+            let rec =
+                dbdb::record(&mut [&mut e], &[EngineRef(0)], &p, &plan, &policy, timeout).await;
+            let what = format!("{name}, {}, {} actions", fault.name(), actions.len());
+            let setting = dbdb::attached::Setting {
+                refs: &[EngineRef(0)],
+                policy: &policy,
+                timeout,
+            };
+            let mut notes = Vec::new();
+            let w =
+                dbdb::attached::judge(&mut [&mut e], &p, &rec.traces, &setting, &mut notes).await;
+            let note = notes
+                .iter()
+                .find(|(k, _)| k == dbdb::attached::NOTE)
+                .map(|(_, v)| v.as_str());
+            match want {
+                None => {
+                    assert!(w.is_empty(), "{what}: {w:#?}");
+                    assert_eq!(note, Some("alike (1 judged)"), "{what}");
+                }
+                Some(message) => {
+                    assert_eq!(w.len(), 1, "{what}: {w:#?} {notes:?}");
+                    assert_eq!(w[0].relation, RELATION, "{what}");
+                    assert_eq!(w[0].message, message, "{what}");
+                }
+            }
+        }
+        e.shutdown().await;
+    }
+}
+
 /// Ground truth on Python (issue 68): the program above, as its instrumented copy
 /// (`corpus::truth`), is paused where it records its own state, on debugpy and on pdb alone.
 /// The real debuggers contradict no record (and the object whose `__repr__` the debugger calls

@@ -70,7 +70,7 @@ pub enum Fault {
     /// below it: a debugger that reads the caller's name.
     RenameFrame,
     /// At the first pause of a session, evaluate a print of the debugger's own (JavaScript's
-    /// `console.log`): a debugger that changes what the program prints by looking at it (as
+    /// `console.log`, else Python's `print`): a debugger that changes what the program prints by looking at it (as
     /// one that calls the program's functions to show a value would).
     PrintAtPause,
 }
@@ -396,9 +396,16 @@ impl Debugger for FaultyDebugger {
             Fault::PrintAtPause => {
                 if !self.skipped && matches!(out, Output::Paused(_)) {
                     self.skipped = true;
-                    self.inner
+                    let js = self
+                        .inner
                         .evaluate("console.log(\"printed by the debugger\")")
                         .await?;
+                    // Python has no `console`.
+                    if matches!(js, Output::Evaluated { threw: true, .. }) {
+                        self.inner
+                            .evaluate("print(\"printed by the debugger\")")
+                            .await?;
+                    }
                 }
             }
             Fault::SwallowPause => {
