@@ -159,10 +159,17 @@ async fn one(
         printed: &c.printed,
     });
     attached::judgeable(judged, plain)?;
-    Ok(attached::difference(judged, plain).map(|how| match run_on {
-        Some(n) => format!("run on to its end after the session's {n} actions, {how}"),
-        None => how,
-    }))
+    // What the session printed, its program's folder said as the plain run says its own.
+    let placeless = Trace {
+        console: computes::placeless(&judged.console, &loaded.file),
+        ..judged.clone()
+    };
+    Ok(
+        attached::difference(&placeless, plain).map(|how| match run_on {
+            Some(n) => format!("run on to its end after the session's {n} actions, {how}"),
+            None => how,
+        }),
+    )
 }
 
 /// Holds each of `traces` (the i-th recorded on `engines[i]`) against the program's run without
@@ -229,7 +236,7 @@ pub async fn judge(
             let mut again = Vec::new();
             for (i, _) in &first {
                 let e = &mut *engines[*i];
-                computes::forget(&e.descriptor().label(), &loaded.file.text);
+                computes::forget(&e.descriptor().label(), &loaded.file);
                 again.push(one(e, s.refs[*i], loaded, &traces[*i], s, true).await);
             }
             // The first names the engine when there are several.

@@ -71,30 +71,72 @@ pub struct Computed {
 type Cache = Mutex<HashMap<(String, u64), Computed>>;
 static RUNS: std::sync::LazyLock<Cache> = std::sync::LazyLock::new(Default::default);
 
-fn text_hash(text: &str) -> u64 {
+/// A run's cache key: the program's text and its file's name (a program may print its name).
+fn file_hash(file: &ProgramFile) -> u64 {
     use std::hash::{Hash, Hasher};
     let mut h = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut h);
+    file.text.hash(&mut h);
+    file.path.file_name().hash(&mut h);
     h.finish()
 }
 
-/// One run of `text` plus the epilogue on `engine`: how it ended, what it printed, and the
-/// global state line's entries.
+/// Where a run's printed lines name the folder its program file was in (a path, a URL, a
+/// traceback), they say this instead: runs of one program from two folders print alike.
+pub const FOLDER: &str = "<program folder>";
+
+/// `lines` with `file`'s folder, as a path and as a URL, said as [`FOLDER`].
+pub fn placeless(lines: &[String], file: &ProgramFile) -> Vec<String> {
+    let Some(dir) = file.path.parent().map(|d| d.display().to_string()) else {
+        return lines.to_vec();
+    };
+    let url_dir = file
+        .url
+        .rsplit_once('/')
+        .map(|(d, _)| d.to_string())
+        .filter(|d| d.len() > "file://".len());
+    lines
+        .iter()
+        .map(|l| {
+            let l = match &url_dir {
+                Some(u) => l.replace(u.as_str(), FOLDER),
+                None => l.clone(),
+            };
+            if dir.len() > 1 {
+                l.replace(dir.as_str(), FOLDER)
+            } else {
+                l
+            }
+        })
+        .collect()
+}
+
+/// One run of `file` on `engine` with no pause: how it ended, what it printed ([`placeless`])
+/// and, for JavaScript, the global state line's entries. A JavaScript program runs as a copy
+/// under its own file name with the epilogue appended; a Python program runs as it is.
 async fn run(
     engine: &mut Box<dyn Engine>,
-    text: &str,
-    language: Language,
+    file: &ProgramFile,
 ) -> Result<(String, Vec<String>, Vec<(String, String)>), DebuggerError> {
     let dir = tempfile::tempdir().map_err(|e| DebuggerError::Protocol(e.to_string()))?;
-    // Python programs run as they are: what they print and how they end (no globals).
-    let (text, path) = match language {
-        Language::JavaScript => (format!("{text}{EPILOGUE}"), "program.js"),
-        _ => (text.to_string(), "program.py"),
+    let loaded;
+    let file: &ProgramFile = match file.language {
+        Language::JavaScript => {
+            let name = file
+                .path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "program.js".into());
+            let program = Program::new(
+                Language::JavaScript,
+                format!("{}{EPILOGUE}", file.text),
+                ProgramOrigin::File { path: name },
+            );
+            loaded = corpus::materialize(program, dir.path())
+                .map_err(|e| DebuggerError::Protocol(e.to_string()))?;
+            &loaded.file
+        }
+        _ => file,
     };
-    let program = Program::new(language, text, ProgramOrigin::File { path: path.into() });
-    let loaded = corpus::materialize(program, dir.path())
-        .map_err(|e| DebuggerError::Protocol(e.to_string()))?;
-    let file: &ProgramFile = &loaded.file;
     let session = match engine.open(file).await? {
         Ok(d) => d,
         Err(syntax) => {
@@ -107,7 +149,7 @@ async fn run(
     };
     let mut d = session;
     let answer = d.control(&Action::Start).await;
-    let printed = d.console();
+    let printed = placeless(&d.console(), file);
     if !d.close().await {
         engine.restart().await?;
     }
@@ -156,12 +198,12 @@ fn chunk(line: &str) -> Option<(usize, usize, String)> {
 /// `comparable`, so no triage rule reads them).
 pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Option<Computed> {
     let label = engine.descriptor().label();
-    let key = (label.clone(), text_hash(&program.text));
+    let key = (label.clone(), file_hash(program));
     if let Some(c) = RUNS.lock().ok()?.get(&key) {
         return Some(c.clone());
     }
     if program.language == Language::Python {
-        let (ended, printed, _) = match run(engine, &program.text, Language::Python).await {
+        let (ended, printed, _) = match run(engine, program).await {
             Ok(r) => r,
             Err(e) => {
                 tracing::warn!("running {} without a pause on {}: {e}", program.url, key.0);
@@ -186,7 +228,14 @@ pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Op
     let base = match base {
         Some(b) => b,
         None => {
-            let (ended, printed, state) = match run(engine, "", Language::JavaScript).await {
+            let empty = ProgramFile {
+                language: Language::JavaScript,
+                path: "empty.js".into(),
+                url: "file:///empty.js".into(),
+                text: String::new(),
+                lines: 1,
+            };
+            let (ended, printed, state) = match run(engine, &empty).await {
                 Ok(r) => r,
                 Err(e) => {
                     tracing::warn!("running an empty program on {}: {e}", base_key.0);
@@ -207,7 +256,7 @@ pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Op
         tracing::warn!("an empty program on {}: ended {}", key.0, base.ended);
         return None;
     }
-    let (ended, printed, state) = match run(engine, &program.text, Language::JavaScript).await {
+    let (ended, printed, state) = match run(engine, program).await {
         Ok(r) => r,
         Err(e) => {
             tracing::warn!("running {} without a pause on {}: {e}", program.url, key.0);
@@ -234,11 +283,11 @@ pub async fn computed(engine: &mut Box<dyn Engine>, program: &ProgramFile) -> Op
     Some(c)
 }
 
-/// Drops the cached run of `text` on the engine labelled `label`: the next `computed` runs it
+/// Drops the cached run of `file` on the engine labelled `label`: the next `computed` runs it
 /// again (a confirmation must not trust one run).
-pub fn forget(label: &str, text: &str) {
+pub fn forget(label: &str, file: &ProgramFile) {
     if let Ok(mut runs) = RUNS.lock() {
-        runs.remove(&(label.to_string(), text_hash(text)));
+        runs.remove(&(label.to_string(), file_hash(file)));
     }
 }
 
@@ -326,6 +375,30 @@ mod tests {
             printed: printed.iter().map(|s| s.to_string()).collect(),
             globals: globals.iter().map(|s| s.to_string()).collect(),
         }
+    }
+
+    #[test]
+    fn a_programs_folder_is_said_alike_wherever_it_ran() {
+        let file = ProgramFile {
+            language: Language::Python,
+            path: "/tmp/run-1/abc/h_imghdr.py".into(),
+            url: "file:///tmp/run-1/abc/h_imghdr.py".into(),
+            text: String::new(),
+            lines: 1,
+        };
+        let lines = [
+            "/tmp/run-1/abc/h_imghdr.py: None".to_string(),
+            "at file:///tmp/run-1/abc/h_imghdr.py:3:1".to_string(),
+            "./h_imghdr.py /tmp/run-2".to_string(),
+        ];
+        assert_eq!(
+            placeless(&lines, &file),
+            [
+                "<program folder>/h_imghdr.py: None",
+                "at <program folder>/h_imghdr.py:3:1",
+                "./h_imghdr.py /tmp/run-2",
+            ]
+        );
     }
 
     #[test]
