@@ -42,7 +42,7 @@ const DEBUGGER_LIMITS: &[&str] = &[
     "16",
 ];
 
-const COVERAGE_LIMITS: &[&str] = &["--run-timeout", "3", "--memory-limit", "1024"];
+const COVERAGE_LIMITS: &[&str] = &["--run-timeout", "8", "--memory-limit", "1024"];
 
 fn limits(args: &[&str]) -> &'static [&'static str] {
     if args.contains(&"coverage") {
