@@ -17,6 +17,7 @@ Usage: test-lanes.py [--also=NAME=COMMAND]... [CARGO ARGS] [-- TEST BINARY ARGS]
 
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -38,6 +39,10 @@ SLOWEST = [
     "versions",
     "shards",
 ]
+
+
+# libtest's line for a test with `--report-time`: `test NAME ... ok <12.345s>`.
+REPORTED = re.compile(r"^test (.*) \.\.\. (ok|FAILED) <([0-9.]+)s>$")
 
 
 def binaries(cargo_args, also):
@@ -79,11 +84,20 @@ def main():
     lock = threading.Lock()
     results = []  # (name, seconds, exit code)
 
+    slow = []  # (seconds, binary, test)
+
     def run_one(name, argv, cwd, is_test):
         env = dict(os.environ, CARGO_MANIFEST_DIR=cwd)
+        extra = []
+        if is_test:
+            # Each test's time (libtest's `--report-time`, unstable, hence RUSTC_BOOTSTRAP for
+            # the test binary's own arguments only; nothing is compiled with it): every run's
+            # log then says where the time went.
+            env["RUSTC_BOOTSTRAP"] = "1"
+            extra = ["-Z", "unstable-options", "--report-time"]
         start = time.monotonic()
         p = subprocess.run(
-            argv + (test_args if is_test else []),
+            argv + extra + (test_args if is_test else []),
             cwd=cwd,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -95,8 +109,13 @@ def main():
             results.append((name, took, p.returncode))
             state = "ok" if p.returncode == 0 else f"FAILED (exit {p.returncode})"
             print(f"\n==== {name}: {state}, {took:.0f} s ({' '.join(argv)})", flush=True)
-            sys.stdout.write(p.stdout.decode("utf-8", "replace"))
+            out = p.stdout.decode("utf-8", "replace")
+            sys.stdout.write(out)
             sys.stdout.flush()
+            for line in out.splitlines():
+                m = REPORTED.match(line)
+                if m:
+                    slow.append((float(m.group(3)), name, m.group(1)))
 
     def lane():
         while True:
@@ -118,6 +137,9 @@ def main():
     print(f"\n==== {len(results)} test runs in {time.monotonic() - t0:.0f} s on {lanes} lanes:")
     for name, took, rc in sorted(results, key=lambda r: -r[1]):
         print(f"  {took:6.0f} s  {name}{'' if rc == 0 else '  FAILED'}")
+    print("slowest tests (each beside the other lane's load):")
+    for took, binary, test in sorted(slow, reverse=True)[:25]:
+        print(f"  {took:6.0f} s  {binary}::{test}")
     failed = [n for n, _, rc in results if rc != 0]
     skipped = [b[0] for b in todo]
     if skipped:
