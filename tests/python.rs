@@ -404,14 +404,9 @@ names = list({"alpha", "beta", "gamma", "delta"})
 print(t0, values, names)
 "#;
 
-/// Behind the prelude, a program that reads the clock, the random source and a set of strings
-/// runs the same twice: its output, and a random session's whole trace.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn debugpy_random_sessions_are_deterministic() {
-    let _g = SERIAL.lock().await;
-    let (_dir, p) = inline("nondeterministic.py", NONDETERMINISTIC);
-    let mut e = debugpy(CaptureOptions::default()).await;
-    let params = RandomParams {
+/// Random sessions that try every kind of action.
+fn every_action() -> RandomParams {
+    RandomParams {
         bp_per_line: 0.5,
         max_actions: 12,
         evaluate_weight: 1.0,
@@ -419,7 +414,37 @@ async fn debugpy_random_sessions_are_deterministic() {
         logpoint_weight: 1.0,
         set_variable_weight: 1.0,
         ..RandomParams::default()
-    };
+    }
+}
+
+/// One random session's trace on `e` alone: its events, console and logs.
+async fn one_random_trace(
+    e: &mut Box<dyn Engine>,
+    p: &corpus::Loaded,
+    plan: &Plan,
+) -> (Vec<EventKind>, Vec<String>, Vec<morphtrace_schema::LogLine>) {
+    let rec: Recording = dbdb::record(
+        &mut [e],
+        &[EngineRef(0)],
+        p,
+        plan,
+        &ComparisonPolicy::default(),
+        Duration::from_secs(60),
+    )
+    .await;
+    let t = rec.traces.into_iter().next().expect("one trace");
+    let events: Vec<EventKind> = t.events.into_iter().map(|e| e.kind).collect();
+    (events, t.console, t.logs)
+}
+
+/// Behind the prelude, a program that reads the clock, the random source and a set of strings
+/// runs the same twice: its output, and a random session's whole trace.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_random_sessions_are_deterministic() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = inline("nondeterministic.py", NONDETERMINISTIC);
+    let mut e = debugpy(CaptureOptions::default()).await;
+    let params = every_action();
     let mut printed = Vec::new();
     for _ in 0..2 {
         let mut d = open(&mut e, &p).await;
@@ -435,18 +460,7 @@ async fn debugpy_random_sessions_are_deterministic() {
     let plan = Plan::Random { params, seed: 7 };
     let mut traces = Vec::new();
     for _ in 0..2 {
-        let rec: Recording = dbdb::record(
-            &mut [&mut e],
-            &[EngineRef(0)],
-            &p,
-            &plan,
-            &ComparisonPolicy::default(),
-            Duration::from_secs(60),
-        )
-        .await;
-        let t = rec.traces.into_iter().next().expect("one trace");
-        let events: Vec<EventKind> = t.events.into_iter().map(|e| e.kind).collect();
-        traces.push((events, t.console, t.logs));
+        traces.push(one_random_trace(&mut e, &p, &plan).await);
     }
     assert!(
         traces[0].0.len() > 5,
@@ -455,6 +469,135 @@ async fn debugpy_random_sessions_are_deterministic() {
     );
     assert_eq!(traces[0], traces[1]);
     e.shutdown().await;
+}
+
+/// What a program can see of how it was started: printed as JSON, one key a line.
+const PROBE: &str = r#"import json, os, sys, threading
+with open(os.path.join(os.path.dirname(__file__), "helper.py"), "w") as f:
+    f.write("print('helper ran')\n")
+import helper
+seen = {
+    "name": __name__, "file": __file__, "argv": sys.argv, "path": sys.path[:3],
+    "cwd": os.getcwd(), "spec": repr(__spec__), "loader": type(__loader__).__name__,
+    "builtins": type(__builtins__).__name__, "env": sorted(os.environ),
+    "stdin": sys.stdin.read(), "threads": sorted(t.name for t in threading.enumerate()),
+    "tty": sys.stdout.isatty(), "encoding": sys.stdout.encoding, "hash": hash("abc"),
+    "flags": str(sys.flags), "xoptions": sys._xoptions, "helper": helper.__name__,
+    "helper_file": helper.__file__, "traced": sys.gettrace() is not None,
+    "main": sys.modules["__main__"].__dict__ is globals(), "executable": sys.executable,
+    "modules": sorted(sys.modules),
+}
+for k, v in seen.items():
+    print(k, json.dumps(v))
+sys.stdout.flush()
+os.write(1, b"written below print\n")
+sys.exit(3)
+"#;
+
+/// The warm start (a child forked from a server that has imported debugpy, attached to the
+/// session's adapter) and the cold one (debugpy's launcher) run a program alike: what it can see
+/// of its start (its `__main__`, `__file__`, `sys.argv`, `sys.path`, working directory,
+/// environment, imported modules, a sibling module's import, standard streams, interpreter
+/// flags), its output (what Python prints and what goes to the file descriptor), how it ends
+/// (an exit code, an exception, a signal), and a random session's whole trace for one seed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn debugpy_starts_a_program_warm_as_it_starts_it_cold() {
+    use morphtrace_recorder::debugger::PythonStart;
+    let _g = SERIAL.lock().await;
+    // The probe writes a module beside itself and imports it (its folder is first in
+    // `sys.path`).
+    let (_p, probe) = inline("probe.py", PROBE);
+    let (_n, nondeterministic) = inline("nondeterministic.py", NONDETERMINISTIC);
+    let params = every_action();
+    let mut seen = Vec::new();
+    for start in [PythonStart::Warm, PythonStart::Cold] {
+        let mut e = debugpy(CaptureOptions {
+            python_start: start,
+            action_timeout: Duration::from_millis(3000),
+            ..CaptureOptions::default()
+        })
+        .await;
+        let details = &e.descriptor().details;
+        let said = details
+            .iter()
+            .find(|(k, _)| k == "start")
+            .map(|(_, v)| v.clone());
+        let mut d = open(&mut e, &probe).await;
+        let end = d.control(&Action::Start).await.unwrap();
+        let printed = d.console();
+        d.close().await;
+        let outcomes = [
+            run_to_end(&mut e, "throws.py", THROWS).await.0,
+            run_to_end(&mut e, "aborts.py", ABORTS).await.0,
+        ];
+        let plan = Plan::Random {
+            params: params.clone(),
+            seed: 7,
+        };
+        let trace = one_random_trace(&mut e, &nondeterministic, &plan).await;
+        e.shutdown().await;
+        seen.push((start, said, end, printed, outcomes, trace));
+    }
+    // Each engine has its own sitecustomize folder (`morphtrace-python-` and six letters).
+    for s in &mut seen {
+        for line in &mut s.3 {
+            while let Some(at) = line.find("morphtrace-python-") {
+                let end = (at + "morphtrace-python-".len() + 6).min(line.len());
+                line.replace_range(at..end, "<site>");
+            }
+        }
+    }
+    let (warm, cold) = (&seen[0], &seen[1]);
+    assert!(
+        warm.1.as_deref().is_some_and(|s| s.starts_with("warm")),
+        "{:?}",
+        warm.1
+    );
+    assert!(
+        cold.1.as_deref().is_some_and(|s| s.starts_with("cold")),
+        "{:?}",
+        cold.1
+    );
+    // The probe ran to its end and printed every key, the sibling module's line first.
+    assert_eq!(
+        warm.2,
+        Output::Finished {
+            outcome: ProgramOutcome::Completed
+        }
+    );
+    assert_eq!(warm.3.first().map(String::as_str), Some("helper ran"));
+    assert_eq!(
+        warm.3.last().map(String::as_str),
+        Some("written below print")
+    );
+    assert!(
+        warm.3.iter().any(|l| l.starts_with("name \"__main__\"")),
+        "{:?}",
+        warm.3
+    );
+    // Line by line, so that a difference names its key.
+    for (w, c) in warm.3.iter().zip(&cold.3) {
+        assert_eq!(w, c, "the program saw its start differently");
+    }
+    assert_eq!(warm.3.len(), cold.3.len());
+    assert_eq!(warm.2, cold.2);
+    assert_eq!(warm.4, cold.4);
+    assert!(
+        matches!(&warm.4[0], Output::Finished { outcome: ProgramOutcome::UncaughtException { message, .. } } if message == "KeyError: 'boom'"),
+        "{:?}",
+        warm.4[0]
+    );
+    assert!(
+        matches!(&warm.4[1], Output::Finished { outcome: ProgramOutcome::EngineCrashed { message } } if message == "python died of SIGABRT"),
+        "{:?}",
+        warm.4[1]
+    );
+    assert!(
+        warm.5 .0.len() > 5,
+        "a session with actions: {:?}",
+        warm.5 .0
+    );
+    assert_eq!(warm.5, cold.5, "one seed, one trace, warm or cold");
 }
 
 /// `debugpy` runs pydevd's compiled tracer, `debugpy+python` its pure-Python one: the program's

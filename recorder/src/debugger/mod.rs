@@ -51,6 +51,18 @@ pub struct CaptureOptions {
     pub restart_every: usize,
     /// Run the determinism prelude before every program (see `determinism`).
     pub prelude: bool,
+    /// How debugpy starts a program (`--python-start`).
+    pub python_start: PythonStart,
+}
+
+/// How debugpy starts a program: forked from a server that has imported debugpy (`Warm`,
+/// `engines::forkserver`), or launched through debugpy's launcher as an IDE launches it
+/// (`Cold`: two interpreters started and debugpy imported per session).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PythonStart {
+    #[default]
+    Warm,
+    Cold,
 }
 
 impl Default for CaptureOptions {
@@ -64,6 +76,7 @@ impl Default for CaptureOptions {
             breakpoint_policy: crate::debugger::rdp::BreakpointPolicy::default(),
             restart_every: 200,
             prelude: true,
+            python_start: PythonStart::default(),
         }
     }
 }

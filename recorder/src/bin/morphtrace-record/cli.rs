@@ -8,7 +8,7 @@ use morphtrace_recorder::campaign::Campaign;
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::rdp::BreakpointPolicy;
-use morphtrace_recorder::debugger::CaptureOptions;
+use morphtrace_recorder::debugger::{CaptureOptions, PythonStart};
 use morphtrace_recorder::task::Task;
 use morphtrace_recorder::{metamorphic, shard};
 use morphtrace_schema::archive::WriterOptions;
@@ -409,6 +409,14 @@ pub(crate) struct EngineArgs {
     /// which was done.
     #[arg(long)]
     pub(crate) no_prelude: bool,
+    /// How debugpy starts each program. `warm`: forked from one interpreter per engine that
+    /// has imported debugpy, attached to the session's adapter, and run as debugpy's launcher
+    /// runs it (same argv, sys.path, __main__, environment; paused at its first statement): a
+    /// few milliseconds instead of about a second. `cold`: through debugpy's launcher, two
+    /// interpreters per session, as an IDE launches a program (the baseline; docs/recording.md
+    /// says what a program could tell apart). The archive's engine details say which.
+    #[arg(long, value_enum, default_value = "warm")]
+    pub(crate) python_start: PythonStartArg,
     /// Compare columns as well as lines (differential).
     #[arg(long)]
     pub(crate) compare_columns: bool,
@@ -696,6 +704,10 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
             &[Random, Differential, Metamorphic, Truth, Steps],
         ),
         (
+            "python_start",
+            &[Random, Differential, Metamorphic, Truth, Steps],
+        ),
+        (
             "no_prelude",
             &[Random, Differential, Metamorphic, Coverage, Truth, Steps],
         ),
@@ -743,8 +755,19 @@ pub(crate) fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
         breakpoint_policy: a.firefox_breakpoints,
         restart_every: a.restart_every,
         prelude: !a.no_prelude,
+        python_start: match a.python_start {
+            PythonStartArg::Warm => PythonStart::Warm,
+            PythonStartArg::Cold => PythonStart::Cold,
+        },
         ..CaptureOptions::default()
     })
+}
+
+/// `--python-start`'s values (`morphtrace_recorder::debugger::PythonStart`).
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
+pub(crate) enum PythonStartArg {
+    Warm,
+    Cold,
 }
 
 /// `--attached-output`'s values (`morphtrace_schema::attached::Check`).

@@ -15,6 +15,7 @@
 
 use super::connection::{Connection, DapEvent};
 use super::{err, values};
+use crate::debugger::engines::forkserver::{AdapterProcess, NoStatus, Warm};
 use crate::debugger::{
     after_the_end, refusal, CaptureOptions, Debugger, DebuggerError, Extra, ProgramFile,
     SyntaxError,
@@ -28,12 +29,11 @@ use morphtrace_schema::{
 use serde_json::{json, Value as Json};
 use std::path::Path;
 use std::time::Duration;
-use tokio::process::Child;
 use tokio::sync::mpsc;
 
 /// An adapter process, connected and initialized, waiting for a program.
 pub struct Launched {
-    pub child: Child,
+    pub process: AdapterProcess,
     pub conn: Connection,
     pub events: mpsc::UnboundedReceiver<DapEvent>,
     /// The `initialize` response's capabilities.
@@ -41,8 +41,8 @@ pub struct Launched {
 }
 
 impl crate::debugger::engines::prepared::Waiting for Launched {
-    fn child(&mut self) -> &mut Child {
-        &mut self.child
+    fn start_kill(&mut self) {
+        self.process.start_kill();
     }
 }
 
@@ -89,7 +89,7 @@ struct Paused {
 pub struct DapSession {
     conn: Connection,
     events: mpsc::UnboundedReceiver<DapEvent>,
-    child: Child,
+    process: AdapterProcess,
     engine: String,
     opts: CaptureOptions,
     /// The program's path as the adapter writes it in stack frames.
@@ -114,14 +114,19 @@ pub struct DapSession {
     exit_code: Option<i64>,
     /// The program's line starts (`AdapterTraits::python`), read at the first question.
     line_starts: Option<Option<Vec<u32>>>,
+    /// A program forked warm (debugpy's fork server): its streams are read apart from the
+    /// adapter, its status comes from the server.
+    warm: Option<Warm>,
 }
 
 /// How long the adapter gets to answer a disconnect before its processes are killed.
 const DISCONNECT: Duration = Duration::from_secs(2);
 
 impl DapSession {
-    /// Launches `program` through the adapter (`launch` with `arguments`), runs the
-    /// configuration handshake and waits at the program's first statement.
+    /// Starts `program` through the adapter (`launch`, or `attach` as `arguments` ask), runs
+    /// the configuration handshake and waits at the program's first statement. `warm`: the
+    /// program is forked when the adapter says where it waits for it (an `attach` whose
+    /// adapter listens).
     pub async fn open(
         w: Launched,
         program: &ProgramFile,
@@ -129,11 +134,12 @@ impl DapSession {
         traits: AdapterTraits,
         engine: &str,
         opts: CaptureOptions,
+        warm: Option<Warm>,
     ) -> Result<Opened, DebuggerError> {
         let mut s = DapSession {
             conn: w.conn,
             events: w.events,
-            child: w.child,
+            process: w.process,
             engine: engine.to_string(),
             path: program.path.display().to_string(),
             traits,
@@ -152,21 +158,35 @@ impl DapSession {
             exit_code: None,
             line_starts: None,
             opts,
+            warm,
         };
-        // The adapter answers `launch` only after `configurationDone`.
-        let launch = s.conn.send("launch", arguments).map_err(err)?;
+        // The adapter answers `launch` (or `attach`) only after `configurationDone`.
+        let command = arguments
+            .get("request")
+            .and_then(Json::as_str)
+            .unwrap_or("launch")
+            .to_string();
+        let launch = s.conn.send(&command, arguments).map_err(err)?;
         let deadline = tokio::time::Instant::now() + s.opts.call_timeout;
         loop {
             match s.next_event(deadline).await? {
                 Some(e) if e.event == "initialized" => break,
+                Some(e) if e.event == "debugpyWaitingForServer" => {
+                    let port = e.body.get("port").and_then(Json::as_u64).unwrap_or(0);
+                    if let (Some(w), Ok(port)) = (s.warm.as_mut(), u16::try_from(port)) {
+                        let pid = w.start(port, s.opts.call_timeout).await?;
+                        s.pid = Some(i64::from(pid));
+                    }
+                }
                 Some(e) if e.event == "terminated" => {
+                    s.ended().await?;
                     return Err(DebuggerError::Launch {
                         engine: s.engine.clone(),
                         reason: format!(
                             "the adapter ended the session before it was configured: {}",
-                            s.stderr.trim()
+                            s.stderr_text().trim()
                         ),
-                    })
+                    });
                 }
                 Some(_) => {}
                 None => {
@@ -200,7 +220,8 @@ impl DapSession {
                     return Ok(Opened::Session(Box::new(s)));
                 }
                 Some(e) if e.event == "terminated" => {
-                    if let Some(e) = syntax_error(&s.stderr, &s.path) {
+                    s.ended().await?;
+                    if let Some(e) = syntax_error(&s.stderr_text(), &s.path) {
                         s.close_now().await;
                         return Ok(Opened::SyntaxError(e));
                     }
@@ -247,6 +268,42 @@ impl DapSession {
         }
     }
 
+    /// A warm program's end: its status and what it wrote, awaited (the adapter's `terminated`
+    /// comes when the debugger in it disconnects, which may be before it has exited). The fork
+    /// server's end is the engine's crash, as the adapter's is when cold (the memory guard
+    /// kills the server with the program).
+    async fn ended(&mut self) -> Result<(), DebuggerError> {
+        let deadline = tokio::time::Instant::now() + self.opts.call_timeout;
+        let Some(w) = self.warm.as_mut() else {
+            return Ok(());
+        };
+        match w.end(deadline).await {
+            Ok(_) => Ok(()),
+            Err(NoStatus::ServerGone) => Err(DebuggerError::Crashed(format!(
+                "{}: the fork server the program ran under is gone",
+                self.engine
+            ))),
+            Err(NoStatus::Late) => Err(DebuggerError::Timeout(format!(
+                "{}: the program did not end after the debugger left it",
+                self.engine
+            ))),
+        }
+    }
+
+    fn stdout_text(&self) -> String {
+        match &self.warm {
+            Some(w) => w.stdout.text(),
+            None => self.stdout.clone(),
+        }
+    }
+
+    fn stderr_text(&self) -> String {
+        match &self.warm {
+            Some(w) => w.stderr.text(),
+            None => self.stderr.clone(),
+        }
+    }
+
     fn outcome(&self) -> ProgramOutcome {
         // The true status where the adapter's code may hide a signal.
         let status = self
@@ -256,7 +313,7 @@ impl DapSession {
             .zip(self.pid)
             .and_then(|(dir, pid)| std::fs::read_to_string(dir.join(format!("{pid}.status"))).ok())
             .and_then(|s| s.trim().parse::<i64>().ok());
-        outcome(status.or(self.exit_code), &self.stderr, &self.path)
+        outcome(status.or(self.exit_code), &self.stderr_text(), &self.path)
     }
 
     fn finish(&mut self, outcome: ProgramOutcome) -> Output {
@@ -283,6 +340,7 @@ impl DapSession {
                     while let Ok(e) = self.events.try_recv() {
                         self.note(&e);
                     }
+                    self.ended().await?;
                     let o = self.outcome();
                     return Ok(self.finish(o));
                 }
@@ -670,7 +728,10 @@ impl DapSession {
                 .call("disconnect", json!({"terminateDebuggee": true}), DISCONNECT),
         )
         .await;
-        if let Some(pid) = self.child.id() {
+        if let Some(w) = &self.warm {
+            w.kill();
+        }
+        if let Some(pid) = self.process.id() {
             for p in crate::child::descendants(pid) {
                 // SAFETY: kill takes no pointers; a pid gone meanwhile is an ESRCH, ignored.
                 unsafe {
@@ -678,12 +739,13 @@ impl DapSession {
                 }
             }
         }
-        let _ = self.child.start_kill();
-        let _ = tokio::time::timeout(DISCONNECT, self.child.wait()).await;
+        self.process.start_kill();
+        let _ = self.process.wait(DISCONNECT).await;
     }
 
     fn lines(&self) -> Vec<String> {
-        let mut lines: Vec<String> = self.stdout.split('\n').map(str::to_string).collect();
+        let stdout = self.stdout_text();
+        let mut lines: Vec<String> = stdout.split('\n').map(str::to_string).collect();
         // The text after the last break is a line only when it has something.
         if lines.last().is_some_and(String::is_empty) {
             lines.pop();
@@ -807,12 +869,12 @@ impl Debugger for DapSession {
         match self.wait_outcome(action).await {
             Err(DebuggerError::Crashed(m)) => {
                 // The adapter went: a death by a fault signal is the interpreter's crash.
-                match tokio::time::timeout(Duration::from_secs(2), self.child.wait()).await {
-                    Ok(Ok(status)) => match crate::debugger::fault(&self.engine, status) {
+                match self.process.wait(Duration::from_secs(2)).await {
+                    Some(status) => match crate::debugger::fault(&self.engine, status) {
                         Some(message) => Ok(self.finish(ProgramOutcome::EngineCrashed { message })),
                         None => Err(DebuggerError::Crashed(m)),
                     },
-                    _ => Err(DebuggerError::Crashed(m)),
+                    None => Err(DebuggerError::Crashed(m)),
                 }
             }
             other => other,

@@ -3,6 +3,11 @@
 //! it starts the program through debugpy's launcher, paused at its first statement
 //! (`stopOnEntry`). Adapters are started and initialized ahead of time in a small pool.
 //!
+//! Warm (the default, `--python-start warm`): the program is instead forked from one interpreter
+//! per engine that has imported debugpy (`forkserver`), and attached to the session's adapter,
+//! which listens for it; the program runs as the launcher would have started it. Cold: the
+//! launcher path above, as an IDE launches a program.
+//!
 //! Every process of a session runs the engine's sitecustomize (`python-site.py`): it dies with
 //! its parent, defines the logpoints' `__morphtrace_log__` and, with the determinism prelude,
 //! seeds `random` and fixes the program's clock readings. `PYTHONHASHSEED=0` keeps `set` and
@@ -10,9 +15,12 @@
 
 use crate::debugger::dap::session::{AdapterTraits, Launched, Opened};
 use crate::debugger::dap::{err, Connection, DapSession};
+use crate::debugger::engines::forkserver::{self, AdapterProcess, ForkServer, Forker, Warm};
 use crate::debugger::engines::prepared::Prepared;
 use crate::debugger::engines::DieWithParent;
-use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
+use crate::debugger::{
+    CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, PythonStart, SyntaxError,
+};
 use async_trait::async_trait;
 use morphtrace_schema::{EngineDescriptor, EngineKind, Protocol};
 use serde_json::json;
@@ -113,6 +121,47 @@ struct Runtime {
     /// The command that runs the adapter; empty: `python -m debugpy.adapter`.
     adapter: Vec<String>,
     call_timeout: Duration,
+    start: PythonStart,
+    /// Warm: the server that forks adapters (started again when it has gone).
+    adapters: tokio::sync::Mutex<Option<ForkServer>>,
+}
+
+impl Runtime {
+    /// The environment debugpy's adapter runs in (cold: the adapter process's).
+    fn adapter_env(&self) -> Vec<(String, String)> {
+        [
+            ("PYTHONPATH", self.path.clone()),
+            ("PYTHONHASHSEED", "0".into()),
+            (
+                "MORPHTRACE_STATUS_DIR",
+                self.statuses().display().to_string(),
+            ),
+            ("PYDEVD_USE_CYTHON", self.tracer.env().into()),
+            ("PYDEVD_USE_SYS_MONITORING", self.tracer.monitoring().into()),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+    }
+
+    /// The adapters' fork server, started if it is not running.
+    async fn adapter_forker(&self) -> Result<Forker, DebuggerError> {
+        let mut server = self.adapters.lock().await;
+        if !server.as_mut().is_some_and(ForkServer::alive) {
+            let ready = self.call_timeout.max(Duration::from_secs(30));
+            *server = Some(
+                ForkServer::start(
+                    &self.python,
+                    self.site.path(),
+                    &self.adapter_env(),
+                    true,
+                    ready,
+                )
+                .await?,
+            );
+        }
+        Ok(server.as_ref().map(|s| s.forker.clone()).expect("started"))
+    }
 }
 
 pub struct DebugpyEngine {
@@ -121,6 +170,8 @@ pub struct DebugpyEngine {
     runtime: Arc<Runtime>,
     prepared: Prepared<Launched>,
     current: Option<u32>,
+    /// The warm start's server (`PythonStart::Warm`), started again when it has gone.
+    server: Option<ForkServer>,
 }
 
 impl DebugpyEngine {
@@ -195,6 +246,15 @@ impl DebugpyEngine {
                     "stopOnEntry, justMyCode, PYTHONHASHSEED=0".into(),
                 ),
                 crate::debugger::determinism::python_detail(opts.prelude),
+                (
+                    "start".into(),
+                    match opts.python_start {
+                        PythonStart::Warm => "warm: forked from an interpreter with debugpy \
+                                              imported, attached to the adapter, which listens"
+                            .into(),
+                        PythonStart::Cold => "cold: through debugpy's launcher".into(),
+                    },
+                ),
             ],
         };
         let runtime = Arc::new(Runtime {
@@ -204,9 +264,11 @@ impl DebugpyEngine {
             tracer,
             adapter,
             call_timeout: opts.call_timeout,
+            start: opts.python_start,
+            adapters: tokio::sync::Mutex::new(None),
         });
         let rt = runtime.clone();
-        Ok(DebugpyEngine {
+        let mut engine = DebugpyEngine {
             desc,
             opts,
             runtime,
@@ -215,11 +277,46 @@ impl DebugpyEngine {
                 Box::pin(async move { start(&rt).await })
             }),
             current: None,
-        })
+            server: None,
+        };
+        if engine.opts.python_start == PythonStart::Warm {
+            engine.server = Some(engine.fork_server().await?);
+        }
+        Ok(engine)
+    }
+
+    /// The warm start's server, in the environment debugpy's launcher gives a program: the
+    /// adapter's, the launch's `env`, and what the launcher adds for `redirectOutput`.
+    async fn fork_server(&self) -> Result<ForkServer, DebuggerError> {
+        let rt = &self.runtime;
+        let mut env = rt.adapter_env();
+        env.extend([
+            ("PYTHONUNBUFFERED".to_string(), "1".to_string()),
+            ("PYTHONIOENCODING".to_string(), "utf-8".to_string()),
+        ]);
+        // Importing debugpy takes about half a second alone; a loaded machine, more.
+        let ready = self.opts.call_timeout.max(Duration::from_secs(30));
+        ForkServer::start(&rt.python, rt.site.path(), &env, false, ready).await
     }
 
     fn arguments(&self, program: &ProgramFile) -> serde_json::Value {
         let path = program.path.display().to_string();
+        if self.opts.python_start == PythonStart::Warm {
+            // The program connects to the adapter; the adapter listens on a port of its
+            // choosing, which it names in its `debugpyWaitingForServer` event. The debug
+            // options are the launch's; the program's output is read apart, so pydevd
+            // redirects none (`redirectOutput` false, as when the launcher redirects).
+            return json!({
+                "type": "python",
+                "request": "attach",
+                "listen": {"host": "127.0.0.1", "port": 0},
+                "justMyCode": true,
+                "rules": [{"path": self.runtime.site.path().display().to_string(), "include": false}],
+                "redirectOutput": false,
+                "showReturnValue": false,
+                "subProcess": false,
+            });
+        }
         let dir = program
             .path
             .parent()
@@ -253,8 +350,42 @@ impl DebugpyEngine {
     }
 }
 
-/// An adapter process, connected and initialized.
+/// An adapter process, connected and initialized: forked when warm (unless another adapter
+/// command is asked for), else started.
 async fn start(rt: &Runtime) -> Result<Launched, DebuggerError> {
+    let fail = |reason: String| DebuggerError::Launch {
+        engine: format!("debugpy ({})", rt.python.display()),
+        reason,
+    };
+    let (process, conn, events) = if rt.start == PythonStart::Warm && rt.adapter.is_empty() {
+        let forker = rt.adapter_forker().await?;
+        let (process, rx, tx) =
+            forkserver::fork_adapter(&forker, rt.site.path(), rt.call_timeout).await?;
+        let (conn, events) = Connection::over(rx, tx, "debugpy");
+        (process, conn, events)
+    } else {
+        let (child, conn, events) = spawn(rt).await?;
+        (AdapterProcess::Spawned(child), conn, events)
+    };
+    initialize(rt, process, conn, events)
+        .await
+        .map_err(|e| match e {
+            DebuggerError::Launch { .. } => e,
+            e => fail(e.to_string()),
+        })
+}
+
+/// `python -m debugpy.adapter` (or the adapter command asked for), connected over its stdio.
+async fn spawn(
+    rt: &Runtime,
+) -> Result<
+    (
+        tokio::process::Child,
+        Connection,
+        tokio::sync::mpsc::UnboundedReceiver<crate::debugger::dap::connection::DapEvent>,
+    ),
+    DebuggerError,
+> {
     let fail = |reason: String| DebuggerError::Launch {
         engine: format!("debugpy ({})", rt.python.display()),
         reason,
@@ -288,6 +419,15 @@ async fn start(rt: &Runtime) -> Result<Launched, DebuggerError> {
         return Err(fail("no stdio".into()));
     };
     let (conn, events) = Connection::over(stdout, stdin, "debugpy");
+    Ok((child, conn, events))
+}
+
+async fn initialize(
+    rt: &Runtime,
+    process: AdapterProcess,
+    conn: Connection,
+    events: tokio::sync::mpsc::UnboundedReceiver<crate::debugger::dap::connection::DapEvent>,
+) -> Result<Launched, DebuggerError> {
     let capabilities = conn
         .call(
             "initialize",
@@ -305,9 +445,9 @@ async fn start(rt: &Runtime) -> Result<Launched, DebuggerError> {
             rt.call_timeout,
         )
         .await
-        .map_err(|e| fail(err(e).to_string()))?;
+        .map_err(err)?;
     Ok(Launched {
-        child,
+        process,
         conn,
         events,
         capabilities,
@@ -324,8 +464,36 @@ impl Engine for DebugpyEngine {
         &mut self,
         program: &ProgramFile,
     ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
+        let warm = match self.opts.python_start {
+            PythonStart::Cold => None,
+            PythonStart::Warm => {
+                if !self.server.as_mut().is_some_and(ForkServer::alive) {
+                    self.server = Some(self.fork_server().await?);
+                }
+                let forker = self.server.as_ref().map(|s| s.forker.clone());
+                let dir = program
+                    .path
+                    .parent()
+                    .map(|d| d.display().to_string())
+                    .unwrap_or_else(|| ".".into());
+                let request = json!({
+                    "program": program.path.display().to_string(),
+                    "cwd": dir,
+                    "prelude": self.opts.prelude,
+                });
+                match forker {
+                    Some(f) => Some(Warm::new(f, self.runtime.site.path(), request).map_err(
+                        |e| DebuggerError::Launch {
+                            engine: "debugpy".into(),
+                            reason: format!("the session's streams: {e}"),
+                        },
+                    )?),
+                    None => None,
+                }
+            }
+        };
         let w = self.prepared.take().await?;
-        self.current = w.child.id();
+        self.current = w.process.id();
         let filters = AdapterTraits {
             uncaught: vec!["uncaught"],
             all: vec!["raised", "uncaught"],
@@ -339,6 +507,7 @@ impl Engine for DebugpyEngine {
             filters,
             "debugpy",
             self.opts.clone(),
+            warm,
         )
         .await?
         {
@@ -347,8 +516,13 @@ impl Engine for DebugpyEngine {
         }
     }
 
+    /// The process tree the program runs in: the fork server's when warm (the memory guard
+    /// kills that tree), else the adapter's.
     fn pid(&self) -> Option<u32> {
-        self.current
+        match &self.server {
+            Some(s) => s.pid(),
+            None => self.current,
+        }
     }
 
     async fn restart(&mut self) -> Result<(), DebuggerError> {
@@ -358,5 +532,11 @@ impl Engine for DebugpyEngine {
 
     async fn shutdown(&mut self) {
         self.prepared.shutdown().await;
+        if let Some(mut s) = self.server.take() {
+            s.stop().await;
+        }
+        if let Some(mut s) = self.runtime.adapters.lock().await.take() {
+            s.stop().await;
+        }
     }
 }

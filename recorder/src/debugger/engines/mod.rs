@@ -5,6 +5,7 @@ pub mod cache;
 pub mod chromium;
 pub mod debugpy;
 pub mod firefox;
+pub mod forkserver;
 pub mod node;
 pub mod prepared;
 pub mod python;

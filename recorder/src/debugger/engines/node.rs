@@ -187,8 +187,8 @@ impl NodeEngine {
 }
 
 impl super::prepared::Waiting for Waiting {
-    fn child(&mut self) -> &mut Child {
-        &mut self.child
+    fn start_kill(&mut self) {
+        let _ = self.child.start_kill();
     }
 }
 

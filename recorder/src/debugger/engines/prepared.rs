@@ -6,12 +6,12 @@ use crate::debugger::DebuggerError;
 use futures_util::future::BoxFuture;
 use std::collections::VecDeque;
 use std::sync::Arc;
-use tokio::process::Child;
 use tokio::task::JoinHandle;
 
 /// A started process, waiting for its session.
 pub trait Waiting: Send + 'static {
-    fn child(&mut self) -> &mut Child;
+    /// Kills the process (does not wait for it).
+    fn start_kill(&mut self);
 }
 
 type Start<W> = Arc<dyn Fn() -> BoxFuture<'static, Result<W, DebuggerError>> + Send + Sync>;
@@ -67,7 +67,7 @@ impl<W: Waiting> Prepared<W> {
         for h in self.ready.drain(..) {
             h.abort();
             if let Ok(Ok(mut w)) = h.await {
-                let _ = w.child().kill().await;
+                w.start_kill();
             }
         }
     }

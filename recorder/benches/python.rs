@@ -1,0 +1,157 @@
+//! Python sessions' speed (issue 70): sessions per second of debugpy alone, pdb alone and debugpy
+//! against pdb, each with debugpy's warm start (`--python-start warm`, the default: programs
+//! forked from a server that has imported debugpy) beside the cold start (debugpy's launcher, as
+//! an IDE launches a program) measured in the same run on the same programs and seeds, with the
+//! CPU seconds per session (the recorder and every process below it, from /proc).
+//!
+//! Programs: modules of the machine's own CPython standard library run as scripts (`MODULES`,
+//! copied; none is in `corpus/`), so that the figures are not tuned to the bundled corpus. pdb
+//! has no warm start: its row is measured once a side, as a control of the machine's noise.
+//! Run: `cargo bench --workspace --bench python`. Environment: MT_BENCH_SEEDS (default `1..2`),
+//! MT_BENCH_ONLY (rows whose label contains this text), MT_BENCH_JOBS (workers, default 2).
+
+mod common;
+
+use morphtrace_recorder::campaign;
+use morphtrace_recorder::corpus::{self, Loaded};
+use morphtrace_recorder::dbdb;
+use morphtrace_recorder::debugger::engines::EngineSpec;
+use morphtrace_recorder::debugger::PythonStart;
+use morphtrace_recorder::parse_seeds;
+use morphtrace_recorder::task::RandomParams;
+use std::path::Path;
+
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+/// Standard-library modules that run as scripts in well under a second without a debugger, and
+/// end (those with a `__main__` block that reads stdin get an empty one).
+const MODULES: &[&str] = &[
+    "bisect",
+    "colorsys",
+    "copy",
+    "fnmatch",
+    "genericpath",
+    "glob",
+    "graphlib",
+    "keyword",
+    "numbers",
+    "opcode",
+    "queue",
+    "reprlib",
+    "sched",
+    "stat",
+    "string",
+    "textwrap",
+];
+
+/// The modules' sources, copied from the interpreter's library under `dir`.
+fn programs(dir: &Path) -> Vec<Loaded> {
+    let out = std::process::Command::new("python3")
+        .args([
+            "-c",
+            "import sysconfig; print(sysconfig.get_paths()['stdlib'])",
+        ])
+        .output()
+        .expect("python3 runs");
+    let lib = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    let src = dir.join("programs");
+    std::fs::create_dir_all(&src).unwrap();
+    let mut paths = Vec::new();
+    for m in MODULES {
+        let to = src.join(format!("std_{m}.py"));
+        std::fs::copy(Path::new(&lib).join(format!("{m}.py")), &to)
+            .unwrap_or_else(|e| panic!("{lib}/{m}.py: {e}"));
+        paths.push(to);
+    }
+    corpus::load(&paths, dir).unwrap()
+}
+
+struct Measured {
+    summary: campaign::Summary,
+    cpu: f64,
+    wall: f64,
+}
+
+fn measure(engines: &[&str], seeds: &str, jobs: usize, start: PythonStart) -> Measured {
+    let dir = tempfile::tempdir().unwrap();
+    let programs = programs(dir.path());
+    let specs: Vec<EngineSpec> = engines
+        .iter()
+        .map(|e| EngineSpec::parse(e).unwrap())
+        .collect();
+    let seeds = parse_seeds(seeds).unwrap();
+    let differential = engines.len() > 1;
+    let tasks = dbdb::generation_tasks(
+        &specs,
+        &programs,
+        &seeds,
+        differential,
+        &RandomParams::default(),
+    );
+    let mut c = common::campaign(specs, programs, tasks, jobs, 2, dir.path());
+    c.capture.python_start = start;
+    let meter = common::CpuMeter::start();
+    let summary = campaign::run(c).unwrap();
+    let (cpu, wall) = meter.stop();
+    Measured { summary, cpu, wall }
+}
+
+/// `1.23/s (32 of 32 sessions; undecided: …), 0.81 s CPU/session`: the rate counts complete
+/// (random) or judged (differential) sessions only; the rest are shown by reason.
+fn cell(m: &Measured) -> String {
+    let t = &m.summary.tally;
+    let mut c = format!(
+        "{:.2}/s ({} of {} sessions",
+        t.rate(m.summary.elapsed),
+        t.judged,
+        t.recorded
+    );
+    if !t.undecided.is_empty() {
+        c.push_str(&format!(
+            "; undecided: {}",
+            morphtrace_recorder::tally::counts(&t.undecided)
+        ));
+    }
+    c.push_str(&format!(
+        "), {:.2} s CPU/session, CPU/wall {:.2}",
+        m.cpu / t.recorded.max(1) as f64,
+        m.cpu / m.wall.max(1e-9)
+    ));
+    c
+}
+
+fn main() {
+    let knobs = common::Knobs::from_env();
+    println!(
+        "Python sessions on {} CPython standard-library modules run as scripts, seeds {}, {} workers, adapters prepared ahead",
+        MODULES.len(),
+        knobs.seeds,
+        knobs.jobs
+    );
+    println!();
+    println!("| campaign | warm start | cold start (debugpy's launcher) | speed-up | goal |");
+    println!("|---|---|---|---|---|");
+    for (label, engines, goal) in [
+        ("random, debugpy", &["debugpy"][..], "≥ 5× its cold start"),
+        ("random, pdb (no warm start: control)", &["pdb"][..], "–"),
+        (
+            "differential, debugpy vs pdb",
+            &["debugpy", "pdb"][..],
+            "≥ 1 run/s",
+        ),
+    ] {
+        if !knobs.wants(label) {
+            continue;
+        }
+        let warm = measure(engines, &knobs.seeds, knobs.jobs, PythonStart::Warm);
+        let cold = measure(engines, &knobs.seeds, knobs.jobs, PythonStart::Cold);
+        let rate = |m: &Measured| m.summary.tally.rate(m.summary.elapsed);
+        println!(
+            "| {label} | {} | {} | {:.2}× | {goal} |",
+            cell(&warm),
+            cell(&cold),
+            rate(&warm) / rate(&cold).max(1e-9)
+        );
+    }
+}
