@@ -25,10 +25,13 @@ pub const SCRIPT: &str = include_str!("python-forkserver.py");
 pub const SCRIPT_NAME: &str = "morphtrace_forkserver.py";
 
 /// Exit statuses the server reported, by pid (as `subprocess`'s returncode: negative for a
-/// signal), until a session takes its own.
+/// signal), until a session takes its own. Only the children still owned are kept (a session
+/// that ended without asking, killed by its close, is forgotten), so that a long campaign does
+/// not accumulate them.
 #[derive(Clone, Default)]
 pub struct Exits {
-    statuses: Arc<Mutex<HashMap<u32, i64>>>,
+    /// `None`: forked, not ended yet.
+    statuses: Arc<Mutex<HashMap<u32, Option<i64>>>>,
     changed: Arc<Notify>,
     /// The server has gone (killed with its children by the memory guard, or crashed): no
     /// status will come.
@@ -45,11 +48,26 @@ pub enum NoStatus {
 }
 
 impl Exits {
+    fn forked(&self, pid: u32) {
+        if let Ok(mut s) = self.statuses.lock() {
+            s.insert(pid, None);
+        }
+    }
+
     fn put(&self, pid: u32, status: i64) {
         if let Ok(mut s) = self.statuses.lock() {
-            s.insert(pid, status);
+            if let Some(slot) = s.get_mut(&pid) {
+                *slot = Some(status);
+            }
         }
         self.changed.notify_waiters();
+    }
+
+    /// No status of `pid` is wanted any more.
+    pub fn forget(&self, pid: u32) {
+        if let Ok(mut s) = self.statuses.lock() {
+            s.remove(&pid);
+        }
     }
 
     fn went(&self) {
@@ -63,7 +81,12 @@ impl Exits {
             let changed = self.changed.notified();
             tokio::pin!(changed);
             changed.as_mut().enable();
-            if let Some(s) = self.statuses.lock().ok().and_then(|mut s| s.remove(&pid)) {
+            if let Some(s) = self
+                .statuses
+                .lock()
+                .ok()
+                .and_then(|s| s.get(&pid).copied().flatten())
+            {
                 return Ok(s);
             }
             if self.gone.load(std::sync::atomic::Ordering::SeqCst) {
@@ -180,6 +203,8 @@ impl ForkServer {
                 match (words.next(), words.next(), words.next()) {
                     (Some("forked"), Some(pid), None) => {
                         if let Ok(pid) = pid.parse() {
+                            // Before any `exited` line of it, which the server writes later.
+                            e.forked(pid);
                             let _ = tx.send(pid);
                         }
                     }
@@ -513,4 +538,18 @@ fn mkfifo(path: &Path) -> std::io::Result<()> {
         return Err(std::io::Error::last_os_error());
     }
     Ok(())
+}
+
+impl Drop for Warm {
+    fn drop(&mut self) {
+        if let Some(pid) = self.pid {
+            self.forker.exits.forget(pid);
+        }
+    }
+}
+
+impl Drop for ForkedAdapter {
+    fn drop(&mut self) {
+        self.exits.forget(self.pid);
+    }
 }
