@@ -172,7 +172,27 @@ struct Browser {
 }
 
 impl Browser {
+    /// A browser, started once more if the first does not come up (it exited during start-up,
+    /// or its debugger connection closed before its first answers: seen once under CI's load,
+    /// where another process may also take the free port between its probe and Firefox's bind).
+    /// A browser that fails twice is the launch's error.
     async fn launch(
+        exe: &Path,
+        t: Duration,
+        persistent: bool,
+        prelude: bool,
+        tier: Option<&'static Tier>,
+    ) -> Result<Browser, DebuggerError> {
+        match Browser::launch_once(exe, t, persistent, prelude, tier).await {
+            Ok(b) => Ok(b),
+            Err(e) => {
+                tracing::warn!("{e}; starting Firefox once more");
+                Browser::launch_once(exe, t, persistent, prelude, tier).await
+            }
+        }
+    }
+
+    async fn launch_once(
         exe: &Path,
         t: Duration,
         persistent: bool,
