@@ -522,3 +522,144 @@ fn the_python_tracer_changes_a_program_that_rebinds_a_builtin_and_c2v_says_so() 
     let found = cod::judge_session(&sessions[0]).found;
     assert!(found.is_empty(), "{found:?}");
 }
+
+/// What a program sees of its start under coverage.py (as the C tracer's own test programs
+/// would look: `__main__`, `__file__`, `sys.argv`, `sys.path`, the working directory, the
+/// environment, standard streams, flags, imported modules, the frames below it, signal
+/// handlers), printed; then a branch for the report.
+const PROBE: &str = r#"import inspect, json, os, signal, sys, threading
+seen = {
+    "name": __name__, "file": __file__, "argv": sys.argv, "path": sys.path[:3],
+    "cwd": os.getcwd(), "spec": repr(__spec__), "builtins": type(__builtins__).__name__,
+    "env": sorted(os.environ), "stdin": sys.stdin.read(),
+    "threads": sorted(t.name for t in threading.enumerate()), "tty": sys.stdout.isatty(),
+    "encoding": sys.stdout.encoding, "hash": hash("abc"), "flags": str(sys.flags),
+    "traced": sys.gettrace() is not None, "depth": len(inspect.stack()),
+    "executable": sys.executable, "modules": sorted(sys.modules),
+    "stdout": os.fstat(1).st_mode >> 12,
+    "signals": [str(signal.getsignal(s)) for s in (signal.SIGINT, signal.SIGTERM, signal.SIGCHLD)],
+    "limits": __import__("resource").getrlimit(__import__("resource").RLIMIT_AS),
+}
+for k, v in seen.items():
+    print(k, json.dumps(v))
+if seen["depth"] > 1000:
+    print("deep")
+"#;
+
+/// coverage.py's warm start (programs forked from an interpreter that has imported it) and its
+/// cold start (`python -m coverage run` per run) record the same sessions: what a program sees
+/// of its start and prints, each core's report, the counters, Cod's variants, and how runs end
+/// (an exception, an exit code, `os._exit`, a signal, the time limit, the address-space bound,
+/// the determinism prelude's clock and random numbers).
+#[test]
+fn coverage_py_runs_a_program_warm_as_it_runs_it_cold() {
+    let dir = tempfile::tempdir().unwrap();
+    let programs = dir.path().join("programs");
+    std::fs::create_dir_all(&programs).unwrap();
+    for (name, text) in [
+        ("probe.py", PROBE),
+        ("counted.py", PROGRAM),
+        ("throws.py", "x = 1\nif x:\n    raise ValueError('no')\nprint('never')\n"),
+        ("exits.py", "import sys\nprint('a')\nsys.exit(3)\n"),
+        ("leaves.py", "import os\nprint('a', flush=True)\nos._exit(0)\n"),
+        ("killed.py", "import os\nos.kill(os.getpid(), 9)\n"),
+        ("spins.py", "while True:\n    pass\n"),
+        ("grows.py", "try:\n    b = bytearray(3 << 30)\nexcept MemoryError:\n    print('bounded')\n"),
+        (
+            "clock.py",
+            "import random, time\nprint(time.time(), random.random())\nif time.time() > 0:\n    print('later')\n",
+        ),
+    ] {
+        std::fs::write(programs.join(name), text).unwrap();
+    }
+    let mut seen = Vec::new();
+    for start in ["warm", "cold"] {
+        let out = dir.path().join(format!("{start}.mtrace"));
+        let o = Command::new(RECORD)
+            .args(["run", "--strategy", "coverage", "--run-timeout", "3"])
+            .args(["--variants", "2", "--seeds", "1", "--jobs", "2"])
+            .args(["--engine", "coverage.py", "--engine", "coverage.py+pytrace"])
+            .args(["--python-start", start, "--corpus"])
+            .arg(&programs)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{}{}",
+            String::from_utf8_lossy(&o.stdout),
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let r = ArchiveReader::open(&out).unwrap();
+        let starts: Vec<String> = r
+            .header()
+            .engines
+            .iter()
+            .map(|d| {
+                d.details
+                    .iter()
+                    .find(|(k, _)| k == "start")
+                    .map(|(_, v)| v.clone())
+                    .unwrap_or_default()
+            })
+            .collect();
+        let mut sessions: Vec<String> = r
+            .sessions()
+            .map(|s| {
+                let mut v = serde_json::to_value(s.unwrap()).unwrap();
+                // When and how long: the start's own difference.
+                for k in ["started_at_ms", "duration_us", "cpu_us"] {
+                    v.as_object_mut().unwrap().remove(k);
+                }
+                // A campaign's scratch folder and the engine's sitecustomize folder have a
+                // name of their own in each campaign (six random letters).
+                let mut text = serde_json::to_string_pretty(&v).unwrap();
+                for prefix in ["morphtrace-coverage-", "morphtrace-coveragepy-"] {
+                    let mut from = 0;
+                    while let Some(at) = text[from..].find(prefix) {
+                        let start = from + at + prefix.len();
+                        text.replace_range(start..start + 6, "XXXXXX");
+                        from = start;
+                    }
+                }
+                text
+            })
+            .collect();
+        sessions.sort();
+        seen.push((starts, sessions));
+    }
+    let ((warm_starts, warm), (cold_starts, cold)) = (&seen[0], &seen[1]);
+    for (w, c) in warm_starts.iter().zip(cold_starts) {
+        assert!(w.starts_with("warm"), "{warm_starts:?}");
+        assert!(c.starts_with("cold"), "{cold_starts:?}");
+    }
+    assert_eq!(warm.len(), 9, "one session per program");
+    assert_eq!(warm.len(), cold.len());
+    // No run was lost to the harness (a fork server that died, a run not reaped).
+    for s in warm.iter().chain(cold) {
+        if let Some(at) = s.find("HarnessError") {
+            panic!("{}", s[at..].chars().take(300).collect::<String>());
+        }
+    }
+    // Every way a run ends was met (else the comparison below would not cover it).
+    let text = warm.join("\n");
+    for shown in [
+        "name \\\"__main__\\\"\\nfile",
+        "\"exit_code\": 1",
+        "\"exit_code\": 3",
+        "saved no data",
+        "killed by a signal",
+        "does not terminate within 3s",
+        "\"stdout\": \"bounded\\n\"",
+        "\"stdout\": \"1577836800.001 ",
+    ] {
+        assert!(text.contains(shown), "{shown} not in the warm sessions");
+    }
+    for (w, c) in warm.iter().zip(cold) {
+        if w != c {
+            let first = w.lines().zip(c.lines()).find(|(a, b)| a != b);
+            panic!("a session differs by how its runs started: {first:?}");
+        }
+    }
+}

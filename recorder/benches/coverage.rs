@@ -45,6 +45,7 @@ fn ours(engine: &str, sources: Vec<Input>, seeds: &[u64], truth: bool) -> (usize
         },
         csmith_cache: Some(csmith::cache_dir()),
         prelude: true,
+        python_start: morphtrace_recorder::debugger::PythonStart::default(),
         shard: None,
     };
     let specs = vec![EngineSpec::parse(engine).unwrap()];

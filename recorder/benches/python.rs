@@ -1,7 +1,8 @@
 //! Python sessions' speed (issue 70): sessions per second of debugpy alone, pdb alone and debugpy
-//! against pdb, each with debugpy's warm start (`--python-start warm`, the default: programs
+//! against pdb, and of coverage.py's two cores (Cod's sessions: each program and its variants
+//! under the C and the Python tracer, and the counted copy), each with the warm start (`--python-start warm`, the default: programs
 //! forked from a server that has imported debugpy) beside the cold start (debugpy's launcher, as
-//! an IDE launches a program) measured in the same run on the same programs and seeds, with the
+//! an IDE launches a program; coverage.py: `python -m coverage` per run) measured in the same run on the same programs and seeds, with the
 //! CPU seconds per session (the recorder and every process below it, from /proc).
 //!
 //! Programs: modules of the machine's own CPython standard library run as scripts (`MODULES`,
@@ -13,6 +14,7 @@
 mod common;
 
 use morphtrace_recorder::campaign;
+use morphtrace_recorder::cod;
 use morphtrace_recorder::corpus::{self, Loaded};
 use morphtrace_recorder::dbdb;
 use morphtrace_recorder::debugger::engines::EngineSpec;
@@ -97,6 +99,53 @@ fn measure(engines: &[&str], seeds: &str, jobs: usize, start: PythonStart) -> Me
     Measured { summary, cpu, wall }
 }
 
+/// Cod's sessions on coverage.py's C and Python tracers (P and two variants each, the counted
+/// copy, two workers), warm or cold.
+fn measure_coverage(seeds: &str, jobs: usize, start: PythonStart) -> Measured {
+    let dir = tempfile::tempdir().unwrap();
+    let sources = programs(dir.path())
+        .into_iter()
+        .map(|l| cod::Input::Loaded(Box::new(l.program), l.rejected))
+        .collect();
+    let opts = cod::Options {
+        variants: 2,
+        run_timeout: std::time::Duration::from_secs(10),
+        truth: true,
+        jobs,
+        progress: false,
+        resume: false,
+        writer: morphtrace_schema::WriterOptions {
+            fsync: morphtrace_schema::archive::FsyncPolicy::Never,
+            ..Default::default()
+        },
+        csmith_cache: None,
+        prelude: true,
+        shard: None,
+        python_start: start,
+    };
+    let specs = ["coverage.py", "coverage.py+pytrace"].map(|e| EngineSpec::parse(e).unwrap());
+    let meter = common::CpuMeter::start();
+    let s = cod::run(
+        &specs,
+        sources,
+        &parse_seeds(seeds).unwrap(),
+        morphtrace_schema::CampaignConfig::default(),
+        &opts,
+        &dir.path().join("c.mtrace"),
+    )
+    .unwrap();
+    let (cpu, wall) = meter.stop();
+    Measured {
+        summary: campaign::Summary {
+            tally: s.tally,
+            elapsed: s.elapsed,
+            ..Default::default()
+        },
+        cpu,
+        wall,
+    }
+}
+
 /// `1.23/s (32 of 32 sessions; undecided: …), 0.81 s CPU/session`: the rate counts complete
 /// (random) or judged (differential) sessions only; the rest are shown by reason.
 fn cell(m: &Measured) -> String {
@@ -130,7 +179,7 @@ fn main() {
         knobs.jobs
     );
     println!();
-    println!("| campaign | warm start | cold start (debugpy's launcher) | speed-up | goal |");
+    println!("| campaign | warm start | cold start (debugpy's launcher; python -m coverage) | speed-up | goal |");
     println!("|---|---|---|---|---|");
     for (label, engines, goal) in [
         ("random, debugpy", &["debugpy"][..], "≥ 5× its cold start"),
@@ -140,12 +189,26 @@ fn main() {
             &["debugpy", "pdb"][..],
             "≥ 1 run/s",
         ),
+        (
+            "coverage, coverage.py ctrace and pytrace (Cod)",
+            &[][..],
+            "faster than its cold start",
+        ),
     ] {
         if !knobs.wants(label) {
             continue;
         }
-        let warm = measure(engines, &knobs.seeds, knobs.jobs, PythonStart::Warm);
-        let cold = measure(engines, &knobs.seeds, knobs.jobs, PythonStart::Cold);
+        let (warm, cold) = if engines.is_empty() {
+            (
+                measure_coverage(&knobs.seeds, knobs.jobs, PythonStart::Warm),
+                measure_coverage(&knobs.seeds, knobs.jobs, PythonStart::Cold),
+            )
+        } else {
+            (
+                measure(engines, &knobs.seeds, knobs.jobs, PythonStart::Warm),
+                measure(engines, &knobs.seeds, knobs.jobs, PythonStart::Cold),
+            )
+        };
         let rate = |m: &Measured| m.summary.tally.rate(m.summary.elapsed);
         println!(
             "| {label} | {} | {} | {:.2}× | {goal} |",

@@ -9,6 +9,7 @@ pub mod c_syntax;
 pub mod csmith;
 pub mod js_syntax;
 pub mod process;
+pub mod py_forkserver;
 pub mod py_syntax;
 pub mod python;
 pub mod v8;
@@ -186,6 +187,8 @@ pub struct Options {
     pub prelude: bool,
     /// Record only this part of the tasks.
     pub shard: Option<morphtrace_schema::Shard>,
+    /// How runs under coverage.py start (`--python-start`; `cod::py_forkserver`).
+    pub python_start: crate::debugger::PythonStart,
 }
 
 /// One profiler of the campaign.
@@ -200,6 +203,7 @@ enum Profiler {
 fn describe(
     specs: &[EngineSpec],
     prelude: bool,
+    start: crate::debugger::PythonStart,
 ) -> Result<(Vec<Profiler>, Vec<EngineDescriptor>), CoverageError> {
     let mut profilers = Vec::new();
     let mut descriptors = Vec::new();
@@ -267,7 +271,7 @@ fn describe(
                         CoverageError::Usage(format!("coverage.py+{v}: no such core"))
                     })?,
                 };
-                let (p, d) = python::CoveragePy::start(&s.executable, core)?;
+                let (p, d) = python::CoveragePy::start(&s.executable, core, start)?;
                 let mut d = d;
                 d.details
                     .push(crate::debugger::determinism::detail(prelude));
@@ -469,7 +473,7 @@ pub fn run(
     opts: &Options,
     out: &Path,
 ) -> Result<Summary, CoverageError> {
-    let (profilers, descriptors) = describe(specs, opts.prelude)?;
+    let (profilers, descriptors) = describe(specs, opts.prelude, opts.python_start)?;
     let mut config = config;
     config
         .params
@@ -676,7 +680,7 @@ pub fn findings(
     seed: u64,
     opts: &Options,
 ) -> Result<(Session, Vec<Found>), CoverageError> {
-    let (profilers, descriptors) = describe(specs, opts.prelude)?;
+    let (profilers, descriptors) = describe(specs, opts.prelude, opts.python_start)?;
     let mut w = Worker {
         dir: tempfile::Builder::new()
             .prefix("morphtrace-coverage-")

@@ -30,7 +30,7 @@ impl Finished {
 }
 
 /// Output beyond this is dropped (a program that prints forever is cut, not buffered).
-const OUTPUT_LIMIT: u64 = 4 << 20;
+pub(crate) const OUTPUT_LIMIT: u64 = 4 << 20;
 
 /// Limits for untrusted programs (not for the tools): CPU seconds, file size, address space.
 #[derive(Debug, Clone, Copy)]

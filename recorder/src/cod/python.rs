@@ -1,16 +1,21 @@
 //! coverage.py on the machine's CPython: one engine per core it has there (its C tracer, its
 //! Python tracer and, on Python 3.12+, `sys.monitoring`), run as users run it (`coverage run
 //! --branch`, then `coverage json`), and the ground truth of a counted copy of the program
-//! (`python-count.py`).
+//! (`python-count.py`). Runs under coverage.py start warm by default (`py_forkserver`: forked
+//! from an interpreter that has imported coverage.py), or cold (`--python-start cold`: a new
+//! interpreter per run); the counted copy always starts cold.
 
-use super::process::{self, Limits};
+use super::process::{self, Finished, Limits};
+use super::py_forkserver::{self, ForkServers};
 use super::CoverageError;
 use crate::debugger::engines::python::minor_version;
 pub use crate::debugger::engines::python::newer_pythons;
+use crate::debugger::PythonStart;
 use morphtrace_schema::lines::{Breaks, LineIndex};
 use morphtrace_schema::{BranchCount, EngineDescriptor, EngineKind, ProgramRun, Protocol};
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
@@ -20,6 +25,8 @@ use std::time::Duration;
 pub const CORE: &str = "core";
 /// The descriptor detail saying what a run measures (`CoveragePy::run_detail`).
 pub const RUN: &str = "run";
+/// The descriptor detail saying how runs start (`warm …` or `cold …`).
+pub const START: &str = "start";
 
 /// Whether coverage.py's `sysmon` core measures branches on this interpreter (`CPython 3.14.0`):
 /// from Python 3.14, whose `sys.monitoring` has `BRANCH_LEFT`/`BRANCH_RIGHT` (coverage.py's
@@ -109,6 +116,8 @@ pub struct CoveragePy {
     /// The engines' sitecustomize (death with the recorder, the determinism prelude) and the
     /// counting harness; removed with the last clone.
     site: Arc<tempfile::TempDir>,
+    /// The fork servers runs start from (`None`: each run starts cold).
+    warm: Option<Arc<ForkServers>>,
 }
 
 /// What one run under coverage.py gave.
@@ -153,10 +162,10 @@ fn limits(timeout: Duration) -> Limits {
 
 const TOOL_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Runs the program's process under the limits; killed by the memory bound or the time limit
+/// How the program's run under its limits ended; killed by the memory bound or the time limit
 /// is the error.
-fn untrusted(cmd: &mut Command, timeout: Duration) -> Result<process::Finished, CoverageError> {
-    let f = process::run(cmd, timeout, Some(limits(timeout)))?;
+fn untrusted(f: std::io::Result<Finished>, timeout: Duration) -> Result<Finished, CoverageError> {
+    let f = f?;
     if let Some(reason) = f.memory {
         return Err(CoverageError::Memory(reason));
     }
@@ -172,6 +181,7 @@ impl CoveragePy {
     pub fn start(
         python: &Path,
         core: Core,
+        start: PythonStart,
     ) -> Result<(CoveragePy, EngineDescriptor), CoverageError> {
         let tools = tools_coverage();
         if !tools.join("coverage").is_dir() {
@@ -209,7 +219,7 @@ impl CoveragePy {
                 probe.stdout
             )));
         };
-        let me = CoveragePy {
+        let mut me = CoveragePy {
             python: Some(PathBuf::from(exe))
                 .filter(|p| p.is_file())
                 .unwrap_or_else(|| python.to_path_buf()),
@@ -217,7 +227,15 @@ impl CoveragePy {
             version: version.to_string(),
             branch: core != Core::SysMon || measures_branches_by_sysmon(interpreter),
             site: Arc::new(site),
+            warm: None,
         };
+        if start == PythonStart::Warm {
+            me.warm = Some(Arc::new(ForkServers::new(
+                &me.python,
+                me.shared_env(),
+                me.site.path(),
+            )?));
+        }
         // The core that runs, on a program of two branches.
         let dir = tempfile::Builder::new()
             .prefix("morphtrace-coveragepy-check-")
@@ -259,6 +277,7 @@ impl CoveragePy {
                 (CORE.into(), format!("{} ({})", core.as_str(), core.ran())),
                 ("coverage".into(), tools.display().to_string()),
                 (RUN.into(), me.run_detail()),
+                (START.into(), me.start_detail()),
             ],
         };
         Ok((me, d))
@@ -275,26 +294,71 @@ impl CoveragePy {
         }
     }
 
+    /// The descriptor's `start` detail.
+    fn start_detail(&self) -> String {
+        if self.warm.is_some() {
+            "warm (forked from an interpreter that has imported coverage.py; the counted copy cold)"
+                .into()
+        } else {
+            "cold (a new interpreter per run)".into()
+        }
+    }
+
+    /// The environment of every process (set alone: the recorder's own is not passed on).
+    fn shared_env(&self) -> Vec<(OsString, OsString)> {
+        let path = format!(
+            "{}:{}",
+            self.site.path().display(),
+            tools_coverage().display()
+        );
+        [
+            ("PYTHONPATH", path.as_str()),
+            ("PYTHONHASHSEED", "0"),
+            ("PYTHONDONTWRITEBYTECODE", "1"),
+            ("PYTHONIOENCODING", "utf-8"),
+            ("LC_ALL", "C.UTF-8"),
+        ]
+        .into_iter()
+        .map(|(k, v)| (k.into(), v.into()))
+        .collect()
+    }
+
     fn command(&self, dir: &Path, prelude: Option<&Path>) -> Command {
         let mut cmd = Command::new(&self.python);
-        cmd.current_dir(dir)
-            .env_clear()
-            .env(
-                "PYTHONPATH",
-                format!(
-                    "{}:{}",
-                    self.site.path().display(),
-                    tools_coverage().display()
-                ),
-            )
-            .env("PYTHONHASHSEED", "0")
-            .env("PYTHONDONTWRITEBYTECODE", "1")
-            .env("PYTHONIOENCODING", "utf-8")
-            .env("LC_ALL", "C.UTF-8");
+        cmd.current_dir(dir).env_clear().envs(self.shared_env());
         if let Some(p) = prelude {
             cmd.env("MORPHTRACE_PRELUDE", p);
         }
         cmd
+    }
+
+    /// `python -m coverage ARGS` in `dir`, with `env` added, warm or cold: how it ended.
+    fn coverage(
+        &self,
+        dir: &Path,
+        prelude: Option<&Path>,
+        env: Vec<(&str, String)>,
+        args: Vec<String>,
+        timeout: Duration,
+        limits: Option<Limits>,
+    ) -> std::io::Result<Finished> {
+        match &self.warm {
+            Some(servers) => servers.run(
+                &py_forkserver::Request {
+                    argv: args,
+                    cwd: dir,
+                    env,
+                    limits,
+                    prelude,
+                },
+                timeout,
+            ),
+            None => {
+                let mut cmd = self.command(dir, prelude);
+                cmd.envs(env).args(["-m", "coverage"]).args(args);
+                process::run(&mut cmd, timeout, limits)
+            }
+        }
     }
 
     /// Runs `text` as `dir/run/prog.py` under coverage.py (fresh data, in `dir/tool`) and reads
@@ -316,15 +380,27 @@ impl CoveragePy {
         std::fs::write(&rc, "")?;
         let data = tool.join("coverage.data");
         let debug = tool.join("coverage.debug");
-        let mut cmd = self.command(&run_dir, prelude.then_some(prog.as_path()));
-        cmd.env("COVERAGE_CORE", self.core.as_str())
-            .env("COVERAGE_DEBUG_FILE", &debug)
-            .args(["-m", "coverage", "run", "--debug=sys"])
-            .args(self.branch.then_some("--branch"))
-            .arg(format!("--rcfile={}", rc.display()))
-            .arg(format!("--data-file={}", data.display()))
-            .arg(&prog);
-        let f = untrusted(&mut cmd, timeout)?;
+        let mut args = vec!["run".to_string(), "--debug=sys".into()];
+        args.extend(self.branch.then(|| "--branch".to_string()));
+        args.extend([
+            format!("--rcfile={}", rc.display()),
+            format!("--data-file={}", data.display()),
+            prog.display().to_string(),
+        ]);
+        let f = untrusted(
+            self.coverage(
+                &run_dir,
+                prelude.then_some(prog.as_path()),
+                vec![
+                    ("COVERAGE_CORE", self.core.as_str().into()),
+                    ("COVERAGE_DEBUG_FILE", debug.display().to_string()),
+                ],
+                args,
+                timeout,
+                Some(limits(timeout)),
+            ),
+            timeout,
+        )?;
         let ran = std::fs::read_to_string(&debug).unwrap_or_default();
         let core = ran
             .lines()
@@ -365,14 +441,21 @@ impl CoveragePy {
             });
         }
         let json = tool.join("coverage.json");
-        let mut report = self.command(&tool, None);
-        report
-            .args(["-m", "coverage", "json", "-q"])
-            .arg(format!("--rcfile={}", rc.display()))
-            .arg(format!("--data-file={}", data.display()))
-            .arg("-o")
-            .arg(&json);
-        let r = process::run(&mut report, TOOL_TIMEOUT, None)?;
+        let r = self.coverage(
+            &tool,
+            None,
+            Vec::new(),
+            vec![
+                "json".into(),
+                "-q".into(),
+                format!("--rcfile={}", rc.display()),
+                format!("--data-file={}", data.display()),
+                "-o".into(),
+                json.display().to_string(),
+            ],
+            TOOL_TIMEOUT,
+            None,
+        )?;
         if !r.ok() {
             // What the program did to the interpreter it shares with coverage.py (it may break
             // a built-in the saving uses): the program's doing, or coverage.py's, never ours.
@@ -415,7 +498,10 @@ impl CoveragePy {
         cmd.env("MORPHTRACE_COUNTS", &counts)
             .arg(self.site.path().join("morphtrace_count.py"))
             .arg(&prog);
-        let f = untrusted(&mut cmd, timeout)?;
+        let f = untrusted(
+            process::run(&mut cmd, timeout, Some(limits(timeout))),
+            timeout,
+        )?;
         let run = ProgramRun {
             stdout: f.stdout,
             exit_code: f.code,

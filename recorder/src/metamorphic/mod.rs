@@ -1688,7 +1688,11 @@ fn python_dead_code(
     use crate::cod::{py_syntax::PySyntax, python, variant};
     if ctx.py_coverage.is_none() {
         let python3 = crate::debugger::engines::which("python3")?;
-        match python::CoveragePy::start(&python3, python::Core::CTrace) {
+        match python::CoveragePy::start(
+            &python3,
+            python::Core::CTrace,
+            crate::debugger::PythonStart::default(),
+        ) {
             Ok((c, _)) => *ctx.py_coverage = Some(c),
             Err(e) => {
                 tracing::warn!("no coverage for remove-dead-code: {e}");

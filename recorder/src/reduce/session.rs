@@ -375,6 +375,7 @@ pub fn check_options(variants: usize, run_timeout: Duration, prelude: bool) -> c
         writer: morphtrace_schema::WriterOptions::default(),
         csmith_cache: None,
         prelude,
+        python_start: crate::debugger::PythonStart::default(),
         shard: None,
     }
 }

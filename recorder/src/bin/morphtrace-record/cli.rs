@@ -409,12 +409,14 @@ pub(crate) struct EngineArgs {
     /// which was done.
     #[arg(long)]
     pub(crate) no_prelude: bool,
-    /// How debugpy starts each program. `warm`: forked from one interpreter per engine that
-    /// has imported debugpy, attached to the session's adapter, and run as debugpy's launcher
-    /// runs it (same argv, sys.path, __main__, environment; paused at its first statement): a
-    /// few milliseconds instead of about a second. `cold`: through debugpy's launcher, two
-    /// interpreters per session, as an IDE launches a program (the baseline; docs/recording.md
-    /// says what a program could tell apart). The archive's engine details say which.
+    /// How debugpy and coverage.py start each program. `warm`: forked from an interpreter that
+    /// has imported the tool (debugpy: attached to the session's adapter and run as debugpy's
+    /// launcher runs it, paused at its first statement; coverage.py: run as `python -m
+    /// coverage run` runs it), with the same argv, sys.path, __main__ and environment: a few
+    /// milliseconds instead of an interpreter's start-up. `cold`: a new interpreter per run
+    /// (debugpy through its launcher, as an IDE launches a program): the baseline;
+    /// docs/recording.md says what a program could tell apart. The archive's engine details
+    /// say which.
     #[arg(long, value_enum, default_value = "warm")]
     pub(crate) python_start: PythonStartArg,
     /// Compare columns as well as lines (differential).
@@ -705,7 +707,7 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ),
         (
             "python_start",
-            &[Random, Differential, Metamorphic, Truth, Steps],
+            &[Random, Differential, Metamorphic, Coverage, Truth, Steps],
         ),
         (
             "no_prelude",
@@ -755,12 +757,18 @@ pub(crate) fn capture(a: &EngineArgs) -> Result<CaptureOptions> {
         breakpoint_policy: a.firefox_breakpoints,
         restart_every: a.restart_every,
         prelude: !a.no_prelude,
-        python_start: match a.python_start {
-            PythonStartArg::Warm => PythonStart::Warm,
-            PythonStartArg::Cold => PythonStart::Cold,
-        },
+        python_start: a.python_start.into(),
         ..CaptureOptions::default()
     })
+}
+
+impl From<PythonStartArg> for PythonStart {
+    fn from(a: PythonStartArg) -> PythonStart {
+        match a {
+            PythonStartArg::Warm => PythonStart::Warm,
+            PythonStartArg::Cold => PythonStart::Cold,
+        }
+    }
 }
 
 /// `--python-start`'s values (`morphtrace_recorder::debugger::PythonStart`).

@@ -83,10 +83,11 @@ pub(crate) async fn engines(a: EnginesArgs) -> Result<ExitCode> {
     );
     // coverage.py: each core, checked by running a program under it.
     use morphtrace_recorder::cod::python::{Core, CoveragePy};
+    use morphtrace_recorder::debugger::PythonStart;
     if let Some(python) = morphtrace_recorder::debugger::engines::which("python3") {
         for core in [Core::CTrace, Core::PyTrace, Core::SysMon] {
             let name = format!("coverage.py+{}", core.as_str());
-            match CoveragePy::start(&python, core) {
+            match CoveragePy::start(&python, core, PythonStart::Cold) {
                 Ok((_, d)) => println!(
                     "{:<28} {:<10} {} {}",
                     d.label(),
@@ -101,7 +102,7 @@ pub(crate) async fn engines(a: EnginesArgs) -> Result<ExitCode> {
     // sys.monitoring on the newer interpreters of this machine (`coverage.py+sysmon=PATH`).
     for python in morphtrace_recorder::cod::python::newer_pythons() {
         let name = format!("coverage.py+sysmon={}", python.display());
-        match CoveragePy::start(&python, Core::SysMon) {
+        match CoveragePy::start(&python, Core::SysMon, PythonStart::Cold) {
             Ok((p, d)) => println!(
                 "{name:<28} {:<10} {}{}",
                 "tool",

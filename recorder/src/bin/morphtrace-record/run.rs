@@ -101,6 +101,7 @@ pub(crate) async fn coverage(r: RunArgs, command_line: Vec<String>) -> Result<Ex
         writer: WriterOptions::default(),
         csmith_cache: Some(cod::csmith::cache_dir()),
         prelude: !r.common.no_prelude,
+        python_start: r.common.python_start.into(),
     };
     if out.exists() && !opts.resume {
         bail!("{} exists (use --resume to continue it)", out.display());

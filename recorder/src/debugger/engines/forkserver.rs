@@ -20,8 +20,12 @@ use tokio::process::{Child, ChildStdin, Command};
 use tokio::sync::{mpsc, Mutex as AsyncMutex, Notify};
 use tokio::task::JoinHandle;
 
-/// The server's script, written beside the engine's sitecustomize.
-pub const SCRIPT: &str = include_str!("python-forkserver.py");
+/// The server's script, written beside the engine's sitecustomize: the fork loop both Python
+/// fork servers share, then its own part.
+pub const SCRIPT: &str = concat!(
+    include_str!("python-forkloop.py"),
+    include_str!("python-forkserver.py")
+);
 pub const SCRIPT_NAME: &str = "morphtrace_forkserver.py";
 
 /// Exit statuses the server reported, by pid (as `subprocess`'s returncode: negative for a

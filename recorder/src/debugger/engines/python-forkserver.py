@@ -19,12 +19,14 @@
 import os
 import sys
 
+# (`_fork_loop` comes before this script: python-forkloop.py.)
+
 
 def _serve(adapters):
     """Forks a child per request. Returns, in the child only, what runs its program."""
-    import json
-    import select
-    import signal
+    import json  # noqa: F401 - the fork loop's, imported before debugpy as it always was
+    import select  # noqa: F401
+    import signal  # noqa: F401
 
     import debugpy
 
@@ -36,65 +38,18 @@ def _serve(adapters):
 
     statuses = os.environ.get("MORPHTRACE_STATUS_DIR")
     os.write(1, b"ready\n")
-    wake_r, wake_w = os.pipe()
-    os.set_blocking(wake_r, False)
-    os.set_blocking(wake_w, False)
-    # A child's end wakes the select below; nothing else is done in the handler.
-    signal.signal(signal.SIGCHLD, lambda *_: None)
-    signal.set_wakeup_fd(wake_w)
 
-    def say(line):
-        data = (line + "\n").encode()
-        while data:
-            data = data[os.write(1, data):]
-
-    def reap():
-        while True:
+    def reaped(pid, code):
+        if statuses:
             try:
-                pid, status = os.waitpid(-1, os.WNOHANG)
-            except ChildProcessError:
-                return
-            if pid == 0:
-                return
-            code = os.waitstatus_to_exitcode(status)
-            if statuses:
-                try:
-                    with open(os.path.join(statuses, "%d.status" % pid), "w") as f:
-                        f.write(str(code))
-                except OSError:
-                    pass
-            say("exited %d %d" % (pid, code))
-
-    pending = b""
-    while True:
-        ready, _, _ = select.select([0, wake_r], [], [])
-        if wake_r in ready:
-            try:
-                while os.read(wake_r, 512):
-                    pass
-            except BlockingIOError:
+                with open(os.path.join(statuses, "%d.status" % pid), "w") as f:
+                    f.write(str(code))
+            except OSError:
                 pass
-            reap()
-        if 0 not in ready:
-            continue
-        chunk = os.read(0, 65536)
-        if not chunk:
-            # The recorder went: the children die with this process (their parent-death signal).
-            os._exit(0)
-        pending += chunk
-        while b"\n" in pending:
-            line, pending = pending.split(b"\n", 1)
-            request = json.loads(line)
-            pid = os.fork()
-            if pid == 0:
-                signal.set_wakeup_fd(-1)
-                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                os.close(wake_r)
-                os.close(wake_w)
-                if adapters:
-                    return lambda: _adapt(request, adapter)
-                return lambda: _run(request, debugpy)
-            say("forked %d" % pid)
+
+    if adapters:
+        return _fork_loop(lambda request: lambda: _adapt(request, adapter), reaped)
+    return _fork_loop(lambda request: lambda: _run(request, debugpy), reaped)
 
 
 def _adapt(request, adapter):
