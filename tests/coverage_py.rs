@@ -2,6 +2,8 @@
 //! cores on a program whose every line and arc is known, Cod's `pass` variants, the ground truth
 //! of counters, and a core with a planted fault that C2V, Cod and the truth each catch.
 
+mod common;
+
 use morphtrace_schema::cod::{self, InconsistencyKind, Relation, Unit};
 use morphtrace_schema::{ArchiveHeader, ArchiveReader, Session, SessionOutcome};
 use std::path::{Path, PathBuf};
@@ -575,21 +577,15 @@ fn coverage_py_runs_a_program_warm_as_it_runs_it_cold() {
     let mut seen = Vec::new();
     for start in ["warm", "cold"] {
         let out = dir.path().join(format!("{start}.mtrace"));
-        let o = Command::new(RECORD)
-            .args(["run", "--strategy", "coverage", "--run-timeout", "3"])
-            .args(["--variants", "2", "--seeds", "1", "--jobs", "2"])
-            .args(["--engine", "coverage.py", "--engine", "coverage.py+pytrace"])
-            .args(["--python-start", start, "--corpus"])
-            .arg(&programs)
-            .arg("--out")
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
+        common::succeeded(
+            Command::new(RECORD)
+                .args(["run", "--strategy", "coverage", "--run-timeout", "3"])
+                .args(["--variants", "2", "--seeds", "1", "--jobs", "2"])
+                .args(["--engine", "coverage.py", "--engine", "coverage.py+pytrace"])
+                .args(["--python-start", start, "--corpus"])
+                .arg(&programs)
+                .arg("--out")
+                .arg(&out),
         );
         let r = ArchiveReader::open(&out).unwrap();
         let starts: Vec<String> = r

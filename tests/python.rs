@@ -8,8 +8,8 @@ use morphtrace_recorder::debugger::{CaptureOptions, Debugger, Engine};
 use morphtrace_recorder::task::{Plan, RandomParams};
 use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::{
-    Action, BreakpointId, EngineRef, EventKind, ExceptionPause, Key, Location, ObjectKind, Output,
-    PauseReason, PauseState, ProgramOutcome, Value,
+    Action, BreakpointId, DivergenceKind, EngineRef, EventKind, ExceptionPause, Key, Location,
+    ObjectKind, Output, PauseReason, PauseState, ProgramOutcome, Value,
 };
 use std::time::Duration;
 
@@ -2516,4 +2516,90 @@ async fn the_debugger_against_itself_catches_planted_faults_on_debugpy_and_pdb_a
         }
         e.shutdown().await;
     }
+}
+
+/// Lines where debugpy and pdb place a breakpoint differently by design (blank and comment
+/// lines, a docstring's inside, `else:`, a multi-line literal's lines) between lines with code.
+const PLACEMENTS_APART: &str = "def f(x):
+    \"\"\"A docstring
+    over three lines.
+    \"\"\"
+    # a comment
+
+    if x > 1:
+        y = [
+            x,
+            x + 1,
+        ]
+    else:
+        y = [x]
+    return len(y)
+
+
+total = 0
+for i in range(6):
+    # another comment
+    total += f(i)
+print(total)
+";
+
+/// `--breakpoint-lines placeable` (issue 70, Deliver 3): the breakpoints a differential sets
+/// before the start go only on lines where debugpy and pdb each say one goes on that very
+/// line, so no placement apart is tried; `any` (DBDB's draw) tries them, and triage excuses
+/// them, on the same programs and seeds. The header says which was asked.
+#[test]
+fn breakpoints_go_only_where_both_debuggers_place_them_when_asked() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = dir.path().join("apart.py");
+    std::fs::write(&prog, PLACEMENTS_APART).unwrap();
+    // Lines (0-based) where a breakpoint stays on its line in both: a statement starts there
+    // (the interpreter's line table: also the lines inside the list display) and pdb's checkline
+    // accepts it.
+    let placeable: Vec<u32> = vec![0, 6, 7, 8, 9, 12, 13, 16, 17, 19, 20];
+    let mut placements_apart = Vec::new();
+    for lines in ["placeable", "any"] {
+        let out = dir.path().join(format!("{lines}.mtrace"));
+        common::succeeded(
+            std::process::Command::new(env!("CARGO_BIN_EXE_morphtrace-record"))
+                .args(["run", "--strategy", "differential", "--engine", "debugpy"])
+                .args(["--engine", "pdb", "--seeds", "1..6", "--bp-per-line", "0.5"])
+                .args(["--breakpoint-lines", lines, "--corpus"])
+                .arg(&prog)
+                .arg("--out")
+                .arg(&out),
+        );
+        let r = morphtrace_schema::ArchiveReader::open(&out).unwrap();
+        let asked = r
+            .header()
+            .campaign
+            .params
+            .iter()
+            .any(|(k, v)| k == "random.breakpoint_lines" && v == "placeable");
+        assert_eq!(asked, lines == "placeable");
+        let sessions: Vec<morphtrace_schema::Session> = r.sessions().map(|s| s.unwrap()).collect();
+        assert_eq!(sessions.len(), 6);
+        let mut set = 0;
+        let mut apart = 0;
+        for s in &sessions {
+            for a in s.traces[0].actions() {
+                if let (Action::SetBreakpoint { line, .. }, true) = (a, lines == "placeable") {
+                    assert!(placeable.contains(line), "a breakpoint on line {line}");
+                }
+                set += usize::from(matches!(a, Action::SetBreakpoint { .. }));
+            }
+            apart += s
+                .divergences
+                .iter()
+                .chain(&s.divergence)
+                .filter(|d| d.kind == DivergenceKind::BreakpointLocation)
+                .count();
+        }
+        assert!(set >= 6, "{set} breakpoints set");
+        placements_apart.push(apart);
+    }
+    assert_eq!(
+        placements_apart[0], 0,
+        "placeable lines: no placement apart"
+    );
+    assert!(placements_apart[1] > 0, "any line: placements apart tried");
 }

@@ -75,7 +75,22 @@ struct Measured {
     wall: f64,
 }
 
-fn measure(engines: &[&str], seeds: &str, jobs: usize, start: PythonStart) -> Measured {
+/// How a differential goes on: DBDB's lockstep (stops at the first divergence), or the CLI's
+/// (goes on past what the repository's triage.toml excuses), with breakpoints on any line or
+/// on placeable ones only (`--breakpoint-lines`).
+#[derive(Clone, Copy)]
+enum Lockstep {
+    First,
+    Triaged { placeable: bool },
+}
+
+fn measure(
+    engines: &[&str],
+    seeds: &str,
+    jobs: usize,
+    start: PythonStart,
+    lockstep: Lockstep,
+) -> Measured {
     let dir = tempfile::tempdir().unwrap();
     let programs = programs(dir.path());
     let specs: Vec<EngineSpec> = engines
@@ -84,15 +99,19 @@ fn measure(engines: &[&str], seeds: &str, jobs: usize, start: PythonStart) -> Me
         .collect();
     let seeds = parse_seeds(seeds).unwrap();
     let differential = engines.len() > 1;
-    let tasks = dbdb::generation_tasks(
-        &specs,
-        &programs,
-        &seeds,
-        differential,
-        &RandomParams::default(),
-    );
+    let params = RandomParams {
+        placeable_lines: matches!(lockstep, Lockstep::Triaged { placeable: true }),
+        ..RandomParams::default()
+    };
+    let tasks = dbdb::generation_tasks(&specs, &programs, &seeds, differential, &params);
     let mut c = common::campaign(specs, programs, tasks, jobs, 2, dir.path());
     c.capture.python_start = start;
+    if let Lockstep::Triaged { .. } = lockstep {
+        let toml = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml");
+        c.triage = Some(std::sync::Arc::new(
+            morphtrace_schema::triage::find(Some(&toml)).unwrap(),
+        ));
+    }
     let meter = common::CpuMeter::start();
     let summary = campaign::run(c).unwrap();
     let (cpu, wall) = meter.stop();
@@ -181,17 +200,44 @@ fn main() {
     println!();
     println!("| campaign | warm start | cold start (debugpy's launcher; python -m coverage) | speed-up | goal |");
     println!("|---|---|---|---|---|");
-    for (label, engines, goal) in [
-        ("random, debugpy", &["debugpy"][..], "≥ 5× its cold start"),
-        ("random, pdb (no warm start: control)", &["pdb"][..], "–"),
+    let first = Lockstep::First;
+    let triaged = Lockstep::Triaged { placeable: false };
+    let placeable = Lockstep::Triaged { placeable: true };
+    for (label, engines, lockstep, goal) in [
         (
-            "differential, debugpy vs pdb",
+            "random, debugpy",
+            &["debugpy"][..],
+            first,
+            "≥ 5× its cold start",
+        ),
+        (
+            "random, pdb (no warm start: control)",
+            &["pdb"][..],
+            first,
+            "–",
+        ),
+        (
+            "differential, debugpy vs pdb, to the first divergence (DBDB)",
             &["debugpy", "pdb"][..],
+            first,
+            "≥ 1 run/s",
+        ),
+        (
+            "differential, debugpy vs pdb, past what triage.toml excuses (the CLI's)",
+            &["debugpy", "pdb"][..],
+            triaged,
+            "≥ 1 run/s",
+        ),
+        (
+            "differential, debugpy vs pdb, triaged, --breakpoint-lines placeable",
+            &["debugpy", "pdb"][..],
+            placeable,
             "≥ 1 run/s",
         ),
         (
             "coverage, coverage.py ctrace and pytrace (Cod)",
             &[][..],
+            first,
             "faster than its cold start",
         ),
     ] {
@@ -205,8 +251,20 @@ fn main() {
             )
         } else {
             (
-                measure(engines, &knobs.seeds, knobs.jobs, PythonStart::Warm),
-                measure(engines, &knobs.seeds, knobs.jobs, PythonStart::Cold),
+                measure(
+                    engines,
+                    &knobs.seeds,
+                    knobs.jobs,
+                    PythonStart::Warm,
+                    lockstep,
+                ),
+                measure(
+                    engines,
+                    &knobs.seeds,
+                    knobs.jobs,
+                    PythonStart::Cold,
+                    lockstep,
+                ),
             )
         };
         let rate = |m: &Measured| m.summary.tally.rate(m.summary.elapsed);

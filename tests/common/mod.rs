@@ -92,3 +92,16 @@ pub async fn lockstep_under(
     .unwrap();
     rec
 }
+
+/// Runs `cmd` to its end; its output, once it has succeeded (else both streams in the panic).
+#[allow(dead_code)] // each test crate compiles this module; not all of them run the binaries
+pub fn succeeded(cmd: &mut std::process::Command) -> std::process::Output {
+    let o = cmd.output().unwrap();
+    assert!(
+        o.status.success(),
+        "{cmd:?}: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o
+}

@@ -445,6 +445,26 @@ impl Lockstep<'_> {
         Ok(facts)
     }
 
+    /// The lines (0-based, below `lines`) where every debugger says a breakpoint goes on that
+    /// very line, in order; `None` when one cannot say (then any line is drawn).
+    async fn placeable_lines(&mut self, lines: u32) -> Result<Option<Vec<u32>>, DebuggerError> {
+        let mut common: Option<BTreeSet<u32>> = None;
+        for d in &mut self.debuggers {
+            let Some(positions) = d
+                .break_positions(Location::new(0, 0), Location::new(lines, 0))
+                .await?
+            else {
+                return Ok(None);
+            };
+            let own: BTreeSet<u32> = positions.iter().map(|l| l.line).collect();
+            common = Some(match common {
+                None => own,
+                Some(c) => c.intersection(&own).copied().collect(),
+            });
+        }
+        Ok(common.map(|c| c.into_iter().filter(|&l| l < lines).collect()))
+    }
+
     /// At pauses apart where a side paused on a conditional breakpoint: its condition evaluated
     /// on the paused frame, kept in the pause (in `outputs` and in the trace), so that the
     /// divergence can say whether it threw or does not hold there. Whether any was checked.
@@ -1427,10 +1447,19 @@ async fn random(
         .clamp(1.0, params.max_breakpoints.max(1) as f64) as usize;
     let mut bps: BTreeSet<u32> = BTreeSet::new();
     let mut attempts = 0;
+    let placeable = if params.placeable_lines {
+        ls.placeable_lines(lines).await?
+    } else {
+        None
+    };
     // Algorithm 1, lines 2-15: breakpoints at random lines, some removed again.
     while bps.len() < max_bps && attempts < 10 * max_bps + 10 {
         attempts += 1;
-        let line = rng.random_range(0..lines);
+        let line = match &placeable {
+            Some(p) if p.is_empty() => break,
+            Some(p) => p[rng.random_range(0..p.len())],
+            None => rng.random_range(0..lines),
+        };
         if bps.contains(&line) {
             continue;
         }

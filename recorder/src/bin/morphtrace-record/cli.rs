@@ -509,6 +509,15 @@ pub(crate) struct RunArgs {
     /// Probability of removing a breakpoint right after setting it (DBDB: 0.2).
     #[arg(long, default_value_t = 0.2)]
     pub(crate) remove_prob: f64,
+    /// Which lines the breakpoints set before the start go on. `any`: any line, as DBDB draws
+    /// them (a placement two debuggers make differently by design is set, judged by triage and
+    /// removed again). `placeable`: only lines where every debugger of the session says a
+    /// breakpoint goes on that very line (its own break positions, asked once per session:
+    /// pdb's checkline, the interpreter's line table for debugpy, the JavaScript engines'
+    /// possible breakpoints), so none of those placements is tried; faster on Python
+    /// (debugpy against pdb), and lines where placements differ go untested.
+    #[arg(long, value_enum, default_value = "any")]
+    pub(crate) breakpoint_lines: BreakpointLines,
     /// Control actions per session at most (DBDB: 20).
     #[arg(long, default_value_t = 20)]
     pub(crate) max_actions: u32,
@@ -661,6 +670,7 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
             &[Random, Differential, Metamorphic, Truth],
         ),
         ("remove_prob", &[Random, Differential, Metamorphic]),
+        ("breakpoint_lines", &[Random, Differential, Metamorphic]),
         ("max_actions", &[Random, Differential, Metamorphic]),
         ("max_pauses", &[Steps]),
         ("evaluate_weight", &[Random, Differential, Metamorphic]),
@@ -769,6 +779,13 @@ impl From<PythonStartArg> for PythonStart {
             PythonStartArg::Cold => PythonStart::Cold,
         }
     }
+}
+
+/// `--breakpoint-lines`'s values (`RandomParams::placeable_lines`).
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
+pub(crate) enum BreakpointLines {
+    Any,
+    Placeable,
 }
 
 /// `--python-start`'s values (`morphtrace_recorder::debugger::PythonStart`).

@@ -205,6 +205,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         continue_weight: r.continue_weight,
         restart_weight: r.restart_weight,
         sets_at_breakpoints: false,
+        placeable_lines: r.breakpoint_lines == crate::cli::BreakpointLines::Placeable,
         exceptions,
     };
     let name = match r.strategy {
