@@ -165,9 +165,13 @@ impl Spec {
             cmd.pre_exec(crate::child::die_with_parent_now);
         }
         let mut child = cmd.spawn()?;
-        let stdin = child.stdin.take().expect("piped");
-        let stdout = child.stdout.take().expect("piped");
-        let stderr = child.stderr.take().expect("piped");
+        let (Some(stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err(std::io::Error::other(
+                "coverage.py's fork server has no stdio",
+            ));
+        };
         let said = std::sync::Arc::new(Mutex::new(String::new()));
         let tail = said.clone();
         std::thread::spawn(move || {

@@ -147,20 +147,23 @@ impl Runtime {
     /// The adapters' fork server, started if it is not running.
     async fn adapter_forker(&self) -> Result<Forker, DebuggerError> {
         let mut server = self.adapters.lock().await;
-        if !server.as_mut().is_some_and(ForkServer::alive) {
-            let ready = self.call_timeout.max(Duration::from_secs(30));
-            *server = Some(
-                ForkServer::start(
-                    &self.python,
-                    self.site.path(),
-                    &self.adapter_env(),
-                    true,
-                    ready,
-                )
-                .await?,
-            );
+        if let Some(s) = server.as_mut() {
+            if s.alive() {
+                return Ok(s.forker.clone());
+            }
         }
-        Ok(server.as_ref().map(|s| s.forker.clone()).expect("started"))
+        let ready = self.call_timeout.max(Duration::from_secs(30));
+        let started = ForkServer::start(
+            &self.python,
+            self.site.path(),
+            &self.adapter_env(),
+            true,
+            ready,
+        )
+        .await?;
+        let forker = started.forker.clone();
+        *server = Some(started);
+        Ok(forker)
     }
 }
 
