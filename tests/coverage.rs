@@ -3,11 +3,11 @@
 //! instrumented ground truth; variants that compile and keep outputs; whole campaigns through
 //! the binary, with rejections.
 
+use morphtrace_judges::cod::{self, InconsistencyKind, Relation};
 use morphtrace_recorder::cod::c_profilers::{self, CProfiler, CTools};
 use morphtrace_recorder::cod::js_syntax::JsProgram;
 use morphtrace_recorder::cod::v8::V8Runner;
 use morphtrace_recorder::cod::{c_syntax::CSyntax, csmith, variant};
-use morphtrace_schema::cod::{self, InconsistencyKind, Relation};
 use morphtrace_schema::lines::Breaks;
 use morphtrace_schema::{ArchiveReader, FileCoverage, Session, SessionOutcome};
 use rand::SeedableRng;

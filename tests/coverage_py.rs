@@ -4,7 +4,7 @@
 
 mod common;
 
-use morphtrace_schema::cod::{self, InconsistencyKind, Relation, Unit};
+use morphtrace_judges::cod::{self, InconsistencyKind, Relation, Unit};
 use morphtrace_schema::{ArchiveHeader, ArchiveReader, Session, SessionOutcome};
 use std::path::{Path, PathBuf};
 use std::process::Command;

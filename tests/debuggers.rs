@@ -1,12 +1,12 @@
 //! Real Chromium, Node, Firefox and Bun (JavaScriptCore), driven through the recorder's adapters: the cookbook's facts.
 
+use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::dbdb::{self, Recording};
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::rdp::BreakpointPolicy;
 use morphtrace_recorder::debugger::{apply, CaptureOptions, Debugger, Engine};
 use morphtrace_recorder::task::Plan;
-use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::{
     Action, DivergenceKind, EngineRef, Key, Location, LocationSource, ObjectKind, Output,
     PauseReason, PauseState, ProgramOutcome, Value,
@@ -1066,8 +1066,8 @@ async fn three_engines() -> [Box<dyn Engine>; 3] {
     ]
 }
 
-fn repo_triage() -> morphtrace_schema::triage::Triage {
-    morphtrace_schema::triage::Triage::load(
+fn repo_triage() -> morphtrace_judges::triage::Triage {
+    morphtrace_judges::triage::Triage::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
     )
     .unwrap()
@@ -1260,7 +1260,7 @@ async fn v8_leaves_an_unreferenced_var_out_of_its_scopes() {
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline("scopes.js", "function f(n, unused) {\n  var t;\n  var w;\n  w = 2;\n  var s = n + w;\n  return s;\n}\nf(1);\n");
     let names = |p: &PauseState| -> Vec<String> {
-        let mut v: Vec<String> = morphtrace_schema::dbdb::visible_variables(p.top_scopes())
+        let mut v: Vec<String> = morphtrace_judges::dbdb::visible_variables(p.top_scopes())
             .keys()
             .map(|k| k.to_string())
             .collect();
@@ -2021,7 +2021,7 @@ async fn bun_pauses_on_exceptions_and_evaluates() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_evaluation_answered_wrong_is_an_evaluation_divergence() {
     let _g = SERIAL.lock().await;
-    let triage = morphtrace_schema::triage::Triage::default();
+    let triage = morphtrace_judges::triage::Triage::default();
     let (_dir, p) = inline(
         "eval.js",
         "function f(i) {\n  const angle = i * 3 + 1;\n  return angle;\n}\nvar r = f(41);\n",
@@ -2161,7 +2161,7 @@ async fn firefox_and_bun_conditional_breakpoints() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_ignored_condition_is_a_divergence() {
     let _g = SERIAL.lock().await;
-    let triage = morphtrace_schema::triage::Triage::default();
+    let triage = morphtrace_judges::triage::Triage::default();
     let (_dir, p) = inline(
         "cond.js",
         "let total = 0;\nfor (let i = 0; i < 5; i++) {\n  total += i;\n}\n",
@@ -2433,7 +2433,7 @@ async fn logpoints_on_every_engine() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_silent_or_pausing_logpoint_is_a_divergence() {
     let _g = SERIAL.lock().await;
-    let triage = morphtrace_schema::triage::Triage::default();
+    let triage = morphtrace_judges::triage::Triage::default();
     let (_dir, p) = inline(
         "log.js",
         "let total = 0;\nfor (let i = 0; i < 3; i++) {\n  total += i;\n}\ntotal += 1;\n",
@@ -2695,7 +2695,7 @@ async fn set_variable_and_continue(kind: &str) {
         assert_eq!(s.location.line, 7, "{kind}: {s:?}");
         assert_eq!(s.stack.len(), 1, "{kind}: left f");
         assert_eq!(s.reason.name(), "continue-to-location", "{kind}");
-        let r = morphtrace_schema::dbdb::visible_variables(s.top_scopes())
+        let r = morphtrace_judges::dbdb::visible_variables(s.top_scopes())
             .get("r")
             .map(|v| (*v).clone());
         assert_eq!(r, Some(Value::Number(101.0)), "{kind}: the set took");
@@ -2710,7 +2710,7 @@ async fn set_variable_and_continue(kind: &str) {
     // The breakpoint again, in the second call: `t` is the program's own again.
     let s = paused(d.control(&Action::Resume).await.unwrap());
     assert_eq!(s.location.line, 3, "{kind}");
-    let t = morphtrace_schema::dbdb::visible_variables(s.top_scopes())
+    let t = morphtrace_judges::dbdb::visible_variables(s.top_scopes())
         .get("t")
         .map(|v| (*v).clone());
     assert_eq!(t, Some(Value::Number(202.0)), "{kind}");
@@ -2784,7 +2784,7 @@ async fn restart_frame(kind: &str) {
         assert_eq!(s.location.line, 2, "{kind}: {s:?}");
         assert_eq!(s.reason.name(), "restart-frame", "{kind}");
         assert_eq!(s.stack.len(), 2, "{kind}");
-        let vars = morphtrace_schema::dbdb::visible_variables(s.top_scopes());
+        let vars = morphtrace_judges::dbdb::visible_variables(s.top_scopes());
         assert_eq!(
             vars.get("n").map(|v| (*v).clone()),
             Some(Value::Number(3.0)),
@@ -3617,7 +3617,7 @@ async fn firefox_skips_a_breakpoint_after_a_step_stopped_at_it() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefoxs_lost_breakpoint_hits_are_judged_only_in_their_shape() {
     use faults::{Fault, FaultyEngine};
-    use morphtrace_schema::remark::{self, Remark, Side};
+    use morphtrace_judges::remark::{self, Remark, Side};
     let _g = SERIAL.lock().await;
     let triage = repo_triage();
     let (_dir, p) = inline(
@@ -4054,7 +4054,7 @@ async fn v8_13_lists_no_scope_for_a_loop_heads_names_while_its_iterable_runs() {
                 7 => "z",
                 _ => "w",
             };
-            let value = morphtrace_schema::dbdb::visible_variables(s.top_scopes())
+            let value = morphtrace_judges::dbdb::visible_variables(s.top_scopes())
                 .get(name)
                 .map(|v| (*v).clone());
             seen.push((format!("{}", s.location), name.to_string(), value));
@@ -4261,7 +4261,7 @@ async fn v8_lists_a_case_blocks_names_while_the_switchs_discriminant_runs() {
         let mut seen = Vec::new();
         let mut out = d.control(&Action::Start).await.unwrap();
         while let Output::Paused(s) = &out {
-            let v = morphtrace_schema::dbdb::visible_variables(s.top_scopes())
+            let v = morphtrace_judges::dbdb::visible_variables(s.top_scopes())
                 .get("v")
                 .map(|v| (*v).clone());
             seen.push((format!("{}", s.location), v));
@@ -5112,7 +5112,7 @@ async fn error_messages_compare_where_the_program_wrote_them() {
         ],
     };
     let message_of = |d: &morphtrace_schema::Divergence| {
-        morphtrace_schema::remark::split(&d.detail)
+        morphtrace_judges::remark::split(&d.detail)
             .0
             .rsplit_once(" (message ")
             .map(|(_, m)| m.to_string())
@@ -5129,8 +5129,8 @@ async fn error_messages_compare_where_the_program_wrote_them() {
             .find(|d| d.detail.starts_with("built: "))
             .unwrap_or_else(|| panic!("{kind}: the engines word o.x's error apart: {rec:?}"));
         assert!(
-            morphtrace_schema::remark::of(&built.detail)
-                == vec![morphtrace_schema::remark::Remark::EngineWordedMessages]
+            morphtrace_judges::remark::of(&built.detail)
+                == vec![morphtrace_judges::remark::Remark::EngineWordedMessages]
                 && excused(&rec, built),
             "{kind}: {built:?}"
         );
@@ -5175,7 +5175,7 @@ async fn error_messages_compare_where_the_program_wrote_them() {
                 (
                     d.kind.clone(),
                     message_of(d).as_deref(),
-                    morphtrace_schema::remark::of(&d.detail),
+                    morphtrace_judges::remark::of(&d.detail),
                     excused(&rec, d)
                 ),
                 (
@@ -5635,9 +5635,9 @@ async fn tiers_agree_and_every_planted_fault_stays_new(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ground_truth_catches_each_planted_fault_on_one_engine_alone() {
     use faults::Fault;
-    use morphtrace_schema::truth::{judge, Context};
+    use morphtrace_judges::truth::{judge, Context};
     let _g = SERIAL.lock().await;
-    let triage = morphtrace_schema::triage::Triage::default();
+    let triage = morphtrace_judges::triage::Triage::default();
     let mut programs: Vec<(String, (tempfile::TempDir, corpus::Loaded))> = [1, 75]
         .into_iter()
         .map(|seed| {
@@ -5703,7 +5703,7 @@ async fn ground_truth_catches_each_planted_fault_on_one_engine_alone() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_debugger_against_itself_catches_planted_faults_on_one_engine_alone() {
     use faults::Fault;
-    use morphtrace_schema::steps::relation;
+    use morphtrace_judges::steps::relation;
     use morphtrace_schema::{EngineRef, SessionOutcome};
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline("itself.js", STEPS_PROGRAM);
@@ -5761,7 +5761,7 @@ async fn the_debugger_against_itself_catches_planted_faults_on_one_engine_alone(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_program_prints_the_same_with_the_debugger_and_without() {
     use faults::Fault;
-    use morphtrace_schema::attached::{Check, RELATION};
+    use morphtrace_judges::attached::{Check, RELATION};
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline("attached.js", STEPS_PROGRAM);
     let timeout = Duration::from_secs(120);
@@ -5827,7 +5827,7 @@ async fn the_program_prints_the_same_with_the_debugger_and_without() {
             );
             // The plan's last action runs the program to its end, or leaves it paused.
             assert_eq!(
-                morphtrace_schema::attached::ended(&rec.traces[0]).is_some(),
+                morphtrace_judges::attached::ended(&rec.traces[0]).is_some(),
                 actions.len() > 3,
                 "{what}: {:?} {:#?}",
                 rec.final_outcome(),

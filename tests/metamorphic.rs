@@ -13,10 +13,10 @@ use morphtrace_recorder::debugger::{CaptureOptions, Engine};
 #[path = "support/faults.rs"]
 mod faults;
 use faults::{Fault, FaultyEngine};
+use morphtrace_judges::dbdb::ComparisonPolicy;
+use morphtrace_judges::metamorphic as mm;
 use morphtrace_recorder::metamorphic::{self, Chain, Context};
 use morphtrace_recorder::task::{ChainParams, Pin, Plan, RandomParams};
-use morphtrace_schema::dbdb::ComparisonPolicy;
-use morphtrace_schema::metamorphic as mm;
 use morphtrace_schema::{
     Action, ArchiveReader, EngineRef, EventKind, Language, Location, Output, PauseReason, Program,
     ProgramOrigin, Session, SessionId, SessionOutcome, Trace,
@@ -539,7 +539,7 @@ async fn a_set_that_does_not_take_is_caught_by_setting_the_variable_as_code() {
         .actions()
         .any(|a| matches!(a, Action::SetVariable { .. })));
     let s_at = |o: &Output| match o {
-        Output::Paused(p) => morphtrace_schema::dbdb::visible_variables(p.top_scopes())
+        Output::Paused(p) => morphtrace_judges::dbdb::visible_variables(p.top_scopes())
             .get("s")
             .map(|v| v.to_string()),
         _ => None,

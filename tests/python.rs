@@ -1,12 +1,12 @@
 //! Real debugpy (pinned, from PyPI by scripts/setup.sh) on the machine's CPython, driven through
 //! the recorder's Debug Adapter Protocol session: what it answers, normalized.
 
+use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::dbdb::{self, Recording};
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::{CaptureOptions, Debugger, Engine};
 use morphtrace_recorder::task::{Plan, RandomParams};
-use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::{
     Action, BreakpointId, DivergenceKind, EngineRef, EventKind, ExceptionPause, Key, Location,
     ObjectKind, Output, PauseReason, PauseState, ProgramOutcome, Value,
@@ -1174,7 +1174,7 @@ async fn under_triage(
     p: &corpus::Loaded,
     actions: Vec<Action>,
 ) -> Recording {
-    let triage = morphtrace_schema::triage::Triage::load(
+    let triage = morphtrace_judges::triage::Triage::load(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
     )
     .unwrap();
@@ -1881,7 +1881,7 @@ async fn a_step_that_ends_a_generator_on_debugpy_and_pdb() {
         .collect();
     assert_eq!(
         reasons,
-        vec![None, Some(morphtrace_schema::dbdb::GENERATOR_ENDED)]
+        vec![None, Some(morphtrace_judges::dbdb::GENERATOR_ENDED)]
     );
 }
 
@@ -2059,8 +2059,8 @@ fn bp(line: u32) -> Action {
 /// fresh parameter, add-parameter does; without a fault, the same chains have no warning.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn metamorphic_relations_hold_on_debugpy_and_catch_a_planted_fault() {
+    use morphtrace_judges::metamorphic as mm;
     use morphtrace_recorder::debugger::engines::debugpy::{DebugpyEngine, Tracer};
-    use morphtrace_schema::metamorphic as mm;
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline("transformable.py", TRANSFORMABLE);
     let actions = vec![
@@ -2316,7 +2316,7 @@ print("total %.6f" % result)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_program_prints_the_same_under_debugpy_and_pdb_and_without() {
     use faults::Fault;
-    use morphtrace_schema::attached::{Check, RELATION};
+    use morphtrace_judges::attached::{Check, RELATION};
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline("attached.py", TRUTH);
     let timeout = Duration::from_secs(120);
@@ -2400,7 +2400,7 @@ async fn the_program_prints_the_same_under_debugpy_and_pdb_and_without() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ground_truth_catches_each_planted_fault_on_debugpy_and_pdb_alone() {
     use faults::Fault;
-    use morphtrace_schema::truth::{judge, Context};
+    use morphtrace_judges::truth::{judge, Context};
     let _g = SERIAL.lock().await;
     let (dir, original) = inline("truth.py", TRUTH);
     let python = EngineSpec::parse("debugpy").unwrap().executable;
@@ -2415,7 +2415,7 @@ async fn ground_truth_catches_each_planted_fault_on_debugpy_and_pdb_alone() {
         "{}",
         p.program.text
     );
-    let triage = morphtrace_schema::triage::Triage::default();
+    let triage = morphtrace_judges::triage::Triage::default();
     // Seed 2's breakpoints leave the line after the first pause without one, so that the
     // extra pause's step (a resume turned into a step over) ends where no breakpoint is; with
     // seed 1 it ends on the next breakpoint, a pause no debugger could tell from the honest one.
@@ -2468,7 +2468,7 @@ async fn ground_truth_catches_each_planted_fault_on_debugpy_and_pdb_alone() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_debugger_against_itself_catches_planted_faults_on_debugpy_and_pdb_alone() {
     use faults::Fault;
-    use morphtrace_schema::steps::relation;
+    use morphtrace_judges::steps::relation;
     use morphtrace_schema::{EngineRef, SessionOutcome};
     let _g = SERIAL.lock().await;
     let (_dir, p) = inline("itself.py", TRUTH);

@@ -11,7 +11,7 @@ use polars::prelude::*;
 use std::collections::HashMap;
 
 /// A coverage inconsistency's class: (relation, profiler, kind, syntax kind of the line).
-pub const KEYS: [&str; 4] = morphtrace_schema::triage::INCONSISTENCY_KEYS;
+pub const KEYS: [&str; 4] = morphtrace_judges::triage::INCONSISTENCY_KEYS;
 
 /// The `noise` column: true where the weak-noise filter drops the inconsistency.
 fn noise(df: &DataFrame) -> PolarsResult<Vec<bool>> {

@@ -65,7 +65,7 @@ pub struct ArchiveInfo {
     pub warnings: BTreeMap<String, usize>,
     /// Metamorphic follow-ups by (last) transformation, and the rounds it could not apply.
     pub follow_ups: BTreeMap<String, FollowUps>,
-    /// Sessions by what the output check found (`morphtrace_schema::attached`): alike, apart,
+    /// Sessions by what the output check found (`morphtrace_judges::attached`): alike, apart,
     /// or not judged with the reason.
     pub attached: BTreeMap<String, usize>,
     pub undecodable_sessions: Vec<String>,
@@ -152,14 +152,14 @@ impl Tally {
             f.violated += usize::from(s.outcome == morphtrace_schema::SessionOutcome::Violated);
         }
         for (k, v) in &s.notes {
-            if k == morphtrace_schema::attached::NOTE {
-                let key = morphtrace_schema::attached::note_key(v).to_string();
+            if k == morphtrace_judges::attached::NOTE {
+                let key = morphtrace_judges::attached::note_key(v).to_string();
                 *self.attached.entry(key).or_default() += 1;
             }
-            if k != morphtrace_schema::metamorphic::NOT_APPLICABLE {
+            if k != morphtrace_judges::metamorphic::NOT_APPLICABLE {
                 continue;
             }
-            for (t, why) in morphtrace_schema::metamorphic::unfit_of_note(v) {
+            for (t, why) in morphtrace_judges::metamorphic::unfit_of_note(v) {
                 let f = self.follow_ups.entry(t.to_string()).or_default();
                 *f.not_applicable.entry(why.to_string()).or_default() += 1;
             }

@@ -6,7 +6,7 @@
 //! (position in that archive, which `show` accepts too).
 
 use crate::dbdb::ast;
-use morphtrace_schema::cod::{self, InconsistencyKind};
+use morphtrace_judges::cod::{self, InconsistencyKind};
 use morphtrace_schema::summary::{EventKindSummary, OutputSummary, SessionSummary, TraceSummary};
 use morphtrace_schema::{
     Action, ArchiveHeader, ArchiveReader, DivergenceKind, EventKind, Output, PauseReason, Program,
@@ -798,7 +798,7 @@ struct Ctx<'a> {
     want: Want,
 }
 
-pub use morphtrace_schema::difference::variable_name;
+pub use morphtrace_judges::difference::variable_name;
 
 /// The first divergence of every session (DBDB's; `index` 0) of a divergences frame. A frame
 /// without `index` (a dataset written before lockstep continuation) holds only first ones.
@@ -994,7 +994,7 @@ impl Ctx<'_> {
         let unfit: Vec<&str> = s
             .notes
             .iter()
-            .filter(|(k, _)| k == morphtrace_schema::metamorphic::NOT_APPLICABLE)
+            .filter(|(k, _)| k == morphtrace_judges::metamorphic::NOT_APPLICABLE)
             .map(|(_, v)| v.as_str())
             .collect();
         sc.not_applicable

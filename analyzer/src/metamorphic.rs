@@ -1,11 +1,11 @@
 //! Re-judging recorded metamorphic follow-ups offline: each follow-up against its parent with
-//! the relation of its last transformation (`schema::metamorphic::judge`), from what the archive
+//! the relation of its last transformation (`judges::metamorphic::judge`), from what the archive
 //! holds (both traces, the transformation record with its mapping and expectation parameters).
 //! Shows that the recorder's online verdicts are reproducible, and re-judges old archives after
 //! a relation changes.
 
 use crate::render::Table;
-use morphtrace_schema::metamorphic::judge;
+use morphtrace_judges::metamorphic::judge;
 use morphtrace_schema::{ArchiveReader, Session, SessionId, SessionOutcome, Trace};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, HashMap};

@@ -215,7 +215,7 @@ pub fn render(header: &ArchiveHeader, s: &Session, program: Option<&str>) -> Str
 /// inconsistencies beyond the weak-noise filter, with the notes (dropped variants, skipped
 /// truths).
 fn coverage(o: &mut String, header: &ArchiveHeader, s: &Session) {
-    use morphtrace_schema::cod;
+    use morphtrace_judges::cod;
     let label = |e: morphtrace_schema::EngineRef| {
         header
             .engine(e)

@@ -482,7 +482,7 @@ pub fn follow_ups(sessions: &DataFrame) -> PolarsResult<Table> {
             e[2] += usize::from(outcome[i] == "violated");
         }
         if let Some(v) = unfit.get(i) {
-            for (t, _) in morphtrace_schema::metamorphic::unfit_of_note(v) {
+            for (t, _) in morphtrace_judges::metamorphic::unfit_of_note(v) {
                 by.entry(t.to_string()).or_default()[3] += 1;
             }
         }

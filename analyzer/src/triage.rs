@@ -1,9 +1,9 @@
-//! Triage over the analyzer's frames: the rules of `morphtrace_schema::triage` applied to the
+//! Triage over the analyzer's frames: the rules of `morphtrace_judges::triage` applied to the
 //! members of each class, each class's verdict, the class tables with verdicts (`classes`, the
 //! report), and `triage --check`.
 
 use crate::render::Table;
-pub use morphtrace_schema::triage::*;
+pub use morphtrace_judges::triage::*;
 use polars::prelude::*;
 use std::collections::BTreeMap;
 
@@ -385,11 +385,11 @@ pub fn unread_differences(divergences: &DataFrame) -> PolarsResult<(usize, usize
     let details = members
         .iter()
         .flat_map(|m| std::iter::once(m).chain(&m.pairs))
-        .map(|m| morphtrace_schema::remark::split(&m.detail).0.to_string());
+        .map(|m| morphtrace_judges::remark::split(&m.detail).0.to_string());
     let (mut unread, mut all) = (0, 0);
     for d in details {
         all += 1;
-        unread += usize::from(morphtrace_schema::difference::Difference::parse(&d).is_none());
+        unread += usize::from(morphtrace_judges::difference::Difference::parse(&d).is_none());
     }
     Ok((unread, all))
 }

@@ -1756,7 +1756,7 @@ fn follow_ups_per_transformation_and_why_one_could_not_apply() {
     initial.outcome = SessionOutcome::Finished;
     w.append(&initial).unwrap();
     first.notes.push((
-        morphtrace_schema::metamorphic::NOT_APPLICABLE.into(),
+        morphtrace_judges::metamorphic::NOT_APPLICABLE.into(),
         "set-variable-as-code: the parent sets no variable that took; breakpoint-sliding: no breakpoint of the parent slid".into(),
     ));
     w.append(&first).unwrap();

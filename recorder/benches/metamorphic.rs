@@ -9,12 +9,12 @@
 
 mod common;
 
+use morphtrace_judges::metamorphic as mm;
 use morphtrace_recorder::campaign::{self, Summary};
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::metamorphic;
 use morphtrace_recorder::parse_seeds;
 use morphtrace_recorder::task::RandomParams;
-use morphtrace_schema::metamorphic as mm;
 
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

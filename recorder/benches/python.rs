@@ -109,7 +109,7 @@ fn measure(
     if let Lockstep::Triaged { .. } = lockstep {
         let toml = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml");
         c.triage = Some(std::sync::Arc::new(
-            morphtrace_schema::triage::find(Some(&toml)).unwrap(),
+            morphtrace_judges::triage::find(Some(&toml)).unwrap(),
         ));
     }
     let meter = common::CpuMeter::start();

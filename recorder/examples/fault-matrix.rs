@@ -20,13 +20,13 @@ mod faults;
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use faults::{Fault, FaultyEngine};
+use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_recorder::campaign::{self, Campaign};
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::CaptureOptions;
 use morphtrace_recorder::task::{ExceptionChoice, RandomParams};
 use morphtrace_recorder::{corpus, dbdb, parse_seeds};
 use morphtrace_schema::archive::WriterOptions;
-use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::CampaignConfig;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -90,7 +90,7 @@ fn main() -> Result<()> {
         EngineSpec::parse(&a.against).map_err(anyhow::Error::msg)?,
     ];
     let seeds = parse_seeds(&a.seeds).map_err(anyhow::Error::msg)?;
-    let triage = morphtrace_schema::triage::find(Some(&a.triage))?;
+    let triage = morphtrace_judges::triage::find(Some(&a.triage))?;
     if triage.path.is_none() {
         bail!("{}: no triage", a.triage.display());
     }

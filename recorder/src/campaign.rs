@@ -10,8 +10,8 @@ use crate::metamorphic;
 use crate::runner::{self, Key, OpenError};
 pub use crate::tally::counts;
 use crate::task::Task;
+use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_schema::archive::WriterOptions;
-use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::header::now_ms;
 use morphtrace_schema::{ArchiveError, ArchiveWriter};
 use morphtrace_schema::{
@@ -49,7 +49,7 @@ pub struct Campaign {
     pub policy: ComparisonPolicy,
     /// Lockstep goes on past the divergences this triage excuses (`None`: it stops at the
     /// first, as DBDB does).
-    pub triage: Option<std::sync::Arc<morphtrace_schema::triage::Triage>>,
+    pub triage: Option<std::sync::Arc<morphtrace_judges::triage::Triage>>,
     pub capture: CaptureOptions,
     pub jobs: usize,
     pub session_timeout: Duration,
@@ -146,7 +146,7 @@ struct Debugging {
     specs: Vec<EngineSpec>,
     programs: Vec<Loaded>,
     policy: ComparisonPolicy,
-    triage: Option<std::sync::Arc<morphtrace_schema::triage::Triage>>,
+    triage: Option<std::sync::Arc<morphtrace_judges::triage::Triage>>,
     capture: CaptureOptions,
     session_timeout: Duration,
     prepared: usize,
@@ -412,7 +412,7 @@ fn rejected(task: &Task, loaded: &Loaded, reason: String) -> Session {
 
 /// The header parameters that name the triage a campaign went on under: its path, digest and
 /// text (`lockstep.triage*`).
-pub fn lockstep_params(t: &morphtrace_schema::triage::Triage) -> Vec<(String, String)> {
+pub fn lockstep_params(t: &morphtrace_judges::triage::Triage) -> Vec<(String, String)> {
     vec![
         (
             "lockstep.triage".into(),
@@ -424,7 +424,7 @@ pub fn lockstep_params(t: &morphtrace_schema::triage::Triage) -> Vec<(String, St
         ("lockstep.triage.sha256".into(), t.digest()),
         ("lockstep.triage.rules".into(), t.rules.len().to_string()),
         (
-            morphtrace_schema::triage::RECORDED_TEXT.into(),
+            morphtrace_judges::triage::RECORDED_TEXT.into(),
             t.text.clone(),
         ),
     ]
@@ -540,10 +540,10 @@ fn sides_apart(
 /// The ground truth warnings of a truth session's one trace.
 fn truth_warnings(
     traces: &[morphtrace_schema::Trace],
-    cx: morphtrace_schema::truth::Context<'_>,
+    cx: morphtrace_judges::truth::Context<'_>,
 ) -> Result<Vec<morphtrace_schema::Warning>, String> {
     match traces {
-        [t] => morphtrace_schema::truth::judge(t, cx),
+        [t] => morphtrace_judges::truth::judge(t, cx),
         _ => Err(format!(
             "a truth session has one trace, not {}",
             traces.len()
@@ -559,7 +559,7 @@ async fn once_more(
     loaded: &Loaded,
     task: &Task,
     policy: &ComparisonPolicy,
-    triage: Option<&morphtrace_schema::triage::Triage>,
+    triage: Option<&morphtrace_judges::triage::Triage>,
     timeout: Duration,
 ) -> dbdb::Recording {
     dbdb::record_under(selected, refs, loaded, &task.plan, policy, triage, timeout).await
@@ -680,7 +680,7 @@ async fn record(
     loaded: &Loaded,
     task: &Task,
     policy: &ComparisonPolicy,
-    triage: Option<&morphtrace_schema::triage::Triage>,
+    triage: Option<&morphtrace_judges::triage::Triage>,
     timeout: Duration,
 ) -> Session {
     if let crate::task::Plan::Steps { max_pauses } = task.plan {
@@ -732,7 +732,7 @@ async fn record(
     // (a contradiction that does not come back says nothing about the debugger).
     let mut warnings = Vec::new();
     let mut traces = std::mem::take(&mut rec.traces);
-    let cx = morphtrace_schema::truth::Context {
+    let cx = morphtrace_judges::truth::Context {
         program: Some(&loaded.program.text),
         // JavaScriptCore: proper tail calls in strict code.
         proper_tail_calls: selected

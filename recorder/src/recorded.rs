@@ -3,8 +3,8 @@
 //! (capture options, triage), so that a rerun differs from the recording only where asked.
 
 use crate::debugger::CaptureOptions;
+use morphtrace_judges::triage::{Triage, TriageError};
 use morphtrace_schema::archive::ArchiveError;
-use morphtrace_schema::triage::{Triage, TriageError};
 use morphtrace_schema::{ArchiveHeader, ArchiveReader, Divergence, EngineDescriptor, Session};
 use std::path::Path;
 use std::time::Duration;
@@ -106,7 +106,7 @@ pub fn engines<'h>(
 /// The triage an archive's campaign went on under (`lockstep.triage.text`), if it recorded one.
 pub fn triage(header: &ArchiveHeader) -> Result<Option<Triage>, RecordedError> {
     Ok(
-        morphtrace_schema::triage::recorded(header, Path::new("the archive's lockstep.triage"))
+        morphtrace_judges::triage::recorded(header, Path::new("the archive's lockstep.triage"))
             .transpose()?,
     )
 }

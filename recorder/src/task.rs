@@ -3,7 +3,7 @@
 //! the strategies that make tasks (`dbdb`, `metamorphic`) and the runner that records them
 //! (`campaign`) all build on it.
 
-use morphtrace_schema::metamorphic::{self as mm, ADD_BREAKPOINT, CONTINUE_TO_STEP};
+use morphtrace_judges::metamorphic::{self as mm, ADD_BREAKPOINT, CONTINUE_TO_STEP};
 use morphtrace_schema::{Action, ParentRef, SessionId, SessionMode, TransformationRecord};
 
 /// DBDB Algorithm 1's parameters.
@@ -204,7 +204,7 @@ pub struct ChainTask {
 pub struct ChainParams {
     /// Follow-up rounds after the initial session (the paper: 5).
     pub rounds: u32,
-    /// Transformations that may be chosen (names from `schema::metamorphic::ALL`).
+    /// Transformations that may be chosen (names from `judges::metamorphic::ALL`).
     pub transformations: Vec<&'static str>,
     /// The initial session: DBDB's random actions, or given actions (tests, replays).
     pub initial: Plan,

@@ -317,58 +317,6 @@ impl Value {
         }
         Some((String::new(), self, other))
     }
-
-    /// What differs between two objects besides their entries (`description "Set(1)" vs
-    /// None`, rendered by `Difference`); empty if nothing does or they are not both objects.
-    pub fn shell_difference(&self, other: &Value) -> Vec<crate::difference::Shell> {
-        let (
-            Value::Object {
-                kind: k1,
-                class: c1,
-                description: d1,
-                truncated: t1,
-                entries: e1,
-            },
-            Value::Object {
-                kind: k2,
-                class: c2,
-                description: d2,
-                truncated: t2,
-                entries: e2,
-            },
-        ) = (self, other)
-        else {
-            return Vec::new();
-        };
-        let mut out = Vec::new();
-        let mut part = |aspect: &str, a: String, b: String| {
-            out.push(crate::difference::Shell {
-                aspect: aspect.to_string(),
-                sides: [a, b],
-            })
-        };
-        if k1 != k2 {
-            part("kind", format!("{k1:?}"), format!("{k2:?}"));
-        }
-        if c1 != c2 {
-            part("class", format!("{c1:?}"), format!("{c2:?}"));
-        }
-        // An error's description holds its stack: its message says what differs.
-        let errors = *k1 == ObjectKind::Error && *k2 == ObjectKind::Error;
-        if let (true, Some((m1, m2))) = (errors, self.messages_apart(other)) {
-            part("message", format!("{m1:?}"), format!("{m2:?}"));
-        } else if d1 != d2 && !errors {
-            part("description", format!("{d1:?}"), format!("{d2:?}"));
-        }
-        if t1 != t2 {
-            part("truncated", t1.to_string(), t2.to_string());
-        }
-        let n = |e: &Option<Vec<Entry>>| e.as_ref().map(Vec::len);
-        if n(e1) != n(e2) {
-            part("entries", format!("{:?}", n(e1)), format!("{:?}", n(e2)));
-        }
-        out
-    }
 }
 
 impl Key {
@@ -543,13 +491,6 @@ mod tests {
         assert_eq!(error("E", "ValueError('x')").error_message(), None);
         assert!(v8.equal_under(&sm, true) && v8.equal_under(&sm, false));
         assert!(!v8.equal_under(&other, true) && !v8.equal_under(&other, false));
-        assert_eq!(
-            v8.shell_difference(&other),
-            [crate::difference::Shell {
-                aspect: "message".into(),
-                sides: [r#""out of range""#.into(), r#""out of bounds""#.into()]
-            }]
-        );
         assert!(v8.equal_under(&error("RangeError", "f@file:///a.js:4:9"), true));
     }
 

@@ -737,3 +737,48 @@ fn sessions_need_their_programs_and_unique_ids() {
     ));
     assert!(ArchiveWriter::create(&path, &synth::header("t"), WriterOptions::default()).is_err());
 }
+
+/// Every archive the project committed under `traces/` reads whole with this build: intact,
+/// every session frame and GenMorph execution frame decoded, the programs they name stored.
+/// (The format crate must change least; an archive it can no longer read is a broken contract.)
+#[test]
+fn every_committed_archive_reads_whole() {
+    fn archives(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                archives(&p, out);
+            } else if p.extension().is_some_and(|x| x == archive::EXTENSION) {
+                out.push(p);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../traces");
+    let mut paths = Vec::new();
+    archives(&root, &mut paths);
+    // Thirty-odd campaigns are committed; a walk that found few would check little.
+    assert!(paths.len() >= 30, "{} archives under {root:?}", paths.len());
+    let sessions: usize = paths
+        .par_iter()
+        .map(|p| {
+            let r = ArchiveReader::open(p).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+            assert!(r.recovery().is_intact(), "{p:?}: {:?}", r.recovery());
+            let mut n = 0;
+            for s in r.sessions() {
+                let s = s.unwrap_or_else(|e| panic!("{p:?}: {e}"));
+                assert!(r.program(&s.program).is_some(), "{p:?}: {}", s.id);
+                n += 1;
+            }
+            assert_eq!(n, r.session_count(), "{p:?}");
+            for i in 0..r.execution_count() {
+                r.executions(i).unwrap_or_else(|e| panic!("{p:?}: {e}"));
+            }
+            n + r.execution_count()
+        })
+        .sum();
+    assert!(
+        sessions > 1000,
+        "{sessions} frames in {} archives",
+        paths.len()
+    );
+}

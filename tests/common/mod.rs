@@ -74,7 +74,7 @@ pub async fn lockstep_under(
     engines: &mut [&mut Box<dyn morphtrace_recorder::debugger::Engine>],
     p: &morphtrace_recorder::corpus::Loaded,
     plan: &morphtrace_recorder::task::Plan,
-    triage: &morphtrace_schema::triage::Triage,
+    triage: &morphtrace_judges::triage::Triage,
 ) -> morphtrace_recorder::dbdb::Recording {
     use morphtrace_schema::EngineRef;
     let refs: Vec<EngineRef> = (0..engines.len() as u16).map(EngineRef).collect();
@@ -84,7 +84,7 @@ pub async fn lockstep_under(
         &p.file,
         &p.program.hash,
         plan,
-        &morphtrace_schema::dbdb::ComparisonPolicy::default(),
+        &morphtrace_judges::dbdb::ComparisonPolicy::default(),
         Some(triage),
         &mut rec,
     )

@@ -94,9 +94,9 @@ impl Fault {
     ];
 
     /// The faults ground truth must catch on any engine, each with the relation that is its
-    /// own (`morphtrace_schema::truth`).
+    /// own (`morphtrace_judges::truth`).
     pub fn for_truth() -> [(Fault, &'static str); 5] {
-        use morphtrace_schema::truth::relation;
+        use morphtrace_judges::truth::relation;
         [
             (Fault::HideLocal, relation::UNSHOWN),
             (Fault::ShiftLocal, relation::VALUE),

@@ -10,8 +10,8 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::HashMap;
 
-pub const DIVERGENCE_KEYS: [&str; 3] = morphtrace_schema::triage::DIVERGENCE_KEYS;
-pub const WARNING_KEYS: [&str; 3] = morphtrace_schema::triage::WARNING_KEYS;
+pub const DIVERGENCE_KEYS: [&str; 3] = morphtrace_judges::triage::DIVERGENCE_KEYS;
+pub const WARNING_KEYS: [&str; 3] = morphtrace_judges::triage::WARNING_KEYS;
 
 /// Classes of `members` by `keys`: one row per class with `size` and `share` (percent of all
 /// members), largest first, ties by key so that the order is stable.

@@ -11,7 +11,7 @@ use crate::dbdb::ast::Memo;
 use crate::dbdb::classes::{self, DIVERGENCE_KEYS};
 use crate::load::trigger_line;
 use crate::render::{percent, Table};
-use morphtrace_schema::dbdb::{judge_session, ComparisonPolicy, LockstepDecision};
+use morphtrace_judges::dbdb::{judge_session, ComparisonPolicy, LockstepDecision};
 use morphtrace_schema::{ArchiveReader, Decision as SessionDecision, Session};
 use polars::prelude::*;
 use rayon::prelude::*;

@@ -2,13 +2,13 @@
 // Each benchmark uses part of this.
 #![allow(dead_code)]
 
+use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_recorder::campaign::Campaign;
 use morphtrace_recorder::corpus::{self, Loaded};
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::CaptureOptions;
 use morphtrace_recorder::task::Task;
 use morphtrace_schema::archive::{FsyncPolicy, WriterOptions};
-use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::CampaignConfig;
 use std::path::Path;
 use std::time::Duration;

@@ -10,7 +10,7 @@ use crate::debugger::CaptureOptions;
 use crate::recorded;
 use crate::reduce::Finding;
 use crate::task::Task;
-use morphtrace_schema::dbdb::ComparisonPolicy;
+use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_schema::{ArchiveReader, CampaignConfig, EngineKind, WriterOptions};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -224,7 +224,7 @@ struct Prober {
     replaced: usize,
     capture: CaptureOptions,
     policy: ComparisonPolicy,
-    triage: Option<Arc<morphtrace_schema::triage::Triage>>,
+    triage: Option<Arc<morphtrace_judges::triage::Triage>>,
     work: PathBuf,
     finding: Finding,
     at: u32,

@@ -2,7 +2,7 @@
 //! and coverage report of P and of variants P' pruned of statements the profiler reported
 //! unexecuted, with the line mapping; for JavaScript also the ground truth of an instrumented
 //! copy. One session per (program, seed) holds every report; relations are judged offline by
-//! `morphtrace_schema::cod` (and online here only for the summary line).
+//! `morphtrace_judges::cod` (and online here only for the summary line).
 
 pub mod c_profilers;
 pub mod c_syntax;
@@ -19,8 +19,8 @@ use crate::debugger::engines::EngineSpec;
 use c_profilers::{CProfiler, CTools, Profiled};
 use c_syntax::CSyntax;
 use js_syntax::JsProgram;
+use morphtrace_judges::cod::{self, COUNT, DELETE};
 use morphtrace_schema::archive::WriterOptions;
-use morphtrace_schema::cod::{self, COUNT, DELETE};
 use morphtrace_schema::header::now_ms;
 use morphtrace_schema::{
     ArchiveHeader, CampaignConfig, CoverageReport, EngineDescriptor, EngineKind, EngineRef,

@@ -33,14 +33,14 @@ pub fn program(seed: u64) -> String {
 /// The origin's generator name of programs with ground truth: `truth:SEED`.
 pub const TRUTH_GENERATOR: &str = "truth";
 
-/// [`program`] for `seed` with ground truth (issue 68; the oracle in `morphtrace_schema::truth`):
+/// [`program`] for `seed` with ground truth (issue 68; the oracle in `morphtrace_judges::truth`):
 /// every statement that has a line of its own first calls the recording function with the point's
 /// number, its line and the integer and pair variables in scope, on the same line, so that
 /// every line keeps its number and a line breakpoint still stops before the statement, now at
 /// the call, where the debugger must show what the call records. The recording function
 /// follows the program (a hoisted declaration: no line above it moves).
 pub fn with_truth(seed: u64) -> String {
-    use morphtrace_schema::truth::FUNCTION;
+    use morphtrace_judges::truth::FUNCTION;
     let (mut lines, points) = Gen::new(seed).write();
     for (k, (index, vars)) in points.iter().enumerate() {
         let line = &lines[*index];
@@ -65,8 +65,8 @@ pub fn with_truth(seed: u64) -> String {
 }
 
 /// The recording function of [`with_truth`]'s programs: the first
-/// `morphtrace_schema::truth::HITS` executions of each point print one console line
-/// (`morphtrace_schema::truth::PREFIX` and JSON: point, line, hit, values, the lines of the
+/// `morphtrace_judges::truth::HITS` executions of each point print one console line
+/// (`morphtrace_judges::truth::PREFIX` and JSON: point, line, hit, values, the lines of the
 /// program's own synchronous frames below it, innermost first).
 const TRUTH_JS: &str = include_str!("truth.js");
 

@@ -47,7 +47,7 @@ pub fn instrument(
     programs
         .into_iter()
         .map(|l| {
-            if l.rejected.is_some() || !morphtrace_schema::truth::points(&l.program.text).is_empty()
+            if l.rejected.is_some() || !morphtrace_judges::truth::points(&l.program.text).is_empty()
             {
                 return Ok(l);
             }
@@ -98,7 +98,7 @@ pub fn copy_js(text: &str) -> Result<String, String> {
         };
         let call = format!(
             "{}({}, {}, {names}); ",
-            morphtrace_schema::truth::FUNCTION,
+            morphtrace_judges::truth::FUNCTION,
             i + 1,
             p.line + 1,
         );
@@ -152,7 +152,7 @@ mod tests {
         let want = "__mt_truth__(1, 1); import math\n__mt_truth__(2, 2); \"\"\"not a docstring\"\"\"\n__mt_truth__(3, 3); x = 1\ndef f(a):\n    \"\"\"doc\"\"\"\n    global g\n    __mt_truth__(4, 7); b = a + 1; c = 2\n    if b: return b\n    y = [i for i in range(3)]\n    z = (1 +\n       2)\n    __mt_truth__(5, 12); return b\n__mt_truth__(6, 13); print(f(x))\n";
         assert_eq!(out, want);
         assert_eq!(
-            morphtrace_schema::truth::points(&out),
+            morphtrace_judges::truth::points(&out),
             vec![(1, 0), (2, 1), (3, 2), (4, 6), (5, 11), (6, 12)]
         );
     }
@@ -191,7 +191,7 @@ mod tests {
         let record = record_js();
         assert!(out.ends_with(&record));
         assert!(record.contains("typed: true }));") && !record.contains("const show"));
-        assert_eq!(morphtrace_schema::truth::points(&out).len(), 5);
+        assert_eq!(morphtrace_judges::truth::points(&out).len(), 5);
         assert!(copy_js("let x = ;").is_err());
     }
 }

@@ -1,5 +1,5 @@
 //! The program with the debugger attached and without, in every session that only observed
-//! (`morphtrace_schema::attached`; issue 68): each trace is held against the program's run
+//! (`morphtrace_judges::attached`; issue 68): each trace is held against the program's run
 //! without a pause on the trace's own engine (`computes`). A trace whose session
 //! ended with the program still paused (DBDB's action limit) is replayed alone and run on to the
 //! end, its breakpoints removed, so that its actions are judged too.
@@ -8,14 +8,14 @@ use super::computes;
 use crate::corpus::Loaded;
 use crate::debugger::Engine;
 use crate::task::Plan;
-use morphtrace_schema::attached::{self, Plain};
-use morphtrace_schema::dbdb::ComparisonPolicy;
+use morphtrace_judges::attached::{self, Plain};
+use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_schema::{
     Action, BreakpointId, EngineRef, Language, Output, ProgramOutcome, Trace, Warning,
 };
 use std::time::Duration;
 
-pub use morphtrace_schema::attached::NOTE;
+pub use morphtrace_judges::attached::NOTE;
 
 /// What the check found in one session.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -14,11 +14,11 @@
 use super::Lockstep;
 use crate::debugger::DebuggerError;
 use morphtrace_js::nodes::LineNodes;
-use morphtrace_schema::dbdb::{same_place, shown_at_one_place};
-use morphtrace_schema::difference::variable_name;
+use morphtrace_judges::dbdb::{same_place, shown_at_one_place};
+use morphtrace_judges::difference::variable_name;
+use morphtrace_judges::remark::{self, PastTheCall, Remark};
+use morphtrace_judges::triage::{Apart, Family, Member, Triage, Verdict};
 use morphtrace_schema::fact::Fact;
-use morphtrace_schema::remark::{self, PastTheCall, Remark};
-use morphtrace_schema::triage::{Apart, Family, Member, Triage, Verdict};
 use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
 
 /// At most this many rounds of extra steps (the engine apart, then the others) to get back in step.
@@ -219,7 +219,7 @@ impl Lockstep<'_> {
         // how (a breakpoint removed everywhere, what one pause shows), or where its rule says
         // which way its engine is apart (`apart`). The other stepping resyncs follow an
         // excusing rule's account of the engine apart.
-        let steps_back = |r: &morphtrace_schema::triage::Rule| {
+        let steps_back = |r: &morphtrace_judges::triage::Rule| {
             r.excuses()
                 || (r.verdict == Verdict::EngineBug
                     && (d.kind == DivergenceKind::BreakpointLocation
@@ -304,7 +304,7 @@ impl Lockstep<'_> {
         d: &Divergence,
         active: &[usize],
         outputs: &[Output],
-        rule: &morphtrace_schema::triage::Rule,
+        rule: &morphtrace_judges::triage::Rule,
         member: &Member,
     ) -> Result<Result<(String, Option<Vec<Output>>), String>, DebuggerError> {
         match (&d.kind, &d.action) {
@@ -610,7 +610,7 @@ impl Lockstep<'_> {
     /// The engine in lockstep that the rule says behaves so in `member`.
     fn behaving(
         &self,
-        rule: &morphtrace_schema::triage::Rule,
+        rule: &morphtrace_judges::triage::Rule,
         member: &Member,
         active: &[usize],
     ) -> Option<usize> {

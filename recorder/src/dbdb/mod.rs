@@ -20,10 +20,10 @@ use morphtrace_js::exits::Exits;
 use morphtrace_js::loops::HeadIterables;
 use morphtrace_js::python::{InGenerator, PythonTree};
 use morphtrace_js::switches::Discriminants;
-use morphtrace_schema::dbdb::{compare_answers, ComparisonPolicy};
-use morphtrace_schema::remark::{Remark, Side};
+use morphtrace_judges::dbdb::{compare_answers, ComparisonPolicy};
+use morphtrace_judges::remark::{Remark, Side};
+use morphtrace_judges::triage::Triage;
 use morphtrace_schema::trace::TriggerLines;
-use morphtrace_schema::triage::Triage;
 use morphtrace_schema::Language;
 use morphtrace_schema::{
     Action, BreakpointId, ConditionCheck, Divergence, DivergenceKind, DivergencePair,
@@ -348,7 +348,7 @@ impl Lockstep<'_> {
             let stopped = how.is_none();
             if !stopped && d.kind == DivergenceKind::Log {
                 self.quiet_logpoints
-                    .extend(morphtrace_schema::dbdb::logpoints_apart(&d.detail));
+                    .extend(morphtrace_judges::dbdb::logpoints_apart(&d.detail));
             }
             if stopped {
                 self.stopped = true;
@@ -569,7 +569,7 @@ impl Lockstep<'_> {
                         policy,
                     ));
                     let (trace, own) = side(a);
-                    let before = morphtrace_schema::dbdb::pause_before(trace, own);
+                    let before = morphtrace_judges::dbdb::pause_before(trace, own);
                     detail.push_str(&self.again_remark(
                         &kind,
                         action,
@@ -578,7 +578,7 @@ impl Lockstep<'_> {
                         &outputs[b],
                     ));
                     let (trace_b, own_b) = side(b);
-                    let before_b = morphtrace_schema::dbdb::pause_before(trace_b, own_b);
+                    let before_b = morphtrace_judges::dbdb::pause_before(trace_b, own_b);
                     detail.push_str(&passed_remark(
                         &kind,
                         action,
@@ -589,12 +589,12 @@ impl Lockstep<'_> {
                     (kind, detail)
                 })
                 .or_else(|| {
-                    morphtrace_schema::dbdb::compare_logs(
+                    morphtrace_judges::dbdb::compare_logs(
                         &self.rec.traces[active[a]],
                         &self.rec.traces[active[b]],
                         index,
-                        morphtrace_schema::dbdb::timed_out(&outputs[a])
-                            && morphtrace_schema::dbdb::timed_out(&outputs[b]),
+                        morphtrace_judges::dbdb::timed_out(&outputs[a])
+                            && morphtrace_judges::dbdb::timed_out(&outputs[b]),
                         &self.quiet_logpoints,
                     )
                 })
@@ -713,7 +713,7 @@ impl Lockstep<'_> {
         if self.program.language != Language::Python {
             return None;
         }
-        let top = morphtrace_schema::dbdb::pause_before(trace, index)?
+        let top = morphtrace_judges::dbdb::pause_before(trace, index)?
             .stack
             .first()?;
         PythonTree::parse(&self.program.text)?.generator_at(
@@ -818,7 +818,7 @@ impl Lockstep<'_> {
             return String::new();
         };
         let shown = if first { x } else { y };
-        let uninitialized = morphtrace_schema::dbdb::visible_variables(shown.top_scopes())
+        let uninitialized = morphtrace_judges::dbdb::visible_variables(shown.top_scopes())
             .get(name)
             .is_some_and(|v| **v == morphtrace_schema::Value::Uninitialized);
         if !uninitialized || !same_frames(x, y) || self.program.language != Language::JavaScript {
@@ -969,14 +969,14 @@ impl Lockstep<'_> {
         a: &Output,
         b: &Output,
     ) -> String {
-        use morphtrace_schema::dbdb::visible_variables;
+        use morphtrace_judges::dbdb::visible_variables;
         if *kind != DivergenceKind::Variables || self.program.language != Language::JavaScript {
             return String::new();
         }
         let (Output::Paused(x), Output::Paused(y)) = (a, b) else {
             return String::new();
         };
-        let Some(name) = morphtrace_schema::difference::variable_name(detail)
+        let Some(name) = morphtrace_judges::difference::variable_name(detail)
             .filter(|n| detail[n.len()..].starts_with(": "))
         else {
             return String::new();
@@ -1069,7 +1069,7 @@ impl Lockstep<'_> {
         b: &Output,
         policy: &ComparisonPolicy,
     ) -> String {
-        let Some((m, n)) = morphtrace_schema::dbdb::messages_apart_in(kind, detail, a, b, policy)
+        let Some((m, n)) = morphtrace_judges::dbdb::messages_apart_in(kind, detail, a, b, policy)
         else {
             return String::new();
         };
@@ -1089,7 +1089,7 @@ impl Lockstep<'_> {
         index: usize,
     ) -> bool {
         self.program.language == Language::Python
-            && morphtrace_schema::dbdb::pause_before(trace, index)
+            && morphtrace_judges::dbdb::pause_before(trace, index)
                 .and_then(|p| p.stack.first())
                 .is_some_and(|top| top.function == "<genexpr>")
     }
@@ -1241,7 +1241,7 @@ fn last_control(trace: &morphtrace_schema::Trace, index: usize) -> Option<&Actio
 /// the step began, or that it ended before that side stopped (pdb's driver says so in the
 /// pause's engine reason).
 fn generator_remark(place: InGenerator, a: &Output, b: &Output) -> String {
-    use morphtrace_schema::dbdb::GENERATOR_ENDED;
+    use morphtrace_judges::dbdb::GENERATOR_ENDED;
     use morphtrace_schema::PauseReason;
     let stopped_by_a_breakpoint = match (a, b) {
         (Output::Paused(x), Output::Paused(y)) => match (&x.reason, &y.reason) {
@@ -1662,7 +1662,7 @@ pub fn conditional(
     language: Language,
 ) -> Option<Action> {
     use morphtrace_schema::Value;
-    let numbers: Vec<(&str, f64)> = morphtrace_schema::dbdb::visible_variables(p.top_scopes())
+    let numbers: Vec<(&str, f64)> = morphtrace_judges::dbdb::visible_variables(p.top_scopes())
         .into_iter()
         .filter_map(|(n, v)| match v {
             Value::Number(x) if x.is_finite() && x.fract() == 0.0 && spellable(n) => Some((n, *x)),
@@ -1701,7 +1701,7 @@ pub fn assignment(
     language: Language,
 ) -> Option<Action> {
     use morphtrace_schema::Value;
-    let vars: Vec<(&str, &Value)> = morphtrace_schema::dbdb::visible_variables(p.top_scopes())
+    let vars: Vec<(&str, &Value)> = morphtrace_judges::dbdb::visible_variables(p.top_scopes())
         .into_iter()
         .filter(|(n, v)| {
             spellable(n)
@@ -1786,7 +1786,7 @@ pub(crate) fn spellable(n: &str) -> bool {
 /// or a comparison of a number local with a constant. `None` when no variable is visible.
 pub fn expression(p: &morphtrace_schema::PauseState, rng: &mut ChaCha8Rng) -> Option<String> {
     use morphtrace_schema::{Key, Value};
-    let vars = morphtrace_schema::dbdb::visible_variables(p.top_scopes());
+    let vars = morphtrace_judges::dbdb::visible_variables(p.top_scopes());
     let plain = spellable;
     let named: Vec<(&str, &Value)> = vars
         .into_iter()

@@ -1,5 +1,5 @@
 //! The steps strategy's sessions (issue 68, "the debugger against itself"; the oracle is
-//! `morphtrace_schema::steps`): one engine, the program run twice: once with a breakpoint on
+//! `morphtrace_judges::steps`): one engine, the program run twice: once with a breakpoint on
 //! every line, resumed from pause to pause, and once stepped into statement by statement from
 //! that run's first pause. Both runs are plain replays of fixed actions; the session keeps both
 //! traces (steps first) and the judge compares them.
@@ -8,8 +8,8 @@ use crate::corpus::Loaded;
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::Engine;
 use crate::task::{Plan, Task};
-use morphtrace_schema::dbdb::ComparisonPolicy;
-use morphtrace_schema::steps::{self as judged, Breakpoints};
+use morphtrace_judges::dbdb::ComparisonPolicy;
+use morphtrace_judges::steps::{self as judged, Breakpoints};
 use morphtrace_schema::{
     Action, EngineKind, EngineRef, SessionMode, SessionOutcome, Trace, Warning,
 };
@@ -156,7 +156,7 @@ pub async fn traces(
     (traces, outcome, notes)
 }
 
-/// The warnings of a steps session's two traces on `engine` (`morphtrace_schema::steps`),
+/// The warnings of a steps session's two traces on `engine` (`morphtrace_judges::steps`),
 /// with the engine's facts and, for JavaScript, the program's run without a debugger (made,
 /// or taken from the cache, on `engine`).
 pub async fn judge(

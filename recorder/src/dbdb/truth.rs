@@ -1,4 +1,4 @@
-//! The truth strategy's session (issue 68; the oracle is `morphtrace_schema::truth`): on one
+//! The truth strategy's session (issue 68; the oracle is `morphtrace_judges::truth`): on one
 //! engine, breakpoints on some of the lines where the program records its own state, each
 //! removed after its `HITS` pauses, and nothing but resumes, so that the pauses are the records,
 //! in order. It drives the lockstep core with one debugger, as DBDB's random sessions do, until
@@ -9,7 +9,7 @@ use crate::corpus::Loaded;
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::{DebuggerError, ProgramFile};
 use crate::task::{Plan, Task};
-use morphtrace_schema::truth::{points, HITS};
+use morphtrace_judges::truth::{points, HITS};
 use morphtrace_schema::{Action, Output, ProgramHash, SessionMode, SessionOutcome};
 use rand::seq::index::sample;
 use rand::Rng;
@@ -50,7 +50,7 @@ pub(super) async fn session(
                 "the program records no ground truth (no line begins with a call of {}; \
                  `run --strategy truth` gives scripts and Python programs an instrumented \
                  copy, not modules)",
-                morphtrace_schema::truth::FUNCTION
+                morphtrace_judges::truth::FUNCTION
             ),
         });
         return Ok(());

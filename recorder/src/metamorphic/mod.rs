@@ -14,12 +14,12 @@ use crate::dbdb::{self, Recording};
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine};
 use crate::task::{ChainParams, ChainTask, Pin, Plan, RandomParams, Task};
-use morphtrace_schema::dbdb::ComparisonPolicy;
-use morphtrace_schema::header::now_ms;
-use morphtrace_schema::metamorphic::{
+use morphtrace_judges::dbdb::ComparisonPolicy;
+use morphtrace_judges::metamorphic::{
     self as mm, judge, Expectation, PositionMap, ADD_BREAKPOINT, CONTINUE_TO_STEP,
     REMOVE_DEAD_CODE, SLIDING,
 };
+use morphtrace_schema::header::now_ms;
 use morphtrace_schema::{
     Action, EngineRef, EventKind, ExceptionPause, Language, Location, Output, ParentRef, Program,
     ProgramOrigin, ProgramOutcome, Session, SessionId, SessionMode, SessionOutcome, Trace,
@@ -1032,7 +1032,7 @@ fn local<'a>(
     p: &'a morphtrace_schema::PauseState,
     name: &str,
 ) -> Option<&'a morphtrace_schema::Value> {
-    morphtrace_schema::dbdb::visible_variables(p.top_scopes())
+    morphtrace_judges::dbdb::visible_variables(p.top_scopes())
         .get(name)
         .copied()
 }
@@ -1160,7 +1160,7 @@ fn modern(
                 if analysis.is_some_and(|a| a.in_parameters(p.location)) {
                     continue;
                 }
-                for (n, v) in morphtrace_schema::dbdb::visible_variables(p.top_scopes()) {
+                for (n, v) in morphtrace_judges::dbdb::visible_variables(p.top_scopes()) {
                     if crate::dbdb::spellable(n) && primitive(v) {
                         options.push((i, n.to_string()));
                     }
@@ -1503,7 +1503,7 @@ fn filters(parent: &[(Action, Option<Output>)], b: usize) -> Vec<(usize, String,
         return vec![];
     };
     let mut out = Vec::new();
-    for (name, _) in morphtrace_schema::dbdb::visible_variables(first.top_scopes()) {
+    for (name, _) in morphtrace_judges::dbdb::visible_variables(first.top_scopes()) {
         if !crate::dbdb::spellable(name) {
             continue;
         }
@@ -1592,7 +1592,7 @@ fn logpoints(parent: &[(Action, Option<Output>)], b: usize) -> Vec<(String, BTre
         return vec![];
     }
     let gone: BTreeSet<usize> = pauses.iter().map(|(k, _)| *k).collect();
-    morphtrace_schema::dbdb::visible_variables(first.top_scopes())
+    morphtrace_judges::dbdb::visible_variables(first.top_scopes())
         .into_keys()
         .filter(|n| crate::dbdb::spellable(n))
         .filter(|n| {

@@ -309,7 +309,7 @@ fn literals(stmt: Node, text: &str, names: &[Name], out: &mut Analysis) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use morphtrace_schema::metamorphic::{
+    use morphtrace_judges::metamorphic::{
         ADD_NO_OP, ADD_PARAMETER, BOOLEAN_LITERAL, INSERT_DEAD_CODE, INTEGER_LITERAL,
     };
     use rand::SeedableRng;

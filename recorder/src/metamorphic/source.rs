@@ -12,11 +12,11 @@ use morphtrace_js::ast;
 use morphtrace_js::visit::{Visit, VisitWith};
 use morphtrace_js::Spanned;
 use morphtrace_js::{Goal, Refusal};
-use morphtrace_schema::lines::{Breaks, LineIndex, Positions};
-use morphtrace_schema::metamorphic::{
+use morphtrace_judges::metamorphic::{
     ColumnEdit, FreshParameter, PositionMap, ADD_NO_OP, ADD_PARAMETER, BOOLEAN_LITERAL,
     INSERT_DEAD_CODE, INTEGER_LITERAL, SET_AS_CODE,
 };
+use morphtrace_schema::lines::{Breaks, LineIndex, Positions};
 use morphtrace_schema::{FunctionCoverage, LineMap, LineSegment, Location};
 use rand::seq::IndexedRandom;
 use rand::Rng;
@@ -1056,7 +1056,7 @@ pub fn remove_dead_code(
 /// Remove-dead-code's follow-up: the variant `v` without statement `c`, lines kept.
 pub fn dead_code_removed(c: variant::Deletable, v: variant::Variant) -> Transformed {
     Transformed {
-        name: morphtrace_schema::metamorphic::REMOVE_DEAD_CODE,
+        name: morphtrace_judges::metamorphic::REMOVE_DEAD_CODE,
         text: v.text,
         map: PositionMap {
             lines: Some(v.map),
@@ -1100,7 +1100,7 @@ fn empty_try_blocks(text: &str) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::cod::v8::V8Runner;
-    use morphtrace_schema::metamorphic::{ALL, REMOVE_DEAD_CODE};
+    use morphtrace_judges::metamorphic::{ALL, REMOVE_DEAD_CODE};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use std::path::{Path, PathBuf};
@@ -1230,7 +1230,7 @@ mod tests {
     }
 
     fn mm_program(t: &str) -> bool {
-        morphtrace_schema::metamorphic::is_program_transformation(t)
+        morphtrace_judges::metamorphic::is_program_transformation(t)
     }
 
     fn node() -> V8Runner {

@@ -352,7 +352,7 @@ pub fn write_metamorphic_bundle(
     finding: &super::metamorphic::Violated,
     case: &Case<'_>,
 ) -> std::io::Result<()> {
-    use morphtrace_schema::metamorphic::Expectation;
+    use morphtrace_judges::metamorphic::Expectation;
     use morphtrace_schema::Location;
     use std::fmt::Write as _;
     let engine = case.engines.first().map(|d| d.label()).unwrap_or_default();

@@ -10,8 +10,8 @@ use crate::cod::v8::V8Runner;
 use crate::debugger::Engine;
 use crate::metamorphic::{self, Context};
 use crate::task::{ChainParams, Pin, Plan};
-use morphtrace_schema::dbdb::ComparisonPolicy;
-use morphtrace_schema::metamorphic::{self as mm, judge, ADD_BREAKPOINT, CONTINUE_TO_STEP};
+use morphtrace_judges::dbdb::ComparisonPolicy;
+use morphtrace_judges::metamorphic::{self as mm, judge, ADD_BREAKPOINT, CONTINUE_TO_STEP};
 use morphtrace_schema::{
     Action, DivergenceKind, EngineRef, EventKind, Trace, TransformationRecord,
 };

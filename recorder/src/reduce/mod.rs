@@ -21,7 +21,7 @@ use crate::dbdb;
 use crate::debugger::Engine;
 use crate::task::Plan;
 use indicatif::ProgressBar;
-use morphtrace_schema::dbdb::ComparisonPolicy;
+use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_schema::{
     Action, BreakpointId, DivergenceKind, EngineRef, EventKind, Language, Output, Program,
     ProgramOrigin, Trace,
@@ -893,7 +893,7 @@ pub struct Reducer<'a> {
     pub finding: Finding,
     /// The triage the recording went on under (its archive's): a candidate goes on past the
     /// same divergences, so that a finding met after a session's first can show.
-    pub triage: Option<morphtrace_schema::triage::Triage>,
+    pub triage: Option<morphtrace_judges::triage::Triage>,
     budget: Duration,
     progress: ProgressBar,
 }
@@ -1073,7 +1073,7 @@ mod tests {
     /// is not the finding; the same crash at another step kind is not either.
     #[test]
     fn a_termination_finding_keeps_how_each_side_ended() {
-        use morphtrace_schema::dbdb::compare_outputs;
+        use morphtrace_judges::dbdb::compare_outputs;
         use morphtrace_schema::{Divergence, DivergenceSide, PauseReason, PauseState};
         use morphtrace_schema::{Location, ProgramOutcome};
         let paused = Output::Paused(PauseState {

@@ -11,7 +11,7 @@ use crate::debugger::engines::EngineSpec;
 use crate::debugger::{CaptureOptions, Engine};
 use crate::recorded;
 use indicatif::ProgressBar;
-use morphtrace_schema::dbdb::ComparisonPolicy;
+use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_schema::{
     Action, ArchiveReader, EngineDescriptor, EngineRef, Language, Program, ProgramOrigin, Session,
     SessionMode,
@@ -272,7 +272,7 @@ async fn reduce_warning(
         .traces
         .first()
         .ok_or_else(|| refused("the session has no trace".into()))?;
-    let violation = morphtrace_schema::metamorphic::judge(parent_trace, follow_trace, record)
+    let violation = morphtrace_judges::metamorphic::judge(parent_trace, follow_trace, record)
         .ok_or_else(|| {
             refused(
                 "the recorded follow-up no longer violates its relation when judged again".into(),

@@ -7,7 +7,7 @@ use anyhow::Result;
 use morphtrace_analyzer::dbdb::rejudge;
 use morphtrace_analyzer::load;
 use morphtrace_analyzer::metamorphic;
-use morphtrace_schema::dbdb::ComparisonPolicy;
+use morphtrace_judges::dbdb::ComparisonPolicy;
 use std::process::ExitCode;
 
 pub(crate) fn relations(a: RelationsArgs) -> Result<ExitCode> {

@@ -4,6 +4,7 @@
 use anyhow::{bail, Result};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_recorder::campaign::Campaign;
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::debugger::engines::EngineSpec;
@@ -12,7 +13,6 @@ use morphtrace_recorder::debugger::{CaptureOptions, PythonStart};
 use morphtrace_recorder::task::Task;
 use morphtrace_recorder::{metamorphic, shard};
 use morphtrace_schema::archive::WriterOptions;
-use morphtrace_schema::dbdb::ComparisonPolicy;
 use morphtrace_schema::{ArchiveReader, CampaignConfig, Shard};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -585,7 +585,7 @@ pub(crate) struct RunArgs {
 
 /// A transformation's name, or a group's (`table1`, `modern`).
 pub(crate) fn transformations(s: &str) -> Result<Vec<&'static str>, String> {
-    use morphtrace_schema::metamorphic::{ALL, MODERN};
+    use morphtrace_judges::metamorphic::{ALL, MODERN};
     match s {
         "table1" => Ok(ALL.to_vec()),
         "modern" => Ok(MODERN.to_vec()),
@@ -748,11 +748,11 @@ pub(crate) fn check_strategy_flags(run: &ArgMatches, strategy: Strategy) -> Resu
 /// sessions stop at their first divergence, as with --stop-at-first-divergence).
 pub(crate) fn lockstep_triage(
     a: &EngineArgs,
-) -> Result<Option<std::sync::Arc<morphtrace_schema::triage::Triage>>> {
+) -> Result<Option<std::sync::Arc<morphtrace_judges::triage::Triage>>> {
     if a.stop_at_first_divergence {
         return Ok(None);
     }
-    let t = morphtrace_schema::triage::find(a.triage.as_deref())?;
+    let t = morphtrace_judges::triage::find(a.triage.as_deref())?;
     Ok(t.path.is_some().then(|| std::sync::Arc::new(t)))
 }
 
@@ -795,7 +795,7 @@ pub(crate) enum PythonStartArg {
     Cold,
 }
 
-/// `--attached-output`'s values (`morphtrace_schema::attached::Check`).
+/// `--attached-output`'s values (`morphtrace_judges::attached::Check`).
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq, Debug)]
 pub(crate) enum AttachedOutput {
     Off,
@@ -804,7 +804,7 @@ pub(crate) enum AttachedOutput {
 }
 
 pub(crate) fn policy(a: &EngineArgs) -> ComparisonPolicy {
-    use morphtrace_schema::attached::Check;
+    use morphtrace_judges::attached::Check;
     ComparisonPolicy {
         attached_output: match a.attached_output {
             AttachedOutput::Off => Check::Off,

@@ -217,7 +217,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         Strategy::Steps => "steps",
     };
     let transformations = if r.transformations.is_empty() {
-        morphtrace_schema::metamorphic::ALL.to_vec()
+        morphtrace_judges::metamorphic::ALL.to_vec()
     } else {
         let mut all: Vec<&'static str> = Vec::new();
         for t in r.transformations.iter().flatten() {
@@ -261,7 +261,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
             ("truth.max_points".into(), r.max_breakpoints.to_string()),
             (
                 "truth.hits".into(),
-                morphtrace_schema::truth::HITS.to_string(),
+                morphtrace_judges::truth::HITS.to_string(),
             ),
         ]
     } else if r.strategy == Strategy::Steps {

@@ -3,7 +3,7 @@
 //! (`--engine node+jitless`). Debug² (ASPLOS'21) compared optimized with unoptimized builds of
 //! one compiler; a differential between two tiers of one engine has no "by design" between
 //! families to excuse, so the triage judges it with no family's rules (see
-//! `morphtrace_schema::triage`: only a rule that names the tier pair applies).
+//! `morphtrace_judges::triage`: only a rule that names the tier pair applies).
 //!
 //! A tier's engine records the tier in its version (`20.20.2+jitless`, as debugpy's tracers
 //! do), so every report tells the two apart, and in a `tier` detail with what was set.

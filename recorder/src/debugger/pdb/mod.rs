@@ -249,7 +249,7 @@ const BY_A_BREAKPOINT: &str = "morphtrace: stopped by a breakpoint";
 
 /// What the driver prints after `BY_A_BREAKPOINT` when the generator a `next` began in had
 /// returned for good before that stop (`pdb-driver.py`); the pause's engine reason then says
-/// so (`morphtrace_schema::dbdb::GENERATOR_ENDED`).
+/// so (`morphtrace_judges::dbdb::GENERATOR_ENDED`).
 const GENERATOR_ENDED: &str = "morphtrace: after the generator the step began in ended";
 
 #[derive(Debug, Clone, PartialEq)]
@@ -545,7 +545,7 @@ impl PdbSession {
             // pdb gives no reason; the driver's words where it saw the stepping generator end.
             engine_reason: stop
                 .generator_ended
-                .then(|| morphtrace_schema::dbdb::GENERATOR_ENDED.to_string()),
+                .then(|| morphtrace_judges::dbdb::GENERATOR_ENDED.to_string()),
             stack,
             exception: None,
             condition: None,

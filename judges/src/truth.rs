@@ -12,9 +12,9 @@
 //! pauses, and only resumes; so the pauses, in order, are the records of those points, in
 //! order. `recorder/src/corpus/generated.rs` writes such programs (`truth:SEED`).
 
-use crate::session::Warning;
-use crate::trace::{EventKind, Output, PauseState, Trace};
-use crate::value::{Key, Value};
+use morphtrace_schema::session::Warning;
+use morphtrace_schema::trace::{EventKind, Output, PauseState, Trace};
+use morphtrace_schema::value::{Key, Value};
 use serde::Deserialize;
 use serde_json::Value as Json;
 
@@ -124,7 +124,7 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
     let asked: std::collections::BTreeSet<u32> = trace
         .actions()
         .filter_map(|a| match a {
-            crate::trace::Action::SetBreakpoint { line, .. } => Some(*line),
+            morphtrace_schema::trace::Action::SetBreakpoint { line, .. } => Some(*line),
             _ => None,
         })
         .collect();
@@ -139,7 +139,10 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
         Output::Finished { outcome } => Some(outcome),
         _ => None,
     });
-    let completed = matches!(end, Some(crate::trace::ProgramOutcome::Completed));
+    let completed = matches!(
+        end,
+        Some(morphtrace_schema::trace::ProgramOutcome::Completed)
+    );
     let mut warnings = Vec::new();
     let warn = |relation: &str, index: Option<usize>, message: String| Warning {
         relation: relation.into(),
@@ -150,11 +153,11 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
     };
     // Where the debugger said each breakpoint is (lines), and the lines with one at their
     // start (column 0).
-    let mut placed: std::collections::BTreeMap<crate::trace::BreakpointId, Vec<u32>> =
+    let mut placed: std::collections::BTreeMap<morphtrace_schema::trace::BreakpointId, Vec<u32>> =
         Default::default();
     let mut at_line_start = std::collections::BTreeSet::new();
     // The line each breakpoint was asked for.
-    let mut requested: std::collections::BTreeMap<crate::trace::BreakpointId, u32> =
+    let mut requested: std::collections::BTreeMap<morphtrace_schema::trace::BreakpointId, u32> =
         Default::default();
     for o in trace.outputs() {
         if let Output::BreakpointSet {
@@ -193,10 +196,13 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
                 EventKind::Action(a) => Some(a),
                 _ => None,
             });
-        if p.reason == crate::trace::PauseReason::Step
+        if p.reason == morphtrace_schema::trace::PauseReason::Step
             && matches!(
                 asked,
-                Some(crate::trace::Action::Resume | crate::trace::Action::Start)
+                Some(
+                    morphtrace_schema::trace::Action::Resume
+                        | morphtrace_schema::trace::Action::Start
+                )
             )
         {
             warnings.push(warn(
@@ -209,7 +215,7 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
                 ),
             ));
         }
-        if let crate::trace::PauseReason::Breakpoint { ids } = &p.reason {
+        if let morphtrace_schema::trace::PauseReason::Breakpoint { ids } = &p.reason {
             for id in ids {
                 match placed.get(id) {
                     Some(lines) if !lines.is_empty() && !lines.contains(&p.location.line) => {
@@ -266,7 +272,10 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
             None => warnings.push(warn(
                 if p.location.column > 0
                     && at_line_start.contains(&p.location.line)
-                    && matches!(p.reason, crate::trace::PauseReason::Breakpoint { .. })
+                    && matches!(
+                        p.reason,
+                        morphtrace_schema::trace::PauseReason::Breakpoint { .. }
+                    )
                     && (entered || left_since(&records, last_matched, at.get(next), line))
                 {
                     relation::LINE_ENTRY
@@ -291,7 +300,7 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
             )),
         }
     }
-    if let Some(crate::trace::ProgramOutcome::EngineCrashed { message }) = end {
+    if let Some(morphtrace_schema::trace::ProgramOutcome::EngineCrashed { message }) = end {
         warnings.push(warn(
             relation::CRASH,
             trace
@@ -334,10 +343,10 @@ fn left_since(records: &[Record], last: Option<usize>, next: Option<&usize>, lin
 /// placed at the pause's line.
 fn moved_here(
     p: &PauseState,
-    requested: &std::collections::BTreeMap<crate::trace::BreakpointId, u32>,
-    placed: &std::collections::BTreeMap<crate::trace::BreakpointId, Vec<u32>>,
+    requested: &std::collections::BTreeMap<morphtrace_schema::trace::BreakpointId, u32>,
+    placed: &std::collections::BTreeMap<morphtrace_schema::trace::BreakpointId, Vec<u32>>,
 ) -> bool {
-    let crate::trace::PauseReason::Breakpoint { ids } = &p.reason else {
+    let morphtrace_schema::trace::PauseReason::Breakpoint { ids } = &p.reason else {
         return false;
     };
     ids.iter().any(|id| {
@@ -580,8 +589,8 @@ fn js_string(n: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::EngineRef;
-    use crate::trace::{
+    use morphtrace_schema::engine::EngineRef;
+    use morphtrace_schema::trace::{
         Action, Event, Frame, Location, PauseReason, ProgramOutcome, Scope, ScopeKind, Variable,
     };
 
@@ -663,15 +672,15 @@ mod tests {
 
     fn pair(x: f64, y: f64) -> Value {
         Value::Object {
-            kind: crate::value::ObjectKind::Object,
+            kind: morphtrace_schema::value::ObjectKind::Object,
             class: "Object".into(),
             description: None,
             entries: Some(vec![
-                crate::value::Entry {
+                morphtrace_schema::value::Entry {
                     key: Key::Name("x".into()),
                     value: Value::Number(x),
                 },
-                crate::value::Entry {
+                morphtrace_schema::value::Entry {
                     key: Key::Name("y".into()),
                     value: Value::Number(y),
                 },
@@ -743,7 +752,7 @@ mod tests {
     /// a line whose breakpoint stands at the line's start: each its own relation.
     #[test]
     fn breakpoint_places_are_held_to_what_the_debugger_said() {
-        use crate::trace::{BreakpointId, LocationSource};
+        use morphtrace_schema::trace::{BreakpointId, LocationSource};
         let set = |id: u32, line: u32, column: u32| Output::BreakpointSet {
             id: BreakpointId(id),
             requested: Location::new(line, 0),

@@ -19,8 +19,8 @@
 //! without a debugger ([`relation::OUTPUT`], Dfusor's check, ASPLOS'23).
 
 use crate::attached::apart;
-use crate::session::Warning;
-use crate::trace::{EventKind, Location, Output, PauseState, ProgramOutcome, Trace};
+use morphtrace_schema::session::Warning;
+use morphtrace_schema::trace::{EventKind, Location, Output, PauseState, ProgramOutcome, Trace};
 
 /// The relations of the debugger against itself.
 pub mod relation {
@@ -186,7 +186,7 @@ fn at(p: &PauseState) -> String {
 /// the function's script at hand, which varies between runs).
 fn shown(p: &PauseState) -> Output {
     let mut o = Output::Paused(PauseState {
-        reason: crate::trace::PauseReason::Step,
+        reason: morphtrace_schema::trace::PauseReason::Step,
         engine_reason: None,
         exception: None,
         async_stack: None,
@@ -280,7 +280,7 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
     // `yield` or `await` line, or returned into a caller standing on one.
     let suspends = |k: usize| {
         let p = a[k].1;
-        let on = |f: Option<&crate::trace::Frame>| {
+        let on = |f: Option<&morphtrace_schema::trace::Frame>| {
             f.is_some_and(|f| on_a_suspension(cx.program, f.location.line))
         };
         cx.steps_run_to_resumption
@@ -552,9 +552,9 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::EngineRef;
-    use crate::trace::{Event, Frame, PauseReason, Scope, ScopeKind, Variable};
-    use crate::value::Value;
+    use morphtrace_schema::engine::EngineRef;
+    use morphtrace_schema::trace::{Event, Frame, PauseReason, Scope, ScopeKind, Variable};
+    use morphtrace_schema::value::Value;
 
     /// A pause at 1-based `line`:`column` in the frames `stack` (function names, innermost
     /// first, each at the line and column given), `n` its one local.
@@ -598,10 +598,10 @@ mod tests {
             .map(|(i, (l, c))| Event {
                 at_us: 0,
                 kind: EventKind::Output(Output::BreakpointSet {
-                    id: crate::trace::BreakpointId(i as u32),
+                    id: morphtrace_schema::trace::BreakpointId(i as u32),
                     requested: Location::new(l - 1, 0),
                     actual: vec![Location::new(l - 1, c - 1)],
-                    source: crate::trace::LocationSource::EngineReported,
+                    source: morphtrace_schema::trace::LocationSource::EngineReported,
                     policy: None,
                 }),
             })

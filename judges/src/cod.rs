@@ -3,10 +3,12 @@
 //! unexecuted), C2V's differential (two profilers on P), and, for JavaScript, V8 against the
 //! instrumented ground truth.
 
-use crate::coverage::{BranchCount, CoverageReport, FileCoverage, ProgramRun, StatementCount};
-use crate::engine::EngineRef;
-use crate::program::{LineMap, ProgramHash};
-use crate::session::Session;
+use morphtrace_schema::coverage::{
+    BranchCount, CoverageReport, FileCoverage, ProgramRun, StatementCount,
+};
+use morphtrace_schema::engine::EngineRef;
+use morphtrace_schema::program::{LineMap, ProgramHash};
+use morphtrace_schema::session::Session;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
@@ -545,8 +547,8 @@ pub fn deleted_lines(p_lines: u32, v_lines: u32, map: &LineMap) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::coverage::{BlockRange, FunctionCoverage};
-    use crate::program::LineSegment;
+    use morphtrace_schema::coverage::{BlockRange, FunctionCoverage};
+    use morphtrace_schema::program::LineSegment;
 
     fn file(lines: Vec<Option<u64>>) -> FileCoverage {
         FileCoverage {
@@ -690,7 +692,9 @@ mod tests {
     /// truth that counted nothing, was passed over silently (and so looked consistent).
     #[test]
     fn relations_that_cannot_be_judged_are_reported_not_skipped() {
-        use crate::session::{SessionId, SessionMode, SessionOutcome, TransformationRecord};
+        use morphtrace_schema::session::{
+            SessionId, SessionMode, SessionOutcome, TransformationRecord,
+        };
         let (p, v, t) = (
             ProgramHash::of("p"),
             ProgramHash::of("v"),
@@ -782,12 +786,12 @@ mod tests {
                 is_block_coverage: true,
             },
         ];
-        assert_eq!(crate::coverage::v8_count_at(&f, 5), Some(1));
-        assert_eq!(crate::coverage::v8_count_at(&f, 12), Some(0));
-        assert_eq!(crate::coverage::v8_count_at(&f, 25), Some(2));
-        assert_eq!(crate::coverage::v8_count_at(&f, 35), Some(7));
-        assert_eq!(crate::coverage::v8_count_at(&f, 45), Some(0));
-        assert_eq!(crate::coverage::v8_count_at(&f, 60), Some(1));
-        assert_eq!(crate::coverage::v8_count_at(&f, 100), None);
+        assert_eq!(morphtrace_schema::coverage::v8_count_at(&f, 5), Some(1));
+        assert_eq!(morphtrace_schema::coverage::v8_count_at(&f, 12), Some(0));
+        assert_eq!(morphtrace_schema::coverage::v8_count_at(&f, 25), Some(2));
+        assert_eq!(morphtrace_schema::coverage::v8_count_at(&f, 35), Some(7));
+        assert_eq!(morphtrace_schema::coverage::v8_count_at(&f, 45), Some(0));
+        assert_eq!(morphtrace_schema::coverage::v8_count_at(&f, 60), Some(1));
+        assert_eq!(morphtrace_schema::coverage::v8_count_at(&f, 100), None);
     }
 }

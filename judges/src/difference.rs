@@ -7,6 +7,7 @@
 use std::fmt;
 
 use crate::remark::Side;
+use morphtrace_schema::value::{Entry, ObjectKind, Value};
 
 /// A divergence's base difference. Texts are as the answers showed them (a location as
 /// `line:column`, 1-based; a value as `Value`'s display); `[first, second]` in detail order.
@@ -108,7 +109,7 @@ pub enum Difference {
     Actions { actions: [String; 2] },
 }
 
-/// One way two objects differ besides their entries (`Value::shell_difference`): the aspect
+/// One way two objects differ besides their entries (`shell_difference`): the aspect
 /// (`kind`, `class`, `message`, `description`, `truncated`, `entries`) and each side's text as
 /// shown (`"A"`, `Some("A")`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,7 +118,59 @@ pub struct Shell {
     pub sides: [String; 2],
 }
 
-/// The aspects `Value::shell_difference` names, in its order.
+/// What differs between two objects besides their entries (`description "Set(1)" vs
+/// None`, rendered by `Difference`); empty if nothing does or they are not both objects.
+pub fn shell_difference(this: &Value, other: &Value) -> Vec<Shell> {
+    let (
+        Value::Object {
+            kind: k1,
+            class: c1,
+            description: d1,
+            truncated: t1,
+            entries: e1,
+        },
+        Value::Object {
+            kind: k2,
+            class: c2,
+            description: d2,
+            truncated: t2,
+            entries: e2,
+        },
+    ) = (this, other)
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    let mut part = |aspect: &str, a: String, b: String| {
+        out.push(Shell {
+            aspect: aspect.to_string(),
+            sides: [a, b],
+        })
+    };
+    if k1 != k2 {
+        part("kind", format!("{k1:?}"), format!("{k2:?}"));
+    }
+    if c1 != c2 {
+        part("class", format!("{c1:?}"), format!("{c2:?}"));
+    }
+    // An error's description holds its stack: its message says what differs.
+    let errors = *k1 == ObjectKind::Error && *k2 == ObjectKind::Error;
+    if let (true, Some((m1, m2))) = (errors, this.messages_apart(other)) {
+        part("message", format!("{m1:?}"), format!("{m2:?}"));
+    } else if d1 != d2 && !errors {
+        part("description", format!("{d1:?}"), format!("{d2:?}"));
+    }
+    if t1 != t2 {
+        part("truncated", t1.to_string(), t2.to_string());
+    }
+    let n = |e: &Option<Vec<Entry>>| e.as_ref().map(Vec::len);
+    if n(e1) != n(e2) {
+        part("entries", format!("{:?}", n(e1)), format!("{:?}", n(e2)));
+    }
+    out
+}
+
+/// The aspects `shell_difference` names, in its order.
 pub const SHELL_ASPECTS: [&str; 6] = [
     "kind",
     "class",
@@ -1154,6 +1207,54 @@ impl fmt::Display for Difference {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn error(class: &str, description: &str) -> Value {
+        Value::Object {
+            kind: ObjectKind::Error,
+            class: class.into(),
+            description: Some(description.into()),
+            entries: Some(vec![]),
+            truncated: false,
+        }
+    }
+
+    /// Two errors' shells differ in their messages, not in their descriptions (which hold the
+    /// stack); other objects' in every aspect that differs, in `SHELL_ASPECTS`' order.
+    #[test]
+    fn shells_name_what_differs_besides_entries() {
+        let range = error(
+            "RangeError",
+            "RangeError: out of range\n    at f (file:///a.js:4:9)",
+        );
+        let bounds = error("RangeError", "RangeError: out of bounds");
+        assert_eq!(
+            shell_difference(&range, &bounds),
+            [Shell {
+                aspect: "message".into(),
+                sides: [r#""out of range""#.into(), r#""out of bounds""#.into()]
+            }]
+        );
+        assert!(shell_difference(&range, &error("RangeError", "f@file:///a.js:4:9")).is_empty());
+        let set = |class: &str, n: usize, truncated| Value::Object {
+            kind: ObjectKind::Set,
+            class: class.into(),
+            description: Some(format!("{class}({n})")),
+            entries: Some(vec![]),
+            truncated,
+        };
+        let aspects = |a: &Value, b: &Value| {
+            shell_difference(a, b)
+                .into_iter()
+                .map(|s| s.aspect)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            aspects(&set("Set", 1, false), &set("Map", 2, true)),
+            ["class", "description", "truncated"]
+        );
+        assert!(aspects(&set("Set", 1, false), &set("Set", 1, false)).is_empty());
+        assert!(shell_difference(&Value::Number(1.0), &set("Set", 1, false)).is_empty());
+    }
 
     /// Every shape reads back as it was rendered, and its fields turn with the side that
     /// behaves so.

@@ -149,7 +149,7 @@ pub struct Member {
     /// A breakpoint-location divergence: each side's placement with its engine's own first
     /// break position where the engine was asked (`fact::placements`).
     #[serde(default)]
-    pub placements: Vec<crate::fact::Placement>,
+    pub placements: Vec<morphtrace_schema::fact::Placement>,
     /// An excusing rule's account did not hold: the engines could not be brought back in
     /// step past the divergence (`fact::Fact::OutOfStep`). No excusing rule judges it.
     #[serde(default)]
@@ -949,10 +949,10 @@ impl Triage {
 /// Whether every side whose engine was asked for its break positions placed the breakpoint
 /// where they say (`Some(true)`), one placed it elsewhere (`Some(false)`), or no side was
 /// asked (`None`: nothing is known, as in archives recorded before the question was asked).
-pub fn placed_at_own_positions(placements: &[crate::fact::Placement]) -> Option<bool> {
+pub fn placed_at_own_positions(placements: &[morphtrace_schema::fact::Placement]) -> Option<bool> {
     let said: Vec<bool> = placements
         .iter()
-        .filter_map(crate::fact::Placement::as_own_positions_say)
+        .filter_map(morphtrace_schema::fact::Placement::as_own_positions_say)
         .collect();
     (!said.is_empty()).then(|| said.iter().all(|&ok| ok))
 }
@@ -973,7 +973,7 @@ pub const RECORDED_TEXT: &str = "lockstep.triage.text";
 /// The triage a campaign went on under, as its archive recorded it, if it recorded one;
 /// `label` names it in errors and as its `path`.
 pub fn recorded(
-    header: &crate::ArchiveHeader,
+    header: &morphtrace_schema::ArchiveHeader,
     label: &Path,
 ) -> Option<Result<Triage, TriageError>> {
     let text = header.campaign.param(RECORDED_TEXT)?;
@@ -1000,8 +1000,8 @@ pub fn find(given: Option<&Path>) -> Result<Triage, TriageError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fact::Placement;
-    use crate::trace::Location;
+    use morphtrace_schema::fact::Placement;
+    use morphtrace_schema::trace::Location;
 
     #[test]
     fn globs_match_runs_and_literals() {
@@ -1088,7 +1088,7 @@ mod tests {
     #[test]
     fn only_a_top_frame_named_otherwise_is_a_naming_difference() {
         let top = |a: &[&str], b: &[&str]| {
-            crate::fact::only_the_top_frame_differs(&[a.to_vec(), b.to_vec()])
+            morphtrace_schema::fact::only_the_top_frame_differs(&[a.to_vec(), b.to_vec()])
         };
         assert!(top(
             &["", "makeName", "doTest", ""],
@@ -1108,7 +1108,9 @@ mod tests {
             &["Math.random", "makeName", "run", ""]
         ));
         assert!(!top(&["f", "g"], &["f", "g"]));
-        assert!(!crate::fact::only_the_top_frame_differs(&[vec!["f"]]));
+        assert!(!morphtrace_schema::fact::only_the_top_frame_differs(&[
+            vec!["f"]
+        ]));
     }
 
     const SLIDE_RULE: &str = r#"

@@ -6,7 +6,7 @@
 //! (setting a variable, restarting a frame, evaluating an expression that may call, assign or
 //! read through a getter) leave the session unjudged here, and say so.
 
-use crate::trace::{Action, Output, ProgramOutcome, Trace};
+use morphtrace_schema::trace::{Action, Output, ProgramOutcome, Trace};
 use serde::{Deserialize, Serialize};
 
 pub use crate::steps::relation::OUTPUT as RELATION;
@@ -223,8 +223,8 @@ pub fn apart(a: (&str, &[String]), b: (&str, &[String])) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::EngineRef;
-    use crate::trace::{Event, EventKind};
+    use morphtrace_schema::engine::EngineRef;
+    use morphtrace_schema::trace::{Event, EventKind};
 
     fn trace(actions: &[Action], end: ProgramOutcome, console: &[&str]) -> Trace {
         let mut events: Vec<Event> = actions

@@ -7,11 +7,13 @@
 //! allowed and the fresh parameter a function gained. [`Expectation`] reads them back.
 
 use crate::dbdb::{compare_outputs, ComparisonPolicy};
-use crate::program::LineMap;
-use crate::session::{DivergenceKind, TransformationRecord};
-use crate::trace::{Action, EventKind, Location, Output, PauseReason, PauseState, Trace};
-use crate::value::Value;
 use crate::warning::{Aside, Message, Thrower};
+use morphtrace_schema::program::LineMap;
+use morphtrace_schema::session::{DivergenceKind, TransformationRecord};
+use morphtrace_schema::trace::{
+    Action, EventKind, Location, Output, PauseReason, PauseState, Trace,
+};
+use morphtrace_schema::value::Value;
 use std::collections::BTreeSet;
 
 pub const ADD_BREAKPOINT: &str = "add-breakpoint-and-continue";
@@ -607,7 +609,7 @@ fn thrown_remark(follow_up: &Output, parent: &Output) -> Option<Aside> {
     }
     let ended_on = match follow_up {
         Output::Finished {
-            outcome: crate::trace::ProgramOutcome::UncaughtException { message, .. },
+            outcome: morphtrace_schema::trace::ProgramOutcome::UncaughtException { message, .. },
         } => first_line(message),
         _ => None,
     };
@@ -811,7 +813,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
         .filter(|a| a.action.is_control() && !x.passed.contains(&a.action_index))
         .collect();
     // Where each of the follow-up's breakpoints was placed.
-    let placed: std::collections::BTreeMap<crate::BreakpointId, &[Location]> = fa
+    let placed: std::collections::BTreeMap<morphtrace_schema::BreakpointId, &[Location]> = fa
         .iter()
         .filter_map(|a| match a.output {
             Output::BreakpointSet { id, actual, .. } => Some((*id, actual.as_slice())),
@@ -923,7 +925,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                     if x.extra_exception_pauses
                                         && q.exception.is_none()
                                         && q.top_scopes().first().is_some_and(|s| {
-                                            s.kind == crate::trace::ScopeKind::Catch
+                                            s.kind == morphtrace_schema::trace::ScopeKind::Catch
                                         }) =>
                                 {
                                     Some(Aside::InACatchBlock)
@@ -1133,14 +1135,14 @@ fn finished(answers: &[&Answer]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::EngineRef;
-    use crate::program::{LineMap, LineSegment, ProgramHash};
-    use crate::trace::*;
     use crate::warning::{
         AFTER_A_STEP_ON_ITS_LINE, AGAIN_AT_ITS_BREAKPOINT, AWAY_FROM_ITS_BREAKPOINT,
         MISSED_BEFORE_A_FALSE_PLACE, MISSED_ON_A_FALSE_LINE, MISSED_WHERE_A_STEP_STOOD,
         STEP_INTO_FROM_A_FALSE_BREAKPOINT,
     };
+    use morphtrace_schema::engine::EngineRef;
+    use morphtrace_schema::program::{LineMap, LineSegment, ProgramHash};
+    use morphtrace_schema::trace::*;
 
     fn pause(line: u32, column: u32, vars: &[(&str, Value)]) -> Output {
         Output::Paused(PauseState {
@@ -1637,7 +1639,7 @@ mod tests {
         if let Output::Paused(q) = &mut thrown {
             q.reason = PauseReason::Exception;
             q.exception = Some(Box::new(Value::Object {
-                kind: crate::value::ObjectKind::Error,
+                kind: morphtrace_schema::value::ObjectKind::Error,
                 class: "ReferenceError".into(),
                 description: Some(description.into()),
                 entries: None,
@@ -1718,7 +1720,7 @@ mod tests {
             (
                 Action::StepInto,
                 Output::Finished {
-                    outcome: crate::trace::ProgramOutcome::UncaughtException {
+                    outcome: morphtrace_schema::trace::ProgramOutcome::UncaughtException {
                         message: "ReferenceError: Super constructor may only be called once\nmore"
                             .into(),
                         location: None,

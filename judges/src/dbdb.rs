@@ -4,9 +4,9 @@
 
 use crate::difference::Difference;
 use crate::remark::{PastTheCall, Remark, Side};
-use crate::session::DivergenceKind;
-use crate::trace::{AsyncFrames, Output, PauseState, Scope, ScopeKind};
-use crate::value::Value;
+use morphtrace_schema::session::DivergenceKind;
+use morphtrace_schema::trace::{AsyncFrames, Output, PauseState, Scope, ScopeKind};
+use morphtrace_schema::value::Value;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -313,7 +313,7 @@ fn frame_variables_apart(
                         name: name.to_string(),
                         path,
                         values: [x.to_string(), y.to_string()],
-                        shell: x.shell_difference(y),
+                        shell: crate::difference::shell_difference(x, y),
                     },
                     dead,
                 ));
@@ -338,7 +338,7 @@ fn frame_variables_apart(
 /// at the same place, only one of them on an exception. Each side named, so that a rule can say
 /// which engine did what.
 fn exception_pause_on_one_side(a: &PauseState, b: &PauseState) -> Option<String> {
-    use crate::trace::PauseReason;
+    use morphtrace_schema::trace::PauseReason;
     let on = |p: &PauseState| matches!(p.reason, PauseReason::Exception);
     let (side, p, q) = match (on(a), on(b)) {
         (true, false) => (Side::First, a, b),
@@ -433,7 +433,7 @@ fn returned_into(before: &PauseState, j: usize, a: &PauseState, b: &PauseState) 
     let caller = &before.stack[j];
     let below = &before.stack[j..];
     // `stack` is exactly the caller and the frames below it, the caller at any line.
-    let is_caller = |stack: &[crate::trace::Frame]| {
+    let is_caller = |stack: &[morphtrace_schema::trace::Frame]| {
         stack.len() == below.len()
             && stack
                 .iter()
@@ -487,7 +487,7 @@ fn returned_into(before: &PauseState, j: usize, a: &PauseState, b: &PauseState) 
 /// checked (the recorder checks it at a divergence: `PauseState::condition`).
 fn condition_remark(side: Side, p: &PauseState) -> String {
     use crate::remark::ConditionOutcome;
-    use crate::value::ObjectKind;
+    use morphtrace_schema::value::ObjectKind;
     let Some(c) = &p.condition else {
         return String::new();
     };
@@ -518,8 +518,11 @@ fn condition_remark(side: Side, p: &PauseState) -> String {
 pub const GENERATOR_ENDED: &str = "after the generator the step began in ended";
 
 /// The outputs of `t` recorded before its action `index` (extra answers included).
-fn outputs_before(t: &crate::trace::Trace, index: usize) -> impl Iterator<Item = &Output> {
-    use crate::trace::EventKind;
+fn outputs_before(
+    t: &morphtrace_schema::trace::Trace,
+    index: usize,
+) -> impl Iterator<Item = &Output> {
+    use morphtrace_schema::trace::EventKind;
     let mut actions = 0;
     t.events
         .iter()
@@ -538,7 +541,7 @@ fn outputs_before(t: &crate::trace::Trace, index: usize) -> impl Iterator<Item =
 
 /// The pause the program was at before action `index` of `trace`: the last pause recorded
 /// before that action, extra answers included (the steps lockstep took to catch up).
-pub fn pause_before(t: &crate::trace::Trace, index: usize) -> Option<&PauseState> {
+pub fn pause_before(t: &morphtrace_schema::trace::Trace, index: usize) -> Option<&PauseState> {
     outputs_before(t, index)
         .filter_map(|o| match o {
             Output::Paused(p) => Some(p),
@@ -551,13 +554,13 @@ pub fn pause_before(t: &crate::trace::Trace, index: usize) -> Option<&PauseState
 /// divergence and `occupied_remark` to a breakpoint one side did not place. `sides`: each side's
 /// trace with the action's index among its actions (the sides agreed before it).
 pub fn compare_answers(
-    sides: [(&crate::trace::Trace, usize); 2],
-    action: &crate::trace::Action,
+    sides: [(&morphtrace_schema::trace::Trace, usize); 2],
+    action: &morphtrace_schema::trace::Action,
     a: &Output,
     b: &Output,
     policy: &ComparisonPolicy,
 ) -> Option<(DivergenceKind, String)> {
-    use crate::trace::Action;
+    use morphtrace_schema::trace::Action;
     let (kind, mut detail) = compare_outputs(a, b, policy)?;
     match (&kind, action, a, b) {
         (
@@ -587,7 +590,7 @@ pub fn compare_answers(
 /// has at that very place (each engine's column for a line differs). An engine that keeps one
 /// breakpoint per place (JavaScriptCore, Firefox) is then answering about that place.
 fn occupied_remark(
-    sides: [(&crate::trace::Trace, usize); 2],
+    sides: [(&morphtrace_schema::trace::Trace, usize); 2],
     a: &Output,
     b: &Output,
 ) -> Option<String> {
@@ -628,9 +631,9 @@ fn occupied_remark(
 /// The live breakpoints of `t` before its action `index`, with where each was placed: placed by
 /// the trace's earlier actions and not removed since.
 fn live_before(
-    t: &crate::trace::Trace,
+    t: &morphtrace_schema::trace::Trace,
     index: usize,
-) -> Vec<(crate::trace::BreakpointId, Vec<(u32, u32)>)> {
+) -> Vec<(morphtrace_schema::trace::BreakpointId, Vec<(u32, u32)>)> {
     let mut live = Vec::new();
     for o in outputs_before(t, index) {
         match o {
@@ -648,7 +651,7 @@ fn live_before(
 /// messages can be read: `Value::error_message`; their stacks are each engine's own), anything
 /// else as values compare.
 fn same_thrown(x: &Value, y: &Value, policy: &ComparisonPolicy) -> bool {
-    use crate::value::ObjectKind;
+    use morphtrace_schema::value::ObjectKind;
     match (x, y) {
         (
             Value::Object {
@@ -755,12 +758,15 @@ pub fn compare_outputs(
             if !policy.breakpoints {
                 return None;
             }
-            let key =
-                |l: &crate::trace::Location| (l.line, if policy.columns { l.column } else { 0 });
+            let key = |l: &morphtrace_schema::trace::Location| {
+                (l.line, if policy.columns { l.column } else { 0 })
+            };
             let kx: Vec<_> = x.iter().map(key).collect();
             let ky: Vec<_> = y.iter().map(key).collect();
             (kx != ky).then(|| {
-                let show = |v: &[crate::trace::Location]| v.iter().map(|l| l.to_string()).collect();
+                let show = |v: &[morphtrace_schema::trace::Location]| {
+                    v.iter().map(|l| l.to_string()).collect()
+                };
                 (
                     DivergenceKind::BreakpointLocation,
                     Difference::BreakpointAt {
@@ -858,7 +864,9 @@ pub fn compare_outputs(
             let shell = match (tx, ty) {
                 (false, false) => {
                     match x.first_difference_as(y, policy.object_shells, policy.error_messages) {
-                        Some((path, a, b)) if path.is_empty() => a.shell_difference(b),
+                        Some((path, a, b)) if path.is_empty() => {
+                            crate::difference::shell_difference(a, b)
+                        }
                         _ => Vec::new(),
                     }
                 }
@@ -965,7 +973,7 @@ pub fn timed_out(o: &Output) -> bool {
     matches!(
         o,
         Output::Finished {
-            outcome: crate::trace::ProgramOutcome::Timeout
+            outcome: morphtrace_schema::trace::ProgramOutcome::Timeout
         }
     )
 }
@@ -975,13 +983,13 @@ pub fn timed_out(o: &Output) -> bool {
 /// programs by the action timeout, each wherever its speed had taken it, so only the lines both
 /// logged compare (a slower debugger logs fewer; that is not a difference in what it logs).
 pub fn compare_logs(
-    a: &crate::trace::Trace,
-    b: &crate::trace::Trace,
+    a: &morphtrace_schema::trace::Trace,
+    b: &morphtrace_schema::trace::Trace,
     action: u32,
     cut_short: bool,
     quiet: &BTreeSet<u32>,
 ) -> Option<(DivergenceKind, String)> {
-    let at = |t: &'_ crate::trace::Trace| -> Vec<(u32, String)> {
+    let at = |t: &'_ morphtrace_schema::trace::Trace| -> Vec<(u32, String)> {
         t.logs
             .iter()
             .filter(|l| l.action == action && !quiet.contains(&l.breakpoint.0))
@@ -1030,16 +1038,16 @@ pub fn logpoints_apart(detail: &str) -> Vec<u32> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Judgement {
     pub action_index: u32,
-    pub action: crate::trace::Action,
+    pub action: morphtrace_schema::trace::Action,
     pub kind: DivergenceKind,
     pub detail: String,
 }
 
-type Step<'a> = (&'a crate::trace::Action, Option<&'a Output>);
+type Step<'a> = (&'a morphtrace_schema::trace::Action, Option<&'a Output>);
 
 /// Each action of a trace with the first output that answered it.
-fn steps(t: &crate::trace::Trace) -> Vec<Step<'_>> {
-    use crate::trace::EventKind;
+fn steps(t: &morphtrace_schema::trace::Trace) -> Vec<Step<'_>> {
+    use morphtrace_schema::trace::EventKind;
     let mut v: Vec<Step<'_>> = Vec::new();
     for e in &t.events {
         match &e.kind {
@@ -1073,7 +1081,10 @@ pub enum Lockstep {
 /// Re-judges lockstep traces (the same actions, each answered by one output per debugger) under
 /// `policy`: the first action whose outputs differ between the first trace and another one, or
 /// the first action some trace left unanswered.
-pub fn judge_lockstep(traces: &[crate::trace::Trace], policy: &ComparisonPolicy) -> Lockstep {
+pub fn judge_lockstep(
+    traces: &[morphtrace_schema::trace::Trace],
+    policy: &ComparisonPolicy,
+) -> Lockstep {
     let Some(first) = traces.first().map(steps) else {
         return Lockstep::Unanswered { action_index: 0 };
     };
@@ -1141,11 +1152,11 @@ pub enum LockstepDecision {
 /// Re-judges a recorded lockstep session under `policy`: agreed only when it was recorded to
 /// the program's end or its action budget (docs/design.md §2: undecided work is never agreed).
 pub fn judge_session(
-    traces: &[crate::trace::Trace],
-    outcome: &crate::session::SessionOutcome,
+    traces: &[morphtrace_schema::trace::Trace],
+    outcome: &morphtrace_schema::session::SessionOutcome,
     policy: &ComparisonPolicy,
 ) -> LockstepDecision {
-    use crate::session::SessionOutcome as O;
+    use morphtrace_schema::session::SessionOutcome as O;
     let undecided = |reason: &str| LockstepDecision::Undecided {
         reason: reason.into(),
     };
@@ -1250,7 +1261,7 @@ mod frame_tests {
 #[cfg(test)]
 mod thrown_tests {
     use super::*;
-    use crate::value::ObjectKind;
+    use morphtrace_schema::value::ObjectKind;
 
     fn error(class: &str, description: &str) -> Value {
         Value::Object {
@@ -1289,11 +1300,11 @@ mod thrown_tests {
     fn evaluated_objects_say_what_differs_besides_their_entries() {
         let p = ComparisonPolicy::default();
         let object = |class: &str, base: f64| Value::Object {
-            kind: crate::value::ObjectKind::Object,
+            kind: morphtrace_schema::value::ObjectKind::Object,
             class: class.into(),
             description: Some(class.into()),
-            entries: Some(vec![crate::value::Entry {
-                key: crate::value::Key::Name("base".into()),
+            entries: Some(vec![morphtrace_schema::value::Entry {
+                key: morphtrace_schema::value::Key::Name("base".into()),
                 value: Value::Number(base),
             }]),
             truncated: false,
@@ -1318,7 +1329,7 @@ mod thrown_tests {
 #[cfg(test)]
 mod async_stack_tests {
     use super::*;
-    use crate::trace::{Frame, Location, PauseReason};
+    use morphtrace_schema::trace::{Frame, Location, PauseReason};
 
     fn frame(function: &str, line: u32) -> Frame {
         Frame {
@@ -1442,7 +1453,7 @@ mod async_stack_tests {
     /// column, or a difference inside an object do not.
     #[test]
     fn a_value_against_a_binding_in_its_dead_zone_at_the_same_place_says_which_side_shows_it() {
-        use crate::trace::{Scope, ScopeKind, Variable};
+        use morphtrace_schema::trace::{Scope, ScopeKind, Variable};
         let p = ComparisonPolicy::default();
         let paused = |column: u32, value: Value| {
             let mut s = at(&[("f", 4)]);
@@ -1551,11 +1562,11 @@ mod async_stack_tests {
     /// The pause before an action is the last one recorded, a catch-up step's answer included.
     #[test]
     fn the_pause_before_an_action_counts_extra_answers() {
-        use crate::trace::{Action, Event, EventKind, Trace};
+        use morphtrace_schema::trace::{Action, Event, EventKind, Trace};
         let (p1, p2, p3) = (at(&[("f", 2)]), at(&[("", 9)]), at(&[("", 10)]));
         let ev = |kind| Event { at_us: 0, kind };
         let t = Trace {
-            engine: crate::engine::EngineRef(0),
+            engine: morphtrace_schema::engine::EngineRef(0),
             events: vec![
                 ev(EventKind::Action(Action::Start)),
                 ev(EventKind::Output(Output::Paused(p1.clone()))),
@@ -1605,7 +1616,7 @@ mod async_stack_tests {
     /// neither: no difference; the policy off: not compared.
     #[test]
     fn an_exception_pause_on_one_side_only_shows() {
-        use crate::trace::PauseReason;
+        use morphtrace_schema::trace::PauseReason;
         let policy = ComparisonPolicy::default();
         let breakpoint = PauseState {
             reason: PauseReason::Breakpoint { ids: vec![] },
@@ -1643,7 +1654,7 @@ mod async_stack_tests {
     /// past shows the next difference, until nothing is left; the place is never masked.
     #[test]
     fn a_mask_hides_only_what_it_names() {
-        use crate::trace::Variable;
+        use morphtrace_schema::trace::Variable;
         let with = |names: &[(&str, f64)], top: &str| {
             let mut p = at(&[(top, 3), ("", 9)]);
             p.stack[0].scopes = vec![Scope {
@@ -1698,7 +1709,7 @@ mod async_stack_tests {
         ));
         assert!(!same_place(&p(a.clone()), &p(at(&[("f", 3)])), &policy));
         let end = Output::Finished {
-            outcome: crate::trace::ProgramOutcome::Completed,
+            outcome: morphtrace_schema::trace::ProgramOutcome::Completed,
         };
         assert!(same_place(&end, &end.clone(), &policy));
         assert!(!same_place(&p(a), &end, &policy));
@@ -1708,8 +1719,8 @@ mod async_stack_tests {
 #[cfg(test)]
 mod log_tests {
     use super::*;
-    use crate::engine::EngineRef;
-    use crate::trace::{BreakpointId, LogLine, Trace};
+    use morphtrace_schema::engine::EngineRef;
+    use morphtrace_schema::trace::{BreakpointId, LogLine, Trace};
 
     fn logged(n: usize) -> Trace {
         Trace {
@@ -1755,7 +1766,7 @@ mod log_tests {
     type Request = Option<(u32, Option<(u32, u32)>)>;
 
     fn placing(requests: &[Request]) -> Trace {
-        use crate::trace::{Action, Event, EventKind, Location, LocationSource};
+        use morphtrace_schema::trace::{Action, Event, EventKind, Location, LocationSource};
         let mut events = Vec::new();
         let mut next = 0;
         for r in requests {
@@ -1871,7 +1882,7 @@ mod log_tests {
         );
     }
 
-    fn t_action(t: &Trace) -> crate::trace::Action {
+    fn t_action(t: &Trace) -> morphtrace_schema::trace::Action {
         t.actions().last().unwrap().clone()
     }
 }
