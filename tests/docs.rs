@@ -374,3 +374,72 @@ fn each_crate_depends_only_on_what_the_architecture_page_allows() {
         &["morphtrace-analyzer", "morphtrace-testkit", "polars"],
     );
 }
+
+/// The module graph of every crate has no cycle (issue 67; docs/architecture.md), as
+/// `scripts/module-graph.py` draws it; and that script finds a cycle where one is, beside the
+/// parent-child uses it leaves out.
+#[test]
+fn no_crate_has_a_module_cycle() {
+    let script = root().join("scripts/module-graph.py");
+    let o = Command::new("python3").arg(&script).output().unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    // Every crate was read, with its modules: an empty walk would pass vacuously.
+    for c in ["schema:", "judges:", "js:", "recorder:", "analyzer:"] {
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(c))
+            .unwrap_or_else(|| panic!("{out}"));
+        assert!(
+            line.ends_with(" 0 cycles") && !line.contains(" 0 modules"),
+            "{line}"
+        );
+    }
+
+    let tree = tempfile::tempdir().unwrap();
+    let src = tree.path().join("toy/src");
+    std::fs::create_dir_all(src.join("room")).unwrap();
+    let files = [
+        ("lib.rs", "pub mod a;\npub mod b;\npub mod room;\n"),
+        ("a.rs", "use crate::b::B;\npub struct A;\n"),
+        (
+            "b.rs",
+            "use crate::{room::inner::C, a::A};\npub struct B;\n",
+        ),
+        ("room/mod.rs", "pub mod inner;\nuse inner::C;\n"),
+        (
+            "room/inner.rs",
+            "use super::super::b;\npub struct C;\n// crate::a::A\n",
+        ),
+    ];
+    for (f, text) in files {
+        std::fs::write(src.join(f), text).unwrap();
+    }
+    let toy = |args: &[&str]| {
+        let o = Command::new("python3")
+            .arg(&script)
+            .arg("--root")
+            .arg(tree.path())
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    let (code, out) = toy(&["toy"]);
+    assert_eq!(code, Some(1), "{out}");
+    assert!(out.contains("cycle: a, b, room::inner"), "{out}");
+    // With `b` using nothing: no cycle, and the commented path is no edge.
+    std::fs::write(src.join("b.rs"), "pub struct B;\n").unwrap();
+    let (code, out) = toy(&["toy"]);
+    assert_eq!(
+        (code, out.trim()),
+        (Some(0), "toy: 4 modules, 2 edges, 0 cycles")
+    );
+}

@@ -1131,10 +1131,10 @@ impl Ctx<'_> {
             };
             dc.binding.push(binding(&d.kind, &d.detail));
             dc.pairs.push((!d.pairs.is_empty()).then(|| {
-                let pairs: Vec<crate::triage::PairRow> = d
+                let pairs: Vec<PairRow> = d
                     .pairs
                     .iter()
-                    .map(|p| crate::triage::PairRow {
+                    .map(|p| PairRow {
                         engine_a: self.label(p.sides[0]),
                         engine_b: self.label(p.sides[1]),
                         kind: p.kind.name().to_string(),
@@ -1468,6 +1468,16 @@ impl Ctx<'_> {
             ic.noise.push(cod::is_noise(s, &j));
         }
     }
+}
+
+/// One difference of a divergence no engine stood alone in, as the `pairs` column holds it.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+pub struct PairRow {
+    pub engine_a: String,
+    pub engine_b: String,
+    pub kind: String,
+    pub detail: String,
+    pub binding: Option<String>,
 }
 
 #[cfg(test)]

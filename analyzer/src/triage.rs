@@ -83,7 +83,7 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
             let pairs = pairs
                 .get(row)
                 .and_then(|p| given(p))
-                .and_then(|p| serde_json::from_str::<Vec<PairRow>>(&p).ok())
+                .and_then(|p| serde_json::from_str::<Vec<crate::load::PairRow>>(&p).ok())
                 .unwrap_or_default()
                 .into_iter()
                 .map(|p| {
@@ -120,16 +120,6 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
             }
         })
         .collect())
-}
-
-/// One difference of a divergence no engine stood alone in, as the `pairs` column holds it.
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
-pub struct PairRow {
-    pub engine_a: String,
-    pub engine_b: String,
-    pub kind: String,
-    pub detail: String,
-    pub binding: Option<String>,
 }
 
 /// The triage to judge `sources` with: the file given; else the one the archives' campaigns

@@ -2,14 +2,16 @@
 //! that only looks must not change what the program does. Every session whose actions only
 //! observe (breakpoints, steps, resumes, exception settings, and expressions that read) is held
 //! to it: the program prints the same lines and ends the same way as its run without a pause
-//! ([`crate::steps::relation::OUTPUT`]). Actions that change the program's state by design
+//! ([`RELATION`]). Actions that change the program's state by design
 //! (setting a variable, restarting a frame, evaluating an expression that may call, assign or
 //! read through a getter) leave the session unjudged here, and say so.
 
 use morphtrace_schema::trace::{Action, Output, ProgramOutcome, Trace};
 use serde::{Deserialize, Serialize};
 
-pub use crate::steps::relation::OUTPUT as RELATION;
+/// What the program printed, or how it ended, differs with the debugger attached from the
+/// program's run without one (also the steps traces' `relation::OUTPUT`).
+pub const RELATION: &str = "attached-output";
 
 /// The note each judged session carries: what the check found (`alike (N judged)`, `apart (N
 /// traces)`, or `not judged: WHY`).

@@ -36,8 +36,8 @@ pub mod relation {
     /// pause there then.
     pub const MISSED: &str = "steps-missed-pause";
     /// What the program printed, or how it ended, differs between the two traces or from the
-    /// program's run without a debugger.
-    pub const OUTPUT: &str = "attached-output";
+    /// program's run without a debugger (the attached-output relation, shared with `attached`).
+    pub use crate::attached::RELATION as OUTPUT;
     /// The engine died while the program ran under the debugger.
     pub const CRASH: &str = "steps-engine-crash";
 }

@@ -38,8 +38,8 @@ impl EngineKind {
 
     /// The language of the programs a debugger runs (`None` for profilers and unknown kinds:
     /// the coverage strategy matches those itself).
-    pub fn debugs(&self) -> Option<crate::program::Language> {
-        use crate::program::Language;
+    pub fn debugs(&self) -> Option<crate::language::Language> {
+        use crate::language::Language;
         match self {
             EngineKind::Chromium
             | EngineKind::Node

@@ -16,6 +16,10 @@ impl std::fmt::Display for FormatVersion {
     }
 }
 
+/// The format this build writes. Readers accept any major up to `FORMAT_VERSION.major`.
+/// 1.1 added execution frames (GenMorph); 1.0 readers skip them.
+pub const FORMAT_VERSION: FormatVersion = FormatVersion { major: 1, minor: 1 };
+
 /// The machine a campaign was recorded on.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HostInfo {
@@ -162,7 +166,7 @@ impl ArchiveHeader {
     /// A header for the current format, tool, host and time.
     pub fn new(campaign: CampaignConfig, engines: Vec<EngineDescriptor>) -> ArchiveHeader {
         ArchiveHeader {
-            format: crate::archive::FORMAT_VERSION,
+            format: FORMAT_VERSION,
             tool_version: format!("morphtrace {}", env!("CARGO_PKG_VERSION")),
             campaign,
             engines,

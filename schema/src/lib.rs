@@ -9,6 +9,7 @@ pub mod engine;
 pub mod fact;
 pub mod genmorph;
 pub mod header;
+pub mod language;
 pub mod lines;
 pub mod program;
 pub mod session;

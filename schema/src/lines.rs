@@ -8,7 +8,7 @@
 //! Counting lines with `split('\n')` anywhere else would be a false divergence of ours on a
 //! program with other line breaks.
 
-use crate::program::Language;
+use crate::language::Language;
 use crate::trace::Location;
 
 /// Which characters end a line.

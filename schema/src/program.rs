@@ -95,12 +95,7 @@ impl<'de> Deserialize<'de> for ProgramHash {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Language {
-    JavaScript,
-    C,
-    Python,
-}
+pub use crate::language::Language;
 
 /// Where a program came from, so that reports can point back to the source a person knows.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,7 +5,7 @@
 //! table is the engine's own answer to where a breakpoint may go (a module's first instruction,
 //! on line 0, is left out). Compiling runs none of the program.
 
-use crate::debugger::engines::DieWithParent;
+use crate::child::DieWithParent;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;

@@ -730,7 +730,7 @@ fn choose(
     rng: &mut ChaCha8Rng,
 ) -> (Option<Choice>, Unfit) {
     let python = loaded.program.language == Language::Python;
-    let analysis = Analysis::of_language(&loaded.program.text, loaded.program.language).ok();
+    let analysis = analysis_of(&loaded.program.text, loaded.program.language).ok();
     let mut options: Vec<&'static str> = vec![ADD_BREAKPOINT];
     let mut unfit: Unfit = Vec::new();
     if parent
@@ -987,7 +987,7 @@ fn draw(
                     not(name, "the program has no place for it");
                     continue;
                 };
-                if source::Analysis::of_language(&t.text, loaded.program.language).is_err() {
+                if analysis_of(&t.text, loaded.program.language).is_err() {
                     tracing::warn!("{name} produced a program that does not parse; skipped");
                     not(
                         name,
@@ -2196,6 +2196,16 @@ fn blocking<T>(f: impl FnOnce() -> T) -> T {
     match Handle::try_current().map(|h| h.runtime_flavor()) {
         Ok(RuntimeFlavor::MultiThread) => tokio::task::block_in_place(f),
         _ => f(),
+    }
+}
+
+/// The analysis of a program in its language: JavaScript as a classic script (`source`), Python
+/// by `py_source`; the `Err` says why it cannot be transformed. Here, above both, so that the
+/// Python analysis can build `source`'s types without `source` depending on it.
+pub fn analysis_of(text: &str, language: morphtrace_schema::Language) -> Result<Analysis, String> {
+    match language {
+        morphtrace_schema::Language::Python => py_source::analyze(text),
+        _ => Analysis::of(text).map_err(|e| e.to_string()),
     }
 }
 

@@ -595,18 +595,6 @@ impl Analysis {
         }
     }
 
-    /// The analysis of a program in its language: JavaScript as a classic script, Python by
-    /// `py_source`; the `Err` says why it cannot be transformed.
-    pub fn of_language(
-        text: &str,
-        language: morphtrace_schema::Language,
-    ) -> Result<Analysis, String> {
-        match language {
-            morphtrace_schema::Language::Python => super::py_source::analyze(text),
-            _ => Analysis::of(text).map_err(|e| e.to_string()),
-        }
-    }
-
     pub fn positions(&self) -> &Positions {
         &self.positions
     }

@@ -30,9 +30,7 @@ use crate::session::SessionId;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
-/// The format this build writes. Readers accept any major up to `FORMAT_VERSION.major`.
-/// 1.1 added execution frames (GenMorph); 1.0 readers skip them.
-pub const FORMAT_VERSION: FormatVersion = FormatVersion { major: 1, minor: 1 };
+pub use crate::header::FORMAT_VERSION;
 
 /// The conventional file extension.
 pub const EXTENSION: &str = "mtrace";

@@ -3,66 +3,9 @@
 
 use super::transform::InputTransformation;
 use super::value::Outcome;
+pub use super::value::{Kind, Param};
 use super::JsValue;
 use serde::{Deserialize, Serialize};
-
-/// A parameter's or a result's kind, as the input generators and the GP's type rules need it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Kind {
-    Int,
-    Number,
-    Bool,
-    Str,
-    IntArray,
-    NumberArray,
-    BoolArray,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 7] = [
-        Kind::Int,
-        Kind::Number,
-        Kind::Bool,
-        Kind::Str,
-        Kind::IntArray,
-        Kind::NumberArray,
-        Kind::BoolArray,
-    ];
-
-    /// Strings and arrays: GenMorph's sequences.
-    pub fn is_sequence(self) -> bool {
-        matches!(
-            self,
-            Kind::Str | Kind::IntArray | Kind::NumberArray | Kind::BoolArray
-        )
-    }
-
-    pub fn is_numeric(self) -> bool {
-        matches!(self, Kind::Int | Kind::Number)
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::Int => "int",
-            Kind::Number => "number",
-            Kind::Bool => "bool",
-            Kind::Str => "string",
-            Kind::IntArray => "int[]",
-            Kind::NumberArray => "number[]",
-            Kind::BoolArray => "bool[]",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|k| k.name() == s)
-    }
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Param {
-    pub name: String,
-    pub kind: Kind,
-}
 
 /// A function of a library pinned from the npm registry.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

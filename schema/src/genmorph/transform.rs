@@ -1,8 +1,7 @@
 //! GenMorph's six input-transformation templates (§5) and their canonical input relations: given
 //! the source inputs, exactly one follow-up satisfies the relation, the one `apply` returns.
 
-use super::executions::{Kind, Param};
-use super::value::{js_literal, js_number, JsValue};
+use super::value::{js_literal, js_number, JsValue, Kind, Param};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

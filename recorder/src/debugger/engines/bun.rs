@@ -7,9 +7,9 @@
 //! `open` runs the program up to its first statement: JavaScriptCore makes a script known to
 //! the debugger only when it runs, and a breakpoint set before that has no location to report.
 
+use crate::child::DieWithParent;
 use crate::debugger::engines::prepared::Prepared;
 use crate::debugger::engines::tier::Tier;
-use crate::debugger::engines::DieWithParent;
 use crate::debugger::inspector::{Connection, InspectorEvent};
 use crate::debugger::jsc::{JscSession, Opened};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};

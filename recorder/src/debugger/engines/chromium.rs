@@ -5,12 +5,12 @@
 //! third of navigating the page to a new document and a quarter of creating a target (measured:
 //! about 11 ms of CPU against 34 and 54). Relaunched after a crash or a hang.
 
+use crate::child::DieWithParent;
 use crate::debugger::cdp::{
     enable_debugger, syntax_error, CdpSession, Connection, Flavor, InspectorError, InspectorEvent,
     Leftover, Teardown,
 };
 use crate::debugger::engines::tier::Tier;
-use crate::debugger::engines::DieWithParent;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use async_trait::async_trait;
 use morphtrace_schema::{EngineDescriptor, EngineKind, Protocol};

@@ -13,11 +13,11 @@
 //! seeds `random` and fixes the program's clock readings. `PYTHONHASHSEED=0` keeps `set` and
 //! `dict` orders of strings the same in every run.
 
+use crate::child::DieWithParent;
 use crate::debugger::dap::session::{AdapterTraits, Launched, Opened};
 use crate::debugger::dap::{err, Connection, DapSession};
 use crate::debugger::engines::forkserver::{self, AdapterProcess, ForkServer, Forker, Warm};
 use crate::debugger::engines::prepared::Prepared;
-use crate::debugger::engines::DieWithParent;
 use crate::debugger::{
     CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, PythonStart, SyntaxError,
 };

@@ -3,9 +3,9 @@
 //! sessions. Each session navigates the tab to a generated page that loads the program and then
 //! logs an end marker (docs/debugger-protocols.md §3.3, §3.5).
 
+use crate::child::DieWithParent;
 use crate::debugger::determinism;
 use crate::debugger::engines::tier::Tier;
-use crate::debugger::engines::DieWithParent;
 use crate::debugger::rdp::session::{
     page_error, parse_positions, resources, where_location, FirstPause, Link,
 };

@@ -15,8 +15,6 @@ use crate::debugger::{CaptureOptions, DebuggerError, Engine};
 use morphtrace_schema::EngineKind;
 use std::path::{Path, PathBuf};
 
-pub use crate::child::DieWithParent;
-
 /// An engine as named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct EngineSpec {

@@ -4,12 +4,12 @@
 //! permission granted (Deno denies file, network and process access by default) and a
 //! DENO_DIR of its own per process.
 
+use crate::child::DieWithParent;
 use crate::debugger::cdp::{
     enable_debugger, syntax_error, CdpSession, Connection, Flavor, InspectorEvent, Teardown,
 };
 use crate::debugger::engines::prepared::Prepared;
 use crate::debugger::engines::tier::Tier;
-use crate::debugger::engines::DieWithParent;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use async_trait::async_trait;
 use morphtrace_schema::{EngineDescriptor, EngineKind, Protocol};

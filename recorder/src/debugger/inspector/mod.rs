@@ -11,3 +11,14 @@ pub mod session;
 pub mod tdz;
 
 pub use connection::{Connection, InspectorError, InspectorEvent};
+
+use crate::debugger::DebuggerError;
+
+/// A connection's error as the session reports it: a closed connection is a dead engine.
+pub fn err(e: InspectorError) -> DebuggerError {
+    match e {
+        InspectorError::Closed => DebuggerError::Crashed("the debugger connection closed".into()),
+        InspectorError::Timeout(m, d) => DebuggerError::Timeout(format!("{m} after {d:?}")),
+        other => DebuggerError::Protocol(other.to_string()),
+    }
+}

@@ -3,8 +3,7 @@
 //! scope chain fetched all at once. Where the protocols differ (how a remote object is told,
 //! where properties are listed, Map and Set entries) each adapter says so through `Remote`.
 
-use super::session::{accessor, err};
-use super::InspectorError;
+use super::{err, InspectorError};
 use crate::debugger::DebuggerError;
 use async_trait::async_trait;
 use futures_util::future::try_join_all;
@@ -244,4 +243,15 @@ pub async fn bindings<R: Remote>(
         }))
     }))
     .await
+}
+
+/// An accessor property's value: reading it would run program code.
+pub fn accessor() -> Value {
+    Value::Object {
+        kind: ObjectKind::Other("accessor".into()),
+        class: "accessor".into(),
+        description: None,
+        entries: None,
+        truncated: false,
+    }
 }

@@ -2,9 +2,11 @@
 //! an event or the run's reply, the pause as first seen, and reading replies (locations,
 //! accessors, errors).
 
+pub use super::err;
+pub use super::objects::accessor;
 use super::{InspectorError, InspectorEvent};
 use crate::debugger::DebuggerError;
-use morphtrace_schema::{AsyncFrames, Frame, Location, ObjectKind, PauseState, Value};
+use morphtrace_schema::{AsyncFrames, Frame, Location, PauseState, Value};
 use serde_json::Value as Json;
 use tokio::sync::{mpsc, oneshot};
 
@@ -58,25 +60,6 @@ pub fn program_frames<'p>(params: &'p Json, script_id: &str) -> Result<Vec<&'p J
         f.pointer("/location/scriptId").and_then(Json::as_str) == Some(script_id)
     })
     .map_err(|program_below| Pause::Outside { program_below })
-}
-
-/// An accessor property's value: reading it would run program code.
-pub fn accessor() -> Value {
-    Value::Object {
-        kind: ObjectKind::Other("accessor".into()),
-        class: "accessor".into(),
-        description: None,
-        entries: None,
-        truncated: false,
-    }
-}
-
-pub fn err(e: InspectorError) -> DebuggerError {
-    match e {
-        InspectorError::Closed => DebuggerError::Crashed("the debugger connection closed".into()),
-        InspectorError::Timeout(m, d) => DebuggerError::Timeout(format!("{m} after {d:?}")),
-        other => DebuggerError::Protocol(other.to_string()),
-    }
 }
 
 /// How deep the engines are asked to keep async call stacks: segments beyond are cut by the

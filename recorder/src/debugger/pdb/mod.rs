@@ -16,9 +16,9 @@
 //! What pdb cannot do is refused per action: logpoints, pausing on exceptions, continuing to a
 //! location, restarting a frame.
 
+use crate::child::DieWithParent;
 use crate::debugger::dap::session::{outcome, syntax_error};
 use crate::debugger::dap::values;
-use crate::debugger::engines::DieWithParent;
 use crate::debugger::{
     after_the_end, refusal, CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile,
     SyntaxError,
