@@ -3,7 +3,7 @@
 a time (lanes) instead of one after another. Called by scripts/test.sh.
 
 Why: one binary alone leaves part of the machine idle (the engine tests take one engine at a time:
-tests/debuggers.rs used 1.2 of 2 cores, tests/hostile.rs 1.3, measured with /usr/bin/time); two
+tests/debuggers/ used 1.2 of 2 cores, tests/hostile.rs 1.3, measured with /usr/bin/time); two
 lanes keep both cores busy. Binaries start slowest first (the longest-processing-time order), so
 that the two lanes end close together.
 

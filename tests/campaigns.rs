@@ -3,6 +3,7 @@
 
 mod common;
 use common::normalized;
+use common::root;
 
 use morphtrace_schema::{ArchiveReader, Session, SessionMode};
 use std::collections::BTreeSet;
@@ -11,10 +12,6 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn corpus() -> Vec<String> {
     vec![

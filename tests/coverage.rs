@@ -3,6 +3,8 @@
 //! instrumented ground truth; variants that compile and keep outputs; whole campaigns through
 //! the binary, with rejections.
 
+mod common;
+use common::root;
 use morphtrace_judges::cod::{self, InconsistencyKind, Relation};
 use morphtrace_recorder::cod::c_profilers::{self, CProfiler, CTools};
 use morphtrace_recorder::cod::js_syntax::JsProgram;
@@ -17,10 +19,6 @@ use std::time::Duration;
 
 const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
 const RUN: Duration = Duration::from_secs(10);
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn fixture(name: &str) -> PathBuf {
     root().join("tests/fixtures/coverage").join(name)

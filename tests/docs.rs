@@ -4,16 +4,10 @@
 //! binaries still accept (checked against each subcommand's `--help`).
 
 mod common;
+use common::root;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .unwrap()
-}
 
 /// The pages a reader follows: the README, every page of `docs/` and the folders' READMEs.
 fn pages() -> Vec<PathBuf> {

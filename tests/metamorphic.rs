@@ -4,6 +4,7 @@
 
 mod common;
 use common::normalized;
+use common::root;
 
 use morphtrace_recorder::corpus::{self, Loaded};
 use morphtrace_recorder::debugger::engines::EngineSpec;
@@ -22,15 +23,11 @@ use morphtrace_schema::{
     ProgramOrigin, Session, SessionId, SessionOutcome, Trace,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
 const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
 
 fn dir() -> PathBuf {
     tempfile::tempdir().unwrap().keep()

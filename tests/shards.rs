@@ -3,20 +3,13 @@
 //! what the unsharded campaign holds, session for session.
 
 mod common;
+use common::root;
 
 use common::{analyzer, normalized};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
-
-/// The repository, canonical: the corpus path is part of the campaign's identity.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .unwrap()
-}
 
 fn ok(o: &Output, what: &str) {
     assert!(

@@ -6,6 +6,7 @@
 //! bisection over three Node versions whose search loop probes the middle one.
 
 mod common;
+use common::root;
 
 use common::analyzer;
 use std::path::{Path, PathBuf};
@@ -16,13 +17,6 @@ const RECORD: &str = env!("CARGO_BIN_EXE_morphtrace-record");
 /// The small engine the install tests fetch (about 50 MB; a Chromium is as large and slower
 /// to unpack).
 const DENO: &str = "deno@2.7.14";
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .canonicalize()
-        .unwrap()
-}
 
 fn text(o: &Output) -> String {
     format!(

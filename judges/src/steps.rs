@@ -76,7 +76,7 @@ pub struct Context<'a> {
     /// A step out of a frame stops once more as the frame pops, at the function's closing
     /// brace, also after a `return` that a breakpoint on that brace's line never sees
     /// (SpiderMonkey's devtools server: its step handler's `onPop`;
-    /// tests/debuggers.rs, `firefox_pauses_again_as_the_script_frame_pops`).
+    /// tests/debuggers/, `firefox_pauses_again_as_the_script_frame_pops`).
     pub pauses_as_frames_pop: bool,
     /// The program's text (to tell a suspension's line and a closing brace).
     pub program: Option<&'a str>,

@@ -4,6 +4,15 @@ use morphtrace_schema::{ArchiveReader, Session, SessionId};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// The repository's root (canonical: paths built from it compare and print as the repository's).
+#[allow(dead_code)] // each test crate compiles this module; not all of them need the root
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("..")
+        .canonicalize()
+        .expect("the repository's root")
+}
+
 /// The analyzer's binary. The engine tests belong to the recorder's package (Cargo gives a test
 /// the binaries of its own package only) but check the analyzer over what they record: both
 /// binaries come from one `cargo test --workspace` build, side by side.

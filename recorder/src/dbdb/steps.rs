@@ -69,7 +69,7 @@ pub fn steps_plan(first_line: u32, max_pauses: u32) -> Plan {
 
 /// When the engine's line breakpoints pause: JavaScriptCore's, at a line's start, on entering
 /// the line (WebKit's `Breakpoint` matches a line and column-0 request at the first expression
-/// run on the line each time it is entered; tests/debuggers.rs,
+/// run on the line each time it is entered; tests/debuggers/,
 /// `javascriptcore_pauses_in_an_arrow_on_a_line_whose_breakpoint_is_at_its_start`).
 pub fn breakpoints_of(kind: &EngineKind) -> Breakpoints {
     match kind {
