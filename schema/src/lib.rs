@@ -11,6 +11,7 @@ pub mod genmorph;
 pub mod header;
 pub mod language;
 pub mod lines;
+pub mod options;
 pub mod program;
 pub mod session;
 pub mod summary;

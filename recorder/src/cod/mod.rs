@@ -475,22 +475,19 @@ pub fn run(
 ) -> Result<Summary, CoverageError> {
     let (profilers, descriptors) = describe(specs, opts.prelude, opts.python_start)?;
     let mut config = config;
-    config
-        .params
-        .push(("variants".into(), opts.variants.to_string()));
-    config.params.push((
-        "run_timeout_s".into(),
-        opts.run_timeout.as_secs_f64().to_string(),
-    ));
-    config.params.push(("truth".into(), opts.truth.to_string()));
     let uses_csmith = sources.iter().any(|s| matches!(s, Input::Csmith(_)));
     let csmith_version = if uses_csmith {
-        let v = csmith::version()?;
-        config.params.push(("csmith".into(), v.clone()));
-        Some(v)
+        Some(csmith::version()?)
     } else {
         None
     };
+    morphtrace_schema::options::Coverage {
+        variants: Some(opts.variants),
+        run_timeout: Some(opts.run_timeout),
+        truth: Some(opts.truth),
+        csmith: csmith_version.clone(),
+    }
+    .write(&mut config);
     let labels: Vec<String> = descriptors.iter().map(|d| d.label()).collect();
     let header = ArchiveHeader::new(config, descriptors.clone());
     let mut tasks = Vec::new();

@@ -87,6 +87,17 @@ impl CaptureOptions {
         i == 0 || self.frame_scopes == 0 || i < self.frame_scopes
     }
 
+    /// The header section a campaign records these options in (`schema::options`), read back
+    /// by `recorded`; Firefox's breakpoint policy only where a Firefox runs.
+    pub fn section(&self, firefox: bool) -> morphtrace_schema::options::Capture {
+        morphtrace_schema::options::Capture {
+            depth: Some(self.depth),
+            frame_scopes: Some(self.frame_scopes),
+            firefox_breakpoints: firefox.then(|| self.breakpoint_policy.name().to_string()),
+            action_timeout: Some(self.action_timeout),
+        }
+    }
+
     /// The options a campaign was recorded with, from its archive's header: the capture depth,
     /// the frames whose scopes are read, Firefox's breakpoint policy and the action timeout
     /// (campaign parameters), and whether the determinism prelude ran (the `engines`' details).
@@ -97,22 +108,15 @@ impl CaptureOptions {
         engines: &[&EngineDescriptor],
     ) -> CaptureOptions {
         let d = CaptureOptions::default();
-        let param = |k: &str| header.campaign.param(k);
+        let c = morphtrace_schema::options::Capture::read(&header.campaign);
         CaptureOptions {
-            depth: param("capture.depth")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(d.depth),
-            frame_scopes: param("capture.frame_scopes")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(d.frame_scopes),
-            breakpoint_policy: param("firefox.breakpoints")
-                .and_then(|v| <rdp::BreakpointPolicy as clap::ValueEnum>::from_str(v, false).ok())
+            depth: c.depth.unwrap_or(d.depth),
+            frame_scopes: c.frame_scopes.unwrap_or(d.frame_scopes),
+            breakpoint_policy: c
+                .firefox_breakpoints
+                .and_then(|v| <rdp::BreakpointPolicy as clap::ValueEnum>::from_str(&v, false).ok())
                 .unwrap_or(d.breakpoint_policy),
-            action_timeout: param("action_timeout_s")
-                .and_then(|v| v.parse::<f64>().ok())
-                .filter(|t| t.is_finite() && *t > 0.0)
-                .map(Duration::from_secs_f64)
-                .unwrap_or(d.action_timeout),
+            action_timeout: c.action_timeout.unwrap_or(d.action_timeout),
             prelude: !engines.iter().any(|e| {
                 e.details
                     .iter()
@@ -479,11 +483,7 @@ mod tests {
                 strategy: "differential".into(),
                 corpus: vec![],
                 seeds: "1..1".into(),
-                params: vec![
-                    ("capture.depth".into(), "4".into()),
-                    ("firefox.breakpoints".into(), "same-line".into()),
-                    ("action_timeout_s".into(), "2.5".into()),
-                ],
+                params: vec![],
                 command_line: vec![],
             },
             vec![],
@@ -496,8 +496,16 @@ mod tests {
             engine_version: None,
             details: vec![("determinism".into(), "off (--no-prelude)".into())],
         };
+        let given = CaptureOptions {
+            depth: 4,
+            frame_scopes: 3,
+            breakpoint_policy: rdp::BreakpointPolicy::SameLine,
+            action_timeout: Duration::from_millis(2500),
+            ..CaptureOptions::default()
+        };
+        given.section(true).write(&mut header.campaign);
         let o = CaptureOptions::recorded(&header, &[&firefox]);
-        assert_eq!(o.depth, 4);
+        assert_eq!((o.depth, o.frame_scopes), (4, 3));
         assert_eq!(o.breakpoint_policy, rdp::BreakpointPolicy::SameLine);
         assert_eq!(o.action_timeout, Duration::from_millis(2500));
         assert!(!o.prelude);

@@ -47,16 +47,6 @@ impl ChainParams {
             pin: Pin::default(),
         }
     }
-
-    pub fn params(&self) -> Vec<(String, String)> {
-        vec![
-            ("metamorphic.rounds".into(), self.rounds.to_string()),
-            (
-                "metamorphic.transformations".into(),
-                self.transformations.join(","),
-            ),
-        ]
-    }
 }
 
 /// Everything a chain recorded: its sessions (initial first) and the programs it derived.

@@ -428,18 +428,14 @@ async fn reduce_coverage(
                 .join("; ")
         )));
     }
-    let param = |k: &str| header.campaign.param(k);
+    let recorded = morphtrace_schema::options::Coverage::read(&header.campaign);
     // Variants matter only to Cod's relation: without them each candidate is judged faster.
     let variants: usize = if class.starts_with("cod ") {
-        param("variants").and_then(|v| v.parse().ok()).unwrap_or(3)
+        recorded.variants.unwrap_or(3)
     } else {
         0
     };
-    let run_timeout = param("run_timeout_s")
-        .and_then(|v| v.parse::<f64>().ok())
-        .filter(|t| t.is_finite() && *t > 0.0)
-        .map(Duration::from_secs_f64)
-        .unwrap_or(Duration::from_secs(5));
+    let run_timeout = recorded.run_timeout.unwrap_or(Duration::from_secs(5));
     let used = recorded::engines(header, session)?;
     let specs: Vec<EngineSpec> = used.iter().map(|d| EngineSpec::of(d)).collect();
     let mut check = vec!["coverage-check".to_string()];

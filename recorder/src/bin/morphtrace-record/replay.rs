@@ -35,7 +35,7 @@ async fn lockstep(
         eprintln!("morphtrace-record: skipping a session: {why}");
     }
     let (loaded, tasks) = (replay.programs, replay.tasks);
-    let config = CampaignConfig {
+    let mut config = CampaignConfig {
         name: common
             .name
             .clone()
@@ -43,26 +43,18 @@ async fn lockstep(
         strategy: "replay".into(),
         corpus: vec![r.archive.display().to_string()],
         seeds: reader.header().campaign.seeds.clone(),
-        params: vec![
-            (
-                "replay_of_campaign".into(),
-                reader.header().campaign.name.clone(),
-            ),
-            // What it captured with (inherited from the archive unless given): a reduction or
-            // bisection of a replayed session reruns it alike.
-            ("capture.depth".into(), common.depth.to_string()),
-            (
-                "capture.frame_scopes".into(),
-                common.frame_scopes.to_string(),
-            ),
-            (
-                "firefox.breakpoints".into(),
-                common.firefox_breakpoints.name().into(),
-            ),
-            ("action_timeout_s".into(), common.action_timeout.to_string()),
-        ],
+        params: vec![(
+            "replay_of_campaign".into(),
+            reader.header().campaign.name.clone(),
+        )],
         command_line,
     };
+    // What it captured with (inherited from the archive unless given): a reduction or
+    // bisection of a replayed session reruns it alike.
+    let firefox = common.engines.iter().any(|e| e.kind == EngineKind::Firefox);
+    crate::cli::capture(&common)?
+        .section(firefox)
+        .write(&mut config);
     run_and_report(campaign_of(&common, loaded, tasks, config, dir.path())?).await
 }
 

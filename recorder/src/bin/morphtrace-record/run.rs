@@ -279,26 +279,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
             transformations.join(","),
         ));
     }
-    params_kv.push(("capture.depth".into(), r.common.depth.to_string()));
-    params_kv.push((
-        "capture.frame_scopes".into(),
-        r.common.frame_scopes.to_string(),
-    ));
-    if r.common
-        .engines
-        .iter()
-        .any(|e| e.kind == EngineKind::Firefox)
-    {
-        params_kv.push((
-            "firefox.breakpoints".into(),
-            r.common.firefox_breakpoints.name().into(),
-        ));
-    }
-    params_kv.push((
-        "action_timeout_s".into(),
-        r.common.action_timeout.to_string(),
-    ));
-    let config = CampaignConfig {
+    let mut config = CampaignConfig {
         name: r
             .common
             .name
@@ -310,5 +291,13 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         params: params_kv,
         command_line,
     };
+    let firefox = r
+        .common
+        .engines
+        .iter()
+        .any(|e| e.kind == EngineKind::Firefox);
+    crate::cli::capture(&r.common)?
+        .section(firefox)
+        .write(&mut config);
     run_and_report(campaign_of(&r.common, programs, tasks, config, dir.path())?).await
 }
