@@ -11,6 +11,7 @@ two or more modules.
     python3 scripts/module-graph.py            # every crate: modules, edges, cycles
     python3 scripts/module-graph.py --dot analyzer > analyzer.dot   # a crate's graph for dot(1)
     python3 scripts/module-graph.py --root DIR CRATE...   # crates of another tree (its tests)
+    python3 scripts/module-graph.py --sizes 10     # the longest files and functions of src/ and tests/
 
 Exit status 1 when a cycle exists (so a check can run it), 0 otherwise. Written for this
 repository's style of paths; it reads `use` lines and qualified paths, not macros' output.
@@ -141,6 +142,83 @@ def sccs(edges):
     return out
 
 
+def blank_literals(text):
+    """`text` with comments, strings and chars blanked (newlines kept), so braces count."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        if text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+        elif re.match(r'b?r#*"', text[i:i + 12]) and not (i and (text[i - 1].isalnum() or text[i - 1] == "_")):
+            m = re.match(r'b?r(#*)"', text[i:])
+            close = '"' + m.group(1)
+            j = text.find(close, i + m.end())
+            j = n if j < 0 else j + len(close)
+        elif text[i] == '"':
+            j = i + 1
+            while j < n and text[j] != '"':
+                j += 2 if text[j] == "\\" else 1
+            j += 1
+        elif text[i] == "'" and re.match(r"'(\\.[^']*|[^'\\])'", text[i:i + 12]):
+            j = i + re.match(r"'(\\.[^']*|[^'\\])'", text[i:i + 12]).end()
+        else:
+            out.append(text[i])
+            i += 1
+            continue
+        out.append(re.sub(r"[^\n]", " ", text[i:j]))
+        i = j
+    return "".join(out)
+
+
+def functions(text):
+    """(name, first line, lines) of every function with a body in `text`."""
+    clean = blank_literals(text)
+    out = []
+    for m in re.finditer(r"\bfn\s+(\w+)", clean):
+        i, depth = m.end(), 0
+        # The body is the first `{` at this level after the signature; a `;` first: no body.
+        while i < len(clean) and clean[i] not in "{;":
+            i += 1
+        if i >= len(clean) or clean[i] == ";":
+            continue
+        start = i
+        while i < len(clean):
+            if clean[i] == "{":
+                depth += 1
+            elif clean[i] == "}":
+                depth -= 1
+                if depth == 0:
+                    break
+            i += 1
+        first = clean.count("\n", 0, m.start()) + 1
+        out.append((m.group(1), first, clean.count("\n", m.start(), i) + 1))
+    return out
+
+
+def sizes(most):
+    files, fns = [], []
+    for crate in CRATES + ["tests"]:
+        for d, _, names in os.walk(os.path.join(ROOT, crate)):
+            if "/target" in d or "node_modules" in d:
+                continue
+            for f in names:
+                if f.endswith(".rs"):
+                    p = os.path.join(d, f)
+                    rel = os.path.relpath(p, ROOT)
+                    text = open(p, encoding="utf-8").read()
+                    files.append((text.count("\n"), rel))
+                    fns += [(n, f"{rel}:{line}", name) for name, line, n in functions(text)]
+    print("longest files:")
+    for n, rel in sorted(files, reverse=True)[:most]:
+        print(f"  {n:6} {rel}")
+    print("longest functions:")
+    for n, at, name in sorted(fns, reverse=True)[:most]:
+        print(f"  {n:6} {name} ({at})")
+
+
 def name(m):
     return "::".join(m)
 
@@ -150,6 +228,9 @@ def main():
     args = sys.argv[1:]
     if args[:1] == ["--root"]:
         ROOT, args = args[1], args[2:]
+    if args[:1] == ["--sizes"]:
+        sizes(int(args[1]) if len(args) > 1 else 10)
+        return 0
     if args[:1] == ["--dot"]:
         crate = args[1]
         _, edges = graph(crate)

@@ -14,7 +14,7 @@ use morphtrace_schema::trace::{
     Action, EventKind, Location, Output, PauseReason, PauseState, Trace,
 };
 use morphtrace_schema::value::Value;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 pub const ADD_BREAKPOINT: &str = "add-breakpoint-and-continue";
 pub const CONTINUE_TO_STEP: &str = "replace-continue-by-step";
@@ -655,191 +655,110 @@ fn describe(o: &Output) -> String {
 /// compared (location, call stack, variables) modulo the position mapping. Extra follow-up
 /// pauses are allowed only where the expectation says. `None`: the relation holds.
 pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Option<Violation> {
-    let x = Expectation::of(t);
-    let relation = relation_of(&t.name);
-    let policy = ComparisonPolicy {
-        columns: true,
-        call_stack: true,
-        variables: true,
-        breakpoints: true,
-        object_shells: x.object_shells,
-        async_stack: true,
-        // The relations say themselves where a follow-up must pause on an exception (a
-        // transformation may add or remove exception pauses at a place the parent paused).
-        exception_pauses: false,
-        // The follow-up's text is not the parent's, and engines quote the program's source in
-        // the messages they word (V8's `o.f is not a function`, JavaScriptCore's `(evaluating
-        // 'a[1]')`): a transformed expression rewords them.
-        error_messages: false,
-        ..ComparisonPolicy::default()
-    };
-    let violation = |event_index: Option<u32>,
-                     parent_event_index: Option<u32>,
-                     kind: DivergenceKind,
-                     message: String| {
+    let j = Judging::new(parent, follow_up, t);
+    // In this order: the first phase that finds a difference names the violation.
+    j.breakpoints()
+        .or_else(|| j.evaluated_locals())
+        .or_else(|| j.pauses_and_end())
+        .or_else(|| j.evaluations())
+        .or_else(|| j.breakpoint_counts())
+        .or_else(|| j.logpoint())
+        .or_else(|| j.console())
+}
+
+/// One follow-up being judged against its parent: what every phase of `judge` reads.
+struct Judging<'a> {
+    parent: &'a Trace,
+    follow_up: &'a Trace,
+    x: Expectation,
+    relation: &'static str,
+    policy: ComparisonPolicy,
+    /// The parent's and the follow-up's answers, in order.
+    pa: Vec<Answer<'a>>,
+    fa: Vec<Answer<'a>>,
+}
+
+/// The breakpoints the transformation added with condition `false`: where each was asked for
+/// and where placed. A pause there is named so in the message (V8 stops a step that lost its
+/// frame at such a breakpoint; a triage rule tells that from other misplaced pauses).
+struct FalseBreakpoints<'t> {
+    asked: Vec<(Location, &'t [Location])>,
+    places: BTreeSet<Location>,
+}
+
+impl<'a> Judging<'a> {
+    fn new(parent: &'a Trace, follow_up: &'a Trace, t: &TransformationRecord) -> Judging<'a> {
+        let x = Expectation::of(t);
+        let policy = ComparisonPolicy {
+            columns: true,
+            call_stack: true,
+            variables: true,
+            breakpoints: true,
+            object_shells: x.object_shells,
+            async_stack: true,
+            // The relations say themselves where a follow-up must pause on an exception (a
+            // transformation may add or remove exception pauses at a place the parent paused).
+            exception_pauses: false,
+            // The follow-up's text is not the parent's, and engines quote the program's source
+            // in the messages they word (V8's `o.f is not a function`, JavaScriptCore's
+            // `(evaluating 'a[1]')`): a transformed expression rewords them.
+            error_messages: false,
+            ..ComparisonPolicy::default()
+        };
+        Judging {
+            parent,
+            follow_up,
+            relation: relation_of(&t.name),
+            x,
+            policy,
+            pa: answers(parent),
+            fa: answers(follow_up),
+        }
+    }
+
+    fn violation(
+        &self,
+        event_index: Option<u32>,
+        parent_event_index: Option<u32>,
+        kind: DivergenceKind,
+        message: String,
+    ) -> Option<Violation> {
         Some(Violation {
-            relation,
+            relation: self.relation,
             event_index,
             parent_event_index,
             kind,
             message,
         })
-    };
-    let pa = answers(parent);
-    let fa = answers(follow_up);
-
-    // Breakpoint outputs, pairwise in order.
-    let pb: Vec<&Answer> = pa
-        .iter()
-        .filter(|a| a.action.sets_breakpoint())
-        .filter(|a| !x.dropped.contains(&a.action_index))
-        .collect();
-    let fb: Vec<&Answer> = fa
-        .iter()
-        .filter(|a| a.action.sets_breakpoint())
-        .filter(|a| !x.inserted.contains(&a.action_index))
-        .collect();
-    for (p, f) in pb.iter().zip(&fb) {
-        let mapped = match to_parent_output(f.output, &x) {
-            Ok(Some(o)) => o,
-            Ok(None) => continue,
-            Err(m) => {
-                return violation(
-                    Some(f.event_index),
-                    Some(p.event_index),
-                    DivergenceKind::Variables,
-                    m,
-                )
-            }
-        };
-        if let Some((kind, detail)) = compare_outputs(p.output, &mapped, &policy) {
-            return violation(
-                Some(f.event_index),
-                Some(p.event_index),
-                kind,
-                Message::Answered {
-                    action: f.action.to_string(),
-                    difference: detail,
-                }
-                .to_string(),
-            );
-        }
     }
 
-    // A local's name evaluates to the value the pause before it shows in its scopes.
-    let mut last_pause = None;
-    for f in &fa {
-        if let Output::Paused(q) = f.output {
-            last_pause = Some(q);
-        }
-        if !x.evaluated_locals.contains(&f.action_index) {
-            continue;
-        }
-        let (Action::Evaluate { expression }, Some(q)) = (f.action, last_pause) else {
-            continue;
-        };
-        let shown = crate::dbdb::visible_variables(q.top_scopes())
-            .get(expression.as_str())
-            .map(|v| (*v).clone());
-        let wrong = match (f.output, &shown) {
-            (
-                Output::Evaluated {
-                    value,
-                    threw: false,
-                },
-                Some(v),
-            ) => (!value.equal_under(v, x.object_shells)).then(|| format!("gave {value}")),
-            (Output::Evaluated { value, threw: true }, _) => Some(format!("threw {value}")),
-            (Output::Evaluated { value, .. }, None) => Some(format!(
-                "gave {value}, and the scopes no longer show {expression}"
-            )),
-            (other, _) => Some(format!("answered {}", describe(other))),
-        };
-        if let Some(what) = wrong {
-            return violation(
-                Some(f.event_index),
-                None,
-                DivergenceKind::Evaluation,
-                format!(
-                    "at {}, {expression} {what}; the top frame's scopes show {}",
-                    q.location,
-                    shown
-                        .map(|v| v.to_string())
-                        .unwrap_or_else(|| "nothing".into())
-                ),
-            );
-        }
-    }
-
-    // Pauses and the end, in order; pauses a condition filters out are not expected.
-    let mut pc: Vec<&Answer> = pa
-        .iter()
-        .filter(|a| a.action.is_control() && !x.skipped.contains(&a.action_index))
-        .collect();
-    // A restarted frame: the entry's pause and those after it again, after the restart's place.
-    if let Some((entry, restart)) = x.repeated {
-        let again: Vec<&Answer> = pc
+    /// The breakpoint requests, the parent's and the follow-up's in order, without those the
+    /// transformation dropped (parent) or inserted (follow-up).
+    fn set_breakpoints(&self) -> (Vec<&Answer<'a>>, Vec<&Answer<'a>>) {
+        let pb = self
+            .pa
             .iter()
-            .filter(|a| (entry..=restart).contains(&a.action_index))
-            .copied()
+            .filter(|a| a.action.sets_breakpoint())
+            .filter(|a| !self.x.dropped.contains(&a.action_index))
             .collect();
-        if let Some(at) = pc.iter().position(|a| a.action_index == restart) {
-            pc.splice(at + 1..at + 1, again);
-        }
+        let fb = self
+            .fa
+            .iter()
+            .filter(|a| a.action.sets_breakpoint())
+            .filter(|a| !self.x.inserted.contains(&a.action_index))
+            .collect();
+        (pb, fb)
     }
-    // Where breakpoints the transformation added with condition `false` landed: a pause there
-    // is named so in the message (V8 stops a step that lost its frame at such a breakpoint, a
-    // triage rule tells that from other misplaced pauses).
-    // The added breakpoints with condition `false`: where each was asked for, where placed.
-    let false_breakpoints: Vec<(Location, &[Location])> = fa
-        .iter()
-        .filter(|a| x.inserted.contains(&a.action_index))
-        .filter_map(|a| match (a.action, a.output) {
-            (
-                Action::SetConditionalBreakpoint { condition, .. },
-                Output::BreakpointSet {
-                    requested, actual, ..
-                },
-            ) if condition.trim() == "false" => Some((*requested, actual.as_slice())),
-            _ => None,
-        })
-        .collect();
-    let false_places: BTreeSet<Location> = false_breakpoints
-        .iter()
-        .flat_map(|(_, actual)| actual.iter().copied())
-        .collect();
-    let fc: Vec<&Answer> = fa
-        .iter()
-        .filter(|a| a.action.is_control() && !x.passed.contains(&a.action_index))
-        .collect();
-    // Where each of the follow-up's breakpoints was placed.
-    let placed: std::collections::BTreeMap<morphtrace_schema::BreakpointId, &[Location]> = fa
-        .iter()
-        .filter_map(|a| match a.output {
-            Output::BreakpointSet { id, actual, .. } => Some((*id, actual.as_slice())),
-            _ => None,
-        })
-        .collect();
-    let mut j = 0;
-    for p in &pc {
-        loop {
-            let Some(f) = fc.get(j) else {
-                // The follow-up stopped early: only a failure if it did not also end.
-                return violation(
-                    fc.last().map(|f| f.event_index),
-                    Some(p.event_index),
-                    DivergenceKind::Termination,
-                    format!(
-                        "the follow-up has no counterpart of the parent's {} after {}",
-                        describe(p.output),
-                        p.action
-                    ),
-                );
-            };
-            let mapped = match to_parent_output(f.output, &x) {
-                Ok(m) => m,
+
+    /// Breakpoint outputs, pairwise in order.
+    fn breakpoints(&self) -> Option<Violation> {
+        let (pb, fb) = self.set_breakpoints();
+        for (p, f) in pb.iter().zip(&fb) {
+            let mapped = match to_parent_output(f.output, &self.x) {
+                Ok(Some(o)) => o,
+                Ok(None) => continue,
                 Err(m) => {
-                    return violation(
+                    return self.violation(
                         Some(f.event_index),
                         Some(p.event_index),
                         DivergenceKind::Variables,
@@ -847,143 +766,187 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                     )
                 }
             };
-            let extra = match f.output {
-                Output::Paused(q) => {
-                    x.extra_lines.contains(&q.location.line)
-                        || x.extra_actions.contains(&f.action_index)
-                        || (mapped.is_none() && x.extra_on_inserted_lines)
-                        || (x.extra_exception_pauses && q.exception.is_some())
-                }
-                _ => false,
-            };
-            let same_place = match (&mapped, p.output) {
-                (Some(Output::Paused(a)), Output::Paused(b)) => a.location == b.location,
-                (Some(Output::Finished { .. }), Output::Finished { .. }) => true,
-                _ => false,
-            };
-            if same_place || !extra {
-                match &mapped {
-                    Some(m) => {
-                        let expected = assigned_before(&pa, p, &x);
-                        let expected = expected.as_ref().unwrap_or(p.output);
-                        if let Some((kind, detail)) = compare_outputs(expected, m, &policy) {
-                            let aside = match f.output {
-                                Output::Paused(q) if false_places.contains(&q.location) => {
-                                    Some(Aside::AtTheAddedFalseBreakpoint)
-                                }
-                                // Firefox: a false-conditioned breakpoint set where the debugger
-                                // stands makes the next step into run as a step over.
-                                _ if matches!(f.action, Action::StepInto)
-                                    && j > 0
-                                    && matches!(fc[j - 1].output, Output::Paused(r)
-                                        if false_places.contains(&r.location)) =>
-                                {
-                                    Some(Aside::StepIntoFromAFalseBreakpoint)
-                                }
-                                // V8 mutes a statement whose breakpoints all have false
-                                // conditions: its exceptions and `debugger` do not pause.
-                                _ if matches!(p.output, Output::Paused(r)
-                                    if (r.exception.is_some()
-                                        || r.reason == PauseReason::DebuggerStatement)
-                                        && false_places.iter().any(|l| l.line == r.location.line)) =>
-                                {
-                                    Some(Aside::MissedOnAFalseLine)
-                                }
-                                // V8 takes a position before a line's first break position to
-                                // that break position's statement: a false breakpoint asked
-                                // for on the line and placed further on mutes it.
-                                _ if matches!(p.output, Output::Paused(r)
-                                if (r.exception.is_some()
-                                    || r.reason == PauseReason::DebuggerStatement)
-                                    && false_breakpoints.iter().any(|(asked, actual)| {
-                                        asked.line == r.location.line
-                                            && !actual.is_empty()
-                                            && actual.iter().all(|l| *l > r.location)
-                                    })) =>
-                                {
-                                    Some(Aside::MissedBeforeAFalsePlace)
-                                }
-                                // Firefox: a resume from a step's pause passes the
-                                // breakpoint at that place in later calls.
-                                _ if matches!(f.action, Action::Resume)
-                                    && j > 0
-                                    && matches!(
-                                        fc[j - 1].action,
-                                        Action::StepInto | Action::StepOver | Action::StepOut
-                                    )
-                                    && matches!(
-                                        (to_parent_output(fc[j - 1].output, &x), p.output),
-                                        (Ok(Some(Output::Paused(r))), Output::Paused(q))
-                                            if r.location == q.location
-                                    ) =>
-                                {
-                                    Some(Aside::MissedWhereAStepStood)
-                                }
-                                // JavaScriptCore: an exception a built-in threw, met by a step
-                                // where every exception pauses, stops the step in the catch.
-                                Output::Paused(q)
-                                    if x.extra_exception_pauses
-                                        && q.exception.is_none()
-                                        && q.top_scopes().first().is_some_and(|s| {
-                                            s.kind == morphtrace_schema::trace::ScopeKind::Catch
-                                        }) =>
-                                {
-                                    Some(Aside::InACatchBlock)
-                                }
-                                // JavaScriptCore: an exception named as a breakpoint's hit.
-                                Output::Paused(q)
-                                    if x.extra_exception_pauses
-                                        && q.exception.is_none()
-                                        && matches!(q.reason, PauseReason::Breakpoint { .. })
-                                        && j > 0
-                                        && matches!(fc[j - 1].output, Output::Paused(r)
-                                            if r.reason == q.reason
-                                                && r.stack.len() == q.stack.len()) =>
-                                {
-                                    Some(Aside::AgainAtItsBreakpoint)
-                                }
-                                Output::Paused(q)
-                                    if x.extra_exception_pauses
-                                        && q.exception.is_none()
-                                        && matches!(&q.reason, PauseReason::Breakpoint { ids }
-                                        if !ids.is_empty() && ids.iter().all(|id| {
-                                            placed.get(id).is_some_and(|at| !at.contains(&q.location))
-                                        })) =>
-                                {
-                                    Some(Aside::AwayFromItsBreakpoint)
-                                }
-                                // A step that stopped on a breakpoint's line where a call
-                                // returned (mid-line), then this breakpoint as the line ran
-                                // again: a pause the continue it replaced never made.
-                                Output::Paused(q)
-                                    if matches!(q.reason, PauseReason::Breakpoint { .. })
-                                        && j > 0
-                                        && matches!(fc[j - 1].output, Output::Paused(r)
-                                            if r.reason == PauseReason::Step
-                                                && r.location.line == q.location.line
-                                                && r.stack.first().map(|f| &f.function)
-                                                    == q.stack.first().map(|f| &f.function)) =>
-                                {
-                                    Some(Aside::AfterAStepOnItsLine)
-                                }
-                                _ => thrown_remark(f.output, p.output),
-                            };
-                            return violation(
-                                Some(f.event_index),
-                                Some(p.event_index),
-                                kind,
-                                Message::Expected {
-                                    action: f.action.to_string(),
-                                    expected: describe(p.output),
-                                    difference: detail,
-                                    aside,
-                                }
-                                .to_string(),
-                            );
-                        }
+            if let Some((kind, detail)) = compare_outputs(p.output, &mapped, &self.policy) {
+                return self.violation(
+                    Some(f.event_index),
+                    Some(p.event_index),
+                    kind,
+                    Message::Answered {
+                        action: f.action.to_string(),
+                        difference: detail,
                     }
-                    None => {
-                        return violation(
+                    .to_string(),
+                );
+            }
+        }
+        None
+    }
+
+    /// A local's name evaluates to the value the pause before it shows in its scopes.
+    fn evaluated_locals(&self) -> Option<Violation> {
+        let x = &self.x;
+        let mut last_pause = None;
+        for f in &self.fa {
+            if let Output::Paused(q) = f.output {
+                last_pause = Some(q);
+            }
+            if !x.evaluated_locals.contains(&f.action_index) {
+                continue;
+            }
+            let (Action::Evaluate { expression }, Some(q)) = (f.action, last_pause) else {
+                continue;
+            };
+            let shown = crate::dbdb::visible_variables(q.top_scopes())
+                .get(expression.as_str())
+                .map(|v| (*v).clone());
+            let wrong = match (f.output, &shown) {
+                (
+                    Output::Evaluated {
+                        value,
+                        threw: false,
+                    },
+                    Some(v),
+                ) => (!value.equal_under(v, x.object_shells)).then(|| format!("gave {value}")),
+                (Output::Evaluated { value, threw: true }, _) => Some(format!("threw {value}")),
+                (Output::Evaluated { value, .. }, None) => Some(format!(
+                    "gave {value}, and the scopes no longer show {expression}"
+                )),
+                (other, _) => Some(format!("answered {}", describe(other))),
+            };
+            if let Some(what) = wrong {
+                return self.violation(
+                    Some(f.event_index),
+                    None,
+                    DivergenceKind::Evaluation,
+                    format!(
+                        "at {}, {expression} {what}; the top frame's scopes show {}",
+                        q.location,
+                        shown
+                            .map(|v| v.to_string())
+                            .unwrap_or_else(|| "nothing".into())
+                    ),
+                );
+            }
+        }
+        None
+    }
+
+    /// The pauses and the end, the parent's and the follow-up's, in order: the parent's
+    /// without those a condition filters out, a restarted frame's entry pause and those after
+    /// it again after the restart's place; the follow-up's without those lockstep went past.
+    fn controls(&self) -> (Vec<&Answer<'a>>, Vec<&Answer<'a>>) {
+        let x = &self.x;
+        let mut pc: Vec<&Answer> = self
+            .pa
+            .iter()
+            .filter(|a| a.action.is_control() && !x.skipped.contains(&a.action_index))
+            .collect();
+        if let Some((entry, restart)) = x.repeated {
+            let again: Vec<&Answer> = pc
+                .iter()
+                .filter(|a| (entry..=restart).contains(&a.action_index))
+                .copied()
+                .collect();
+            if let Some(at) = pc.iter().position(|a| a.action_index == restart) {
+                pc.splice(at + 1..at + 1, again);
+            }
+        }
+        let fc = self
+            .fa
+            .iter()
+            .filter(|a| a.action.is_control() && !x.passed.contains(&a.action_index))
+            .collect();
+        (pc, fc)
+    }
+
+    fn false_breakpoints(&self) -> FalseBreakpoints<'a> {
+        let asked: Vec<(Location, &[Location])> = self
+            .fa
+            .iter()
+            .filter(|a| self.x.inserted.contains(&a.action_index))
+            .filter_map(|a| match (a.action, a.output) {
+                (
+                    Action::SetConditionalBreakpoint { condition, .. },
+                    Output::BreakpointSet {
+                        requested, actual, ..
+                    },
+                ) if condition.trim() == "false" => Some((*requested, actual.as_slice())),
+                _ => None,
+            })
+            .collect();
+        let places = asked
+            .iter()
+            .flat_map(|(_, actual)| actual.iter().copied())
+            .collect();
+        FalseBreakpoints { asked, places }
+    }
+
+    /// Whether the follow-up's pause `f` is one the transformation may add.
+    fn extra(&self, f: &Answer, mapped: Option<&Output>) -> bool {
+        let x = &self.x;
+        match f.output {
+            Output::Paused(q) => {
+                x.extra_lines.contains(&q.location.line)
+                    || x.extra_actions.contains(&f.action_index)
+                    || (mapped.is_none() && x.extra_on_inserted_lines)
+                    || (x.extra_exception_pauses && q.exception.is_some())
+            }
+            _ => false,
+        }
+    }
+
+    /// The parent's pauses and end in order, each found in the follow-up (past the pauses the
+    /// transformation may add) and compared modulo the position mapping; then what the
+    /// follow-up did beyond the parent's end, which must be extra.
+    fn pauses_and_end(&self) -> Option<Violation> {
+        let x = &self.x;
+        let (pc, fc) = self.controls();
+        let falses = self.false_breakpoints();
+        // Where each of the follow-up's breakpoints was placed.
+        let placed: BTreeMap<morphtrace_schema::BreakpointId, &[Location]> = self
+            .fa
+            .iter()
+            .filter_map(|a| match a.output {
+                Output::BreakpointSet { id, actual, .. } => Some((*id, actual.as_slice())),
+                _ => None,
+            })
+            .collect();
+        let mut j = 0;
+        for p in &pc {
+            loop {
+                let Some(f) = fc.get(j) else {
+                    // The follow-up stopped early: only a failure if it did not also end.
+                    return self.violation(
+                        fc.last().map(|f| f.event_index),
+                        Some(p.event_index),
+                        DivergenceKind::Termination,
+                        format!(
+                            "the follow-up has no counterpart of the parent's {} after {}",
+                            describe(p.output),
+                            p.action
+                        ),
+                    );
+                };
+                let mapped = match to_parent_output(f.output, x) {
+                    Ok(m) => m,
+                    Err(m) => {
+                        return self.violation(
+                            Some(f.event_index),
+                            Some(p.event_index),
+                            DivergenceKind::Variables,
+                            m,
+                        )
+                    }
+                };
+                let extra = self.extra(f, mapped.as_ref());
+                let same_place = match (&mapped, p.output) {
+                    (Some(Output::Paused(a)), Output::Paused(b)) => a.location == b.location,
+                    (Some(Output::Finished { .. }), Output::Finished { .. }) => true,
+                    _ => false,
+                };
+                if same_place || !extra {
+                    let Some(m) = &mapped else {
+                        return self.violation(
                             Some(f.event_index),
                             Some(p.event_index),
                             DivergenceKind::PauseLocation,
@@ -996,72 +959,216 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                                 },
                                 describe(p.output)
                             ),
-                        )
+                        );
+                    };
+                    let expected = assigned_before(&self.pa, p, x);
+                    let expected = expected.as_ref().unwrap_or(p.output);
+                    if let Some((kind, detail)) = compare_outputs(expected, m, &self.policy) {
+                        return self.violation(
+                            Some(f.event_index),
+                            Some(p.event_index),
+                            kind,
+                            Message::Expected {
+                                action: f.action.to_string(),
+                                expected: describe(p.output),
+                                difference: detail,
+                                aside: self.aside(p, &fc, j, &falses, &placed),
+                            }
+                            .to_string(),
+                        );
                     }
+                    j += 1;
+                    break;
                 }
                 j += 1;
-                break;
             }
-            j += 1;
         }
-    }
-    // What the follow-up did beyond the parent's end must be extra, or the end itself again.
-    for f in &fc[j.min(fc.len())..] {
-        let allowed = match f.output {
-            Output::Paused(q) => {
-                x.extra_lines.contains(&q.location.line)
-                    || x.extra_actions.contains(&f.action_index)
-                    || (x.map.to_parent(q.location).is_none() && x.extra_on_inserted_lines)
-                    || (x.extra_exception_pauses && q.exception.is_some())
-            }
-            _ => false,
-        };
-        if !allowed {
-            return violation(
-                Some(f.event_index),
-                pc.last().map(|p| p.event_index),
-                DivergenceKind::Termination,
-                format!(
-                    "{} after the parent's last pause, at {}",
-                    describe(f.output),
-                    f.action
-                ),
-            );
-        }
-    }
-    // Evaluations, pairwise in order: the parent's against the follow-up's own (after the
-    // pauses: an evaluation refused for want of a pause follows from a pause missing).
-    let on_the_frame =
-        |a: &Action| matches!(a, Action::Evaluate { .. } | Action::SetVariable { .. });
-    let pe = pa
-        .iter()
-        .filter(|a| on_the_frame(a.action))
-        .filter(|a| !x.dropped.contains(&a.action_index));
-    let fe = fa
-        .iter()
-        .filter(|a| on_the_frame(a.action))
-        .filter(|a| !x.inserted.contains(&a.action_index));
-    for (p, f) in pe.zip(fe) {
-        if let Some((kind, detail)) = compare_outputs(p.output, f.output, &policy) {
-            return violation(
-                Some(f.event_index),
-                Some(p.event_index),
-                kind,
-                Message::Answered {
-                    action: f.action.to_string(),
-                    difference: detail,
+        // What the follow-up did beyond the parent's end must be extra, or the end itself again.
+        for f in &fc[j.min(fc.len())..] {
+            let allowed = match f.output {
+                Output::Paused(q) => {
+                    x.extra_lines.contains(&q.location.line)
+                        || x.extra_actions.contains(&f.action_index)
+                        || (x.map.to_parent(q.location).is_none() && x.extra_on_inserted_lines)
+                        || (x.extra_exception_pauses && q.exception.is_some())
                 }
-                .to_string(),
-            );
+                _ => false,
+            };
+            if !allowed {
+                return self.violation(
+                    Some(f.event_index),
+                    pc.last().map(|p| p.event_index),
+                    DivergenceKind::Termination,
+                    format!(
+                        "{} after the parent's last pause, at {}",
+                        describe(f.output),
+                        f.action
+                    ),
+                );
+            }
+        }
+        None
+    }
+
+    /// What a triage rule needs to know of the situation where the follow-up's answer `fc[j]`
+    /// differs from the parent's `p`: an engine quirk it may be, named by the follow-up's own
+    /// actions (a false breakpoint the transformation added, a step before), or else what was
+    /// thrown.
+    fn aside(
+        &self,
+        p: &Answer,
+        fc: &[&Answer],
+        j: usize,
+        falses: &FalseBreakpoints,
+        placed: &BTreeMap<morphtrace_schema::BreakpointId, &[Location]>,
+    ) -> Option<Aside> {
+        let x = &self.x;
+        let f = fc[j];
+        match f.output {
+            Output::Paused(q) if falses.places.contains(&q.location) => {
+                Some(Aside::AtTheAddedFalseBreakpoint)
+            }
+            // Firefox: a false-conditioned breakpoint set where the debugger stands makes the
+            // next step into run as a step over.
+            _ if matches!(f.action, Action::StepInto)
+                && j > 0
+                && matches!(fc[j - 1].output, Output::Paused(r)
+                    if falses.places.contains(&r.location)) =>
+            {
+                Some(Aside::StepIntoFromAFalseBreakpoint)
+            }
+            // V8 mutes a statement whose breakpoints all have false conditions: its exceptions
+            // and `debugger` do not pause.
+            _ if matches!(p.output, Output::Paused(r)
+                if (r.exception.is_some()
+                    || r.reason == PauseReason::DebuggerStatement)
+                    && falses.places.iter().any(|l| l.line == r.location.line)) =>
+            {
+                Some(Aside::MissedOnAFalseLine)
+            }
+            // V8 takes a position before a line's first break position to that break
+            // position's statement: a false breakpoint asked for on the line and placed
+            // further on mutes it.
+            _ if matches!(p.output, Output::Paused(r)
+            if (r.exception.is_some()
+                || r.reason == PauseReason::DebuggerStatement)
+                && falses.asked.iter().any(|(asked, actual)| {
+                    asked.line == r.location.line
+                        && !actual.is_empty()
+                        && actual.iter().all(|l| *l > r.location)
+                })) =>
+            {
+                Some(Aside::MissedBeforeAFalsePlace)
+            }
+            // Firefox: a resume from a step's pause passes the breakpoint at that place in
+            // later calls.
+            _ if matches!(f.action, Action::Resume)
+                && j > 0
+                && matches!(
+                    fc[j - 1].action,
+                    Action::StepInto | Action::StepOver | Action::StepOut
+                )
+                && matches!(
+                    (to_parent_output(fc[j - 1].output, x), p.output),
+                    (Ok(Some(Output::Paused(r))), Output::Paused(q))
+                        if r.location == q.location
+                ) =>
+            {
+                Some(Aside::MissedWhereAStepStood)
+            }
+            // JavaScriptCore: an exception a built-in threw, met by a step where every
+            // exception pauses, stops the step in the catch.
+            Output::Paused(q)
+                if x.extra_exception_pauses
+                    && q.exception.is_none()
+                    && q.top_scopes()
+                        .first()
+                        .is_some_and(|s| s.kind == morphtrace_schema::trace::ScopeKind::Catch) =>
+            {
+                Some(Aside::InACatchBlock)
+            }
+            // JavaScriptCore: an exception named as a breakpoint's hit.
+            Output::Paused(q)
+                if x.extra_exception_pauses
+                    && q.exception.is_none()
+                    && matches!(q.reason, PauseReason::Breakpoint { .. })
+                    && j > 0
+                    && matches!(fc[j - 1].output, Output::Paused(r)
+                        if r.reason == q.reason
+                            && r.stack.len() == q.stack.len()) =>
+            {
+                Some(Aside::AgainAtItsBreakpoint)
+            }
+            Output::Paused(q)
+                if x.extra_exception_pauses
+                    && q.exception.is_none()
+                    && matches!(&q.reason, PauseReason::Breakpoint { ids }
+                    if !ids.is_empty() && ids.iter().all(|id| {
+                        placed.get(id).is_some_and(|at| !at.contains(&q.location))
+                    })) =>
+            {
+                Some(Aside::AwayFromItsBreakpoint)
+            }
+            // A step that stopped on a breakpoint's line where a call returned (mid-line), then
+            // this breakpoint as the line ran again: a pause the continue it replaced never
+            // made.
+            Output::Paused(q)
+                if matches!(q.reason, PauseReason::Breakpoint { .. })
+                    && j > 0
+                    && matches!(fc[j - 1].output, Output::Paused(r)
+                        if r.reason == PauseReason::Step
+                            && r.location.line == q.location.line
+                            && r.stack.first().map(|f| &f.function)
+                                == q.stack.first().map(|f| &f.function)) =>
+            {
+                Some(Aside::AfterAStepOnItsLine)
+            }
+            _ => thrown_remark(f.output, p.output),
         }
     }
 
-    // Breakpoints were compared pairwise above: one the parent set that the follow-up did not
-    // (or the reverse) is a difference too, not something the pairing may drop.
-    if pb.len() != fb.len() {
+    /// Evaluations, pairwise in order: the parent's against the follow-up's own (after the
+    /// pauses: an evaluation refused for want of a pause follows from a pause missing).
+    fn evaluations(&self) -> Option<Violation> {
+        let on_the_frame =
+            |a: &Action| matches!(a, Action::Evaluate { .. } | Action::SetVariable { .. });
+        let pe = self
+            .pa
+            .iter()
+            .filter(|a| on_the_frame(a.action))
+            .filter(|a| !self.x.dropped.contains(&a.action_index));
+        let fe = self
+            .fa
+            .iter()
+            .filter(|a| on_the_frame(a.action))
+            .filter(|a| !self.x.inserted.contains(&a.action_index));
+        for (p, f) in pe.zip(fe) {
+            if let Some((kind, detail)) = compare_outputs(p.output, f.output, &self.policy) {
+                return self.violation(
+                    Some(f.event_index),
+                    Some(p.event_index),
+                    kind,
+                    Message::Answered {
+                        action: f.action.to_string(),
+                        difference: detail,
+                    }
+                    .to_string(),
+                );
+            }
+        }
+        None
+    }
+
+    /// Breakpoints were compared pairwise first: one the parent set that the follow-up did
+    /// not (or the reverse) is a difference too, not something the pairing may drop.
+    fn breakpoint_counts(&self) -> Option<Violation> {
+        let (pb, fb) = self.set_breakpoints();
+        if pb.len() == fb.len() {
+            return None;
+        }
         let extra = fb.get(pb.len()).map(|f| f.event_index);
-        return violation(
-            extra.or(fa.last().map(|f| f.event_index)),
+        self.violation(
+            extra.or(self.fa.last().map(|f| f.event_index)),
             None,
             DivergenceKind::BreakpointLocation,
             format!(
@@ -1069,15 +1176,18 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                 pb.len(),
                 fb.len()
             ),
-        );
+        )
     }
-    // A logpoint in place of a breakpoint logs the local's value at each of its hits.
-    if let Some((at, pauses, name)) = &x.logged {
-        let id = fa.iter().find_map(|f| match f.output {
+
+    /// A logpoint in place of a breakpoint logs the local's value at each of its hits.
+    fn logpoint(&self) -> Option<Violation> {
+        let (at, pauses, name) = self.x.logged.as_ref()?;
+        let id = self.fa.iter().find_map(|f| match f.output {
             Output::BreakpointSet { id, .. } if f.action_index == *at => Some(*id),
             _ => None,
         });
-        let logged: Vec<&str> = follow_up
+        let logged: Vec<&str> = self
+            .follow_up
             .logs
             .iter()
             .filter(|l| Some(l.breakpoint) == id)
@@ -1085,7 +1195,7 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
             .collect();
         let shown: Vec<String> = pauses
             .iter()
-            .filter_map(|k| pa.iter().find(|p| p.action_index == *k))
+            .filter_map(|k| self.pa.iter().find(|p| p.action_index == *k))
             .filter_map(|p| match p.output {
                 Output::Paused(q) => Some(
                     crate::dbdb::visible_variables(q.top_scopes())
@@ -1099,31 +1209,41 @@ pub fn judge(parent: &Trace, follow_up: &Trace, t: &TransformationRecord) -> Opt
                 _ => None,
             })
             .collect();
-        if logged != shown {
-            return violation(
-                fa.iter()
-                    .find(|f| f.action_index == *at)
-                    .map(|f| f.event_index),
-                None,
-                DivergenceKind::Log,
-                format!(
-                    "the logpoint logged {name} as [{}] where the breakpoint's pauses showed [{}]",
-                    logged.join(", "),
-                    shown.join(", ")
-                ),
-            );
+        if logged == shown {
+            return None;
         }
+        self.violation(
+            self.fa
+                .iter()
+                .find(|f| f.action_index == *at)
+                .map(|f| f.event_index),
+            None,
+            DivergenceKind::Log,
+            format!(
+                "the logpoint logged {name} as [{}] where the breakpoint's pauses showed [{}]",
+                logged.join(", "),
+                shown.join(", ")
+            ),
+        )
     }
 
-    if parent.console != follow_up.console && !pc.is_empty() && finished(&pc) && finished(&fc) {
-        return violation(
-            fc.last().map(|f| f.event_index),
-            pc.last().map(|p| p.event_index),
-            DivergenceKind::Other("console".into()),
-            "the program printed something else".into(),
-        );
+    /// What the program printed, where both ran to their end.
+    fn console(&self) -> Option<Violation> {
+        let (pc, fc) = self.controls();
+        if self.parent.console != self.follow_up.console
+            && !pc.is_empty()
+            && finished(&pc)
+            && finished(&fc)
+        {
+            return self.violation(
+                fc.last().map(|f| f.event_index),
+                pc.last().map(|p| p.event_index),
+                DivergenceKind::Other("console".into()),
+                "the program printed something else".into(),
+            );
+        }
+        None
     }
-    None
 }
 
 fn finished(answers: &[&Answer]) -> bool {
