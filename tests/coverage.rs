@@ -6,10 +6,11 @@
 mod common;
 use common::root;
 use morphtrace_judges::cod::{self, InconsistencyKind, Relation};
-use morphtrace_recorder::cod::c_profilers::{self, CProfiler, CTools};
-use morphtrace_recorder::cod::js_syntax::JsProgram;
-use morphtrace_recorder::cod::v8::V8Runner;
-use morphtrace_recorder::cod::{c_syntax::CSyntax, csmith, variant};
+use morphtrace_recorder::corpus::csmith;
+use morphtrace_recorder::profilers::c::{self as c_profilers, CProfiler, CTools};
+use morphtrace_recorder::profilers::v8::V8Runner;
+use morphtrace_recorder::syntax::js::JsProgram;
+use morphtrace_recorder::syntax::{c::CSyntax, variant};
 use morphtrace_schema::lines::Breaks;
 use morphtrace_schema::{ArchiveReader, FileCoverage, Session, SessionOutcome};
 use rand::SeedableRng;

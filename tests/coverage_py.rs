@@ -366,7 +366,7 @@ fn a_core_the_interpreter_lacks_is_refused() {
 /// difference is the cores'. The C tracer alone on that interpreter still measures arcs.
 #[test]
 fn sys_monitoring_on_a_newer_python_measures_what_the_c_tracer_does() {
-    let newer = morphtrace_recorder::cod::python::newer_pythons();
+    let newer = morphtrace_recorder::profilers::python::newer_pythons();
     let python = newer.first().unwrap_or_else(|| {
         panic!("no Python 3.12 or later on this machine (python3.12 on PATH, or pyenv's versions)")
     });
@@ -383,7 +383,7 @@ fn sys_monitoring_on_a_newer_python_measures_what_the_c_tracer_does() {
     );
     let cores: Vec<String> = header.engines.iter().map(|d| d.profiler()).collect();
     assert_eq!(cores, ["coverage.py+ctrace", "coverage.py+sysmon"]);
-    let branches_by_sysmon = morphtrace_recorder::cod::python::measures_branches_by_sysmon(
+    let branches_by_sysmon = morphtrace_recorder::profilers::python::measures_branches_by_sysmon(
         header.engines[1].engine_version.as_deref().unwrap(),
     );
     for d in &header.engines {

@@ -647,7 +647,7 @@ async fn debugpy_runs_under_each_tracer() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn debugpy_runs_its_sys_monitoring_backend_on_a_newer_python() {
     let _g = SERIAL.lock().await;
-    let newer = morphtrace_recorder::cod::python::newer_pythons();
+    let newer = morphtrace_recorder::profilers::python::newer_pythons();
     let python = newer.first().unwrap_or_else(|| {
         panic!("no Python 3.12 or later on this machine (python3.12 on PATH, or pyenv's versions)")
     });
@@ -1707,7 +1707,7 @@ async fn lockstep_goes_on_past_debugpys_step_out_of_a_generator_expression_at_it
 async fn lockstep_goes_past_where_the_settrace_tracer_steps_out_of_a_generator_expression_before_its_logpoint(
 ) {
     let _g = SERIAL.lock().await;
-    let newer = morphtrace_recorder::cod::python::newer_pythons();
+    let newer = morphtrace_recorder::profilers::python::newer_pythons();
     let python = newer.first().unwrap_or_else(|| {
         panic!("no Python 3.12 or later on this machine (python3.12 on PATH, or pyenv's versions)")
     });

@@ -8,12 +8,14 @@
 //! corpus, default `1..4`), MT_BENCH_NAIVE (Csmith programs of the naive rows, default: all of
 //! them, so that both sides profile the same programs).
 
-use morphtrace_recorder::cod::c_profilers::{self, CProfiler, CTools};
-use morphtrace_recorder::cod::js_syntax::JsProgram;
-use morphtrace_recorder::cod::process;
-use morphtrace_recorder::cod::{self, c_syntax::CSyntax, csmith, variant, Input, Options};
+use morphtrace_recorder::cod::{self, Input, Options};
+use morphtrace_recorder::corpus::csmith;
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::parse_seeds;
+use morphtrace_recorder::process;
+use morphtrace_recorder::profilers::c::{self as c_profilers, CProfiler, CTools};
+use morphtrace_recorder::syntax::js::JsProgram;
+use morphtrace_recorder::syntax::{c::CSyntax, variant};
 use morphtrace_schema::archive::{FsyncPolicy, WriterOptions};
 use morphtrace_schema::lines::Breaks;
 use morphtrace_schema::{BlockRange, CampaignConfig, FunctionCoverage};

@@ -1,12 +1,12 @@
 //! Campaigns: programs × seeds × engines in parallel workers, one crash-safe archive, resumable.
 
-use crate::cod::v8::V8Runner;
 use crate::corpus::Loaded;
 use crate::dbdb;
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::DebuggerError;
 use crate::debugger::{CaptureOptions, Engine};
 use crate::metamorphic;
+use crate::profilers::v8::V8Runner;
 use crate::runner::{self, Key, OpenError};
 pub use crate::tally::counts;
 use crate::task::Task;
@@ -168,7 +168,7 @@ pub struct Station {
     rt: Runtime,
     engines: Vec<Box<dyn Engine>>,
     coverage: Option<V8Runner>,
-    py_coverage: Option<crate::cod::python::CoveragePy>,
+    py_coverage: Option<crate::profilers::python::CoveragePy>,
 }
 
 impl Station {

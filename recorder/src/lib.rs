@@ -6,8 +6,9 @@ pub mod dbdb;
 pub mod genmorph;
 pub mod metamorphic;
 
-// Shared cores: driving debuggers (the session abstraction, its CDP and RDP adapters, engine
-// launch), the corpus, the one campaign runner, its shards and its tally, the recorder's child processes.
+// Shared cores: driving debuggers (the session abstraction, its adapters, engine launch), the
+// profilers, program syntax, the corpus, the one campaign runner, its shards and its tally, the
+// recorder's child processes. Findings: reduction and bisection.
 pub mod bisect;
 pub mod campaign;
 pub mod child;
@@ -15,10 +16,13 @@ pub mod corpus;
 pub mod cpu;
 pub mod debugger;
 pub mod memory;
+pub mod process;
+pub mod profilers;
 pub mod recorded;
 pub mod reduce;
 pub mod runner;
 pub mod shard;
+pub mod syntax;
 pub mod tally;
 pub mod task;
 

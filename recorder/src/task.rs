@@ -320,6 +320,15 @@ impl Pin {
     }
 }
 
+/// A seed mixed with the program's identity, so that programs get independent action streams.
+pub fn rng_for(seed: u64, program: &morphtrace_schema::ProgramHash) -> rand_chacha::ChaCha8Rng {
+    let mut h = seed ^ 0x9e37_79b9_7f4a_7c15;
+    for b in program.0 {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    <rand_chacha::ChaCha8Rng as rand::SeedableRng>::seed_from_u64(h)
+}
+
 /// The deterministic identity of a session (what a resumed campaign recognises).
 pub fn session_key(strategy: &str, labels: &[String], program: &str, seed: u64) -> SessionId {
     SessionId::from_key(&format!("{strategy}|{}|{program}|{seed}", labels.join("+")))

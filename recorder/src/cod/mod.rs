@@ -4,21 +4,15 @@
 //! copy. One session per (program, seed) holds every report; relations are judged offline by
 //! `morphtrace_judges::cod` (and online here only for the summary line).
 
-pub mod c_profilers;
-pub mod c_syntax;
-pub mod csmith;
-pub mod js_syntax;
-pub mod process;
-pub mod py_forkserver;
-pub mod py_syntax;
-pub mod python;
-pub mod v8;
-pub mod variant;
-
+use crate::corpus::csmith;
 use crate::debugger::engines::EngineSpec;
-use c_profilers::{CProfiler, CTools, Profiled};
-use c_syntax::CSyntax;
-use js_syntax::JsProgram;
+use crate::profilers::c::{self as c_profilers, CProfiler, CTools, Profiled};
+use crate::profilers::python;
+use crate::profilers::v8::V8Runner;
+use crate::syntax::c::{self as c_syntax, CSyntax};
+use crate::syntax::js::JsProgram;
+use crate::syntax::python as py_syntax;
+use crate::syntax::variant::{self, Variant};
 use morphtrace_judges::cod::{self, COUNT, DELETE};
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::header::now_ms;
@@ -31,40 +25,8 @@ use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
-use v8::V8Runner;
-use variant::Variant;
 
-#[derive(Debug, thiserror::Error)]
-pub enum CoverageError {
-    #[error("{0} is not installed (run scripts/setup.sh)")]
-    Missing(String),
-    #[error("does not compile: {0}")]
-    Compile(String),
-    #[error("does not terminate within {0:?}")]
-    Timeout(Duration),
-    #[error("{what} failed: {message}")]
-    Tool { what: String, message: String },
-    #[error("unexpected output: {0}")]
-    Format(String),
-    #[error("the Node process running the programs died")]
-    Crashed,
-    /// The recorder's memory bound killed the program or the Node process running it.
-    #[error("{0}")]
-    Memory(String),
-    /// The profiler had nothing to report: the program ended without writing coverage data.
-    #[error("no coverage data: {0}")]
-    NoData(String),
-    #[error("nondeterministic: two runs gave different output or coverage")]
-    Nondeterministic,
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
-    #[error("{0}")]
-    Archive(#[from] morphtrace_schema::ArchiveError),
-    #[error("{0}")]
-    Usage(String),
-    #[error(transparent)]
-    Open(#[from] crate::runner::OpenError),
-}
+pub use crate::profilers::CoverageError;
 
 /// Where the programs come from.
 #[derive(Debug, Clone)]
@@ -187,7 +149,7 @@ pub struct Options {
     pub prelude: bool,
     /// Record only this part of the tasks.
     pub shard: Option<morphtrace_schema::Shard>,
-    /// How runs under coverage.py start (`--python-start`; `cod::py_forkserver`).
+    /// How runs under coverage.py start (`--python-start`; `profilers::py_forkserver`).
     pub python_start: crate::debugger::PythonStart,
 }
 
@@ -779,7 +741,7 @@ fn record(
             busy,
         };
     }
-    let mut rng = crate::dbdb::rng_for(seed, &program.hash);
+    let mut rng = crate::task::rng_for(seed, &program.hash);
     let applicable: Vec<usize> = profilers
         .iter()
         .enumerate()

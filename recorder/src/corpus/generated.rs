@@ -992,7 +992,7 @@ pub fn check(text: &str, node: &std::path::Path, dir: &std::path::Path) -> Resul
     }
     cmd.arg(format!("--allow-fs-read={}", file.display()))
         .arg(&file);
-    let run = crate::cod::process::run(&mut cmd, std::time::Duration::from_secs(20), None)
+    let run = crate::process::run(&mut cmd, std::time::Duration::from_secs(20), None)
         .map_err(|e| format!("{}: {e}", node.display()))?;
     let _ = std::fs::remove_file(&file);
     if run.timed_out {

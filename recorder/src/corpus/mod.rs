@@ -4,6 +4,7 @@ use crate::debugger::ProgramFile;
 use morphtrace_schema::{Language, Program, ProgramOrigin};
 use std::path::{Path, PathBuf};
 
+pub mod csmith;
 pub mod generated;
 pub mod truth;
 

@@ -30,7 +30,7 @@ use morphtrace_schema::{
     DivergenceSide, EngineRef, Event, EventKind, Location, LogLine, ObjectKind, Output,
     ProgramOutcome, SessionMode, SessionOutcome, Trace, Value,
 };
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
 use std::time::Instant;
@@ -148,14 +148,7 @@ impl Recording {
     }
 }
 
-/// A seed mixed with the program's identity, so that programs get independent action streams.
-pub fn rng_for(seed: u64, program: &morphtrace_schema::ProgramHash) -> ChaCha8Rng {
-    let mut h = seed ^ 0x9e37_79b9_7f4a_7c15;
-    for b in program.0 {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-    }
-    ChaCha8Rng::seed_from_u64(h)
-}
+pub use crate::task::rng_for;
 
 /// At most this many divergences are recorded at one action: the features of one pause, then
 /// what the engines show where resyncs bring them back in step.
@@ -1398,7 +1391,7 @@ pub async fn run_under(
             // two ways, not an engine's); where all assign, they are fair game.
             let by_assignment = ls.debuggers.iter().all(|d| d.sets_by_assignment());
             let fixed = if params.set_variable_weight > 0.0 && !by_assignment {
-                crate::debugger::inspector::tdz::Declarations::scan(&program.text)
+                crate::syntax::tdz::Declarations::scan(&program.text)
             } else {
                 Default::default()
             };
@@ -1438,7 +1431,7 @@ async fn random(
     params: &RandomParams,
     seed: u64,
     program_hash: &morphtrace_schema::ProgramHash,
-    fixed: &crate::debugger::inspector::tdz::Declarations,
+    fixed: &crate::syntax::tdz::Declarations,
 ) -> Result<(), DebuggerError> {
     let mut rng = rng_for(seed, program_hash);
     let (lines, language) = (program.lines.max(1), program.language);
@@ -1970,6 +1963,7 @@ mod tests {
         Entry, Frame, Key, Location, ObjectKind, PauseReason, PauseState, Scope, ScopeKind, Value,
         Variable,
     };
+    use rand::SeedableRng;
 
     fn var(name: &str, value: Value) -> Variable {
         Variable {

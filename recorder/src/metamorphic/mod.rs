@@ -8,11 +8,11 @@ pub mod pure;
 pub mod py_source;
 pub mod source;
 
-use crate::cod::v8::V8Runner;
 use crate::corpus::{self, Loaded};
 use crate::dbdb::{self, Recording};
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::{Debugger, DebuggerError, Engine};
+use crate::profilers::v8::V8Runner;
 use crate::task::{ChainParams, ChainTask, Pin, Plan, RandomParams, Task};
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_judges::metamorphic::{
@@ -66,7 +66,7 @@ pub struct Context<'a> {
     /// Precise coverage for remove-dead-code, started on first use.
     pub coverage: &'a mut Option<V8Runner>,
     /// coverage.py for remove-dead-code on Python programs, started on first use.
-    pub py_coverage: &'a mut Option<crate::cod::python::CoveragePy>,
+    pub py_coverage: &'a mut Option<crate::profilers::python::CoveragePy>,
     pub node: PathBuf,
     pub session_timeout: Duration,
     /// Coverage runs behind the determinism prelude, like the debugger's (CaptureOptions).
@@ -1675,7 +1675,8 @@ fn python_dead_code(
     at: Option<(u32, u32)>,
     rng: &mut ChaCha8Rng,
 ) -> Option<Transformed> {
-    use crate::cod::{py_syntax::PySyntax, python, variant};
+    use crate::profilers::python;
+    use crate::syntax::{python::PySyntax, variant};
     if ctx.py_coverage.is_none() {
         let python3 = crate::debugger::engines::which("python3")?;
         match python::CoveragePy::start(

@@ -6,8 +6,8 @@
 //! rewrites text inside one line (later columns on that line shift), so that the map between
 //! parent and follow-up positions is exact and the follow-up's actions can be translated.
 
-use crate::cod::js_syntax::JsProgram;
-use crate::cod::variant;
+use crate::syntax::js::JsProgram;
+use crate::syntax::variant;
 use morphtrace_js::ast;
 use morphtrace_js::visit::{Visit, VisitWith};
 use morphtrace_js::Spanned;
@@ -1087,7 +1087,7 @@ fn empty_try_blocks(text: &str) -> Option<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cod::v8::V8Runner;
+    use crate::profilers::v8::V8Runner;
     use morphtrace_judges::metamorphic::{ALL, REMOVE_DEAD_CODE};
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;

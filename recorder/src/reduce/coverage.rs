@@ -5,8 +5,8 @@
 //! and seed, the weak-noise filter, the class of the line).
 
 use super::ReduceError;
-use crate::cod::js_syntax::JsProgram;
 use crate::cod::Found;
+use crate::syntax::js::JsProgram;
 use morphtrace_schema::Language;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -276,14 +276,14 @@ pub fn py_reproducer(found: &Found) -> Option<(String, Vec<(&'static str, String
         .collect::<Option<_>>()?;
     if cores
         .iter()
-        .any(|c| crate::cod::python::Core::parse(c).is_none())
+        .any(|c| crate::profilers::python::Core::parse(c).is_none())
     {
         return None;
     }
     let beside = match (found.relation.as_str(), &cores[..]) {
         ("c2v", [_, _]) => Vec::new(),
         ("cod", [_]) => vec![("variant.py", found.text_b.clone()?)],
-        ("truth", [_]) => vec![("count.py", crate::cod::python::COUNT.to_string())],
+        ("truth", [_]) => vec![("count.py", crate::profilers::python::COUNT.to_string())],
         _ => return None,
     };
     let script = REPRODUCER_PY

@@ -6,9 +6,9 @@
 //! nondeterminism made.
 
 use super::{materialized, Candidate, Judge, ReduceError, Run};
-use crate::cod::v8::V8Runner;
 use crate::debugger::Engine;
 use crate::metamorphic::{self, Context};
+use crate::profilers::v8::V8Runner;
 use crate::task::{ChainParams, Pin, Plan};
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_judges::metamorphic::{self as mm, judge, ADD_BREAKPOINT, CONTINUE_TO_STEP};
@@ -74,7 +74,7 @@ pub struct ChainJudge<'a> {
     /// The recorded transformation's choices (action positions replaced per candidate).
     pub pin: Pin,
     coverage: Option<V8Runner>,
-    py_coverage: Option<crate::cod::python::CoveragePy>,
+    py_coverage: Option<crate::profilers::python::CoveragePy>,
 }
 
 impl<'a> ChainJudge<'a> {

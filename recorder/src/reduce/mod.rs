@@ -15,10 +15,10 @@ pub mod standalone;
 
 pub use bundle::{write_bundle, Case};
 
-use crate::cod::js_syntax::JsProgram;
 use crate::corpus;
 use crate::dbdb;
 use crate::debugger::Engine;
+use crate::syntax::js::JsProgram;
 use crate::task::Plan;
 use indicatif::ProgressBar;
 use morphtrace_judges::dbdb::ComparisonPolicy;

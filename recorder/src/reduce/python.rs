@@ -4,8 +4,8 @@
 //! block would be empty), outermost first, then the lines left blank or holding a lone `pass`
 //! taken out where the program still parses.
 
-use crate::cod::py_syntax::PySyntax;
-use crate::cod::variant;
+use crate::syntax::python::PySyntax;
+use crate::syntax::variant;
 use indicatif::ProgressBar;
 use std::time::{Duration, Instant};
 

@@ -68,7 +68,7 @@ pub(crate) async fn engines(a: EnginesArgs) -> Result<ExitCode> {
         }
     }
     // Coverage profilers: versions from the tools themselves.
-    use morphtrace_recorder::cod::c_profilers::{CProfiler, CTools};
+    use morphtrace_recorder::profilers::c::{CProfiler, CTools};
     for (name, p) in [("gcov", CProfiler::Gcov), ("llvm-cov", CProfiler::LlvmCov)] {
         match CTools::find(p).versions() {
             Ok((compiler, tool)) => {
@@ -82,8 +82,8 @@ pub(crate) async fn engines(a: EnginesArgs) -> Result<ExitCode> {
         "v8", "profiler"
     );
     // coverage.py: each core, checked by running a program under it.
-    use morphtrace_recorder::cod::python::{Core, CoveragePy};
     use morphtrace_recorder::debugger::PythonStart;
+    use morphtrace_recorder::profilers::python::{Core, CoveragePy};
     if let Some(python) = morphtrace_recorder::debugger::engines::which("python3") {
         for core in [Core::CTrace, Core::PyTrace, Core::SysMon] {
             let name = format!("coverage.py+{}", core.as_str());
@@ -100,7 +100,7 @@ pub(crate) async fn engines(a: EnginesArgs) -> Result<ExitCode> {
         }
     }
     // sys.monitoring on the newer interpreters of this machine (`coverage.py+sysmon=PATH`).
-    for python in morphtrace_recorder::cod::python::newer_pythons() {
+    for python in morphtrace_recorder::profilers::python::newer_pythons() {
         let name = format!("coverage.py+sysmon={}", python.display());
         match CoveragePy::start(&python, Core::SysMon, PythonStart::Cold) {
             Ok((p, d)) => println!(
@@ -112,7 +112,7 @@ pub(crate) async fn engines(a: EnginesArgs) -> Result<ExitCode> {
             Err(e) => println!("{name}: unusable: {e}"),
         }
     }
-    match morphtrace_recorder::cod::csmith::version() {
+    match morphtrace_recorder::corpus::csmith::version() {
         Ok(v) => println!("{:<28} {:<10} {v}", "csmith", "generator"),
         Err(e) => println!("csmith: unusable: {e}"),
     }

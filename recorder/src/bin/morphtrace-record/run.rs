@@ -99,7 +99,7 @@ pub(crate) async fn coverage(r: RunArgs, command_line: Vec<String>) -> Result<Ex
         progress: std::io::stderr().is_terminal(),
         resume: r.common.resume,
         writer: WriterOptions::default(),
-        csmith_cache: Some(cod::csmith::cache_dir()),
+        csmith_cache: Some(morphtrace_recorder::corpus::csmith::cache_dir()),
         prelude: !r.common.no_prelude,
         python_start: r.common.python_start.into(),
     };

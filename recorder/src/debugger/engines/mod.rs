@@ -68,7 +68,7 @@ impl EngineSpec {
                 .details
                 .iter()
                 .find(|(k, _)| {
-                    k == debugpy::TRACER || k == crate::cod::python::CORE || k == tier::DETAIL
+                    k == debugpy::TRACER || k == crate::profilers::python::CORE || k == tier::DETAIL
                 })
                 .and_then(|(_, v)| v.split_whitespace().next())
                 .map(str::to_string),
@@ -154,7 +154,8 @@ impl EngineSpec {
                      Python 3.12 and later, `sysmon`"
                 ))
             }
-            (EngineKind::CoveragePy, Some(v)) if crate::cod::python::Core::parse(v).is_some() => {}
+            (EngineKind::CoveragePy, Some(v))
+                if crate::profilers::python::Core::parse(v).is_some() => {}
             (EngineKind::CoveragePy, Some(v)) => {
                 return Err(format!(
                     "coverage.py+{v}: the cores are `ctrace` (the default), `pytrace` and, on \

@@ -1,5 +1,5 @@
 # The fork loop of morphtrace's Python fork servers (debugpy's, python-forkserver.py, and
-# coverage.py's, recorder/src/cod/py-forkserver.py), put before each server's own script when
+# coverage.py's, recorder/src/profilers/py-forkserver.py), put before each server's own script when
 # it is written out (one file: no module of ours is imported into the programs' interpreter).
 import os
 import sys

@@ -8,7 +8,6 @@ pub mod breakpoints;
 pub mod connection;
 pub mod objects;
 pub mod session;
-pub mod tdz;
 
 pub use connection::{Connection, InspectorError, InspectorEvent};
 

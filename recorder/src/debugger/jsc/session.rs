@@ -9,10 +9,10 @@ use crate::debugger::inspector::session::{
     accessor, async_stack, err, evaluate, location, next_got, pause_on_exceptions, program_frames,
     set_by_assignment, thrown, AsyncShape, Got, Pause,
 };
-use crate::debugger::inspector::tdz::Declarations;
 use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
 use crate::debugger::Extra;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, ProgramFile, SyntaxError};
+use crate::syntax::tdz::Declarations;
 use async_trait::async_trait;
 use morphtrace_schema::{
     Action, BreakpointId, Entry, ExceptionPause, Frame, Key, Location, ObjectKind, Output,

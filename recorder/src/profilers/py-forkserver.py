@@ -9,7 +9,7 @@
 # `python -m coverage` has imported before its `main` runs, and as many frames below `main`
 # (runpy's two and coverage's __main__ there; this script's top level, `_run` and `_main`
 # here), so that a program recurses as deep before Python's recursion limit.
-# Protocol, one line each way (the recorder's end: recorder/src/cod/py_forkserver.rs):
+# Protocol, one line each way (the recorder's end: recorder/src/profilers/py_forkserver.rs):
 #   in:  {"argv": [...], "cwd": DIR, "env": {NAME: VALUE},
 #         "out": FIFO, "err": FIFO, "limits": [CPU_S, FILE_BYTES, ADDRESS_BYTES] | null,
 #         "prelude": PATH | null}

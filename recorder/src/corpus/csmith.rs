@@ -1,7 +1,7 @@
 //! C programs from Csmith (`csmith --seed N`), cached by seed and Csmith version.
 
-use super::process;
-use super::CoverageError;
+use crate::process;
+use crate::profilers::CoverageError;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;

@@ -32,7 +32,7 @@ impl PySyntax {
     /// x:` as the last line), the interpreter does not.
     pub fn has_empty_block(&self) -> bool {
         let mut empty = false;
-        super::c_syntax::visit(self.0.tree.root_node(), &mut |n: Node| {
+        super::c::visit(self.0.tree.root_node(), &mut |n: Node| {
             let mut c = n.walk();
             empty |= n.kind() == "block"
                 && !n
@@ -58,7 +58,7 @@ impl PySyntax {
         let mut out = Vec::new();
         // Children of every statement list (`parent()` walks from the root: quadratic on a
         // deeply nested program).
-        super::c_syntax::visit(self.0.tree.root_node(), &mut |list: Node| {
+        super::c::visit(self.0.tree.root_node(), &mut |list: Node| {
             if !matches!(list.kind(), "module" | "block") {
                 return;
             }

@@ -1,8 +1,8 @@
 //! gcc + gcov and clang + llvm-cov: compile a C program with coverage, run it under limits, and
 //! read the per-line counts (gcov's JSON; llvm-cov's segments through LLVM's own line rule).
 
-use super::process::{self, Finished, Limits};
 use super::CoverageError;
+use crate::process::{self, Finished, Limits};
 use morphtrace_schema::lines::{Breaks, LineIndex};
 use morphtrace_schema::{BlockRange, FunctionCoverage, ProgramRun};
 use serde::Deserialize;

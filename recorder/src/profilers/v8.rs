@@ -117,7 +117,7 @@ impl V8Runner {
     fn spawn(&mut self) -> Result<(), CoverageError> {
         self.kill();
         let harness = self.dir.path().join("harness.js");
-        let version = super::process::version_line(&self.node.to_string_lossy())
+        let version = crate::process::version_line(&self.node.to_string_lossy())
             .ok_or_else(|| CoverageError::Missing(self.node.display().to_string()))?;
         // The programs are untrusted and a vm context is no sandbox: under the permission model
         // (Node >= 24, whose model admits the in-process inspector) they cannot touch files or
@@ -201,7 +201,7 @@ impl V8Runner {
             "source": source,
             "timeoutMs": timeout.as_millis() as u64,
             "counters": counters,
-            "countersName": super::js_syntax::COUNTERS,
+            "countersName": crate::syntax::js::COUNTERS,
             "prelude": self.prelude.then_some(crate::debugger::determinism::PRELUDE),
         });
         let Some((_, stdin, rx)) = self.child.as_mut() else {

@@ -5,12 +5,12 @@
 //! from an interpreter that has imported coverage.py), or cold (`--python-start cold`: a new
 //! interpreter per run); the counted copy always starts cold.
 
-use super::process::{self, Finished, Limits};
 use super::py_forkserver::{self, ForkServers};
 use super::CoverageError;
 use crate::debugger::engines::python::minor_version;
 pub use crate::debugger::engines::python::newer_pythons;
 use crate::debugger::PythonStart;
+use crate::process::{self, Finished, Limits};
 use morphtrace_schema::lines::{Breaks, LineIndex};
 use morphtrace_schema::{BranchCount, EngineDescriptor, EngineKind, ProgramRun, Protocol};
 use serde::Deserialize;

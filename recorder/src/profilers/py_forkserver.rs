@@ -8,7 +8,7 @@
 //! run, as in a cold start. The child's standard output and error are two FIFOs read here, as
 //! the cold start reads its pipes; its status comes from the server, which reaps it.
 
-use super::process::{Finished, Limits, OUTPUT_LIMIT};
+use crate::process::{Finished, Limits, OUTPUT_LIMIT};
 use std::ffi::OsString;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::os::unix::fs::OpenOptionsExt;
