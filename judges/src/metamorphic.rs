@@ -732,6 +732,22 @@ impl<'a> Judging<'a> {
         })
     }
 
+    /// The follow-up's answer `got` to `f` (in the parent's places) against the parent's to `p`,
+    /// where a pair of answers is compared as it stands (breakpoints, evaluations).
+    fn answered_otherwise(&self, p: &Answer, f: &Answer, got: &Output) -> Option<Violation> {
+        let (kind, detail) = compare_outputs(p.output, got, &self.policy)?;
+        self.violation(
+            Some(f.event_index),
+            Some(p.event_index),
+            kind,
+            Message::Answered {
+                action: f.action.to_string(),
+                difference: detail,
+            }
+            .to_string(),
+        )
+    }
+
     /// The breakpoint requests, the parent's and the follow-up's in order, without those the
     /// transformation dropped (parent) or inserted (follow-up).
     fn set_breakpoints(&self) -> (Vec<&Answer<'a>>, Vec<&Answer<'a>>) {
@@ -766,17 +782,8 @@ impl<'a> Judging<'a> {
                     )
                 }
             };
-            if let Some((kind, detail)) = compare_outputs(p.output, &mapped, &self.policy) {
-                return self.violation(
-                    Some(f.event_index),
-                    Some(p.event_index),
-                    kind,
-                    Message::Answered {
-                        action: f.action.to_string(),
-                        difference: detail,
-                    }
-                    .to_string(),
-                );
+            if let Some(v) = self.answered_otherwise(p, f, &mapped) {
+                return Some(v);
             }
         }
         None
@@ -881,14 +888,15 @@ impl<'a> Judging<'a> {
         FalseBreakpoints { asked, places }
     }
 
-    /// Whether the follow-up's pause `f` is one the transformation may add.
-    fn extra(&self, f: &Answer, mapped: Option<&Output>) -> bool {
+    /// Whether the follow-up's pause `f` is one the transformation may add; `unmapped`: its
+    /// place has no counterpart in the parent (an inserted line).
+    fn extra(&self, f: &Answer, unmapped: bool) -> bool {
         let x = &self.x;
         match f.output {
             Output::Paused(q) => {
                 x.extra_lines.contains(&q.location.line)
                     || x.extra_actions.contains(&f.action_index)
-                    || (mapped.is_none() && x.extra_on_inserted_lines)
+                    || (unmapped && x.extra_on_inserted_lines)
                     || (x.extra_exception_pauses && q.exception.is_some())
             }
             _ => false,
@@ -938,7 +946,7 @@ impl<'a> Judging<'a> {
                         )
                     }
                 };
-                let extra = self.extra(f, mapped.as_ref());
+                let extra = self.extra(f, mapped.is_none());
                 let same_place = match (&mapped, p.output) {
                     (Some(Output::Paused(a)), Output::Paused(b)) => a.location == b.location,
                     (Some(Output::Finished { .. }), Output::Finished { .. }) => true,
@@ -985,15 +993,11 @@ impl<'a> Judging<'a> {
         }
         // What the follow-up did beyond the parent's end must be extra, or the end itself again.
         for f in &fc[j.min(fc.len())..] {
-            let allowed = match f.output {
-                Output::Paused(q) => {
-                    x.extra_lines.contains(&q.location.line)
-                        || x.extra_actions.contains(&f.action_index)
-                        || (x.map.to_parent(q.location).is_none() && x.extra_on_inserted_lines)
-                        || (x.extra_exception_pauses && q.exception.is_some())
-                }
+            let unmapped = match f.output {
+                Output::Paused(q) => x.map.to_parent(q.location).is_none(),
                 _ => false,
             };
+            let allowed = self.extra(f, unmapped);
             if !allowed {
                 return self.violation(
                     Some(f.event_index),
@@ -1143,17 +1147,8 @@ impl<'a> Judging<'a> {
             .filter(|a| on_the_frame(a.action))
             .filter(|a| !self.x.inserted.contains(&a.action_index));
         for (p, f) in pe.zip(fe) {
-            if let Some((kind, detail)) = compare_outputs(p.output, f.output, &self.policy) {
-                return self.violation(
-                    Some(f.event_index),
-                    Some(p.event_index),
-                    kind,
-                    Message::Answered {
-                        action: f.action.to_string(),
-                        difference: detail,
-                    }
-                    .to_string(),
-                );
+            if let Some(v) = self.answered_otherwise(p, f, f.output) {
+                return Some(v);
             }
         }
         None
