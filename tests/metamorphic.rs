@@ -7,6 +7,7 @@ use common::normalized;
 use common::root;
 
 use morphtrace_recorder::corpus::{self, Loaded};
+use morphtrace_recorder::dbdb::replay::Reissue;
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::{CaptureOptions, Engine};
 // Each test crate uses some of the faults.
@@ -1317,14 +1318,13 @@ async fn a_planted_divergence_is_reduced_to_a_few_lines_that_still_show_it() {
     ];
     let policy = ComparisonPolicy::default();
     let refs = [EngineRef(0), EngineRef(1)];
-    let rec = morphtrace_recorder::dbdb::record(
+    let rec = morphtrace_recorder::session::record(
         &mut [&mut real, &mut faulty],
         &refs,
         &program,
-        &Plan::Replay {
-            actions: actions.clone(),
-        },
+        &mut Reissue { actions: &actions },
         &policy,
+        None,
         Duration::from_secs(60),
     )
     .await;
@@ -1352,14 +1352,15 @@ async fn a_planted_divergence_is_reduced_to_a_few_lines_that_still_show_it() {
     assert!(!r.text.contains("noise("), "{}", r.text);
     // The reduced case, run again on its own, still shows the finding.
     let reduced = inline("reduced.js", &r.text);
-    let again = morphtrace_recorder::dbdb::record(
+    let again = morphtrace_recorder::session::record(
         &mut [&mut real, &mut faulty],
         &refs,
         &reduced,
-        &Plan::Replay {
-            actions: r.actions.clone(),
+        &mut Reissue {
+            actions: &r.actions,
         },
         &policy,
+        None,
         Duration::from_secs(60),
     )
     .await;

@@ -3,9 +3,11 @@
 
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_recorder::corpus;
-use morphtrace_recorder::dbdb::{self, Recording};
+use morphtrace_recorder::dbdb;
+use morphtrace_recorder::dbdb::replay::Reissue;
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::{CaptureOptions, Debugger, Engine};
+use morphtrace_recorder::session::{self, Recording};
 use morphtrace_recorder::task::{Plan, RandomParams};
 use morphtrace_schema::{
     Action, BreakpointId, DivergenceKind, EngineRef, EventKind, ExceptionPause, Key, Location,
@@ -423,12 +425,13 @@ async fn one_random_trace(
     p: &corpus::Loaded,
     plan: &Plan,
 ) -> (Vec<EventKind>, Vec<String>, Vec<morphtrace_schema::LogLine>) {
-    let rec: Recording = dbdb::record(
+    let rec: Recording = session::record(
         &mut [e],
         &[EngineRef(0)],
         p,
-        plan,
+        &mut *plan.strategy().unwrap(),
         &ComparisonPolicy::default(),
+        None,
         Duration::from_secs(60),
     )
     .await;
@@ -799,12 +802,13 @@ async fn a_fault_planted_in_debugpys_messages_is_caught_by_the_differential() {
             .await
             .unwrap(),
         );
-        let rec = dbdb::record(
+        let rec = session::record(
             &mut [&mut real, &mut planted],
             &[EngineRef(0), EngineRef(1)],
             &p,
-            &plan,
+            &mut *plan.strategy().unwrap(),
             &ComparisonPolicy::default(),
+            None,
             Duration::from_secs(60),
         )
         .await;
@@ -1179,11 +1183,11 @@ async fn under_triage(
     )
     .unwrap();
     let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
-    dbdb::run_under(
+    session::run(
         &mut [&mut a, &mut b],
         &p.file,
         &p.program.hash,
-        &Plan::Replay { actions },
+        &mut Reissue { actions: &actions },
         &ComparisonPolicy::default(),
         Some(&triage),
         &mut rec,
@@ -2043,7 +2047,7 @@ print(x)
 fn met_in_resync(rec: &Recording) -> Vec<bool> {
     rec.divergences
         .iter()
-        .map(|d| d.continued.as_deref() == Some(morphtrace_recorder::dbdb::MET_IN_RESYNC))
+        .map(|d| d.continued.as_deref() == Some(morphtrace_recorder::session::MET_IN_RESYNC))
         .collect()
 }
 
@@ -2361,8 +2365,16 @@ async fn the_program_prints_the_same_under_debugpy_and_pdb_and_without() {
             let plan = Plan::Replay {
                 actions: actions.clone(),
             };
-            let rec =
-                dbdb::record(&mut [&mut e], &[EngineRef(0)], &p, &plan, &policy, timeout).await;
+            let rec = session::record(
+                &mut [&mut e],
+                &[EngineRef(0)],
+                &p,
+                &mut *plan.strategy().unwrap(),
+                &policy,
+                None,
+                timeout,
+            )
+            .await;
             let what = format!("{name}, {}, {} actions", fault.name(), actions.len());
             let setting = dbdb::attached::Setting {
                 refs: &[EngineRef(0)],

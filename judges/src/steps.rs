@@ -57,7 +57,7 @@ pub enum Breakpoints {
     OnLineEntry,
 }
 
-/// How the program ran without a debugger (JavaScript programs: `dbdb::computes`).
+/// How the program ran without a debugger (JavaScript programs: `session::computes`).
 pub use crate::attached::Plain;
 
 /// What the judge must know besides the two traces.

@@ -8,6 +8,7 @@ use crate::debugger::{CaptureOptions, Engine};
 use crate::metamorphic;
 use crate::profilers::v8::V8Runner;
 use crate::runner::{self, Key, OpenError};
+use crate::session::{self, Recording};
 pub use crate::tally::counts;
 use crate::task::Task;
 use morphtrace_judges::dbdb::ComparisonPolicy;
@@ -561,8 +562,42 @@ async fn once_more(
     policy: &ComparisonPolicy,
     triage: Option<&morphtrace_judges::triage::Triage>,
     timeout: Duration,
-) -> dbdb::Recording {
-    dbdb::record_under(selected, refs, loaded, &task.plan, policy, triage, timeout).await
+) -> Recording {
+    record_plan(selected, refs, loaded, &task.plan, policy, triage, timeout).await
+}
+
+/// Records one session of `plan` (`session::record`); a plan without a strategy of its own is
+/// the session's harness error.
+async fn record_plan(
+    selected: &mut [&mut Box<dyn Engine>],
+    refs: &[EngineRef],
+    loaded: &Loaded,
+    plan: &crate::task::Plan,
+    policy: &ComparisonPolicy,
+    triage: Option<&morphtrace_judges::triage::Triage>,
+    timeout: Duration,
+) -> Recording {
+    match plan.strategy() {
+        Ok(mut strategy) => {
+            session::record(
+                selected,
+                refs,
+                loaded,
+                &mut *strategy,
+                policy,
+                triage,
+                timeout,
+            )
+            .await
+        }
+        Err(e) => {
+            let mut rec = Recording::new(refs);
+            rec.outcome = Some(SessionOutcome::HarnessError {
+                message: e.to_string(),
+            });
+            rec
+        }
+    }
 }
 
 /// A single-engine oracle's warnings, confirmed by a second recording of the same actions:
@@ -690,7 +725,7 @@ async fn record(
     let started_at_ms = now_ms();
     let t0 = Instant::now();
     let mut selected = task_engines(engines, task);
-    let mut rec = dbdb::record_under(
+    let mut rec = record_plan(
         &mut selected,
         &refs,
         loaded,

@@ -7,7 +7,7 @@ pub mod genmorph;
 pub mod metamorphic;
 
 // Shared cores: driving debuggers (the session abstraction, its adapters, engine launch), the
-// profilers, program syntax, the corpus, the one campaign runner, its shards and its tally, the
+// session core every strategy drives (lockstep), the profilers, program syntax, the corpus, the one campaign runner, its shards and its tally, the
 // recorder's child processes. Findings: reduction and bisection.
 pub mod bisect;
 pub mod campaign;
@@ -21,6 +21,7 @@ pub mod profilers;
 pub mod recorded;
 pub mod reduce;
 pub mod runner;
+pub mod session;
 pub mod shard;
 pub mod syntax;
 pub mod tally;

@@ -84,15 +84,15 @@ pub async fn lockstep_under(
     p: &morphtrace_recorder::corpus::Loaded,
     plan: &morphtrace_recorder::task::Plan,
     triage: &morphtrace_judges::triage::Triage,
-) -> morphtrace_recorder::dbdb::Recording {
+) -> morphtrace_recorder::session::Recording {
     use morphtrace_schema::EngineRef;
     let refs: Vec<EngineRef> = (0..engines.len() as u16).map(EngineRef).collect();
-    let mut rec = morphtrace_recorder::dbdb::Recording::new(&refs);
-    morphtrace_recorder::dbdb::run_under(
+    let mut rec = morphtrace_recorder::session::Recording::new(&refs);
+    morphtrace_recorder::session::run(
         engines,
         &p.file,
         &p.program.hash,
-        plan,
+        &mut *plan.strategy().unwrap(),
         &morphtrace_judges::dbdb::ComparisonPolicy::default(),
         Some(triage),
         &mut rec,

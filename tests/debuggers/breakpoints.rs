@@ -123,12 +123,13 @@ async fn chromium_vs_firefox_closing_brace_is_a_pause_location_divergence() {
     };
     let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
     let mut engines = [&mut c, &mut f];
-    dbdb::run(
+    session::run(
         &mut engines,
         &p.file,
         &p.program.hash,
-        &plan,
+        &mut *plan.strategy().unwrap(),
         &ComparisonPolicy::default(),
+        None,
         &mut rec,
     )
     .await
@@ -1031,7 +1032,7 @@ async fn firefox_pauses_at_a_breakpoint_whose_condition_throws() {
         );
         assert_eq!(
             rec.divergences[1].continued.as_deref(),
-            Some(dbdb::MET_IN_RESYNC)
+            Some(session::MET_IN_RESYNC)
         );
         // Firefox paused there once per call of `g`: twice, then at line 7 with the others.
         let firefox: Vec<u32> = rec.traces[1].pauses().map(|p| p.location.line).collect();

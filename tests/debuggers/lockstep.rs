@@ -167,22 +167,23 @@ async fn lockstep_goes_on_past_an_excused_pause_location() {
     };
     let mut engines = [&mut c, &mut f];
     let mut stopped = Recording::new(&[EngineRef(0), EngineRef(1)]);
-    dbdb::run(
+    session::run(
         &mut engines,
         &p.file,
         &p.program.hash,
-        &plan,
+        &mut *plan.strategy().unwrap(),
         &ComparisonPolicy::default(),
+        None,
         &mut stopped,
     )
     .await
     .unwrap();
     let mut went_on = Recording::new(&[EngineRef(0), EngineRef(1)]);
-    dbdb::run_under(
+    session::run(
         &mut engines,
         &p.file,
         &p.program.hash,
-        &plan,
+        &mut *plan.strategy().unwrap(),
         &ComparisonPolicy::default(),
         Some(&triage),
         &mut went_on,
@@ -232,7 +233,7 @@ async fn lockstep_goes_on_past_an_excused_pause_location() {
 /// a new divergence.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn firefox_runs_are_read_whole_and_excuse_no_value_shown_wrong() {
-    use morphtrace_recorder::dbdb::computes;
+    use morphtrace_recorder::session::computes;
     let _g = SERIAL.lock().await;
     let triage = repo_triage();
     let (_dir, p) = inline(

@@ -14,10 +14,11 @@ mod values;
 
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_recorder::corpus;
-use morphtrace_recorder::dbdb::{self, Recording};
+use morphtrace_recorder::dbdb;
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::rdp::BreakpointPolicy;
 use morphtrace_recorder::debugger::{apply, CaptureOptions, Debugger, Engine};
+use morphtrace_recorder::session::{self, Recording};
 use morphtrace_recorder::task::Plan;
 use morphtrace_schema::{
     Action, DivergenceKind, EngineRef, Key, Location, LocationSource, ObjectKind, Output,

@@ -388,8 +388,16 @@ async fn the_program_prints_the_same_with_the_debugger_and_without() {
             let plan = Plan::Replay {
                 actions: actions.clone(),
             };
-            let rec =
-                dbdb::record(&mut [&mut e], &[EngineRef(0)], &p, &plan, &policy, timeout).await;
+            let rec = session::record(
+                &mut [&mut e],
+                &[EngineRef(0)],
+                &p,
+                &mut *plan.strategy().unwrap(),
+                &policy,
+                None,
+                timeout,
+            )
+            .await;
             let what = format!(
                 "{kind}, {}, {} actions, {}",
                 fault.name(),

@@ -4,10 +4,9 @@
 //! ended with the program still paused (DBDB's action limit) is replayed alone and run on to the
 //! end, its breakpoints removed, so that its actions are judged too.
 
-use super::computes;
 use crate::corpus::Loaded;
 use crate::debugger::Engine;
-use crate::task::Plan;
+use crate::session::computes;
 use morphtrace_judges::attached::{self, Plain};
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_schema::{
@@ -122,14 +121,14 @@ async fn one(
     let judged = match actions {
         None => trace,
         Some(actions) => {
-            let plan = Plan::Replay { actions };
             let t0 = std::time::Instant::now();
-            let rec = super::record(
+            let rec = crate::session::record(
                 &mut [&mut *engine],
                 &[r],
                 loaded,
-                &plan,
+                &mut super::replay::Reissue { actions: &actions },
                 s.policy,
+                None,
                 s.timeout,
             )
             .await;

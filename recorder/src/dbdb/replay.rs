@@ -3,13 +3,15 @@
 
 use crate::corpus::{self, CorpusError, Loaded};
 use crate::debugger::engines::EngineSpec;
+use crate::debugger::DebuggerError;
+use crate::session::{Lockstep, Strategy};
 use crate::task::{session_key, Plan, Task};
-use morphtrace_schema::{ArchiveReader, ParentRef, SessionMode};
+use morphtrace_schema::{Action, ArchiveReader, ParentRef, SessionMode, SessionOutcome};
 use std::collections::HashMap;
 use std::path::Path;
 
 /// What replaying an archive records.
-pub struct Replay {
+pub struct Replayed {
     /// The recorded programs, written to `dir` for the engines.
     pub programs: Vec<Loaded>,
     pub tasks: Vec<Task>,
@@ -23,7 +25,7 @@ pub fn tasks(
     reader: &ArchiveReader,
     engines: &[EngineSpec],
     dir: &Path,
-) -> Result<Replay, CorpusError> {
+) -> Result<Replayed, CorpusError> {
     let all: Vec<usize> = (0..engines.len()).collect();
     let labels: Vec<String> = engines.iter().map(|e| e.to_string()).collect();
     let mut programs = Vec::new();
@@ -73,9 +75,36 @@ pub fn tasks(
         .into_iter()
         .map(|p| corpus::materialize(p, dir))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(Replay {
+    Ok(Replayed {
         programs,
         tasks,
         undecodable,
     })
+}
+
+/// Replay as a strategy of the session core: the recorded actions re-issued in order on every
+/// engine, until the program ends (a control action after the end is not issued).
+pub struct Reissue<'p> {
+    pub actions: &'p [Action],
+}
+
+#[async_trait::async_trait]
+impl Strategy for Reissue<'_> {
+    async fn drive(&mut self, ls: &mut Lockstep<'_>) -> Result<(), DebuggerError> {
+        for a in self.actions {
+            if a.is_control() && ls.all_finished() {
+                break;
+            }
+            ls.apply(a).await?;
+            if ls.stopped() {
+                return Ok(());
+            }
+        }
+        ls.end(if ls.all_finished() {
+            SessionOutcome::Finished
+        } else {
+            SessionOutcome::ActionLimit
+        });
+        Ok(())
+    }
 }

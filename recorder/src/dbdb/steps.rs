@@ -110,11 +110,12 @@ pub async fn traces(
     let mut outcome = SessionOutcome::Finished;
     let mut notes = Vec::new();
     // The breakpoints trace first: the steps trace starts where it first paused.
-    let mut by_breakpoints = super::record_under(
+    let by_breakpoints_plan = breakpoints_plan(loaded.file.lines, max_pauses);
+    let mut by_breakpoints = crate::session::record(
         engines,
         refs,
         loaded,
-        &breakpoints_plan(loaded.file.lines, max_pauses),
+        &mut *by_breakpoints_plan.strategy().expect("a replay plan"),
         policy,
         None,
         timeout,
@@ -133,11 +134,12 @@ pub async fn traces(
         .first()
         .and_then(|t| t.pauses().next())
         .map_or(0, |p| p.location.line);
-    let mut by_steps = super::record_under(
+    let by_steps_plan = steps_plan(first_line, max_pauses);
+    let mut by_steps = crate::session::record(
         engines,
         refs,
         loaded,
-        &steps_plan(first_line, max_pauses),
+        &mut *by_steps_plan.strategy().expect("a replay plan"),
         policy,
         None,
         timeout,
@@ -165,7 +167,7 @@ pub async fn judge(
     traces: &[Trace],
 ) -> Result<Vec<Warning>, String> {
     let kind = engine.descriptor().kind.clone();
-    let computed = super::computes::computed(engine, &loaded.file).await;
+    let computed = crate::session::computes::computed(engine, &loaded.file).await;
     judged::judge(
         traces,
         judged::Context {

@@ -1,16 +1,16 @@
 //! The truth strategy's session (issue 68; the oracle is `morphtrace_judges::truth`): on one
 //! engine, breakpoints on some of the lines where the program records its own state, each
 //! removed after its `HITS` pauses, and nothing but resumes, so that the pauses are the records,
-//! in order. It drives the lockstep core with one debugger, as DBDB's random sessions do, until
-//! the session core has a place of its own (issue 67).
+//! in order. A strategy of the session core with one debugger.
 
-use super::{rng_for, Lockstep};
+use super::rng_for;
 use crate::corpus::Loaded;
 use crate::debugger::engines::EngineSpec;
-use crate::debugger::{DebuggerError, ProgramFile};
+use crate::debugger::DebuggerError;
+use crate::session::{Lockstep, Strategy};
 use crate::task::{Plan, Task};
 use morphtrace_judges::truth::{points, HITS};
-use morphtrace_schema::{Action, Output, ProgramHash, SessionMode, SessionOutcome};
+use morphtrace_schema::{Action, Output, SessionMode, SessionOutcome};
 use rand::seq::index::sample;
 use rand::Rng;
 use std::collections::BTreeMap;
@@ -36,16 +36,25 @@ pub fn tasks(
     )
 }
 
-pub(super) async fn session(
-    ls: &mut Lockstep<'_>,
-    program: &ProgramFile,
-    seed: u64,
-    program_hash: &ProgramHash,
-    max_points: u32,
-) -> Result<(), DebuggerError> {
+/// Ground truth as a strategy of the session core, on one engine.
+pub struct Truth {
+    pub seed: u64,
+    /// At most this many of the program's points are paused at.
+    pub max_points: u32,
+}
+
+#[async_trait::async_trait]
+impl Strategy for Truth {
+    async fn drive(&mut self, ls: &mut Lockstep<'_>) -> Result<(), DebuggerError> {
+        session(ls, self.seed, self.max_points).await
+    }
+}
+
+async fn session(ls: &mut Lockstep<'_>, seed: u64, max_points: u32) -> Result<(), DebuggerError> {
+    let (program, program_hash) = (ls.program(), ls.program_hash());
     let all = points(&program.text);
     if all.is_empty() {
-        ls.rec.outcome = Some(SessionOutcome::Rejected {
+        ls.end_as(SessionOutcome::Rejected {
             reason: format!(
                 "the program records no ground truth (no line begins with a call of {}; \
                  `run --strategy truth` gives scripts and Python programs an instrumented \
@@ -90,7 +99,7 @@ pub(super) async fn session(
     let budget = chosen.len() * HITS as usize + SLACK;
     for _ in 0..budget {
         if ls.all_finished() {
-            ls.rec.outcome = Some(SessionOutcome::Finished);
+            ls.end_as(SessionOutcome::Finished);
             return Ok(());
         }
         // A line's breakpoints go once the program has recorded its point as often as it
@@ -111,7 +120,7 @@ pub(super) async fn session(
         }
         ls.apply(&Action::Resume).await?;
     }
-    ls.rec.outcome = Some(if ls.all_finished() {
+    ls.end_as(if ls.all_finished() {
         SessionOutcome::Finished
     } else {
         SessionOutcome::ActionLimit

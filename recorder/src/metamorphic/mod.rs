@@ -9,10 +9,11 @@ pub mod py_source;
 pub mod source;
 
 use crate::corpus::{self, Loaded};
-use crate::dbdb::{self, Recording};
+use crate::dbdb;
 use crate::debugger::engines::EngineSpec;
-use crate::debugger::{Debugger, DebuggerError, Engine};
+use crate::debugger::{DebuggerError, Engine};
 use crate::profilers::v8::V8Runner;
+use crate::session::{Lockstep, Recording, Strategy};
 use crate::task::{ChainParams, ChainTask, Pin, Plan, RandomParams, Task};
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_judges::metamorphic::{
@@ -192,12 +193,37 @@ struct Recipe {
     inserted_code: BTreeSet<u32>,
 }
 
-/// Drives one follow-up: the parent's actions transformed, resynchronized where needed.
-struct FollowUp<'a> {
-    dbg: Box<dyn Debugger>,
-    rec: &'a mut Recording,
+/// A follow-up as a strategy of the session core: the parent's actions transformed by a recipe,
+/// resynchronized where needed, what the relation expects of it noted as it runs.
+struct FollowUpStrategy<'p> {
+    parent: &'p [(Action, Option<Output>)],
+    recipe: &'p Recipe,
+    max_resync: u32,
     expect: Expectation,
-    finished: bool,
+}
+
+#[async_trait::async_trait]
+impl Strategy for FollowUpStrategy<'_> {
+    async fn drive(&mut self, ls: &mut Lockstep<'_>) -> Result<(), DebuggerError> {
+        let mut f = FollowUp {
+            ls,
+            expect: std::mem::take(&mut self.expect),
+            astray: None,
+            last_throw: None,
+            popped_after_a_throw: false,
+            stood_at_a_breakpoint: None,
+            popped_where_it_stood: false,
+        };
+        let result = drive(&mut f, self.parent, self.recipe, self.max_resync).await;
+        self.expect = std::mem::take(&mut f.expect);
+        result
+    }
+}
+
+/// One follow-up while it runs on its one debugger.
+struct FollowUp<'l, 'a> {
+    ls: &'l mut Lockstep<'a>,
+    expect: Expectation,
     /// Why the follow-up could not be brought back to where the parent went (a temporary
     /// breakpoint the engine would not place there): the session is then undecided, not judged.
     astray: Option<String>,
@@ -213,14 +239,11 @@ struct FollowUp<'a> {
     popped_where_it_stood: bool,
 }
 
-impl FollowUp<'_> {
+impl FollowUp<'_, '_> {
     async fn apply(&mut self, a: Action) -> Result<Output, DebuggerError> {
-        self.rec.push(0, EventKind::Action(a.clone()));
-        self.rec.actions += 1;
-        let out = crate::debugger::apply(self.dbg.as_mut(), &a).await?;
-        if matches!(out, Output::Finished { .. }) {
-            self.finished = true;
-        }
+        let out = self.ls.apply(&a).await?.into_iter().next().ok_or_else(|| {
+            DebuggerError::Protocol("a follow-up's one debugger answered nothing".into())
+        })?;
         if let Output::Paused(q) = &out {
             self.popped_after_a_throw = self.last_throw == Some(q.location)
                 && q.engine_reason.as_deref() == Some(crate::debugger::POPPED_BY_A_THROW);
@@ -230,14 +253,16 @@ impl FollowUp<'_> {
             self.stood_at_a_breakpoint =
                 matches!(a, Action::Resume | Action::Start).then_some(q.location);
         }
-        let logs = self.dbg.logs();
-        self.rec.note_logs(0, logs, self.rec.actions - 1);
-        self.rec.push(0, EventKind::Output(out.clone()));
         Ok(out)
     }
 
     fn index(&self) -> u32 {
-        self.rec.actions
+        self.ls.actions()
+    }
+
+    /// The program ended.
+    fn finished(&self) -> bool {
+        self.ls.all_finished()
     }
 
     /// Same place as the parent's answer (mapped), or both ended.
@@ -253,7 +278,7 @@ impl FollowUp<'_> {
 }
 
 async fn drive(
-    f: &mut FollowUp<'_>,
+    f: &mut FollowUp<'_, '_>,
     parent: &[(Action, Option<Output>)],
     r: &Recipe,
     max_resync: u32,
@@ -279,7 +304,7 @@ async fn drive(
         .position(|(a, _)| a.is_control())
         .unwrap_or(parent.len());
     for (i, (action, parent_out)) in parent.iter().enumerate() {
-        if r.new_breakpoint.is_some_and(|(at, _)| at == i) && !f.finished {
+        if r.new_breakpoint.is_some_and(|(at, _)| at == i) && !f.finished() {
             let line = r.new_breakpoint.map(|(_, l)| l).unwrap_or(0);
             f.expect.inserted.insert(f.index());
             let request = match &r.new_condition {
@@ -297,7 +322,7 @@ async fn drive(
                 }
             }
         }
-        if r.exceptions_all && i == first_control && !f.finished {
+        if r.exceptions_all && i == first_control && !f.finished() {
             f.expect.inserted.insert(f.index());
             f.apply(Action::PauseOnExceptions {
                 mode: ExceptionPause::All,
@@ -436,7 +461,7 @@ async fn drive(
                 f.apply(action.clone()).await?;
             }
             Action::ContinueToLocation { line } if r.continue_as_breakpoint == Some(i) => {
-                if f.finished {
+                if f.finished() {
                     break;
                 }
                 let line = r
@@ -455,7 +480,7 @@ async fn drive(
             }
             _ if r.drop_resumes.contains(&i) => {}
             control => {
-                if f.finished {
+                if f.finished() {
                     break;
                 }
                 let issued = match &r.replace {
@@ -533,7 +558,7 @@ async fn drive(
                                     f.expect.passed.insert(f.index() - 1);
                                 }
                                 again += 1;
-                                if again > budget || f.finished {
+                                if again > budget || f.finished() {
                                     break;
                                 }
                                 if again >= max_resync {
@@ -603,10 +628,10 @@ async fn drive(
             }
         }
         if let Some((entry, at)) = r.restart {
-            if at == i && !f.finished {
+            if at == i && !f.finished() {
                 f.apply(Action::RestartFrame { frame: 0 }).await?;
                 for (again, _) in &parent[entry + 1..=at] {
-                    if f.finished {
+                    if f.finished() {
                         break;
                     }
                     f.apply(again.clone()).await?;
@@ -614,7 +639,7 @@ async fn drive(
             }
         }
         if let Some((at, name)) = &r.evaluate_after {
-            if *at == i && !f.finished {
+            if *at == i && !f.finished() {
                 f.expect.inserted.insert(f.index());
                 f.expect.evaluated_locals.insert(f.index());
                 f.apply(Action::Evaluate {
@@ -624,11 +649,12 @@ async fn drive(
             }
         }
     }
-    f.rec.outcome = Some(match f.astray.take() {
+    let outcome = match f.astray.take() {
         Some(reason) => SessionOutcome::Rejected { reason },
-        None if f.finished => SessionOutcome::Finished,
+        None if f.finished() => SessionOutcome::Finished,
         None => SessionOutcome::ActionLimit,
-    });
+    };
+    f.ls.end_as(outcome);
     Ok(())
 }
 
@@ -1828,7 +1854,7 @@ pub async fn run_chain(
             }
             None => current.clone(),
         };
-        let mut expect = Expectation {
+        let expect = Expectation {
             map: choice.recipe.map.clone(),
             extra_on_inserted_lines: choice.recipe.restep_inserted,
             fresh: choice.program.as_ref().and_then(|t| t.fresh.clone()),
@@ -1840,25 +1866,24 @@ pub async fn run_chain(
         let id = session_id(chain_key, round);
         let started_at_ms = now_ms();
         let t0 = Instant::now();
-        let mut rec = Recording::new(&[ctx.engine_ref]);
-        let result = tokio::time::timeout(
+        let mut strategy = FollowUpStrategy {
+            parent: &parent_steps,
+            recipe: &choice.recipe,
+            max_resync: params.max_resync,
+            expect,
+        };
+        let rec = crate::session::record(
+            &mut [&mut *ctx.engine],
+            &[ctx.engine_ref],
+            &next,
+            &mut strategy,
+            ctx.policy,
+            None,
             ctx.session_timeout,
-            follow_up(
-                ctx.engine,
-                &next,
-                &parent_steps,
-                &choice.recipe,
-                params.max_resync,
-                &mut rec,
-                &mut expect,
-            ),
         )
         .await;
-        let settled = rec.settle(result);
-        rec.note_memory_kill([ctx.engine.pid()]);
-        if settled.is_none_or(|clean| !clean) {
-            restart(ctx).await;
-        }
+        // A follow-up cut short (timeout) expects what it was given: nothing was judged.
+        let expect = strategy.expect;
         let mut params_out = choice.params.clone();
         params_out.extend(expect.params());
         let record = TransformationRecord {
@@ -1959,15 +1984,14 @@ async fn confirm(
     trace: &Trace,
     which: &str,
 ) -> Option<String> {
-    let plan = Plan::Replay {
-        actions: trace.actions().cloned().collect(),
-    };
-    let rec = dbdb::record(
+    let actions: Vec<Action> = trace.actions().cloned().collect();
+    let rec = crate::session::record(
         &mut [&mut *ctx.engine],
         &[ctx.engine_ref],
         program,
-        &plan,
+        &mut dbdb::replay::Reissue { actions: &actions },
         ctx.policy,
+        None,
         ctx.session_timeout,
     )
     .await;
@@ -2021,15 +2045,27 @@ async fn record_initial(
 ) -> Session {
     let started_at_ms = now_ms();
     let t0 = Instant::now();
-    let rec = dbdb::record(
-        &mut [&mut *ctx.engine],
-        &[ctx.engine_ref],
-        loaded,
-        &params.initial,
-        ctx.policy,
-        ctx.session_timeout,
-    )
-    .await;
+    let rec = match params.initial.strategy() {
+        Ok(mut strategy) => {
+            crate::session::record(
+                &mut [&mut *ctx.engine],
+                &[ctx.engine_ref],
+                loaded,
+                &mut *strategy,
+                ctx.policy,
+                None,
+                ctx.session_timeout,
+            )
+            .await
+        }
+        Err(e) => {
+            let mut rec = Recording::new(&[ctx.engine_ref]);
+            rec.outcome = Some(SessionOutcome::HarnessError {
+                message: e.to_string(),
+            });
+            rec
+        }
+    };
     let mut outcome = rec.final_outcome();
     let mut notes = notes.to_vec();
     let mut warnings = Vec::new();
@@ -2054,67 +2090,6 @@ async fn record_initial(
             outcome,
         )
     }
-}
-
-/// Restarts the chain's engine after a session that left it unusable.
-async fn restart(ctx: &mut Context<'_>) {
-    if let Err(e) = ctx.engine.restart().await {
-        tracing::error!("restarting {}: {e}", ctx.engine.descriptor().label());
-    }
-}
-
-/// Runs one follow-up; returns whether the debugger closed cleanly.
-async fn follow_up(
-    engine: &mut Box<dyn Engine>,
-    program: &Loaded,
-    parent: &[(Action, Option<Output>)],
-    recipe: &Recipe,
-    max_resync: u32,
-    rec: &mut Recording,
-    expect: &mut Expectation,
-) -> Result<bool, DebuggerError> {
-    let dbg = match engine.open(&program.file).await? {
-        Ok(d) => d,
-        Err(s) => {
-            // The transformed program must compile when its parent did: that is a finding too.
-            rec.push(0, EventKind::Action(Action::Start));
-            rec.push(
-                0,
-                EventKind::Output(Output::Finished {
-                    outcome: morphtrace_schema::ProgramOutcome::SyntaxError {
-                        message: s.message,
-                        location: s.location,
-                    },
-                }),
-            );
-            rec.actions = 1;
-            rec.outcome = Some(SessionOutcome::Finished);
-            return Ok(true);
-        }
-    };
-    let mut f = FollowUp {
-        dbg,
-        rec,
-        expect: std::mem::take(expect),
-        finished: false,
-        astray: None,
-        last_throw: None,
-        popped_after_a_throw: false,
-        stood_at_a_breakpoint: None,
-        popped_where_it_stood: false,
-    };
-    let result = drive(&mut f, parent, recipe, max_resync).await;
-    *expect = std::mem::take(&mut f.expect);
-    let console = f.dbg.console();
-    f.rec.traces[0].console = console;
-    if let Err(e) = &result {
-        f.rec.outcome = Some(SessionOutcome::HarnessError {
-            message: e.to_string(),
-        });
-    }
-    let clean = f.dbg.close().await;
-    result?;
-    Ok(clean)
 }
 
 /// The weight `carrying` gives an action a relation asked for needs in its parents, where the

@@ -19,7 +19,6 @@ use crate::corpus;
 use crate::dbdb;
 use crate::debugger::Engine;
 use crate::syntax::js::JsProgram;
-use crate::task::Plan;
 use indicatif::ProgressBar;
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_schema::{
@@ -953,14 +952,11 @@ impl Judge for Reducer<'_> {
 
     async fn run(&mut self, c: Candidate<'_>) -> Result<Run<()>, ReduceError> {
         let loaded = materialized(c.text, "reduced.js", self.workdir)?;
-        let plan = Plan::Replay {
-            actions: c.actions.to_vec(),
-        };
-        let rec = dbdb::record_under(
+        let rec = crate::session::record(
             &mut self.engines,
             &self.refs,
             &loaded,
-            &plan,
+            &mut dbdb::replay::Reissue { actions: c.actions },
             &self.policy,
             self.triage.as_ref(),
             self.session_timeout,

@@ -36,7 +36,6 @@ pub struct GoOn<'a> {
     pub labels: Vec<String>,
     pub program: &'a str,
     pub language: morphtrace_schema::Language,
-    nodes: Option<LineNodes>,
 }
 
 impl<'a> GoOn<'a> {
@@ -51,14 +50,7 @@ impl<'a> GoOn<'a> {
             labels,
             program,
             language,
-            nodes: None,
         }
-    }
-
-    /// The program's syntax, parsed at the first divergence that needs it.
-    fn nodes(&mut self) -> &LineNodes {
-        self.nodes
-            .get_or_insert_with(|| LineNodes::of_language(self.program, self.language))
     }
 }
 
@@ -96,7 +88,7 @@ impl Lockstep<'_> {
             d.sides.iter().map(|s| label(s.engine)).collect()
         };
         let suspect = d.suspect.map(label);
-        let nodes = go.nodes();
+        let nodes = self.facts.get::<LineNodes>()?;
         let ast_node = match line {
             Some(l) => nodes.of(l),
             None => morphtrace_js::nodes::PROGRAM,

@@ -1,0 +1,511 @@
+//! DBDB's random actions (ASE 2022, Algorithm 1) as a strategy of the session core, and the
+//! modern actions drawn from what a pause shows.
+
+use super::rng_for;
+use crate::debugger::DebuggerError;
+use crate::session::{Lockstep, Strategy};
+use crate::task::{ExceptionChoice, RandomParams};
+use morphtrace_schema::{Action, Language, Output, SessionOutcome};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use std::collections::BTreeSet;
+
+/// DBDB's Algorithm 1 as a session strategy: breakpoints at random lines (some removed again),
+/// then random control actions while the program runs, with the modern actions weighted in when
+/// asked (evaluations, conditions, logpoints, set variables, continues to a location, restarted
+/// frames); every draw from the seed's and program's generator.
+pub struct Random<'p> {
+    pub params: &'p RandomParams,
+    pub seed: u64,
+}
+
+#[async_trait::async_trait]
+impl Strategy for Random<'_> {
+    async fn drive(&mut self, ls: &mut Lockstep<'_>) -> Result<(), DebuggerError> {
+        let (params, seed) = (self.params, self.seed);
+        let program = ls.program();
+        // Names an assignment cannot change: never set where one debugger sets by a request of
+        // its own (CDP's changes them, an assignment throws: the difference would be the two
+        // ways, not an engine's); where all assign, they are fair game.
+        let by_assignment = ls.debuggers().iter().all(|d| d.sets_by_assignment());
+        let fixed = if params.set_variable_weight > 0.0 && !by_assignment {
+            crate::syntax::tdz::Declarations::scan(&program.text)
+        } else {
+            Default::default()
+        };
+        let mut rng = rng_for(seed, ls.program_hash());
+        let (lines, language) = (program.lines.max(1), program.language);
+        let max_bps = ((lines as f64) * params.bp_per_line)
+            .round()
+            .clamp(1.0, params.max_breakpoints.max(1) as f64) as usize;
+        let mut bps: BTreeSet<u32> = BTreeSet::new();
+        let mut attempts = 0;
+        let placeable = if params.placeable_lines {
+            ls.placeable_lines(lines).await?
+        } else {
+            None
+        };
+        // Algorithm 1, lines 2-15: breakpoints at random lines, some removed again.
+        while bps.len() < max_bps && attempts < 10 * max_bps + 10 {
+            attempts += 1;
+            let line = match &placeable {
+                Some(p) if p.is_empty() => break,
+                Some(p) => p[rng.random_range(0..p.len())],
+                None => rng.random_range(0..lines),
+            };
+            if bps.contains(&line) {
+                continue;
+            }
+            let outs = ls
+                .apply(&Action::SetBreakpoint { line, column: None })
+                .await?;
+            if ls.stopped() {
+                return Ok(());
+            }
+            if ls.undone() {
+                // An excused placement: removed again on every engine; the generator moves on.
+                continue;
+            }
+            let id = match outs.first() {
+                Some(Output::BreakpointSet { id, .. }) => Some(*id),
+                _ => None,
+            };
+            match id {
+                Some(id) if rng.random_bool(params.remove_prob) => {
+                    ls.apply(&Action::RemoveBreakpoint { id }).await?;
+                    if ls.stopped() {
+                        return Ok(());
+                    }
+                }
+                _ => {
+                    bps.insert(line);
+                    for o in &outs {
+                        if let Output::BreakpointSet { actual, .. } = o {
+                            bps.extend(actual.iter().map(|l| l.line));
+                        }
+                    }
+                }
+            }
+        }
+        // Beyond Algorithm 1: which exceptions pause, before the program starts.
+        if let Some(choice) = params.exceptions {
+            use morphtrace_schema::ExceptionPause;
+            let mode = match choice {
+                ExceptionChoice::Fixed(m) => m,
+                ExceptionChoice::Random => [
+                    ExceptionPause::None,
+                    ExceptionPause::Uncaught,
+                    ExceptionPause::All,
+                ][rng.random_range(0..3)],
+            };
+            ls.apply(&Action::PauseOnExceptions { mode }).await?;
+            if ls.stopped() {
+                return Ok(());
+            }
+        }
+        // Lines 16-27: start, then random control actions while the program runs.
+        ls.apply(&Action::Start).await?;
+        let mut used = 1;
+        let mut carried_set = false;
+        loop {
+            if ls.stopped() {
+                return Ok(());
+            }
+            if ls.all_finished() {
+                ls.end(SessionOutcome::Finished);
+                return Ok(());
+            }
+            if used >= params.max_actions {
+                ls.end(SessionOutcome::ActionLimit);
+                return Ok(());
+            }
+            // Carried for set-variable-as-code: the first breakpoint pause with a local to set
+            // gets a set before anything else is drawn.
+            if params.sets_at_breakpoints && !carried_set {
+                let set = ls
+                    .last_pause()
+                    .filter(|p| {
+                        matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. })
+                    })
+                    .and_then(|p| assignment(&p, |n| fixed.fixed(n), &mut rng, language));
+                if let Some(a) = set {
+                    carried_set = true;
+                    ls.apply(&a).await?;
+                    used += 1;
+                    continue;
+                }
+            }
+            // DBDB's draw (four actions alike) unless other actions are weighted in.
+            let extra = params.extra_weight();
+            let pick = if extra > 0.0 {
+                let x = rng.random_range(0.0..4.0 + extra);
+                let mut bound = 4.0;
+                let mut pick = x as u32;
+                if x >= 4.0 {
+                    // Rounding past the last bound: a step over, as when nothing fits.
+                    pick = 3;
+                    for (k, w) in [
+                        params.evaluate_weight,
+                        params.condition_weight,
+                        params.logpoint_weight,
+                        params.set_variable_weight,
+                        params.continue_weight,
+                        params.restart_weight,
+                    ]
+                    .into_iter()
+                    .enumerate()
+                    {
+                        bound += w;
+                        if x < bound {
+                            pick = 4 + k as u32;
+                            break;
+                        }
+                    }
+                }
+                pick
+            } else {
+                rng.random_range(0..4)
+            };
+            let action = match pick {
+                0 => Action::Resume,
+                1 => Action::StepInto,
+                2 => Action::StepOut,
+                3 => Action::StepOver,
+                4 => match ls.last_pause().and_then(|p| expression(&p, &mut rng)) {
+                    Some(expression) => Action::Evaluate { expression },
+                    // Nothing to evaluate here: a control action instead.
+                    None => Action::StepOver,
+                },
+                5 => match ls
+                    .last_pause()
+                    .and_then(|p| conditional(&p, lines, &bps, &mut rng, language))
+                {
+                    Some(a) => {
+                        bps.extend(a.breakpoint_line());
+                        a
+                    }
+                    None => Action::StepOver,
+                },
+                6 => match ls
+                    .last_pause()
+                    .and_then(|p| logpoint(&p, lines, &bps, &mut rng))
+                {
+                    Some(a) => {
+                        bps.extend(a.breakpoint_line());
+                        a
+                    }
+                    None => Action::StepOver,
+                },
+                7 => match ls.last_pause() {
+                    Some(p)
+                        if params.sets_at_breakpoints
+                            && !matches!(
+                                p.reason,
+                                morphtrace_schema::PauseReason::Breakpoint { .. }
+                            ) =>
+                    {
+                        Action::Resume
+                    }
+                    p => match p
+                        .and_then(|p| assignment(&p, |n| fixed.fixed(n), &mut rng, language))
+                    {
+                        Some(a) => a,
+                        None => Action::StepOver,
+                    },
+                },
+                // Continue to a line below the pause, where every debugger can.
+                8 => match ls.last_pause().filter(|_| ls.continues_to_location()) {
+                    Some(p) if p.location.line.saturating_add(1) < lines => {
+                        let from = p.location.line + 1;
+                        Action::ContinueToLocation {
+                            line: rng.random_range(from..lines.min(from.saturating_add(10))),
+                        }
+                    }
+                    _ => Action::StepOver,
+                },
+                // Restart a function's frame (not the top-level code's), where every debugger can.
+                _ => match ls.last_pause().filter(|_| ls.restarts_frames()) {
+                    Some(p) => {
+                        let functions: Vec<u32> = p
+                            .stack
+                            .iter()
+                            .enumerate()
+                            .filter(|(_, f)| !f.function.is_empty())
+                            .map(|(i, _)| i as u32)
+                            .collect();
+                        match functions.len() {
+                            0 => Action::StepOver,
+                            n => Action::RestartFrame {
+                                frame: functions[rng.random_range(0..n)],
+                            },
+                        }
+                    }
+                    None => Action::StepOver,
+                },
+            };
+            ls.apply(&action).await?;
+            used += 1;
+        }
+    }
+}
+
+/// A conditional breakpoint to set at a pause: on one of the ten lines below it that has no
+/// breakpoint yet, the condition over a number local the pause shows (`n > K`, `n <= K`,
+/// `n % 2 === 0`, K near its value now), so that it holds at some of the later passes.
+pub fn conditional(
+    p: &morphtrace_schema::PauseState,
+    lines: u32,
+    bps: &BTreeSet<u32>,
+    rng: &mut ChaCha8Rng,
+    language: Language,
+) -> Option<Action> {
+    use morphtrace_schema::Value;
+    let numbers: Vec<(&str, f64)> = morphtrace_judges::dbdb::visible_variables(p.top_scopes())
+        .into_iter()
+        .filter_map(|(n, v)| match v {
+            Value::Number(x) if x.is_finite() && x.fract() == 0.0 && spellable(n) => Some((n, *x)),
+            _ => None,
+        })
+        .collect();
+    let from = p.location.line.saturating_add(1);
+    let free: Vec<u32> = (from..lines.min(from.saturating_add(10)))
+        .filter(|l| !bps.contains(l))
+        .collect();
+    if numbers.is_empty() || free.is_empty() {
+        return None;
+    }
+    let (name, now) = numbers[rng.random_range(0..numbers.len())];
+    let k = now as i64 + rng.random_range(-1..=2);
+    let condition = match rng.random_range(0..3) {
+        0 => format!("{name} > {k}"),
+        1 => format!("{name} <= {k}"),
+        _ if language == Language::Python => format!("{name} % 2 == 0"),
+        _ => format!("{name} % 2 === 0"),
+    };
+    Some(Action::SetConditionalBreakpoint {
+        line: free[rng.random_range(0..free.len())],
+        condition,
+        column: None,
+    })
+}
+
+/// A variable to set at a pause: a local of the top frame that the pause shows holding a
+/// primitive (a number, string, boolean or null), set to another such value (`literal`).
+/// `None` when the pause shows none.
+pub fn assignment(
+    p: &morphtrace_schema::PauseState,
+    fixed: impl Fn(&str) -> bool,
+    rng: &mut ChaCha8Rng,
+    language: Language,
+) -> Option<Action> {
+    use morphtrace_schema::Value;
+    let vars: Vec<(&str, &Value)> = morphtrace_judges::dbdb::visible_variables(p.top_scopes())
+        .into_iter()
+        .filter(|(n, v)| {
+            spellable(n)
+                && !fixed(n)
+                && matches!(
+                    v,
+                    Value::Number(_) | Value::String(_) | Value::Bool(_) | Value::Null
+                )
+        })
+        .collect();
+    if vars.is_empty() {
+        return None;
+    }
+    let (name, now) = vars[rng.random_range(0..vars.len())];
+    Some(Action::SetVariable {
+        name: name.to_string(),
+        value: other_literal(now, rng, language),
+    })
+}
+
+/// A primitive literal whose value differs from `now` and is of its type when it can be (a
+/// number near it, a string with a letter more, the other boolean), spelled in the program's
+/// language (JSON's spelling is JavaScript's; Python's booleans are capitalized).
+pub fn other_literal(
+    now: &morphtrace_schema::Value,
+    rng: &mut ChaCha8Rng,
+    language: Language,
+) -> String {
+    use morphtrace_schema::Value;
+    match now {
+        Value::Number(x) if x.is_finite() && x.fract() == 0.0 && x.abs() < 1e15 => {
+            let d = [1i64, -1, 7, 100][rng.random_range(0..4)];
+            (*x as i64 + d).to_string()
+        }
+        Value::Number(_) => "0".into(),
+        Value::String(s) => {
+            let mut t: String = s.chars().take(20).collect();
+            t.push(['a', 'z', '0'][rng.random_range(0..3)]);
+            serde_json::Value::String(t).to_string()
+        }
+        Value::Bool(b) if language == Language::Python => {
+            if *b { "False" } else { "True" }.to_string()
+        }
+        Value::Bool(b) => (!b).to_string(),
+        _ => rng.random_range(0..100).to_string(),
+    }
+}
+
+/// A logpoint to set at a pause: on one of the ten lines below it that has no breakpoint of
+/// ours, logging an expression over what the pause shows (`expression`).
+pub fn logpoint(
+    p: &morphtrace_schema::PauseState,
+    lines: u32,
+    bps: &BTreeSet<u32>,
+    rng: &mut ChaCha8Rng,
+) -> Option<Action> {
+    let from = p.location.line.saturating_add(1);
+    let free: Vec<u32> = (from..lines.min(from.saturating_add(10)))
+        .filter(|l| !bps.contains(l))
+        .collect();
+    if free.is_empty() {
+        return None;
+    }
+    let line = free[rng.random_range(0..free.len())];
+    Some(Action::SetLogpoint {
+        line,
+        expression: expression(p, rng)?,
+        column: None,
+    })
+}
+
+/// Whether an expression can name this binding (engines list some under other names).
+pub(crate) fn spellable(n: &str) -> bool {
+    let mut c = n.chars();
+    c.next()
+        .is_some_and(|f| f.is_ascii_alphabetic() || f == '_' || f == '$')
+        && c.all(|x| x.is_ascii_alphanumeric() || x == '_' || x == '$')
+}
+
+/// An expression to evaluate at a pause, from what the pause shows (its top frame's visible
+/// variables): a local's name, a member of an object local, arithmetic over two number locals,
+/// or a comparison of a number local with a constant. `None` when no variable is visible.
+pub fn expression(p: &morphtrace_schema::PauseState, rng: &mut ChaCha8Rng) -> Option<String> {
+    use morphtrace_schema::{Key, Value};
+    let vars = morphtrace_judges::dbdb::visible_variables(p.top_scopes());
+    let plain = spellable;
+    let named: Vec<(&str, &Value)> = vars
+        .into_iter()
+        .filter(|(n, v)| plain(n) && !matches!(v, Value::Uninitialized))
+        .collect();
+    if named.is_empty() {
+        return None;
+    }
+    let numbers: Vec<&str> = named
+        .iter()
+        .filter(|(_, v)| matches!(v, Value::Number(_)))
+        .map(|(n, _)| *n)
+        .collect();
+    let members: Vec<(&str, &str)> = named
+        .iter()
+        .filter_map(|(n, v)| match v {
+            Value::Object {
+                entries: Some(e), ..
+            } => e.iter().find_map(|e| match &e.key {
+                Key::Name(k) if plain(k) => Some((*n, k.as_str())),
+                _ => None,
+            }),
+            _ => None,
+        })
+        .collect();
+    Some(match rng.random_range(0..4) {
+        1 if !members.is_empty() => {
+            let (o, k) = members[rng.random_range(0..members.len())];
+            format!("{o}.{k}")
+        }
+        2 if !numbers.is_empty() => {
+            let a = numbers[rng.random_range(0..numbers.len())];
+            let b = numbers[rng.random_range(0..numbers.len())];
+            let op = ["+", "-", "*"][rng.random_range(0..3)];
+            format!("{a} {op} {b}")
+        }
+        3 if !numbers.is_empty() => {
+            let a = numbers[rng.random_range(0..numbers.len())];
+            format!("{a} < {}", rng.random_range(0..10))
+        }
+        _ => named[rng.random_range(0..named.len())].0.to_string(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use morphtrace_schema::{
+        Entry, Frame, Key, Location, ObjectKind, PauseReason, PauseState, Scope, ScopeKind, Value,
+        Variable,
+    };
+    use rand::SeedableRng;
+
+    fn var(name: &str, value: Value) -> Variable {
+        Variable {
+            name: name.into(),
+            value,
+            reported: None,
+        }
+    }
+
+    /// Expressions come from what the pause shows: names it can spell, numbers for arithmetic,
+    /// an object's member; never a binding in its temporal dead zone. Same seed, same draws.
+    #[test]
+    fn evaluations_are_drawn_from_the_pause() {
+        let point = Value::Object {
+            kind: ObjectKind::Object,
+            class: "Object".into(),
+            description: None,
+            entries: Some(vec![Entry {
+                key: Key::Name("x".into()),
+                value: Value::Number(1.0),
+            }]),
+            truncated: false,
+        };
+        let pause = PauseState {
+            location: Location::new(3, 0),
+            reason: PauseReason::Step,
+            engine_reason: None,
+            stack: vec![Frame {
+                function: "f".into(),
+                location: Location::new(3, 0),
+                scopes: vec![Scope {
+                    kind: ScopeKind::Local,
+                    name: None,
+                    variables: vec![
+                        var("a", Value::Number(2.0)),
+                        var("b", Value::Number(3.0)),
+                        var("p", point),
+                        var("later", Value::Uninitialized),
+                        var("4", Value::Undefined),
+                    ],
+                }],
+            }],
+            exception: None,
+            condition: None,
+            async_stack: None,
+        };
+        let draw = |seed| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            (0..200)
+                .map(|_| expression(&pause, &mut rng).unwrap())
+                .collect::<Vec<_>>()
+        };
+        let drawn = draw(1);
+        assert_eq!(drawn, draw(1));
+        let shapes: BTreeSet<&str> = drawn
+            .iter()
+            .map(|e| match e.as_str() {
+                "a" | "b" | "p" => "local",
+                "p.x" => "member",
+                e if e.contains(" < ") => "comparison",
+                e if [" + ", " - ", " * "].iter().any(|o| e.contains(o)) => "arithmetic",
+                other => panic!("an expression the pause does not show: {other}"),
+            })
+            .collect();
+        assert_eq!(shapes.len(), 4, "{shapes:?}");
+        let empty = PauseState {
+            stack: vec![],
+            ..pause
+        };
+        assert_eq!(expression(&empty, &mut ChaCha8Rng::seed_from_u64(1)), None);
+    }
+}
