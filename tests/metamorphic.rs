@@ -78,7 +78,7 @@ async fn chain(engine: &mut Box<dyn Engine>, program: &Loaded, params: &ChainPar
     metamorphic::run_chain(&mut ctx, "test", program, params, &[]).await
 }
 
-fn one(transformation: &'static str, actions: Vec<Action>, pin: Pin) -> ChainParams {
+fn one(transformation: mm::Transformation, actions: Vec<Action>, pin: Pin) -> ChainParams {
     ChainParams {
         rounds: 1,
         transformations: vec![transformation],
@@ -133,7 +133,12 @@ async fn figure_1_a_step_over_instead_of_a_continue_stops_at_the_breakpoint() {
             step: Some(Action::StepOver),
             ..Pin::default()
         };
-        let c = chain(&mut e, &p, &one(mm::CONTINUE_TO_STEP, actions, pin)).await;
+        let c = chain(
+            &mut e,
+            &p,
+            &one(mm::Transformation::ContinueToStep, actions, pin),
+        )
+        .await;
         e.shutdown().await;
         // A chain stops after an initial session that did not end normally: say how it ended.
         assert_eq!(
@@ -147,7 +152,7 @@ async fn figure_1_a_step_over_instead_of_a_continue_stops_at_the_breakpoint() {
         assert!(follow.warnings.is_empty(), "{kind}: {:?}", follow.warnings);
         assert_eq!(follow.parent.unwrap().session, c.sessions[0].id);
         let t = &follow.transformations[0];
-        assert_eq!(t.name, mm::CONTINUE_TO_STEP);
+        assert_eq!(t.name, mm::Transformation::ContinueToStep.name());
         assert!(t.interactive);
         assert!(
             t.params.contains(&("step".into(), "stepOver".into())),
@@ -186,13 +191,13 @@ async fn every_transformation_runs_full_chains_without_warnings() {
             let mut e = engine(kind).await;
             let mut follow_ups: BTreeMap<&str, usize> = BTreeMap::new();
             let mut warnings = Vec::new();
-            for t in mm::ALL {
+            for t in mm::Transformation::TABLE1 {
                 for p in &programs {
                     let mut params = ChainParams::random(3, 3, RandomParams::default());
                     params.transformations = vec![t];
                     let c = chain(&mut e, p, &params).await;
                     for s in &c.sessions[1..] {
-                        assert_eq!(s.transformations.last().unwrap().name, *t);
+                        assert_eq!(s.transformations.last().unwrap().name, t.name());
                         // Node 20's V8 sometimes dies of a failed check in its scope iterator
                         // while we read a pause's scopes: a real crash, named, not ours.
                         let v8_crash = matches!(&s.outcome, SessionOutcome::HarnessError { message }
@@ -210,7 +215,7 @@ async fn every_transformation_runs_full_chains_without_warnings() {
                         // Only judged follow-ups count toward the bar: one whose engine
                         // died proves nothing about the transformation.
                         if !v8_crash {
-                            *follow_ups.entry(t).or_default() += 1;
+                            *follow_ups.entry(t.name()).or_default() += 1;
                         }
                         let param = |name: &str| {
                             s.transformations[s.transformations.len() - 1]
@@ -223,7 +228,7 @@ async fn every_transformation_runs_full_chains_without_warnings() {
                         for w in &s.warnings {
                             warnings.push((
                                 kind,
-                                *t,
+                                t.name(),
                                 p.program.origin.name(),
                                 (param("variable"), line),
                                 w.clone(),
@@ -238,11 +243,11 @@ async fn every_transformation_runs_full_chains_without_warnings() {
     };
     let (a, b) = tokio::join!(run("chromium"), run("node"));
     for (kind, (follow_ups, warnings)) in [("chromium", a), ("node", b)] {
-        for t in mm::ALL {
+        for t in mm::Transformation::TABLE1 {
             assert!(
-                follow_ups.get(t).copied().unwrap_or(0) >= 3,
+                follow_ups.get(t.name()).copied().unwrap_or(0) >= 3,
                 "{kind}: {t} ran {:?}",
-                follow_ups.get(t)
+                follow_ups.get(t.name())
             );
         }
         for (kind, t, program, (variable, line_param), w) in &warnings {
@@ -323,12 +328,16 @@ async fn dropped_pauses_are_caught_by_inserted_dead_code() {
         line: Some(3),
         ..Pin::default()
     };
-    let params = one(mm::INSERT_DEAD_CODE, actions.clone(), pin.clone());
+    let params = one(
+        mm::Transformation::InsertDeadCode,
+        actions.clone(),
+        pin.clone(),
+    );
     let (good, bad) = with_and_without(Fault::DropPausesAt { line: 4 }, LOOP, &params).await;
     assert!(good.warnings.is_empty(), "{:?}", good.warnings);
     assert_warned_at(&bad, "same-behaviour", 5);
     // The same fault under add-no-op (also a line shift).
-    let params = one(mm::ADD_NO_OP, actions, pin);
+    let params = one(mm::Transformation::AddNoOp, actions, pin);
     let (good, bad) = with_and_without(Fault::DropPausesAt { line: 4 }, LOOP, &params).await;
     assert!(good.warnings.is_empty(), "{:?}", good.warnings);
     assert_warned_at(&bad, "same-behaviour", 5);
@@ -341,7 +350,7 @@ async fn a_hidden_variable_is_caught_by_inserted_dead_code() {
         line: Some(3),
         ..Pin::default()
     };
-    let params = one(mm::INSERT_DEAD_CODE, actions, pin);
+    let params = one(mm::Transformation::InsertDeadCode, actions, pin);
     let fault = Fault::HideVariable {
         line: 4,
         name: "s".into(),
@@ -358,7 +367,7 @@ async fn a_hidden_variable_is_caught_by_inserted_dead_code() {
 async fn a_wrong_slide_is_caught_by_breakpoint_sliding() {
     let text = "function run(n) {\n  var s = 0;\n  // slides from here\n  s += n;\n  s += 1;\n  return s;\n}\nconsole.log(run(3));\n";
     let actions = vec![bp(2), Action::Start, Action::Resume, Action::Resume];
-    let params = one(mm::SLIDING, actions, Pin::default());
+    let params = one(mm::Transformation::Sliding, actions, Pin::default());
     let (good, bad) = with_and_without(Fault::WrongSlide, text, &params).await;
     assert!(good.warnings.is_empty(), "{:?}", good.warnings);
     // Set directly where the debugger said it slid, the breakpoint pauses one line lower.
@@ -375,7 +384,7 @@ async fn a_skipped_iteration_is_caught_by_replacing_a_continue_with_step_into() 
         step: Some(Action::StepInto),
         ..Pin::default()
     };
-    let params = one(mm::CONTINUE_TO_STEP, actions, pin);
+    let params = one(mm::Transformation::ContinueToStep, actions, pin);
     let (good, bad) = with_and_without(Fault::SkipIteration { line: 4 }, LOOP, &params).await;
     assert!(good.warnings.is_empty(), "{:?}", good.warnings);
     let w = &bad.warnings[0];
@@ -414,7 +423,7 @@ async fn an_ignored_condition_is_caught_by_a_false_condition_and_by_one_over_a_l
         action: Some(1),
         ..Pin::default()
     };
-    let params = one(mm::CONDITION_FALSE, actions, pin);
+    let params = one(mm::Transformation::ConditionFalse, actions, pin);
     let (good, bad) = with_and_without(Fault::IgnoreCondition, LOOP, &params).await;
     assert!(good.warnings.is_empty(), "{:?}", good.warnings);
     assert_warned_at(&bad, "a-false-condition-never-pauses", 8);
@@ -424,7 +433,7 @@ async fn an_ignored_condition_is_caught_by_a_false_condition_and_by_one_over_a_l
     let mut actions = vec![bp(4), Action::Start];
     actions.extend(std::iter::repeat_n(Action::Resume, 3));
     let params = one(
-        mm::CONDITION_LOCAL,
+        mm::Transformation::ConditionLocal,
         actions,
         anchored(0, &[("condition", "i !== 1")]),
     );
@@ -456,7 +465,11 @@ async fn an_ignored_condition_is_caught_by_a_false_condition_and_by_one_over_a_l
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wrong_evaluation_is_caught_by_evaluating_a_local() {
     let actions = vec![bp(4), Action::Start, Action::Resume, Action::Resume];
-    let params = one(mm::EVALUATE_LOCAL, actions, anchored(2, &[("local", "s")]));
+    let params = one(
+        mm::Transformation::EvaluateLocal,
+        actions,
+        anchored(2, &[("local", "s")]),
+    );
     let (good, bad) = with_and_without(Fault::WrongEvaluation, LOOP, &params).await;
     assert!(good.warnings.is_empty(), "{:?}", good.warnings);
     // The evaluation was inserted after the parent's second pause (s = 1 + 1 at line 4).
@@ -487,7 +500,11 @@ async fn a_pausing_or_silent_logpoint_is_caught_by_a_logpoint_for_a_breakpoint()
     // iteration as the breakpoint's pauses showed it (0, 2, 5).
     let mut actions = vec![bp(4), bp(6), Action::Start];
     actions.extend(std::iter::repeat_n(Action::Resume, 4));
-    let params = one(mm::LOGPOINT, actions, anchored(0, &[("local", "s")]));
+    let params = one(
+        mm::Transformation::Logpoint,
+        actions,
+        anchored(0, &[("local", "s")]),
+    );
     for (fault, said) in [
         // It pauses where the parent's breakpoint did, and the follow-up dropped that resume.
         (Fault::PausingLogpoint, "paused at 7:3 vs 5:5"),
@@ -524,7 +541,7 @@ async fn a_set_that_does_not_take_is_caught_by_setting_the_variable_as_code() {
         value: "10".into(),
     });
     actions.extend(std::iter::repeat_n(Action::Resume, 4));
-    let params = one(mm::SET_AS_CODE, actions, anchored(3, &[]));
+    let params = one(mm::Transformation::SetAsCode, actions, anchored(3, &[]));
     let (good, bad) = with_and_without(Fault::IgnoreSet, LOOP, &params).await;
     assert!(good.warnings.is_empty(), "{:?}", good.warnings);
     assert!(
@@ -579,7 +596,7 @@ async fn a_breakpoint_the_parent_got_nowhere_is_not_asked_for_in_a_transformed_p
         value: "10".into(),
     });
     actions.extend(std::iter::repeat_n(Action::Resume, 3));
-    let params = one(mm::SET_AS_CODE, actions, anchored(3, &[]));
+    let params = one(mm::Transformation::SetAsCode, actions, anchored(3, &[]));
     let p = inline("taken.js", TAKEN);
     let mut e = engine("bun").await;
     let c = chain_judged(&mut e, &p, &params).await;
@@ -637,7 +654,7 @@ async fn a_follow_up_rejoins_its_parent_in_the_call_the_parent_was_in() {
         Action::StepOver,
         Action::Resume,
     ];
-    let params = one(mm::PAUSE_ON_ALL, actions, Pin::default());
+    let params = one(mm::Transformation::PauseOnAll, actions, Pin::default());
     let p = inline("walk.js", WALK);
     let mut e = engine("node").await;
     let c = chain_judged(&mut e, &p, &params).await;
@@ -683,7 +700,7 @@ async fn firefox_pauses_again_where_a_throw_pops_the_frame_and_the_follow_up_goe
         Action::StepOver,
         Action::StepOver,
     ];
-    let params = one(mm::PAUSE_ON_ALL, actions, Pin::default());
+    let params = one(mm::Transformation::PauseOnAll, actions, Pin::default());
     let p = inline("throw-pop.js", THROW);
     let mut e = engine("firefox").await;
     let c = chain_judged(&mut e, &p, &params).await;
@@ -731,7 +748,7 @@ async fn firefox_pauses_again_where_a_throw_pops_the_frame_and_the_follow_up_goe
 async fn firefox_pauses_again_as_the_script_returns_after_a_rejoin_and_the_follow_up_goes_on() {
     const CAUGHT: &str = "function t() {\n  try {\n    throw new Error(\"x\");\n  } catch (e) {\n    return 1;\n  }\n}\nvar a = 1;\nt();\n";
     let actions = vec![bp(8), Action::Start, Action::StepOver, Action::StepOver];
-    let params = one(mm::PAUSE_ON_ALL, actions, Pin::default());
+    let params = one(mm::Transformation::PauseOnAll, actions, Pin::default());
     let p = inline("rejoin-end.js", CAUGHT);
     let mut e = engine("firefox").await;
     let c = chain_judged(&mut e, &p, &params).await;
@@ -793,7 +810,7 @@ async fn a_breakpoint_given_where_a_conditional_one_stands_is_asked_for_in_the_f
         Action::Start,
         Action::Resume,
     ];
-    let params = one(mm::PAUSE_ON_ALL, actions, Pin::default());
+    let params = one(mm::Transformation::PauseOnAll, actions, Pin::default());
     let p = inline("asked-again.js", LOOP);
     let mut e = engine("firefox").await;
     let c = chain_judged(&mut e, &p, &params).await;
@@ -847,7 +864,7 @@ async fn a_refused_request_beside_a_conditional_breakpoint_is_refused_in_the_fol
         line: Some(1),
         ..Pin::default()
     };
-    let params = one(mm::INSERT_DEAD_CODE, actions, pin);
+    let params = one(mm::Transformation::InsertDeadCode, actions, pin);
     let p = inline("refused.js", LOOP);
     let mut e = engine("node").await;
     let c = chain_judged(&mut e, &p, &params).await;
@@ -881,7 +898,11 @@ async fn a_restart_that_does_not_restart_is_caught_by_restarting_as_reentry() {
         Action::StepOver,
         Action::Resume,
     ];
-    let params = one(mm::RESTART_AS_REENTRY, actions, anchored(4, &[]));
+    let params = one(
+        mm::Transformation::RestartAsReentry,
+        actions,
+        anchored(4, &[]),
+    );
     let (good, bad) = with_and_without(Fault::RestartAsStep, text, &params).await;
     assert!(good.warnings.is_empty(), "{:?}", good.warnings);
     assert_eq!(good.traces[0].console, ["5 26"]);
@@ -934,7 +955,7 @@ async fn a_moved_conditional_breakpoint_keeps_its_column() {
         line: Some(1),
         ..Pin::default()
     };
-    let params = one(mm::INSERT_DEAD_CODE, actions, pin);
+    let params = one(mm::Transformation::InsertDeadCode, actions, pin);
     let p = inline("column.js", text);
     let mut e = engine("node").await;
     let c = chain_judged(&mut e, &p, &params).await;
@@ -982,7 +1003,11 @@ async fn a_continue_to_a_location_is_a_temporary_breakpoint_there() {
         Action::ContinueToLocation { line: 6 },
         Action::Resume,
     ];
-    let params = one(mm::CONTINUE_AS_BREAKPOINT, actions, anchored(3, &[]));
+    let params = one(
+        mm::Transformation::ContinueAsBreakpoint,
+        actions,
+        anchored(3, &[]),
+    );
     let p = inline("continue.js", LOOP);
     let mut e = engine("node").await;
     let c = chain_judged(&mut e, &p, &params).await;
@@ -1033,7 +1058,11 @@ async fn a_continue_to_a_location_is_a_temporary_breakpoint_there() {
     let c = chain_judged(
         &mut e,
         &p,
-        &one(mm::CONTINUE_AS_BREAKPOINT, filtered, anchored(4, &[])),
+        &one(
+            mm::Transformation::ContinueAsBreakpoint,
+            filtered,
+            anchored(4, &[]),
+        ),
     )
     .await;
     e.shutdown().await;
@@ -1062,11 +1091,11 @@ async fn a_continue_to_a_location_is_a_temporary_breakpoint_there() {
 
 /// The modern relations that apply on an engine: Firefox's protocol cannot continue to a
 /// location, so there is nothing to transform there.
-fn relations(kind: &str) -> Vec<&'static str> {
-    mm::MODERN
+fn relations(kind: &str) -> Vec<mm::Transformation> {
+    mm::Transformation::MODERN
         .iter()
         .copied()
-        .filter(|t| kind != "firefox" || *t != mm::CONTINUE_AS_BREAKPOINT)
+        .filter(|t| kind != "firefox" || *t != mm::Transformation::ContinueAsBreakpoint)
         .collect()
 }
 
@@ -1101,8 +1130,8 @@ async fn modern_relations_run_full_chains_without_warnings() {
             let mut warnings = Vec::new();
             for t in relations(kind) {
                 let programs = match t {
-                    mm::RESTART_AS_REENTRY => &wide[..],
-                    mm::SET_AS_CODE => &wide[..6],
+                    mm::Transformation::RestartAsReentry => &wide[..],
+                    mm::Transformation::SetAsCode => &wide[..6],
                     _ => &programs[..],
                 };
                 for p in programs {
@@ -1110,11 +1139,12 @@ async fn modern_relations_run_full_chains_without_warnings() {
                         // The two relations over actions of their own get parents that
                         // carry them, as a campaign that asks for them does.
                         let random = match t {
-                            mm::SET_AS_CODE | mm::CONTINUE_AS_BREAKPOINT => {
+                            mm::Transformation::SetAsCode
+                            | mm::Transformation::ContinueAsBreakpoint => {
                                 metamorphic::carrying(&random, &[t])
                             }
                             // DBDB's four actions: steps into functions, and on within them.
-                            mm::RESTART_AS_REENTRY => RandomParams::default(),
+                            mm::Transformation::RestartAsReentry => RandomParams::default(),
                             _ => random.clone(),
                         };
                         let mut params = ChainParams::random(seed, 3, random);
@@ -1123,7 +1153,7 @@ async fn modern_relations_run_full_chains_without_warnings() {
                         for s in &c.sessions[1..] {
                             if matches!(s.outcome.name(), "finished" | "action-limit" | "violated")
                             {
-                                *judged.entry(t).or_default() += 1;
+                                *judged.entry(t.name()).or_default() += 1;
                             } else {
                                 eprintln!("{kind} {t}: {:?}", s.outcome);
                             }
@@ -1148,9 +1178,9 @@ async fn modern_relations_run_full_chains_without_warnings() {
         eprintln!("{kind}: judged {judged:?}");
         for t in relations(kind) {
             assert!(
-                judged.get(t).copied().unwrap_or(0) >= 3,
+                judged.get(t.name()).copied().unwrap_or(0) >= 3,
                 "{kind}: {t} judged {:?}",
-                judged.get(t)
+                judged.get(t.name())
             );
         }
         assert!(warnings.is_empty(), "{kind}: {warnings:#?}");
@@ -1464,7 +1494,7 @@ async fn a_planted_warning_is_reduced_with_its_transformation_repeated() {
     let c = chain_judged(
         &mut faulty,
         &inline("planted.js", text),
-        &one(mm::INSERT_DEAD_CODE, actions.clone(), pin),
+        &one(mm::Transformation::InsertDeadCode, actions.clone(), pin),
     )
     .await;
     assert_eq!(c.sessions.len(), 2);
@@ -1484,7 +1514,7 @@ async fn a_planted_warning_is_reduced_with_its_transformation_repeated() {
     assert!(r.action_count.1 < actions.len(), "{:?}", r.actions);
     // The follow-up is the reduced parent with the same dead code at the same place.
     let record = follow.record.clone().expect("a record");
-    assert_eq!(record.name, mm::INSERT_DEAD_CODE);
+    assert_eq!(record.name, mm::Transformation::InsertDeadCode.name());
     let code = |t: &morphtrace_schema::TransformationRecord| {
         t.params
             .iter()
@@ -1506,7 +1536,11 @@ async fn a_planted_warning_is_reduced_with_its_transformation_repeated() {
         &inline("reduced.js", &r.text),
         &ChainParams {
             pin: Pin::of(&recorded),
-            ..one(mm::INSERT_DEAD_CODE, r.actions.clone(), Pin::default())
+            ..one(
+                mm::Transformation::InsertDeadCode,
+                r.actions.clone(),
+                Pin::default(),
+            )
         },
     )
     .await;
@@ -1533,7 +1567,7 @@ async fn a_real_warning_is_reduced_into_a_bundle_whose_reproducer_exits_1() {
     let c = chain_judged(
         &mut node,
         &inline("scopes.js", text),
-        &one(mm::ADD_NO_OP, actions.clone(), pin),
+        &one(mm::Transformation::AddNoOp, actions.clone(), pin),
     )
     .await;
     assert_eq!(c.sessions.len(), 2);
@@ -1610,7 +1644,7 @@ async fn node_descriptor() -> morphtrace_schema::EngineDescriptor {
 async fn random_parents_carry_the_set_that_set_variable_as_code_needs() {
     // Generated programs: functions with locals, called in loops (programs nobody tuned on).
     let programs = corpus::load_specs(&["gen:1..4".to_string()], &dir()).unwrap();
-    let asked = [mm::SET_AS_CODE];
+    let asked = [mm::Transformation::SetAsCode];
     let params = |seed: u64, random: &RandomParams| ChainParams {
         transformations: asked.to_vec(),
         ..ChainParams::random(seed, 1, random.clone())
@@ -1646,7 +1680,10 @@ async fn random_parents_carry_the_set_that_set_variable_as_code_needs() {
             }
             applied += 1;
             let follow = &good.sessions[1];
-            assert_eq!(follow.transformations[0].name, mm::SET_AS_CODE);
+            assert_eq!(
+                follow.transformations[0].name,
+                mm::Transformation::SetAsCode.name()
+            );
             assert!(
                 follow.warnings.is_empty(),
                 "seed {seed}: {:?}",

@@ -1512,7 +1512,7 @@ async fn chain(
 }
 
 fn one(
-    transformation: &'static str,
+    transformation: morphtrace_judges::metamorphic::Transformation,
     actions: Vec<Action>,
     line: Option<u32>,
 ) -> morphtrace_recorder::task::ChainParams {
@@ -2084,23 +2084,25 @@ async fn metamorphic_relations_hold_on_debugpy_and_catch_a_planted_fault() {
     ];
     let mut e = debugpy(CaptureOptions::default()).await;
     for t in [
-        mm::INSERT_DEAD_CODE,
-        mm::ADD_NO_OP,
-        mm::INTEGER_LITERAL,
-        mm::BOOLEAN_LITERAL,
-        mm::ADD_PARAMETER,
-        mm::REMOVE_DEAD_CODE,
+        mm::Transformation::InsertDeadCode,
+        mm::Transformation::AddNoOp,
+        mm::Transformation::IntegerLiteral,
+        mm::Transformation::BooleanLiteral,
+        mm::Transformation::AddParameter,
+        mm::Transformation::RemoveDeadCode,
     ] {
         let c = chain(&mut e, &p, &one(t, actions.clone(), None)).await;
         assert_eq!(c.sessions.len(), 2, "{t}: {:?}", c.sessions[0].outcome);
         let follow = &c.sessions[1];
-        assert_eq!(follow.transformations.last().unwrap().name, t);
+        assert_eq!(follow.transformations.last().unwrap().name, t.name());
         assert!(follow.warnings.is_empty(), "{t}: {:?}", follow.warnings);
         let text = &c.programs.last().unwrap().text;
         match t {
-            mm::REMOVE_DEAD_CODE => assert!(!text.contains("print(\"big\")"), "{text}"),
-            mm::ADD_PARAMETER => assert!(text.contains("_mt1=None"), "{text}"),
-            mm::BOOLEAN_LITERAL => assert!(text.contains(" is "), "{text}"),
+            mm::Transformation::RemoveDeadCode => {
+                assert!(!text.contains("print(\"big\")"), "{text}")
+            }
+            mm::Transformation::AddParameter => assert!(text.contains("_mt1=None"), "{text}"),
+            mm::Transformation::BooleanLiteral => assert!(text.contains(" is "), "{text}"),
             _ => assert_ne!(text, TRANSFORMABLE),
         }
     }
@@ -2127,21 +2129,21 @@ async fn metamorphic_relations_hold_on_debugpy_and_catch_a_planted_fault() {
     // and follow-up, hiding `v` everywhere, is invisible to a relation between two runs of one
     // debugger: the differential catches that, `a_fault_planted_in_debugpys_messages_…`.)
     for (fault, transformation, warns) in [
-        ("none:0", mm::INSERT_DEAD_CODE, None),
+        ("none:0", mm::Transformation::InsertDeadCode, None),
         (
             "drop-stop:9",
-            mm::INSERT_DEAD_CODE,
+            mm::Transformation::InsertDeadCode,
             Some("expected the end (completed) as in the parent"),
         ),
         (
             "wrong-line:9",
-            mm::INSERT_DEAD_CODE,
+            mm::Transformation::InsertDeadCode,
             Some("paused at 10:1 vs 9:1"),
         ),
-        ("none:0", mm::ADD_PARAMETER, None),
+        ("none:0", mm::Transformation::AddParameter, None),
         (
             "hide:_mt1",
-            mm::ADD_PARAMETER,
+            mm::Transformation::AddParameter,
             Some("the fresh parameter _mt1 is missing from the scope"),
         ),
     ] {
@@ -2165,7 +2167,7 @@ async fn metamorphic_relations_hold_on_debugpy_and_catch_a_planted_fault() {
             .await
             .unwrap(),
         );
-        let pin = (transformation == mm::INSERT_DEAD_CODE).then_some(5);
+        let pin = (transformation == mm::Transformation::InsertDeadCode).then_some(5);
         let c = chain(&mut planted, &p, &one(transformation, actions.clone(), pin)).await;
         assert_eq!(c.sessions.len(), 2, "{fault}");
         let warnings = &c.sessions[1].warnings;

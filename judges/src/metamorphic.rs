@@ -16,58 +16,172 @@ use morphtrace_schema::trace::{
 use morphtrace_schema::value::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
-pub const ADD_BREAKPOINT: &str = "add-breakpoint-and-continue";
-pub const CONTINUE_TO_STEP: &str = "replace-continue-by-step";
-pub const SLIDING: &str = "breakpoint-sliding";
-pub const INSERT_DEAD_CODE: &str = "insert-dead-code";
-pub const REMOVE_DEAD_CODE: &str = "remove-dead-code";
-pub const ADD_PARAMETER: &str = "add-parameter";
-pub const ADD_NO_OP: &str = "add-no-op";
-pub const INTEGER_LITERAL: &str = "integer-literal-to-expression";
-pub const BOOLEAN_LITERAL: &str = "boolean-literal-to-expression";
-pub const CONDITION_TRUE: &str = "condition-true";
-pub const CONDITION_FALSE: &str = "condition-false";
-pub const CONDITION_LOCAL: &str = "condition-over-a-local";
-pub const EVALUATE_LOCAL: &str = "evaluate-a-local";
-pub const PAUSE_ON_ALL: &str = "pause-on-all-exceptions";
-pub const LOGPOINT: &str = "logpoint-for-a-breakpoint";
-pub const CONTINUE_AS_BREAKPOINT: &str = "continue-to-location-as-a-breakpoint";
-pub const SET_AS_CODE: &str = "set-variable-as-code";
-pub const RESTART_AS_REENTRY: &str = "restart-frame-as-reentry";
+/// A transformation of a session into its follow-up: Table 1's and the modern ones. The archive
+/// records it by [`Transformation::name`]; what the follow-up must show is its
+/// [`Transformation::relation`], judged by [`judge`] from the transformation's record.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Transformation {
+    AddBreakpoint,
+    ContinueToStep,
+    Sliding,
+    InsertDeadCode,
+    RemoveDeadCode,
+    AddParameter,
+    AddNoOp,
+    IntegerLiteral,
+    BooleanLiteral,
+    ConditionTrue,
+    ConditionFalse,
+    ConditionLocal,
+    EvaluateLocal,
+    PauseOnAll,
+    Logpoint,
+    ContinueAsBreakpoint,
+    SetAsCode,
+    RestartAsReentry,
+}
 
-/// Every transformation of Table 1, action transformations first.
-pub const ALL: &[&str] = &[
-    ADD_BREAKPOINT,
-    CONTINUE_TO_STEP,
-    SLIDING,
-    INSERT_DEAD_CODE,
-    REMOVE_DEAD_CODE,
-    ADD_PARAMETER,
-    ADD_NO_OP,
-    INTEGER_LITERAL,
-    BOOLEAN_LITERAL,
-];
+impl Transformation {
+    /// Every transformation of Table 1, action transformations first.
+    pub const TABLE1: [Transformation; 9] = [
+        Transformation::AddBreakpoint,
+        Transformation::ContinueToStep,
+        Transformation::Sliding,
+        Transformation::InsertDeadCode,
+        Transformation::RemoveDeadCode,
+        Transformation::AddParameter,
+        Transformation::AddNoOp,
+        Transformation::IntegerLiteral,
+        Transformation::BooleanLiteral,
+    ];
 
-/// Relations over the actions debuggers have beyond the 2019 paper's five (conditions,
-/// evaluation, exception pauses), none of them in Table 1; chosen only when asked for.
-pub const MODERN: &[&str] = &[
-    CONDITION_TRUE,
-    CONDITION_FALSE,
-    CONDITION_LOCAL,
-    EVALUATE_LOCAL,
-    PAUSE_ON_ALL,
-    LOGPOINT,
-    CONTINUE_AS_BREAKPOINT,
-    SET_AS_CODE,
-    RESTART_AS_REENTRY,
-];
+    /// Relations over the actions debuggers have beyond the 2019 paper's five (conditions,
+    /// evaluation, exception pauses, logpoints, continuing to a location, set variables,
+    /// restarted frames), none of them in Table 1; chosen only when asked for.
+    pub const MODERN: [Transformation; 9] = [
+        Transformation::ConditionTrue,
+        Transformation::ConditionFalse,
+        Transformation::ConditionLocal,
+        Transformation::EvaluateLocal,
+        Transformation::PauseOnAll,
+        Transformation::Logpoint,
+        Transformation::ContinueAsBreakpoint,
+        Transformation::SetAsCode,
+        Transformation::RestartAsReentry,
+    ];
+
+    /// Its name, as the command line takes it and the archive records it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Transformation::AddBreakpoint => "add-breakpoint-and-continue",
+            Transformation::ContinueToStep => "replace-continue-by-step",
+            Transformation::Sliding => "breakpoint-sliding",
+            Transformation::InsertDeadCode => "insert-dead-code",
+            Transformation::RemoveDeadCode => "remove-dead-code",
+            Transformation::AddParameter => "add-parameter",
+            Transformation::AddNoOp => "add-no-op",
+            Transformation::IntegerLiteral => "integer-literal-to-expression",
+            Transformation::BooleanLiteral => "boolean-literal-to-expression",
+            Transformation::ConditionTrue => "condition-true",
+            Transformation::ConditionFalse => "condition-false",
+            Transformation::ConditionLocal => "condition-over-a-local",
+            Transformation::EvaluateLocal => "evaluate-a-local",
+            Transformation::PauseOnAll => "pause-on-all-exceptions",
+            Transformation::Logpoint => "logpoint-for-a-breakpoint",
+            Transformation::ContinueAsBreakpoint => "continue-to-location-as-a-breakpoint",
+            Transformation::SetAsCode => "set-variable-as-code",
+            Transformation::RestartAsReentry => "restart-frame-as-reentry",
+        }
+    }
+
+    /// The transformation of this name, of Table 1 or the modern ones.
+    pub fn named(name: &str) -> Option<Transformation> {
+        Transformation::TABLE1
+            .into_iter()
+            .chain(Transformation::MODERN)
+            .find(|t| t.name() == name)
+    }
+
+    /// One of the modern relations (not Table 1's).
+    pub fn is_modern(self) -> bool {
+        Transformation::MODERN.contains(&self)
+    }
+
+    /// Decided while the follow-up runs, from the live debugger (Table 1's interactive ones, and
+    /// pausing on all exceptions, whose extra pauses are resynchronized live).
+    pub fn is_interactive(self) -> bool {
+        matches!(
+            self,
+            Transformation::AddBreakpoint
+                | Transformation::ContinueToStep
+                | Transformation::PauseOnAll
+        )
+    }
+
+    /// Changes the program text (the others change only the actions; setting a variable as
+    /// code changes both).
+    pub fn changes_program(self) -> bool {
+        !matches!(
+            self,
+            Transformation::AddBreakpoint
+                | Transformation::ContinueToStep
+                | Transformation::Sliding
+        ) && (!self.is_modern() || self == Transformation::SetAsCode)
+    }
+
+    /// The output relation its follow-up must keep to its parent.
+    pub fn relation(self) -> &'static str {
+        match self {
+            Transformation::AddBreakpoint => "extra-pauses-only-at-the-new-breakpoint",
+            Transformation::ContinueToStep => "every-parent-pause-still-appears",
+            Transformation::AddParameter => "same-behaviour-plus-an-undefined-parameter",
+            Transformation::ConditionTrue => "a-true-condition-is-a-plain-breakpoint",
+            Transformation::ConditionFalse => "a-false-condition-never-pauses",
+            Transformation::ConditionLocal => "a-condition-filters-the-pauses-by-recorded-values",
+            Transformation::EvaluateLocal => "a-local-evaluates-to-its-value-in-the-scopes",
+            Transformation::PauseOnAll => {
+                "all-exceptions-pause-where-uncaught-ones-do-and-at-throws"
+            }
+            Transformation::Logpoint => {
+                "a-logpoint-never-pauses-and-logs-what-the-breakpoint-showed"
+            }
+            Transformation::ContinueAsBreakpoint => {
+                "continuing-to-a-line-is-a-temporary-breakpoint-there"
+            }
+            Transformation::SetAsCode => {
+                "a-set-variable-is-the-assignment-in-the-program-from-there-on"
+            }
+            Transformation::RestartAsReentry => {
+                "a-restarted-side-effect-free-frame-pauses-as-its-entry-did"
+            }
+            Transformation::Sliding
+            | Transformation::InsertDeadCode
+            | Transformation::RemoveDeadCode
+            | Transformation::AddNoOp
+            | Transformation::IntegerLiteral
+            | Transformation::BooleanLiteral => "same-behaviour",
+        }
+    }
+}
+
+impl std::fmt::Display for Transformation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The relation of a recorded transformation, by its name ("same-behaviour" for a name this
+/// build does not know: an archive's newer transformation is judged as a behaviour-preserving one).
+pub fn relation_of(name: &str) -> &'static str {
+    Transformation::named(name).map_or("same-behaviour", Transformation::relation)
+}
 
 /// The note of a follow-up (or of a chain's last session, when nothing applied to it) that
 /// lists the transformations its round could not apply to the parent, each with why.
 pub const NOT_APPLICABLE: &str = "not applicable";
 
 /// The `NOT_APPLICABLE` note's value: `name: reason` joined by `; `.
-pub fn unfit_note(unfit: &[(&str, String)]) -> String {
+pub fn unfit_note(unfit: &[(Transformation, String)]) -> String {
     let said: Vec<String> = unfit.iter().map(|(t, why)| format!("{t}: {why}")).collect();
     said.join("; ")
 }
@@ -78,46 +192,6 @@ pub fn unfit_of_note(value: &str) -> Vec<(&str, &str)> {
         .split("; ")
         .filter_map(|part| part.split_once(": "))
         .collect()
-}
-
-/// A transformation's canonical name, of Table 1 or the modern ones.
-pub fn named(name: &str) -> Option<&'static str> {
-    ALL.iter().chain(MODERN).copied().find(|t| *t == name)
-}
-
-/// Decided while the follow-up runs, from the live debugger (Table 1's interactive ones, and
-/// pausing on all exceptions, whose extra pauses are resynchronized live).
-pub fn is_interactive(transformation: &str) -> bool {
-    matches!(
-        transformation,
-        ADD_BREAKPOINT | CONTINUE_TO_STEP | PAUSE_ON_ALL
-    )
-}
-
-/// Changes the program text (the others change only the actions; setting a variable as code
-/// changes both).
-pub fn is_program_transformation(transformation: &str) -> bool {
-    !matches!(transformation, ADD_BREAKPOINT | CONTINUE_TO_STEP | SLIDING)
-        && (!MODERN.contains(&transformation) || transformation == SET_AS_CODE)
-}
-
-/// The expected output relation of a transformation, by name.
-pub fn relation_of(transformation: &str) -> &'static str {
-    match transformation {
-        ADD_BREAKPOINT => "extra-pauses-only-at-the-new-breakpoint",
-        CONTINUE_TO_STEP => "every-parent-pause-still-appears",
-        ADD_PARAMETER => "same-behaviour-plus-an-undefined-parameter",
-        CONDITION_TRUE => "a-true-condition-is-a-plain-breakpoint",
-        CONDITION_FALSE => "a-false-condition-never-pauses",
-        CONDITION_LOCAL => "a-condition-filters-the-pauses-by-recorded-values",
-        EVALUATE_LOCAL => "a-local-evaluates-to-its-value-in-the-scopes",
-        PAUSE_ON_ALL => "all-exceptions-pause-where-uncaught-ones-do-and-at-throws",
-        LOGPOINT => "a-logpoint-never-pauses-and-logs-what-the-breakpoint-showed",
-        CONTINUE_AS_BREAKPOINT => "continuing-to-a-line-is-a-temporary-breakpoint-there",
-        SET_AS_CODE => "a-set-variable-is-the-assignment-in-the-program-from-there-on",
-        RESTART_AS_REENTRY => "a-restarted-side-effect-free-frame-pauses-as-its-entry-did",
-        _ => "same-behaviour",
-    }
 }
 
 /// Text replaced inside one line: parent columns `[column, column + old_len)` became
@@ -1306,10 +1380,14 @@ mod tests {
         }
     }
 
-    fn record(name: &str, mapping: Option<LineMap>, x: &Expectation) -> TransformationRecord {
+    fn record(
+        t: Transformation,
+        mapping: Option<LineMap>,
+        x: &Expectation,
+    ) -> TransformationRecord {
         TransformationRecord {
-            name: name.into(),
-            interactive: is_interactive(name),
+            name: t.name().into(),
+            interactive: t.is_interactive(),
             params: x.params(),
             program_before: ProgramHash::of("a"),
             program_after: ProgramHash::of("b"),
@@ -1370,7 +1448,7 @@ mod tests {
             object_shells: false,
             ..Default::default()
         };
-        let t = record(INTEGER_LITERAL, None, &x);
+        let t = record(Transformation::IntegerLiteral, None, &x);
         assert_eq!(Expectation::of(&t), x);
     }
 
@@ -1382,7 +1460,7 @@ mod tests {
             (Action::StepOver, done()),
         ]);
         let x = Expectation::default();
-        let t = record(INSERT_DEAD_CODE, Some(shifted_after(1)), &x);
+        let t = record(Transformation::InsertDeadCode, Some(shifted_after(1)), &x);
         let good = trace(vec![
             (Action::Start, pause(0, 0, &[])),
             (Action::StepOver, pause(2, 0, &[("x", Value::Number(1.0))])),
@@ -1427,7 +1505,11 @@ mod tests {
         };
         let run = vec![(Action::Start, pause(0, 0, &[])), (Action::Resume, done())];
         let parent = trace([vec![bp(3), bp(7)], run.clone()].concat());
-        let t = record(INTEGER_LITERAL, None, &Expectation::default());
+        let t = record(
+            Transformation::IntegerLiteral,
+            None,
+            &Expectation::default(),
+        );
         let same = trace([vec![bp(3), bp(7)], run.clone()].concat());
         assert_eq!(judge(&parent, &same, &t), None);
         for follow_up in [
@@ -1449,7 +1531,7 @@ mod tests {
             extra_on_inserted_lines: true,
             ..Default::default()
         };
-        let t = record(ADD_NO_OP, Some(shifted_after(1)), &x);
+        let t = record(Transformation::AddNoOp, Some(shifted_after(1)), &x);
         let good = trace(vec![
             (Action::Start, pause(0, 0, &[])),
             (Action::StepOver, pause(1, 0, &[])),
@@ -1477,7 +1559,7 @@ mod tests {
             object_shells: true,
             ..Default::default()
         };
-        let t = record(ADD_BREAKPOINT, None, &x);
+        let t = record(Transformation::AddBreakpoint, None, &x);
         let bp = Output::BreakpointSet {
             id: BreakpointId(1),
             requested: Location::new(3, 0),
@@ -1514,7 +1596,7 @@ mod tests {
         ]);
         let v = judge(&parent, &bad, &t).unwrap();
         assert_eq!(v.event_index, Some(5));
-        assert_eq!(v.relation, relation_of(ADD_BREAKPOINT));
+        assert_eq!(v.relation, Transformation::AddBreakpoint.relation());
         // A missing pause is a violation too.
         let missing = trace(vec![
             (Action::Start, pause(0, 0, &[])),
@@ -1540,7 +1622,7 @@ mod tests {
             object_shells: true,
             ..Default::default()
         };
-        let t = record(CONTINUE_TO_STEP, None, &x);
+        let t = record(Transformation::ContinueToStep, None, &x);
         let good = trace(vec![
             (Action::Start, pause(0, 0, &[])),
             (Action::StepOver, pause(1, 0, &[])),
@@ -1602,7 +1684,7 @@ mod tests {
             }),
             ..Default::default()
         };
-        let t = record(ADD_PARAMETER, None, &x);
+        let t = record(Transformation::AddParameter, None, &x);
         assert_eq!(Expectation::of(&t), x);
         let good = trace(vec![(
             Action::Start,
@@ -1664,12 +1746,21 @@ mod tests {
         ]);
         let x = Expectation::default();
         assert_eq!(
-            judge(&parent, &same, &record(CONDITION_TRUE, None, &x)),
+            judge(
+                &parent,
+                &same,
+                &record(Transformation::ConditionTrue, None, &x)
+            ),
             None
         );
         // A condition taken as false: the pause is gone.
         let ignored = trace(vec![conditional(3, 1, "true"), (Action::Start, done())]);
-        let v = judge(&parent, &ignored, &record(CONDITION_TRUE, None, &x)).unwrap();
+        let v = judge(
+            &parent,
+            &ignored,
+            &record(Transformation::ConditionTrue, None, &x),
+        )
+        .unwrap();
         assert_eq!(v.relation, "a-true-condition-is-a-plain-breakpoint");
         assert_eq!(v.kind, DivergenceKind::Termination);
 
@@ -1685,7 +1776,11 @@ mod tests {
             (Action::Resume, done()),
         ]);
         assert_eq!(
-            judge(&parent, &kept, &record(CONDITION_FALSE, None, &x)),
+            judge(
+                &parent,
+                &kept,
+                &record(Transformation::ConditionFalse, None, &x)
+            ),
             None
         );
         let paused = trace(vec![
@@ -1695,7 +1790,12 @@ mod tests {
             (Action::Resume, pause(3, 0, &[])),
             (Action::Resume, done()),
         ]);
-        let v = judge(&parent, &paused, &record(CONDITION_FALSE, None, &x)).unwrap();
+        let v = judge(
+            &parent,
+            &paused,
+            &record(Transformation::ConditionFalse, None, &x),
+        )
+        .unwrap();
         assert_eq!(v.kind, DivergenceKind::PauseLocation);
         assert!(v.message.contains("vs 6:1"), "{}", v.message);
         // A pause at the false breakpoint's place is named so; one elsewhere is not.
@@ -1712,7 +1812,12 @@ mod tests {
             (Action::Resume, pause(3, 0, &[])),
             (Action::Resume, done()),
         ]);
-        let v = judge(&parent, &elsewhere, &record(CONDITION_FALSE, None, &x)).unwrap();
+        let v = judge(
+            &parent,
+            &elsewhere,
+            &record(Transformation::ConditionFalse, None, &x),
+        )
+        .unwrap();
         assert!(v.message.ends_with("vs 5:1"), "{}", v.message);
 
         // A step into from where the false breakpoint was added, that went elsewhere: named so.
@@ -1735,9 +1840,13 @@ mod tests {
                 (step, pause(4, 0, &[])),
                 (Action::Resume, done()),
             ]);
-            judge(&parent, &follow_up, &record(CONDITION_FALSE, None, &x))
-                .unwrap()
-                .message
+            judge(
+                &parent,
+                &follow_up,
+                &record(Transformation::ConditionFalse, None, &x),
+            )
+            .unwrap()
+            .message
         };
         let v = step_from(3, Action::StepInto);
         assert!(
@@ -1782,7 +1891,12 @@ mod tests {
             (Action::Resume, done()),
         ]);
         let x = Expectation::default();
-        let v = judge(&parent, &follow_up, &record(CONDITION_TRUE, None, &x)).unwrap();
+        let v = judge(
+            &parent,
+            &follow_up,
+            &record(Transformation::ConditionTrue, None, &x),
+        )
+        .unwrap();
         assert!(
             v.message.ends_with(
                 "vs 6:3; the follow-up paused on the exception ReferenceError: Super constructor may only be called once"
@@ -1812,7 +1926,12 @@ mod tests {
             (Action::Resume, done()),
         ]);
         let x = Expectation::default();
-        let v = judge(&parent, &follow_up, &record(CONDITION_TRUE, None, &x)).unwrap();
+        let v = judge(
+            &parent,
+            &follow_up,
+            &record(Transformation::ConditionTrue, None, &x),
+        )
+        .unwrap();
         assert_eq!(
             v.message,
             "after stepOver, expected an exception pause at 9:7 as in the parent: paused at 9:7 vs \
@@ -1844,7 +1963,12 @@ mod tests {
             ),
         ]);
         let x = Expectation::default();
-        let v = judge(&parent, &follow_up, &record(CONDITION_TRUE, None, &x)).unwrap();
+        let v = judge(
+            &parent,
+            &follow_up,
+            &record(Transformation::ConditionTrue, None, &x),
+        )
+        .unwrap();
         assert_eq!(
             v.message,
             "after stepInto, expected a pause at 6:3 as in the parent: second side ended \
@@ -1856,7 +1980,7 @@ mod tests {
     #[test]
     fn a_resume_that_missed_the_place_of_a_step_pause_says_so() {
         let x = Expectation::default();
-        let r = record(CONDITION_TRUE, None, &x);
+        let r = record(Transformation::ConditionTrue, None, &x);
         for (stepped_to, named) in [(3, true), (4, false)] {
             let parent = trace(vec![
                 bp(3, 1),
@@ -1892,7 +2016,7 @@ mod tests {
             inserted: [1].into(),
             ..Default::default()
         };
-        let r = record(CONDITION_FALSE, None, &x);
+        let r = record(Transformation::ConditionFalse, None, &x);
         // The false breakpoint on the throw's line (line 8, 0-based 7), then on another line.
         for (false_line, named) in [(7, true), (5, false)] {
             let parent = trace(vec![
@@ -1924,7 +2048,7 @@ mod tests {
             inserted: [1].into(),
             ..Default::default()
         };
-        let r = record(CONDITION_FALSE, None, &x);
+        let r = record(Transformation::ConditionFalse, None, &x);
         // The throw at 7:13 (0-based 6:12); the false breakpoint asked for on line 7 and placed
         // at 8:2, after it: said. Placed at 7:2, on the throw's line: the other remark. Asked
         // for on line 8 and placed at 8:2: neither.
@@ -1977,7 +2101,7 @@ mod tests {
             skipped: [2].into(),
             ..Default::default()
         };
-        let t = record(CONDITION_LOCAL, None, &x);
+        let t = record(Transformation::ConditionLocal, None, &x);
         assert_eq!(Expectation::of(&t), x);
         let good = trace(vec![
             conditional(3, 1, "i !== 1"),
@@ -2018,7 +2142,7 @@ mod tests {
             evaluated_locals: [1].into(),
             ..Default::default()
         };
-        let t = record(EVALUATE_LOCAL, None, &x);
+        let t = record(Transformation::EvaluateLocal, None, &x);
         assert_eq!(Expectation::of(&t), x);
         let eval = |v: Value, threw: bool| {
             (
@@ -2052,7 +2176,7 @@ mod tests {
             ])
         };
         let x = Expectation::default();
-        let t = record(CONDITION_TRUE, None, &x);
+        let t = record(Transformation::ConditionTrue, None, &x);
         assert_eq!(judge(&both(7.0), &both(7.0), &t), None);
         assert_eq!(
             judge(&both(7.0), &both(9.0), &t).map(|v| v.kind),
@@ -2080,7 +2204,7 @@ mod tests {
             extra_exception_pauses: true,
             ..Default::default()
         };
-        let t = record(PAUSE_ON_ALL, None, &x);
+        let t = record(Transformation::PauseOnAll, None, &x);
         assert_eq!(Expectation::of(&t), x);
         let set = (
             Action::PauseOnExceptions {

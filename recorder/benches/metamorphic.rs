@@ -30,7 +30,7 @@ fn measure(engine: &str, seeds: &str, jobs: usize, pool: usize) -> (Summary, Str
         &seeds,
         &RandomParams::default(),
         5,
-        mm::ALL,
+        &mm::Transformation::TABLE1,
     );
     let c = common::campaign(specs, programs, tasks, jobs, pool, dir.path());
     let meter = common::CpuMeter::start();

@@ -3,7 +3,7 @@
 //! the strategies that make tasks (`dbdb`, `metamorphic`) and the runner that records them
 //! (`campaign`) all build on it.
 
-use morphtrace_judges::metamorphic::{self as mm, ADD_BREAKPOINT, CONTINUE_TO_STEP};
+use morphtrace_judges::metamorphic::Transformation;
 use morphtrace_schema::{Action, ParentRef, SessionId, SessionMode, TransformationRecord};
 
 /// DBDB Algorithm 1's parameters.
@@ -204,8 +204,8 @@ pub struct ChainTask {
 pub struct ChainParams {
     /// Follow-up rounds after the initial session (the paper: 5).
     pub rounds: u32,
-    /// Transformations that may be chosen (names from `judges::metamorphic::ALL`).
-    pub transformations: Vec<&'static str>,
+    /// Transformations that may be chosen.
+    pub transformations: Vec<Transformation>,
     /// The initial session: DBDB's random actions, or given actions (tests, replays).
     pub initial: Plan,
     pub seed: u64,
@@ -241,13 +241,13 @@ impl Pin {
                 .map(|(_, v)| v.as_str())
         };
         let number = |k: &str| get(k).and_then(|v| v.parse::<u32>().ok());
-        match record.name.as_str() {
-            ADD_BREAKPOINT => Pin {
+        match Transformation::named(&record.name) {
+            Some(Transformation::AddBreakpoint) => Pin {
                 line: number("line"),
                 action: number("before-action").map(|a| a as usize),
                 ..Pin::default()
             },
-            CONTINUE_TO_STEP => Pin {
+            Some(Transformation::ContinueToStep) => Pin {
                 action: number("action").map(|a| a as usize),
                 step: get("step").and_then(|s| {
                     [Action::StepOver, Action::StepInto, Action::StepOut]
@@ -258,18 +258,20 @@ impl Pin {
             },
             // Anchored to a parent action; their other choices (a condition, a local) are
             // repeated as recorded.
-            mm::CONDITION_TRUE
-            | mm::CONDITION_LOCAL
-            | mm::EVALUATE_LOCAL
-            | mm::LOGPOINT
-            | mm::CONTINUE_AS_BREAKPOINT
-            | mm::SET_AS_CODE
-            | mm::RESTART_AS_REENTRY => Pin {
+            Some(
+                Transformation::ConditionTrue
+                | Transformation::ConditionLocal
+                | Transformation::EvaluateLocal
+                | Transformation::Logpoint
+                | Transformation::ContinueAsBreakpoint
+                | Transformation::SetAsCode
+                | Transformation::RestartAsReentry,
+            ) => Pin {
                 action: number("action").map(|a| a as usize),
                 recorded: record.params.clone(),
                 ..Pin::default()
             },
-            mm::CONDITION_FALSE => Pin {
+            Some(Transformation::ConditionFalse) => Pin {
                 line: number("line"),
                 action: number("before-action").map(|a| a as usize),
                 ..Pin::default()

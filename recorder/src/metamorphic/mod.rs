@@ -16,10 +16,7 @@ use crate::profilers::v8::V8Runner;
 use crate::session::{Lockstep, Recording, Strategy};
 use crate::task::{ChainParams, ChainTask, Pin, Plan, RandomParams, Task};
 use morphtrace_judges::dbdb::ComparisonPolicy;
-use morphtrace_judges::metamorphic::{
-    self as mm, judge, Expectation, PositionMap, ADD_BREAKPOINT, CONTINUE_TO_STEP,
-    REMOVE_DEAD_CODE, SLIDING,
-};
+use morphtrace_judges::metamorphic::{self as mm, judge, Expectation, PositionMap, Transformation};
 use morphtrace_schema::header::now_ms;
 use morphtrace_schema::{
     Action, EngineRef, EventKind, ExceptionPause, Language, Location, Output, ParentRef, Program,
@@ -38,7 +35,7 @@ impl ChainParams {
     pub fn random(seed: u64, rounds: u32, random: RandomParams) -> ChainParams {
         ChainParams {
             rounds,
-            transformations: mm::ALL.to_vec(),
+            transformations: Transformation::TABLE1.to_vec(),
             initial: Plan::Random {
                 params: random,
                 seed,
@@ -72,11 +69,6 @@ pub struct Context<'a> {
     pub session_timeout: Duration,
     /// Coverage runs behind the determinism prelude, like the debugger's (CaptureOptions).
     pub prelude: bool,
-}
-
-/// Canonicalizes a transformation name given on the command line.
-pub fn transformation_named(name: &str) -> Option<&'static str> {
-    mm::named(name)
 }
 
 /// The parent's actions with the outputs that answered them (`None`: cut short).
@@ -152,7 +144,7 @@ fn slid(action: &Action, out: &Option<Output>) -> bool {
 /// A follow-up's recipe: the program's position map and the action changes to make.
 #[derive(Debug, Clone)]
 struct Recipe {
-    name: &'static str,
+    name: Transformation,
     map: PositionMap,
     /// Program transformations: every breakpoint set at its parent's actual location (implicit
     /// sliding, §3.2.1), so that inserted code cannot capture it.
@@ -523,7 +515,9 @@ async fn drive(
                     let on_new_bp = f.expect.extra_lines.contains(&here.line) && !on_old_code;
                     let on_throw = r.exceptions_all && thrown_at(&out);
                     let stepped = !matches!(last, Action::Resume | Action::Start);
-                    if ((on_new_bp && r.name == ADD_BREAKPOINT) || on_throw) && stepped {
+                    if ((on_new_bp && r.name == Transformation::AddBreakpoint) || on_throw)
+                        && stepped
+                    {
                         // Figure 7: the new breakpoint consumed a step; a temporary breakpoint
                         // where the parent's step went, a continue, and the breakpoint removed.
                         if let Some(to) = parent_out.as_ref().and_then(paused_at) {
@@ -726,65 +720,74 @@ fn free_line(parent: &[(Action, Option<Output>)], lines: u32, rng: &mut ChaCha8R
 /// The transformations a round could not apply to its parent, each with why: those found
 /// unfit before the draw and those drawn and tried in vain before the one chosen (or all of
 /// them, when none applied). Recorded in the follow-up's notes (`mm::NOT_APPLICABLE`).
-type Unfit = Vec<(&'static str, String)>;
+type Unfit = Vec<(Transformation, String)>;
 
 /// Table 1's transformations of the program text (the others change actions).
-const PROGRAM_TRANSFORMATIONS: &[&str] = &[
-    mm::INSERT_DEAD_CODE,
-    mm::ADD_NO_OP,
-    mm::ADD_PARAMETER,
-    mm::INTEGER_LITERAL,
-    mm::BOOLEAN_LITERAL,
+const PROGRAM_TRANSFORMATIONS: &[Transformation] = &[
+    Transformation::InsertDeadCode,
+    Transformation::AddNoOp,
+    Transformation::AddParameter,
+    Transformation::IntegerLiteral,
+    Transformation::BooleanLiteral,
 ];
 
 fn choose(
     ctx: &mut Context<'_>,
     pin: &Pin,
-    allowed: &[&'static str],
+    allowed: &[Transformation],
     loaded: &Loaded,
     parent: &[(Action, Option<Output>)],
     rng: &mut ChaCha8Rng,
 ) -> (Option<Choice>, Unfit) {
     let python = loaded.program.language == Language::Python;
     let analysis = analysis_of(&loaded.program.text, loaded.program.language).ok();
-    let mut options: Vec<&'static str> = vec![ADD_BREAKPOINT];
+    let mut options: Vec<Transformation> = vec![Transformation::AddBreakpoint];
     let mut unfit: Unfit = Vec::new();
     if parent
         .iter()
         .any(|(a, o)| matches!(a, Action::Resume) && o.is_some())
     {
-        options.push(CONTINUE_TO_STEP);
+        options.push(Transformation::ContinueToStep);
     } else {
-        unfit.push((CONTINUE_TO_STEP, "the parent resumes nowhere".into()));
+        unfit.push((
+            Transformation::ContinueToStep,
+            "the parent resumes nowhere".into(),
+        ));
     }
     if parent.iter().any(|(a, o)| slid(a, o)) {
-        options.push(SLIDING);
+        options.push(Transformation::Sliding);
     } else {
-        unfit.push((SLIDING, "no breakpoint of the parent slid".into()));
+        unfit.push((
+            Transformation::Sliding,
+            "no breakpoint of the parent slid".into(),
+        ));
     }
     match &analysis {
         Some(a) => {
             let here = a.applicable();
             for t in PROGRAM_TRANSFORMATIONS {
                 if !here.contains(t) {
-                    unfit.push((t, "the program has no place for it".into()));
+                    unfit.push((*t, "the program has no place for it".into()));
                 }
             }
             options.extend(here);
-            options.push(REMOVE_DEAD_CODE);
+            options.push(Transformation::RemoveDeadCode);
         }
         None => {
-            for t in PROGRAM_TRANSFORMATIONS.iter().chain([&REMOVE_DEAD_CODE]) {
-                unfit.push((t, "the program is beyond its analysis".into()));
+            for t in PROGRAM_TRANSFORMATIONS
+                .iter()
+                .chain([&Transformation::RemoveDeadCode])
+            {
+                unfit.push((*t, "the program is beyond its analysis".into()));
             }
         }
     }
     // The modern relations, each tried only where the parent has what it needs. They spell
     // conditions and code in JavaScript: not on Python programs.
     if !python {
-        options.extend(mm::MODERN);
+        options.extend(Transformation::MODERN);
     } else {
-        for t in mm::MODERN {
+        for t in Transformation::MODERN {
             unfit.push((t, "spelled in JavaScript: not on Python programs".into()));
         }
     }
@@ -814,10 +817,10 @@ fn draw(
     rng: &mut ChaCha8Rng,
     analysis: Option<&Analysis>,
     python: bool,
-    mut options: Vec<&'static str>,
+    mut options: Vec<Transformation>,
     unfit: &mut Unfit,
 ) -> Option<Choice> {
-    let mut not = |name: &'static str, why: &str| unfit.push((name, why.to_string()));
+    let mut not = |name: Transformation, why: &str| unfit.push((name, why.to_string()));
     while !options.is_empty() {
         let k = rng.random_range(0..options.len());
         let name = options.swap_remove(k);
@@ -840,7 +843,7 @@ fn draw(
             restep_inserted: false,
             inserted_code: BTreeSet::new(),
         };
-        if name == mm::RESTART_AS_REENTRY {
+        if name == Transformation::RestartAsReentry {
             // WebKit's protocol cannot restart a frame (the debugger says so per session; the
             // follow-up is chosen before one is opened).
             if ctx.engine.descriptor().protocol == morphtrace_schema::Protocol::WebKitInspector {
@@ -867,7 +870,7 @@ fn draw(
                 program: None,
             });
         }
-        if name == mm::SET_AS_CODE {
+        if name == Transformation::SetAsCode {
             let Some(a) = analysis else {
                 not(name, "the program is beyond its analysis");
                 continue;
@@ -880,7 +883,7 @@ fn draw(
                 }
             }
         }
-        if mm::MODERN.contains(&name) {
+        if Transformation::MODERN.contains(&name) {
             match modern(name, base, pin, parent, analysis, rng) {
                 Ok(c) => return Some(c),
                 Err(why) => {
@@ -890,7 +893,7 @@ fn draw(
             }
         }
         match name {
-            ADD_BREAKPOINT => {
+            Transformation::AddBreakpoint => {
                 let controls = answered_controls(parent);
                 let Some(&at) = controls.choose(rng) else {
                     not(name, "the parent has no answered control action");
@@ -919,7 +922,7 @@ fn draw(
                     program: None,
                 });
             }
-            CONTINUE_TO_STEP => {
+            Transformation::ContinueToStep => {
                 let resumes: Vec<usize> = parent
                     .iter()
                     .enumerate()
@@ -947,7 +950,7 @@ fn draw(
                     program: None,
                 });
             }
-            SLIDING => {
+            Transformation::Sliding => {
                 return Some(Choice {
                     params: vec![],
                     recipe: Recipe {
@@ -957,7 +960,7 @@ fn draw(
                     program: None,
                 })
             }
-            REMOVE_DEAD_CODE => {
+            Transformation::RemoveDeadCode => {
                 let threw = parent.iter().any(|(_, o)| {
                     matches!(
                         o,
@@ -1053,9 +1056,9 @@ fn local<'a>(
         .copied()
 }
 
-/// The follow-up of a modern relation (`mm::MODERN`): what it changes in the parent's actions.
+/// The follow-up of a modern relation (`Transformation::MODERN`): what it changes in the parent's actions.
 fn modern(
-    name: &'static str,
+    name: Transformation,
     base: Recipe,
     pin: &Pin,
     parent: &[(Action, Option<Output>)],
@@ -1086,7 +1089,7 @@ fn modern(
             .collect(),
     };
     match name {
-        mm::CONDITION_TRUE => {
+        Transformation::ConditionTrue => {
             let at = pick(pin.action, &plain_breakpoints, rng)
                 .ok_or("the parent placed no plain breakpoint")?;
             Ok(choice(
@@ -1097,7 +1100,7 @@ fn modern(
                 vec![("action", at.to_string()), ("condition", "true".into())],
             ))
         }
-        mm::CONDITION_FALSE => {
+        Transformation::ConditionFalse => {
             // A line the program is seen running (a frame of some pause), where the parent asks
             // for no breakpoint and none of its breakpoints landed, nor a continue goes: a plain
             // one there would pause, a false one must not. (JavaScriptCore keeps one breakpoint
@@ -1126,7 +1129,7 @@ fn modern(
                 ],
             ))
         }
-        mm::CONDITION_LOCAL => {
+        Transformation::ConditionLocal => {
             let pinned_condition = recorded("condition");
             let mut options: Vec<(usize, String, BTreeSet<usize>)> = Vec::new();
             for &b in &plain_breakpoints {
@@ -1165,7 +1168,7 @@ fn modern(
                 ],
             ))
         }
-        mm::EVALUATE_LOCAL => {
+        Transformation::EvaluateLocal => {
             let mut options: Vec<(usize, String)> = Vec::new();
             for (i, (_, o)) in parent.iter().enumerate() {
                 let Some(Output::Paused(p)) = o else { continue };
@@ -1197,7 +1200,7 @@ fn modern(
                 vec![("action", at.to_string()), ("local", local)],
             ))
         }
-        mm::LOGPOINT => {
+        Transformation::Logpoint => {
             let mut options: Vec<(usize, String, BTreeSet<usize>)> = Vec::new();
             for &b in &plain_breakpoints {
                 if pin.action.is_some_and(|a| a != b) {
@@ -1224,7 +1227,7 @@ fn modern(
                 vec![("action", at.to_string()), ("local", local)],
             ))
         }
-        mm::CONTINUE_AS_BREAKPOINT => {
+        Transformation::ContinueAsBreakpoint => {
             // Not to a line where the parent asked for a conditional breakpoint or a logpoint
             // before: V8 refuses the temporary breakpoint there (one place, one breakpoint), and
             // the resume would pass where the continue stops (a continue heeds no condition).
@@ -1255,7 +1258,7 @@ fn modern(
                 vec![("action", at.to_string())],
             ))
         }
-        mm::PAUSE_ON_ALL => {
+        Transformation::PauseOnAll => {
             let all_already = parent.iter().any(|(a, _)| {
                 matches!(
                     a,
@@ -1840,7 +1843,7 @@ pub async fn run_chain(
                         t.text.clone(),
                         ProgramOrigin::Transformed {
                             parent: current.program.hash,
-                            transformation: t.name.into(),
+                            transformation: t.name.name().into(),
                         },
                     )
                 };
@@ -1887,8 +1890,8 @@ pub async fn run_chain(
         let mut params_out = choice.params.clone();
         params_out.extend(expect.params());
         let record = TransformationRecord {
-            name: choice.recipe.name.into(),
-            interactive: mm::is_interactive(choice.recipe.name),
+            name: choice.recipe.name.name().into(),
+            interactive: choice.recipe.name.is_interactive(),
             params: params_out,
             program_before: current.program.hash,
             program_after: next.program.hash,
@@ -2102,16 +2105,16 @@ pub const CARRY_WEIGHT: f64 = 1.0;
 /// that action weighted `CARRY_WEIGHT` where it had no weight, so that it can apply at all, and
 /// sets drawn at breakpoints' pauses only. The weights a campaign gave stay; relations not
 /// asked for change nothing.
-pub fn carrying(random: &RandomParams, transformations: &[&str]) -> RandomParams {
+pub fn carrying(random: &RandomParams, transformations: &[Transformation]) -> RandomParams {
     let mut r = random.clone();
-    let asked = |t: &str| transformations.contains(&t);
-    if asked(mm::SET_AS_CODE) {
+    let asked = |t: Transformation| transformations.contains(&t);
+    if asked(Transformation::SetAsCode) {
         if r.set_variable_weight == 0.0 {
             r.set_variable_weight = CARRY_WEIGHT;
         }
         r.sets_at_breakpoints = true;
     }
-    if asked(mm::CONTINUE_AS_BREAKPOINT) && r.continue_weight == 0.0 {
+    if asked(Transformation::ContinueAsBreakpoint) && r.continue_weight == 0.0 {
         r.continue_weight = CARRY_WEIGHT;
     }
     r
@@ -2124,8 +2127,9 @@ pub fn tasks(
     seeds: &[u64],
     random: &RandomParams,
     rounds: u32,
-    transformations: &[&'static str],
+    transformations: &[Transformation],
 ) -> Vec<Task> {
+    let names: Vec<&str> = transformations.iter().map(|t| t.name()).collect();
     let mut tasks = Vec::new();
     for (pi, p) in programs.iter().enumerate() {
         for &seed in seeds {
@@ -2133,7 +2137,7 @@ pub fn tasks(
                 let key = format!(
                     "metamorphic|{spec}|{}|{seed}|{rounds}|{}",
                     p.program.hash,
-                    transformations.join(",")
+                    names.join(",")
                 );
                 let mut params = ChainParams::random(seed, rounds, random.clone());
                 params.transformations = transformations.to_vec();
@@ -2412,19 +2416,25 @@ mod tests {
     #[test]
     fn parents_carry_the_actions_the_relations_asked_for_need() {
         let dbdb = RandomParams::default();
-        let r = carrying(&dbdb, &[mm::SET_AS_CODE, mm::CONTINUE_AS_BREAKPOINT]);
+        let r = carrying(
+            &dbdb,
+            &[
+                Transformation::SetAsCode,
+                Transformation::ContinueAsBreakpoint,
+            ],
+        );
         assert_eq!(r.set_variable_weight, CARRY_WEIGHT);
         assert_eq!(r.continue_weight, CARRY_WEIGHT);
         assert_eq!(r.evaluate_weight, 0.0);
         // Not asked for: DBDB's draw as it was; a weight the campaign gave stays.
-        let r = carrying(&dbdb, mm::ALL);
+        let r = carrying(&dbdb, &Transformation::TABLE1);
         assert_eq!(r.params(), dbdb.params());
         let given = RandomParams {
             set_variable_weight: 2.0,
             ..RandomParams::default()
         };
         assert_eq!(
-            carrying(&given, &[mm::SET_AS_CODE]).set_variable_weight,
+            carrying(&given, &[Transformation::SetAsCode]).set_variable_weight,
             2.0
         );
     }
@@ -2476,9 +2486,9 @@ mod tests {
 
     #[test]
     fn a_recorded_transformation_is_pinned_and_moves_with_its_lines() {
-        let record = |name: &str, params: &[(&str, &str)]| TransformationRecord {
-            name: name.into(),
-            interactive: mm::is_interactive(name),
+        let record = |t: Transformation, params: &[(&str, &str)]| TransformationRecord {
+            name: t.name().into(),
+            interactive: t.is_interactive(),
             params: params
                 .iter()
                 .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -2488,19 +2498,19 @@ mod tests {
             mapping: None,
         };
         let p = Pin::of(&record(
-            CONTINUE_TO_STEP,
+            Transformation::ContinueToStep,
             &[("action", "4"), ("step", "stepInto")],
         ));
         assert_eq!((p.action, p.step), (Some(4), Some(Action::StepInto)));
         let p = Pin::of(&record(
-            ADD_BREAKPOINT,
+            Transformation::AddBreakpoint,
             &[("line", "7"), ("before-action", "2")],
         ));
         assert_eq!((p.line, p.action), (Some(7), Some(2)));
         // Lines 0..=5 keep 0, 2, 3, 5 (1 and 4 were blank): new numbers 0, 1, 2, 3.
         let lines = [Some(0), None, Some(1), Some(2), None, Some(3)];
         let p = Pin::of(&record(
-            mm::INTEGER_LITERAL,
+            Transformation::IntegerLiteral,
             &[
                 ("location", "4:9"),
                 ("literal", "10"),
@@ -2511,12 +2521,15 @@ mod tests {
         let moved = p.moved(&lines).unwrap();
         assert_eq!(moved.recorded[0], ("location".into(), "3:9".into()));
         let p = Pin::of(&record(
-            REMOVE_DEAD_CODE,
+            Transformation::RemoveDeadCode,
             &[("lines", "3-5"), ("statement", "IfStatement")],
         ));
         assert_eq!(p.moved(&lines).unwrap().removed_lines(), Some((2, 3)));
         // A place on a line that is gone cannot be repeated.
-        let p = Pin::of(&record(mm::ADD_NO_OP, &[("line", "4"), ("code", "x = x;")]));
+        let p = Pin::of(&record(
+            Transformation::AddNoOp,
+            &[("line", "4"), ("code", "x = x;")],
+        ));
         assert!(p.moved(&lines).is_none());
     }
 }

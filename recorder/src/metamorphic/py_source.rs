@@ -309,9 +309,7 @@ fn literals(stmt: Node, text: &str, names: &[Name], out: &mut Analysis) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use morphtrace_judges::metamorphic::{
-        ADD_NO_OP, ADD_PARAMETER, BOOLEAN_LITERAL, INSERT_DEAD_CODE, INTEGER_LITERAL,
-    };
+    use morphtrace_judges::metamorphic::Transformation;
     use rand::SeedableRng;
 
     const PROG: &str = "\"\"\"Module doc.\"\"\"
@@ -372,11 +370,11 @@ print(f(LIMIT, 1), K().m())
         let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
         let applicable = a.applicable();
         for name in [
-            INSERT_DEAD_CODE,
-            ADD_NO_OP,
-            INTEGER_LITERAL,
-            BOOLEAN_LITERAL,
-            ADD_PARAMETER,
+            Transformation::InsertDeadCode,
+            Transformation::AddNoOp,
+            Transformation::IntegerLiteral,
+            Transformation::BooleanLiteral,
+            Transformation::AddParameter,
         ] {
             assert!(applicable.contains(&name), "{name} in {applicable:?}");
             for _ in 0..20 {
@@ -403,14 +401,18 @@ print(f(LIMIT, 1), K().m())
                 assert!(analyze(&t.text).is_ok());
             }
         }
-        let t = a.transform(PROG, ADD_PARAMETER, &mut rng).unwrap();
+        let t = a
+            .transform(PROG, Transformation::AddParameter, &mut rng)
+            .unwrap();
         assert!(
             t.text.contains("def f(a, b=2, _mt1=None, **kw):")
                 || t.text.contains("def m(self, _mt1=None):"),
             "{}",
             t.text
         );
-        let t = a.transform(PROG, INSERT_DEAD_CODE, &mut rng).unwrap();
+        let t = a
+            .transform(PROG, Transformation::InsertDeadCode, &mut rng)
+            .unwrap();
         assert!(t.text.contains("if False: "), "{}", t.text);
     }
 

@@ -12,10 +12,7 @@ use morphtrace_js::ast;
 use morphtrace_js::visit::{Visit, VisitWith};
 use morphtrace_js::Spanned;
 use morphtrace_js::{Goal, Refusal};
-use morphtrace_judges::metamorphic::{
-    ColumnEdit, FreshParameter, PositionMap, ADD_NO_OP, ADD_PARAMETER, BOOLEAN_LITERAL,
-    INSERT_DEAD_CODE, INTEGER_LITERAL, SET_AS_CODE,
-};
+use morphtrace_judges::metamorphic::{ColumnEdit, FreshParameter, PositionMap, Transformation};
 use morphtrace_schema::lines::{Breaks, LineIndex, Positions};
 use morphtrace_schema::{FunctionCoverage, LineMap, LineSegment, Location};
 use rand::seq::IndexedRandom;
@@ -100,7 +97,7 @@ pub struct Analysis {
 /// A transformed program and how its positions relate to its parent's.
 #[derive(Debug, Clone)]
 pub struct Transformed {
-    pub name: &'static str,
+    pub name: Transformation,
     pub text: String,
     pub map: PositionMap,
     /// Lines of the parent that are gone (removed dead code).
@@ -672,21 +669,21 @@ impl Analysis {
     }
 
     /// Which program transformations apply (remove-dead-code needs coverage and is not listed).
-    pub fn applicable(&self) -> Vec<&'static str> {
+    pub fn applicable(&self) -> Vec<Transformation> {
         let mut out = Vec::new();
         if !self.assignable_points().is_empty() {
-            out.push(INSERT_DEAD_CODE);
-            out.push(ADD_NO_OP);
+            out.push(Transformation::InsertDeadCode);
+            out.push(Transformation::AddNoOp);
         }
         if !self.functions.is_empty() {
-            out.push(ADD_PARAMETER);
+            out.push(Transformation::AddParameter);
         }
         if self
             .literals
             .iter()
             .any(|l| matches!(l.value, LiteralValue::Int(_)))
         {
-            out.push(INTEGER_LITERAL);
+            out.push(Transformation::IntegerLiteral);
         }
         if !self.has_with
             && self
@@ -694,13 +691,18 @@ impl Analysis {
                 .iter()
                 .any(|l| matches!(l.value, LiteralValue::Bool(_)) && !l.names.is_empty())
         {
-            out.push(BOOLEAN_LITERAL);
+            out.push(Transformation::BooleanLiteral);
         }
         out
     }
 
     /// Applies one program transformation at a random applicable place.
-    pub fn transform(&self, text: &str, name: &str, rng: &mut impl Rng) -> Option<Transformed> {
+    pub fn transform(
+        &self,
+        text: &str,
+        name: Transformation,
+        rng: &mut impl Rng,
+    ) -> Option<Transformed> {
         self.transform_at(text, name, None, rng)
     }
 
@@ -708,12 +710,12 @@ impl Analysis {
     pub fn transform_at(
         &self,
         text: &str,
-        name: &str,
+        name: Transformation,
         line: Option<u32>,
         rng: &mut impl Rng,
     ) -> Option<Transformed> {
         match name {
-            INSERT_DEAD_CODE | ADD_NO_OP => {
+            Transformation::InsertDeadCode | Transformation::AddNoOp => {
                 let mut points = self.assignable_points();
                 if let Some(l) = line {
                     points.retain(|(p, _)| p.line == l);
@@ -721,24 +723,24 @@ impl Analysis {
                 let (p, names) = points.choose(rng)?;
                 let v = &names.choose(rng)?.name;
                 let python = self.spelling == Spelling::Python;
-                Some(if name == INSERT_DEAD_CODE {
+                Some(if name == Transformation::InsertDeadCode {
                     let value = rng.random_range(0..100u32);
                     let code = if python {
                         format!("if False: {v} = {value}")
                     } else {
                         format!("if (false) {{ {v} = {value}; }}")
                     };
-                    self.insert_line(text, p, INSERT_DEAD_CODE, &code, v)
+                    self.insert_line(text, p, Transformation::InsertDeadCode, &code, v)
                 } else {
                     let code = if python {
                         format!("{v} = {v}")
                     } else {
                         format!("{v} = {v};")
                     };
-                    self.insert_line(text, p, ADD_NO_OP, &code, v)
+                    self.insert_line(text, p, Transformation::AddNoOp, &code, v)
                 })
             }
-            INTEGER_LITERAL => {
+            Transformation::IntegerLiteral => {
                 let ints: Vec<&Literal> = self
                     .literals
                     .iter()
@@ -752,9 +754,15 @@ impl Analysis {
                     Spelling::Python => &["({n}-1+1)", "({n}+1-1)", "({n}+0)", "({n}*1)"],
                 };
                 let form = forms.choose(rng)?;
-                Some(self.rewrite(text, l, INTEGER_LITERAL, &form.replace("{n}", n), form))
+                Some(self.rewrite(
+                    text,
+                    l,
+                    Transformation::IntegerLiteral,
+                    &form.replace("{n}", n),
+                    form,
+                ))
             }
-            BOOLEAN_LITERAL => {
+            Transformation::BooleanLiteral => {
                 let bools: Vec<&Literal> = self
                     .literals
                     .iter()
@@ -771,9 +779,15 @@ impl Analysis {
                     (LiteralValue::Bool(true), Spelling::Python) => "(v is v or v is not v)",
                     (_, Spelling::Python) => "(v is not v and v is v)",
                 };
-                Some(self.rewrite(text, l, BOOLEAN_LITERAL, &form.replace('v', v), form))
+                Some(self.rewrite(
+                    text,
+                    l,
+                    Transformation::BooleanLiteral,
+                    &form.replace('v', v),
+                    form,
+                ))
             }
-            ADD_PARAMETER => {
+            Transformation::AddParameter => {
                 let f = self.functions.choose(rng)?;
                 Some(self.add_parameter(text, f))
             }
@@ -787,7 +801,7 @@ impl Analysis {
     pub fn repeat(
         &self,
         text: &str,
-        name: &str,
+        name: Transformation,
         params: &[(String, String)],
     ) -> Option<Transformed> {
         let get = |k: &str| params.iter().find(|(x, _)| x == k).map(|(_, v)| v.as_str());
@@ -800,35 +814,25 @@ impl Analysis {
             ))
         };
         match name {
-            INSERT_DEAD_CODE | ADD_NO_OP => {
+            Transformation::InsertDeadCode | Transformation::AddNoOp => {
                 let line: u32 = get("line")?.parse().ok()?;
                 let (code, variable) = (get("code")?, get("variable")?);
                 let points = self.assignable_points();
                 let (p, _) = points.iter().find(|(p, names)| {
                     p.line == line && names.iter().any(|n| n.name == variable)
                 })?;
-                let name = if name == INSERT_DEAD_CODE {
-                    INSERT_DEAD_CODE
-                } else {
-                    ADD_NO_OP
-                };
                 Some(self.insert_line(text, p, name, code, variable))
             }
-            INTEGER_LITERAL | BOOLEAN_LITERAL => {
+            Transformation::IntegerLiteral | Transformation::BooleanLiteral => {
                 let at = location()?;
                 let (literal, form, replacement) =
                     (get("literal")?, get("form")?, get("replacement")?);
                 let l = self.literals.iter().find(|l| {
                     self.location(l.start) == at && text.get(l.start..l.end) == Some(literal)
                 })?;
-                let name = if name == INTEGER_LITERAL {
-                    INTEGER_LITERAL
-                } else {
-                    BOOLEAN_LITERAL
-                };
                 Some(self.rewrite(text, l, name, replacement, form))
             }
-            ADD_PARAMETER => {
+            Transformation::AddParameter => {
                 let at = location()?;
                 let f = self
                     .functions
@@ -858,14 +862,14 @@ impl Analysis {
                 && p.indent.len() as u32 == at.column
                 && p.names.iter().any(|n| n.name == variable && n.assignable)
         })?;
-        Some(self.insert_line(text, p, SET_AS_CODE, code, variable))
+        Some(self.insert_line(text, p, Transformation::SetAsCode, code, variable))
     }
 
     fn insert_line(
         &self,
         text: &str,
         p: &Point,
-        name: &'static str,
+        name: Transformation,
         code: &str,
         variable: &str,
     ) -> Transformed {
@@ -914,7 +918,7 @@ impl Analysis {
         &self,
         text: &str,
         l: &Literal,
-        name: &'static str,
+        name: Transformation,
         replacement: &str,
         form: &str,
     ) -> Transformed {
@@ -990,7 +994,7 @@ impl Analysis {
             .collect();
         let out = format!("{}{inserted}{}", &text[..f.insert_at], &text[f.insert_at..]);
         Transformed {
-            name: ADD_PARAMETER,
+            name: Transformation::AddParameter,
             text: out,
             map,
             removed_lines: Vec::new(),
@@ -1044,7 +1048,7 @@ pub fn remove_dead_code(
 /// Remove-dead-code's follow-up: the variant `v` without statement `c`, lines kept.
 pub fn dead_code_removed(c: variant::Deletable, v: variant::Variant) -> Transformed {
     Transformed {
-        name: morphtrace_judges::metamorphic::REMOVE_DEAD_CODE,
+        name: morphtrace_judges::metamorphic::Transformation::RemoveDeadCode,
         text: v.text,
         map: PositionMap {
             lines: Some(v.map),
@@ -1088,7 +1092,7 @@ fn empty_try_blocks(text: &str) -> Option<usize> {
 mod tests {
     use super::*;
     use crate::profilers::v8::V8Runner;
-    use morphtrace_judges::metamorphic::{ALL, REMOVE_DEAD_CODE};
+    use morphtrace_judges::metamorphic::Transformation;
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
     use std::path::{Path, PathBuf};
@@ -1165,8 +1169,8 @@ mod tests {
             }
         }
         let expected = match t.name {
-            INSERT_DEAD_CODE => 3,
-            ADD_NO_OP => 1,
+            Transformation::InsertDeadCode => 3,
+            Transformation::AddNoOp => 1,
             _ => 0,
         };
         assert_eq!(inserted, expected, "{name} {}", t.name);
@@ -1189,7 +1193,7 @@ mod tests {
 
     #[test]
     fn every_transformation_parses_and_maps_every_statement() {
-        let mut applied: std::collections::BTreeMap<&str, usize> = Default::default();
+        let mut applied: std::collections::BTreeMap<Transformation, usize> = Default::default();
         for (name, text) in corpus() {
             let a = Analysis::of(&text).unwrap();
             for t in a.applicable() {
@@ -1206,19 +1210,15 @@ mod tests {
                 }
             }
         }
-        for t in ALL
-            .iter()
-            .filter(|t| mm_program(t) && **t != REMOVE_DEAD_CODE)
+        for t in Transformation::TABLE1
+            .into_iter()
+            .filter(|t| t.changes_program() && *t != Transformation::RemoveDeadCode)
         {
             assert!(
-                applied.get(t).copied().unwrap_or(0) > 10,
+                applied.get(&t).copied().unwrap_or(0) > 10,
                 "{t}: {applied:?}"
             );
         }
-    }
-
-    fn mm_program(t: &str) -> bool {
-        morphtrace_judges::metamorphic::is_program_transformation(t)
     }
 
     fn node() -> V8Runner {
@@ -1366,7 +1366,7 @@ mod tests {
         // The line that starts inside a comment is no insertion point.
         assert!(a.points.iter().all(|p| p.line != 5));
         assert!(a.has_with);
-        assert!(!a.applicable().contains(&INSERT_DEAD_CODE));
+        assert!(!a.applicable().contains(&Transformation::InsertDeadCode));
     }
 
     #[test]
@@ -1374,7 +1374,9 @@ mod tests {
         let text = "function f(a, b) {\n  var t = true;\n  return a + 12;\n}\nf(1, 2);\n";
         let a = Analysis::of(text).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let x = a.transform(text, ADD_PARAMETER, &mut rng).unwrap();
+        let x = a
+            .transform(text, Transformation::AddParameter, &mut rng)
+            .unwrap();
         assert!(x.text.starts_with("function f(a, b, __mt1) {"));
         let fresh = x.fresh.unwrap();
         assert_eq!(fresh.body, (Location::new(0, 24), Location::new(3, 0)));
@@ -1383,14 +1385,22 @@ mod tests {
             .iter()
             .find(|l| l.value == LiteralValue::Int(12))
             .unwrap();
-        let r = a.rewrite(text, lit, INTEGER_LITERAL, "(12*1)", "({n}*1)");
+        let r = a.rewrite(
+            text,
+            lit,
+            Transformation::IntegerLiteral,
+            "(12*1)",
+            "({n}*1)",
+        );
         assert!(r.text.contains("return a + (12*1);"));
         // The `;` after the literal moved by 4 columns.
         assert_eq!(
             r.map.to_follow_up(Location::new(2, 15)),
             Some(Location::new(2, 19))
         );
-        let b = a.transform(text, BOOLEAN_LITERAL, &mut rng).unwrap();
+        let b = a
+            .transform(text, Transformation::BooleanLiteral, &mut rng)
+            .unwrap();
         assert!(
             b.text.contains("var t = (a === a || a !== a);")
                 || b.text.contains("var t = (b === b || b !== b);")

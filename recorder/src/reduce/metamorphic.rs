@@ -11,7 +11,7 @@ use crate::metamorphic::{self, Context};
 use crate::profilers::v8::V8Runner;
 use crate::task::{ChainParams, Pin, Plan};
 use morphtrace_judges::dbdb::ComparisonPolicy;
-use morphtrace_judges::metamorphic::{self as mm, judge, ADD_BREAKPOINT, CONTINUE_TO_STEP};
+use morphtrace_judges::metamorphic::{judge, Transformation};
 use morphtrace_schema::{
     Action, DivergenceKind, EngineRef, EventKind, Trace, TransformationRecord,
 };
@@ -108,17 +108,19 @@ impl<'a> ChainJudge<'a> {
     /// The parent action a transformation is anchored to, if it has one.
     pub fn anchored(&self) -> Option<usize> {
         matches!(
-            self.finding.transformation.as_str(),
-            ADD_BREAKPOINT
-                | CONTINUE_TO_STEP
-                | mm::CONDITION_TRUE
-                | mm::CONDITION_FALSE
-                | mm::CONDITION_LOCAL
-                | mm::EVALUATE_LOCAL
-                | mm::LOGPOINT
-                | mm::CONTINUE_AS_BREAKPOINT
-                | mm::SET_AS_CODE
-                | mm::RESTART_AS_REENTRY
+            Transformation::named(&self.finding.transformation),
+            Some(
+                Transformation::AddBreakpoint
+                    | Transformation::ContinueToStep
+                    | Transformation::ConditionTrue
+                    | Transformation::ConditionFalse
+                    | Transformation::ConditionLocal
+                    | Transformation::EvaluateLocal
+                    | Transformation::Logpoint
+                    | Transformation::ContinueAsBreakpoint
+                    | Transformation::SetAsCode
+                    | Transformation::RestartAsReentry
+            )
         )
         .then_some(self.pin.action)
         .flatten()
@@ -151,8 +153,7 @@ impl Judge for ChainJudge<'_> {
         if self.anchored().is_some() {
             pin.action = c.pinned;
         }
-        let Some(transformation) = metamorphic::transformation_named(&self.finding.transformation)
-        else {
+        let Some(transformation) = Transformation::named(&self.finding.transformation) else {
             return Err(ReduceError::NotReproduced(format!(
                 "unknown transformation {}",
                 self.finding.transformation

@@ -5,13 +5,14 @@ use anyhow::{bail, Result};
 use clap::parser::ValueSource;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use morphtrace_judges::dbdb::ComparisonPolicy;
+use morphtrace_judges::metamorphic::Transformation;
 use morphtrace_recorder::campaign::Campaign;
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::rdp::BreakpointPolicy;
 use morphtrace_recorder::debugger::{CaptureOptions, PythonStart};
+use morphtrace_recorder::shard;
 use morphtrace_recorder::task::Task;
-use morphtrace_recorder::{metamorphic, shard};
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::{ArchiveReader, CampaignConfig, Shard};
 use std::io::IsTerminal;
@@ -578,29 +579,28 @@ pub(crate) struct RunArgs {
     /// integer-literal-to-expression, boolean-literal-to-expression. `modern` is the relations
     /// over conditions, evaluation and exception pauses: condition-true, condition-false,
     /// condition-over-a-local, evaluate-a-local, pause-on-all-exceptions,
-    /// logpoint-for-a-breakpoint.
+    /// logpoint-for-a-breakpoint, continue-to-location-as-a-breakpoint, set-variable-as-code,
+    /// restart-frame-as-reentry.
     #[arg(long, value_delimiter = ',', value_parser = transformations)]
-    pub(crate) transformations: Vec<Vec<&'static str>>,
+    pub(crate) transformations: Vec<Vec<Transformation>>,
 }
 
 /// A transformation's name, or a group's (`table1`, `modern`).
-pub(crate) fn transformations(s: &str) -> Result<Vec<&'static str>, String> {
-    use morphtrace_judges::metamorphic::{ALL, MODERN};
+pub(crate) fn transformations(s: &str) -> Result<Vec<Transformation>, String> {
     match s {
-        "table1" => Ok(ALL.to_vec()),
-        "modern" => Ok(MODERN.to_vec()),
-        _ => metamorphic::transformation_named(s)
-            .map(|t| vec![t])
-            .ok_or_else(|| {
-                format!(
-                    "unknown transformation {s}; one of: table1, modern, {}",
-                    ALL.iter()
-                        .chain(MODERN)
-                        .copied()
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                )
-            }),
+        "table1" => Ok(Transformation::TABLE1.to_vec()),
+        "modern" => Ok(Transformation::MODERN.to_vec()),
+        _ => Transformation::named(s).map(|t| vec![t]).ok_or_else(|| {
+            let names: Vec<&str> = Transformation::TABLE1
+                .iter()
+                .chain(&Transformation::MODERN)
+                .map(|t| t.name())
+                .collect();
+            format!(
+                "unknown transformation {s}; one of: table1, modern, {}",
+                names.join(", ")
+            )
+        }),
     }
 }
 

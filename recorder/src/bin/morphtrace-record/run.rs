@@ -3,6 +3,7 @@
 
 use crate::cli::{campaign_of, RunArgs, Strategy};
 use anyhow::{bail, Result};
+use morphtrace_judges::metamorphic::Transformation;
 use morphtrace_recorder::campaign::{self, Campaign};
 use morphtrace_recorder::dbdb;
 use morphtrace_recorder::task::{ExceptionChoice, RandomParams};
@@ -217,11 +218,11 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         Strategy::Steps => "steps",
     };
     let transformations = if r.transformations.is_empty() {
-        morphtrace_judges::metamorphic::ALL.to_vec()
+        Transformation::TABLE1.to_vec()
     } else {
-        let mut all: Vec<&'static str> = Vec::new();
-        for t in r.transformations.iter().flatten() {
-            if !all.contains(t) {
+        let mut all: Vec<Transformation> = Vec::new();
+        for &t in r.transformations.iter().flatten() {
+            if !all.contains(&t) {
                 all.push(t);
             }
         }
@@ -276,7 +277,11 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         params_kv.push(("metamorphic.rounds".into(), r.rounds.to_string()));
         params_kv.push((
             "metamorphic.transformations".into(),
-            transformations.join(","),
+            transformations
+                .iter()
+                .map(|t| t.name())
+                .collect::<Vec<_>>()
+                .join(","),
         ));
     }
     let mut config = CampaignConfig {
