@@ -9,6 +9,7 @@ use morphtrace_schema::{Action, Language, Output, SessionOutcome};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 
 /// DBDB's Algorithm 1 as a session strategy: breakpoints at random lines (some removed again),
 /// then random control actions while the program runs, with the modern actions weighted in when
@@ -19,48 +20,81 @@ pub struct Random<'p> {
     pub seed: u64,
 }
 
+/// What one session's draw keeps between actions.
+struct Draw<'p> {
+    params: &'p RandomParams,
+    rng: ChaCha8Rng,
+    /// The program's lines (at least one) and language.
+    lines: u32,
+    language: Language,
+    /// Lines that hold a breakpoint of the session, as asked for and where placed.
+    bps: BTreeSet<u32>,
+    /// Names an assignment cannot change (see `drive`).
+    fixed: crate::syntax::tdz::Declarations,
+}
+
 #[async_trait::async_trait]
 impl Strategy for Random<'_> {
     async fn drive(&mut self, ls: &mut Lockstep<'_>) -> Result<(), DebuggerError> {
-        let (params, seed) = (self.params, self.seed);
         let program = ls.program();
         // Names an assignment cannot change: never set where one debugger sets by a request of
         // its own (CDP's changes them, an assignment throws: the difference would be the two
         // ways, not an engine's); where all assign, they are fair game.
         let by_assignment = ls.debuggers().iter().all(|d| d.sets_by_assignment());
-        let fixed = if params.set_variable_weight > 0.0 && !by_assignment {
+        let fixed = if self.params.set_variable_weight > 0.0 && !by_assignment {
             crate::syntax::tdz::Declarations::scan(&program.text)
         } else {
             Default::default()
         };
-        let mut rng = rng_for(seed, ls.program_hash());
-        let (lines, language) = (program.lines.max(1), program.language);
+        let mut draw = Draw {
+            params: self.params,
+            rng: rng_for(self.seed, ls.program_hash()),
+            lines: program.lines.max(1),
+            language: program.language,
+            bps: BTreeSet::new(),
+            fixed,
+        };
+        if draw.breakpoints(ls).await?.is_break() || draw.exception_pauses(ls).await?.is_break() {
+            return Ok(());
+        }
+        // Lines 16-27: start, then random control actions while the program runs.
+        ls.apply(&Action::Start).await?;
+        draw.run(ls).await
+    }
+}
+
+impl Draw<'_> {
+    /// Algorithm 1, lines 2-15: breakpoints at random lines, some removed again. Breaks where
+    /// the session stopped at a divergence.
+    async fn breakpoints(
+        &mut self,
+        ls: &mut Lockstep<'_>,
+    ) -> Result<ControlFlow<()>, DebuggerError> {
+        let (params, lines) = (self.params, self.lines);
         let max_bps = ((lines as f64) * params.bp_per_line)
             .round()
             .clamp(1.0, params.max_breakpoints.max(1) as f64) as usize;
-        let mut bps: BTreeSet<u32> = BTreeSet::new();
         let mut attempts = 0;
         let placeable = if params.placeable_lines {
             ls.placeable_lines(lines).await?
         } else {
             None
         };
-        // Algorithm 1, lines 2-15: breakpoints at random lines, some removed again.
-        while bps.len() < max_bps && attempts < 10 * max_bps + 10 {
+        while self.bps.len() < max_bps && attempts < 10 * max_bps + 10 {
             attempts += 1;
             let line = match &placeable {
                 Some(p) if p.is_empty() => break,
-                Some(p) => p[rng.random_range(0..p.len())],
-                None => rng.random_range(0..lines),
+                Some(p) => p[self.rng.random_range(0..p.len())],
+                None => self.rng.random_range(0..lines),
             };
-            if bps.contains(&line) {
+            if self.bps.contains(&line) {
                 continue;
             }
             let outs = ls
                 .apply(&Action::SetBreakpoint { line, column: None })
                 .await?;
             if ls.stopped() {
-                return Ok(());
+                return Ok(ControlFlow::Break(()));
             }
             if ls.undone() {
                 // An excused placement: removed again on every engine; the generator moves on.
@@ -71,40 +105,53 @@ impl Strategy for Random<'_> {
                 _ => None,
             };
             match id {
-                Some(id) if rng.random_bool(params.remove_prob) => {
+                Some(id) if self.rng.random_bool(params.remove_prob) => {
                     ls.apply(&Action::RemoveBreakpoint { id }).await?;
                     if ls.stopped() {
-                        return Ok(());
+                        return Ok(ControlFlow::Break(()));
                     }
                 }
                 _ => {
-                    bps.insert(line);
+                    self.bps.insert(line);
                     for o in &outs {
                         if let Output::BreakpointSet { actual, .. } = o {
-                            bps.extend(actual.iter().map(|l| l.line));
+                            self.bps.extend(actual.iter().map(|l| l.line));
                         }
                     }
                 }
             }
         }
-        // Beyond Algorithm 1: which exceptions pause, before the program starts.
-        if let Some(choice) = params.exceptions {
-            use morphtrace_schema::ExceptionPause;
-            let mode = match choice {
-                ExceptionChoice::Fixed(m) => m,
-                ExceptionChoice::Random => [
-                    ExceptionPause::None,
-                    ExceptionPause::Uncaught,
-                    ExceptionPause::All,
-                ][rng.random_range(0..3)],
-            };
-            ls.apply(&Action::PauseOnExceptions { mode }).await?;
-            if ls.stopped() {
-                return Ok(());
-            }
-        }
-        // Lines 16-27: start, then random control actions while the program runs.
-        ls.apply(&Action::Start).await?;
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// Beyond Algorithm 1: which exceptions pause, before the program starts.
+    async fn exception_pauses(
+        &mut self,
+        ls: &mut Lockstep<'_>,
+    ) -> Result<ControlFlow<()>, DebuggerError> {
+        use morphtrace_schema::ExceptionPause;
+        let Some(choice) = self.params.exceptions else {
+            return Ok(ControlFlow::Continue(()));
+        };
+        let mode = match choice {
+            ExceptionChoice::Fixed(m) => m,
+            ExceptionChoice::Random => [
+                ExceptionPause::None,
+                ExceptionPause::Uncaught,
+                ExceptionPause::All,
+            ][self.rng.random_range(0..3)],
+        };
+        ls.apply(&Action::PauseOnExceptions { mode }).await?;
+        Ok(if ls.stopped() {
+            ControlFlow::Break(())
+        } else {
+            ControlFlow::Continue(())
+        })
+    }
+
+    /// Random actions from the start until the program ends, the action budget is spent or
+    /// the session stops at a divergence.
+    async fn run(&mut self, ls: &mut Lockstep<'_>) -> Result<(), DebuggerError> {
         let mut used = 1;
         let mut carried_set = false;
         loop {
@@ -115,19 +162,22 @@ impl Strategy for Random<'_> {
                 ls.end(SessionOutcome::Finished);
                 return Ok(());
             }
-            if used >= params.max_actions {
+            if used >= self.params.max_actions {
                 ls.end(SessionOutcome::ActionLimit);
                 return Ok(());
             }
             // Carried for set-variable-as-code: the first breakpoint pause with a local to set
             // gets a set before anything else is drawn.
-            if params.sets_at_breakpoints && !carried_set {
+            if self.params.sets_at_breakpoints && !carried_set {
+                let language = self.language;
+                let fixed = &self.fixed;
+                let rng = &mut self.rng;
                 let set = ls
                     .last_pause()
                     .filter(|p| {
                         matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. })
                     })
-                    .and_then(|p| assignment(&p, |n| fixed.fixed(n), &mut rng, language));
+                    .and_then(|p| assignment(&p, |n| fixed.fixed(n), rng, language));
                 if let Some(a) = set {
                     carried_set = true;
                     ls.apply(&a).await?;
@@ -135,116 +185,129 @@ impl Strategy for Random<'_> {
                     continue;
                 }
             }
-            // DBDB's draw (four actions alike) unless other actions are weighted in.
-            let extra = params.extra_weight();
-            let pick = if extra > 0.0 {
-                let x = rng.random_range(0.0..4.0 + extra);
-                let mut bound = 4.0;
-                let mut pick = x as u32;
-                if x >= 4.0 {
-                    // Rounding past the last bound: a step over, as when nothing fits.
-                    pick = 3;
-                    for (k, w) in [
-                        params.evaluate_weight,
-                        params.condition_weight,
-                        params.logpoint_weight,
-                        params.set_variable_weight,
-                        params.continue_weight,
-                        params.restart_weight,
-                    ]
-                    .into_iter()
-                    .enumerate()
-                    {
-                        bound += w;
-                        if x < bound {
-                            pick = 4 + k as u32;
-                            break;
-                        }
-                    }
-                }
-                pick
-            } else {
-                rng.random_range(0..4)
-            };
-            let action = match pick {
-                0 => Action::Resume,
-                1 => Action::StepInto,
-                2 => Action::StepOut,
-                3 => Action::StepOver,
-                4 => match ls.last_pause().and_then(|p| expression(&p, &mut rng)) {
-                    Some(expression) => Action::Evaluate { expression },
-                    // Nothing to evaluate here: a control action instead.
-                    None => Action::StepOver,
-                },
-                5 => match ls
-                    .last_pause()
-                    .and_then(|p| conditional(&p, lines, &bps, &mut rng, language))
-                {
-                    Some(a) => {
-                        bps.extend(a.breakpoint_line());
-                        a
-                    }
-                    None => Action::StepOver,
-                },
-                6 => match ls
-                    .last_pause()
-                    .and_then(|p| logpoint(&p, lines, &bps, &mut rng))
-                {
-                    Some(a) => {
-                        bps.extend(a.breakpoint_line());
-                        a
-                    }
-                    None => Action::StepOver,
-                },
-                7 => match ls.last_pause() {
-                    Some(p)
-                        if params.sets_at_breakpoints
-                            && !matches!(
-                                p.reason,
-                                morphtrace_schema::PauseReason::Breakpoint { .. }
-                            ) =>
-                    {
-                        Action::Resume
-                    }
-                    p => match p
-                        .and_then(|p| assignment(&p, |n| fixed.fixed(n), &mut rng, language))
-                    {
-                        Some(a) => a,
-                        None => Action::StepOver,
-                    },
-                },
-                // Continue to a line below the pause, where every debugger can.
-                8 => match ls.last_pause().filter(|_| ls.continues_to_location()) {
-                    Some(p) if p.location.line.saturating_add(1) < lines => {
-                        let from = p.location.line + 1;
-                        Action::ContinueToLocation {
-                            line: rng.random_range(from..lines.min(from.saturating_add(10))),
-                        }
-                    }
-                    _ => Action::StepOver,
-                },
-                // Restart a function's frame (not the top-level code's), where every debugger can.
-                _ => match ls.last_pause().filter(|_| ls.restarts_frames()) {
-                    Some(p) => {
-                        let functions: Vec<u32> = p
-                            .stack
-                            .iter()
-                            .enumerate()
-                            .filter(|(_, f)| !f.function.is_empty())
-                            .map(|(i, _)| i as u32)
-                            .collect();
-                        match functions.len() {
-                            0 => Action::StepOver,
-                            n => Action::RestartFrame {
-                                frame: functions[rng.random_range(0..n)],
-                            },
-                        }
-                    }
-                    None => Action::StepOver,
-                },
-            };
+            let action = self.action(ls);
             ls.apply(&action).await?;
             used += 1;
+        }
+    }
+
+    /// Which kind of action comes next: DBDB's draw (four control actions alike) unless other
+    /// actions are weighted in (4: evaluate, 5: a conditional breakpoint, 6: a logpoint, 7: set
+    /// a variable, 8: continue to a location, 9: restart a frame).
+    fn pick(&mut self) -> u32 {
+        let extra = self.params.extra_weight();
+        if extra > 0.0 {
+            let x = self.rng.random_range(0.0..4.0 + extra);
+            let mut bound = 4.0;
+            let mut pick = x as u32;
+            if x >= 4.0 {
+                // Rounding past the last bound: a step over, as when nothing fits.
+                pick = 3;
+                for (k, w) in [
+                    self.params.evaluate_weight,
+                    self.params.condition_weight,
+                    self.params.logpoint_weight,
+                    self.params.set_variable_weight,
+                    self.params.continue_weight,
+                    self.params.restart_weight,
+                ]
+                .into_iter()
+                .enumerate()
+                {
+                    bound += w;
+                    if x < bound {
+                        pick = 4 + k as u32;
+                        break;
+                    }
+                }
+            }
+            pick
+        } else {
+            self.rng.random_range(0..4)
+        }
+    }
+
+    /// The next action, drawn from what the session's last pause shows; a step over where the
+    /// drawn kind has nothing to act on.
+    fn action(&mut self, ls: &Lockstep<'_>) -> Action {
+        match self.pick() {
+            0 => Action::Resume,
+            1 => Action::StepInto,
+            2 => Action::StepOut,
+            3 => Action::StepOver,
+            4 => match ls.last_pause().and_then(|p| expression(&p, &mut self.rng)) {
+                Some(expression) => Action::Evaluate { expression },
+                // Nothing to evaluate here: a control action instead.
+                None => Action::StepOver,
+            },
+            5 => match ls
+                .last_pause()
+                .and_then(|p| conditional(&p, self.lines, &self.bps, &mut self.rng, self.language))
+            {
+                Some(a) => {
+                    self.bps.extend(a.breakpoint_line());
+                    a
+                }
+                None => Action::StepOver,
+            },
+            6 => match ls
+                .last_pause()
+                .and_then(|p| logpoint(&p, self.lines, &self.bps, &mut self.rng))
+            {
+                Some(a) => {
+                    self.bps.extend(a.breakpoint_line());
+                    a
+                }
+                None => Action::StepOver,
+            },
+            7 => match ls.last_pause() {
+                Some(p)
+                    if self.params.sets_at_breakpoints
+                        && !matches!(
+                            p.reason,
+                            morphtrace_schema::PauseReason::Breakpoint { .. }
+                        ) =>
+                {
+                    Action::Resume
+                }
+                p => match p.and_then(|p| {
+                    assignment(&p, |n| self.fixed.fixed(n), &mut self.rng, self.language)
+                }) {
+                    Some(a) => a,
+                    None => Action::StepOver,
+                },
+            },
+            // Continue to a line below the pause, where every debugger can.
+            8 => match ls.last_pause().filter(|_| ls.continues_to_location()) {
+                Some(p) if p.location.line.saturating_add(1) < self.lines => {
+                    let from = p.location.line + 1;
+                    Action::ContinueToLocation {
+                        line: self
+                            .rng
+                            .random_range(from..self.lines.min(from.saturating_add(10))),
+                    }
+                }
+                _ => Action::StepOver,
+            },
+            // Restart a function's frame (not the top-level code's), where every debugger can.
+            _ => match ls.last_pause().filter(|_| ls.restarts_frames()) {
+                Some(p) => {
+                    let functions: Vec<u32> = p
+                        .stack
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, f)| !f.function.is_empty())
+                        .map(|(i, _)| i as u32)
+                        .collect();
+                    match functions.len() {
+                        0 => Action::StepOver,
+                        n => Action::RestartFrame {
+                            frame: functions[self.rng.random_range(0..n)],
+                        },
+                    }
+                }
+                None => Action::StepOver,
+            },
         }
     }
 }
