@@ -6,7 +6,7 @@
 use crate::debugger::DebuggerError;
 use crate::session::{Lockstep, Strategy};
 use morphtrace_judges::metamorphic::{Expectation, PositionMap, Transformation};
-use morphtrace_schema::{Action, ExceptionPause, Location, Output, SessionOutcome};
+use morphtrace_schema::{Action, BreakpointId, ExceptionPause, Location, Output, SessionOutcome};
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 pub(in crate::metamorphic) fn paused_at(o: &Output) -> Option<Location> {
@@ -129,6 +129,12 @@ impl Strategy for FollowUpStrategy<'_> {
             popped_after_a_throw: false,
             stood_at_a_breakpoint: None,
             popped_where_it_stood: false,
+            ids: BTreeMap::new(),
+            dropped_ids: HashSet::new(),
+            requested: BTreeMap::new(),
+            users: BTreeMap::new(),
+            parent_keys: BTreeMap::new(),
+            new_bp: None,
         };
         let result = drive(&mut f, self.parent, self.recipe, self.max_resync).await;
         self.expect = std::mem::take(&mut f.expect);
@@ -153,6 +159,20 @@ struct FollowUp<'l, 'a> {
     /// The last pause was Firefox's once more where a breakpoint pause stood, as the frame
     /// returned (`POPPED_BY_A_RETURN`): a step that arrived there never makes it.
     popped_where_it_stood: bool,
+    /// The follow-up's breakpoints by the parent's.
+    ids: BTreeMap<BreakpointId, BreakpointId>,
+    /// The parent's breakpoints the follow-up does without (in removed code, shared).
+    dropped_ids: HashSet<BreakpointId>,
+    /// Follow-up breakpoints by where they were requested: V8 refuses a second breakpoint at
+    /// the same place, which slid ones may share with one set there directly.
+    requested: BTreeMap<BreakpointId, (u32, Option<u32>)>,
+    /// How many parent breakpoints a shared follow-up breakpoint stands for.
+    users: BTreeMap<BreakpointId, u32>,
+    /// The parent's breakpoints by V8's key of its request (line, column; no column is 0): a
+    /// request that meets one of them was refused in the parent, and must be in the follow-up.
+    parent_keys: BTreeMap<(u32, u32), BreakpointId>,
+    /// The breakpoint add-breakpoint-and-continue added, while it stands.
+    new_bp: Option<BreakpointId>,
 }
 
 impl FollowUp<'_, '_> {
@@ -199,17 +219,6 @@ async fn drive(
     r: &Recipe,
     max_resync: u32,
 ) -> Result<(), DebuggerError> {
-    let mut ids = BTreeMap::new();
-    let mut dropped_ids = HashSet::new();
-    // Follow-up breakpoints by where they were requested: V8 refuses a second breakpoint at
-    // the same place, which slid ones may share with one set there directly.
-    let mut requested: BTreeMap<morphtrace_schema::BreakpointId, (u32, Option<u32>)> =
-        BTreeMap::new();
-    let mut users: BTreeMap<morphtrace_schema::BreakpointId, u32> = BTreeMap::new();
-    // The parent's breakpoints by V8's key of its request (line, column; no column is 0): a
-    // request that meets one of them was refused in the parent, and must be in the follow-up.
-    let mut parent_keys: BTreeMap<(u32, u32), morphtrace_schema::BreakpointId> = BTreeMap::new();
-    let mut new_bp = None;
     f.expect.extra_lines.extend(r.inserted_code.iter().copied());
     f.expect.extra_exception_pauses = r.exceptions_all;
     f.expect
@@ -220,148 +229,12 @@ async fn drive(
         .position(|(a, _)| a.is_control())
         .unwrap_or(parent.len());
     for (i, (action, parent_out)) in parent.iter().enumerate() {
-        if r.new_breakpoint.is_some_and(|(at, _)| at == i) && !f.finished() {
-            let line = r.new_breakpoint.map(|(_, l)| l).unwrap_or(0);
-            f.expect.inserted.insert(f.index());
-            let request = match &r.new_condition {
-                Some(condition) => Action::SetConditionalBreakpoint {
-                    line,
-                    condition: condition.clone(),
-                    column: None,
-                },
-                None => Action::SetBreakpoint { line, column: None },
-            };
-            if let Output::BreakpointSet { id, actual, .. } = f.apply(request).await? {
-                if r.new_condition.is_none() {
-                    new_bp = Some(id);
-                    f.expect.extra_lines.extend(actual.iter().map(|l| l.line));
-                }
-            }
-        }
-        if r.exceptions_all && i == first_control && !f.finished() {
-            f.expect.inserted.insert(f.index());
-            f.apply(Action::PauseOnExceptions {
-                mode: ExceptionPause::All,
-            })
-            .await?;
-        }
+        f.before(i, r, first_control).await?;
         match action {
             Action::SetBreakpoint { .. }
             | Action::SetConditionalBreakpoint { .. }
-            | Action::SetLogpoint { .. } => {
-                let (line, column) = (
-                    action.breakpoint_line().unwrap_or(0),
-                    action.breakpoint_column(),
-                );
-                let parent_id = match parent_out {
-                    Some(Output::BreakpointSet { id, .. }) => Some(*id),
-                    _ => None,
-                };
-                let parent_key = (line, column.unwrap_or(0));
-                // The parent asked for a breakpoint where one of its own stood, and was given it
-                // (Firefox and JavaScriptCore: the second request changes the first's options,
-                // a condition taken away): the follow-up asks alike, not shares.
-                let asked_again = parent_id.is_some() && parent_keys.contains_key(&parent_key);
-                let refused_like = match parent_id {
-                    Some(p) => {
-                        parent_keys.insert(parent_key, p);
-                        None
-                    }
-                    None => parent_keys
-                        .get(&parent_key)
-                        .and_then(|p| ids.get(p))
-                        .and_then(|fid| requested.get(fid).copied()),
-                };
-                // Program transformations set every breakpoint where the parent's landed; one
-                // that landed nowhere (JavaScriptCore gives a breakpoint that slides onto a
-                // taken place no location) has no place in the follow-up, where its request
-                // could slide onto inserted code instead.
-                if r.slide_all
-                    && matches!(parent_out, Some(Output::BreakpointSet { actual, .. }) if actual.is_empty())
-                {
-                    f.expect.dropped.insert(i as u32);
-                    dropped_ids.extend(parent_id);
-                    continue;
-                }
-                let at_actual = r.slide_all || (r.slide_slid && slid(action, parent_out));
-                let target = match (at_actual, parent_out) {
-                    (true, Some(Output::BreakpointSet { actual, .. })) if !actual.is_empty() => r
-                        .map
-                        .to_follow_up(actual[0])
-                        .map(|l| (l.line, Some(l.column))),
-                    _ => r
-                        .map
-                        .to_follow_up(Location::new(line, column.unwrap_or(0)))
-                        .map(|l| (l.line, column.map(|_| l.column))),
-                };
-                let Some((line, column)) = target else {
-                    // In removed code: never hit in the parent, dropped with its removal.
-                    f.expect.dropped.insert(i as u32);
-                    dropped_ids.extend(parent_id);
-                    continue;
-                };
-                // Two parent breakpoints that slid to one place are one breakpoint there: V8
-                // refuses a second breakpoint with the same URL, line and column (no column
-                // counts as column 0), so share it, and count its users.
-                let shared = requested
-                    .iter()
-                    .find(|(_, &(l, c))| l == line && c.unwrap_or(0) == column.unwrap_or(0))
-                    .map(|(&id, _)| id);
-                if let (Some(fid), Some(p), false) = (shared, parent_id, asked_again) {
-                    ids.insert(p, fid);
-                    *users.entry(fid).or_insert(1) += 1;
-                    f.expect.dropped.insert(i as u32);
-                    continue;
-                }
-                // The parent asked again for a breakpoint it already had, and was refused: ask
-                // the follow-up for the very same one again, to be refused alike.
-                let (line, column) = refused_like.unwrap_or((line, column));
-                let request = match (&r.conditioned, &r.logpoint) {
-                    (Some((at, condition)), _) if *at == i => Action::SetConditionalBreakpoint {
-                        line,
-                        condition: condition.clone(),
-                        column,
-                    },
-                    (_, Some((at, local))) if *at == i => {
-                        let hits = r.drop_resumes.iter().map(|k| (*k - 1) as u32).collect();
-                        f.expect.logged = Some((f.index(), hits, local.clone()));
-                        Action::SetLogpoint {
-                            line,
-                            expression: local.clone(),
-                            column,
-                        }
-                    }
-                    _ => action.on_line(line, column),
-                };
-                // Where it was asked for as sent (V8 keys a request without a column at 0).
-                let sent = (
-                    request.breakpoint_line().unwrap_or(line),
-                    request.breakpoint_column(),
-                );
-                let out = f.apply(request).await?;
-                if let Output::BreakpointSet { id, .. } = &out {
-                    requested.insert(*id, sent);
-                    if let Some(p) = parent_id {
-                        ids.insert(p, *id);
-                    }
-                }
-            }
-            Action::RemoveBreakpoint { id } => {
-                parent_keys.retain(|_, p| p != id);
-                if dropped_ids.contains(id) {
-                    f.expect.dropped.insert(i as u32);
-                    continue;
-                }
-                let id = ids.get(id).copied().unwrap_or(*id);
-                if let Some(n) = users.get_mut(&id).filter(|n| **n > 1) {
-                    *n -= 1;
-                    f.expect.dropped.insert(i as u32);
-                    continue;
-                }
-                users.remove(&id);
-                requested.remove(&id);
-                f.apply(Action::RemoveBreakpoint { id }).await?;
-            }
+            | Action::SetLogpoint { .. } => f.request(i, action, parent_out, r).await?,
+            Action::RemoveBreakpoint { id } => f.remove(i, *id).await?,
             Action::PauseOnExceptions { mode } => {
                 let mode = if r.exceptions_all {
                     ExceptionPause::All
@@ -380,192 +253,17 @@ async fn drive(
                 if f.finished() {
                     break;
                 }
-                let line = r
-                    .map
-                    .to_follow_up(Location::new(*line, 0))
-                    .map_or(*line, |l| l.line);
-                f.expect.inserted.insert(f.index());
-                let temp = f
-                    .apply(Action::SetBreakpoint { line, column: None })
-                    .await?;
-                f.apply(Action::Resume).await?;
-                if let Output::BreakpointSet { id, .. } = temp {
-                    f.expect.inserted.insert(f.index());
-                    f.apply(Action::RemoveBreakpoint { id }).await?;
-                }
+                f.continue_as_breakpoint(*line, r).await?;
             }
             _ if r.drop_resumes.contains(&i) => {}
             control => {
                 if f.finished() {
                     break;
                 }
-                let issued = match &r.replace {
-                    Some((at, step)) if *at == i => {
-                        f.expect.extra_actions.insert(f.index());
-                        step.clone()
-                    }
-                    _ => match control {
-                        Action::ContinueToLocation { line } => Action::ContinueToLocation {
-                            line: r
-                                .map
-                                .to_follow_up(Location::new(*line, 0))
-                                .map_or(*line, |l| l.line),
-                        },
-                        other => other.clone(),
-                    },
-                };
-                let mut out = f.apply(issued.clone()).await?;
-                let mut last = issued;
-                // Caught exceptions can be thrown many times over (a loop around a try):
-                // every one of their pauses is extra and resumed from.
-                let budget = if r.exceptions_all { 64 } else { max_resync + 1 };
-                for attempt in 0..budget {
-                    if f.in_sync(&out, parent_out) {
-                        break;
-                    }
-                    if (r.exceptions_all && f.popped_after_a_throw) || f.popped_where_it_stood {
-                        // Firefox's server pauses once more where a step began as the frame
-                        // pops: after an exception pause, as the throw pops it; after a
-                        // breakpoint pause at the frame's last position (a rejoin's temporary
-                        // breakpoint, or one a relation added), as it returns. The parent, which
-                        // stood there otherwise (no exception pause; arrived by a step, that
-                        // pause itself), never made it. The step again goes on.
-                        f.expect.extra_actions.insert(f.index() - 1);
-                        out = f.apply(last.clone()).await?;
-                        continue;
-                    }
-                    let Some(here) = paused_at(&out) else { break };
-                    let on_old_code = r.inserted_code.contains(&here.line);
-                    let on_new_bp = f.expect.extra_lines.contains(&here.line) && !on_old_code;
-                    let on_throw = r.exceptions_all && thrown_at(&out);
-                    let stepped = !matches!(last, Action::Resume | Action::Start);
-                    if ((on_new_bp && r.name == Transformation::AddBreakpoint) || on_throw)
-                        && stepped
-                    {
-                        // Figure 7: the new breakpoint consumed a step; a temporary breakpoint
-                        // where the parent's step went, a continue, and the breakpoint removed.
-                        if let Some(to) = parent_out.as_ref().and_then(paused_at) {
-                            let to = r.map.to_follow_up(to).unwrap_or(to);
-                            f.expect.inserted.insert(f.index());
-                            let temp = f
-                                .apply(Action::SetBreakpoint {
-                                    line: to.line,
-                                    column: Some(to.column),
-                                })
-                                .await?;
-                            let placed = matches!(&temp, Output::BreakpointSet { actual, .. } if actual.contains(&to));
-                            out = f.apply(Action::Resume).await?;
-                            // In a loop the new breakpoint comes round again before the
-                            // temporary one: those pauses are extra; go on to the temporary
-                            // one, and take the new breakpoint away once it keeps coming.
-                            // The temporary breakpoint also stops in other calls than the one
-                            // the parent's step went to (its function called from elsewhere
-                            // first): those pauses are the breakpoint's alone, and extra too.
-                            let wanted = parent_out.as_ref().and_then(callers);
-                            let elsewhere =
-                                |o: &Output| paused_at(o) == Some(to) && callers(o) != wanted;
-                            let mut again = 0;
-                            while paused_at(&out).is_some_and(|h| {
-                                h != to
-                                    && ((f.expect.extra_lines.contains(&h.line)
-                                        && !r.inserted_code.contains(&h.line))
-                                        || (r.exceptions_all && thrown_at(&out)))
-                            }) || elsewhere(&out)
-                            {
-                                if elsewhere(&out) {
-                                    f.expect.passed.insert(f.index() - 1);
-                                }
-                                again += 1;
-                                if again > budget || f.finished() {
-                                    break;
-                                }
-                                if again >= max_resync {
-                                    if let Some(id) = new_bp.take() {
-                                        f.expect.inserted.insert(f.index());
-                                        f.apply(Action::RemoveBreakpoint { id }).await?;
-                                    }
-                                }
-                                out = f.apply(Action::Resume).await?;
-                            }
-                            if elsewhere(&out) && f.astray.is_none() {
-                                f.astray = Some(format!(
-                                    "the follow-up could not rejoin the parent: a breakpoint at \
-                                     {to}, where the parent's step went, stopped only in other calls"
-                                ));
-                            } else if paused_at(&out) != Some(to) && f.astray.is_none() {
-                                // The resume did not reach where the parent's step went: the
-                                // engine would not place the temporary breakpoint there
-                                // (JavaScriptCore refuses some positions a step stops at), or a
-                                // breakpoint there does not stop (V8: the position a step out
-                                // returns to, in the middle of the caller's expression). The
-                                // follow-up cannot rejoin the parent, and is not judged.
-                                f.astray = Some(if placed {
-                                    format!(
-                                        "the follow-up could not rejoin the parent: a breakpoint \
-                                         at {to}, where the parent's step went, did not stop"
-                                    )
-                                } else {
-                                    format!(
-                                        "the follow-up could not rejoin the parent: no breakpoint \
-                                         at {to}, where the parent's step went"
-                                    )
-                                });
-                            }
-                            if let Output::BreakpointSet { id, .. } = temp {
-                                f.expect.inserted.insert(f.index());
-                                f.apply(Action::RemoveBreakpoint { id }).await?;
-                            }
-                        } else {
-                            out = f.apply(Action::Resume).await?;
-                        }
-                        last = Action::Resume;
-                    } else if on_new_bp
-                        || on_throw
-                        || f.expect.extra_actions.contains(&(f.index() - 1))
-                    {
-                        // A pause the parent did not have: continue to where it went. A new
-                        // breakpoint in a loop is hit again and again: after a few times it is
-                        // removed (its pauses so far stay extra).
-                        if on_new_bp && attempt + 1 >= max_resync {
-                            if let Some(id) = new_bp.take() {
-                                f.expect.inserted.insert(f.index());
-                                f.apply(Action::RemoveBreakpoint { id }).await?;
-                            }
-                        }
-                        out = f.apply(Action::Resume).await?;
-                        last = Action::Resume;
-                    } else if on_old_code
-                        || (r.restep_inserted && f.expect.map.to_parent(here).is_none())
-                    {
-                        out = f.apply(Action::StepOver).await?;
-                        last = Action::StepOver;
-                    } else {
-                        break;
-                    }
-                }
+                f.control(i, control, parent_out, r, max_resync).await?;
             }
         }
-        if let Some((entry, at)) = r.restart {
-            if at == i && !f.finished() {
-                f.apply(Action::RestartFrame { frame: 0 }).await?;
-                for (again, _) in &parent[entry + 1..=at] {
-                    if f.finished() {
-                        break;
-                    }
-                    f.apply(again.clone()).await?;
-                }
-            }
-        }
-        if let Some((at, name)) = &r.evaluate_after {
-            if *at == i && !f.finished() {
-                f.expect.inserted.insert(f.index());
-                f.expect.evaluated_locals.insert(f.index());
-                f.apply(Action::Evaluate {
-                    expression: name.clone(),
-                })
-                .await?;
-            }
-        }
+        f.after(i, parent, r).await?;
     }
     let outcome = match f.astray.take() {
         Some(reason) => SessionOutcome::Rejected { reason },
@@ -574,4 +272,394 @@ async fn drive(
     };
     f.ls.end_as(outcome);
     Ok(())
+}
+
+impl FollowUp<'_, '_> {
+    /// What a relation adds before parent action `i`: its new breakpoint, and pausing on every
+    /// exception before the first control action.
+    async fn before(
+        &mut self,
+        i: usize,
+        r: &Recipe,
+        first_control: usize,
+    ) -> Result<(), DebuggerError> {
+        if r.new_breakpoint.is_some_and(|(at, _)| at == i) && !self.finished() {
+            let line = r.new_breakpoint.map(|(_, l)| l).unwrap_or(0);
+            self.expect.inserted.insert(self.index());
+            let request = match &r.new_condition {
+                Some(condition) => Action::SetConditionalBreakpoint {
+                    line,
+                    condition: condition.clone(),
+                    column: None,
+                },
+                None => Action::SetBreakpoint { line, column: None },
+            };
+            if let Output::BreakpointSet { id, actual, .. } = self.apply(request).await? {
+                if r.new_condition.is_none() {
+                    self.new_bp = Some(id);
+                    self.expect
+                        .extra_lines
+                        .extend(actual.iter().map(|l| l.line));
+                }
+            }
+        }
+        if r.exceptions_all && i == first_control && !self.finished() {
+            self.expect.inserted.insert(self.index());
+            self.apply(Action::PauseOnExceptions {
+                mode: ExceptionPause::All,
+            })
+            .await?;
+        }
+        Ok(())
+    }
+
+    /// Parent action `i`, a breakpoint request, as the recipe has it asked for.
+    async fn request(
+        &mut self,
+        i: usize,
+        action: &Action,
+        parent_out: &Option<Output>,
+        r: &Recipe,
+    ) -> Result<(), DebuggerError> {
+        let (line, column) = (
+            action.breakpoint_line().unwrap_or(0),
+            action.breakpoint_column(),
+        );
+        let parent_id = match parent_out {
+            Some(Output::BreakpointSet { id, .. }) => Some(*id),
+            _ => None,
+        };
+        let parent_key = (line, column.unwrap_or(0));
+        // The parent asked for a breakpoint where one of its own stood, and was given it
+        // (Firefox and JavaScriptCore: the second request changes the first's options,
+        // a condition taken away): the follow-up asks alike, not shares.
+        let asked_again = parent_id.is_some() && self.parent_keys.contains_key(&parent_key);
+        let refused_like = match parent_id {
+            Some(p) => {
+                self.parent_keys.insert(parent_key, p);
+                None
+            }
+            None => self
+                .parent_keys
+                .get(&parent_key)
+                .and_then(|p| self.ids.get(p))
+                .and_then(|fid| self.requested.get(fid).copied()),
+        };
+        // Program transformations set every breakpoint where the parent's landed; one
+        // that landed nowhere (JavaScriptCore gives a breakpoint that slides onto a
+        // taken place no location) has no place in the follow-up, where its request
+        // could slide onto inserted code instead.
+        if r.slide_all
+            && matches!(parent_out, Some(Output::BreakpointSet { actual, .. }) if actual.is_empty())
+        {
+            self.expect.dropped.insert(i as u32);
+            self.dropped_ids.extend(parent_id);
+            return Ok(());
+        }
+        let at_actual = r.slide_all || (r.slide_slid && slid(action, parent_out));
+        let target = match (at_actual, parent_out) {
+            (true, Some(Output::BreakpointSet { actual, .. })) if !actual.is_empty() => r
+                .map
+                .to_follow_up(actual[0])
+                .map(|l| (l.line, Some(l.column))),
+            _ => r
+                .map
+                .to_follow_up(Location::new(line, column.unwrap_or(0)))
+                .map(|l| (l.line, column.map(|_| l.column))),
+        };
+        let Some((line, column)) = target else {
+            // In removed code: never hit in the parent, dropped with its removal.
+            self.expect.dropped.insert(i as u32);
+            self.dropped_ids.extend(parent_id);
+            return Ok(());
+        };
+        // Two parent breakpoints that slid to one place are one breakpoint there: V8
+        // refuses a second breakpoint with the same URL, line and column (no column
+        // counts as column 0), so share it, and count its self.users.
+        let shared = self
+            .requested
+            .iter()
+            .find(|(_, &(l, c))| l == line && c.unwrap_or(0) == column.unwrap_or(0))
+            .map(|(&id, _)| id);
+        if let (Some(fid), Some(p), false) = (shared, parent_id, asked_again) {
+            self.ids.insert(p, fid);
+            *self.users.entry(fid).or_insert(1) += 1;
+            self.expect.dropped.insert(i as u32);
+            return Ok(());
+        }
+        // The parent asked again for a breakpoint it already had, and was refused: ask
+        // the follow-up for the very same one again, to be refused alike.
+        let (line, column) = refused_like.unwrap_or((line, column));
+        let request = match (&r.conditioned, &r.logpoint) {
+            (Some((at, condition)), _) if *at == i => Action::SetConditionalBreakpoint {
+                line,
+                condition: condition.clone(),
+                column,
+            },
+            (_, Some((at, local))) if *at == i => {
+                let hits = r.drop_resumes.iter().map(|k| (*k - 1) as u32).collect();
+                self.expect.logged = Some((self.index(), hits, local.clone()));
+                Action::SetLogpoint {
+                    line,
+                    expression: local.clone(),
+                    column,
+                }
+            }
+            _ => action.on_line(line, column),
+        };
+        // Where it was asked for as sent (V8 keys a request without a column at 0).
+        let sent = (
+            request.breakpoint_line().unwrap_or(line),
+            request.breakpoint_column(),
+        );
+        let out = self.apply(request).await?;
+        if let Output::BreakpointSet { id, .. } = &out {
+            self.requested.insert(*id, sent);
+            if let Some(p) = parent_id {
+                self.ids.insert(p, *id);
+            }
+        }
+        Ok(())
+    }
+
+    /// Parent action `i`, removing the parent's breakpoint `id`, on the follow-up's breakpoint.
+    async fn remove(&mut self, i: usize, id: BreakpointId) -> Result<(), DebuggerError> {
+        self.parent_keys.retain(|_, p| *p != id);
+        if self.dropped_ids.contains(&id) {
+            self.expect.dropped.insert(i as u32);
+            return Ok(());
+        }
+        let id = self.ids.get(&id).copied().unwrap_or(id);
+        if let Some(n) = self.users.get_mut(&id).filter(|n| **n > 1) {
+            *n -= 1;
+            self.expect.dropped.insert(i as u32);
+            return Ok(());
+        }
+        self.users.remove(&id);
+        self.requested.remove(&id);
+        self.apply(Action::RemoveBreakpoint { id }).await?;
+        Ok(())
+    }
+
+    /// A continue to `line` done as a temporary breakpoint there, a resume, and the breakpoint
+    /// removed.
+    async fn continue_as_breakpoint(&mut self, line: u32, r: &Recipe) -> Result<(), DebuggerError> {
+        let line = r
+            .map
+            .to_follow_up(Location::new(line, 0))
+            .map_or(line, |l| l.line);
+        self.expect.inserted.insert(self.index());
+        let temp = self
+            .apply(Action::SetBreakpoint { line, column: None })
+            .await?;
+        self.apply(Action::Resume).await?;
+        if let Output::BreakpointSet { id, .. } = temp {
+            self.expect.inserted.insert(self.index());
+            self.apply(Action::RemoveBreakpoint { id }).await?;
+        }
+        Ok(())
+    }
+
+    /// Parent control action `i`, issued (or replaced by the recipe's step) and brought back in
+    /// step with where the parent's answer went.
+    async fn control(
+        &mut self,
+        i: usize,
+        control: &Action,
+        parent_out: &Option<Output>,
+        r: &Recipe,
+        max_resync: u32,
+    ) -> Result<(), DebuggerError> {
+        let issued = match &r.replace {
+            Some((at, step)) if *at == i => {
+                self.expect.extra_actions.insert(self.index());
+                step.clone()
+            }
+            _ => match control {
+                Action::ContinueToLocation { line } => Action::ContinueToLocation {
+                    line: r
+                        .map
+                        .to_follow_up(Location::new(*line, 0))
+                        .map_or(*line, |l| l.line),
+                },
+                other => other.clone(),
+            },
+        };
+        let mut out = self.apply(issued.clone()).await?;
+        let mut last = issued;
+        // Caught exceptions can be thrown many times over (a loop around a try):
+        // every one of their pauses is extra and resumed from.
+        let budget = if r.exceptions_all { 64 } else { max_resync + 1 };
+        for attempt in 0..budget {
+            if self.in_sync(&out, parent_out) {
+                break;
+            }
+            if (r.exceptions_all && self.popped_after_a_throw) || self.popped_where_it_stood {
+                // Firefox's server pauses once more where a step began as the frame
+                // pops: after an exception pause, as the throw pops it; after a
+                // breakpoint pause at the frame's last position (a rejoin's temporary
+                // breakpoint, or one a relation added), as it returns. The parent, which
+                // stood there otherwise (no exception pause; arrived by a step, that
+                // pause itself), never made it. The step again goes on.
+                self.expect.extra_actions.insert(self.index() - 1);
+                out = self.apply(last.clone()).await?;
+                continue;
+            }
+            let Some(here) = paused_at(&out) else { break };
+            let on_old_code = r.inserted_code.contains(&here.line);
+            let on_new_bp = self.expect.extra_lines.contains(&here.line) && !on_old_code;
+            let on_throw = r.exceptions_all && thrown_at(&out);
+            let stepped = !matches!(last, Action::Resume | Action::Start);
+            if ((on_new_bp && r.name == Transformation::AddBreakpoint) || on_throw) && stepped {
+                // Figure 7: the new breakpoint consumed a step.
+                out = self.rejoin(parent_out, r, budget, max_resync).await?;
+                last = Action::Resume;
+            } else if on_new_bp
+                || on_throw
+                || self.expect.extra_actions.contains(&(self.index() - 1))
+            {
+                // A pause the parent did not have: continue to where it went. A new
+                // breakpoint in a loop is hit again and again: after a few times it is
+                // removed (its pauses so far stay extra).
+                if on_new_bp && attempt + 1 >= max_resync {
+                    if let Some(id) = self.new_bp.take() {
+                        self.expect.inserted.insert(self.index());
+                        self.apply(Action::RemoveBreakpoint { id }).await?;
+                    }
+                }
+                out = self.apply(Action::Resume).await?;
+                last = Action::Resume;
+            } else if on_old_code
+                || (r.restep_inserted && self.expect.map.to_parent(here).is_none())
+            {
+                out = self.apply(Action::StepOver).await?;
+                last = Action::StepOver;
+            } else {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// After a step the new breakpoint (or a thrown exception) consumed: a temporary breakpoint
+    /// where the parent's step went, a continue, and the breakpoint removed (Figure 7). Returns
+    /// where the follow-up then stands.
+    async fn rejoin(
+        &mut self,
+        parent_out: &Option<Output>,
+        r: &Recipe,
+        budget: u32,
+        max_resync: u32,
+    ) -> Result<Output, DebuggerError> {
+        let mut out;
+        // Figure 7: the new breakpoint consumed a step; a temporary breakpoint
+        // where the parent's step went, a continue, and the breakpoint removed.
+        if let Some(to) = parent_out.as_ref().and_then(paused_at) {
+            let to = r.map.to_follow_up(to).unwrap_or(to);
+            self.expect.inserted.insert(self.index());
+            let temp = self
+                .apply(Action::SetBreakpoint {
+                    line: to.line,
+                    column: Some(to.column),
+                })
+                .await?;
+            let placed =
+                matches!(&temp, Output::BreakpointSet { actual, .. } if actual.contains(&to));
+            out = self.apply(Action::Resume).await?;
+            // In a loop the new breakpoint comes round again before the
+            // temporary one: those pauses are extra; go on to the temporary
+            // one, and take the new breakpoint away once it keeps coming.
+            // The temporary breakpoint also stops in other calls than the one
+            // the parent's step went to (its function called from elsewhere
+            // first): those pauses are the breakpoint's alone, and extra too.
+            let wanted = parent_out.as_ref().and_then(callers);
+            let elsewhere = |o: &Output| paused_at(o) == Some(to) && callers(o) != wanted;
+            let mut again = 0;
+            while paused_at(&out).is_some_and(|h| {
+                h != to
+                    && ((self.expect.extra_lines.contains(&h.line)
+                        && !r.inserted_code.contains(&h.line))
+                        || (r.exceptions_all && thrown_at(&out)))
+            }) || elsewhere(&out)
+            {
+                if elsewhere(&out) {
+                    self.expect.passed.insert(self.index() - 1);
+                }
+                again += 1;
+                if again > budget || self.finished() {
+                    break;
+                }
+                if again >= max_resync {
+                    if let Some(id) = self.new_bp.take() {
+                        self.expect.inserted.insert(self.index());
+                        self.apply(Action::RemoveBreakpoint { id }).await?;
+                    }
+                }
+                out = self.apply(Action::Resume).await?;
+            }
+            if elsewhere(&out) && self.astray.is_none() {
+                self.astray = Some(format!(
+                    "the follow-up could not rejoin the parent: a breakpoint at \
+                     {to}, where the parent's step went, stopped only in other calls"
+                ));
+            } else if paused_at(&out) != Some(to) && self.astray.is_none() {
+                // The resume did not reach where the parent's step went: the
+                // engine would not place the temporary breakpoint there
+                // (JavaScriptCore refuses some positions a step stops at), or a
+                // breakpoint there does not stop (V8: the position a step out
+                // returns to, in the middle of the caller's expression). The
+                // follow-up cannot rejoin the parent, and is not judged.
+                self.astray = Some(if placed {
+                    format!(
+                        "the follow-up could not rejoin the parent: a breakpoint \
+                         at {to}, where the parent's step went, did not stop"
+                    )
+                } else {
+                    format!(
+                        "the follow-up could not rejoin the parent: no breakpoint \
+                         at {to}, where the parent's step went"
+                    )
+                });
+            }
+            if let Output::BreakpointSet { id, .. } = temp {
+                self.expect.inserted.insert(self.index());
+                self.apply(Action::RemoveBreakpoint { id }).await?;
+            }
+        } else {
+            out = self.apply(Action::Resume).await?;
+        }
+        Ok(out)
+    }
+
+    /// What a relation adds after parent action `i`: a restarted frame and the actions since
+    /// its entry again, an evaluated local.
+    async fn after(
+        &mut self,
+        i: usize,
+        parent: &[(Action, Option<Output>)],
+        r: &Recipe,
+    ) -> Result<(), DebuggerError> {
+        if let Some((entry, at)) = r.restart {
+            if at == i && !self.finished() {
+                self.apply(Action::RestartFrame { frame: 0 }).await?;
+                for (again, _) in &parent[entry + 1..=at] {
+                    if self.finished() {
+                        break;
+                    }
+                    self.apply(again.clone()).await?;
+                }
+            }
+        }
+        if let Some((at, name)) = &r.evaluate_after {
+            if *at == i && !self.finished() {
+                self.expect.inserted.insert(self.index());
+                self.expect.evaluated_locals.insert(self.index());
+                self.apply(Action::Evaluate {
+                    expression: name.clone(),
+                })
+                .await?;
+            }
+        }
+        Ok(())
+    }
 }
