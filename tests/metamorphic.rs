@@ -7,9 +7,9 @@ use common::normalized;
 use common::root;
 
 use morphtrace_recorder::corpus::{self, Loaded};
-use morphtrace_recorder::dbdb::replay::Reissue;
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::{CaptureOptions, Engine};
+use morphtrace_recorder::session::Reissue;
 // Each test crate uses some of the faults.
 #[allow(dead_code)]
 #[path = "support/faults.rs"]

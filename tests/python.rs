@@ -4,9 +4,9 @@
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_recorder::corpus;
 use morphtrace_recorder::dbdb;
-use morphtrace_recorder::dbdb::replay::Reissue;
 use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::debugger::{CaptureOptions, Debugger, Engine};
+use morphtrace_recorder::session::Reissue;
 use morphtrace_recorder::session::{self, Recording};
 use morphtrace_recorder::task::{Plan, RandomParams};
 use morphtrace_schema::{

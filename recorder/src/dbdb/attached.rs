@@ -126,7 +126,7 @@ async fn one(
                 &mut [&mut *engine],
                 &[r],
                 loaded,
-                &mut super::replay::Reissue { actions: &actions },
+                &mut crate::session::Reissue { actions: &actions },
                 s.policy,
                 None,
                 s.timeout,

@@ -15,7 +15,7 @@ use crate::debugger::engines::EngineSpec;
 use crate::debugger::DebuggerError;
 use crate::session::Strategy;
 use crate::task::{session_key, Plan, RandomParams, Task};
-use morphtrace_schema::{EventKind, Output, ProgramOutcome, SessionMode, Trace};
+use morphtrace_schema::{Output, ProgramOutcome, SessionMode, Trace};
 
 pub use crate::task::rng_for;
 pub(crate) use random::spellable;
@@ -30,7 +30,7 @@ impl Plan {
                 params,
                 seed: *seed,
             }),
-            Plan::Replay { actions } => Box::new(replay::Reissue { actions }),
+            Plan::Replay { actions } => Box::new(crate::session::Reissue { actions }),
             Plan::Truth { seed, max_points } => Box::new(truth::Truth {
                 seed: *seed,
                 max_points: *max_points,
@@ -42,28 +42,6 @@ impl Plan {
             }
         })
     }
-}
-
-/// Where a second run of the same actions on the same program answered differently from the
-/// first (the first differing event, or the console), `None` if it did not: a program or engine
-/// that is not deterministic makes any comparison with another run meaningless.
-pub fn difference(first: &Trace, second: &Trace) -> Option<String> {
-    let short = |k: Option<&EventKind>| {
-        let s = match k {
-            Some(k) => format!("{k:?}"),
-            None => "nothing".into(),
-        };
-        s.chars().take(160).collect::<String>()
-    };
-    let n = first.events.len().max(second.events.len());
-    for i in 0..n {
-        let a = first.events.get(i).map(|e| &e.kind);
-        let b = second.events.get(i).map(|e| &e.kind);
-        if a != b {
-            return Some(format!("event {i}: {} then {}", short(a), short(b)));
-        }
-    }
-    (first.console != second.console).then(|| "the console output".into())
 }
 
 /// The program outcome a trace ended with, if it ended.

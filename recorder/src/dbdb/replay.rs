@@ -3,10 +3,8 @@
 
 use crate::corpus::{self, CorpusError, Loaded};
 use crate::debugger::engines::EngineSpec;
-use crate::debugger::DebuggerError;
-use crate::session::{Lockstep, Strategy};
 use crate::task::{session_key, Plan, Task};
-use morphtrace_schema::{Action, ArchiveReader, ParentRef, SessionMode, SessionOutcome};
+use morphtrace_schema::{ArchiveReader, ParentRef, SessionMode};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -80,31 +78,4 @@ pub fn tasks(
         tasks,
         undecodable,
     })
-}
-
-/// Replay as a strategy of the session core: the recorded actions re-issued in order on every
-/// engine, until the program ends (a control action after the end is not issued).
-pub struct Reissue<'p> {
-    pub actions: &'p [Action],
-}
-
-#[async_trait::async_trait]
-impl Strategy for Reissue<'_> {
-    async fn drive(&mut self, ls: &mut Lockstep<'_>) -> Result<(), DebuggerError> {
-        for a in self.actions {
-            if a.is_control() && ls.all_finished() {
-                break;
-            }
-            ls.apply(a).await?;
-            if ls.stopped() {
-                return Ok(());
-            }
-        }
-        ls.end(if ls.all_finished() {
-            SessionOutcome::Finished
-        } else {
-            SessionOutcome::ActionLimit
-        });
-        Ok(())
-    }
 }

@@ -150,7 +150,7 @@ pub async fn run_chain(
             break;
         };
         let parent_steps = steps(&pt);
-        let mut rng = dbdb::rng_for(
+        let mut rng = crate::task::rng_for(
             params.seed ^ u64::from(round).wrapping_mul(0x9e37_79b9),
             &current.program.hash,
         );
@@ -347,7 +347,7 @@ async fn confirm(
         &mut [&mut *ctx.engine],
         &[ctx.engine_ref],
         program,
-        &mut dbdb::replay::Reissue { actions: &actions },
+        &mut crate::session::Reissue { actions: &actions },
         ctx.policy,
         None,
         ctx.session_timeout,
@@ -361,7 +361,7 @@ async fn confirm(
         ));
     }
     let replay = rec.traces.into_iter().next()?;
-    dbdb::difference(trace, &replay).map(|d| {
+    crate::session::difference(trace, &replay).map(|d| {
         format!(
             "nondeterministic: the {which}'s replay (same program, same actions) differs at {d}"
         )

@@ -16,7 +16,6 @@ pub mod standalone;
 pub use bundle::{write_bundle, Case};
 
 use crate::corpus;
-use crate::dbdb;
 use crate::debugger::Engine;
 use crate::syntax::js::JsProgram;
 use indicatif::ProgressBar;
@@ -956,7 +955,7 @@ impl Judge for Reducer<'_> {
             &mut self.engines,
             &self.refs,
             &loaded,
-            &mut dbdb::replay::Reissue { actions: c.actions },
+            &mut crate::session::Reissue { actions: c.actions },
             &self.policy,
             self.triage.as_ref(),
             self.session_timeout,

@@ -9,8 +9,10 @@ pub mod continuation;
 mod facts;
 mod lockstep;
 mod remarks;
+mod replay;
 
 pub use lockstep::Lockstep;
+pub use replay::{difference, Reissue};
 
 use crate::corpus::Loaded;
 use crate::debugger::{Debugger, DebuggerError, Engine, ProgramFile};
