@@ -21,6 +21,8 @@
 use crate::attached::apart;
 use morphtrace_schema::session::Warning;
 use morphtrace_schema::trace::{EventKind, Location, Output, PauseState, ProgramOutcome, Trace};
+use std::collections::BTreeSet;
+use std::ops::ControlFlow;
 
 /// The relations of the debugger against itself.
 pub mod relation {
@@ -250,23 +252,30 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
             traces.len()
         ));
     };
-    let warn = |relation: &str, index: Option<usize>, message: String| Warning {
+    let mut warnings = walk(steps, breakpoints, &cx);
+    warnings.extend(crash(steps, breakpoints));
+    warnings.extend(output(steps, breakpoints, &cx));
+    Ok(warnings)
+}
+
+/// A warning of `relation` at event `index` of its trace.
+fn warn(relation: &str, index: Option<usize>, message: String) -> Warning {
+    Warning {
         relation: relation.into(),
         round: 0,
         against: None,
         event_index: index.map(|i| i as u32),
         message,
-    };
-    let (a, b) = (pauses(steps), pauses(breakpoints));
-    let (a_end, b_end) = (ended(steps), ended(breakpoints));
-    let mut warnings: Vec<Warning> = Vec::new();
-    let count = |w: &[Warning], r: &str| w.iter().filter(|w| w.relation == r).count();
+    }
+}
 
-    // Both traces walked together. A step pause where no breakpoint stands is passed over;
-    // one where a breakpoint stands must be the breakpoints trace's next pause (engines that
-    // pause at a breakpoint's place), and every breakpoint pause must come up among the step
-    // pauses, in order.
-    let placed: std::collections::BTreeSet<Location> = breakpoints
+/// The two traces walked together: pauses missed, unreached, told at another column or showing
+/// other values. A step pause where no breakpoint stands is passed over; one where a breakpoint
+/// stands must be the breakpoints trace's next pause (engines that pause at a breakpoint's
+/// place), and every breakpoint pause must come up among the step pauses, in order.
+fn walk(steps: &Trace, breakpoints: &Trace, cx: &Context<'_>) -> Vec<Warning> {
+    let b = pauses(breakpoints);
+    let placed: BTreeSet<Location> = breakpoints
         .outputs()
         .filter_map(|o| match o {
             Output::BreakpointSet { actual, .. } => Some(actual.iter().copied()),
@@ -275,10 +284,58 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
         .flatten()
         .chain(b.iter().map(|(_, p)| p.location))
         .collect();
-    let strict = cx.breakpoints == Breakpoints::AtPlace;
-    // Whether the step from step pause `k` may have run across a suspension: it stood on a
-    // `yield` or `await` line, or returned into a caller standing on one.
-    let suspends = |k: usize| {
+    let mut w = Walk {
+        a: pauses(steps),
+        b,
+        a_end: ended(steps),
+        b_end: ended(breakpoints),
+        cx,
+        strict: cx.breakpoints == Breakpoints::AtPlace,
+        placed,
+        warnings: Vec::new(),
+        i: 0,
+        j: 0,
+        suspended: false,
+        last_match: None,
+        left: BTreeSet::new(),
+    };
+    while w.step().is_continue() {}
+    w.warnings
+}
+
+/// Where the walk of the two traces stands.
+struct Walk<'t, 'c> {
+    /// The steps trace's pauses and the breakpoints trace's, each with its event index.
+    a: Vec<(usize, &'t PauseState)>,
+    b: Vec<(usize, &'t PauseState)>,
+    a_end: Option<&'t ProgramOutcome>,
+    b_end: Option<&'t ProgramOutcome>,
+    cx: &'c Context<'c>,
+    /// Breakpoints pause at their place (every step pause there must be a breakpoint pause).
+    strict: bool,
+    /// Where the breakpoints were placed, and where the breakpoints trace paused.
+    placed: BTreeSet<Location>,
+    warnings: Vec<Warning>,
+    /// The next step pause and the next breakpoint pause.
+    i: usize,
+    j: usize,
+    /// Whether stepping passed a suspension since the last pause both traces share.
+    suspended: bool,
+    last_match: Option<usize>,
+    /// The functions whose frames stepping left at an `await` or `yield` (where continuations
+    /// run unstepped).
+    left: BTreeSet<String>,
+}
+
+impl Walk<'_, '_> {
+    fn count(&self, r: &str) -> usize {
+        self.warnings.iter().filter(|w| w.relation == r).count()
+    }
+
+    /// Whether the step from step pause `k` may have run across a suspension: it stood on a
+    /// `yield` or `await` line, or returned into a caller standing on one.
+    fn suspends(&self, k: usize) -> bool {
+        let (a, cx) = (&self.a, self.cx);
         let p = a[k].1;
         let on = |f: Option<&morphtrace_schema::trace::Frame>| {
             f.is_some_and(|f| on_a_suspension(cx.program, f.location.line))
@@ -288,12 +345,14 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
                 || (on(p.stack.get(1))
                     && a.get(k + 1)
                         .is_none_or(|(_, q)| q.stack.len() < p.stack.len())))
-    };
-    // A step that returns from a callee stops again where the caller stands, and one that a
-    // resumption ends stops where the frame awaited or yielded: places the frame stood at
-    // already in this visit, where a breakpoint does not pause again.
-    // And a pause as a frame pops is the frame's last, at a closing brace.
-    let landing = |k: usize| {
+    }
+
+    /// A step that returns from a callee stops again where the caller stands, and one that a
+    /// resumption ends stops where the frame awaited or yielded: places the frame stood at
+    /// already in this visit, where a breakpoint does not pause again. And a pause as a frame
+    /// pops is the frame's last, at a closing brace.
+    fn landing(&self, k: usize) -> bool {
+        let (a, cx) = (&self.a, self.cx);
         let p = a[k].1;
         let popping = cx.pauses_as_frames_pop
             && a.get(k + 1).is_none_or(|(_, q)| frame_gone(p, q))
@@ -305,80 +364,47 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
                 before.stack.len() > p.stack.len()
                     || (on_a_suspension(cx.program, p.location.line) && top(before) != top(p))
             }
-    };
-    let (mut i, mut j) = (0, 0);
-    // Whether stepping passed a suspension since the last pause both traces share.
-    let mut suspended = false;
-    let mut last_match: Option<usize> = None;
-    // The functions whose frames stepping left at an `await` or `yield` (where continuations
-    // run unstepped).
-    let mut left: std::collections::BTreeSet<String> = Default::default();
-    let leave = |k: usize, left: &mut std::collections::BTreeSet<String>| {
-        let p = a[k].1;
-        if cx.continuations_run_unstepped
+    }
+
+    /// Stepping left step pause `k`'s frame at an `await` or `yield` (where continuations run
+    /// unstepped).
+    fn leave(&mut self, k: usize) {
+        let p = self.a[k].1;
+        if self.cx.continuations_run_unstepped
             && p.stack
                 .first()
-                .is_some_and(|f| on_a_suspension(cx.program, f.location.line))
-            && a.get(k + 1).is_none_or(|(_, q)| frame_gone(p, q))
+                .is_some_and(|f| on_a_suspension(self.cx.program, f.location.line))
+            && self.a.get(k + 1).is_none_or(|(_, q)| frame_gone(p, q))
         {
-            left.insert(p.stack[0].function.clone());
+            self.left.insert(p.stack[0].function.clone());
         }
-    };
-    loop {
-        if j == b.len() {
-            // The breakpoints trace is over: if it ran to the end, the step pauses left at a
-            // breakpoint's place are pauses it missed.
-            if strict && b_end.is_some() {
-                for (k, (ai, ap)) in a.iter().enumerate().skip(i) {
-                    if !landing(k)
-                        && placed.contains(&ap.location)
-                        && count(&warnings, relation::MISSED) < MAX_PER_RELATION
-                    {
-                        warnings.push(warn(
-                            relation::MISSED,
-                            Some(*ai),
-                            format!(
-                                "stepping stopped at {}, where a breakpoint stands, after the breakpoints trace's last pause (the program {})",
-                                at(ap),
-                                b_end.map_or("cut short", |o| o.name())
-                            ),
-                        ));
-                    }
-                }
-            }
-            break;
+    }
+
+    /// Step pause `i` and breakpoint pause `j` are one: on to the next of each.
+    fn matched(&mut self) {
+        let i = self.i;
+        self.suspended = self.suspends(i);
+        self.leave(i);
+        self.last_match = Some(i);
+        self.i += 1;
+        self.j += 1;
+    }
+
+    /// One step of the walk; breaks when nothing more is judged.
+    fn step(&mut self) -> ControlFlow<()> {
+        if self.j == self.b.len() {
+            self.breakpoints_ended();
+            return ControlFlow::Break(());
         }
-        let (bi, bp) = b[j];
-        if i == a.len() {
-            if a_end.is_none() {
-                // Stepping was cut short: what it did not reach is not judged.
-                break;
-            }
-            // A step from the last frame of a task (one program frame) that returns lets the
-            // program run on (V8 clears stepping when no JavaScript frame is left): breakpoint
-            // pauses in the tasks after it (promise reactions, timers) are none of stepping's.
-            let left_a_task = a.last().is_some_and(|(_, p)| p.stack.len() == 1);
-            if left_a_task || suspended {
-                break;
-            }
-            warnings.push(warn(
-                relation::REACHED,
-                Some(bi),
-                format!(
-                    "breakpoint pause {} at {} is no step pause: stepping ended {} ({} step pauses, the program {})",
-                    j + 1,
-                    at(bp),
-                    last_match.map_or("before any".into(), |m| format!("after step pause {} at {}", m + 1, at(a[m].1))),
-                    a.len(),
-                    a_end.map_or("cut short", |o| o.name()),
-                ),
-            ));
-            break;
+        if self.i == self.a.len() {
+            self.steps_ended();
+            return ControlFlow::Break(());
         }
-        let (ai, ap) = a[i];
+        let (i, j) = (self.i, self.j);
+        let ((ai, ap), (bi, bp)) = (self.a[i], self.b[j]);
         if key(ap) == key(bp) {
-            if shown(ap) != shown(bp) && count(&warnings, relation::VALUES) < MAX_PER_RELATION {
-                warnings.push(warn(
+            if shown(ap) != shown(bp) && self.count(relation::VALUES) < MAX_PER_RELATION {
+                self.warnings.push(warn(
                     relation::VALUES,
                     Some(bi),
                     format!(
@@ -390,12 +416,8 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
                     ),
                 ));
             }
-            suspended = suspends(i);
-            leave(i, &mut left);
-            last_match = Some(i);
-            i += 1;
-            j += 1;
-            continue;
+            self.matched();
+            return ControlFlow::Continue(());
         }
         // One moment told at two places of one line: the same frames below, the top frame
         // on the same line, and the breakpoint's place never coming up among the steps.
@@ -403,10 +425,10 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
             && ap.stack.len() == bp.stack.len()
             && key(ap)[2..] == key(bp)[2..]
             && ap.stack.first().map(|f| &f.function) == bp.stack.first().map(|f| &f.function)
-            && !a[i + 1..].iter().any(|(_, p)| key(p) == key(bp));
+            && !self.a[i + 1..].iter().any(|(_, p)| key(p) == key(bp));
         if same_moment {
-            if count(&warnings, relation::COLUMN) < MAX_PER_RELATION {
-                warnings.push(warn(
+            if self.count(relation::COLUMN) < MAX_PER_RELATION {
+                self.warnings.push(warn(
                     relation::COLUMN,
                     Some(bi),
                     format!(
@@ -423,55 +445,23 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
                     ),
                 ));
             }
-            suspended = suspends(i);
-            leave(i, &mut left);
-            last_match = Some(i);
-            i += 1;
-            j += 1;
-            continue;
+            self.matched();
+            return ControlFlow::Continue(());
         }
         // Whether the breakpoint pause comes up among the steps still to come.
-        let later = a[i + 1..].iter().any(|(_, p)| key(p) == key(bp));
+        let later = self.a[i + 1..].iter().any(|(_, p)| key(p) == key(bp));
         if !later {
-            // A continuation of a function stepping left at an `await`: run unstepped.
-            let in_continuation = bp.stack.last().is_some_and(|f| left.contains(&f.function));
-            // Or the step from this step pause crosses a suspension, which the breakpoint
-            // pause may have come in.
-            if suspended || suspends(i) || in_continuation {
-                // The step ran on from a suspension to the generator's or async function's
-                // resumption: what ran meanwhile is no step's.
-                j += 1;
-                continue;
-            }
-            if a_end.is_none() {
-                // Stepping was cut short: what it did not reach is not judged.
-                break;
-            }
-            warnings.push(warn(
-                relation::REACHED,
-                Some(bi),
-                format!(
-                    "breakpoint pause {} at {} is no step pause: stepping went from {} to {} ({} step pauses, the program {})",
-                    j + 1,
-                    at(bp),
-                    last_match.map_or("the start".into(), |m| format!("step pause {} at {}", m + 1, at(a[m].1))),
-                    at(ap),
-                    a.len(),
-                    a_end.map_or("cut short", |o| o.name()),
-                ),
-            ));
-            // The two no longer line up: nothing after is judged.
-            break;
+            return self.unreached();
         }
         // A step pause before the breakpoint pause: where a breakpoint stands at its place (and
         // the step did not land there by a return or a resumption), the breakpoints trace
         // missed it.
-        if strict
-            && !landing(i)
-            && placed.contains(&ap.location)
-            && count(&warnings, relation::MISSED) < MAX_PER_RELATION
+        if self.strict
+            && !self.landing(i)
+            && self.placed.contains(&ap.location)
+            && self.count(relation::MISSED) < MAX_PER_RELATION
         {
-            warnings.push(warn(
+            self.warnings.push(warn(
                 relation::MISSED,
                 Some(ai),
                 format!(
@@ -482,12 +472,108 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
                 ),
             ));
         }
-        suspended |= suspends(i);
-        leave(i, &mut left);
-        i += 1;
+        self.suspended |= self.suspends(i);
+        self.leave(i);
+        self.i += 1;
+        ControlFlow::Continue(())
     }
 
-    // A crash under either way of running.
+    /// The breakpoints trace is over: if it ran to the end, the step pauses left at a
+    /// breakpoint's place are pauses it missed.
+    fn breakpoints_ended(&mut self) {
+        if !(self.strict && self.b_end.is_some()) {
+            return;
+        }
+        for k in self.i..self.a.len() {
+            let (ai, ap) = self.a[k];
+            if !self.landing(k)
+                && self.placed.contains(&ap.location)
+                && self.count(relation::MISSED) < MAX_PER_RELATION
+            {
+                self.warnings.push(warn(
+                    relation::MISSED,
+                    Some(ai),
+                    format!(
+                        "stepping stopped at {}, where a breakpoint stands, after the breakpoints trace's last pause (the program {})",
+                        at(ap),
+                        self.b_end.map_or("cut short", |o| o.name())
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// Stepping is over with breakpoint pause `j` to come.
+    fn steps_ended(&mut self) {
+        let (bi, bp) = self.b[self.j];
+        if self.a_end.is_none() {
+            // Stepping was cut short: what it did not reach is not judged.
+            return;
+        }
+        // A step from the last frame of a task (one program frame) that returns lets the
+        // program run on (V8 clears stepping when no JavaScript frame is left): breakpoint
+        // pauses in the tasks after it (promise reactions, timers) are none of stepping's.
+        let left_a_task = self.a.last().is_some_and(|(_, p)| p.stack.len() == 1);
+        if left_a_task || self.suspended {
+            return;
+        }
+        self.warnings.push(warn(
+            relation::REACHED,
+            Some(bi),
+            format!(
+                "breakpoint pause {} at {} is no step pause: stepping ended {} ({} step pauses, the program {})",
+                self.j + 1,
+                at(bp),
+                self.last_match.map_or("before any".into(), |m| format!("after step pause {} at {}", m + 1, at(self.a[m].1))),
+                self.a.len(),
+                self.a_end.map_or("cut short", |o| o.name()),
+            ),
+        ));
+    }
+
+    /// Breakpoint pause `j` never comes up among the steps to come: passed over where stepping
+    /// may have run past it (a suspension, a continuation run unstepped), else unreached and
+    /// the end of the walk.
+    fn unreached(&mut self) -> ControlFlow<()> {
+        let (i, j) = (self.i, self.j);
+        let ((_, ap), (bi, bp)) = (self.a[i], self.b[j]);
+        // A continuation of a function stepping left at an `await`: run unstepped.
+        let in_continuation = bp
+            .stack
+            .last()
+            .is_some_and(|f| self.left.contains(&f.function));
+        // Or the step from this step pause crosses a suspension, which the breakpoint
+        // pause may have come in.
+        if self.suspended || self.suspends(i) || in_continuation {
+            // The step ran on from a suspension to the generator's or async function's
+            // resumption: what ran meanwhile is no step's.
+            self.j += 1;
+            return ControlFlow::Continue(());
+        }
+        if self.a_end.is_none() {
+            // Stepping was cut short: what it did not reach is not judged.
+            return ControlFlow::Break(());
+        }
+        self.warnings.push(warn(
+            relation::REACHED,
+            Some(bi),
+            format!(
+                "breakpoint pause {} at {} is no step pause: stepping went from {} to {} ({} step pauses, the program {})",
+                j + 1,
+                at(bp),
+                self.last_match.map_or("the start".into(), |m| format!("step pause {} at {}", m + 1, at(self.a[m].1))),
+                at(ap),
+                self.a.len(),
+                self.a_end.map_or("cut short", |o| o.name()),
+            ),
+        ));
+        // The two no longer line up: nothing after is judged.
+        ControlFlow::Break(())
+    }
+}
+
+/// A crash under either way of running.
+fn crash(steps: &Trace, breakpoints: &Trace) -> Option<Warning> {
     let crashed = |t: &Trace| {
         t.outputs().find_map(|o| match o {
             Output::Finished {
@@ -508,7 +594,7 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
             .map_or("before any pause".to_string(), |(_, p)| {
                 format!("after a pause at {}", at(p))
             });
-        warnings.push(warn(
+        return Some(warn(
             relation::CRASH,
             None,
             format!(
@@ -517,36 +603,41 @@ pub fn judge(traces: &[Trace], cx: Context<'_>) -> Result<Vec<Warning>, String> 
             ),
         ));
     }
-    // Output: judged where both ran to the end.
-    if let (Some(ea), Some(eb)) = (a_end, b_end) {
-        let said = |o: &ProgramOutcome| o.name().to_string();
-        if ea != eb || steps.console != breakpoints.console {
-            warnings.push(warn(
-                relation::OUTPUT,
-                None,
-                format!(
-                    "stepping and resuming: {}",
-                    apart(
-                        (&said(ea), &steps.console),
-                        (&said(eb), &breakpoints.console)
-                    )
-                ),
-            ));
-        } else if let Some(plain) = cx.plain {
-            let plain_end = plain.end();
-            if plain_end != ea.name() || plain.printed != steps.console.as_slice() {
-                warnings.push(warn(
-                    relation::OUTPUT,
-                    None,
-                    format!(
-                        "with the debugger and without: {}",
-                        apart((&said(ea), &steps.console), (plain_end, plain.printed))
-                    ),
-                ));
-            }
-        }
+    None
+}
+
+/// What the program printed and how it ended, judged where both traces ran to the end: alike
+/// stepping and resuming, and (where the run without a debugger is known) as without one.
+fn output(steps: &Trace, breakpoints: &Trace, cx: &Context<'_>) -> Option<Warning> {
+    let (Some(ea), Some(eb)) = (ended(steps), ended(breakpoints)) else {
+        return None;
+    };
+    let said = |o: &ProgramOutcome| o.name().to_string();
+    if ea != eb || steps.console != breakpoints.console {
+        return Some(warn(
+            relation::OUTPUT,
+            None,
+            format!(
+                "stepping and resuming: {}",
+                apart(
+                    (&said(ea), &steps.console),
+                    (&said(eb), &breakpoints.console)
+                )
+            ),
+        ));
     }
-    Ok(warnings)
+    let plain = cx.plain?;
+    let plain_end = plain.end();
+    (plain_end != ea.name() || plain.printed != steps.console.as_slice()).then(|| {
+        warn(
+            relation::OUTPUT,
+            None,
+            format!(
+                "with the debugger and without: {}",
+                apart((&said(ea), &steps.console), (plain_end, plain.printed))
+            ),
+        )
+    })
 }
 
 #[cfg(test)]
