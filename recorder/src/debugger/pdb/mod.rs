@@ -726,7 +726,7 @@ impl Debugger for PdbSession {
                         (_, false) => "return",
                         (StopKind::Call, true) => "step",
                         // An exception that left the frame the step began in, stopped at its
-                        // exception event in a caller. debugpy (observed, tests/python.rs) stops
+                        // exception event in a caller. debugpy (observed, tests/python/) stops
                         // there, where the exception arrived, in a function; at the top level it
                         // does not, and an exception nothing catches ends the program. The same
                         // command again would leave the caller as well: pause, or `step` on at
