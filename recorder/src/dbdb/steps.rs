@@ -7,6 +7,7 @@
 use crate::corpus::Loaded;
 use crate::debugger::engines::EngineSpec;
 use crate::debugger::Engine;
+use crate::session::Reissue;
 use crate::task::{Plan, Task};
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_judges::steps::{self as judged, Breakpoints};
@@ -38,24 +39,24 @@ pub fn tasks(
     )
 }
 
-/// The breakpoints trace's replay, for a program of `lines` lines: a breakpoint on every line,
+/// The breakpoints trace's actions, for a program of `lines` lines: a breakpoint on every line,
 /// a start, then at most `max_pauses` resumes.
-pub fn breakpoints_plan(lines: u32, max_pauses: u32) -> Plan {
+pub fn breakpoints_actions(lines: u32, max_pauses: u32) -> Vec<Action> {
     let lines = lines.clamp(1, MAX_LINES);
     let mut actions: Vec<Action> = (0..lines)
         .map(|line| Action::SetBreakpoint { line, column: None })
         .collect();
     actions.push(Action::Start);
     actions.extend(std::iter::repeat_n(Action::Resume, max_pauses as usize));
-    Plan::Replay { actions }
+    actions
 }
 
-/// The steps trace's replay: one breakpoint, on the line of the breakpoints trace's first
+/// The steps trace's actions: one breakpoint, on the line of the breakpoints trace's first
 /// pause, a start, then at most `max_pauses` steps into. The breakpoint stays: removing the
 /// breakpoint a program is paused at makes Node 20's next step run past statements
 /// (traces/findings/v8-11-a-step-after-removing-the-breakpoint-it-stands-at-skips-statements),
 /// and where a step stops, a breakpoint adds no pause.
-pub fn steps_plan(first_line: u32, max_pauses: u32) -> Plan {
+pub fn steps_actions(first_line: u32, max_pauses: u32) -> Vec<Action> {
     let mut actions = vec![
         Action::SetBreakpoint {
             line: first_line,
@@ -64,7 +65,7 @@ pub fn steps_plan(first_line: u32, max_pauses: u32) -> Plan {
         Action::Start,
     ];
     actions.extend(std::iter::repeat_n(Action::StepInto, max_pauses as usize));
-    Plan::Replay { actions }
+    actions
 }
 
 /// When the engine's line breakpoints pause: JavaScriptCore's, at a line's start, on entering
@@ -110,12 +111,14 @@ pub async fn traces(
     let mut outcome = SessionOutcome::Finished;
     let mut notes = Vec::new();
     // The breakpoints trace first: the steps trace starts where it first paused.
-    let by_breakpoints_plan = breakpoints_plan(loaded.file.lines, max_pauses);
+    let by_breakpoints_actions = breakpoints_actions(loaded.file.lines, max_pauses);
     let mut by_breakpoints = crate::session::record(
         engines,
         refs,
         loaded,
-        &mut *by_breakpoints_plan.strategy().expect("a replay plan"),
+        &mut Reissue {
+            actions: &by_breakpoints_actions,
+        },
         policy,
         None,
         timeout,
@@ -134,12 +137,14 @@ pub async fn traces(
         .first()
         .and_then(|t| t.pauses().next())
         .map_or(0, |p| p.location.line);
-    let by_steps_plan = steps_plan(first_line, max_pauses);
+    let by_steps_actions = steps_actions(first_line, max_pauses);
     let mut by_steps = crate::session::record(
         engines,
         refs,
         loaded,
-        &mut *by_steps_plan.strategy().expect("a replay plan"),
+        &mut Reissue {
+            actions: &by_steps_actions,
+        },
         policy,
         None,
         timeout,
