@@ -3,7 +3,7 @@
 //! parent's pauses, and a step the new breakpoint consumed is made good by a temporary breakpoint
 //! where the parent's step went (Figure 7, decided live in `follow_up::drive`).
 
-use super::{answered_controls, Choice, Derive, Deriving, Recipe};
+use super::{action_choice, answered_controls, Choice, Derive, Deriving, Recipe};
 use morphtrace_schema::{Action, Output};
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
@@ -28,17 +28,16 @@ impl Derive for AddBreakpoint {
             None => free_line(d.parent, d.loaded.file.lines, rng)
                 .ok_or("every line has a breakpoint of the parent")?,
         };
-        Ok(Choice {
-            params: vec![
-                ("line".into(), line.to_string()),
-                ("before-action".into(), at.to_string()),
-            ],
-            recipe: Recipe {
+        Ok(action_choice(
+            Recipe {
                 new_breakpoint: Some((at, line)),
                 ..base
             },
-            program: None,
-        })
+            vec![
+                ("line", line.to_string()),
+                ("before-action", at.to_string()),
+            ],
+        ))
     }
 }
 

@@ -2,7 +2,7 @@
 //! over or into); every pause of the parent must still appear, the follow-up continuing past
 //! the extra pauses the step makes (decided live).
 
-use super::{Choice, Derive, Deriving, Recipe};
+use super::{action_choice, Choice, Derive, Deriving, Recipe};
 use morphtrace_schema::Action;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
@@ -30,16 +30,12 @@ impl Derive for ContinueToStep {
             .unwrap_or(Action::StepOver);
         let at = d.pin.action.unwrap_or(at);
         let step = d.pin.step.clone().unwrap_or(step);
-        Ok(Choice {
-            params: vec![
-                ("action".into(), at.to_string()),
-                ("step".into(), step.to_string()),
-            ],
-            recipe: Recipe {
-                replace: Some((at, step)),
+        Ok(action_choice(
+            Recipe {
+                replace: Some((at, step.clone())),
                 ..base
             },
-            program: None,
-        })
+            vec![("action", at.to_string()), ("step", step.to_string())],
+        ))
     }
 }

@@ -2,7 +2,7 @@
 //! `all` is set before the start); all exceptions pause where uncaught ones did and where each
 //! is thrown, the follow-up resuming past the extra pauses (decided live).
 
-use super::{Choice, Derive, Deriving, Recipe};
+use super::{action_choice, Choice, Derive, Deriving, Recipe};
 use morphtrace_schema::{Action, ExceptionPause};
 use rand_chacha::ChaCha8Rng;
 
@@ -29,13 +29,12 @@ impl Derive for PauseOnAll {
         if !d.parent.iter().any(|(a, _)| a.is_control()) {
             return Err("the parent takes no control action".into());
         }
-        Ok(Choice {
-            recipe: Recipe {
+        Ok(action_choice(
+            Recipe {
                 exceptions_all: true,
                 ..base
             },
-            program: None,
-            params: vec![],
-        })
+            vec![],
+        ))
     }
 }

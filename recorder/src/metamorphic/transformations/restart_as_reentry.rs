@@ -2,7 +2,7 @@
 //! entered by a step into, the frame is restarted and the actions since the entry issued again;
 //! a restarted side-effect-free frame pauses as its entry did.
 
-use super::{Choice, Derive, Deriving, Recipe};
+use super::{action_choice, Choice, Derive, Deriving, Recipe};
 use crate::metamorphic::pure;
 use morphtrace_schema::{Action, Output};
 use rand::seq::IndexedRandom;
@@ -26,17 +26,13 @@ impl Derive for RestartAsReentry {
         let &(entry, at) = options
             .choose(rng)
             .ok_or("the parent never paused in a function without side effects it stepped into")?;
-        Ok(Choice {
-            params: vec![
-                ("action".into(), at.to_string()),
-                ("entry".into(), entry.to_string()),
-            ],
-            recipe: Recipe {
+        Ok(action_choice(
+            Recipe {
                 restart: Some((entry, at)),
                 ..base
             },
-            program: None,
-        })
+            vec![("action", at.to_string()), ("entry", entry.to_string())],
+        ))
     }
 }
 

@@ -1,7 +1,7 @@
 //! Breakpoint-sliding (Table 1): every breakpoint of the parent that slid is asked for where it
 //! landed; the follow-up must behave as the parent did.
 
-use super::{Choice, Derive, Deriving, Recipe};
+use super::{action_choice, Choice, Derive, Deriving, Recipe};
 use rand_chacha::ChaCha8Rng;
 
 pub(in crate::metamorphic) struct Sliding;
@@ -13,13 +13,12 @@ impl Derive for Sliding {
         base: Recipe,
         _: &mut ChaCha8Rng,
     ) -> Result<Choice, String> {
-        Ok(Choice {
-            params: vec![],
-            recipe: Recipe {
+        Ok(action_choice(
+            Recipe {
                 slide_slid: true,
                 ..base
             },
-            program: None,
-        })
+            vec![],
+        ))
     }
 }
