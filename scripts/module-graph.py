@@ -21,7 +21,7 @@ import re
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-CRATES = ["schema", "judges", "js", "testkit", "recorder", "analyzer"]
+CRATES = ["schema", "judges", "syntax", "testkit", "recorder", "analyzer"]
 
 
 def modules(crate):

@@ -9,10 +9,11 @@ use morphtrace_judges::cod::{self, InconsistencyKind, Relation};
 use morphtrace_recorder::corpus::csmith;
 use morphtrace_recorder::profilers::c::{self as c_profilers, CProfiler, CTools};
 use morphtrace_recorder::profilers::v8::V8Runner;
-use morphtrace_recorder::syntax::js::JsProgram;
-use morphtrace_recorder::syntax::{c::CSyntax, variant};
 use morphtrace_schema::lines::Breaks;
 use morphtrace_schema::{ArchiveReader, FileCoverage, Session, SessionOutcome};
+use morphtrace_syntax::c::CSyntax;
+use morphtrace_syntax::js::statements::JsProgram;
+use morphtrace_syntax::{variant, Statements};
 use rand::SeedableRng;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -190,7 +191,7 @@ fn v8_file(runner: &mut V8Runner, text: &str) -> (JsProgram, FileCoverage, FileC
         lines: js.line_counts(&r.functions),
         statements: js.statement_counts(&r.functions),
         functions: r.functions,
-        line_kinds: js.line_kinds(text),
+        line_kinds: js.line_kinds(),
         branches: Vec::new(),
         executed_only: false,
     };
@@ -293,7 +294,7 @@ fn c_variants_compile_keep_outputs_and_map_lines() {
         else {
             continue;
         };
-        let cands = variant::unexecuted_by_lines(&syntax.candidates(&text), &lines);
+        let cands = variant::unexecuted_by_lines(&syntax.deletable(), &lines);
         for k in 0..3 {
             if cands.is_empty() {
                 break;

@@ -249,20 +249,75 @@ fn the_architecture_page_names_only_paths_that_exist() {
     );
 }
 
-/// A crate's `[dependencies]` (names only; dev-dependencies and benches may use more).
-fn dependencies(manifest: &Path) -> Vec<String> {
-    let text = std::fs::read_to_string(manifest).unwrap();
-    let mut out = Vec::new();
-    let mut inside = false;
+/// A crate's `[dependencies]` (dev-dependencies and benches may use more): each name, whether
+/// it is optional, and the features asked of it; with the crate's features (each feature's
+/// `dep:` names).
+struct Manifest {
+    dependencies: Vec<(String, bool, Vec<String>)>,
+    features: Vec<(String, Vec<String>)>,
+}
+
+fn manifest(path: &Path) -> Manifest {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut m = Manifest {
+        dependencies: Vec::new(),
+        features: Vec::new(),
+    };
+    let quoted = |s: &str| -> Vec<String> {
+        s.split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    let mut section = "";
     for line in text.lines().map(str::trim) {
         if line.starts_with('[') {
-            inside = line == "[dependencies]";
-        } else if inside && !line.is_empty() && !line.starts_with('#') {
+            section = line;
+        } else if line.is_empty() || line.starts_with('#') {
+        } else if section == "[dependencies]" {
             let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
-            out.push(name.trim().to_string());
+            let features = line
+                .split("features")
+                .nth(1)
+                .map(quoted)
+                .unwrap_or_default();
+            let optional = line.contains("optional = true");
+            m.dependencies
+                .push((name.trim().to_string(), optional, features));
+        } else if section == "[features]" {
+            let (name, deps) = line.split_once('=').unwrap();
+            m.features.push((name.trim().to_string(), quoted(deps)));
         }
     }
-    out
+    m
+}
+
+#[test]
+fn manifests_are_read_with_optional_dependencies_and_features() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("Cargo.toml");
+    std::fs::write(
+        &path,
+        "[package]\nname = \"x\"\n[features]\nc = [\"dep:tc\"]\n[dependencies]\n# note\n\
+         a.workspace = true\nb = { workspace = true, features = [\"c\", \"d\"] }\n\
+         tc = { workspace = true, optional = true }\n[dev-dependencies]\nz.workspace = true\n",
+    )
+    .unwrap();
+    let m = manifest(&path);
+    assert_eq!(
+        m.dependencies,
+        [
+            ("a".to_string(), false, vec![]),
+            (
+                "b".to_string(),
+                false,
+                vec!["c".to_string(), "d".to_string()]
+            ),
+            ("tc".to_string(), true, vec![]),
+        ]
+    );
+    assert_eq!(m.features, [("c".to_string(), vec!["dep:tc".to_string()])]);
 }
 
 /// The invariants docs/architecture.md states for each crate, checked on the manifests, over
@@ -275,29 +330,46 @@ fn each_crate_depends_only_on_what_the_architecture_page_allows() {
     let crates = [
         ("morphtrace-schema", "schema"),
         ("morphtrace-judges", "judges"),
-        ("morphtrace-js", "js"),
+        ("morphtrace-syntax", "syntax"),
         ("morphtrace-testkit", "testkit"),
         ("morphtrace-recorder", "recorder"),
         ("morphtrace-analyzer", "analyzer"),
     ];
-    let direct: std::collections::BTreeMap<&str, Vec<String>> = crates
+    let manifests: std::collections::BTreeMap<&str, Manifest> = crates
         .iter()
-        .map(|(name, dir)| (*name, dependencies(&r.join(dir).join("Cargo.toml"))))
+        .map(|(name, dir)| (*name, manifest(&r.join(dir).join("Cargo.toml"))))
         .collect();
+    // What building `name` alone builds: an optional dependency only where a crate on the way
+    // asks for the feature that enables it (the analyzer's syntax crate without C, say).
     let reach = |name: &str| {
-        let mut seen: Vec<String> = Vec::new();
-        let mut todo = vec![name.to_string()];
-        while let Some(c) = todo.pop() {
-            for d in direct.get(c.as_str()).into_iter().flatten() {
-                if !seen.contains(d) {
-                    seen.push(d.clone());
-                    todo.push(d.clone());
+        let mut walked: Vec<(String, Vec<String>)> = Vec::new();
+        let mut todo = vec![(name.to_string(), Vec::<String>::new())];
+        while let Some((c, asked)) = todo.pop() {
+            let Some(m) = manifests.get(c.as_str()) else {
+                continue;
+            };
+            let enabled: Vec<&String> = m
+                .features
+                .iter()
+                .filter(|(f, _)| asked.contains(f))
+                .flat_map(|(_, deps)| deps)
+                .collect();
+            for (d, optional, features) in &m.dependencies {
+                let on = !optional || enabled.iter().any(|e| *e == &format!("dep:{d}"));
+                let step = (d.clone(), features.clone());
+                if on && !walked.contains(&step) {
+                    walked.push(step.clone());
+                    todo.push(step);
                 }
             }
         }
+        let mut seen: Vec<String> = walked.into_iter().map(|(d, _)| d).collect();
+        seen.sort();
+        seen.dedup();
         seen
     };
-    assert!(direct["morphtrace-schema"].contains(&"zstd".to_string()));
+    assert!(reach("morphtrace-schema").contains(&"zstd".to_string()));
+    assert!(reach("morphtrace-recorder").contains(&"tree-sitter-c".to_string()));
     let forbid = |name: &str, banned: &[&str]| {
         let all = reach(name);
         let bad: Vec<&String> = all
@@ -325,7 +397,7 @@ fn each_crate_depends_only_on_what_the_architecture_page_allows() {
         "morphtrace-judges",
         &[
             &[
-                "morphtrace-js",
+                "morphtrace-syntax",
                 "morphtrace-recorder",
                 "morphtrace-analyzer",
                 "morphtrace-testkit",
@@ -338,7 +410,7 @@ fn each_crate_depends_only_on_what_the_architecture_page_allows() {
         .concat(),
     );
     forbid(
-        "morphtrace-js",
+        "morphtrace-syntax",
         &[
             &[
                 "morphtrace-judges",
@@ -352,13 +424,17 @@ fn each_crate_depends_only_on_what_the_architecture_page_allows() {
     );
     forbid(
         "morphtrace-analyzer",
-        &[&["morphtrace-recorder", "morphtrace-testkit"][..], &engines].concat(),
+        &[
+            &["morphtrace-recorder", "morphtrace-testkit", "tree-sitter-c"][..],
+            &engines,
+        ]
+        .concat(),
     );
     forbid(
         "morphtrace-testkit",
         &[
             "morphtrace-judges",
-            "morphtrace-js",
+            "morphtrace-syntax",
             "morphtrace-recorder",
             "morphtrace-analyzer",
         ],
@@ -383,7 +459,7 @@ fn no_crate_has_a_module_cycle() {
         String::from_utf8_lossy(&o.stderr)
     );
     // Every crate was read, with its modules: an empty walk would pass vacuously.
-    for c in ["schema:", "judges:", "js:", "recorder:", "analyzer:"] {
+    for c in ["schema:", "judges:", "syntax:", "recorder:", "analyzer:"] {
         let line = out
             .lines()
             .find(|l| l.starts_with(c))

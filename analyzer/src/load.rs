@@ -1016,7 +1016,7 @@ impl Ctx<'_> {
             dc.continued.push(d.continued.clone());
             dc.program_differs.push(d.program_differs.clone());
             let engines_where = |at: &dyn Fn(
-                &morphtrace_js::nodes::LineNodes,
+                &morphtrace_syntax::nodes::LineNodes,
                 &morphtrace_schema::summary::PauseSummary,
             ) -> bool| {
                 let p = self.programs.get(&s.program)?;

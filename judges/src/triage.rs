@@ -157,7 +157,7 @@ pub struct Member {
     /// A call-stack divergence: the engines (labels) whose stack names the frames the engines
     /// name apart as a debugger may name a function ECMAScript leaves without a name (none, or
     /// a name inferred from the assignments around it), from the program's syntax
-    /// (`morphtrace_js::nodes::LineNodes::named_by_inference`).
+    /// (`morphtrace_syntax::nodes::LineNodes::named_by_inference`).
     #[serde(default)]
     pub named_by_inference: Vec<String>,
     /// The engines (labels) paused at a function body's closing brace, exactly or just after it

@@ -14,11 +14,12 @@ use morphtrace_recorder::debugger::engines::EngineSpec;
 use morphtrace_recorder::parse_seeds;
 use morphtrace_recorder::process;
 use morphtrace_recorder::profilers::c::{self as c_profilers, CProfiler, CTools};
-use morphtrace_recorder::syntax::js::JsProgram;
-use morphtrace_recorder::syntax::{c::CSyntax, variant};
 use morphtrace_schema::archive::{FsyncPolicy, WriterOptions};
 use morphtrace_schema::lines::Breaks;
 use morphtrace_schema::{BlockRange, CampaignConfig, FunctionCoverage};
+use morphtrace_syntax::c::CSyntax;
+use morphtrace_syntax::js::statements::JsProgram;
+use morphtrace_syntax::{variant, Statements};
 use rand::SeedableRng;
 use std::path::Path;
 use std::process::Command;
@@ -120,7 +121,7 @@ fn naive_c(profiler: CProfiler, programs: &[String]) -> f64 {
             continue;
         };
         let syntax = CSyntax::parse(text).unwrap();
-        let cands = variant::unexecuted_by_lines(&syntax.candidates(text), &lines);
+        let cands = variant::unexecuted_by_lines(&syntax.deletable(), &lines);
         for k in 0..3 {
             if cands.is_empty() {
                 break;
@@ -181,7 +182,7 @@ fn naive_v8(programs: &[String]) -> f64 {
         };
         let functions = run(text, format!("p{i}"));
         let _ = js.line_counts(&functions);
-        let cands = js.candidates(&functions);
+        let cands = js.unexecuted(&js.deletable(), &functions);
         for k in 0..3 {
             if cands.is_empty() {
                 break;

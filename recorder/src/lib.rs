@@ -23,7 +23,6 @@ pub mod reduce;
 pub mod runner;
 pub mod session;
 pub mod shard;
-pub mod syntax;
 pub mod tally;
 pub mod task;
 

@@ -16,7 +16,7 @@ pub enum Fact {
     /// slides to the first position of its bytecode at or after the request: there a
     /// construct V8 runs out of the source's order (a `switch`'s tests before its bodies, a
     /// loop head's iterable before its binding, a `for`'s body before its update:
-    /// `morphtrace_js::order`) is listed in V8's order, and the range goes on to the
+    /// `morphtrace_syntax::js::order`) is listed in V8's order, and the range goes on to the
     /// construct's end, where a position later in the source may come first. A breakpoint the
     /// engine slid by its own rule lies on the first of its positions from the request on (V8
     /// also slides back to a function's return, with none between); one placed elsewhere was

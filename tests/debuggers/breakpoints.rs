@@ -305,7 +305,7 @@ async fn jsc_places_no_breakpoint_after_the_last_statement() {
         "end.js",
         "var a = 1;\nfunction f() {\n  return a + 1;\n}\nvar b = f();\n// the end\n\n",
     );
-    let nodes = morphtrace_js::nodes::LineNodes::compute(&p.file.text);
+    let nodes = morphtrace_syntax::nodes::LineNodes::compute(&p.file.text);
     assert!(!nodes.after_the_code(4) && nodes.after_the_code(5) && nodes.after_the_code(6));
     let mut placed = Vec::new();
     for kind in ["chromium", "firefox", "bun"] {
@@ -1124,7 +1124,7 @@ const ORDERED: &str = "function pick(v) {\n  let r = 0;\n  switch (v) {\n    cas
 
 /// Issue 66: V8 slides a breakpoint to the first break position its bytecode reaches at or
 /// after the request, which is not the first in the source where V8 runs a construct out of
-/// order (`morphtrace_js::order`), and V8's `getPossibleBreakpoints` leaves out a position at a
+/// order (`morphtrace_syntax::js::order`), and V8's `getPossibleBreakpoints` leaves out a position at a
 /// line's end or the script's end unless asked past it. Both made real V8 placements look
 /// unlike V8's own positions (our false positives). On real Node against Firefox, a breakpoint
 /// on every line of such a program, and against Bun (which places the script's end and a static

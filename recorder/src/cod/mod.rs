@@ -9,10 +9,6 @@ use crate::debugger::engines::EngineSpec;
 use crate::profilers::c::{self as c_profilers, CProfiler, CTools, Profiled};
 use crate::profilers::python;
 use crate::profilers::v8::V8Runner;
-use crate::syntax::c::{self as c_syntax, CSyntax};
-use crate::syntax::js::JsProgram;
-use crate::syntax::python as py_syntax;
-use crate::syntax::variant::{self, Variant};
 use morphtrace_judges::cod::{self, COUNT, DELETE};
 use morphtrace_schema::archive::WriterOptions;
 use morphtrace_schema::header::now_ms;
@@ -21,6 +17,11 @@ use morphtrace_schema::{
     FileCoverage, Language, Program, ProgramOrigin, ProgramRun, Protocol, Session, SessionId,
     SessionMode, SessionOutcome, StatementCount, TransformationRecord,
 };
+use morphtrace_syntax::c::{self as c_syntax, CSyntax};
+use morphtrace_syntax::js::statements::JsProgram;
+use morphtrace_syntax::python::statements as py_syntax;
+use morphtrace_syntax::variant::{self, Variant};
+use morphtrace_syntax::{LineKinds, Statements};
 use rand_chacha::ChaCha8Rng;
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -880,6 +881,16 @@ fn variant_program(p: &Program, v: &Variant) -> Program {
     )
 }
 
+/// A program parsed by a tree-sitter grammar (`parser`) that Cod can use, with its line kinds.
+fn analyzed<S: Statements>(parsed: Option<S>, parser: &str) -> Result<(S, LineKinds), Stop> {
+    let syntax = parsed.ok_or_else(|| Stop::Rejected(format!("{parser} could not parse it")))?;
+    if let Some(reason) = syntax.rejection() {
+        return Err(Stop::Rejected(reason));
+    }
+    let kinds = syntax.line_kinds();
+    Ok((syntax, kinds))
+}
+
 /// A directory removed when the program's work is done, however it ends.
 struct Scratch(PathBuf);
 
@@ -898,13 +909,7 @@ fn record_c(
     rng: &mut ChaCha8Rng,
     session: &mut Session,
 ) -> Result<Vec<Program>, Stop> {
-    let Some(syntax) = CSyntax::parse(&p.text) else {
-        return Err(Stop::Rejected("tree-sitter could not parse it".into()));
-    };
-    if let Some(reason) = syntax.rejection(&p.text) {
-        return Err(Stop::Rejected(reason));
-    }
-    let kinds = syntax.line_kinds(&p.text);
+    let (syntax, kinds) = analyzed(CSyntax::parse(&p.text), "tree-sitter-c")?;
     let n_lines = kinds.len();
     let dir = Scratch(w.dir.path().join(format!(
         "{}-{}",
@@ -940,8 +945,8 @@ fn record_c(
     if first.run.exit_code.is_none() {
         return Err(Stop::Rejected("crashes (killed by a signal)".into()));
     }
-    let candidates = variant::unexecuted_by_lines(&syntax.candidates(&p.text), &first.lines);
-    let declarations = syntax.declarations(&p.text);
+    let candidates = variant::unexecuted_by_lines(&syntax.deletable(), &first.lines);
+    let declarations = syntax.declarations();
     session.coverage.push(c_report(engine, p, first, &kinds));
     let mut out = Vec::new();
     let mut seen = HashSet::new();
@@ -1022,15 +1027,7 @@ fn record_py(
     rng: &mut ChaCha8Rng,
     session: &mut Session,
 ) -> Result<Vec<Program>, Stop> {
-    let Some(syntax) = py_syntax::PySyntax::parse(&p.text) else {
-        return Err(Stop::Rejected(
-            "tree-sitter-python could not parse it".into(),
-        ));
-    };
-    if let Some(reason) = syntax.rejection() {
-        return Err(Stop::Rejected(reason));
-    }
-    let kinds = syntax.line_kinds(&p.text);
+    let (syntax, kinds) = analyzed(py_syntax::PySyntax::parse(&p.text), "tree-sitter-python")?;
     // One directory for every run of P's session, whichever core (see `CoveragePy::profile`).
     let dir = Scratch(w.dir.path().join(format!("coveragepy-{}", p.hash.short())));
     let rejected = |e: CoverageError| match e {
@@ -1063,7 +1060,7 @@ fn record_py(
             "coverage.py saved no data (the program left without Python's exit handlers)".into(),
         ));
     }
-    let candidates = variant::unexecuted_by_lines(&syntax.candidates(), &first.lines);
+    let candidates = variant::unexecuted_by_lines(&syntax.deletable(), &first.lines);
     let p_run = first.run.clone();
     session.coverage.push(py_report(engine, p, first, &kinds));
     let mut out = Vec::new();
@@ -1214,7 +1211,7 @@ fn v8_report(
             functions: r.functions,
             lines,
             statements,
-            line_kinds: js.line_kinds(&p.text),
+            line_kinds: js.line_kinds(),
             branches: Vec::new(),
             executed_only: false,
         }],
@@ -1323,7 +1320,7 @@ fn record_js(
             Err(e) => session.notes.push(("truth-skipped".into(), e.to_string())),
         }
     }
-    let candidates = js.candidates(&functions);
+    let candidates = js.unexecuted(&js.deletable(), &functions);
     let mut seen = HashSet::new();
     let mut attempts = 0;
     let mut variants = 0;
@@ -1352,7 +1349,7 @@ fn record_js(
             Err(CoverageError::Timeout(_)) => CoverageReport {
                 engine,
                 program: vp.hash,
-                files: vec![file(&name, vec![None; vjs.line_kinds(&vp.text).len()], &[])],
+                files: vec![file(&name, vec![None; vjs.line_kinds().len()], &[])],
                 run: Some(ProgramRun::new(String::new(), None)),
             },
             Err(e) => return Err(Stop::Harness(e.to_string())),

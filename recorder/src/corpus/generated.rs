@@ -973,7 +973,7 @@ impl Gen {
 /// where the version has it, with a time limit): `Err` says why it cannot be used — a syntax
 /// error, an exception, no checksum printed, or no end within the limit.
 pub fn check(text: &str, node: &std::path::Path, dir: &std::path::Path) -> Result<(), String> {
-    morphtrace_js::parse(text, morphtrace_js::Goal::Script, |_| ())
+    morphtrace_syntax::js::parse(text, morphtrace_syntax::js::Goal::Script, |_| ())
         .map_err(|e| format!("does not parse: {e}"))?;
     let file = dir.join("check.js");
     std::fs::write(&file, text).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -1046,7 +1046,7 @@ mod tests {
         let mut seen = std::collections::BTreeMap::new();
         for seed in 1..=200 {
             let text = program(seed);
-            morphtrace_js::parse(&text, morphtrace_js::Goal::Script, |_| ())
+            morphtrace_syntax::js::parse(&text, morphtrace_syntax::js::Goal::Script, |_| ())
                 .unwrap_or_else(|e| panic!("gen:{seed} does not parse: {e}\n{text}"));
             for (what, needle) in [
                 ("class", "class C"),

@@ -2,7 +2,7 @@
 //! is given a copy in which statement lines begin with a recording call, on the same line (no
 //! line moves). Python: `truth.py`, on the interpreter's own `ast`; the recording function is
 //! the engines' sitecustomize's `__mt_truth__`, which reads the frame's locals itself.
-//! JavaScript (classic scripts): `morphtrace_js::truth` finds the statements and the names
+//! JavaScript (classic scripts): `morphtrace_syntax::js::truth` finds the statements and the names
 //! initialized at each, which the call passes (`{ a, b }`); the recording function
 //! ([`record_js`]) follows the program. Generated programs record their own (`truth:SEEDS`).
 
@@ -86,7 +86,7 @@ pub fn instrument(
 /// The instrumented copy of a classic script, or why there is none (it does not parse as one,
 /// or has no statement that begins its line).
 pub fn copy_js(text: &str) -> Result<String, String> {
-    let points = morphtrace_js::truth::points(text).map_err(|e| e.to_string())?;
+    let points = morphtrace_syntax::js::truth::points(text).map_err(|e| e.to_string())?;
     if points.is_empty() {
         return Err("no statement begins a line".into());
     }
@@ -109,7 +109,7 @@ pub fn copy_js(text: &str) -> Result<String, String> {
     }
     out.push_str(&record_js());
     // The copy must parse where the program did (a call cannot join a line before it).
-    morphtrace_js::parse(&out, morphtrace_js::Goal::Script, |_| ())
+    morphtrace_syntax::js::parse(&out, morphtrace_syntax::js::Goal::Script, |_| ())
         .map_err(|e| format!("the instrumented copy does not parse: {e}"))?;
     Ok(out)
 }

@@ -30,7 +30,7 @@ struct Draw<'p> {
     /// Lines that hold a breakpoint of the session, as asked for and where placed.
     bps: BTreeSet<u32>,
     /// Names an assignment cannot change (see `drive`).
-    fixed: crate::syntax::tdz::Declarations,
+    fixed: morphtrace_syntax::js::tdz::Declarations,
 }
 
 #[async_trait::async_trait]
@@ -42,7 +42,7 @@ impl Strategy for Random<'_> {
         // ways, not an engine's); where all assign, they are fair game.
         let by_assignment = ls.debuggers().iter().all(|d| d.sets_by_assignment());
         let fixed = if self.params.set_variable_weight > 0.0 && !by_assignment {
-            crate::syntax::tdz::Declarations::scan(&program.text)
+            morphtrace_syntax::js::tdz::Declarations::scan(&program.text)
         } else {
             Default::default()
         };

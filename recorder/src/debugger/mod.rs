@@ -217,7 +217,7 @@ pub trait Debugger: Send {
     }
     /// Whether a breakpoint slides to the first break position the engine's code reaches at
     /// or after the requested place, rather than the first in the source (V8: its bytecode's
-    /// order, `morphtrace_js::order`); its break positions are then listed in that order.
+    /// order, `morphtrace_syntax::js::order`); its break positions are then listed in that order.
     fn slides_in_execution_order(&self) -> bool {
         false
     }

@@ -3,10 +3,10 @@
 //! arithmetic, relational, conditional and logical (bitwise) operator replacement, literal value
 //! replacement, statement deletion and unary insertion. Every mutant parses.
 
-use morphtrace_js::ast;
-use morphtrace_js::visit::{Visit, VisitWith};
-use morphtrace_js::Goal;
-use morphtrace_js::{Span, Spanned};
+use morphtrace_syntax::js::ast;
+use morphtrace_syntax::js::visit::{Visit, VisitWith};
+use morphtrace_syntax::js::Goal;
+use morphtrace_syntax::js::{Span, Spanned};
 
 /// One edit of the module's text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -32,7 +32,7 @@ impl Mutation {
 /// Runs `f` on the script's syntax tree and swc's offset of its first byte; `None` when it does
 /// not parse (or is beyond what morphtrace analyzes).
 fn with_script<T: Send>(text: &str, f: impl FnOnce(&ast::Script, u32) -> T + Send) -> Option<T> {
-    morphtrace_js::parse(text, Goal::Script, |p| p.script().map(|s| f(s, p.base)))
+    morphtrace_syntax::js::parse(text, Goal::Script, |p| p.script().map(|s| f(s, p.base)))
         .ok()
         .flatten()
 }

@@ -10,8 +10,8 @@
 //! level, names assigned by earlier top-level statements (run before, in order).
 
 use super::source::{Analysis, FunctionSite, Literal, LiteralValue, Name, Point, Spelling};
-use morphtrace_js::python::PythonTree;
 use morphtrace_schema::lines::{Breaks, Positions};
+use morphtrace_syntax::python::PythonTree;
 use tree_sitter::Node;
 
 /// Expressions whose code runs in a frame of its own (CPython 3.11).

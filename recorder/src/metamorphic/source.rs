@@ -6,15 +6,15 @@
 //! rewrites text inside one line (later columns on that line shift), so that the map between
 //! parent and follow-up positions is exact and the follow-up's actions can be translated.
 
-use crate::syntax::js::JsProgram;
-use crate::syntax::variant;
-use morphtrace_js::ast;
-use morphtrace_js::visit::{Visit, VisitWith};
-use morphtrace_js::Spanned;
-use morphtrace_js::{Goal, Refusal};
 use morphtrace_judges::metamorphic::{ColumnEdit, FreshParameter, PositionMap, Transformation};
 use morphtrace_schema::lines::{Breaks, LineIndex, Positions};
 use morphtrace_schema::{FunctionCoverage, LineMap, LineSegment, Location};
+use morphtrace_syntax::js::ast;
+use morphtrace_syntax::js::statements::JsProgram;
+use morphtrace_syntax::js::visit::{Visit, VisitWith};
+use morphtrace_syntax::js::Spanned;
+use morphtrace_syntax::js::{Goal, Refusal};
+use morphtrace_syntax::{variant, Statements};
 use rand::seq::IndexedRandom;
 use rand::Rng;
 use std::collections::HashSet;
@@ -195,7 +195,7 @@ struct Collector<'a> {
 }
 
 impl Collector<'_> {
-    fn off(&self, pos: morphtrace_js::BytePos) -> usize {
+    fn off(&self, pos: morphtrace_syntax::js::BytePos) -> usize {
         (pos.0 - self.base) as usize
     }
 
@@ -603,7 +603,7 @@ impl Analysis {
     /// Analyses a classic script: a syntax error, or a program too large or deep for
     /// morphtrace, is the `Err`.
     pub fn of(text: &str) -> Result<Analysis, Refusal> {
-        morphtrace_js::parse(text, Goal::Script, |p| {
+        morphtrace_syntax::js::parse(text, Goal::Script, |p| {
             let Some(script) = p.script() else {
                 return Err(Refusal::Syntax("not a script".into()));
             };
@@ -1024,7 +1024,7 @@ pub fn remove_dead_code(
 ) -> Option<Transformed> {
     let js = JsProgram::parse(text).ok()?;
     let cands: Vec<_> = js
-        .candidates(coverage)
+        .unexecuted(&js.deletable(), coverage)
         .into_iter()
         .filter(|c| !(c.first_line..=c.last_line).any(|l| paused_lines.contains(&l)))
         .filter(|c| at.is_none_or(|(a, b)| (c.first_line, c.last_line) == (a, b)))
@@ -1079,7 +1079,7 @@ fn empty_try_blocks(text: &str) -> Option<usize> {
             t.visit_children_with(self);
         }
     }
-    morphtrace_js::parse(text, Goal::Script, |p| {
+    morphtrace_syntax::js::parse(text, Goal::Script, |p| {
         let mut c = Count(0);
         p.script()?.visit_with(&mut c);
         Some(c.0)

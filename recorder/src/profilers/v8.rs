@@ -201,7 +201,7 @@ impl V8Runner {
             "source": source,
             "timeoutMs": timeout.as_millis() as u64,
             "counters": counters,
-            "countersName": crate::syntax::js::COUNTERS,
+            "countersName": morphtrace_syntax::js::statements::COUNTERS,
             "prelude": self.prelude.then_some(crate::debugger::determinism::PRELUDE),
         });
         let Some((_, stdin, rx)) = self.child.as_mut() else {

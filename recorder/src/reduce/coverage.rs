@@ -6,8 +6,8 @@
 
 use super::ReduceError;
 use crate::cod::Found;
-use crate::syntax::js::JsProgram;
 use morphtrace_schema::Language;
+use morphtrace_syntax::js::statements::JsProgram;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -17,13 +17,13 @@ pub use bundle::{write_bundle, Case};
 
 use crate::corpus;
 use crate::debugger::Engine;
-use crate::syntax::js::JsProgram;
 use indicatif::ProgressBar;
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_schema::{
     Action, BreakpointId, DivergenceKind, EngineRef, EventKind, Language, Output, Program,
     ProgramOrigin, Trace,
 };
+use morphtrace_syntax::js::statements::JsProgram;
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};

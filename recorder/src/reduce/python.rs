@@ -4,9 +4,9 @@
 //! block would be empty), outermost first, then the lines left blank or holding a lone `pass`
 //! taken out where the program still parses.
 
-use crate::syntax::python::PySyntax;
-use crate::syntax::variant;
 use indicatif::ProgressBar;
+use morphtrace_syntax::python::statements::PySyntax;
+use morphtrace_syntax::{variant, Statements};
 use std::time::{Duration, Instant};
 
 /// What pruning kept.
@@ -64,7 +64,7 @@ pub fn prune_statements<E>(
             break;
         };
         let next = syntax
-            .candidates()
+            .deletable()
             .into_iter()
             .filter(|c| c.start >= from && text[c.start..c.end].trim() != "pass")
             .min_by_key(|c| (c.start, std::cmp::Reverse(c.end)));

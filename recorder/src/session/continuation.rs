@@ -13,13 +13,13 @@
 
 use super::Lockstep;
 use crate::debugger::DebuggerError;
-use morphtrace_js::nodes::LineNodes;
 use morphtrace_judges::dbdb::{same_place, shown_at_one_place};
 use morphtrace_judges::difference::variable_name;
 use morphtrace_judges::remark::{self, PastTheCall, Remark};
 use morphtrace_judges::triage::{Apart, Family, Member, Triage, Verdict};
 use morphtrace_schema::fact::Fact;
 use morphtrace_schema::{Action, Divergence, DivergenceKind, Output};
+use morphtrace_syntax::nodes::LineNodes;
 
 /// At most this many rounds of extra steps (the engine apart, then the others) to get back in step.
 const MAX_EXTRA_STEPS: usize = 3;
@@ -91,7 +91,7 @@ impl Lockstep<'_> {
         let nodes = self.facts.get::<LineNodes>()?;
         let ast_node = match line {
             Some(l) => nodes.of(l),
-            None => morphtrace_js::nodes::PROGRAM,
+            None => morphtrace_syntax::nodes::PROGRAM,
         };
         let binding = match (&d.kind, variable_name(&d.detail)) {
             (DivergenceKind::Variables, Some(name)) => nodes.binding(name),

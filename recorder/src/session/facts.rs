@@ -2,14 +2,14 @@
 //! that asks for it, once per session, and kept by its type. A recognizer for a new quirk adds a
 //! type with a [`ProgramFact`] impl, not a field of the lockstep core.
 
-use morphtrace_js::calls::BuiltInArguments;
-use morphtrace_js::classes::{ClassParams, Heritages, NamedClasses};
-use morphtrace_js::exits::Exits;
-use morphtrace_js::loops::HeadIterables;
-use morphtrace_js::nodes::LineNodes;
-use morphtrace_js::order::ExecutionOrder;
-use morphtrace_js::switches::Discriminants;
 use morphtrace_schema::Language;
+use morphtrace_syntax::js::calls::BuiltInArguments;
+use morphtrace_syntax::js::classes::{ClassParams, Heritages, NamedClasses};
+use morphtrace_syntax::js::exits::Exits;
+use morphtrace_syntax::js::loops::HeadIterables;
+use morphtrace_syntax::js::order::ExecutionOrder;
+use morphtrace_syntax::js::switches::Discriminants;
+use morphtrace_syntax::nodes::LineNodes;
 use std::any::{Any, TypeId};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};

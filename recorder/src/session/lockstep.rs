@@ -10,8 +10,6 @@ use super::remarks::{generator_remark, last_control, passed_remark};
 use super::{Recording, MAX_DIVERGENCES_PER_ACTION, MET_IN_RESYNC};
 use crate::debugger::{Debugger, DebuggerError, ProgramFile};
 use futures_util::future::join_all;
-use morphtrace_js::exits::Exits;
-use morphtrace_js::order::ExecutionOrder;
 use morphtrace_judges::dbdb::{compare_answers, ComparisonPolicy};
 use morphtrace_judges::remark::{Remark, Side};
 use morphtrace_schema::trace::TriggerLines;
@@ -20,6 +18,8 @@ use morphtrace_schema::{
     Action, ConditionCheck, Divergence, DivergenceKind, DivergencePair, DivergenceSide, Event,
     EventKind, Location, Output, SessionOutcome, Trace,
 };
+use morphtrace_syntax::js::exits::Exits;
+use morphtrace_syntax::js::order::ExecutionOrder;
 use std::collections::BTreeSet;
 use std::sync::Arc;
 

@@ -4,16 +4,16 @@
 //! triage rule names the shape and a real fault of another shape still shows.
 
 use super::Lockstep;
-use morphtrace_js::calls::BuiltInArguments;
-use morphtrace_js::classes::{ClassParams, Heritages, NamedClasses};
-use morphtrace_js::loops::HeadIterables;
-use morphtrace_js::nodes::LineNodes;
-use morphtrace_js::python::{InGenerator, PythonTree};
-use morphtrace_js::switches::Discriminants;
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_judges::remark::{Remark, Side};
 use morphtrace_schema::Language;
 use morphtrace_schema::{Action, DivergenceKind, EventKind, ObjectKind, Output, Value};
+use morphtrace_syntax::js::calls::BuiltInArguments;
+use morphtrace_syntax::js::classes::{ClassParams, Heritages, NamedClasses};
+use morphtrace_syntax::js::loops::HeadIterables;
+use morphtrace_syntax::js::switches::Discriminants;
+use morphtrace_syntax::nodes::LineNodes;
+use morphtrace_syntax::python::{InGenerator, PythonTree};
 
 impl Lockstep<'_> {
     /// Where in a generator's code the pause action `index` of `trace` stepped from was, if it

@@ -88,7 +88,7 @@ pub struct CdpSession {
     /// Whether a healthy session's target may serve another session.
     reusable: bool,
     teardown: Option<Teardown>,
-    declarations: Option<crate::syntax::tdz::Declarations>,
+    declarations: Option<morphtrace_syntax::js::tdz::Declarations>,
     /// Deno: the program's text, which the launcher runs (see `Flavor::Deno`).
     program_text: Option<String>,
     /// What the engine process said when it died (a V8 `Check failed`), filled by its owner.
@@ -205,7 +205,7 @@ impl CdpSession {
 
     /// The program text, to infer TDZ bindings that Node reports as `undefined`.
     pub fn with_program_text(mut self, text: &str) -> CdpSession {
-        self.declarations = Some(crate::syntax::tdz::Declarations::scan(text));
+        self.declarations = Some(morphtrace_syntax::js::tdz::Declarations::scan(text));
         if self.flavor == Flavor::Deno {
             self.program_text = Some(text.to_string());
         }

@@ -12,12 +12,12 @@ use crate::debugger::inspector::session::{
 use crate::debugger::inspector::{Connection, InspectorError, InspectorEvent};
 use crate::debugger::Extra;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, ProgramFile, SyntaxError};
-use crate::syntax::tdz::Declarations;
 use async_trait::async_trait;
 use morphtrace_schema::{
     Action, BreakpointId, Entry, ExceptionPause, Frame, Key, Location, ObjectKind, Output,
     PauseReason, PauseState, ProgramOutcome, Scope, ScopeKind, Value, Variable,
 };
+use morphtrace_syntax::js::tdz::Declarations;
 use serde_json::{json, Value as Json};
 use std::collections::HashSet;
 use std::time::Duration;

@@ -114,7 +114,8 @@ fn python_dead_code(
     rng: &mut ChaCha8Rng,
 ) -> Option<Transformed> {
     use crate::profilers::python;
-    use crate::syntax::{python::PySyntax, variant};
+    use morphtrace_syntax::python::statements::PySyntax;
+    use morphtrace_syntax::{variant, Statements};
     if ctx.py_coverage.is_none() {
         let python3 = crate::debugger::engines::which("python3")?;
         match python::CoveragePy::start(
@@ -148,7 +149,7 @@ fn python_dead_code(
         }
     };
     let syntax = PySyntax::parse(text)?;
-    let cands: Vec<_> = variant::unexecuted_by_lines(&syntax.candidates(), &r.lines)
+    let cands: Vec<_> = variant::unexecuted_by_lines(&syntax.deletable(), &r.lines)
         .into_iter()
         .filter(|c| !(c.first_line..=c.last_line).any(|l| paused.contains(&l)))
         .filter(|c| at.is_none_or(|(a, b)| (c.first_line, c.last_line) == (a, b)))

@@ -3,19 +3,19 @@
 //! is evaluated (SwitchStatement's evaluation); V8 lists it, uninitialized, while the
 //! discriminant runs, so a divergence over such a name there says so.
 
-use crate::ast;
-use crate::visit::{Visit, VisitWith};
+use crate::js::ast;
+use crate::js::visit::{Visit, VisitWith};
 use morphtrace_schema::Location;
 
 /// The discriminants of a program's `switch` statements whose case blocks declare lexical names.
 #[derive(Debug, Default)]
 pub struct Discriminants {
     /// Each discriminant, with the names its case block declares.
-    switches: crate::NamedSpans,
+    switches: crate::js::NamedSpans,
 }
 
 struct Collect<'a> {
-    parsed: &'a crate::Parsed<'a>,
+    parsed: &'a crate::js::Parsed<'a>,
     out: Discriminants,
 }
 
@@ -34,9 +34,11 @@ impl Visit for Collect<'_> {
             }
         }
         if !names.is_empty() {
-            self.out
-                .switches
-                .push(self.parsed, crate::Spanned::span(&*s.discriminant), names);
+            self.out.switches.push(
+                self.parsed,
+                crate::js::Spanned::span(&*s.discriminant),
+                names,
+            );
         }
         s.visit_children_with(self);
     }
@@ -45,7 +47,7 @@ impl Visit for Collect<'_> {
 impl Discriminants {
     /// The program's `switch` statements; `None` where it does not parse (nothing is said then).
     pub fn scan(text: &str) -> Option<Discriminants> {
-        crate::parse(text, crate::Goal::Program, |parsed| {
+        crate::js::parse(text, crate::js::Goal::Program, |parsed| {
             let mut c = Collect {
                 parsed,
                 out: Discriminants::default(),

@@ -3,8 +3,8 @@
 //! (the built-in has no source) and pauses before `mix` is called, at the very place it stood;
 //! V8 and SpiderMonkey go on into `mix`. The recorder says when a side paused again there.
 
-use crate::ast;
-use crate::visit::{Visit, VisitWith};
+use crate::js::ast;
+use crate::js::visit::{Visit, VisitWith};
 use morphtrace_schema::Location;
 use std::collections::HashSet;
 
@@ -92,7 +92,7 @@ impl Visit for Inner<'_> {
 }
 
 struct Collect<'a> {
-    parsed: &'a crate::Parsed<'a>,
+    parsed: &'a crate::js::Parsed<'a>,
     bound: HashSet<String>,
     out: BuiltInArguments,
 }
@@ -118,7 +118,7 @@ impl Visit for Collect<'_> {
 impl BuiltInArguments {
     /// The program's calls; `None` where it does not parse (nothing is said then).
     pub fn scan(text: &str) -> Option<BuiltInArguments> {
-        crate::parse(text, crate::Goal::Program, |parsed| {
+        crate::js::parse(text, crate::js::Goal::Program, |parsed| {
             let mut bound = Bound(HashSet::new());
             parsed.program.visit_with(&mut bound);
             let mut c = Collect {

@@ -8,9 +8,9 @@
 //! function the program names (`function f`, `const f = () => …`, a method) is a lost or wrong
 //! name, so the triage asks this module which it is.
 
-use crate::ast;
-use crate::visit::{Visit, VisitWith};
-use crate::{BytePos, Spanned};
+use crate::js::ast;
+use crate::js::visit::{Visit, VisitWith};
+use crate::js::{BytePos, Spanned};
 use morphtrace_schema::Location;
 use std::collections::HashSet;
 
@@ -35,7 +35,7 @@ struct Function {
 }
 
 struct Collect<'a> {
-    parsed: &'a crate::Parsed<'a>,
+    parsed: &'a crate::js::Parsed<'a>,
     out: Vec<Function>,
     /// Where functions in a position that names them begin (`const f = function () {}`,
     /// `x = () => 1`, `{ k: function () {} }`, a default value, a class field).
@@ -79,7 +79,7 @@ fn key_name(k: &ast::PropName) -> Option<String> {
 }
 
 impl Collect<'_> {
-    fn function(&mut self, start: BytePos, span: crate::Span, own_name: bool) {
+    fn function(&mut self, start: BytePos, span: crate::js::Span, own_name: bool) {
         let (lo, hi) = self.parsed.range(span);
         let p = &self.parsed.positions;
         self.out.push(Function {
@@ -215,7 +215,7 @@ impl Visit for Collect<'_> {
 impl FunctionNames {
     /// The program's functions; `None` where it does not parse (or passes the parser's limits).
     pub fn scan(text: &str) -> Option<FunctionNames> {
-        crate::parse(text, crate::Goal::Program, |parsed| {
+        crate::js::parse(text, crate::js::Goal::Program, |parsed| {
             let mut c = Collect {
                 parsed,
                 out: Vec::new(),

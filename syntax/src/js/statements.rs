@@ -2,11 +2,12 @@
 //! per-statement counts from V8's block ranges, deletable statements, and the ground-truth
 //! instrumentation (a counter per statement).
 
-use super::variant::{Deletable, LineKinds};
-use morphtrace_js::ast;
-use morphtrace_js::visit::{Visit, VisitWith};
-use morphtrace_js::Spanned;
-use morphtrace_js::{Goal, Refusal};
+use super::ast;
+use super::visit::{Visit, VisitWith};
+use super::Spanned;
+use super::{Goal, Refusal};
+use crate::variant::{Deletable, LineKinds};
+use crate::Statements;
 use morphtrace_schema::coverage::v8_count_at;
 use morphtrace_schema::lines::Positions;
 use morphtrace_schema::{FunctionCoverage, StatementCount};
@@ -45,39 +46,13 @@ impl Stmt {
 }
 
 pub struct JsProgram {
+    text: String,
     pub statements: Vec<Stmt>,
     /// Expressions reduction may shrink, outermost first (see [`Simplification`]).
     pub simplifications: Vec<Simplification>,
     /// First token of each line (byte offset), if the line has one.
     first_token: Vec<Option<usize>>,
     positions: Positions,
-}
-
-fn kind(s: &ast::Stmt) -> &'static str {
-    use ast::Stmt::*;
-    match s {
-        Block(_) => "BlockStatement",
-        Empty(_) => "EmptyStatement",
-        Debugger(_) => "DebuggerStatement",
-        With(_) => "WithStatement",
-        Return(_) => "ReturnStatement",
-        Labeled(_) => "LabeledStatement",
-        Break(_) => "BreakStatement",
-        Continue(_) => "ContinueStatement",
-        If(_) => "IfStatement",
-        Switch(_) => "SwitchStatement",
-        Throw(_) => "ThrowStatement",
-        Try(_) => "TryStatement",
-        While(_) => "WhileStatement",
-        DoWhile(_) => "DoWhileStatement",
-        For(_) => "ForStatement",
-        ForIn(_) => "ForInStatement",
-        ForOf(_) => "ForOfStatement",
-        Decl(ast::Decl::Fn(_)) => "FunctionDeclaration",
-        Decl(ast::Decl::Class(_)) => "ClassDeclaration",
-        Decl(_) => "VariableDeclaration",
-        Expr(_) => "ExpressionStatement",
-    }
 }
 
 struct Collector<'a> {
@@ -107,7 +82,7 @@ struct Simplifiable {
 }
 
 impl Simplifiable {
-    fn push(&mut self, span: morphtrace_js::Span, by: &'static str) {
+    fn push(&mut self, span: super::Span, by: &'static str) {
         let (start, end) = (
             (span.lo.0 - self.base) as usize,
             (span.hi.0 - self.base) as usize,
@@ -132,10 +107,7 @@ impl Visit for Simplifiable {
 
     fn visit_call_expr(&mut self, c: &ast::CallExpr) {
         if let (Some(first), Some(last)) = (c.args.first(), c.args.last()) {
-            self.push(
-                morphtrace_js::Span::new(first.span().lo, last.span().hi),
-                "",
-            );
+            self.push(super::Span::new(first.span().lo, last.span().hi), "");
         }
         c.visit_children_with(self);
     }
@@ -211,7 +183,7 @@ impl Visit for Collector<'_> {
             end,
             line: (self.line_of)(start),
             last_line: (self.line_of)(end.saturating_sub(1).max(start)),
-            kind: kind(s),
+            kind: super::statement_kind(s),
             listed: self.listed.contains(&span.lo.0),
             jumps,
             directive: self.directives.contains(&span.lo.0),
@@ -225,7 +197,7 @@ impl JsProgram {
     /// Parses a classic script (what Node's `vm.Script` runs): a syntax error, or a program
     /// too large or deep for morphtrace (then it must be rejected), is the `Err`.
     pub fn parse(text: &str) -> Result<JsProgram, Refusal> {
-        morphtrace_js::parse(text, Goal::Script, |p| {
+        super::parse(text, Goal::Script, |p| {
             let Some(script) = p.script() else {
                 return Err(Refusal::Syntax("not a script".into()));
             };
@@ -251,6 +223,7 @@ impl JsProgram {
             let mut simplifications = e.out;
             simplifications.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
             Ok(JsProgram {
+                text: text.to_string(),
                 statements,
                 simplifications,
                 first_token: p.line_tokens().iter().map(|t| t.map(|(f, _)| f)).collect(),
@@ -315,54 +288,16 @@ impl JsProgram {
             .collect()
     }
 
-    /// The syntax kind of each line: the innermost statement starting on it, else `brace`,
-    /// `else`, `comment` or `blank`.
-    pub fn line_kinds(&self, text: &str) -> LineKinds {
-        let mut kinds: Vec<String> = self
-            .positions
-            .lines
-            .lines(text)
-            .enumerate()
-            .map(|(i, l)| {
-                if l.trim().is_empty() {
-                    "blank"
-                } else if self.first_token.get(i).copied().flatten().is_none() {
-                    "comment"
-                } else {
-                    super::variant::structural_kind(l, &[')', ',']).unwrap_or("?")
-                }
-                .to_string()
-            })
-            .collect();
-        // Statements are sorted outer first: the innermost starting on a line is written last.
-        for s in &self.statements {
-            if let Some(k) = kinds.get_mut(s.line as usize) {
-                if k == "?" || (k != "blank" && k != "comment" && k != "else" && k != "brace") {
-                    *k = s.kind.to_string();
-                }
-            }
-        }
-        for k in kinds.iter_mut().filter(|k| *k == "?") {
-            *k = "Expression".into();
-        }
-        kinds
-    }
-
-    /// Statements Cod may delete when V8 reports them unexecuted: in a statement list, not a
-    /// declaration or directive, without jumps.
-    pub fn candidates(&self, functions: &[FunctionCoverage]) -> Vec<Deletable> {
-        self.statements
+    /// Of `statements`, those V8 reports unexecuted: count 0 at the statement's start.
+    pub fn unexecuted(
+        &self,
+        statements: &[Deletable],
+        functions: &[FunctionCoverage],
+    ) -> Vec<Deletable> {
+        statements
             .iter()
-            .filter(|s| s.listed && !s.is_declaration() && !s.directive && !s.jumps)
-            .filter(|s| s.kind != "EmptyStatement")
             .filter(|s| v8_count_at(functions, self.utf16(s.start)) == Some(0))
-            .map(|s| Deletable {
-                start: s.start,
-                end: s.end,
-                first_line: s.line,
-                last_line: s.last_line,
-                kind: s.kind.to_string(),
-            })
+            .cloned()
             .collect()
     }
 
@@ -406,6 +341,64 @@ impl JsProgram {
     }
 }
 
+impl Statements for JsProgram {
+    /// A program that parses is used: the engines' verdict comes from running it.
+    fn rejection(&self) -> Option<String> {
+        None
+    }
+
+    /// The syntax kind of each line: the innermost statement starting on it, else `brace`,
+    /// `else`, `comment` or `blank`.
+    fn line_kinds(&self) -> LineKinds {
+        let text = &self.text;
+        let mut kinds: Vec<String> = self
+            .positions
+            .lines
+            .lines(text)
+            .enumerate()
+            .map(|(i, l)| {
+                if l.trim().is_empty() {
+                    "blank"
+                } else if self.first_token.get(i).copied().flatten().is_none() {
+                    "comment"
+                } else {
+                    crate::variant::structural_kind(l, &[')', ',']).unwrap_or("?")
+                }
+                .to_string()
+            })
+            .collect();
+        // Statements are sorted outer first: the innermost starting on a line is written last.
+        for s in &self.statements {
+            if let Some(k) = kinds.get_mut(s.line as usize) {
+                if k == "?" || (k != "blank" && k != "comment" && k != "else" && k != "brace") {
+                    *k = s.kind.to_string();
+                }
+            }
+        }
+        for k in kinds.iter_mut().filter(|k| *k == "?") {
+            *k = "Expression".into();
+        }
+        kinds
+    }
+
+    /// Statements Cod may delete: in a statement list, not a declaration or directive, without
+    /// jumps.
+    fn deletable(&self) -> Vec<Deletable> {
+        self.statements
+            .iter()
+            .filter(|s| s.listed && !s.is_declaration() && !s.directive && !s.jumps)
+            .filter(|s| s.kind != "EmptyStatement")
+            .map(|s| Deletable {
+                start: s.start,
+                end: s.end,
+                first_line: s.line,
+                last_line: s.last_line,
+                kind: s.kind.to_string(),
+            })
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -416,7 +409,7 @@ mod tests {
     #[test]
     fn statements_lines_and_kinds() {
         let p = JsProgram::parse(SRC).unwrap();
-        let kinds = p.line_kinds(SRC);
+        let kinds = p.line_kinds();
         assert_eq!(kinds[0], "ExpressionStatement");
         assert_eq!(kinds[1], "comment");
         assert_eq!(kinds[2], "VariableDeclaration");
@@ -464,7 +457,7 @@ mod tests {
         assert_eq!(lines[1], None, "comment line");
         assert_eq!(lines[11], Some(0));
         assert_eq!(lines[13], Some(1));
-        let c = p.candidates(&functions);
+        let c = p.unexecuted(&p.deletable(), &functions);
         assert_eq!(c.len(), 1);
         assert_eq!(c[0].first_line, 11);
         let st = p.statement_counts(&functions);

@@ -1,8 +1,10 @@
 //! Python programs for coverage.py: tree-sitter-python's syntax tree (the same parser family
 //! as C's), the kind of every line, and the statements Cod may delete.
 
-use super::variant::{Deletable, LineKinds};
-use morphtrace_js::python::{PythonTree, STATEMENTS};
+use super::{PythonTree, STATEMENTS};
+use crate::trees::visit;
+use crate::variant::{Deletable, LineKinds};
+use crate::Statements;
 use tree_sitter::Node;
 
 /// Declarations the compiler acts on whether or not the line runs: deleting one changes the
@@ -13,26 +15,24 @@ const NOT_DELETABLE: &[&str] = &[
     "future_import_statement",
 ];
 
-pub struct PySyntax(PythonTree);
+pub struct PySyntax {
+    text: String,
+    tree: PythonTree,
+}
 
 impl PySyntax {
     pub fn parse(text: &str) -> Option<PySyntax> {
-        PythonTree::parse(text).map(PySyntax)
-    }
-
-    /// Why the program cannot be profiled from its syntax alone: tree-sitter-python had to
-    /// recover from errors (the interpreter's own verdict comes from running it).
-    pub fn rejection(&self) -> Option<String> {
-        self.0
-            .has_error()
-            .then(|| "tree-sitter-python could not parse it".to_string())
+        PythonTree::parse(text).map(|tree| PySyntax {
+            text: text.to_string(),
+            tree,
+        })
     }
 
     /// A block without a statement: tree-sitter-python takes one at the end of the text (`if
     /// x:` as the last line), the interpreter does not.
     pub fn has_empty_block(&self) -> bool {
         let mut empty = false;
-        super::c::visit(self.0.tree.root_node(), &mut |n: Node| {
+        visit(self.tree.tree.root_node(), &mut |n: Node| {
             let mut c = n.walk();
             empty |= n.kind() == "block"
                 && !n
@@ -41,11 +41,21 @@ impl PySyntax {
         });
         empty
     }
+}
 
-    /// The syntax kind of every line (`morphtrace_js::python`).
-    pub fn line_kinds(&self, text: &str) -> LineKinds {
-        self.0
-            .line_kinds(text)
+impl Statements for PySyntax {
+    /// Why the program cannot be profiled from its syntax alone: tree-sitter-python had to
+    /// recover from errors (the interpreter's own verdict comes from running it).
+    fn rejection(&self) -> Option<String> {
+        self.tree
+            .has_error()
+            .then(|| "tree-sitter-python could not parse it".to_string())
+    }
+
+    /// The syntax kind of every line ([`PythonTree::line_kinds`]).
+    fn line_kinds(&self) -> LineKinds {
+        self.tree
+            .line_kinds(&self.text)
             .into_iter()
             .map(str::to_string)
             .collect()
@@ -54,11 +64,11 @@ impl PySyntax {
     /// Statements Cod may delete when coverage.py reports them unexecuted: a whole statement
     /// of a module or a block (a deleted one becomes `pass`, so that no block is left empty),
     /// never a declaration the compiler reads whether or not it runs.
-    pub fn candidates(&self) -> Vec<Deletable> {
+    fn deletable(&self) -> Vec<Deletable> {
         let mut out = Vec::new();
         // Children of every statement list (`parent()` walks from the root: quadratic on a
         // deeply nested program).
-        super::c::visit(self.0.tree.root_node(), &mut |list: Node| {
+        visit(self.tree.tree.root_node(), &mut |list: Node| {
             if !matches!(list.kind(), "module" | "block") {
                 return;
             }
@@ -68,8 +78,8 @@ impl PySyntax {
                     out.push(Deletable {
                         start: n.start_byte(),
                         end: n.end_byte(),
-                        first_line: self.0.lines.line_of(n.start_byte()),
-                        last_line: self.0.lines.line_of(n.end_byte().saturating_sub(1)),
+                        first_line: self.tree.lines.line_of(n.start_byte()),
+                        last_line: self.tree.lines.line_of(n.end_byte().saturating_sub(1)),
                         kind: n.kind().to_string(),
                     });
                 }
@@ -91,7 +101,7 @@ mod tests {
     fn kinds_of_lines() {
         let s = PySyntax::parse(PROG).unwrap();
         assert!(s.rejection().is_none());
-        let k = s.line_kinds(PROG);
+        let k = s.line_kinds();
         let expect = [
             "import_statement",
             "blank",
@@ -125,7 +135,7 @@ mod tests {
     #[test]
     fn candidates_are_whole_statements_of_blocks() {
         let s = PySyntax::parse(PROG).unwrap();
-        let c = s.candidates();
+        let c = s.deletable();
         let named: Vec<(&str, u32, u32)> = c
             .iter()
             .map(|d| (&PROG[d.start..d.end], d.first_line, d.last_line))
@@ -153,7 +163,7 @@ mod tests {
         let s = PySyntax::parse(text).unwrap();
         assert!(s.rejection().is_none());
         assert_eq!(
-            s.line_kinds(text)[..3],
+            s.line_kinds()[..3],
             [
                 "if_statement",
                 "expression_statement",

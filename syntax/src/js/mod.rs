@@ -1,5 +1,5 @@
-//! JavaScript syntax for morphtrace (recorder and analyzer alike): parsing with swc that is safe
-//! on any input, the tokens of each line, and positions as the engines count them.
+//! JavaScript on swc: parsing that is safe on any input, the tokens of each line, positions as
+//! the engines count them, and the analyses built on them (one module each).
 //!
 //! Programs-to-debug are untrusted. swc's parser, its visitors and the drop of its trees recurse
 //! once or more per level of nesting, and a stack overflow aborts the whole process — the
@@ -19,10 +19,10 @@ pub mod exits;
 pub mod loops;
 pub mod names;
 pub mod nesting;
-pub mod nodes;
 pub mod order;
-pub mod python;
+pub mod statements;
 pub mod switches;
+pub mod tdz;
 pub mod truth;
 
 use morphtrace_schema::lines::Positions;
@@ -318,6 +318,35 @@ impl Visit for Depth {
     }
     fn visit_pat(&mut self, n: &ast::Pat) {
         self.enter(|s| n.visit_children_with(s));
+    }
+}
+
+/// The ESTree name of a statement (`IfStatement`, `VariableDeclaration`): what readers of the
+/// papers know, in coverage reports and AST nodes alike.
+pub fn statement_kind(s: &ast::Stmt) -> &'static str {
+    use ast::Stmt::*;
+    match s {
+        Block(_) => "BlockStatement",
+        Empty(_) => "EmptyStatement",
+        Debugger(_) => "DebuggerStatement",
+        With(_) => "WithStatement",
+        Return(_) => "ReturnStatement",
+        Labeled(_) => "LabeledStatement",
+        Break(_) => "BreakStatement",
+        Continue(_) => "ContinueStatement",
+        If(_) => "IfStatement",
+        Switch(_) => "SwitchStatement",
+        Throw(_) => "ThrowStatement",
+        Try(_) => "TryStatement",
+        While(_) => "WhileStatement",
+        DoWhile(_) => "DoWhileStatement",
+        For(_) => "ForStatement",
+        ForIn(_) => "ForInStatement",
+        ForOf(_) => "ForOfStatement",
+        Decl(ast::Decl::Fn(_)) => "FunctionDeclaration",
+        Decl(ast::Decl::Class(_)) => "ClassDeclaration",
+        Decl(_) => "VariableDeclaration",
+        Expr(_) => "ExpressionStatement",
     }
 }
 

@@ -1,7 +1,9 @@
-//! Python's syntax for morphtrace, by tree-sitter-python (the grammar family of Cod's C
-//! variants: one runtime, no recursion on deep programs): the statement (or clause) each line
-//! belongs to, shared by the recorder (coverage classes, Cod's variants) and the analyzer (the
-//! `ast_node` of a Python line).
+//! Python by tree-sitter-python (the grammar family of Cod's C variants: one runtime, no
+//! recursion on deep programs): the statement (or clause) each line belongs to, shared by the
+//! recorder (coverage classes, Cod's variants) and the analyzer (the `ast_node` of a Python
+//! line); [`statements`]: what Cod may delete.
+
+pub mod statements;
 
 use morphtrace_schema::lines::{Breaks, LineIndex};
 use tree_sitter::{Node, Parser, Tree};

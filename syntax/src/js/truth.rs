@@ -17,8 +17,8 @@
 //! (names resolve through an object there), a statement that is the lone body of an `if` or a
 //! loop (a call before it would leave the statement outside the body).
 
-use crate::ast;
-use crate::visit::{Visit, VisitWith};
+use crate::js::ast;
+use crate::js::visit::{Visit, VisitWith};
 use std::collections::HashMap;
 
 /// One point: where its call goes and what it reads.
@@ -62,7 +62,7 @@ struct Scope {
 }
 
 struct Collect<'a> {
-    parsed: &'a crate::Parsed<'a>,
+    parsed: &'a crate::js::Parsed<'a>,
     firsts: Vec<Option<(usize, usize)>>,
     scopes: Vec<Scope>,
     /// Set by `visit_fn_decl` for the function it visits next.
@@ -144,7 +144,7 @@ impl Collect<'_> {
                 && matches!(s, ast::Stmt::Expr(e) if matches!(&*e.expr, ast::Expr::Lit(ast::Lit::Str(_))));
             prologue = directive;
             if !directive && self.within_with == 0 && !matches!(s, ast::Stmt::Empty(_)) {
-                let (lo, _) = self.parsed.range(crate::Spanned::span(s));
+                let (lo, _) = self.parsed.range(crate::js::Spanned::span(s));
                 let line = self.parsed.positions.location(lo).line;
                 let first = self.firsts.get(line as usize).copied().flatten();
                 let taken = self.out.last().is_some_and(|p| p.line == line);
@@ -329,8 +329,8 @@ impl Collect<'_> {
 }
 
 /// The points of a classic script (`Err` where it does not parse as one); a module gets none.
-pub fn points(text: &str) -> Result<Vec<Point>, crate::Refusal> {
-    crate::parse(text, crate::Goal::Script, |parsed| {
+pub fn points(text: &str) -> Result<Vec<Point>, crate::js::Refusal> {
+    crate::js::parse(text, crate::js::Goal::Script, |parsed| {
         let Some(script) = parsed.script() else {
             return Vec::new();
         };

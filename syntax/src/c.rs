@@ -1,7 +1,9 @@
 //! C programs on a real syntax tree (tree-sitter-c): the syntax kind of each line, the statements
 //! Cod may delete, and programs rejected because they read their environment.
 
-use super::variant::{Deletable, LineKinds};
+use crate::trees::visit;
+use crate::variant::{Deletable, LineKinds};
+use crate::Statements;
 use morphtrace_schema::lines::{Breaks, LineIndex};
 use tree_sitter::{Node, Parser, Tree};
 
@@ -129,6 +131,7 @@ pub fn losing_uses(p: &str, variant: &str, decls: &[Declaration]) -> Vec<u32> {
 }
 
 pub struct CSyntax {
+    text: String,
     tree: Tree,
     /// Lines as gcc and clang count them (tree-sitter's rows count `\n` only).
     lines: LineIndex,
@@ -142,6 +145,7 @@ impl CSyntax {
         // program nested 10^5 deep is analyzed, not fatal.
         let tree = p.parse(text, None)?;
         Some(CSyntax {
+            text: text.to_string(),
             tree,
             lines: LineIndex::new(text, Breaks::C),
         })
@@ -152,7 +156,8 @@ impl CSyntax {
         self.tree.root_node().has_error()
     }
 
-    fn called<'a>(&self, text: &'a str) -> Vec<&'a str> {
+    fn called(&self) -> Vec<&str> {
+        let text = &self.text;
         let mut out = Vec::new();
         visit(self.tree.root_node(), &mut |n| {
             if n.kind() == "call_expression" {
@@ -166,60 +171,14 @@ impl CSyntax {
         out
     }
 
-    /// Why the program cannot be used (it reads its environment, or has no `main`).
-    pub fn rejection(&self, text: &str) -> Option<String> {
-        let calls = self.called(text);
-        if let Some(c) = calls.iter().find(|c| ENVIRONMENT.contains(c)) {
-            return Some(format!("reads its environment or the clock: calls {c}()"));
-        }
-        let mut has_main = false;
-        visit(self.tree.root_node(), &mut |n| {
-            if n.kind() == "function_declarator" {
-                if let Some(d) = n.child_by_field_name("declarator") {
-                    if &text[d.byte_range()] == "main" {
-                        has_main = true;
-                    }
-                }
-            }
-        });
-        (!has_main).then(|| "has no main function".to_string())
-    }
-
-    /// The syntax kind of every line: the smallest named node covering the line's text, with
-    /// lines of braces, `else`, labels and `case` named as such.
-    pub fn line_kinds(&self, text: &str) -> LineKinds {
-        let mut kinds = Vec::new();
-        for l in 0..self.lines.len() as u32 {
-            let offset = self.lines.start(l);
-            let line = self.lines.line(text, l);
-            let trimmed = line.trim();
-            let kind = if let Some(k) = super::variant::structural_kind(line, &[]) {
-                k.to_string()
-            } else {
-                let start = offset + (line.len() - line.trim_start().len());
-                let end = offset + line.trim_end().len();
-                match self
-                    .tree
-                    .root_node()
-                    .named_descendant_for_byte_range(start, end)
-                {
-                    Some(n) => match n.kind() {
-                        "labeled_statement" if trimmed.ends_with(':') => "label".into(),
-                        "case_statement" => "case".into(),
-                        "preproc_include" | "preproc_def" | "preproc_call" => "preproc".into(),
-                        "translation_unit" | "comment" => "comment".into(),
-                        k => k.to_string(),
-                    },
-                    None => "?".into(),
-                }
-            };
-            kinds.push(kind);
-        }
-        kinds
+    /// The program's text.
+    pub fn text(&self) -> &str {
+        &self.text
     }
 
     /// Local declarations (in a block) with the names they declare.
-    pub fn declarations(&self, text: &str) -> Vec<Declaration> {
+    pub fn declarations(&self) -> Vec<Declaration> {
+        let text = &self.text;
         let mut out = Vec::new();
         visit(self.tree.root_node(), &mut |n| {
             if n.kind() != "declaration"
@@ -258,12 +217,68 @@ impl CSyntax {
         });
         out
     }
+}
+
+impl Statements for CSyntax {
+    /// Why the program cannot be used (it reads its environment, or has no `main`).
+    fn rejection(&self) -> Option<String> {
+        let text = &self.text;
+        let calls = self.called();
+        if let Some(c) = calls.iter().find(|c| ENVIRONMENT.contains(c)) {
+            return Some(format!("reads its environment or the clock: calls {c}()"));
+        }
+        let mut has_main = false;
+        visit(self.tree.root_node(), &mut |n| {
+            if n.kind() == "function_declarator" {
+                if let Some(d) = n.child_by_field_name("declarator") {
+                    if &text[d.byte_range()] == "main" {
+                        has_main = true;
+                    }
+                }
+            }
+        });
+        (!has_main).then(|| "has no main function".to_string())
+    }
+
+    /// The syntax kind of every line: the smallest named node covering the line's text, with
+    /// lines of braces, `else`, labels and `case` named as such.
+    fn line_kinds(&self) -> LineKinds {
+        let text = &self.text;
+        let mut kinds = Vec::new();
+        for l in 0..self.lines.len() as u32 {
+            let offset = self.lines.start(l);
+            let line = self.lines.line(text, l);
+            let trimmed = line.trim();
+            let kind = if let Some(k) = crate::variant::structural_kind(line, &[]) {
+                k.to_string()
+            } else {
+                let start = offset + (line.len() - line.trim_start().len());
+                let end = offset + line.trim_end().len();
+                match self
+                    .tree
+                    .root_node()
+                    .named_descendant_for_byte_range(start, end)
+                {
+                    Some(n) => match n.kind() {
+                        "labeled_statement" if trimmed.ends_with(':') => "label".into(),
+                        "case_statement" => "case".into(),
+                        "preproc_include" | "preproc_def" | "preproc_call" => "preproc".into(),
+                        "translation_unit" | "comment" => "comment".into(),
+                        k => k.to_string(),
+                    },
+                    None => "?".into(),
+                }
+            };
+            kinds.push(kind);
+        }
+        kinds
+    }
 
     /// Statements that may be deleted when unexecuted: a whole statement inside a block or a
     /// `case` (never the only body of a brace-less `if`/loop, which gcc drops with its
     /// condition), containing no jump and no call to a noreturn function.
-    pub fn candidates(&self, text: &str) -> Vec<Deletable> {
-        collect_candidates(self.tree.root_node(), text, &self.lines)
+    fn deletable(&self) -> Vec<Deletable> {
+        collect_candidates(self.tree.root_node(), &self.text, &self.lines)
     }
 }
 
@@ -345,28 +360,6 @@ fn collect_candidates(root: Node, text: &str, lines: &LineIndex) -> Vec<Deletabl
     found.into_iter().map(|(_, c)| c).collect()
 }
 
-/// Every node below `n` (itself first), in pre-order, without recursion.
-pub(super) fn visit<'t>(n: Node<'t>, f: &mut impl FnMut(Node<'t>)) {
-    let mut c = n.walk();
-    loop {
-        f(c.node());
-        if c.goto_first_child() {
-            continue;
-        }
-        loop {
-            if c.node() == n {
-                return;
-            }
-            if c.goto_next_sibling() {
-                break;
-            }
-            if !c.goto_parent() {
-                return;
-            }
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -376,7 +369,7 @@ mod tests {
     #[test]
     fn kinds_of_lines() {
         let s = CSyntax::parse(PROG).unwrap();
-        let k = s.line_kinds(PROG);
+        let k = s.line_kinds();
         assert_eq!(k[0], "preproc");
         assert_eq!(k[1], "declaration");
         assert_eq!(k[2], "function_definition");
@@ -394,7 +387,7 @@ mod tests {
     fn declarations_left_unused_by_a_deletion() {
         let p = "int main(void) {\n    int a = 1, *b[2] = {0};\n    const int c[2] = {1, 2};\n    a = c[1];\n    return a;\n}\n";
         let s = CSyntax::parse(p).unwrap();
-        let d = s.declarations(p);
+        let d = s.declarations();
         assert_eq!(d.len(), 2);
         assert_eq!(d[0].names, vec!["a", "b"]);
         assert_eq!(d[1].names, vec!["c"]);
@@ -407,7 +400,7 @@ mod tests {
         // A const local that loses one of two uses; a plain local that does is still used.
         let p2 = "int main(void) {\n    int * const c[2] = {0, 0};\n    int a = c[0] != 0;\n    a += c[1] != 0;\n    return a;\n}\n";
         let s2 = CSyntax::parse(p2).unwrap();
-        let d2 = s2.declarations(p2);
+        let d2 = s2.declarations();
         let v2 = p2.replace("    a += c[1] != 0;", "    ;              ");
         assert_eq!(losing_uses(p2, &v2, &d2), vec![1]);
     }
@@ -416,7 +409,7 @@ mod tests {
     fn candidates_avoid_jumps_and_lone_bodies() {
         let s = CSyntax::parse(PROG).unwrap();
         let c: Vec<(u32, String)> = s
-            .candidates(PROG)
+            .deletable()
             .into_iter()
             .map(|c| (c.first_line, c.kind))
             .collect();
@@ -429,31 +422,31 @@ mod tests {
         assert!(c.contains(&(15, "expression_statement".into())));
         // The switch contains a break.
         assert!(!c.iter().any(|(_, k)| k == "switch_statement"));
-        assert_eq!(s.rejection(PROG), None);
+        assert_eq!(s.rejection(), None);
         let env = "int main(void) { return getenv(\"X\") != 0; }";
         assert!(CSyntax::parse(env)
             .unwrap()
-            .rejection(env)
+            .rejection()
             .unwrap()
             .contains("getenv"));
         let nomain = "int f(void) { return 0; }";
-        assert!(CSyntax::parse(nomain).unwrap().rejection(nomain).is_some());
+        assert!(CSyntax::parse(nomain).unwrap().rejection().is_some());
     }
 
     /// gcc and clang end lines at CR and CRLF too (checked with both): our lines must agree.
     #[test]
     fn lines_end_where_the_compilers_end_them() {
         let s = CSyntax::parse(PROG).unwrap();
-        let want = (s.line_kinds(PROG), s.candidates(PROG), s.declarations(PROG));
+        let want = (s.line_kinds(), s.deletable(), s.declarations());
         for br in ["\r", "\r\n"] {
             let text = PROG.replace('\n', br);
             let t = CSyntax::parse(&text).unwrap();
-            assert_eq!(t.line_kinds(&text), want.0, "{br:?}");
+            assert_eq!(t.line_kinds(), want.0, "{br:?}");
             let lines = |c: &[Deletable]| -> Vec<(u32, u32)> {
                 c.iter().map(|c| (c.first_line, c.last_line)).collect()
             };
-            assert_eq!(lines(&t.candidates(&text)), lines(&want.1), "{br:?}");
-            let decl: Vec<u32> = t.declarations(&text).iter().map(|d| d.line).collect();
+            assert_eq!(lines(&t.deletable()), lines(&want.1), "{br:?}");
+            let decl: Vec<u32> = t.declarations().iter().map(|d| d.line).collect();
             assert_eq!(decl, want.2.iter().map(|d| d.line).collect::<Vec<_>>());
         }
     }
@@ -468,13 +461,13 @@ mod tests {
             "} ".repeat(n)
         );
         let s = CSyntax::parse(&text).unwrap();
-        assert_eq!(s.rejection(&text), None);
-        let c = s.candidates(&text);
+        assert_eq!(s.rejection(), None);
+        let c = s.deletable();
         assert!(
             c.len() > n,
             "every nested block and the statement: {}",
             c.len()
         );
-        assert_eq!(s.declarations(&text).len(), 1);
+        assert_eq!(s.declarations().len(), 1);
     }
 }

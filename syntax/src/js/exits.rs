@@ -4,8 +4,8 @@
 //! end, SpiderMonkey at the closing brace, JavaScriptCore just after it), so a divergence
 //! between such pauses can say that both sides stand where the same function returns.
 
-use crate::ast;
-use crate::visit::{Visit, VisitWith};
+use crate::js::ast;
+use crate::js::visit::{Visit, VisitWith};
 use morphtrace_schema::Location;
 
 /// The function bodies of a program and where each returns.
@@ -25,7 +25,7 @@ struct Body {
 }
 
 struct Collect<'a> {
-    parsed: &'a crate::Parsed<'a>,
+    parsed: &'a crate::js::Parsed<'a>,
     out: Exits,
     /// The bodies being walked, innermost last (indices into `out.bodies`).
     open: Vec<usize>,
@@ -76,7 +76,7 @@ impl Visit for Collect<'_> {
         let p = self.parsed;
         let (lo, hi) = p.range(r.span);
         let from = match &r.arg {
-            Some(arg) => p.range(crate::Spanned::span(&**arg)).1,
+            Some(arg) => p.range(crate::js::Spanned::span(&**arg)).1,
             None => (lo + "return".len()).min(hi),
         };
         if let Some(&b) = self.open.last() {
@@ -93,7 +93,7 @@ impl Exits {
     /// The program's function bodies; `None` where it does not parse (or passes the parser's
     /// limits): then nothing is said of where a function returns.
     pub fn scan(text: &str) -> Option<Exits> {
-        crate::parse(text, crate::Goal::Program, |parsed| {
+        crate::js::parse(text, crate::js::Goal::Program, |parsed| {
             let mut c = Collect {
                 parsed,
                 out: Exits::default(),

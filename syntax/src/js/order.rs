@@ -14,8 +14,8 @@
 //! Everything else runs in the source's order. [`ExecutionOrder::cmp`] orders two positions of a
 //! program by these rules; positions of parts that are not modelled compare by the source.
 
-use crate::ast;
-use crate::visit::{Visit, VisitWith};
+use crate::js::ast;
+use crate::js::visit::{Visit, VisitWith};
 use morphtrace_schema::Location;
 use std::cmp::Ordering;
 
@@ -49,12 +49,12 @@ pub struct ExecutionOrder {
 }
 
 struct Collect<'a> {
-    parsed: &'a crate::Parsed<'a>,
+    parsed: &'a crate::js::Parsed<'a>,
     out: Vec<Construct>,
 }
 
 impl Collect<'_> {
-    fn span(&self, span: crate::Span) -> (Location, Location) {
+    fn span(&self, span: crate::js::Span) -> (Location, Location) {
         let (lo, hi) = self.parsed.range(span);
         (
             self.parsed.positions.location(lo),
@@ -62,7 +62,7 @@ impl Collect<'_> {
         )
     }
 
-    fn construct(&mut self, whole: crate::Span, parts: Vec<(crate::Span, u8)>) {
+    fn construct(&mut self, whole: crate::js::Span, parts: Vec<(crate::js::Span, u8)>) {
         let (from, to) = self.span(whole);
         let parts = parts
             .into_iter()
@@ -78,7 +78,7 @@ impl Collect<'_> {
 
 impl Visit for Collect<'_> {
     fn visit_switch_stmt(&mut self, s: &ast::SwitchStmt) {
-        use crate::Spanned;
+        use crate::js::Spanned;
         let mut parts = vec![(s.discriminant.span(), 0)];
         for case in &s.cases {
             if let Some(test) = &case.test {
@@ -92,7 +92,7 @@ impl Visit for Collect<'_> {
         s.visit_children_with(self);
     }
     fn visit_for_of_stmt(&mut self, s: &ast::ForOfStmt) {
-        use crate::Spanned;
+        use crate::js::Spanned;
         self.construct(
             s.span,
             vec![(s.right.span(), 0), (s.left.span(), 1), (s.body.span(), 2)],
@@ -100,7 +100,7 @@ impl Visit for Collect<'_> {
         s.visit_children_with(self);
     }
     fn visit_for_in_stmt(&mut self, s: &ast::ForInStmt) {
-        use crate::Spanned;
+        use crate::js::Spanned;
         self.construct(
             s.span,
             vec![(s.right.span(), 0), (s.left.span(), 1), (s.body.span(), 2)],
@@ -108,7 +108,7 @@ impl Visit for Collect<'_> {
         s.visit_children_with(self);
     }
     fn visit_for_stmt(&mut self, s: &ast::ForStmt) {
-        use crate::Spanned;
+        use crate::js::Spanned;
         let mut parts = Vec::new();
         if let Some(init) = &s.init {
             parts.push((init.span(), 0));
@@ -129,7 +129,7 @@ impl ExecutionOrder {
     /// The program's reordering constructs; `None` where it does not parse (nothing is said
     /// then: callers keep the source's order).
     pub fn scan(text: &str) -> Option<ExecutionOrder> {
-        crate::parse(text, crate::Goal::Program, |parsed| {
+        crate::js::parse(text, crate::js::Goal::Program, |parsed| {
             let mut c = Collect {
                 parsed,
                 out: Vec::new(),

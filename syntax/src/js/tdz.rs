@@ -8,8 +8,8 @@
 //! `;` or line end after it). Used for a frame's own scopes and the script's, where code runs in
 //! text order.
 
-use morphtrace_js::ast;
-use morphtrace_js::visit::{Visit, VisitWith};
+use super::ast;
+use super::visit::{Visit, VisitWith};
 use morphtrace_schema::Location;
 use std::collections::{HashMap, HashSet};
 
@@ -34,7 +34,7 @@ pub struct Declarations {
 /// Collects `let`/`const`/`class` declarations from the syntax tree: every name a pattern binds
 /// (destructuring included), each initialized when its declarator (or class) ends.
 struct Collect<'a> {
-    parsed: &'a morphtrace_js::Parsed<'a>,
+    parsed: &'a super::Parsed<'a>,
     out: Declarations,
 }
 
@@ -106,7 +106,7 @@ impl Declarations {
     /// The program's declarations from its syntax tree; from the light scanner when it does not
     /// parse (or is beyond the parser's limits).
     pub fn scan(text: &str) -> Declarations {
-        morphtrace_js::parse(text, morphtrace_js::Goal::Script, |parsed| {
+        super::parse(text, super::Goal::Script, |parsed| {
             let mut c = Collect {
                 parsed,
                 out: Declarations::default(),

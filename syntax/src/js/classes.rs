@@ -6,8 +6,8 @@
 //! stops a step there (it evaluates the heritage) where V8 and JavaScriptCore step past. The
 //! recorder says so of such pauses.
 
-use crate::ast;
-use crate::visit::{Visit, VisitWith};
+use crate::js::ast;
+use crate::js::visit::{Visit, VisitWith};
 use morphtrace_schema::Location;
 
 /// The parameter lists of a program's class members.
@@ -18,7 +18,7 @@ pub struct ClassParams {
 }
 
 struct Collect<'a> {
-    parsed: &'a crate::Parsed<'a>,
+    parsed: &'a crate::js::Parsed<'a>,
     out: ClassParams,
     /// The lines the classes being walked begin on, innermost last.
     classes: Vec<u32>,
@@ -26,7 +26,7 @@ struct Collect<'a> {
 
 impl Collect<'_> {
     /// The list from the end of a member's name (`key`: its span) to its body's `{`.
-    fn list(&mut self, key: crate::Span, body: Option<&ast::FunctionBody>) {
+    fn list(&mut self, key: crate::js::Span, body: Option<&ast::FunctionBody>) {
         let (Some(&class), Some(body)) = (self.classes.last(), body) else {
             return;
         };
@@ -51,11 +51,11 @@ impl Visit for Collect<'_> {
         self.classes.pop();
     }
     fn visit_class_method(&mut self, m: &ast::ClassMethod) {
-        self.list(crate::Spanned::span(&m.key), m.function.body.as_ref());
+        self.list(crate::js::Spanned::span(&m.key), m.function.body.as_ref());
         m.visit_children_with(self);
     }
     fn visit_constructor(&mut self, c: &ast::Constructor) {
-        self.list(crate::Spanned::span(&c.key), c.body.as_ref());
+        self.list(crate::js::Spanned::span(&c.key), c.body.as_ref());
         c.visit_children_with(self);
     }
     fn visit_private_method(&mut self, m: &ast::PrivateMethod) {
@@ -78,7 +78,7 @@ impl Visit for Collect<'_> {
 impl ClassParams {
     /// The program's class members; `None` where it does not parse (nothing is said then).
     pub fn scan(text: &str) -> Option<ClassParams> {
-        crate::parse(text, crate::Goal::Program, |parsed| {
+        crate::js::parse(text, crate::js::Goal::Program, |parsed| {
             let mut c = Collect {
                 parsed,
                 out: ClassParams::default(),
@@ -106,7 +106,7 @@ pub struct Heritages {
 }
 
 struct CollectHeritages<'a> {
-    parsed: &'a crate::Parsed<'a>,
+    parsed: &'a crate::js::Parsed<'a>,
     out: Heritages,
 }
 
@@ -126,7 +126,7 @@ impl Visit for CollectHeritages<'_> {
 impl Heritages {
     /// The program's `class … extends …` declarations; `None` where it does not parse.
     pub fn scan(text: &str) -> Option<Heritages> {
-        crate::parse(text, crate::Goal::Program, |parsed| {
+        crate::js::parse(text, crate::js::Goal::Program, |parsed| {
             let mut c = CollectHeritages {
                 parsed,
                 out: Heritages::default(),
@@ -155,7 +155,7 @@ pub struct NamedClasses {
 }
 
 struct CollectNamed<'a> {
-    parsed: &'a crate::Parsed<'a>,
+    parsed: &'a crate::js::Parsed<'a>,
     out: NamedClasses,
 }
 
@@ -187,7 +187,7 @@ impl Visit for CollectNamed<'_> {
 impl NamedClasses {
     /// The program's named classes; `None` where it does not parse.
     pub fn scan(text: &str) -> Option<NamedClasses> {
-        crate::parse(text, crate::Goal::Program, |parsed| {
+        crate::js::parse(text, crate::js::Goal::Program, |parsed| {
             let mut c = CollectNamed {
                 parsed,
                 out: NamedClasses::default(),

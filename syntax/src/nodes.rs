@@ -3,10 +3,10 @@
 //! stored in the archive, with swc; node types use ESTree names (`ForStatement`,
 //! `BinaryExpression`, `Property`), which is what readers of the papers know.
 
-use crate::ast;
-use crate::visit::{Visit, VisitWith};
-use crate::Goal;
-use crate::{Span, Spanned};
+use crate::js::ast;
+use crate::js::visit::{Visit, VisitWith};
+use crate::js::Goal;
+use crate::js::{Span, Spanned};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
@@ -26,7 +26,7 @@ pub struct LineNodes {
     /// Every function body's closing brace (JavaScript).
     braces: Vec<morphtrace_schema::Location>,
     /// Which functions ECMAScript names (JavaScript that parses).
-    functions: Option<crate::names::FunctionNames>,
+    functions: Option<crate::js::names::FunctionNames>,
 }
 
 /// How a program binds one name: the kinds of its declarations and whether anything refers to
@@ -176,7 +176,7 @@ impl LineNodes {
 
     /// Classifies every line of `text` (lines end at every ECMAScript line break).
     pub fn compute(text: &str) -> LineNodes {
-        let parsed = crate::parse(text, Goal::Program, |p| {
+        let parsed = crate::js::parse(text, Goal::Program, |p| {
             let mut tree = Tree::new(text.len() as u32);
             p.program.visit_with(&mut Collector {
                 tree: &mut tree,
@@ -200,10 +200,10 @@ impl LineNodes {
                 lines,
                 all: None,
                 bindings,
-                braces: crate::exits::Exits::scan(text)
+                braces: crate::js::exits::Exits::scan(text)
                     .map(|e| e.braces())
                     .unwrap_or_default(),
-                functions: crate::names::FunctionNames::scan(text),
+                functions: crate::js::names::FunctionNames::scan(text),
             },
             Err(e) => LineNodes {
                 lines: Vec::new(),
@@ -431,23 +431,7 @@ impl Visit for Collector<'_> {
         let name = match n {
             // Declarations and blocks are named by their own visitors below.
             Decl(_) | Block(_) => return n.visit_children_with(self),
-            Empty(_) => "EmptyStatement",
-            Debugger(_) => "DebuggerStatement",
-            With(_) => "WithStatement",
-            Return(_) => "ReturnStatement",
-            Labeled(_) => "LabeledStatement",
-            Break(_) => "BreakStatement",
-            Continue(_) => "ContinueStatement",
-            If(_) => "IfStatement",
-            Switch(_) => "SwitchStatement",
-            Throw(_) => "ThrowStatement",
-            Try(_) => "TryStatement",
-            While(_) => "WhileStatement",
-            DoWhile(_) => "DoWhileStatement",
-            For(_) => "ForStatement",
-            ForIn(_) => "ForInStatement",
-            ForOf(_) => "ForOfStatement",
-            Expr(_) => "ExpressionStatement",
+            _ => crate::js::statement_kind(n),
         };
         self.node(n.span(), name, n);
     }

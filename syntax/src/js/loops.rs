@@ -3,19 +3,19 @@
 //! names in a scope of their own, uninitialized; V8 13 lists no such scope (SpiderMonkey,
 //! JavaScriptCore and V8 12 do), so a divergence over such a name there says so.
 
-use crate::ast;
-use crate::visit::{Visit, VisitWith};
+use crate::js::ast;
+use crate::js::visit::{Visit, VisitWith};
 use morphtrace_schema::Location;
 
 /// The iterables of a program's `for-in`/`for-of` heads that declare `let` or `const` names.
 #[derive(Debug, Default)]
 pub struct HeadIterables {
     /// Each iterable, with the names its head declares.
-    heads: crate::NamedSpans,
+    heads: crate::js::NamedSpans,
 }
 
 struct Collect<'a> {
-    parsed: &'a crate::Parsed<'a>,
+    parsed: &'a crate::js::Parsed<'a>,
     out: HeadIterables,
 }
 
@@ -33,7 +33,7 @@ impl Collect<'_> {
         }
         self.out
             .heads
-            .push(self.parsed, crate::Spanned::span(right), names);
+            .push(self.parsed, crate::js::Spanned::span(right), names);
     }
 }
 
@@ -51,7 +51,7 @@ impl Visit for Collect<'_> {
 impl HeadIterables {
     /// The program's loop heads; `None` where it does not parse (nothing is said then).
     pub fn scan(text: &str) -> Option<HeadIterables> {
-        crate::parse(text, crate::Goal::Program, |parsed| {
+        crate::js::parse(text, crate::js::Goal::Program, |parsed| {
             let mut c = Collect {
                 parsed,
                 out: HeadIterables::default(),
