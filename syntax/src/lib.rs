@@ -14,6 +14,7 @@ pub mod c;
 pub mod js;
 pub mod nodes;
 pub mod python;
+pub mod sites;
 mod trees;
 pub mod variant;
 

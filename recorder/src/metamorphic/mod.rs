@@ -5,8 +5,6 @@
 //! follow-up runs, from the live outputs.
 
 mod follow_up;
-pub mod pure;
-pub mod py_source;
 pub mod source;
 mod transformations;
 
@@ -524,12 +522,14 @@ fn blocking<T>(f: impl FnOnce() -> T) -> T {
     }
 }
 
-/// The analysis of a program in its language: JavaScript as a classic script (`source`), Python
-/// by `py_source`; the `Err` says why it cannot be transformed. Here, above both, so that the
-/// Python analysis can build `source`'s types without `source` depending on it.
+/// The analysis of a program in its language: JavaScript as a classic script, Python by
+/// tree-sitter-python (the sites are `morphtrace_syntax`'s, the edits `source`'s); the `Err` says
+/// why it cannot be transformed.
 pub fn analysis_of(text: &str, language: morphtrace_schema::Language) -> Result<Analysis, String> {
     match language {
-        morphtrace_schema::Language::Python => py_source::analyze(text),
+        morphtrace_schema::Language::Python => {
+            morphtrace_syntax::python::sites::sites(text).map(Analysis::from)
+        }
         _ => Analysis::of(text).map_err(|e| e.to_string()),
     }
 }
@@ -891,5 +891,69 @@ mod tests {
             &[("line", "4"), ("code", "x = x;")],
         ));
         assert!(p.moved(&lines).is_none());
+    }
+
+    const PROG: &str = "LIMIT = 10
+
+
+def f(a, b=2, **kw):
+    n = a * b
+    while n > 3:
+        n -= 1
+    return n == 3 or False
+
+
+print(f(LIMIT, 1))
+";
+
+    #[test]
+    fn python_transformations_keep_the_program() {
+        let a = analysis_of(PROG, Language::Python).unwrap();
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
+        let applicable = a.applicable();
+        for name in [
+            Transformation::InsertDeadCode,
+            Transformation::AddNoOp,
+            Transformation::IntegerLiteral,
+            Transformation::BooleanLiteral,
+            Transformation::AddParameter,
+        ] {
+            assert!(applicable.contains(&name), "{name} in {applicable:?}");
+            for _ in 0..20 {
+                let t = a.transform(PROG, name, &mut rng).unwrap();
+                // Python compiles it (the interpreter is the judge, not tree-sitter).
+                let o = std::process::Command::new("python3")
+                    .args(["-c", "import sys; compile(sys.stdin.read(), 'p', 'exec')"])
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::null())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .and_then(|mut c| {
+                        use std::io::Write;
+                        c.stdin.take().unwrap().write_all(t.text.as_bytes())?;
+                        c.wait_with_output()
+                    })
+                    .unwrap();
+                assert!(
+                    o.status.success(),
+                    "{name}:\n{}\n{}",
+                    t.text,
+                    String::from_utf8_lossy(&o.stderr)
+                );
+                assert!(analysis_of(&t.text, Language::Python).is_ok());
+            }
+        }
+        let t = a
+            .transform(PROG, Transformation::AddParameter, &mut rng)
+            .unwrap();
+        assert!(
+            t.text.contains("def f(a, b=2, _mt1=None, **kw):"),
+            "{}",
+            t.text
+        );
+        let t = a
+            .transform(PROG, Transformation::InsertDeadCode, &mut rng)
+            .unwrap();
+        assert!(t.text.contains("if False: "), "{}", t.text);
     }
 }

@@ -20,6 +20,8 @@ pub mod loops;
 pub mod names;
 pub mod nesting;
 pub mod order;
+pub mod pure;
+pub mod sites;
 pub mod statements;
 pub mod switches;
 pub mod tdz;

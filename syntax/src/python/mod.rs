@@ -3,6 +3,7 @@
 //! recorder (coverage classes, Cod's variants) and the analyzer (the `ast_node` of a Python
 //! line); [`statements`]: what Cod may delete.
 
+pub mod sites;
 pub mod statements;
 
 use morphtrace_schema::lines::{Breaks, LineIndex};

@@ -2,8 +2,8 @@
 //! on a line of its own), add-no-op (`x = x;`), add-parameter (a fresh parameter no caller
 //! passes), integer-literal-to-expression and boolean-literal-to-expression (a literal rewritten
 //! as an expression of the same value). They derive their follow-ups alike, at a place drawn
-//! from the program's analysis (or the one a reduction pinned); what each writes is in
-//! `metamorphic::source` (JavaScript) and `metamorphic::py_source` (Python). The follow-up must
+//! from the program's sites (`morphtrace_syntax::sites`, or the one a reduction pinned); what each
+//! writes, in the program's language, is in `metamorphic::source`. The follow-up must
 //! behave as the parent did, its positions mapped (plus the fresh parameter, `undefined`).
 
 use super::{analysis_of, program_choice, Choice, Derive, Deriving, Recipe};

@@ -3,8 +3,8 @@
 //! a restarted side-effect-free frame pauses as its entry did.
 
 use super::{action_choice, Choice, Derive, Deriving, Recipe};
-use crate::metamorphic::pure;
 use morphtrace_schema::{Action, Output};
+use morphtrace_syntax::js::pure;
 use rand::seq::IndexedRandom;
 use rand_chacha::ChaCha8Rng;
 

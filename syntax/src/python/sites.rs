@@ -1,17 +1,16 @@
-//! Table 1's program transformations for Python: where a line may be inserted and which names
+//! The sites of a Python program ([`crate::sites`]): where a line may be inserted and which names
 //! are bound there, the integer and boolean literals, the functions that can take one more
-//! parameter, from tree-sitter-python's syntax tree (as for Cod's variants). The edits are
-//! `source::Analysis`'s (one whole line inserted, or text rewritten inside one line), spelled in
-//! Python (`source::Spelling`).
+//! parameter, from tree-sitter-python's syntax tree (as for Cod's variants). The recorder's
+//! edits spell what they insert in Python ([`Spelling::Python`]).
 //!
 //! Python reads a name as local to a function when the function assigns it anywhere: an
 //! inserted `x = x` or `if False: x = 3` may only name what is already local and bound there.
 //! So the names offered are a function's parameters (bound from its first line) and, at the top
 //! level, names assigned by earlier top-level statements (run before, in order).
 
-use super::source::{Analysis, FunctionSite, Literal, LiteralValue, Name, Point, Spelling};
+use super::PythonTree;
+use crate::sites::{FunctionSite, Literal, LiteralValue, Name, Point, Sites, Spelling};
 use morphtrace_schema::lines::{Breaks, Positions};
-use morphtrace_syntax::python::PythonTree;
 use tree_sitter::Node;
 
 /// Expressions whose code runs in a frame of its own (CPython 3.11).
@@ -36,7 +35,7 @@ enum Scope {
 
 /// Points, literals and functions of a Python program, or why not (tree-sitter-python could not
 /// parse it).
-pub fn analyze(text: &str) -> Result<Analysis, String> {
+pub fn sites(text: &str) -> Result<Sites, String> {
     let parsed =
         PythonTree::parse(text).ok_or_else(|| "tree-sitter-python gave no tree".to_string())?;
     let root = parsed.tree.root_node();
@@ -44,7 +43,7 @@ pub fn analyze(text: &str) -> Result<Analysis, String> {
         return Err("tree-sitter-python could not parse it".into());
     }
     let positions = Positions::new(text, Breaks::C);
-    let mut out = Analysis::empty(positions, Spelling::Python);
+    let mut out = Sites::empty(positions, Spelling::Python);
     // Statement lists to visit, with the scope their points see and the names bound before.
     let mut lists: Vec<(Node, Scope, Vec<String>)> = vec![(root, Scope::Module, Vec::new())];
     while let Some((list, scope, mut bound)) = lists.pop() {
@@ -169,7 +168,7 @@ fn nested<'t>(
     bound: &[String],
     text: &str,
     lists: &mut Vec<(Node<'t>, Scope, Vec<String>)>,
-    out: &mut Analysis,
+    out: &mut Sites,
 ) {
     let stmt = if stmt.kind() == "decorated_definition" {
         match stmt.child_by_field_name("definition") {
@@ -264,7 +263,7 @@ fn nested<'t>(
 
 /// The integer and boolean literals of a simple statement, or of a compound statement's own
 /// line (its condition, its iterable; not its blocks, which are lists of their own).
-fn literals(stmt: Node, text: &str, names: &[Name], out: &mut Analysis) {
+fn literals(stmt: Node, text: &str, names: &[Name], out: &mut Sites) {
     let mut stack = vec![stmt];
     while let Some(n) = stack.pop() {
         match n.kind() {
@@ -309,8 +308,6 @@ fn literals(stmt: Node, text: &str, names: &[Name], out: &mut Analysis) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use morphtrace_judges::metamorphic::Transformation;
-    use rand::SeedableRng;
 
     const PROG: &str = "\"\"\"Module doc.\"\"\"
 from __future__ import annotations
@@ -339,7 +336,7 @@ print(f(LIMIT, 1), K().m())
 
     #[test]
     fn points_see_only_bound_names() {
-        let a = analyze(PROG).unwrap();
+        let a = sites(PROG).unwrap();
         let at = |line: u32| a.points.iter().find(|p| p.line == line);
         // Not before the module's docstring or the future import, nor in a class body.
         assert!(at(0).is_none() && at(1).is_none());
@@ -365,59 +362,7 @@ print(f(LIMIT, 1), K().m())
     }
 
     #[test]
-    fn transformations_keep_the_program_python() {
-        let a = analyze(PROG).unwrap();
-        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
-        let applicable = a.applicable();
-        for name in [
-            Transformation::InsertDeadCode,
-            Transformation::AddNoOp,
-            Transformation::IntegerLiteral,
-            Transformation::BooleanLiteral,
-            Transformation::AddParameter,
-        ] {
-            assert!(applicable.contains(&name), "{name} in {applicable:?}");
-            for _ in 0..20 {
-                let t = a.transform(PROG, name, &mut rng).unwrap();
-                // Python compiles it (the interpreter is the judge, not tree-sitter).
-                let o = std::process::Command::new("python3")
-                    .args(["-c", "import sys; compile(sys.stdin.read(), 'p', 'exec')"])
-                    .stdin(std::process::Stdio::piped())
-                    .stdout(std::process::Stdio::null())
-                    .stderr(std::process::Stdio::piped())
-                    .spawn()
-                    .and_then(|mut c| {
-                        use std::io::Write;
-                        c.stdin.take().unwrap().write_all(t.text.as_bytes())?;
-                        c.wait_with_output()
-                    })
-                    .unwrap();
-                assert!(
-                    o.status.success(),
-                    "{name}:\n{}\n{}",
-                    t.text,
-                    String::from_utf8_lossy(&o.stderr)
-                );
-                assert!(analyze(&t.text).is_ok());
-            }
-        }
-        let t = a
-            .transform(PROG, Transformation::AddParameter, &mut rng)
-            .unwrap();
-        assert!(
-            t.text.contains("def f(a, b=2, _mt1=None, **kw):")
-                || t.text.contains("def m(self, _mt1=None):"),
-            "{}",
-            t.text
-        );
-        let t = a
-            .transform(PROG, Transformation::InsertDeadCode, &mut rng)
-            .unwrap();
-        assert!(t.text.contains("if False: "), "{}", t.text);
-    }
-
-    #[test]
     fn broken_programs_are_refused() {
-        assert!(analyze("def f(:\n").is_err());
+        assert!(sites("def f(:\n").is_err());
     }
 }

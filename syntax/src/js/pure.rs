@@ -6,10 +6,10 @@
 //! run), defines no function or class, deletes nothing, and assigns only its own variables
 //! (not its parameters: a restart runs it with the arguments its frame holds).
 
+use super::ast;
+use super::visit::{Visit, VisitWith};
+use super::Goal;
 use morphtrace_schema::Location;
-use morphtrace_syntax::js::ast;
-use morphtrace_syntax::js::visit::{Visit, VisitWith};
-use morphtrace_syntax::js::Goal;
 use std::collections::HashSet;
 
 /// A function of the program: where its body is, and whether it is without side effects.
@@ -22,7 +22,7 @@ pub struct Function {
 /// Every function with a body (arrows with an expression body are not restartable places of
 /// interest and are left out); empty when the program does not parse.
 pub fn functions(text: &str) -> Vec<Function> {
-    morphtrace_syntax::js::parse(text, Goal::Script, |p| {
+    super::parse(text, Goal::Script, |p| {
         let mut c = Collect {
             parsed: p,
             out: Vec::new(),
@@ -43,7 +43,7 @@ pub fn pure_at(functions: &[Function], at: Location) -> bool {
 }
 
 struct Collect<'a> {
-    parsed: &'a morphtrace_syntax::js::Parsed<'a>,
+    parsed: &'a super::Parsed<'a>,
     out: Vec<Function>,
 }
 
