@@ -1341,18 +1341,7 @@ mod tests {
             stack: vec![Frame {
                 function: "f".into(),
                 location: Location::new(line, column),
-                scopes: vec![Scope {
-                    kind: ScopeKind::Local,
-                    name: None,
-                    variables: vars
-                        .iter()
-                        .map(|(n, v)| Variable {
-                            name: n.to_string(),
-                            value: v.clone(),
-                            reported: None,
-                        })
-                        .collect(),
-                }],
+                scopes: vec![morphtrace_testkit::pauses::local_scope(vars)],
             }],
             exception: None,
             condition: None,

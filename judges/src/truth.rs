@@ -590,9 +590,7 @@ fn js_string(n: f64) -> String {
 mod tests {
     use super::*;
     use morphtrace_schema::engine::EngineRef;
-    use morphtrace_schema::trace::{
-        Action, Event, Frame, Location, PauseReason, ProgramOutcome, Scope, ScopeKind, Variable,
-    };
+    use morphtrace_schema::trace::{Action, Event, Frame, Location, PauseReason, ProgramOutcome};
 
     fn pause(line: u32, vars: &[(&str, Value)], stack: &[u32]) -> Output {
         Output::Paused(PauseState {
@@ -606,18 +604,7 @@ mod tests {
                     function: String::new(),
                     location: Location::new(*l - 1, 2),
                     scopes: if i == 0 {
-                        vec![Scope {
-                            kind: ScopeKind::Local,
-                            name: None,
-                            variables: vars
-                                .iter()
-                                .map(|(n, v)| Variable {
-                                    name: n.to_string(),
-                                    value: v.clone(),
-                                    reported: None,
-                                })
-                                .collect(),
-                        }]
+                        vec![morphtrace_testkit::pauses::local_scope(vars)]
                     } else {
                         Vec::new()
                     },

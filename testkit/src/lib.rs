@@ -4,4 +4,5 @@
 
 pub mod cli;
 pub mod hostile;
+pub mod pauses;
 pub mod synth;

@@ -6,7 +6,7 @@
 use super::computes;
 use super::continuation;
 use super::facts::ProgramFacts;
-use super::remarks::{generator_remark, last_control, passed_remark};
+use super::remarks::{generator_remark, last_control, Answers, Recognizer};
 use super::{Recording, MAX_DIVERGENCES_PER_ACTION, MET_IN_RESYNC};
 use crate::debugger::{Debugger, DebuggerError, ProgramFile};
 use futures_util::future::join_all;
@@ -108,6 +108,14 @@ impl Lockstep<'_> {
     /// Where the program's functions are and return (JavaScript that parses).
     pub(super) fn exits(&self) -> Option<Arc<Exits>> {
         self.facts.get()
+    }
+
+    /// What recognizes known shapes in this session's divergences.
+    pub(super) fn recognizer(&self) -> Recognizer<'_> {
+        Recognizer {
+            program: self.program,
+            facts: &self.facts,
+        }
     }
 
     /// The order the program's code runs in where it is not the source's, if the program is
@@ -464,49 +472,19 @@ impl Lockstep<'_> {
                 (t, own_of(t))
             };
             compare_answers([side(a), side(b)], action, &outputs[a], &outputs[b], policy)
-                .map(|(kind, mut detail)| {
-                    let exit = self.exit_remark(&kind, &detail, action, &outputs[a], &outputs[b]);
-                    detail.push_str(&exit);
-                    let head = self.head_remark(&kind, &detail, &outputs[a], &outputs[b]);
-                    detail.push_str(&head);
-                    let switch = self.discriminant_remark(&kind, &detail, &outputs[a], &outputs[b]);
-                    detail.push_str(&switch);
-                    let heritage = self.heritage_remark(&kind, action, &outputs[a], &outputs[b]);
-                    detail.push_str(&heritage);
-                    let own = self.own_name_remark(&kind, &detail, &outputs[a], &outputs[b]);
-                    detail.push_str(&own);
-                    detail.push_str(&self.brace_breakpoint_remark(&kind, &outputs[a], &outputs[b]));
-                    detail.push_str(&self.class_definition_remark(
-                        &kind,
-                        action,
-                        &outputs[a],
-                        &outputs[b],
-                    ));
-                    detail.push_str(&self.message_remark(
-                        &kind,
-                        &detail,
-                        &outputs[a],
-                        &outputs[b],
-                        policy,
-                    ));
+                .map(|(kind, detail)| {
                     let (trace, own) = side(a);
-                    let before = morphtrace_judges::dbdb::pause_before(trace, own);
-                    detail.push_str(&self.again_remark(
-                        &kind,
-                        action,
-                        before,
-                        &outputs[a],
-                        &outputs[b],
-                    ));
                     let (trace_b, own_b) = side(b);
-                    let before_b = morphtrace_judges::dbdb::pause_before(trace_b, own_b);
-                    detail.push_str(&passed_remark(
-                        &kind,
+                    let answers = Answers {
                         action,
-                        [before, before_b],
-                        [last_control(trace, own), last_control(trace_b, own_b)],
-                        [&outputs[a], &outputs[b]],
-                    ));
+                        outputs: [&outputs[a], &outputs[b]],
+                        before: [
+                            morphtrace_judges::dbdb::pause_before(trace, own),
+                            morphtrace_judges::dbdb::pause_before(trace_b, own_b),
+                        ],
+                        came_by: [last_control(trace, own), last_control(trace_b, own_b)],
+                    };
+                    let detail = self.recognizer().remark(&kind, detail, &answers, policy);
                     (kind, detail)
                 })
                 .or_else(|| {
@@ -563,14 +541,16 @@ impl Lockstep<'_> {
             Action::StepInto | Action::StepOver | Action::StepOut
         );
         if let Some(place) = stepped
-            .then(|| self.generator_the_step_began_in(first, own))
+            .then(|| self.recognizer().generator_the_step_began_in(first, own))
             .flatten()
         {
             detail.push_str(&generator_remark(place, &outputs[pair.0], &outputs[pair.1]));
         }
         if kind == DivergenceKind::Log
             && *action == Action::StepOut
-            && self.began_in_a_generator_expression(first, own)
+            && self
+                .recognizer()
+                .began_in_a_generator_expression(first, own)
         {
             // Which side logged nothing during the step, for triage to tell the sides apart.
             let logged_nothing = |k: usize| {

@@ -3,19 +3,76 @@
 //! a generator's step), each recognized narrowly and oriented (which side did what), so that a
 //! triage rule names the shape and a real fault of another shape still shows.
 
-use super::Lockstep;
+use super::facts::ProgramFacts;
+use crate::debugger::ProgramFile;
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_judges::remark::{Remark, Side};
 use morphtrace_schema::Language;
 use morphtrace_schema::{Action, DivergenceKind, EventKind, ObjectKind, Output, Value};
 use morphtrace_syntax::js::calls::BuiltInArguments;
 use morphtrace_syntax::js::classes::{ClassParams, Heritages, NamedClasses};
+use morphtrace_syntax::js::exits::Exits;
 use morphtrace_syntax::js::loops::HeadIterables;
 use morphtrace_syntax::js::switches::Discriminants;
 use morphtrace_syntax::nodes::LineNodes;
 use morphtrace_syntax::python::{InGenerator, PythonTree};
 
-impl Lockstep<'_> {
+/// What recognizes the shapes of known engine differences in a divergence: the program under
+/// test and the facts its syntax gives, parsed at the first divergence that asks.
+pub(super) struct Recognizer<'a> {
+    pub(super) program: &'a ProgramFile,
+    pub(super) facts: &'a ProgramFacts<'a>,
+}
+
+/// Two sides' answers to one action, with what came before it on each side.
+pub(super) struct Answers<'o> {
+    pub(super) action: &'o Action,
+    pub(super) outputs: [&'o Output; 2],
+    /// Each side's pause before the action.
+    pub(super) before: [Option<&'o morphtrace_schema::PauseState>; 2],
+    /// Each side's last control action before this one.
+    pub(super) came_by: [Option<&'o Action>; 2],
+}
+
+impl Recognizer<'_> {
+    /// `detail` (what two answers differ in) with the remarks of every shape recognized in
+    /// it, in a fixed order: a remark that reads the detail reads it with the remarks before.
+    pub(super) fn remark(
+        &self,
+        kind: &DivergenceKind,
+        mut detail: String,
+        answers: &Answers,
+        policy: &ComparisonPolicy,
+    ) -> String {
+        let Answers {
+            action,
+            outputs: [a, b],
+            before,
+            came_by,
+        } = answers;
+        let exit = self.exit_remark(kind, &detail, action, a, b);
+        detail.push_str(&exit);
+        let head = self.head_remark(kind, &detail, a, b);
+        detail.push_str(&head);
+        let switch = self.discriminant_remark(kind, &detail, a, b);
+        detail.push_str(&switch);
+        let heritage = self.heritage_remark(kind, action, a, b);
+        detail.push_str(&heritage);
+        let own = self.own_name_remark(kind, &detail, a, b);
+        detail.push_str(&own);
+        detail.push_str(&self.brace_breakpoint_remark(kind, a, b));
+        detail.push_str(&self.class_definition_remark(kind, action, a, b));
+        detail.push_str(&self.message_remark(kind, &detail, a, b, policy));
+        detail.push_str(&self.again_remark(kind, action, before[0], a, b));
+        detail.push_str(&passed_remark(kind, action, *before, *came_by, [a, b]));
+        detail
+    }
+
+    /// Where the program's functions are and return (JavaScript that parses).
+    fn exits(&self) -> Option<std::sync::Arc<Exits>> {
+        self.facts.get()
+    }
+
     /// Where in a generator's code the pause action `index` of `trace` stepped from was, if it
     /// was in one (Python, from the program's syntax: the JavaScript engines' steps out of
     /// generators have shown no such difference).
@@ -523,4 +580,448 @@ pub(super) fn same_frames(
             .iter()
             .zip(&y.stack)
             .all(|(f, g)| f.function == g.function)
+}
+
+/// Each recognizer on the shape it names, with the sides swapped (the remark says which side did
+/// what), and on planted faults of the same kind that are not the shape (one line off, another
+/// frame, a value where the quirk shows none, another language): those get no remark, so that a
+/// triage rule written for the shape cannot excuse them.
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use morphtrace_schema::{Frame, Location, PauseReason, PauseState};
+
+    fn program(text: &str, language: Language) -> ProgramFile {
+        ProgramFile {
+            language,
+            path: "p".into(),
+            url: "file:///p".into(),
+            text: text.into(),
+            lines: text.lines().count() as u32,
+        }
+    }
+
+    /// A pause at `at` (line, column) in the functions `frames` (innermost first; `""` is the top
+    /// level), its top frame showing `vars`.
+    fn paused(
+        at: (u32, u32),
+        reason: PauseReason,
+        frames: &[&str],
+        vars: &[(&str, Value)],
+    ) -> Output {
+        Output::Paused(pause(at, reason, frames, vars))
+    }
+
+    fn pause(
+        at: (u32, u32),
+        reason: PauseReason,
+        frames: &[&str],
+        vars: &[(&str, Value)],
+    ) -> PauseState {
+        let location = Location::new(at.0, at.1);
+        let stack = frames
+            .iter()
+            .enumerate()
+            .map(|(i, f)| Frame {
+                function: f.to_string(),
+                location: if i == 0 {
+                    location
+                } else {
+                    Location::new(99, 0)
+                },
+                scopes: if i == 0 {
+                    vec![morphtrace_testkit::pauses::local_scope(vars)]
+                } else {
+                    Vec::new()
+                },
+            })
+            .collect();
+        PauseState {
+            location,
+            reason,
+            engine_reason: None,
+            stack,
+            exception: None,
+            async_stack: None,
+            condition: None,
+        }
+    }
+
+    fn breakpoint() -> PauseReason {
+        PauseReason::Breakpoint { ids: Vec::new() }
+    }
+
+    /// What the recognizer appends to `detail` for the answers `a`, `b` to `action` on `p`.
+    fn remarks(
+        p: &ProgramFile,
+        kind: DivergenceKind,
+        detail: &str,
+        action: Action,
+        [a, b]: [&Output; 2],
+        before: [Option<&PauseState>; 2],
+        came_by: [Option<&Action>; 2],
+    ) -> String {
+        let facts = ProgramFacts::new(&p.text, p.language);
+        let r = Recognizer {
+            program: p,
+            facts: &facts,
+        };
+        let answers = Answers {
+            action: &action,
+            outputs: [a, b],
+            before,
+            came_by,
+        };
+        let out = r.remark(
+            &kind,
+            detail.to_string(),
+            &answers,
+            &ComparisonPolicy::default(),
+        );
+        out.strip_prefix(detail).unwrap().to_string()
+    }
+
+    /// `remarks` for two answers alone, and for the same answers the other way round.
+    fn both_ways(
+        p: &ProgramFile,
+        kind: DivergenceKind,
+        detail: [&str; 2],
+        action: Action,
+        a: &Output,
+        b: &Output,
+    ) -> [String; 2] {
+        [
+            remarks(
+                p,
+                kind.clone(),
+                detail[0],
+                action.clone(),
+                [a, b],
+                [None; 2],
+                [None; 2],
+            ),
+            remarks(p, kind, detail[1], action, [b, a], [None; 2], [None; 2]),
+        ]
+    }
+
+    /// A remark that names the first side, then the second.
+    fn oriented(remark: impl Fn(Side) -> Remark) -> [String; 2] {
+        [Side::First, Side::Second].map(|s| remark(s).to_string())
+    }
+
+    const EXITS: &str = "function f(a) {\n  return a + 1;\n}\nf(1);\n";
+
+    #[test]
+    fn a_step_to_a_returns_end_against_one_to_the_brace() {
+        let p = program(EXITS, Language::JavaScript);
+        let at_return = paused((1, 14), PauseReason::Step, &["f", ""], &[]);
+        let at_brace = paused((2, 0), PauseReason::Step, &["f", ""], &[]);
+        let detail = ["paused at 2:15 vs 3:1"; 2];
+        let got = both_ways(
+            &p,
+            DivergenceKind::PauseLocation,
+            detail,
+            Action::StepOver,
+            &at_return,
+            &at_brace,
+        );
+        assert_eq!(got, oriented(|side| Remark::ReturnAndBrace { side }));
+        // Planted: a step that did not move off the `return`'s start; one at the brace in other
+        // frames; the
+        // same answers after a resume; the same text read as Python.
+        let at_start = paused((1, 2), PauseReason::Step, &["f", ""], &[]);
+        let returned = paused((2, 0), PauseReason::Step, &[""], &[]);
+        let none = [String::new(), String::new()];
+        let kind = DivergenceKind::PauseLocation;
+        assert_eq!(
+            both_ways(
+                &p,
+                kind.clone(),
+                detail,
+                Action::StepOver,
+                &at_start,
+                &at_brace
+            ),
+            none
+        );
+        assert_eq!(
+            both_ways(
+                &p,
+                kind.clone(),
+                detail,
+                Action::StepOver,
+                &at_return,
+                &returned
+            ),
+            none
+        );
+        assert_eq!(
+            both_ways(
+                &p,
+                kind.clone(),
+                detail,
+                Action::Resume,
+                &at_return,
+                &at_brace
+            ),
+            none
+        );
+        let py = program(EXITS, Language::Python);
+        assert_eq!(
+            both_ways(&py, kind, detail, Action::StepOver, &at_return, &at_brace),
+            none
+        );
+    }
+
+    const BRACES: &str = "function g() {\n  if (g) {\n    return 1;\n  }\n}\nconst o = {\n  m() {\n    return 2;\n  },\n};\no.m();\ng();\n";
+
+    #[test]
+    fn a_breakpoint_pause_at_an_indented_functions_brace_on_one_side() {
+        let p = program(BRACES, Language::JavaScript);
+        let at_brace = paused((8, 2), breakpoint(), &["m", ""], &[]);
+        let past = paused((11, 0), breakpoint(), &[""], &[]);
+        let detail = ["paused at 9:3 vs 12:1", "paused at 12:1 vs 9:3"];
+        let got = both_ways(
+            &p,
+            DivergenceKind::PauseLocation,
+            detail,
+            Action::Resume,
+            &at_brace,
+            &past,
+        );
+        assert_eq!(got, oriented(|side| Remark::AtAnIndentedBrace { side }));
+        // Planted: an `if`'s brace (not a function's), a function's brace at column 0, a step
+        // (not a breakpoint) at the method's brace.
+        let none = [String::new(), String::new()];
+        for fault in [
+            paused((3, 2), breakpoint(), &["g", ""], &[]),
+            paused((4, 0), breakpoint(), &["g", ""], &[]),
+            paused((8, 2), PauseReason::Step, &["m", ""], &[]),
+        ] {
+            let got = both_ways(
+                &p,
+                DivergenceKind::PauseLocation,
+                detail,
+                Action::Resume,
+                &fault,
+                &past,
+            );
+            assert_eq!(got, none, "{fault:?}");
+        }
+    }
+
+    const SWITCH: &str = "function h(k) {\n  switch (k) {\n    case 1:\n      let v = 3;\n      return v;\n  }\n  return 0;\n}\nh(1);\n";
+
+    #[test]
+    fn a_case_blocks_binding_uninitialized_in_the_discriminant_on_one_side() {
+        let p = program(SWITCH, Language::JavaScript);
+        let k = ("k", Value::Number(1.0));
+        let shows = paused(
+            (1, 10),
+            PauseReason::Step,
+            &["h", ""],
+            &[k.clone(), ("v", Value::Uninitialized)],
+        );
+        let lacks = paused(
+            (1, 10),
+            PauseReason::Step,
+            &["h", ""],
+            std::slice::from_ref(&k),
+        );
+        let detail = ["v only on the first side", "v only on the second side"];
+        let got = both_ways(
+            &p,
+            DivergenceKind::Variables,
+            detail,
+            Action::StepInto,
+            &shows,
+            &lacks,
+        );
+        let remark = Remark::InADiscriminant.to_string();
+        assert_eq!(got, [remark.clone(), remark]);
+        // Planted: the binding shown with a value there; both sides inside the case block.
+        let none = [String::new(), String::new()];
+        let valued = paused(
+            (1, 10),
+            PauseReason::Step,
+            &["h", ""],
+            &[k.clone(), ("v", Value::Number(3.0))],
+        );
+        let got = both_ways(
+            &p,
+            DivergenceKind::Variables,
+            detail,
+            Action::StepInto,
+            &valued,
+            &lacks,
+        );
+        assert_eq!(got, none);
+        let inside = paused(
+            (4, 6),
+            PauseReason::Step,
+            &["h", ""],
+            &[k.clone(), ("v", Value::Uninitialized)],
+        );
+        let inside_lacks = paused((4, 6), PauseReason::Step, &["h", ""], &[k]);
+        let got = both_ways(
+            &p,
+            DivergenceKind::Variables,
+            detail,
+            Action::StepInto,
+            &inside,
+            &inside_lacks,
+        );
+        assert_eq!(got, none);
+    }
+
+    const HEAD: &str = "const xs = [1];\nfor (const x of xs) {\n  console.log(x);\n}\n";
+
+    #[test]
+    fn a_heads_binding_on_one_side_in_its_iterable_only() {
+        let p = program(HEAD, Language::JavaScript);
+        let with_x = paused(
+            (1, 16),
+            PauseReason::Step,
+            &[""],
+            &[("x", Value::Uninitialized)],
+        );
+        let without = paused((1, 16), PauseReason::Step, &[""], &[]);
+        let detail = ["x only on the first side", "x only on the second side"];
+        let got = both_ways(
+            &p,
+            DivergenceKind::Variables,
+            detail,
+            Action::StepOver,
+            &with_x,
+            &without,
+        );
+        let remark = Remark::InAHeadsIterable.to_string();
+        assert_eq!(got, [remark.clone(), remark]);
+        // Planted: the same one-sided binding in the loop's body.
+        let body = paused(
+            (2, 2),
+            PauseReason::Step,
+            &[""],
+            &[("x", Value::Number(1.0))],
+        );
+        let body_lacks = paused((2, 2), PauseReason::Step, &[""], &[]);
+        let got = both_ways(
+            &p,
+            DivergenceKind::Variables,
+            detail,
+            Action::StepOver,
+            &body,
+            &body_lacks,
+        );
+        assert_eq!(got, [String::new(), String::new()]);
+    }
+
+    const HERITAGE: &str = "class A {}\nclass B extends A {\n  m() {}\n}\nconst b = new B();\n";
+
+    #[test]
+    fn a_step_that_stops_at_a_heritage_against_one_past_it() {
+        let p = program(HERITAGE, Language::JavaScript);
+        let at = paused((1, 0), PauseReason::Step, &[""], &[]);
+        let past = paused((4, 0), PauseReason::Step, &[""], &[]);
+        let detail = ["paused at 2:1 vs 5:1", "paused at 5:1 vs 2:1"];
+        let got = both_ways(
+            &p,
+            DivergenceKind::PauseLocation,
+            detail,
+            Action::StepOver,
+            &at,
+            &past,
+        );
+        assert_eq!(got, oriented(|side| Remark::AtAHeritage { side }));
+        // Planted: the other side short of the declaration's end; a class without heritage.
+        let none = [String::new(), String::new()];
+        let short = paused((0, 0), PauseReason::Step, &[""], &[]);
+        let got = both_ways(
+            &p,
+            DivergenceKind::PauseLocation,
+            detail,
+            Action::StepOver,
+            &at,
+            &short,
+        );
+        assert_eq!(got, none);
+        let plain = paused((0, 0), PauseReason::Step, &[""], &[]);
+        let got = both_ways(
+            &p,
+            DivergenceKind::PauseLocation,
+            detail,
+            Action::StepOver,
+            &plain,
+            &past,
+        );
+        assert_eq!(got, none);
+    }
+
+    #[test]
+    fn a_step_into_that_stays_before_a_call_of_built_ins_only() {
+        let text = "function p(s) {\n  return s;\n}\np(Math.max(1, 2));\np(p(3));\n";
+        let prog = program(text, Language::JavaScript);
+        let remark = |before: (u32, u32), into: (u32, u32), first_stays: bool| {
+            let b = pause(before, PauseReason::Step, &[""], &[]);
+            let stays = paused(before, PauseReason::Step, &[""], &[]);
+            let went = paused(into, PauseReason::Step, &["p", ""], &[]);
+            let pair = if first_stays {
+                [&stays, &went]
+            } else {
+                [&went, &stays]
+            };
+            remarks(
+                &prog,
+                DivergenceKind::PauseLocation,
+                "paused at 4:1 vs 2:3",
+                Action::StepInto,
+                pair,
+                [Some(&b), Some(&b)],
+                [None; 2],
+            )
+        };
+        assert_eq!(
+            remark((3, 0), (1, 2), true),
+            Remark::AgainBeforeACall { side: Side::First }.to_string()
+        );
+        assert_eq!(
+            remark((3, 0), (1, 2), false),
+            Remark::AgainBeforeACall { side: Side::Second }.to_string()
+        );
+        // Planted: a call whose argument calls the program's own function.
+        assert_eq!(remark((4, 0), (1, 2), true), "");
+    }
+
+    #[test]
+    fn a_resume_that_passes_where_a_step_left_it() {
+        let p = program(EXITS, Language::JavaScript);
+        let before = pause((1, 2), PauseReason::Step, &["f", ""], &[]);
+        let on = paused((3, 0), breakpoint(), &[""], &[]);
+        let again = paused((1, 2), breakpoint(), &["f", ""], &[]);
+        let step = Action::StepOver;
+        let passed = |pair: [&Output; 2], came: [Option<&Action>; 2]| {
+            remarks(
+                &p,
+                DivergenceKind::PauseLocation,
+                "paused at 4:1 vs 2:3",
+                Action::Resume,
+                pair,
+                [Some(&before), Some(&before)],
+                came,
+            )
+        };
+        let by_steps = [Some(&step), Some(&step)];
+        assert_eq!(
+            passed([&on, &again], by_steps),
+            Remark::PassedWhereItStood { side: Side::First }.to_string()
+        );
+        assert_eq!(
+            passed([&again, &on], by_steps),
+            Remark::PassedWhereItStood { side: Side::Second }.to_string()
+        );
+        // Planted: the pause before was a breakpoint's own (a resume brought it there), where
+        // passing on is right.
+        let resume = Action::Resume;
+        assert_eq!(passed([&on, &again], [Some(&resume), Some(&resume)]), "");
+    }
 }
