@@ -1024,4 +1024,200 @@ mod tests {
         let resume = Action::Resume;
         assert_eq!(passed([&on, &again], [Some(&resume), Some(&resume)]), "");
     }
+
+    #[test]
+    fn both_at_a_closing_brace_where_one_side_lacks_a_lexical_binding() {
+        let text = "function f() {\n  let v = 1;\n  var w = 2;\n  return v + w;\n}\nf();\n";
+        let p = program(text, Language::JavaScript);
+        let shows = paused(
+            (4, 0),
+            PauseReason::Step,
+            &["f", ""],
+            &[("v", Value::Number(1.0))],
+        );
+        let lacks = paused((4, 0), PauseReason::Step, &["f", ""], &[]);
+        let detail = ["v only on the first side", "v only on the second side"];
+        let kind = DivergenceKind::Variables;
+        let remark = Remark::BothAtAClosingBrace.to_string();
+        let got = both_ways(&p, kind.clone(), detail, Action::StepOver, &shows, &lacks);
+        assert_eq!(got, [remark.clone(), remark]);
+        // Planted: a `var` lacking there (nothing hides a `var`); the same `let` lacking inside
+        // the body.
+        let none = [String::new(), String::new()];
+        let var = paused(
+            (4, 0),
+            PauseReason::Step,
+            &["f", ""],
+            &[("w", Value::Number(2.0))],
+        );
+        let var_detail = ["w only on the first side", "w only on the second side"];
+        assert_eq!(
+            both_ways(&p, kind.clone(), var_detail, Action::StepOver, &var, &lacks),
+            none
+        );
+        let body = paused(
+            (3, 2),
+            PauseReason::Step,
+            &["f", ""],
+            &[("v", Value::Number(1.0))],
+        );
+        let body_lacks = paused((3, 2), PauseReason::Step, &["f", ""], &[]);
+        assert_eq!(
+            both_ways(&p, kind, detail, Action::StepOver, &body, &body_lacks),
+            none
+        );
+    }
+
+    #[test]
+    fn a_step_into_a_members_parameters_while_its_class_is_defined() {
+        let text = "class C {\n  static m(a = 1) {\n    return a;\n  }\n}\nC.m();\n";
+        let p = program(text, Language::JavaScript);
+        let in_params = |caller_line: u32| {
+            let mut q = pause((1, 11), PauseReason::Step, &["m", ""], &[]);
+            q.stack[1].location = Location::new(caller_line, 0);
+            Output::Paused(q)
+        };
+        let defining = in_params(0);
+        let past = paused((5, 0), PauseReason::Step, &[""], &[]);
+        let detail = ["paused at 2:12 vs 6:1", "paused at 6:1 vs 2:12"];
+        let kind = DivergenceKind::PauseLocation;
+        let got = both_ways(&p, kind.clone(), detail, Action::StepInto, &defining, &past);
+        assert_eq!(
+            got,
+            oriented(|side| Remark::InParametersWhileDefined { side })
+        );
+        // Planted: the same place entered by the call on line 6 (the member runs: its
+        // parameters are code); the same answers after a resume.
+        let none = [String::new(), String::new()];
+        let called = in_params(5);
+        assert_eq!(
+            both_ways(&p, kind.clone(), detail, Action::StepInto, &called, &past),
+            none
+        );
+        assert_eq!(
+            both_ways(&p, kind, detail, Action::Resume, &defining, &past),
+            none
+        );
+    }
+
+    #[test]
+    fn a_classs_own_name_uninitialized_inside_it_on_one_side() {
+        let text = "class K {\n  static s = 1;\n  m() {\n    return 2;\n  }\n}\nnew K().m();\n";
+        let p = program(text, Language::JavaScript);
+        let tdz = paused(
+            (3, 4),
+            PauseReason::Step,
+            &["m", ""],
+            &[("K", Value::Uninitialized)],
+        );
+        let out = paused(
+            (3, 4),
+            PauseReason::Step,
+            &["m", ""],
+            &[("K", Value::OptimizedOut)],
+        );
+        let detail = [
+            "K: uninitialized vs optimized out",
+            "K: optimized out vs uninitialized",
+        ];
+        let kind = DivergenceKind::Variables;
+        let got = both_ways(&p, kind.clone(), detail, Action::StepInto, &tdz, &out);
+        assert_eq!(got, oriented(|side| Remark::OwnNameUninitialized { side }));
+        // Planted: a number where the class should be; the same two answers outside the class.
+        let none = [String::new(), String::new()];
+        let number = paused(
+            (3, 4),
+            PauseReason::Step,
+            &["m", ""],
+            &[("K", Value::Number(1.0))],
+        );
+        assert_eq!(
+            both_ways(&p, kind.clone(), detail, Action::StepInto, &tdz, &number),
+            none
+        );
+        let tdz_out = paused(
+            (6, 0),
+            PauseReason::Step,
+            &[""],
+            &[("K", Value::Uninitialized)],
+        );
+        let out_out = paused(
+            (6, 0),
+            PauseReason::Step,
+            &[""],
+            &[("K", Value::OptimizedOut)],
+        );
+        assert_eq!(
+            both_ways(&p, kind, detail, Action::StepInto, &tdz_out, &out_out),
+            none
+        );
+    }
+
+    #[test]
+    fn error_messages_each_engine_worded_but_not_the_programs_own() {
+        let text = "function f(o) {\n  if (!o) throw new TypeError('no o given');\n  return o.x.y;\n}\nf({});\n";
+        let p = program(text, Language::JavaScript);
+        let threw = |message: &str| Output::Evaluated {
+            value: Value::Object {
+                kind: ObjectKind::Error,
+                class: "TypeError".into(),
+                description: Some(format!("TypeError: {message}")),
+                entries: None,
+                truncated: false,
+            },
+            threw: true,
+        };
+        let remark = |a: &Output, b: &Output| {
+            remarks(
+                &p,
+                DivergenceKind::Evaluation,
+                "TypeError vs TypeError",
+                Action::Evaluate {
+                    expression: "o.x.y".into(),
+                },
+                [a, b],
+                [None; 2],
+                [None; 2],
+            )
+        };
+        let v8 = threw("Cannot read properties of undefined (reading 'y')");
+        let jsc = threw("undefined is not an object (evaluating 'o.x.y')");
+        assert_eq!(remark(&v8, &jsc), Remark::EngineWordedMessages.to_string());
+        // Planted: one side shows the program's own message where the other worded its own.
+        assert_eq!(remark(&threw("no o given"), &jsc), "");
+    }
+
+    #[test]
+    fn a_breakpoint_that_stopped_where_the_others_step_out_of_a_generator_ended() {
+        use morphtrace_judges::dbdb::GENERATOR_ENDED;
+        let step = paused((3, 4), PauseReason::Step, &["g", ""], &[]);
+        let mut hit = pause((7, 0), breakpoint(), &[""], &[]);
+        let plain = generator_remark(InGenerator::Within, &Output::Paused(hit.clone()), &step);
+        assert_eq!(
+            plain,
+            format!(
+                "{}{}",
+                Remark::StoppedByABreakpoint { side: Side::First },
+                Remark::BeganInAGenerator { ended_before: None }
+            )
+        );
+        hit.engine_reason = Some(GENERATOR_ENDED.into());
+        let ended = generator_remark(InGenerator::LastStatement, &step, &Output::Paused(hit));
+        assert_eq!(
+            ended,
+            format!(
+                "{}{}",
+                Remark::StoppedByABreakpoint { side: Side::Second },
+                Remark::BeganInAGenerator {
+                    ended_before: Some(Side::Second)
+                }
+            )
+        );
+        // Two steps apart: only where the step began.
+        let other = paused((4, 4), PauseReason::Step, &["g", ""], &[]);
+        assert_eq!(
+            generator_remark(InGenerator::LastStatement, &step, &other),
+            Remark::BeganOnAGeneratorsLastStatement.to_string()
+        );
+    }
 }
