@@ -6,7 +6,10 @@
 use super::computes;
 use super::continuation;
 use super::facts::ProgramFacts;
-use super::remarks::{generator_remark, last_control, Answers, Recognizer};
+use super::quirks::generators::{
+    began_in_a_generator_expression, generator_remark, generator_the_step_began_in,
+};
+use super::quirks::{last_control, Answers, Recognizer};
 use super::{Recording, MAX_DIVERGENCES_PER_ACTION, MET_IN_RESYNC};
 use crate::debugger::{Debugger, DebuggerError, ProgramFile};
 use futures_util::future::join_all;
@@ -541,16 +544,14 @@ impl Lockstep<'_> {
             Action::StepInto | Action::StepOver | Action::StepOut
         );
         if let Some(place) = stepped
-            .then(|| self.recognizer().generator_the_step_began_in(first, own))
+            .then(|| generator_the_step_began_in(&self.recognizer(), first, own))
             .flatten()
         {
             detail.push_str(&generator_remark(place, &outputs[pair.0], &outputs[pair.1]));
         }
         if kind == DivergenceKind::Log
             && *action == Action::StepOut
-            && self
-                .recognizer()
-                .began_in_a_generator_expression(first, own)
+            && began_in_a_generator_expression(&self.recognizer(), first, own)
         {
             // Which side logged nothing during the step, for triage to tell the sides apart.
             let logged_nothing = |k: usize| {

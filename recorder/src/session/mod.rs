@@ -8,7 +8,7 @@ pub mod computes;
 pub mod continuation;
 mod facts;
 mod lockstep;
-mod remarks;
+mod quirks;
 mod replay;
 
 pub use lockstep::Lockstep;

@@ -1,0 +1,343 @@
+//! The known engine quirks the recorder recognizes in a divergence, one module each: a recognizer
+//! over the program's syntax and the two sides' answers, narrow and oriented (which side did
+//! what), its unit tests beside it (the shape gets its remark, the sides swapped the other side's,
+//! planted faults of the same kind none), and the real-engine test that shows the quirk named in
+//! its documentation (the triage rule's evidence). [`QUIRKS`] lists them in the order they are
+//! tried; the remark of each is appended to the divergence's detail, which triage rules match by
+//! the remark's id (`judges::remark`).
+//!
+//! A new quirk: a module here with a [`Quirk`] impl, a line in [`QUIRKS`], a `Remark` variant in
+//! `judges::remark`, a rule in `triage.toml` with the real-engine test as evidence.
+
+mod again_before_a_call;
+mod class_definition;
+mod closing_brace;
+mod discriminant;
+pub(super) mod generators;
+mod heads_iterable;
+mod heritage;
+mod indented_brace;
+mod own_name;
+mod passed_where_it_stood;
+mod return_and_brace;
+mod worded_messages;
+
+use super::facts::ProgramFacts;
+use crate::debugger::ProgramFile;
+use morphtrace_judges::dbdb::ComparisonPolicy;
+use morphtrace_judges::remark::Remark;
+use morphtrace_schema::{Action, DivergenceKind, EventKind, Output, PauseState};
+use morphtrace_syntax::js::exits::Exits;
+use morphtrace_syntax::nodes::LineNodes;
+use std::sync::Arc;
+
+/// What recognizes the shapes of known engine differences in a divergence: the program under
+/// test and the facts its syntax gives, parsed at the first divergence that asks.
+pub(super) struct Recognizer<'a> {
+    pub(super) program: &'a ProgramFile,
+    pub(super) facts: &'a ProgramFacts<'a>,
+}
+
+/// Two sides' answers to one action, with what came before it on each side.
+pub(super) struct Answers<'o> {
+    pub(super) action: &'o Action,
+    pub(super) outputs: [&'o Output; 2],
+    /// Each side's pause before the action.
+    pub(super) before: [Option<&'o PauseState>; 2],
+    /// Each side's last control action before this one.
+    pub(super) came_by: [Option<&'o Action>; 2],
+}
+
+/// A divergence between two answers as a quirk sees it: what they differ in (`detail`, with
+/// the remarks of the quirks tried before) and under which comparison.
+pub(super) struct Divergence<'d> {
+    pub(super) kind: &'d DivergenceKind,
+    pub(super) detail: &'d str,
+    pub(super) answers: &'d Answers<'d>,
+    pub(super) policy: &'d ComparisonPolicy,
+}
+
+/// One known shape of an engine difference.
+pub(super) trait Quirk: Sync {
+    /// The remark for the divergence when it has this shape.
+    fn recognize(&self, r: &Recognizer, d: &Divergence) -> Option<Remark>;
+}
+
+/// Every quirk recognized per pair of engines, in the order they are tried.
+pub(super) static QUIRKS: &[&dyn Quirk] = &[
+    &return_and_brace::ReturnAndBrace,
+    &closing_brace::ClosingBrace,
+    &heads_iterable::HeadsIterable,
+    &discriminant::Discriminant,
+    &heritage::Heritage,
+    &own_name::OwnName,
+    &indented_brace::IndentedBrace,
+    &class_definition::ClassDefinition,
+    &worded_messages::WordedMessages,
+    &again_before_a_call::AgainBeforeACall,
+    &passed_where_it_stood::PassedWhereItStood,
+];
+
+impl Recognizer<'_> {
+    /// `detail` (what two answers differ in) with the remark of every quirk whose shape it has,
+    /// in [`QUIRKS`]' order.
+    pub(super) fn remark(
+        &self,
+        kind: &DivergenceKind,
+        mut detail: String,
+        answers: &Answers,
+        policy: &ComparisonPolicy,
+    ) -> String {
+        for q in QUIRKS {
+            let d = Divergence {
+                kind,
+                detail: &detail,
+                answers,
+                policy,
+            };
+            if let Some(r) = q.recognize(self, &d) {
+                detail.push_str(&r.to_string());
+            }
+        }
+        detail
+    }
+
+    /// Where the program's functions are and return (JavaScript that parses).
+    fn exits(&self) -> Option<Arc<Exits>> {
+        self.facts.get()
+    }
+
+    /// Whether `detail` says that one side lacks a binding the program declares with `let`,
+    /// `const` or `class` (`v only on the second side`).
+    fn lexical_on_one_side(&self, detail: &str) -> bool {
+        let Some((name, _)) = one_sided(detail) else {
+            return false;
+        };
+        let Some(nodes) = self.facts.get::<LineNodes>() else {
+            return false;
+        };
+        let binding = nodes.binding(name).unwrap_or_default();
+        matches!(
+            binding.strip_prefix("unreferenced ").unwrap_or(&binding),
+            "let" | "const" | "class"
+        )
+    }
+}
+
+/// The name a variables divergence says only one side shows (`v only on the first side`), and
+/// whether that is the first side.
+fn one_sided(detail: &str) -> Option<(&str, bool)> {
+    detail
+        .strip_suffix(" only on the first side")
+        .map(|n| (n, true))
+        .or_else(|| {
+            detail
+                .strip_suffix(" only on the second side")
+                .map(|n| (n, false))
+        })
+}
+
+/// Whether two pauses are in the same functions, frame by frame (where they stand in them
+/// aside).
+fn same_frames(x: &morphtrace_schema::PauseState, y: &morphtrace_schema::PauseState) -> bool {
+    x.stack.len() == y.stack.len()
+        && x.stack
+            .iter()
+            .zip(&y.stack)
+            .all(|(f, g)| f.function == g.function)
+}
+
+/// The last control action (one that runs the program) of `trace` before its action `index`.
+pub(super) fn last_control(trace: &morphtrace_schema::Trace, index: usize) -> Option<&Action> {
+    trace
+        .events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Action(a) => Some(a),
+            _ => None,
+        })
+        .take(index)
+        .filter(|a| a.is_control())
+        .last()
+}
+
+#[cfg(test)]
+pub(super) mod test_support {
+    pub(super) use super::*;
+    pub(super) use morphtrace_judges::remark::Side;
+    pub(super) use morphtrace_schema::{Frame, Language, Location, PauseReason, PauseState, Value};
+
+    pub(super) fn program(text: &str, language: Language) -> ProgramFile {
+        ProgramFile {
+            language,
+            path: "p".into(),
+            url: "file:///p".into(),
+            text: text.into(),
+            lines: text.lines().count() as u32,
+        }
+    }
+
+    /// A pause at `at` (line, column) in the functions `frames` (innermost first; `""` is the top
+    /// level), its top frame showing `vars`.
+    pub(super) fn paused(
+        at: (u32, u32),
+        reason: PauseReason,
+        frames: &[&str],
+        vars: &[(&str, Value)],
+    ) -> Output {
+        Output::Paused(pause(at, reason, frames, vars))
+    }
+
+    pub(super) fn pause(
+        at: (u32, u32),
+        reason: PauseReason,
+        frames: &[&str],
+        vars: &[(&str, Value)],
+    ) -> PauseState {
+        let location = Location::new(at.0, at.1);
+        let stack = frames
+            .iter()
+            .enumerate()
+            .map(|(i, f)| Frame {
+                function: f.to_string(),
+                location: if i == 0 {
+                    location
+                } else {
+                    Location::new(99, 0)
+                },
+                scopes: if i == 0 {
+                    vec![morphtrace_testkit::pauses::local_scope(vars)]
+                } else {
+                    Vec::new()
+                },
+            })
+            .collect();
+        PauseState {
+            location,
+            reason,
+            engine_reason: None,
+            stack,
+            exception: None,
+            async_stack: None,
+            condition: None,
+        }
+    }
+
+    pub(super) fn breakpoint() -> PauseReason {
+        PauseReason::Breakpoint { ids: Vec::new() }
+    }
+
+    /// What the recognizer appends to `detail` for the answers `a`, `b` to `action` on `p`.
+    pub(super) fn remarks(
+        p: &ProgramFile,
+        kind: DivergenceKind,
+        detail: &str,
+        action: Action,
+        [a, b]: [&Output; 2],
+        before: [Option<&PauseState>; 2],
+        came_by: [Option<&Action>; 2],
+    ) -> String {
+        let facts = ProgramFacts::new(&p.text, p.language);
+        let r = Recognizer {
+            program: p,
+            facts: &facts,
+        };
+        let answers = Answers {
+            action: &action,
+            outputs: [a, b],
+            before,
+            came_by,
+        };
+        let out = r.remark(
+            &kind,
+            detail.to_string(),
+            &answers,
+            &ComparisonPolicy::default(),
+        );
+        out.strip_prefix(detail).unwrap().to_string()
+    }
+
+    /// `remarks` for two answers alone, and for the same answers the other way round.
+    pub(super) fn both_ways(
+        p: &ProgramFile,
+        kind: DivergenceKind,
+        detail: [&str; 2],
+        action: Action,
+        a: &Output,
+        b: &Output,
+    ) -> [String; 2] {
+        [
+            remarks(
+                p,
+                kind.clone(),
+                detail[0],
+                action.clone(),
+                [a, b],
+                [None; 2],
+                [None; 2],
+            ),
+            remarks(p, kind, detail[1], action, [b, a], [None; 2], [None; 2]),
+        ]
+    }
+
+    /// A remark that names the first side, then the second.
+    pub(super) fn oriented(remark: impl Fn(Side) -> Remark) -> [String; 2] {
+        [Side::First, Side::Second].map(|s| remark(s).to_string())
+    }
+
+    pub(super) const EXITS: &str = "function f(a) {\n  return a + 1;\n}\nf(1);\n";
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each quirk module names the remark it makes (a triage rule matches it) and the test on
+    /// the real engines that shows the quirk, which exists: the map from recognizer to rule to
+    /// evidence stays true.
+    #[test]
+    fn each_quirk_names_its_rule_and_its_real_engine_test() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let triage = std::fs::read_to_string(root.join("triage.toml")).unwrap();
+        let dir = root.join("recorder/src/session/quirks");
+        let mut modules = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.file_name().is_some_and(|n| n == "mod.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let head: String = text
+                .lines()
+                .take_while(|l| !l.contains("On the real engines:"))
+                .collect();
+            let ids: Vec<&str> = morphtrace_judges::remark::IDS
+                .iter()
+                .copied()
+                .filter(|id| head.contains(&format!("`{id}`")))
+                .collect();
+            assert!(!ids.is_empty(), "{path:?} names no remark");
+            for id in ids {
+                assert!(
+                    triage.contains(&format!("id = \"{id}\"")),
+                    "no triage rule matches {id} ({path:?})"
+                );
+            }
+            let tests: Vec<&str> = text
+                .lines()
+                .skip_while(|l| !l.contains("On the real engines:"))
+                .skip(1)
+                .map_while(|l| l.strip_prefix("//! - `")?.strip_suffix('`'))
+                .collect();
+            assert!(!tests.is_empty(), "{path:?} names no real-engine test");
+            for t in tests {
+                let (file, name) = t.split_once('#').unwrap();
+                let body = std::fs::read_to_string(root.join(file)).unwrap();
+                assert!(body.contains(&format!("fn {name}(")), "{t} ({path:?})");
+            }
+            modules += 1;
+        }
+        // Every quirk of the list, and the generators' (recognized for the whole divergence).
+        assert_eq!(modules, QUIRKS.len() + 1);
+    }
+}

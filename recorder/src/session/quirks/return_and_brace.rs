@@ -1,0 +1,111 @@
+//! `return-and-brace`: where one function returns, each engine shows the place its own way — at
+//! the end of the `return` or at the function's closing brace.
+//!
+//! On the real engines:
+//! - `tests/debuggers/stepping.rs#a_step_over_a_return_pauses_where_the_function_returns_on_each_engine`
+//! - `tests/debuggers/stepping.rs#a_step_from_a_closing_brace_leaves_the_function_except_on_firefox`
+//! - `tests/debuggers/breakpoints.rs#chromium_vs_firefox_closing_brace_is_a_pause_location_divergence`
+
+use super::{same_frames, Divergence, Quirk, Recognizer};
+use morphtrace_judges::remark::{Remark, Side};
+use morphtrace_schema::{Action, DivergenceKind, Output};
+
+pub(super) struct ReturnAndBrace;
+
+impl Quirk for ReturnAndBrace {
+    /// After a step, in the same frames: one side at the end of a `return`, the other at that
+    /// function's closing brace (a JavaScript program's syntax).
+    fn recognize(&self, r: &Recognizer, d: &Divergence) -> Option<Remark> {
+        let [a, b] = d.answers.outputs;
+        let kind = d.kind;
+        let action = d.answers.action;
+        let (DivergenceKind::PauseLocation, Output::Paused(x), Output::Paused(y)) = (kind, a, b)
+        else {
+            return None;
+        };
+        if !same_frames(x, y)
+            || !matches!(
+                action,
+                Action::StepInto | Action::StepOver | Action::StepOut
+            )
+        {
+            return None;
+        }
+        let e = r.exits()?;
+        let side = if e.returns_there(x.location, y.location) {
+            Side::First
+        } else if e.returns_there(y.location, x.location) {
+            Side::Second
+        } else {
+            return None;
+        };
+        Some(Remark::ReturnAndBrace { side })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::*;
+
+    #[test]
+    fn a_step_to_a_returns_end_against_one_to_the_brace() {
+        let p = program(EXITS, Language::JavaScript);
+        let at_return = paused((1, 14), PauseReason::Step, &["f", ""], &[]);
+        let at_brace = paused((2, 0), PauseReason::Step, &["f", ""], &[]);
+        let detail = ["paused at 2:15 vs 3:1"; 2];
+        let got = both_ways(
+            &p,
+            DivergenceKind::PauseLocation,
+            detail,
+            Action::StepOver,
+            &at_return,
+            &at_brace,
+        );
+        assert_eq!(got, oriented(|side| Remark::ReturnAndBrace { side }));
+        // Planted: a step that did not move off the `return`'s start; one at the brace in other
+        // frames; the
+        // same answers after a resume; the same text read as Python.
+        let at_start = paused((1, 2), PauseReason::Step, &["f", ""], &[]);
+        let returned = paused((2, 0), PauseReason::Step, &[""], &[]);
+        let none = [String::new(), String::new()];
+        let kind = DivergenceKind::PauseLocation;
+        assert_eq!(
+            both_ways(
+                &p,
+                kind.clone(),
+                detail,
+                Action::StepOver,
+                &at_start,
+                &at_brace
+            ),
+            none
+        );
+        assert_eq!(
+            both_ways(
+                &p,
+                kind.clone(),
+                detail,
+                Action::StepOver,
+                &at_return,
+                &returned
+            ),
+            none
+        );
+        assert_eq!(
+            both_ways(
+                &p,
+                kind.clone(),
+                detail,
+                Action::Resume,
+                &at_return,
+                &at_brace
+            ),
+            none
+        );
+        let py = program(EXITS, Language::Python);
+        assert_eq!(
+            both_ways(&py, kind, detail, Action::StepOver, &at_return, &at_brace),
+            none
+        );
+    }
+}
