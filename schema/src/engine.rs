@@ -24,6 +24,9 @@ pub enum EngineKind {
     Pdb,
     /// coverage.py: Python's line and branch coverage (`coverage run`, `coverage json`).
     CoveragePy,
+    /// LLDB, LLVM's native debugger, behind its Debug Adapter Protocol server (`lldb-vscode`,
+    /// later `lldb-dap`), on C programs the recorder compiles.
+    Lldb,
     Other(String),
 }
 
@@ -47,6 +50,7 @@ impl EngineKind {
             | EngineKind::Deno
             | EngineKind::Bun => Some(Language::JavaScript),
             EngineKind::Debugpy | EngineKind::Pdb => Some(Language::Python),
+            EngineKind::Lldb => Some(Language::C),
             _ => None,
         }
     }
@@ -64,6 +68,7 @@ impl EngineKind {
             EngineKind::Debugpy => "debugpy",
             EngineKind::Pdb => "pdb",
             EngineKind::CoveragePy => "coverage.py",
+            EngineKind::Lldb => "lldb",
             EngineKind::Other(s) => s,
         }
     }
@@ -83,6 +88,7 @@ impl EngineKind {
             "debugpy" => EngineKind::Debugpy,
             "pdb" => EngineKind::Pdb,
             "coverage.py" | "coveragepy" | "coverage-py" => EngineKind::CoveragePy,
+            "lldb" => EngineKind::Lldb,
             _ => EngineKind::Other(s.to_string()),
         }
     }

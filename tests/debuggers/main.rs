@@ -6,6 +6,7 @@ mod breakpoints;
 mod exceptions;
 mod lifecycle;
 mod lockstep;
+mod native;
 mod oracles;
 mod planted;
 mod reproducers;

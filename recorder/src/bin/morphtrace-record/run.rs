@@ -155,6 +155,20 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
             anyhow::anyhow!("--pause-on-exceptions {m}: expected none, uncaught, all or random")
         })?),
     };
+    // LLDB drives C programs one session at a time (the library, tests/debuggers/native.rs);
+    // a campaign needs C corpora, C spellings of the generated expressions and C-aware judging.
+    if let Some(e) = r
+        .common
+        .engines
+        .iter()
+        .find(|e| e.kind.debugs() == Some(Language::C))
+    {
+        bail!(
+            "{}: campaigns on C programs are not built yet (issue 71); the engine opens and \
+             steps C programs through the library (`Engine::open`), and `engines` lists it",
+            e.kind
+        );
+    }
     let dir = tempfile::Builder::new()
         .prefix("morphtrace-programs-")
         .tempdir()?;

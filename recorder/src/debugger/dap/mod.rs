@@ -1,7 +1,8 @@
 //! The Debug Adapter Protocol (DAP), which editors speak to debug adapters (debugpy, lldb-dap,
 //! Delve, js-debug): a client ([`connection`]), a session mapping DAP onto the normalized
-//! actions and outputs ([`session`]), and Python values as adapters show them ([`values`]).
+//! actions and outputs ([`session`]), Python values as adapters show them ([`values`]) and C values as LLDB shows them ([`c_values`]).
 
+pub mod c_values;
 pub mod connection;
 pub mod session;
 pub mod values;

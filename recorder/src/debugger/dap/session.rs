@@ -14,7 +14,7 @@
 //!   an uncaught exception, a negative code (a signal) the interpreter's crash.
 
 use super::connection::{Connection, DapEvent};
-use super::{err, values};
+use super::{c_values, err, values};
 use crate::debugger::engines::forkserver::{AdapterProcess, NoStatus, Warm};
 use crate::debugger::{
     after_the_end, refusal, CaptureOptions, Debugger, DebuggerError, Extra, ProgramFile,
@@ -64,6 +64,22 @@ pub struct AdapterTraits {
     /// The interpreter that runs the program, where the adapter places breakpoints by its
     /// compiled code's line starts (debugpy): the break positions (`line_starts`).
     pub python: Option<std::path::PathBuf>,
+    /// The language of the programs, which decides how values, the end and output read.
+    pub dialect: Dialect,
+    /// Where the program's first statement is, for an adapter that cannot stop there by itself
+    /// (LLDB's `stopOnEntry` stops in the loader): a function breakpoint set while the session
+    /// is configured and cleared at its first stop, which then counts as the entry.
+    pub entry_function: Option<&'static str>,
+}
+
+/// What the programs a DAP adapter runs are written in.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Dialect {
+    /// Python under debugpy: values by `repr`, the end by the traceback.
+    #[default]
+    Python,
+    /// C under LLDB: values by LLDB's summaries, output through a terminal (`\r\n`).
+    C,
 }
 
 struct Breakpoint {
@@ -197,6 +213,13 @@ impl DapSession {
                 }
             }
         }
+        if let Some(f) = s.traits.entry_function {
+            s.call(
+                "setFunctionBreakpoints",
+                json!({"breakpoints": [{"name": f}]}),
+            )
+            .await?;
+        }
         s.call("configurationDone", json!({})).await?;
         match tokio::time::timeout(s.opts.call_timeout, launch).await {
             Ok(Ok(reply)) => {
@@ -216,7 +239,13 @@ impl DapSession {
             match s.next_event(deadline).await? {
                 Some(e) if e.event == "stopped" => {
                     s.thread = e.body.get("threadId").and_then(Json::as_i64).unwrap_or(0);
-                    s.initial = Some(e.body);
+                    let mut body = e.body;
+                    if s.traits.entry_function.is_some() {
+                        s.call("setFunctionBreakpoints", json!({"breakpoints": []}))
+                            .await?;
+                        body["reason"] = json!("entry");
+                    }
+                    s.initial = Some(body);
                     return Ok(Opened::Session(Box::new(s)));
                 }
                 Some(e) if e.event == "terminated" => {
@@ -313,7 +342,12 @@ impl DapSession {
             .zip(self.pid)
             .and_then(|(dir, pid)| std::fs::read_to_string(dir.join(format!("{pid}.status"))).ok())
             .and_then(|s| s.trim().parse::<i64>().ok());
-        outcome(status.or(self.exit_code), &self.stderr_text(), &self.path)
+        match self.traits.dialect {
+            Dialect::Python => outcome(status.or(self.exit_code), &self.stderr_text(), &self.path),
+            // The program's own exit code is its business; the adapter reports a signal as a
+            // pause (reason `exception`), not as the end.
+            Dialect::C => ProgramOutcome::Completed,
+        }
     }
 
     fn finish(&mut self, outcome: ProgramOutcome) -> Output {
@@ -361,6 +395,10 @@ impl DapSession {
         ) {
             ("output", Some("stdout")) if text.starts_with(crate::debugger::LOG_MARK) => {
                 self.logged.extend(text.lines().map(str::to_string));
+            }
+            // A program under LLDB writes to a terminal, which ends lines with `\r\n`.
+            ("output", Some("stdout")) if self.traits.dialect == Dialect::C => {
+                self.stdout.push_str(&text.replace("\r\n", "\n"))
             }
             ("output", Some("stdout")) => self.stdout.push_str(text),
             ("output", Some("stderr")) => self.stderr.push_str(text),
@@ -501,6 +539,10 @@ impl DapSession {
             .flatten()
         {
             let name = s.get("name").and_then(Json::as_str).unwrap_or("");
+            // The machine's registers are not the program's variables.
+            if s.get("presentationHint").and_then(Json::as_str) == Some("registers") {
+                continue;
+            }
             let kind = match name {
                 "Locals" if module => continue,
                 "Locals" => ScopeKind::Local,
@@ -571,6 +613,9 @@ impl DapSession {
             .and_then(Json::as_str)
             .unwrap_or("");
         let type_name = v.get("type").and_then(Json::as_str).unwrap_or("");
+        if self.traits.dialect == Dialect::C {
+            return self.c_value(v, type_name, repr, depth).await;
+        }
         if let Some(p) = values::primitive(type_name, repr) {
             return Ok(p);
         }
@@ -596,6 +641,44 @@ impl DapSession {
             .collect();
         Ok(Value::Object {
             description: values::described(&kind, repr),
+            kind,
+            class: type_name.to_string(),
+            entries: Some(entries),
+            truncated,
+        })
+    }
+
+    /// A C value: a primitive, or an object with its members (`c_values`).
+    async fn c_value(
+        &self,
+        v: &Json,
+        type_name: &str,
+        repr: &str,
+        depth: u32,
+    ) -> Result<Value, DebuggerError> {
+        if let Some(p) = c_values::primitive(type_name, repr) {
+            return Ok(p);
+        }
+        let reference = v
+            .get("variablesReference")
+            .and_then(Json::as_i64)
+            .unwrap_or(0);
+        if depth == 0 || reference <= 0 {
+            return Ok(c_values::shell(type_name, repr));
+        }
+        let kind = c_values::kind(type_name);
+        let children = self.children(reference, depth - 1).await?;
+        let truncated = children.len() > self.opts.max_entries;
+        let entries = children
+            .into_iter()
+            .take(self.opts.max_entries)
+            .map(|(n, value)| Entry {
+                key: c_values::key(&kind, &n),
+                value,
+            })
+            .collect();
+        Ok(Value::Object {
+            description: c_values::described(type_name, repr),
             kind,
             class: type_name.to_string(),
             entries: Some(entries),

@@ -26,7 +26,8 @@ pub fn primitive(type_name: &str, repr: &str) -> Option<Value> {
     }
 }
 
-fn int(repr: &str) -> Option<Value> {
+/// An integer's decimal digits as a number (exact up to 2^53) or a big integer.
+pub(super) fn int(repr: &str) -> Option<Value> {
     let digits = repr.strip_prefix('-').unwrap_or(repr);
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return None;

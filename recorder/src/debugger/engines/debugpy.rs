@@ -14,7 +14,7 @@
 //! `dict` orders of strings the same in every run.
 
 use crate::child::DieWithParent;
-use crate::debugger::dap::session::{AdapterTraits, Launched, Opened};
+use crate::debugger::dap::session::{AdapterTraits, Dialect, Launched, Opened};
 use crate::debugger::dap::{err, Connection, DapSession};
 use crate::debugger::engines::forkserver::{self, AdapterProcess, ForkServer, Forker, Warm};
 use crate::debugger::engines::prepared::Prepared;
@@ -502,6 +502,8 @@ impl Engine for DebugpyEngine {
             all: vec!["raised", "uncaught"],
             statuses: Some(self.runtime.statuses()),
             python: Some(self.runtime.python.clone()),
+            dialect: Dialect::Python,
+            entry_function: None,
         };
         match DapSession::open(
             w,

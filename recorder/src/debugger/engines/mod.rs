@@ -6,6 +6,7 @@ pub mod chromium;
 pub mod debugpy;
 pub mod firefox;
 pub mod forkserver;
+pub mod lldb;
 pub mod node;
 pub mod prepared;
 pub mod python;
@@ -68,7 +69,10 @@ impl EngineSpec {
                 .details
                 .iter()
                 .find(|(k, _)| {
-                    k == debugpy::TRACER || k == crate::profilers::python::CORE || k == tier::DETAIL
+                    k == debugpy::TRACER
+                        || k == crate::profilers::python::CORE
+                        || k == tier::DETAIL
+                        || k == lldb::BUILD
                 })
                 .and_then(|(_, v)| v.split_whitespace().next())
                 .map(str::to_string),
@@ -124,6 +128,13 @@ impl EngineSpec {
             (None, EngineKind::Debugpy | EngineKind::Pdb | EngineKind::CoveragePy, _) => {
                 which("python3").ok_or("python3 is not on PATH")?
             }
+            // LLDB's DAP server: named `lldb-dap` from LLVM 18, `lldb-vscode-16` in Debian 12.
+            (None, EngineKind::Lldb, _) => which("lldb-dap")
+                .or_else(|| which("lldb-vscode-16"))
+                .or_else(|| which("lldb-vscode"))
+                .ok_or(
+                    "lldb's DAP server (lldb-vscode-16) is not installed (run scripts/setup.sh)",
+                )?,
             (None, other, _) => return Err(unsupported(other)),
         };
         if !executable.is_file() {
@@ -142,6 +153,7 @@ impl EngineSpec {
                 | EngineKind::Debugpy
                 | EngineKind::Pdb
                 | EngineKind::CoveragePy
+                | EngineKind::Lldb
         ) {
             return Err(unsupported(&kind));
         }
@@ -162,6 +174,8 @@ impl EngineSpec {
                      Python 3.12 and later, `sysmon`"
                 ))
             }
+            (EngineKind::Lldb, Some(v)) if lldb::Build::parse(v).is_some() => {}
+            (EngineKind::Lldb, Some(v)) => return Err(format!("lldb+{v}: {}", lldb::Build::HELP)),
             // The JS engines' execution tiers (`node+jitless`).
             (k, Some(v)) => {
                 tier::find(k, v)?;
@@ -223,6 +237,17 @@ impl EngineSpec {
                 )
                 .await?,
             )),
+            EngineKind::Lldb => Ok(Box::new(
+                lldb::LldbEngine::launch(
+                    self.executable.clone(),
+                    self.variant
+                        .as_deref()
+                        .and_then(lldb::Build::parse)
+                        .unwrap_or_default(),
+                    opts.clone(),
+                )
+                .await?,
+            )),
             EngineKind::Pdb => Ok(Box::new(
                 crate::debugger::pdb::PdbEngine::launch(self.executable.clone(), opts.clone())
                     .await?,
@@ -255,7 +280,7 @@ impl EngineSpec {
 fn unsupported(kind: &EngineKind) -> String {
     format!(
         "engine kind {kind} is not supported (debuggers: chromium, node, firefox, deno, bun, \
-         debugpy, pdb; coverage profilers: gcov, llvm-cov, v8, coverage.py)"
+         debugpy, pdb, lldb; coverage profilers: gcov, llvm-cov, v8, coverage.py)"
     )
 }
 
@@ -345,6 +370,9 @@ pub fn discover() -> Vec<EngineSpec> {
             executable: p,
             variant: None,
         });
+    }
+    if let Ok(spec) = EngineSpec::parse("lldb") {
+        out.push(spec);
     }
     out
 }

@@ -1,0 +1,201 @@
+//! C values as LLDB's adapter shows them (a type name and LLDB's summary) turned into the
+//! normalized [`Value`]: integers, characters and floating-point numbers are numbers (a `char`
+//! is the integer it holds, whichever way a debugger writes it), `_Bool` a boolean, a value the
+//! optimizer left no location for is optimized out; structs, unions and arrays are objects whose
+//! children are their members, pointers objects whose description is the address (the program
+//! runs with address randomization off under the debugger, so addresses repeat from run to run).
+
+use super::values::int;
+use morphtrace_schema::{Key, ObjectKind, Value};
+
+/// A type's name without the qualifiers that do not change how its value reads.
+fn bare(type_name: &str) -> &str {
+    let mut t = type_name.trim();
+    for q in ["const ", "volatile ", "register ", "static "] {
+        t = t.strip_prefix(q).unwrap_or(t);
+    }
+    t
+}
+
+fn is_char(t: &str) -> bool {
+    matches!(t, "char" | "signed char" | "unsigned char")
+}
+
+fn is_float(t: &str) -> bool {
+    matches!(t, "float" | "double" | "long double")
+}
+
+fn is_integer(t: &str) -> bool {
+    let words: Vec<&str> = t.split_whitespace().collect();
+    !words.is_empty()
+        && words.iter().all(|w| {
+            matches!(
+                *w,
+                "int" | "short" | "long" | "unsigned" | "signed" | "char" | "__int128"
+            )
+        })
+        || matches!(
+            t,
+            "size_t"
+                | "ssize_t"
+                | "ptrdiff_t"
+                | "intptr_t"
+                | "uintptr_t"
+                | "int8_t"
+                | "int16_t"
+                | "int32_t"
+                | "int64_t"
+                | "uint8_t"
+                | "uint16_t"
+                | "uint32_t"
+                | "uint64_t"
+        )
+}
+
+/// A primitive from its type and LLDB's summary, or `None` when the value is an aggregate, a
+/// pointer or an enumeration (shown as an object).
+pub fn primitive(type_name: &str, repr: &str) -> Option<Value> {
+    if repr.starts_with("<variable not available>") {
+        return Some(Value::OptimizedOut);
+    }
+    let t = bare(type_name);
+    if is_char(t) {
+        return char_literal(repr).or_else(|| int(repr));
+    }
+    if is_integer(t) {
+        return int(repr);
+    }
+    if is_float(t) {
+        return float(repr);
+    }
+    match (t, repr) {
+        ("_Bool" | "bool", "true") => Some(Value::Bool(true)),
+        ("_Bool" | "bool", "false") => Some(Value::Bool(false)),
+        _ => None,
+    }
+}
+
+fn float(repr: &str) -> Option<Value> {
+    match repr {
+        "inf" | "+Inf" => Some(Value::Number(f64::INFINITY)),
+        "-inf" | "-Inf" => Some(Value::Number(f64::NEG_INFINITY)),
+        "nan" | "NaN" | "-nan" => Some(Value::Number(f64::NAN)),
+        r => r.parse::<f64>().ok().map(Value::Number),
+    }
+}
+
+/// A character as LLDB writes it (`'q'`, `'\0'`, `'\n'`, `'\x7f'`) as the number it is.
+fn char_literal(repr: &str) -> Option<Value> {
+    let inner = repr.strip_prefix('\'')?.strip_suffix('\'')?;
+    let code = match inner.strip_prefix('\\') {
+        None => {
+            let mut chars = inner.chars();
+            let c = chars.next()?;
+            if chars.next().is_some() {
+                return None;
+            }
+            u32::from(c)
+        }
+        Some(e) => match e {
+            "0" => 0,
+            "a" => 7,
+            "b" => 8,
+            "t" => 9,
+            "n" => 10,
+            "v" => 11,
+            "f" => 12,
+            "r" => 13,
+            "e" => 27,
+            "\\" => 92,
+            "'" => 39,
+            "\"" => 34,
+            x => u32::from_str_radix(x.strip_prefix('x')?, 16).ok()?,
+        },
+    };
+    Some(Value::Number(f64::from(code)))
+}
+
+/// What kind of object a C type is: an array, else an object (a struct, a union, a pointer).
+pub fn kind(type_name: &str) -> ObjectKind {
+    if bare(type_name).ends_with(']') {
+        ObjectKind::Array
+    } else {
+        ObjectKind::Object
+    }
+}
+
+/// The key of a child named `name` of an object of kind `parent`: `[3]` of an array is index
+/// 3; a member its name.
+pub fn key(parent: &ObjectKind, name: &str) -> Key {
+    let index = name
+        .strip_prefix('[')
+        .and_then(|n| n.strip_suffix(']'))
+        .and_then(|n| n.parse::<u64>().ok());
+    match (parent, index) {
+        (ObjectKind::Array, Some(i)) => Key::Index(i),
+        _ => Key::Name(name.to_string()),
+    }
+}
+
+/// An object's description: none for an array or a struct, whose summary is its members again
+/// (LLDB writes `pt @ 0x7ffe…` where a struct lives on the stack: not the program's state); a
+/// pointer's or an enumeration's summary as written.
+pub fn described(type_name: &str, repr: &str) -> Option<String> {
+    let pointer = bare(type_name).ends_with('*');
+    (pointer || !repr.contains(" @ 0x")).then(|| repr.to_string())
+}
+
+/// An object shown by its summary only (depth exhausted, or nothing to expand).
+pub fn shell(type_name: &str, repr: &str) -> Value {
+    Value::Object {
+        kind: kind(type_name),
+        class: type_name.to_string(),
+        description: described(type_name, repr),
+        entries: None,
+        truncated: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c_primitives_read_as_numbers_booleans_or_optimized_out() {
+        let n = |x: f64| Some(Value::Number(x));
+        assert_eq!(primitive("int", "3"), n(3.0));
+        assert_eq!(
+            primitive("const unsigned long", "18446744073709551615"),
+            Some(Value::BigInt("18446744073709551615".into()))
+        );
+        assert_eq!(primitive("long long", "-7"), n(-7.0));
+        assert_eq!(primitive("char", "'q'"), n(113.0));
+        assert_eq!(primitive("char", "'\\0'"), n(0.0));
+        assert_eq!(primitive("unsigned char", "'\\xff'"), n(255.0));
+        assert_eq!(primitive("double", "2.5"), n(2.5));
+        assert_eq!(primitive("float", "-inf"), n(f64::NEG_INFINITY));
+        assert_eq!(primitive("_Bool", "true"), Some(Value::Bool(true)));
+        assert_eq!(
+            primitive("int", "<variable not available>"),
+            Some(Value::OptimizedOut)
+        );
+        assert_eq!(primitive("uint32_t", "42"), n(42.0));
+        // Aggregates, pointers and enumerations are objects.
+        assert_eq!(primitive("pt", "pt @ 0x7fffffffe510"), None);
+        assert_eq!(primitive("const char *", "0x0000555555556004 \"hi\""), None);
+        assert_eq!(primitive("enum color", "RED"), None);
+    }
+
+    #[test]
+    fn arrays_are_indexed_and_stack_addresses_are_no_description() {
+        assert_eq!(kind("int[3]"), ObjectKind::Array);
+        assert_eq!(kind("pt"), ObjectKind::Object);
+        assert_eq!(key(&ObjectKind::Array, "[2]"), Key::Index(2));
+        assert_eq!(key(&ObjectKind::Object, "x"), Key::Name("x".into()));
+        assert_eq!(described("pt", "pt @ 0x7fffffffe510"), None);
+        assert_eq!(
+            described("const char *", "0x0000555555556004 \"hi\""),
+            Some("0x0000555555556004 \"hi\"".into())
+        );
+    }
+}
