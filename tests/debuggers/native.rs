@@ -4,7 +4,7 @@
 
 use super::*;
 use morphtrace_recorder::debugger::ProgramFile;
-use morphtrace_schema::{BreakpointId, EngineKind, Language};
+use morphtrace_schema::{BreakpointId, EngineKind, EventKind, Language, SessionOutcome};
 
 const PROGRAM: &str = r#"#include <stdio.h>
 
@@ -178,4 +178,82 @@ async fn a_c_program_that_does_not_compile_is_its_syntax_error() {
         Ok(_) => panic!("a program without a `;` compiled"),
     }
     e.shutdown().await;
+}
+
+/// A random campaign on LLDB over the bundled C programs: every session recorded and decided,
+/// pauses with C values, logpoints that log through LLDB's console; the same seeds give the
+/// same sessions; a strategy that does not know C says so.
+#[tokio::test]
+async fn a_random_campaign_on_c_programs_is_recorded_and_repeats() {
+    let _g = SERIAL.lock().await;
+    let record = env!("CARGO_BIN_EXE_morphtrace-record");
+    let out = tempfile::tempdir().unwrap();
+    let run = |name: &str| {
+        let path = out.path().join(name);
+        let o = std::process::Command::new(record)
+            .args(["run", "--strategy", "random", "--engine", "lldb"])
+            .args([
+                "--corpus",
+                "corpus/c",
+                "--seeds",
+                "1..3",
+                "--logpoint-weight",
+                "2",
+            ])
+            .arg("--out")
+            .arg(&path)
+            .current_dir(common::root())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        path
+    };
+    let first = run("a.mtrace");
+    let sessions = common::normalized(&first);
+    assert_eq!(sessions.len(), 9, "three programs, three seeds");
+    let mut paused = 0;
+    let mut logged = 0;
+    for s in sessions.values() {
+        assert_eq!(s.traces.len(), 1);
+        assert!(
+            matches!(
+                s.outcome,
+                SessionOutcome::Finished | SessionOutcome::ActionLimit
+            ),
+            "{:?}",
+            s.outcome
+        );
+        for e in &s.traces[0].events {
+            if let EventKind::Output(Output::Paused(p)) = &e.kind {
+                paused += 1;
+                assert!(!p.stack.is_empty() && p.stack.iter().all(|f| !f.function.is_empty()));
+            }
+        }
+        logged += s.traces[0].logs.len();
+    }
+    assert!(paused >= 9, "{paused} pauses");
+    assert!(logged > 0, "no logpoint logged in nine sessions");
+    let again = run("b.mtrace");
+    assert_eq!(
+        common::normalized(&again),
+        sessions,
+        "same seeds, same sessions"
+    );
+    let o = std::process::Command::new(record)
+        .args([
+            "run",
+            "--strategy",
+            "metamorphic",
+            "--engine",
+            "lldb",
+            "--corpus",
+            "corpus/c",
+        ])
+        .arg("--out")
+        .arg(out.path().join("m.mtrace"))
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("does not know C programs yet"));
 }

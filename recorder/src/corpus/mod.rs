@@ -98,11 +98,12 @@ pub fn read_program(
     Ok((Program::new(language, text, origin), rejected))
 }
 
-/// The language a program file is in, by its extension (`.js`, `.py`); `None` for any other.
+/// The language a program file is in, by its extension (`.js`, `.py`, `.c`); `None` for any other.
 pub fn language_of(path: &Path) -> Option<Language> {
     match path.extension()?.to_str()? {
         "js" => Some(Language::JavaScript),
         "py" => Some(Language::Python),
+        "c" => Some(Language::C),
         _ => None,
     }
 }
@@ -121,7 +122,7 @@ fn program_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     Ok(())
 }
 
-/// Resolves corpus specifications (files, directories searched for `*.js` and `*.py`, globs) to paths,
+/// Resolves corpus specifications (files, directories searched for `*.js`, `*.py` and `*.c`, globs) to paths,
 /// sorted and without duplicates.
 pub fn resolve(specs: &[String]) -> Result<Vec<PathBuf>, CorpusError> {
     let mut out = Vec::new();
@@ -147,14 +148,14 @@ pub fn resolve(specs: &[String]) -> Result<Vec<PathBuf>, CorpusError> {
                 matches.into_iter().partition(|p| language_of(p).is_some());
             if !other.is_empty() {
                 tracing::warn!(
-                    "{spec}: skipped {} file(s) that are not .js or .py (e.g. {})",
+                    "{spec}: skipped {} file(s) that are not .js, .py or .c (e.g. {})",
                     other.len(),
                     other[0].display()
                 );
             }
             if programs.is_empty() {
                 return Err(CorpusError::NotFound(format!(
-                    "{spec} (no .js or .py file)"
+                    "{spec} (no .js, .py or .c file)"
                 )));
             }
             out.extend(programs);

@@ -342,8 +342,8 @@ pub fn conditional(
     let condition = match rng.random_range(0..3) {
         0 => format!("{name} > {k}"),
         1 => format!("{name} <= {k}"),
-        _ if language == Language::Python => format!("{name} % 2 == 0"),
-        _ => format!("{name} % 2 === 0"),
+        _ if language == Language::JavaScript => format!("{name} % 2 === 0"),
+        _ => format!("{name} % 2 == 0"),
     };
     Some(Action::SetConditionalBreakpoint {
         line: free[rng.random_range(0..free.len())],
@@ -385,7 +385,7 @@ pub fn assignment(
 
 /// A primitive literal whose value differs from `now` and is of its type when it can be (a
 /// number near it, a string with a letter more, the other boolean), spelled in the program's
-/// language (JSON's spelling is JavaScript's; Python's booleans are capitalized).
+/// language (JSON's spelling is JavaScript's; Python's booleans are capitalized, C's are 0 and 1).
 pub fn other_literal(
     now: &morphtrace_schema::Value,
     rng: &mut ChaCha8Rng,
@@ -406,6 +406,8 @@ pub fn other_literal(
         Value::Bool(b) if language == Language::Python => {
             if *b { "False" } else { "True" }.to_string()
         }
+        // C's `_Bool` takes an integer.
+        Value::Bool(b) if language == Language::C => u8::from(!b).to_string(),
         Value::Bool(b) => (!b).to_string(),
         _ => rng.random_range(0..100).to_string(),
     }

@@ -55,15 +55,20 @@ fn is_integer(t: &str) -> bool {
 /// A primitive from its type and LLDB's summary, or `None` when the value is an aggregate, a
 /// pointer or an enumeration (shown as an object).
 pub fn primitive(type_name: &str, repr: &str) -> Option<Value> {
-    if repr.starts_with("<variable not available>") {
+    // `<variable not available>`, `<error: variable not available>`: no location at this pc.
+    if repr.starts_with('<') && repr.contains("variable not available") {
         return Some(Value::OptimizedOut);
     }
-    let t = bare(type_name);
-    if is_char(t) {
-        return char_literal(repr).or_else(|| int(repr));
+    // `<error: parent is NULL>`: a member below a null pointer, which has none.
+    if repr.starts_with("<error:") {
+        return Some(Value::Unavailable);
     }
-    if is_integer(t) {
-        return int(repr);
+    let t = bare(type_name);
+    // `int8_t` and `uint8_t` are characters to LLDB (`'\xd2'`), as `char` is; a signed one's
+    // high byte is negative (`char` is signed on the x86-64 System V ABI).
+    if is_char(t) || is_integer(t) {
+        let signed = matches!(t, "char" | "signed char" | "int8_t");
+        return char_literal(repr, signed).or_else(|| int(repr));
     }
     if is_float(t) {
         return float(repr);
@@ -84,8 +89,9 @@ fn float(repr: &str) -> Option<Value> {
     }
 }
 
-/// A character as LLDB writes it (`'q'`, `'\0'`, `'\n'`, `'\x7f'`) as the number it is.
-fn char_literal(repr: &str) -> Option<Value> {
+/// A character as LLDB writes it (`'q'`, `'\0'`, `'\n'`, `'\x7f'`) as the number it is, of a
+/// signed or unsigned type.
+fn char_literal(repr: &str, signed: bool) -> Option<Value> {
     let inner = repr.strip_prefix('\'')?.strip_suffix('\'')?;
     let code = match inner.strip_prefix('\\') {
         None => {
@@ -112,7 +118,12 @@ fn char_literal(repr: &str) -> Option<Value> {
             x => u32::from_str_radix(x.strip_prefix('x')?, 16).ok()?,
         },
     };
-    Some(Value::Number(f64::from(code)))
+    let value = if signed && (128..256).contains(&code) {
+        f64::from(code) - 256.0
+    } else {
+        f64::from(code)
+    };
+    Some(Value::Number(value))
 }
 
 /// What kind of object a C type is: an array, else an object (a struct, a union, a pointer).
@@ -180,6 +191,14 @@ mod tests {
             Some(Value::OptimizedOut)
         );
         assert_eq!(primitive("uint32_t", "42"), n(42.0));
+        // Csmith's fixed-width types: `int8_t` is a `signed char` to LLDB.
+        assert_eq!(primitive("int8_t", "'\\xd2'"), n(-46.0));
+        assert_eq!(primitive("uint8_t", "'\\xd2'"), n(210.0));
+        assert_eq!(primitive("const uint8_t", "'\\a'"), n(7.0));
+        assert_eq!(
+            primitive("int8_t", "<error: parent is NULL>"),
+            Some(Value::Unavailable)
+        );
         // Aggregates, pointers and enumerations are objects.
         assert_eq!(primitive("pt", "pt @ 0x7fffffffe510"), None);
         assert_eq!(primitive("const char *", "0x0000555555556004 \"hi\""), None);

@@ -396,6 +396,13 @@ impl DapSession {
             ("output", Some("stdout")) if text.starts_with(crate::debugger::LOG_MARK) => {
                 self.logged.extend(text.lines().map(str::to_string));
             }
+            // LLDB writes what a logpoint logs to its own console.
+            ("output", Some("console"))
+                if self.traits.dialect == Dialect::C
+                    && text.starts_with(crate::debugger::LOG_MARK) =>
+            {
+                self.logged.extend(text.lines().map(str::to_string));
+            }
             // A program under LLDB writes to a terminal, which ends lines with `\r\n`.
             ("output", Some("stdout")) if self.traits.dialect == Dialect::C => {
                 self.stdout.push_str(&text.replace("\r\n", "\n"))
@@ -717,7 +724,10 @@ impl DapSession {
                     o["condition"] = json!(c);
                 }
                 if let Some(e) = &b.log {
-                    o["logMessage"] = json!(log_message(b.id, e));
+                    o["logMessage"] = json!(match self.traits.dialect {
+                        Dialect::Python => log_message(b.id, e),
+                        Dialect::C => c_log_message(b.id, e),
+                    });
                 }
                 o
             })
@@ -1099,6 +1109,13 @@ impl Debugger for DapSession {
 /// A logpoint's message: the mark, its id, and its expression through the sitecustomize's
 /// `__morphtrace_log__` as a string literal (braces escaped: the adapter reads `{…}` as
 /// interpolation).
+/// The `logMessage` of a logpoint under LLDB, which evaluates what stands in braces as an
+/// expression of the program's language and writes its value: the mark, the id, `{EXPRESSION}`.
+/// `None` of the recorder's expressions holds a brace.
+pub fn c_log_message(id: BreakpointId, expression: &str) -> String {
+    format!("{} {} {{{expression}}}", crate::debugger::LOG_MARK, id.0)
+}
+
 pub fn log_message(id: BreakpointId, expression: &str) -> String {
     let mut literal = String::from("'");
     for c in expression.chars() {

@@ -157,8 +157,9 @@ impl LldbEngine {
         self.sessions += 1;
         let out = self.dir.path().join(format!("prog-{}", self.sessions));
         let mut cmd = std::process::Command::new(&self.compiler);
+        // Csmith's programs include its header.
         cmd.arg(format!("-{}", self.build.level))
-            .args(["-g", "-w", "-o"])
+            .args(["-g", "-w", "-I", crate::profilers::c::CSMITH_INCLUDE, "-o"])
             .arg(&out)
             .arg(&program.path);
         let f = tokio::task::spawn_blocking(move || {
