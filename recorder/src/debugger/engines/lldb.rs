@@ -122,9 +122,15 @@ impl LldbEngine {
             protocol: Protocol::Dap,
             engine_version: Some(version_line.clone()),
             details: vec![
+                // The variant first: a replay reads it back (`EngineSpec::of`).
                 (
                     BUILD.into(),
-                    format!("{} -{} -g ({cc_version})", build.compiler, build.level),
+                    format!(
+                        "{} ({} -{} -g; {cc_version})",
+                        build.name(),
+                        build.compiler,
+                        build.level
+                    ),
                 ),
                 (
                     "launch".into(),
@@ -333,5 +339,26 @@ mod tests {
         );
         assert_eq!(e.message, "expected ';' before 'return'");
         assert_eq!(e.location, Some(Location::new(2, 6)));
+    }
+
+    #[test]
+    fn a_recorded_build_is_launched_again_as_it_was() {
+        let d = EngineDescriptor {
+            kind: EngineKind::Lldb,
+            executable: "/usr/bin/lldb-vscode-16".into(),
+            version: "16.0.6+clang-O2".into(),
+            protocol: Protocol::Dap,
+            engine_version: None,
+            details: vec![(BUILD.into(), "clang-O2 (clang -O2 -g; clang 14)".into())],
+        };
+        let spec = crate::debugger::engines::EngineSpec::of(&d);
+        assert_eq!(spec.variant.as_deref(), Some("clang-O2"));
+        assert_eq!(
+            spec.variant.as_deref().and_then(Build::parse),
+            Some(Build {
+                compiler: "clang",
+                level: "O2"
+            })
+        );
     }
 }
