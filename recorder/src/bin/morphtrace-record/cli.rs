@@ -62,7 +62,7 @@ impl Command {
     long_about = "Record debugging sessions of real debuggers into .mtrace trace archives. The recorder \
                   launches engines (Chromium, Node and Deno over CDP, Firefox over its remote debugging \
                   protocol, Bun over WebKit's inspector protocol, debugpy over DAP, pdb over its command \
-                  line) on ephemeral loopback ports with fresh profiles, generates debugging actions from a seeded generator (DBDB \
+                  line, LLDB over DAP on C programs it compiles) on ephemeral loopback ports with fresh profiles, generates debugging actions from a seeded generator (DBDB \
                   Algorithm 1), runs them on one debugger or in lockstep on several (differential), and \
                   appends every completed session to a crash-safe archive that morphtrace-analyze reads \
                   offline. With --strategy coverage it records coverage profilers (gcov, llvm-cov, V8, \
@@ -350,7 +350,9 @@ pub(crate) struct EngineArgs {
     /// version installed by scripts/setup.sh), or a version installed on demand from the npm
     /// registry into the engine cache: `chromium@92` .. `chromium@153` (`chromium@123.0.1`),
     /// `deno`, `deno@2.7`, `bun`, `bun@1.4`; Python's `debugpy` (`debugpy+python`: pydevd's pure-Python tracer; `debugpy+sysmon=PY`: its sys.monitoring backend, on a Python 3.12+),
-    /// `pdb`; coverage profilers `gcov`, `llvm-cov`, `v8`, `coverage.py` (its C tracer;
+    /// `pdb`; `lldb` on C programs, built per session as its variant says (`lldb+gcc-O0`, the
+    /// default; `lldb+clang-O2`: gcc or clang, O0 to O3, Os, Og); coverage profilers `gcov`,
+    /// `llvm-cov`, `v8`, `coverage.py` (its C tracer;
     /// `coverage.py+pytrace`, `coverage.py+sysmon` its other cores, `coverage.py=/path/to/python`
     /// another interpreter). A JS engine under another execution tier: `node+jitless`,
     /// `chromium@123+turbofan`, `firefox+nojit`, `bun+nojit` (`engines` lists the tiers).
