@@ -51,6 +51,42 @@ pub enum Opened {
     SyntaxError(SyntaxError),
 }
 
+impl Opened {
+    /// What `Engine::open` answers: the session, or the program's syntax error.
+    pub fn into_result(self) -> Result<Box<dyn Debugger>, SyntaxError> {
+        match self {
+            Opened::Session(s) => Ok(s),
+            Opened::SyntaxError(e) => Err(e),
+        }
+    }
+}
+
+/// `initialize`, as the recorder asks every adapter (1-based lines and columns, paths, variable
+/// types, no terminal of its own); the answer is the adapter's capabilities.
+pub async fn initialize(
+    conn: &Connection,
+    adapter_id: &str,
+    timeout: Duration,
+) -> Result<Json, DebuggerError> {
+    conn.call(
+        "initialize",
+        json!({
+            "clientID": "morphtrace",
+            "clientName": "morphtrace",
+            "adapterID": adapter_id,
+            "linesStartAt1": true,
+            "columnsStartAt1": true,
+            "pathFormat": "path",
+            "supportsVariableType": true,
+            "supportsRunInTerminalRequest": false,
+            "supportsStartDebuggingRequest": false,
+        }),
+        timeout,
+    )
+    .await
+    .map_err(err)
+}
+
 /// What differs between adapters that the session needs to know.
 #[derive(Debug, Clone)]
 pub struct AdapterTraits {

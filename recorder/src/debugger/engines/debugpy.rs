@@ -14,8 +14,10 @@
 //! `dict` orders of strings the same in every run.
 
 use crate::child::DieWithParent;
-use crate::debugger::dap::session::{AdapterTraits, Dialect, Launched, Opened};
-use crate::debugger::dap::{err, Connection, DapSession};
+use crate::debugger::dap::session::{
+    initialize as initialize_adapter, AdapterTraits, Dialect, Launched,
+};
+use crate::debugger::dap::{Connection, DapSession};
 use crate::debugger::engines::forkserver::{self, AdapterProcess, ForkServer, Forker, Warm};
 use crate::debugger::engines::prepared::Prepared;
 use crate::debugger::{
@@ -431,24 +433,7 @@ async fn initialize(
     conn: Connection,
     events: tokio::sync::mpsc::UnboundedReceiver<crate::debugger::dap::connection::DapEvent>,
 ) -> Result<Launched, DebuggerError> {
-    let capabilities = conn
-        .call(
-            "initialize",
-            json!({
-                "clientID": "morphtrace",
-                "clientName": "morphtrace",
-                "adapterID": "debugpy",
-                "linesStartAt1": true,
-                "columnsStartAt1": true,
-                "pathFormat": "path",
-                "supportsVariableType": true,
-                "supportsRunInTerminalRequest": false,
-                "supportsStartDebuggingRequest": false,
-            }),
-            rt.call_timeout,
-        )
-        .await
-        .map_err(err)?;
+    let capabilities = initialize_adapter(&conn, "debugpy", rt.call_timeout).await?;
     Ok(Launched {
         process,
         conn,
@@ -505,7 +490,7 @@ impl Engine for DebugpyEngine {
             dialect: Dialect::Python,
             entry_function: None,
         };
-        match DapSession::open(
+        Ok(DapSession::open(
             w,
             program,
             self.arguments(program),
@@ -515,10 +500,7 @@ impl Engine for DebugpyEngine {
             warm,
         )
         .await?
-        {
-            Opened::Session(s) => Ok(Ok(s)),
-            Opened::SyntaxError(e) => Ok(Err(e)),
-        }
+        .into_result())
     }
 
     /// The process tree the program runs in: the fork server's when warm (the memory guard

@@ -11,8 +11,8 @@
 //! dies with the adapter (LLDB asks the kernel to kill its tracees when it exits).
 
 use crate::child::DieWithParent;
-use crate::debugger::dap::session::{AdapterTraits, Dialect, Launched, Opened};
-use crate::debugger::dap::{err, Connection, DapSession};
+use crate::debugger::dap::session::{initialize, AdapterTraits, Dialect, Launched};
+use crate::debugger::dap::{Connection, DapSession};
 use crate::debugger::engines::forkserver::AdapterProcess;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use async_trait::async_trait;
@@ -204,23 +204,7 @@ impl LldbEngine {
         };
         self.current = child.id();
         let (conn, events) = Connection::over(stdout, stdin, "lldb");
-        let capabilities = conn
-            .call(
-                "initialize",
-                json!({
-                    "clientID": "morphtrace",
-                    "clientName": "morphtrace",
-                    "adapterID": "lldb",
-                    "linesStartAt1": true,
-                    "columnsStartAt1": true,
-                    "pathFormat": "path",
-                    "supportsVariableType": true,
-                    "supportsRunInTerminalRequest": false,
-                }),
-                self.opts.call_timeout,
-            )
-            .await
-            .map_err(err)?;
+        let capabilities = initialize(&conn, "lldb", self.opts.call_timeout).await?;
         Ok(Launched {
             process: AdapterProcess::Spawned(child),
             conn,
@@ -285,7 +269,7 @@ impl Engine for LldbEngine {
             "cwd": cwd,
             "stopOnEntry": false,
         });
-        match DapSession::open(
+        let opened = DapSession::open(
             w,
             program,
             arguments,
@@ -294,11 +278,8 @@ impl Engine for LldbEngine {
             self.opts.clone(),
             None,
         )
-        .await?
-        {
-            Opened::Session(s) => Ok(Ok(s)),
-            Opened::SyntaxError(e) => Ok(Err(e)),
-        }
+        .await?;
+        Ok(opened.into_result())
     }
 
     fn pid(&self) -> Option<u32> {
