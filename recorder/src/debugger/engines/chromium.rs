@@ -10,6 +10,7 @@ use crate::debugger::cdp::{
     enable_debugger, syntax_error, CdpSession, Connection, Flavor, InspectorError, InspectorEvent,
     Leftover, Teardown,
 };
+use crate::debugger::engines::scratch::Scratch;
 use crate::debugger::engines::tier::Tier;
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use async_trait::async_trait;
@@ -220,7 +221,8 @@ struct Browser {
 /// singleton socket (linked from the profile) and removes it only on a clean exit, which a
 /// killed browser never has: it goes with the profile. (TMPDIR inside the profile would do
 /// too, but the socket's path must stay under 108 bytes, which a long TMPDIR passes.)
-struct Profile(tempfile::TempDir);
+/// Fields drop in order: the singleton's directory first, then the profile.
+struct Profile(Scratch);
 
 impl Drop for Profile {
     fn drop(&mut self) {
@@ -244,10 +246,12 @@ impl Browser {
             engine: format!("chromium ({})", exe.display()),
             reason,
         };
-        let profile = tempfile::Builder::new()
-            .prefix("morphtrace-chromium-")
-            .tempdir()
-            .map_err(|e| fail(format!("profile directory: {e}")))?;
+        // Made a Profile at once: a launch that fails below removes the singleton's
+        // directory too.
+        let profile = Profile(
+            Scratch::new("morphtrace-chromium-")
+                .map_err(|e| fail(format!("profile directory: {e}")))?,
+        );
         // Flags from the cookbook; background networking off because the network is closed.
         let mut child = Command::new(exe)
             .args([
@@ -272,7 +276,7 @@ impl Browser {
                 "--remote-debugging-address=127.0.0.1",
                 "--remote-debugging-port=0",
             ])
-            .arg(format!("--user-data-dir={}", profile.path().display()))
+            .arg(format!("--user-data-dir={}", profile.0.path().display()))
             .args((!js_flags.is_empty()).then(|| format!("--js-flags={}", js_flags.join(" "))))
             .arg("about:blank")
             .stdin(Stdio::null())
@@ -282,7 +286,7 @@ impl Browser {
             .die_with_parent()
             .spawn()
             .map_err(|e| fail(e.to_string()))?;
-        let port_file = profile.path().join("DevToolsActivePort");
+        let port_file = profile.0.path().join("DevToolsActivePort");
         // Not shorter: with two test binaries running at once, a start once took over 20 s. A
         // browser that died is seen at once below, whatever the deadline.
         let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
@@ -308,7 +312,7 @@ impl Browser {
         Ok(Browser {
             child,
             conn,
-            _profile: Profile(profile),
+            _profile: profile,
         })
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::child::DieWithParent;
 use crate::debugger::determinism;
+use crate::debugger::engines::scratch::Scratch;
 use crate::debugger::engines::tier::Tier;
 use crate::debugger::rdp::session::{
     page_error, parse_positions, resources, where_location, FirstPause, Link,
@@ -168,7 +169,7 @@ struct Browser {
     link: Option<Link>,
     /// The determinism prelude's URL (in the profile), if programs run after it.
     prelude: Option<String>,
-    _profile: tempfile::TempDir,
+    _profile: Scratch,
 }
 
 impl Browser {
@@ -203,9 +204,7 @@ impl Browser {
             engine: format!("firefox ({})", exe.display()),
             reason,
         };
-        let profile = tempfile::Builder::new()
-            .prefix("morphtrace-firefox-")
-            .tempdir()
+        let profile = Scratch::new("morphtrace-firefox-")
             .map_err(|e| fail(format!("profile directory: {e}")))?;
         let user_js = format!("{USER_JS}{}", tier.map(Tier::user_js).unwrap_or_default());
         std::fs::write(profile.path().join("user.js"), user_js)
