@@ -27,6 +27,9 @@ pub enum EngineKind {
     /// LLDB, LLVM's native debugger, behind its Debug Adapter Protocol server (`lldb-vscode`,
     /// later `lldb-dap`), on C programs the recorder compiles.
     Lldb,
+    /// GDB, the GNU debugger, over its machine interface (GDB/MI), on C programs the recorder
+    /// compiles.
+    Gdb,
     Other(String),
 }
 
@@ -50,7 +53,7 @@ impl EngineKind {
             | EngineKind::Deno
             | EngineKind::Bun => Some(Language::JavaScript),
             EngineKind::Debugpy | EngineKind::Pdb => Some(Language::Python),
-            EngineKind::Lldb => Some(Language::C),
+            EngineKind::Lldb | EngineKind::Gdb => Some(Language::C),
             _ => None,
         }
     }
@@ -69,6 +72,7 @@ impl EngineKind {
             EngineKind::Pdb => "pdb",
             EngineKind::CoveragePy => "coverage.py",
             EngineKind::Lldb => "lldb",
+            EngineKind::Gdb => "gdb",
             EngineKind::Other(s) => s,
         }
     }
@@ -89,6 +93,7 @@ impl EngineKind {
             "pdb" => EngineKind::Pdb,
             "coverage.py" | "coveragepy" | "coverage-py" => EngineKind::CoveragePy,
             "lldb" => EngineKind::Lldb,
+            "gdb" => EngineKind::Gdb,
             _ => EngineKind::Other(s.to_string()),
         }
     }
@@ -115,6 +120,8 @@ pub enum Protocol {
     Dap,
     /// pdb's command interface (its prompt and commands), as a person types them.
     PdbCommands,
+    /// GDB's machine interface (`gdb --interpreter=mi3`).
+    GdbMi,
     Other(String),
 }
 
@@ -127,6 +134,7 @@ impl fmt::Display for Protocol {
             Protocol::CoverageTool => f.write_str("coverage-tool"),
             Protocol::Dap => f.write_str("dap"),
             Protocol::PdbCommands => f.write_str("pdb-commands"),
+            Protocol::GdbMi => f.write_str("gdb-mi"),
             Protocol::Other(s) => f.write_str(s),
         }
     }

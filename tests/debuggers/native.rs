@@ -1,6 +1,7 @@
-//! LLDB (Debian 12's `lldb-16`, its DAP server `lldb-vscode-16`, installed by scripts/setup.sh)
-//! on C programs the engine compiles per session (issue 71's first step): where it pauses and
-//! what it shows, as the cookbook of a new engine.
+//! The native debuggers on C programs the engine compiles per session (issue 71): LLDB
+//! (Debian 12's `lldb-16`, its DAP server `lldb-vscode-16`) and gdb 13.1 over GDB/MI, both
+//! installed by scripts/setup.sh: where they pause and what they show, the same program and
+//! the same assertions for both, as the cookbook of a new engine.
 
 use super::*;
 use morphtrace_recorder::debugger::ProgramFile;
@@ -51,10 +52,19 @@ fn number(p: &PauseState, name: &str) -> f64 {
 
 #[tokio::test]
 async fn lldb_steps_a_gcc_o0_program_and_shows_c_values() {
+    steps_a_gcc_o0_program_and_shows_c_values("lldb", EngineKind::Lldb).await;
+}
+
+#[tokio::test]
+async fn gdb_steps_a_gcc_o0_program_and_shows_c_values() {
+    steps_a_gcc_o0_program_and_shows_c_values("gdb", EngineKind::Gdb).await;
+}
+
+async fn steps_a_gcc_o0_program_and_shows_c_values(name: &str, kind: EngineKind) {
     let _g = SERIAL.lock().await;
     let (_dir, p) = c_program(PROGRAM);
-    let mut e = engine("lldb", CaptureOptions::default()).await;
-    assert_eq!(e.descriptor().kind, EngineKind::Lldb);
+    let mut e = engine(name, CaptureOptions::default()).await;
+    assert_eq!(e.descriptor().kind, kind);
     assert!(
         e.descriptor().version.ends_with("+gcc-O0"),
         "{:?}",
@@ -62,7 +72,7 @@ async fn lldb_steps_a_gcc_o0_program_and_shows_c_values() {
     );
     let mut d = e.open(&p).await.unwrap().expect("the program compiles");
     // Breakpoints on `return s;` (line 7), on main's first statement (line 11, where the
-    // session waits to start) and on the call of `add` (line 16). LLDB answers with lines alone.
+    // session waits to start) and on the call of `add` (line 16). Both answer with lines alone.
     let set = d.set_breakpoint(6, None).await.unwrap();
     assert_eq!(actual(&set), vec![Location::new(6, 0)], "{set:?}");
     d.set_breakpoint(10, None).await.unwrap();
@@ -164,20 +174,118 @@ async fn lldb_steps_a_gcc_o0_program_and_shows_c_values() {
     e.shutdown().await;
 }
 
+const POINTERS: &str = r#"#include <stdio.h>
+#include <stddef.h>
+
+static int total = 0;
+
+int twice(int k) {
+  total += k;
+  return 2 * k;
+}
+
+int main(void) {
+  const char *s = "hi";
+  int *none = NULL;
+  int (*f)(int) = twice;
+  char tag = 'z';
+  for (int i = 0; i < 4; i++) {
+    int t = f(i);
+    total += t;
+  }
+  printf("%d %s %c\n", total, s, tag);
+  return none == NULL ? 0 : 1;
+}
+"#;
+
+#[tokio::test]
+async fn lldb_holds_conditions_logs_globals_and_pointers() {
+    conditions_logs_globals_and_pointers("lldb").await;
+}
+
+#[tokio::test]
+async fn gdb_holds_conditions_logs_globals_and_pointers() {
+    conditions_logs_globals_and_pointers("gdb").await;
+}
+
+/// Conditions, logpoints, the file's globals and pointers, read alike by both debuggers:
+/// a pointer by what it is (null, the string it points to, the function it names), not by its
+/// address, which differs between two debuggers' runs of one binary.
+async fn conditions_logs_globals_and_pointers(name: &str) {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = c_program(POINTERS);
+    let mut e = engine(name, CaptureOptions::default()).await;
+    let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+    let cond = d
+        .set_conditional_breakpoint(6, None, "k == 2")
+        .await
+        .unwrap();
+    assert_eq!(actual(&cond), vec![Location::new(6, 0)], "{cond:?}");
+    let log = d.set_logpoint(17, None, "t").await.unwrap();
+    assert_eq!(actual(&log), vec![Location::new(17, 0)], "{log:?}");
+    d.set_breakpoint(19, None).await.unwrap();
+    // One breakpoint per line on both (DAP holds one; gdb is held to it, so that both take
+    // the same actions).
+    assert!(matches!(
+        d.set_breakpoint(19, None).await.unwrap(),
+        Output::Error { .. }
+    ));
+    // Start at main's first statement: no breakpoint there; on to the condition's first true.
+    let p0 = paused(d.control(&Action::Start).await.unwrap());
+    assert_eq!(p0.location.line, 6, "{p0:?}");
+    assert_eq!(number(&p0, "k"), 2.0, "the condition held");
+    let names: Vec<&str> = p0.stack.iter().map(|f| f.function.as_str()).collect();
+    assert_eq!(names, ["twice", "main"]);
+    // The file's static, in the globals: 0 + 0 + 1 + 2 before this line adds 2.
+    assert_eq!(number(&p0, "total"), 3.0);
+    let p1 = paused(d.control(&Action::Resume).await.unwrap());
+    assert_eq!(p1.location.line, 19, "{p1:?}");
+    assert_eq!(number(&p1, "total"), 18.0);
+    assert_eq!(number(&p1, "tag"), f64::from(b'z'));
+    let description = |n: &str| match &var(&p1, n).value {
+        Value::Object { description, .. } => description.clone(),
+        other => panic!("{n}: {other:?}"),
+    };
+    assert_eq!(description("s").as_deref(), Some("\"hi\""));
+    assert_eq!(description("none").as_deref(), Some("NULL"));
+    assert_eq!(description("f").as_deref(), Some("<twice>"));
+    // The logpoint logged `t` at each pass, the condition's pause between the second and
+    // the third.
+    let logs: Vec<(BreakpointId, String)> = d.logs();
+    let id = match log {
+        Output::BreakpointSet { id, .. } => id,
+        other => panic!("{other:?}"),
+    };
+    assert_eq!(
+        logs,
+        ["0", "2", "4", "6"].map(|t| (id, t.to_string())),
+        "{logs:?}"
+    );
+    match d.control(&Action::Resume).await.unwrap() {
+        Output::Finished { outcome } => assert_eq!(outcome, ProgramOutcome::Completed),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(d.console(), ["18 hi z"]);
+    assert!(d.close().await);
+    e.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_c_program_that_does_not_compile_is_its_syntax_error() {
     let _g = SERIAL.lock().await;
     let (_dir, p) = c_program("int main(void) {\n  int x = 1\n  return x;\n}\n");
-    let mut e = engine("lldb+clang-O0", CaptureOptions::default()).await;
-    assert!(e.descriptor().version.ends_with("+clang-O0"));
-    match e.open(&p).await.unwrap() {
-        Err(s) => {
-            assert!(s.message.contains("expected ';'"), "{s:?}");
-            assert_eq!(s.location.map(|l| l.line), Some(1), "{s:?}");
+    for name in ["lldb+clang-O0", "gdb+clang-O0"] {
+        let mut e = engine(name, CaptureOptions::default()).await;
+        assert!(e.descriptor().version.ends_with("+clang-O0"));
+        match e.open(&p).await.unwrap() {
+            Err(s) => {
+                assert!(s.message.contains("expected ';'"), "{name}: {s:?}");
+                assert_eq!(s.location.map(|l| l.line), Some(1), "{name}: {s:?}");
+            }
+            Ok(_) => panic!("{name}: a program without a `;` compiled"),
         }
-        Ok(_) => panic!("a program without a `;` compiled"),
+        e.shutdown().await;
     }
-    e.shutdown().await;
 }
 
 /// A random campaign on LLDB over the bundled C programs: every session recorded and decided,
@@ -256,4 +364,54 @@ async fn a_random_campaign_on_c_programs_is_recorded_and_repeats() {
         .unwrap();
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("does not know C programs yet"));
+}
+
+/// gdb against LLDB on one build of each bundled C program (DBDB's differential): every
+/// session judged, and the same seeds give the same sessions.
+#[tokio::test]
+async fn gdb_against_lldb_is_a_differential_that_repeats() {
+    let _g = SERIAL.lock().await;
+    let record = env!("CARGO_BIN_EXE_morphtrace-record");
+    let out = tempfile::tempdir().unwrap();
+    let run = |name: &str| {
+        let path = out.path().join(name);
+        let o = std::process::Command::new(record)
+            .args(["run", "--strategy", "differential"])
+            .args(["--engine", "gdb", "--engine", "lldb"])
+            .args(["--corpus", "corpus/c", "--seeds", "1..2"])
+            .arg("--out")
+            .arg(&path)
+            .current_dir(common::root())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        path
+    };
+    let first = run("a.mtrace");
+    let sessions = common::normalized(&first);
+    assert_eq!(sessions.len(), 6, "three programs, two seeds");
+    let mut compared_pauses = 0;
+    for s in sessions.values() {
+        assert!(
+            matches!(
+                s.outcome,
+                SessionOutcome::Finished | SessionOutcome::Diverged | SessionOutcome::ActionLimit
+            ),
+            "{:?}",
+            s.outcome
+        );
+        let engines: Vec<u16> = s.traces.iter().map(|t| t.engine.0).collect();
+        assert_eq!(engines, [0, 1], "one trace per debugger");
+        compared_pauses += s.traces[0]
+            .events
+            .iter()
+            .filter(|e| matches!(e.kind, EventKind::Output(Output::Paused(_))))
+            .count();
+    }
+    assert!(compared_pauses >= 6, "{compared_pauses} pauses");
+    assert_eq!(
+        common::normalized(&run("b.mtrace")),
+        sessions,
+        "same seeds, same sessions"
+    );
 }

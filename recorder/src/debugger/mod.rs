@@ -7,6 +7,7 @@ pub mod engines;
 pub mod inspector;
 pub mod jsc;
 pub mod line_starts;
+pub mod mi;
 pub mod pdb;
 mod quickack;
 pub mod rdp;

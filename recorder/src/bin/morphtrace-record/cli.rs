@@ -350,8 +350,8 @@ pub(crate) struct EngineArgs {
     /// version installed by scripts/setup.sh), or a version installed on demand from the npm
     /// registry into the engine cache: `chromium@92` .. `chromium@153` (`chromium@123.0.1`),
     /// `deno`, `deno@2.7`, `bun`, `bun@1.4`; Python's `debugpy` (`debugpy+python`: pydevd's pure-Python tracer; `debugpy+sysmon=PY`: its sys.monitoring backend, on a Python 3.12+),
-    /// `pdb`; `lldb` on C programs, built per session as its variant says (`lldb+gcc-O0`, the
-    /// default; `lldb+clang-O2`: gcc or clang, O0 to O3, Os, Og); coverage profilers `gcov`,
+    /// `pdb`; `lldb` and `gdb` on C programs, built per session as the variant says
+    /// (`lldb+gcc-O0`, the default; `gdb+clang-O2`: gcc or clang, O0 to O3, Os, Og); coverage profilers `gcov`,
     /// `llvm-cov`, `v8`, `coverage.py` (its C tracer;
     /// `coverage.py+pytrace`, `coverage.py+sysmon` its other cores, `coverage.py=/path/to/python`
     /// another interpreter). A JS engine under another execution tier: `node+jitless`,

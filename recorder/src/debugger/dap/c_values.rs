@@ -1,9 +1,17 @@
-//! C values as LLDB's adapter shows them (a type name and LLDB's summary) turned into the
-//! normalized [`Value`]: integers, characters and floating-point numbers are numbers (a `char`
-//! is the integer it holds, whichever way a debugger writes it), `_Bool` a boolean, a value the
-//! optimizer left no location for is optimized out; structs, unions and arrays are objects whose
-//! children are their members, pointers objects whose description is the address (the program
-//! runs with address randomization off under the debugger, so addresses repeat from run to run).
+//! C values as LLDB's adapter and gdb's variable objects show them (a type name and the
+//! debugger's summary) turned into the normalized [`Value`]: integers, characters and
+//! floating-point numbers are numbers (a `char` is the integer it holds, whichever way a
+//! debugger writes it: LLDB `'b'`, gdb `98 'b'`), `_Bool` a boolean, a value the optimizer left
+//! no location for is optimized out; structs, unions and arrays are objects whose children are
+//! their members, pointers objects whose children are what they point to.
+//!
+//! A pointer is not described by its address: two debuggers start the program with other
+//! environments and other paths, and two builds lay out memory differently, so the same
+//! pointer has another address in each (a stack address differs by the size of the
+//! environment). What a pointer is compares instead: null or not, the string a `char *` points
+//! to, the function a function pointer names, and its children (the pointee).
+//! Type names are compared without `struct`, `union` and `enum` (LLDB leaves them out, gdb
+//! writes them) and without a space before an array's brackets (gdb's `int [3]`).
 
 use super::values::int;
 use morphtrace_schema::{Key, ObjectKind, Value};
@@ -59,7 +67,12 @@ pub fn primitive(type_name: &str, repr: &str) -> Option<Value> {
     if repr.starts_with('<') && repr.contains("variable not available") {
         return Some(Value::OptimizedOut);
     }
-    // `<error: parent is NULL>`: a member below a null pointer, which has none.
+    // gdb's word for it.
+    if repr == "<optimized out>" {
+        return Some(Value::OptimizedOut);
+    }
+    // `<error: parent is NULL>` (LLDB), `<error: Cannot access memory at address 0x0>` (gdb):
+    // a member below a null pointer, which has none.
     if repr.starts_with("<error:") {
         return Some(Value::Unavailable);
     }
@@ -68,7 +81,9 @@ pub fn primitive(type_name: &str, repr: &str) -> Option<Value> {
     // high byte is negative (`char` is signed on the x86-64 System V ABI).
     if is_char(t) || is_integer(t) {
         let signed = matches!(t, "char" | "signed char" | "int8_t");
-        return char_literal(repr, signed).or_else(|| int(repr));
+        return char_literal(repr, signed)
+            .or_else(|| int(repr))
+            .or_else(|| repr.split_once(" '").and_then(|(n, _)| int(n)));
     }
     if is_float(t) {
         return float(repr);
@@ -85,6 +100,8 @@ fn float(repr: &str) -> Option<Value> {
         "inf" | "+Inf" => Some(Value::Number(f64::INFINITY)),
         "-inf" | "-Inf" => Some(Value::Number(f64::NEG_INFINITY)),
         "nan" | "NaN" | "-nan" => Some(Value::Number(f64::NAN)),
+        // gdb writes a NaN's payload: `nan(0x8000000000000)`.
+        r if r.trim_start_matches('-').starts_with("nan(") => Some(Value::Number(f64::NAN)),
         r => r.parse::<f64>().ok().map(Value::Number),
     }
 }
@@ -148,19 +165,65 @@ pub fn key(parent: &ObjectKind, name: &str) -> Key {
     }
 }
 
-/// An object's description: none for an array or a struct, whose summary is its members again
-/// (LLDB writes `pt @ 0x7ffe…` where a struct lives on the stack: not the program's state); a
-/// pointer's or an enumeration's summary as written.
+/// A type's name as both debuggers write it: without `struct`, `union` and `enum`, and
+/// without a space before an array's brackets.
+pub fn class(type_name: &str) -> String {
+    let words: Vec<&str> = type_name
+        .split_whitespace()
+        .filter(|w| !matches!(*w, "struct" | "union" | "enum"))
+        .collect();
+    words.join(" ").replace(" [", "[")
+}
+
+/// An object's description: none for an array, a struct or a union, whose summary is its
+/// members again (LLDB writes `pt @ 0x7ffe…` where a struct lives on the stack, gdb `{...}`);
+/// a pointer's as [`pointer`] says; an enumeration's summary as written.
 pub fn described(type_name: &str, repr: &str) -> Option<String> {
-    let pointer = bare(type_name).ends_with('*');
-    (pointer || !repr.contains(" @ 0x")).then(|| repr.to_string())
+    let t = bare(type_name);
+    if t.contains('(') {
+        return function(repr).or_else(|| pointer(repr));
+    }
+    if t.ends_with('*') {
+        return pointer(repr);
+    }
+    let aggregate = t.ends_with(']')
+        || repr.contains(" @ 0x")
+        || repr.starts_with('{')
+        || type_name.contains("struct ")
+        || type_name.contains("union ");
+    (!aggregate).then(|| repr.to_string())
+}
+
+/// A data pointer without its address: `NULL`, the string a character pointer points to
+/// (`"hi"`, as both debuggers quote it), else nothing (its children say what it points to).
+pub fn pointer(repr: &str) -> Option<String> {
+    let (address, rest) = repr.split_once(' ').unwrap_or((repr, ""));
+    let hex = address.strip_prefix("0x")?;
+    if hex.bytes().all(|b| b == b'0') {
+        return Some("NULL".into());
+    }
+    // gdb names the symbol a pointer points into (`0x55… <calls>`); LLDB does not.
+    let rest = rest.trim();
+    rest.starts_with('"').then(|| rest.to_string())
+}
+
+/// The function a function pointer points to, as `<NAME>`: gdb writes `{int (int)} 0x55…
+/// <fib>`, LLDB `0x00005555… (prog`fib at fib.c:5)`.
+fn function(repr: &str) -> Option<String> {
+    if let Some(inner) = repr.rsplit_once('<').and_then(|(_, r)| r.strip_suffix('>')) {
+        let name = inner.split('+').next().unwrap_or(inner);
+        return Some(format!("<{name}>"));
+    }
+    let inner = repr.rsplit_once('(')?.1.strip_suffix(')')?;
+    let name = inner.split_once('`')?.1.split_whitespace().next()?;
+    Some(format!("<{name}>"))
 }
 
 /// An object shown by its summary only (depth exhausted, or nothing to expand).
 pub fn shell(type_name: &str, repr: &str) -> Value {
     Value::Object {
         kind: kind(type_name),
-        class: type_name.to_string(),
+        class: class(type_name),
         description: described(type_name, repr),
         entries: None,
         truncated: false,
@@ -175,6 +238,23 @@ mod tests {
     fn c_primitives_read_as_numbers_booleans_or_optimized_out() {
         let n = |x: f64| Some(Value::Number(x));
         assert_eq!(primitive("int", "3"), n(3.0));
+        // gdb's spellings.
+        assert_eq!(primitive("char", "98 'b'"), n(98.0));
+        assert_eq!(primitive("int8_t", "-46 '\\322'"), n(-46.0));
+        assert_eq!(primitive("uint8_t", "210 '\\322'"), n(210.0));
+        assert_eq!(
+            primitive("int", "<optimized out>"),
+            Some(Value::OptimizedOut)
+        );
+        assert_eq!(
+            primitive("double", "-nan(0x8000000000000)")
+                .map(|v| matches!(v, Value::Number(x) if x.is_nan())),
+            Some(true)
+        );
+        assert_eq!(
+            primitive("int", "<error: Cannot access memory at address 0x0>"),
+            Some(Value::Unavailable)
+        );
         assert_eq!(
             primitive("const unsigned long", "18446744073709551615"),
             Some(Value::BigInt("18446744073709551615".into()))
@@ -212,9 +292,38 @@ mod tests {
         assert_eq!(key(&ObjectKind::Array, "[2]"), Key::Index(2));
         assert_eq!(key(&ObjectKind::Object, "x"), Key::Name("x".into()));
         assert_eq!(described("pt", "pt @ 0x7fffffffe510"), None);
+        assert_eq!(described("struct box", "{...}"), None);
+        assert_eq!(described("enum color", "RED"), Some("RED".into()));
+    }
+
+    #[test]
+    fn pointers_read_alike_in_both_debuggers_without_their_addresses() {
+        let hi = Some("\"hi\"".to_string());
+        assert_eq!(described("const char *", "0x0000555555556004 \"hi\""), hi);
+        assert_eq!(described("const char *", "0x555555556004 \"hi\""), hi);
+        assert_eq!(described("box *", "0x00007fffffffe6a0"), None);
+        assert_eq!(described("int *", "0x55555555801c <calls>"), None);
         assert_eq!(
-            described("const char *", "0x0000555555556004 \"hi\""),
-            Some("0x0000555555556004 \"hi\"".into())
+            described("int *", "0x0000000000000000"),
+            Some("NULL".into())
         );
+        assert_eq!(described("int *", "0x0"), Some("NULL".into()));
+        let fib = Some("<fib>".to_string());
+        assert_eq!(
+            described("int (*)(int)", "0x0000555555555139 (prog-1`fib at fib.c:5)"),
+            fib
+        );
+        assert_eq!(
+            described("int (*)(int)", "{int (int)} 0x555555555139 <fib>"),
+            fib
+        );
+        assert_eq!(
+            described("int (int)", "{int (int)} 0x555555555139 <fib>"),
+            fib
+        );
+        assert_eq!(class("struct box *"), "box *");
+        assert_eq!(class("const struct point"), "const point");
+        assert_eq!(class("int [3]"), "int[3]");
+        assert_eq!(class("int[3]"), "int[3]");
     }
 }

@@ -723,7 +723,7 @@ impl DapSession {
         Ok(Value::Object {
             description: c_values::described(type_name, repr),
             kind,
-            class: type_name.to_string(),
+            class: c_values::class(type_name),
             entries: Some(entries),
             truncated,
         })

@@ -14,69 +14,22 @@ use crate::child::DieWithParent;
 use crate::debugger::dap::session::{initialize, AdapterTraits, Dialect, Launched};
 use crate::debugger::dap::{Connection, DapSession};
 use crate::debugger::engines::forkserver::AdapterProcess;
+use crate::debugger::engines::native::Builder;
+pub use crate::debugger::engines::native::{Build, BUILD};
 use crate::debugger::{CaptureOptions, Debugger, DebuggerError, Engine, ProgramFile, SyntaxError};
 use async_trait::async_trait;
-use morphtrace_schema::{EngineDescriptor, EngineKind, Location, Protocol};
+use morphtrace_schema::{EngineDescriptor, EngineKind, Protocol};
 use serde_json::json;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
-use std::time::Duration;
 use tokio::process::Command;
-
-/// The detail of the descriptor that names the build (`gcc -O0 -g`).
-pub const BUILD: &str = "build";
-
-/// How long a program may take to compile.
-const COMPILE_TIMEOUT: Duration = Duration::from_secs(60);
-
-/// How the program is built: a compiler and an optimization level, always with debug
-/// information (`-g`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Build {
-    pub compiler: &'static str,
-    pub level: &'static str,
-}
-
-impl Default for Build {
-    fn default() -> Build {
-        Build {
-            compiler: "gcc",
-            level: "O0",
-        }
-    }
-}
-
-const COMPILERS: [&str; 2] = ["gcc", "clang"];
-const LEVELS: [&str; 6] = ["O0", "O1", "O2", "O3", "Os", "Og"];
-
-impl Build {
-    /// `gcc-O0`, `clang-O2`, …: the engine variant after `lldb+`.
-    pub fn parse(s: &str) -> Option<Build> {
-        let (c, l) = s.split_once('-')?;
-        Some(Build {
-            compiler: COMPILERS.into_iter().find(|x| *x == c)?,
-            level: LEVELS.into_iter().find(|x| *x == l)?,
-        })
-    }
-
-    pub fn name(&self) -> String {
-        format!("{}-{}", self.compiler, self.level)
-    }
-
-    pub const HELP: &'static str =
-        "the builds are COMPILER-LEVEL: gcc or clang, O0, O1, O2, O3, Os or Og (e.g. lldb+clang-O2)";
-}
 
 pub struct LldbEngine {
     desc: EngineDescriptor,
     opts: CaptureOptions,
     adapter: PathBuf,
-    build: Build,
-    compiler: PathBuf,
-    /// Where each session's binary is built, removed with the engine.
-    dir: tempfile::TempDir,
+    builder: Builder,
     current: Option<u32>,
-    sessions: u64,
 }
 
 impl LldbEngine {
@@ -90,12 +43,7 @@ impl LldbEngine {
             engine: format!("lldb ({})", adapter.display()),
             reason,
         };
-        let compiler = crate::debugger::engines::which(build.compiler).ok_or_else(|| {
-            fail(format!(
-                "{} is not installed (run scripts/setup.sh)",
-                build.compiler
-            ))
-        })?;
+        let builder = Builder::new("lldb", build)?;
         // `lldb-vscode-16` has no version flag; the `lldb-16` beside it says LLDB's.
         let lldb = adapter
             .file_name()
@@ -112,78 +60,28 @@ impl LldbEngine {
             .find(|w| w.chars().next().is_some_and(|c| c.is_ascii_digit()))
             .unwrap_or(&version_line)
             .to_string();
-        let cc_version =
-            crate::process::version_line(&compiler.display().to_string()).unwrap_or_default();
         let desc = EngineDescriptor {
             kind: EngineKind::Lldb,
             executable: adapter.display().to_string(),
             // Two builds in one campaign must be told apart in every report.
-            version: format!("{version}+{}", build.name()),
+            version: format!("{version}+{}", builder.build.name()),
             protocol: Protocol::Dap,
             engine_version: Some(version_line.clone()),
             details: vec![
-                // The variant first: a replay reads it back (`EngineSpec::of`).
-                (
-                    BUILD.into(),
-                    format!(
-                        "{} ({} -{} -g; {cc_version})",
-                        build.name(),
-                        build.compiler,
-                        build.level
-                    ),
-                ),
+                builder.detail(),
                 (
                     "launch".into(),
                     "function breakpoint at main, cleared at the first stop".into(),
                 ),
             ],
         };
-        let dir = tempfile::Builder::new()
-            .prefix("morphtrace-lldb-")
-            .tempdir()
-            .map_err(|e| fail(e.to_string()))?;
         Ok(LldbEngine {
             desc,
             opts,
             adapter,
-            build,
-            compiler,
-            dir,
+            builder,
             current: None,
-            sessions: 0,
         })
-    }
-
-    /// The program built for this session, or the compiler's error as the program's syntax
-    /// error (its first `FILE:LINE:COLUMN: error:` line).
-    async fn compile(
-        &mut self,
-        program: &ProgramFile,
-    ) -> Result<Result<PathBuf, SyntaxError>, DebuggerError> {
-        self.sessions += 1;
-        let out = self.dir.path().join(format!("prog-{}", self.sessions));
-        let mut cmd = std::process::Command::new(&self.compiler);
-        // Csmith's programs include its header.
-        cmd.arg(format!("-{}", self.build.level))
-            .args(["-g", "-w", "-I", crate::profilers::c::CSMITH_INCLUDE, "-o"])
-            .arg(&out)
-            .arg(&program.path);
-        let f = tokio::task::spawn_blocking(move || {
-            crate::process::run(&mut cmd, COMPILE_TIMEOUT, None)
-        })
-        .await
-        .map_err(|e| DebuggerError::Launch {
-            engine: "lldb".into(),
-            reason: e.to_string(),
-        })?
-        .map_err(|e| DebuggerError::Launch {
-            engine: "lldb".into(),
-            reason: format!("{}: {e}", self.build.compiler),
-        })?;
-        if f.ok() {
-            return Ok(Ok(out));
-        }
-        Ok(Err(compile_error(&f.stderr, &program.path)))
     }
 
     async fn adapter(&mut self) -> Result<Launched, DebuggerError> {
@@ -214,26 +112,6 @@ impl LldbEngine {
     }
 }
 
-/// The compiler's first error as a syntax error at its place in the program.
-fn compile_error(stderr: &str, path: &Path) -> SyntaxError {
-    let file = path.display().to_string();
-    let line = stderr
-        .lines()
-        .find(|l| l.contains(": error:") || l.contains(": fatal error:"))
-        .unwrap_or_else(|| stderr.lines().last().unwrap_or("the compiler failed"));
-    let location = line.strip_prefix(&format!("{file}:")).and_then(|rest| {
-        let mut parts = rest.splitn(3, ':');
-        let l = parts.next()?.parse::<u32>().ok()?;
-        let c = parts.next()?.parse::<u32>().ok()?;
-        Some(Location::new(l.saturating_sub(1), c.saturating_sub(1)))
-    });
-    let message = line
-        .split_once("error: ")
-        .map_or(line, |(_, m)| m)
-        .to_string();
-    SyntaxError { message, location }
-}
-
 #[async_trait]
 impl Engine for LldbEngine {
     fn descriptor(&self) -> &EngineDescriptor {
@@ -244,7 +122,7 @@ impl Engine for LldbEngine {
         &mut self,
         program: &ProgramFile,
     ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
-        let binary = match self.compile(program).await? {
+        let binary = match self.builder.compile(program).await? {
             Ok(b) => b,
             Err(e) => return Ok(Err(e)),
         };
@@ -296,31 +174,6 @@ impl Engine for LldbEngine {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn builds_are_a_compiler_and_a_level() {
-        assert_eq!(Build::parse("gcc-O0"), Some(Build::default()));
-        assert_eq!(
-            Build::parse("clang-O2"),
-            Some(Build {
-                compiler: "clang",
-                level: "O2"
-            })
-        );
-        assert_eq!(Build::parse("tcc-O0"), None);
-        assert_eq!(Build::parse("gcc-O9"), None);
-        assert_eq!(Build::parse("gcc"), None);
-    }
-
-    #[test]
-    fn a_compile_error_is_the_programs_syntax_error_at_its_place() {
-        let e = compile_error(
-            "/tmp/p.c: In function 'main':\n/tmp/p.c:3:7: error: expected ';' before 'return'\n",
-            Path::new("/tmp/p.c"),
-        );
-        assert_eq!(e.message, "expected ';' before 'return'");
-        assert_eq!(e.location, Some(Location::new(2, 6)));
-    }
 
     #[test]
     fn a_recorded_build_is_launched_again_as_it_was() {

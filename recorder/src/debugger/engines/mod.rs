@@ -6,10 +6,13 @@ pub mod chromium;
 pub mod debugpy;
 pub mod firefox;
 pub mod forkserver;
+pub mod gdb;
 pub mod lldb;
+pub mod native;
 pub mod node;
 pub mod prepared;
 pub mod python;
+pub mod scratch;
 pub mod tier;
 
 use crate::debugger::{CaptureOptions, DebuggerError, Engine};
@@ -72,7 +75,7 @@ impl EngineSpec {
                     k == debugpy::TRACER
                         || k == crate::profilers::python::CORE
                         || k == tier::DETAIL
-                        || k == lldb::BUILD
+                        || k == native::BUILD
                 })
                 .and_then(|(_, v)| v.split_whitespace().next())
                 .map(str::to_string),
@@ -135,6 +138,9 @@ impl EngineSpec {
                 .ok_or(
                     "lldb's DAP server (lldb-vscode-16) is not installed (run scripts/setup.sh)",
                 )?,
+            (None, EngineKind::Gdb, _) => {
+                which("gdb").ok_or("gdb is not installed (run scripts/setup.sh)")?
+            }
             (None, other, _) => return Err(unsupported(other)),
         };
         if !executable.is_file() {
@@ -154,6 +160,7 @@ impl EngineSpec {
                 | EngineKind::Pdb
                 | EngineKind::CoveragePy
                 | EngineKind::Lldb
+                | EngineKind::Gdb
         ) {
             return Err(unsupported(&kind));
         }
@@ -174,8 +181,10 @@ impl EngineSpec {
                      Python 3.12 and later, `sysmon`"
                 ))
             }
-            (EngineKind::Lldb, Some(v)) if lldb::Build::parse(v).is_some() => {}
-            (EngineKind::Lldb, Some(v)) => return Err(format!("lldb+{v}: {}", lldb::Build::HELP)),
+            (EngineKind::Lldb | EngineKind::Gdb, Some(v)) if native::Build::parse(v).is_some() => {}
+            (EngineKind::Lldb | EngineKind::Gdb, Some(v)) => {
+                return Err(format!("{kind}+{v}: {}", native::Build::HELP))
+            }
             // The JS engines' execution tiers (`node+jitless`).
             (k, Some(v)) => {
                 tier::find(k, v)?;
@@ -242,7 +251,18 @@ impl EngineSpec {
                     self.executable.clone(),
                     self.variant
                         .as_deref()
-                        .and_then(lldb::Build::parse)
+                        .and_then(native::Build::parse)
+                        .unwrap_or_default(),
+                    opts.clone(),
+                )
+                .await?,
+            )),
+            EngineKind::Gdb => Ok(Box::new(
+                gdb::GdbEngine::launch(
+                    self.executable.clone(),
+                    self.variant
+                        .as_deref()
+                        .and_then(native::Build::parse)
                         .unwrap_or_default(),
                     opts.clone(),
                 )
@@ -280,7 +300,7 @@ impl EngineSpec {
 fn unsupported(kind: &EngineKind) -> String {
     format!(
         "engine kind {kind} is not supported (debuggers: chromium, node, firefox, deno, bun, \
-         debugpy, pdb, lldb; coverage profilers: gcov, llvm-cov, v8, coverage.py)"
+         debugpy, pdb, lldb, gdb; coverage profilers: gcov, llvm-cov, v8, coverage.py)"
     )
 }
 
@@ -371,8 +391,10 @@ pub fn discover() -> Vec<EngineSpec> {
             variant: None,
         });
     }
-    if let Ok(spec) = EngineSpec::parse("lldb") {
-        out.push(spec);
+    for native in ["lldb", "gdb"] {
+        if let Ok(spec) = EngineSpec::parse(native) {
+            out.push(spec);
+        }
     }
     out
 }
