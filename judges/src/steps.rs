@@ -57,6 +57,14 @@ pub enum Breakpoints {
     /// Each time the program enters the breakpoint's line from another line (or frame), at
     /// whatever statement it runs first there.
     OnLineEntry,
+    /// Each time the program runs the line's first instruction, by a debugger whose pauses
+    /// have no columns (gdb). A line breakpoint goes to the line's first instruction, so a
+    /// `for` line pauses at its initialization only, while stepping stops on the line at every
+    /// increment too; LLDB tells those stops apart by column, gdb's are all at the breakpoint's
+    /// place (docs/gdb-mi-cookbook.md). A breakpoint pause is then one of the step pauses at its
+    /// place, not always the next: the one that shows the same state, where one does; and a
+    /// step pause there need not be a breakpoint pause (no converse).
+    AtLineStart,
 }
 
 /// How the program ran without a debugger (JavaScript programs: `session::computes`).
@@ -403,6 +411,23 @@ impl Walk<'_, '_> {
         let (i, j) = (self.i, self.j);
         let ((ai, ap), (bi, bp)) = (self.a[i], self.b[j]);
         if key(ap) == key(bp) {
+            // Where a breakpoint pauses at its line's first instruction only, a later step
+            // pause at the same place that shows what the breakpoint pause shows is the same
+            // moment; the step pauses before it, the line's other instructions.
+            if self.cx.breakpoints == Breakpoints::AtLineStart && shown(ap) != shown(bp) {
+                if let Some(k) = (i + 1..self.a.len()).find(|&k| {
+                    let p = self.a[k].1;
+                    key(p) == key(bp) && shown(p) == shown(bp)
+                }) {
+                    for skipped in i..k {
+                        self.suspended |= self.suspends(skipped);
+                        self.leave(skipped);
+                    }
+                    self.i = k;
+                    self.matched();
+                    return ControlFlow::Continue(());
+                }
+            }
             if shown(ap) != shown(bp) && self.count(relation::VALUES) < MAX_PER_RELATION {
                 self.warnings.push(warn(
                     relation::VALUES,
@@ -801,6 +826,49 @@ mod tests {
             trace(PLACED, b, &[]),
             Context::default(),
         );
+        assert_eq!(out, [relation::VALUES]);
+    }
+
+    #[test]
+    fn where_breakpoints_pause_at_a_lines_start_a_later_step_pause_showing_the_same_is_the_one() {
+        // A loop's line stepped onto twice (its initialization, then its increment), the
+        // breakpoint pausing at the initialization of the second pass only...
+        let steps = vec![
+            pause(1, 1, &[TOP], 0.0),
+            pause(2, 1, &[TOP], 1.0),
+            pause(2, 1, &[TOP], 2.0),
+            pause(3, 1, &[TOP], 3.0),
+        ];
+        let b = vec![
+            pause(1, 1, &[TOP], 0.0),
+            pause(2, 1, &[TOP], 2.0),
+            pause(3, 1, &[TOP], 3.0),
+        ];
+        let placed = &[(1, 1), (2, 1), (3, 1)];
+        let at_start = Context {
+            breakpoints: Breakpoints::AtLineStart,
+            ..Context::default()
+        };
+        let out = relations(
+            trace(&[], steps.clone(), &[]),
+            trace(placed, b.clone(), &[]),
+            at_start,
+        );
+        assert!(out.is_empty(), "{out:?}");
+        // ...which is no excuse where breakpoints pause at their place.
+        let out = relations(
+            trace(&[], steps.clone(), &[]),
+            trace(placed, b, &[]),
+            Context::default(),
+        );
+        assert!(out.contains(&relation::VALUES.to_string()), "{out:?}");
+        // A value no step pause there showed is a values warning still.
+        let wrong = vec![
+            pause(1, 1, &[TOP], 0.0),
+            pause(2, 1, &[TOP], 7.0),
+            pause(3, 1, &[TOP], 3.0),
+        ];
+        let out = relations(trace(&[], steps, &[]), trace(placed, wrong, &[]), at_start);
         assert_eq!(out, [relation::VALUES]);
     }
 

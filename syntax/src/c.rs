@@ -176,6 +176,42 @@ impl CSyntax {
         &self.text
     }
 
+    /// The names of the variables the program defines at file scope, in order (global and
+    /// `static`; not functions, `extern` declarations or types): what a debugger lists as the
+    /// program's globals.
+    pub fn globals(&self) -> Vec<String> {
+        let text = &self.text;
+        let root = self.tree.root_node();
+        let mut out = Vec::new();
+        let mut c = root.walk();
+        for n in root.children(&mut c) {
+            if n.kind() != "declaration" {
+                continue;
+            }
+            let mut s = n.walk();
+            let external = n.children(&mut s).any(|k| {
+                k.kind() == "storage_class_specifier" && &text[k.byte_range()] == "extern"
+            });
+            if external {
+                continue;
+            }
+            let mut d = n.walk();
+            for decl in n.children_by_field_name("declarator", &mut d) {
+                let mut cur = decl;
+                let mut function = false;
+                while let Some(inner) = declarator_below(cur) {
+                    // `int f(int);`, but not `int (*fp)(int);`, a variable.
+                    function |= cur.kind() == "function_declarator" && inner.kind() == "identifier";
+                    cur = inner;
+                }
+                if cur.kind() == "identifier" && !function {
+                    out.push(text[cur.byte_range()].to_string());
+                }
+            }
+        }
+        out
+    }
+
     /// Local declarations (in a block) with the names they declare.
     pub fn declarations(&self) -> Vec<Declaration> {
         let text = &self.text;
@@ -360,6 +396,15 @@ fn collect_candidates(root: Node, text: &str, lines: &LineIndex) -> Vec<Deletabl
     found.into_iter().map(|(_, c)| c).collect()
 }
 
+/// The declarator inside one: its field, or a parenthesized declarator's child (`(*fp)`).
+fn declarator_below<'t>(n: tree_sitter::Node<'t>) -> Option<tree_sitter::Node<'t>> {
+    n.child_by_field_name("declarator").or_else(|| {
+        (n.kind() == "parenthesized_declarator")
+            .then(|| n.named_child(0))
+            .flatten()
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -381,6 +426,13 @@ mod tests {
         assert_eq!(k[14], "case");
         assert_eq!(k[16], "break_statement");
         assert_eq!(k[19], "return_statement");
+    }
+
+    #[test]
+    fn the_globals_are_the_file_scope_variables_it_defines() {
+        let p = "#include <stdio.h>\nstatic int calls = 0, *p;\nextern int elsewhere;\nint f(int);\nint (*fp)(int) = 0;\nstruct pt { int x; } origin;\ntypedef int word;\nconst char *names[2];\nint f(int k) {\n  static int inner;\n  int local = k;\n  return local;\n}\n";
+        let s = CSyntax::parse(p).unwrap();
+        assert_eq!(s.globals(), ["calls", "p", "fp", "origin", "names"]);
     }
 
     #[test]

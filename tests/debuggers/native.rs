@@ -415,3 +415,90 @@ async fn gdb_against_lldb_is_a_differential_that_repeats() {
         "same seeds, same sessions"
     );
 }
+
+/// Both debuggers put a line's breakpoint at the line's first instruction: on a `for` line, the
+/// initialization, which runs once, while stepping stops on the line at every increment too.
+/// LLDB tells those stops apart by their columns; gdb has no columns, so its step pauses at the
+/// increment are at the breakpoint's place as far as a pause says. The steps judge's
+/// `Breakpoints::AtLineStart` (gdb) rests on this.
+#[tokio::test]
+async fn a_for_lines_breakpoint_pauses_at_its_initialization_only() {
+    let _g = SERIAL.lock().await;
+    let program = "int main(void) {\n  int s = 0;\n  for (int i = 0; i < 3; i++)\n    s += i;\n  return s;\n}\n";
+    let (_dir, p) = c_program(program);
+    for (name, columns_on_the_for_line) in [("gdb", 1), ("lldb", 2)] {
+        let mut e = engine(name, CaptureOptions::default()).await;
+        let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+        d.set_breakpoint(2, None).await.unwrap();
+        let mut at_for = 0;
+        let mut out = d.control(&Action::Start).await.unwrap();
+        while let Output::Paused(q) = &out {
+            assert_eq!(q.location.line, 2, "{name}: {q:?}");
+            at_for += 1;
+            out = d.control(&Action::Resume).await.unwrap();
+        }
+        assert!(matches!(out, Output::Finished { .. }), "{name}: {out:?}");
+        assert_eq!(
+            at_for, 1,
+            "{name}: the breakpoint pauses at the initialization only"
+        );
+        assert!(d.close().await);
+        // Stepping stops on the line at the initialization and at each increment.
+        let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+        d.set_breakpoint(1, None).await.unwrap();
+        let mut on_for = Vec::new();
+        let mut out = d.control(&Action::Start).await.unwrap();
+        while let Output::Paused(q) = &out {
+            if q.location.line == 2 {
+                on_for.push(q.location.column);
+            }
+            out = d.control(&Action::StepInto).await.unwrap();
+        }
+        assert_eq!(on_for.len(), 4, "{name}: {on_for:?}");
+        let columns: std::collections::BTreeSet<u32> = on_for.into_iter().collect();
+        assert_eq!(
+            columns.len(),
+            columns_on_the_for_line,
+            "{name}: {columns:?}"
+        );
+        assert!(d.close().await);
+        e.shutdown().await;
+    }
+}
+
+/// The debugger against itself (DEVIL's steps and breakpoints traces) on both native
+/// debuggers: every session judged, two traces each, and on the bundled programs no warning
+/// (on gdb that rests on `Breakpoints::AtLineStart`: without it, every `for` line warned).
+#[tokio::test]
+async fn the_steps_oracle_judges_c_programs_on_both_debuggers() {
+    let _g = SERIAL.lock().await;
+    let record = env!("CARGO_BIN_EXE_morphtrace-record");
+    let out = tempfile::tempdir().unwrap();
+    for engine in ["gdb", "lldb"] {
+        let path = out.path().join(format!("{engine}.mtrace"));
+        let o = std::process::Command::new(record)
+            .args(["run", "--strategy", "steps", "--engine", engine])
+            .args(["--corpus", "corpus/c"])
+            .arg("--out")
+            .arg(&path)
+            .current_dir(common::root())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let sessions = common::normalized(&path);
+        assert_eq!(sessions.len(), 3, "{engine}: one session per program");
+        for s in sessions.values() {
+            assert_eq!(s.traces.len(), 2, "{engine}: steps and breakpoints");
+            assert!(
+                matches!(
+                    s.outcome,
+                    SessionOutcome::Finished | SessionOutcome::ActionLimit
+                ),
+                "{engine}: {:?} {:?}",
+                s.outcome,
+                s.warnings
+            );
+            assert!(s.warnings.is_empty(), "{engine}: {:?}", s.warnings);
+        }
+    }
+}

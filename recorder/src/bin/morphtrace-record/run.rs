@@ -156,23 +156,27 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
             anyhow::anyhow!("--pause-on-exceptions {m}: expected none, uncaught, all or random")
         })?),
     };
-    // C programs (LLDB) have DBDB's strategies so far: the other oracles read JavaScript or
-    // Python (program transformations, instrumented copies, the steps' syntax).
+    // C programs (LLDB, gdb) have DBDB's strategies and the debugger against itself (steps) so
+    // far: the other oracles read JavaScript or Python (program transformations, instrumented
+    // copies).
     if let Some(e) = r
         .common
         .engines
         .iter()
         .find(|e| e.kind.debugs() == Some(Language::C))
     {
-        if !matches!(r.strategy, Strategy::Random | Strategy::Differential) {
+        if !matches!(
+            r.strategy,
+            Strategy::Random | Strategy::Differential | Strategy::Steps
+        ) {
             let name = r
                 .strategy
                 .to_possible_value()
                 .map(|v| v.get_name().to_string())
                 .unwrap_or_default();
             bail!(
-                "{}: the {name} strategy does not know C programs yet (issue 71); random and \
-                 differential do",
+                "{}: the {name} strategy does not know C programs yet (issue 71); random, \
+                 differential and steps do",
                 e.kind
             );
         }

@@ -83,8 +83,9 @@ pub struct MiSession {
     /// gdb's console stream, as lines, once whole.
     console_partial: String,
     logged: Vec<String>,
-    /// The program's global variables (its file's), read once.
-    globals: Option<Vec<String>>,
+    /// The variables the program defines at file scope (by its syntax: gdb's own list,
+    /// `-symbol-info-variables`, expands every symbol table of the C library too and took seconds).
+    globals: Vec<String>,
 }
 
 impl MiSession {
@@ -118,7 +119,9 @@ impl MiSession {
             paused: None,
             console_partial: String::new(),
             logged: Vec::new(),
-            globals: None,
+            globals: morphtrace_syntax::c::CSyntax::parse(&program.text)
+                .map(|c| c.globals())
+                .unwrap_or_default(),
         };
         let cwd = program
             .path
@@ -351,7 +354,7 @@ impl MiSession {
     }
 
     /// A frame's scopes: its arguments and locals, then the program's globals.
-    async fn scopes(&mut self, level: u64) -> Result<Vec<Scope>, DebuggerError> {
+    async fn scopes(&self, level: u64) -> Result<Vec<Scope>, DebuggerError> {
         let listed = self
             .call(&format!(
                 "-stack-list-variables --thread 1 --frame {level} --simple-values"
@@ -381,16 +384,20 @@ impl MiSession {
             });
         }
         let mut globals = Vec::new();
-        for name in self.globals().await? {
-            let file = self
-                .path
-                .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            let value = self.read(level, &format!("'{file}'::{name}")).await?;
+        let file = self
+            .path
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        for name in &self.globals {
+            // `'prog.c'::NAME`: a local of the same name does not hide it. One the compiler
+            // left out (unused, optimized away) is not shown, as LLDB does not show it.
+            let Ok(v) = self.var_create(level, &format!("'{file}'::{name}")).await? else {
+                continue;
+            };
             globals.push(Variable {
-                name,
-                value,
+                name: name.clone(),
+                value: self.varobj(&v, self.opts.depth).await?,
                 reported: None,
             });
         }
@@ -406,42 +413,6 @@ impl MiSession {
                 variables: globals,
             },
         ])
-    }
-
-    /// The global and file-static variables of the program's own file, in the order gdb lists
-    /// them (by name).
-    async fn globals(&mut self) -> Result<Vec<String>, DebuggerError> {
-        if let Some(g) = &self.globals {
-            return Ok(g.clone());
-        }
-        let listed = self.call("-symbol-info-variables").await?;
-        let mut names = Vec::new();
-        for file in listed
-            .pointer("/symbols/debug")
-            .and_then(Json::as_array)
-            .into_iter()
-            .flatten()
-        {
-            let ours = file
-                .get("fullname")
-                .and_then(Json::as_str)
-                .is_some_and(|p| same_path(Path::new(p), &self.path));
-            if !ours {
-                continue;
-            }
-            for s in file
-                .get("symbols")
-                .and_then(Json::as_array)
-                .into_iter()
-                .flatten()
-            {
-                if let Some(n) = s.get("name").and_then(Json::as_str) {
-                    names.push(n.to_string());
-                }
-            }
-        }
-        self.globals = Some(names.clone());
-        Ok(names)
     }
 
     /// An expression's value in frame `level`, through a variable object deleted afterwards;
