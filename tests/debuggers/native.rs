@@ -43,6 +43,20 @@ fn c_program(text: &str) -> (tempfile::TempDir, ProgramFile) {
     (dir, file)
 }
 
+/// Records `morphtrace-record run ARGS --out PATH` from the repository's root; it must
+/// succeed.
+fn campaign(args: &[&str], path: &std::path::Path) {
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_morphtrace-record"))
+        .arg("run")
+        .args(args)
+        .arg("--out")
+        .arg(path)
+        .current_dir(common::root())
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 fn number(p: &PauseState, name: &str) -> f64 {
     match var(p, name).value {
         Value::Number(x) => x,
@@ -298,22 +312,21 @@ async fn a_random_campaign_on_c_programs_is_recorded_and_repeats() {
     let out = tempfile::tempdir().unwrap();
     let run = |name: &str| {
         let path = out.path().join(name);
-        let o = std::process::Command::new(record)
-            .args(["run", "--strategy", "random", "--engine", "lldb"])
-            .args([
+        campaign(
+            &[
+                "--strategy",
+                "random",
+                "--engine",
+                "lldb",
                 "--corpus",
                 "corpus/c",
                 "--seeds",
                 "1..3",
                 "--logpoint-weight",
                 "2",
-            ])
-            .arg("--out")
-            .arg(&path)
-            .current_dir(common::root())
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            ],
+            &path,
+        );
         path
     };
     let first = run("a.mtrace");
@@ -371,20 +384,24 @@ async fn a_random_campaign_on_c_programs_is_recorded_and_repeats() {
 #[tokio::test]
 async fn gdb_against_lldb_is_a_differential_that_repeats() {
     let _g = SERIAL.lock().await;
-    let record = env!("CARGO_BIN_EXE_morphtrace-record");
     let out = tempfile::tempdir().unwrap();
     let run = |name: &str| {
         let path = out.path().join(name);
-        let o = std::process::Command::new(record)
-            .args(["run", "--strategy", "differential"])
-            .args(["--engine", "gdb", "--engine", "lldb"])
-            .args(["--corpus", "corpus/c", "--seeds", "1..2"])
-            .arg("--out")
-            .arg(&path)
-            .current_dir(common::root())
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        campaign(
+            &[
+                "--strategy",
+                "differential",
+                "--engine",
+                "gdb",
+                "--engine",
+                "lldb",
+                "--corpus",
+                "corpus/c",
+                "--seeds",
+                "1..2",
+            ],
+            &path,
+        );
         path
     };
     let first = run("a.mtrace");
@@ -472,19 +489,20 @@ async fn a_for_lines_breakpoint_pauses_at_its_initialization_only() {
 #[tokio::test]
 async fn the_steps_oracle_judges_c_programs_on_both_debuggers() {
     let _g = SERIAL.lock().await;
-    let record = env!("CARGO_BIN_EXE_morphtrace-record");
     let out = tempfile::tempdir().unwrap();
     for engine in ["gdb", "lldb"] {
         let path = out.path().join(format!("{engine}.mtrace"));
-        let o = std::process::Command::new(record)
-            .args(["run", "--strategy", "steps", "--engine", engine])
-            .args(["--corpus", "corpus/c"])
-            .arg("--out")
-            .arg(&path)
-            .current_dir(common::root())
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        campaign(
+            &[
+                "--strategy",
+                "steps",
+                "--engine",
+                engine,
+                "--corpus",
+                "corpus/c",
+            ],
+            &path,
+        );
         let sessions = common::normalized(&path);
         assert_eq!(sessions.len(), 3, "{engine}: one session per program");
         for s in sessions.values() {
