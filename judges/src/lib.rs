@@ -16,6 +16,7 @@ pub mod cod;
 pub mod dbdb;
 pub mod difference;
 pub mod metamorphic;
+pub mod optimization;
 pub mod remark;
 pub mod steps;
 pub mod triage;

@@ -643,13 +643,71 @@ fn task_engines<'a>(
         .collect()
 }
 
-/// Records a steps session (the debugger against itself, `dbdb::steps`): both traces, judged
-/// against each other (and, for JavaScript, against the program's run without a debugger); a
-/// warning counts only if recording both again gives the same warnings.
-async fn record_steps(
+/// The oracles that record two traces of fixed actions, one after the other, and judge them
+/// against each other: the debugger against itself (`steps`), two builds (`optimization`).
+#[derive(Clone, Copy)]
+enum Pair {
+    Steps,
+    Optimization,
+}
+
+impl Pair {
+    async fn traces(
+        self,
+        engines: &mut [&mut Box<dyn Engine>],
+        refs: &[EngineRef],
+        loaded: &Loaded,
+        max_pauses: u32,
+        policy: &ComparisonPolicy,
+        timeout: Duration,
+    ) -> (
+        Vec<morphtrace_schema::Trace>,
+        SessionOutcome,
+        Vec<(String, String)>,
+    ) {
+        match self {
+            Pair::Steps => {
+                dbdb::steps::traces(engines, refs, loaded, max_pauses, policy, timeout).await
+            }
+            Pair::Optimization => {
+                dbdb::optimization::traces(engines, refs, loaded, max_pauses, policy, timeout).await
+            }
+        }
+    }
+
+    /// The warnings, and the notes the judge adds (the optimization oracle's figures).
+    async fn judge(
+        self,
+        engine: &mut Box<dyn Engine>,
+        loaded: &Loaded,
+        traces: &[morphtrace_schema::Trace],
+    ) -> Result<(Vec<morphtrace_schema::Warning>, Vec<(String, String)>), String> {
+        match self {
+            Pair::Steps => Ok((
+                dbdb::steps::judge(engine, loaded, traces).await?,
+                Vec::new(),
+            )),
+            Pair::Optimization => {
+                dbdb::optimization::judge(loaded, traces).map(|(w, c)| (w, c.notes()))
+            }
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Pair::Steps => "steps",
+            Pair::Optimization => "optimization",
+        }
+    }
+}
+
+/// A session of a [`Pair`] oracle: its two traces, judged; warnings are confirmed by a second
+/// recording, as every oracle's are.
+async fn record_pair(
     engines: &mut [Box<dyn Engine>],
     loaded: &Loaded,
     task: &Task,
+    pair: Pair,
     max_pauses: u32,
     policy: &ComparisonPolicy,
     timeout: Duration,
@@ -658,30 +716,33 @@ async fn record_steps(
     let started_at_ms = now_ms();
     let t0 = Instant::now();
     let mut selected = task_engines(engines, task);
-    let (mut traces, mut outcome, mut notes) =
-        dbdb::steps::traces(&mut selected, &refs, loaded, max_pauses, policy, timeout).await;
+    let (mut traces, mut outcome, mut notes) = pair
+        .traces(&mut selected, &refs, loaded, max_pauses, policy, timeout)
+        .await;
     notes.splice(0..0, task.notes.iter().cloned());
     let mut warnings = Vec::new();
     if outcome.undecided().is_none() {
-        match dbdb::steps::judge(&mut *selected[0], loaded, &traces).await {
+        match pair.judge(&mut *selected[0], loaded, &traces).await {
             Err(why) => outcome = SessionOutcome::Rejected { reason: why },
-            Ok(w) if w.is_empty() => {}
-            Ok(w) => {
-                let (again, again_outcome, _) =
-                    dbdb::steps::traces(&mut selected, &refs, loaded, max_pauses, policy, timeout)
-                        .await;
+            Ok((w, figures)) if w.is_empty() => notes.extend(figures),
+            Ok((w, _)) => {
+                let (again, again_outcome, _) = pair
+                    .traces(&mut selected, &refs, loaded, max_pauses, policy, timeout)
+                    .await;
                 let second = if again_outcome.undecided().is_some() {
                     Err(format!(
                         "the second recording ended {}",
                         again_outcome.name()
                     ))
                 } else {
-                    dbdb::steps::judge(&mut *selected[0], loaded, &again).await
+                    pair.judge(&mut *selected[0], loaded, &again).await
                 };
-                match confirmed(w, second, "steps", &mut notes) {
+                let figures = second.as_ref().map(|(_, f)| f.clone()).unwrap_or_default();
+                match confirmed(w, second.map(|(w, _)| w), pair.name(), &mut notes) {
                     Ok(w) => {
                         warnings = w;
                         outcome = SessionOutcome::Violated;
+                        notes.extend(figures);
                     }
                     Err(rejected) => {
                         outcome = rejected;
@@ -718,8 +779,24 @@ async fn record(
     triage: Option<&morphtrace_judges::triage::Triage>,
     timeout: Duration,
 ) -> Session {
-    if let crate::task::Plan::Steps { max_pauses } = task.plan {
-        return record_steps(engines, loaded, task, max_pauses, policy, timeout).await;
+    match task.plan {
+        crate::task::Plan::Steps { max_pauses } => {
+            return record_pair(
+                engines,
+                loaded,
+                task,
+                Pair::Steps,
+                max_pauses,
+                policy,
+                timeout,
+            )
+            .await
+        }
+        crate::task::Plan::Optimization { max_pauses } => {
+            let pair = Pair::Optimization;
+            return record_pair(engines, loaded, task, pair, max_pauses, policy, timeout).await;
+        }
+        _ => {}
     }
     let refs: Vec<EngineRef> = task.engines.iter().map(|&i| EngineRef(i as u16)).collect();
     let started_at_ms = now_ms();

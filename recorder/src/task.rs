@@ -173,6 +173,11 @@ pub enum Plan {
     Steps {
         max_pauses: u32,
     },
+    /// One debugger on two builds: each run from breakpoint to breakpoint, at most
+    /// `max_pauses` pauses (`dbdb::optimization`).
+    Optimization {
+        max_pauses: u32,
+    },
 }
 
 /// One session to record.

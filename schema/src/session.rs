@@ -52,6 +52,10 @@ pub enum SessionMode {
     /// run with a breakpoint on every line, the two traces judged against each other
     /// (`steps`).
     Steps,
+    /// One debugger on two builds of one program, the reference unoptimized: what the
+    /// optimized build shows must be what the reference showed at the same line
+    /// (`optimization`).
+    Optimization,
     Other(String),
 }
 
@@ -66,6 +70,7 @@ impl SessionMode {
             SessionMode::Synthesis => "synthesis",
             SessionMode::Truth => "truth",
             SessionMode::Steps => "steps",
+            SessionMode::Optimization => "optimization",
             SessionMode::Other(s) => s,
         }
     }

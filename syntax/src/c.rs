@@ -212,6 +212,34 @@ impl CSyntax {
         out
     }
 
+    /// Every name declared inside a function (in a block or a `for`'s initializer) with the
+    /// (0-based) line of its declaration: where a debugger shows it before it holds a value.
+    pub fn local_names(&self) -> Vec<(String, u32)> {
+        let text = &self.text;
+        let mut out = Vec::new();
+        visit(self.tree.root_node(), &mut |n| {
+            if n.kind() != "declaration"
+                || n.parent().is_none_or(|p| p.kind() == "translation_unit")
+            {
+                return;
+            }
+            let mut c = n.walk();
+            for d in n.children_by_field_name("declarator", &mut c) {
+                let mut cur = d;
+                while let Some(inner) = declarator_below(cur) {
+                    cur = inner;
+                }
+                if cur.kind() == "identifier" {
+                    out.push((
+                        text[cur.byte_range()].to_string(),
+                        self.lines.line_of(n.start_byte()),
+                    ));
+                }
+            }
+        });
+        out
+    }
+
     /// Local declarations (in a block) with the names they declare.
     pub fn declarations(&self) -> Vec<Declaration> {
         let text = &self.text;
@@ -433,6 +461,9 @@ mod tests {
         let p = "#include <stdio.h>\nstatic int calls = 0, *p;\nextern int elsewhere;\nint f(int);\nint (*fp)(int) = 0;\nstruct pt { int x; } origin;\ntypedef int word;\nconst char *names[2];\nint f(int k) {\n  static int inner;\n  int local = k;\n  return local;\n}\n";
         let s = CSyntax::parse(p).unwrap();
         assert_eq!(s.globals(), ["calls", "p", "fp", "origin", "names"]);
+        let locals = CSyntax::parse("int main(void) {\n  int a = 1;\n  for (int i = 0; i < 2; i++) {\n    int t, *q;\n  }\n  return 0;\n}\n").unwrap().local_names();
+        let named: Vec<(&str, u32)> = locals.iter().map(|(n, l)| (n.as_str(), *l)).collect();
+        assert_eq!(named, [("a", 1), ("i", 2), ("t", 3), ("q", 3)]);
     }
 
     #[test]

@@ -520,3 +520,83 @@ async fn the_steps_oracle_judges_c_programs_on_both_debuggers() {
         }
     }
 }
+
+/// Two builds under one debugger (the optimization oracle): the reference stepped to its end,
+/// the optimized build resumed from breakpoint to breakpoint, both traces kept, the figures in
+/// the session's notes; a campaign that cannot make the oracle is refused.
+#[tokio::test]
+async fn the_optimization_oracle_compares_two_builds_of_each_program() {
+    let _g = SERIAL.lock().await;
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("o.mtrace");
+    campaign(
+        &[
+            "--strategy",
+            "optimization",
+            "--engine",
+            "gdb+gcc-O0",
+            "--engine",
+            "gdb+gcc-O2",
+            "--corpus",
+            "corpus/c",
+            "--max-pauses",
+            "300",
+        ],
+        &path,
+    );
+    let sessions = common::normalized(&path);
+    assert_eq!(sessions.len(), 3, "one session per program");
+    let mut judged = 0;
+    for s in sessions.values() {
+        assert_eq!(s.traces.len(), 2, "the reference and the optimized build");
+        let actions = |t: &morphtrace_schema::Trace, a: fn(&Action) -> bool| {
+            t.events
+                .iter()
+                .filter(|e| matches!(&e.kind, EventKind::Action(x) if a(x)))
+                .count()
+        };
+        assert!(actions(&s.traces[0], |a| matches!(a, Action::StepInto)) > 0);
+        assert_eq!(actions(&s.traces[0], |a| matches!(a, Action::Resume)), 0);
+        assert!(actions(&s.traces[1], |a| matches!(a, Action::Resume)) > 0);
+        assert_eq!(actions(&s.traces[1], |a| matches!(a, Action::StepInto)), 0);
+        assert!(
+            s.outcome.undecided().is_none(),
+            "{:?} {:?}",
+            s.outcome,
+            s.notes
+        );
+        let figures = s.notes.iter().find(|(k, _)| k == "optimization");
+        if let Some((_, f)) = figures {
+            assert!(f.contains("values compared"), "{f}");
+            judged += 1;
+        }
+    }
+    assert!(judged > 0, "no session's figures were noted");
+    let refused = |engines: &[&str]| {
+        let mut args = vec!["run", "--strategy", "optimization"];
+        for e in engines {
+            args.extend(["--engine", e]);
+        }
+        args.extend(["--corpus", "corpus/c", "--out"]);
+        std::process::Command::new(env!("CARGO_BIN_EXE_morphtrace-record"))
+            .args(&args)
+            .arg(out.path().join("refused.mtrace"))
+            .current_dir(common::root())
+            .output()
+            .unwrap()
+    };
+    for engines in [
+        &["gdb"][..],
+        &["gdb", "lldb+gcc-O2"],
+        &["gdb+gcc-O2", "gdb+gcc-O2"],
+    ] {
+        let o = refused(engines);
+        assert_eq!(o.status.code(), Some(1), "{engines:?}");
+        assert!(
+            String::from_utf8_lossy(&o.stderr).contains("optimization strategy")
+                || String::from_utf8_lossy(&o.stderr).contains("must differ"),
+            "{engines:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}

@@ -5,6 +5,7 @@
 //! the debugger (`attached`) are the single-engine oracles over the same core.
 
 pub mod attached;
+pub mod optimization;
 pub mod random;
 pub mod replay;
 pub mod steps;
@@ -38,6 +39,13 @@ impl Plan {
             Plan::Steps { .. } => {
                 return Err(DebuggerError::Protocol(
                     "a steps session records its two traces as replays (steps::traces)".into(),
+                ))
+            }
+            Plan::Optimization { .. } => {
+                return Err(DebuggerError::Protocol(
+                    "an optimization session records its two traces as replays \
+                     (optimization::traces)"
+                        .into(),
                 ))
             }
         })

@@ -342,6 +342,13 @@ pub(crate) enum Strategy {
     /// without a debugger (docs/recording.md, "The debugger against itself"). One session per
     /// program and engine: the first seed stands for all.
     Steps,
+    /// One native debugger on two builds of each C program, the first engine the reference
+    /// (`--engine gdb+gcc-O0 --engine gdb+gcc-O2`): each build run with a breakpoint on every
+    /// line and resumed from pause to pause; a value the optimized build shows at a line must
+    /// be one the reference showed for that variable at that line (optimized out is counted
+    /// apart, as availability), and both builds print the same (after Debug², ASPLOS'21). One
+    /// session per program: the first seed stands for all.
+    Optimization,
 }
 
 #[derive(Args, Clone)]
@@ -524,8 +531,8 @@ pub(crate) struct RunArgs {
     /// Control actions per session at most (DBDB: 20).
     #[arg(long, default_value_t = 20)]
     pub(crate) max_actions: u32,
-    /// Steps: pauses per trace at most (steps into, or resumes); what a trace cut short did
-    /// not reach is not judged.
+    /// Steps and optimization: pauses per trace at most (steps into, or resumes); what a trace
+    /// cut short did not reach is not judged.
     #[arg(long, default_value_t = 500)]
     pub(crate) max_pauses: u32,
     /// Weight of evaluating an expression at a pause (a local, a member, arithmetic over
@@ -674,7 +681,7 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ("remove_prob", &[Random, Differential, Metamorphic]),
         ("breakpoint_lines", &[Random, Differential, Metamorphic]),
         ("max_actions", &[Random, Differential, Metamorphic]),
-        ("max_pauses", &[Steps]),
+        ("max_pauses", &[Steps, Optimization]),
         ("evaluate_weight", &[Random, Differential, Metamorphic]),
         ("condition_weight", &[Random, Differential, Metamorphic]),
         ("logpoint_weight", &[Random, Differential, Metamorphic]),
@@ -698,16 +705,47 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ),
         (
             "session_timeout",
-            &[Random, Differential, Metamorphic, Truth, Steps],
+            &[
+                Random,
+                Differential,
+                Metamorphic,
+                Truth,
+                Steps,
+                Optimization,
+            ],
         ),
         (
             "action_timeout",
-            &[Random, Differential, Metamorphic, Truth, Steps],
+            &[
+                Random,
+                Differential,
+                Metamorphic,
+                Truth,
+                Steps,
+                Optimization,
+            ],
         ),
-        ("depth", &[Random, Differential, Metamorphic, Truth, Steps]),
+        (
+            "depth",
+            &[
+                Random,
+                Differential,
+                Metamorphic,
+                Truth,
+                Steps,
+                Optimization,
+            ],
+        ),
         (
             "prepared",
-            &[Random, Differential, Metamorphic, Truth, Steps],
+            &[
+                Random,
+                Differential,
+                Metamorphic,
+                Truth,
+                Steps,
+                Optimization,
+            ],
         ),
         (
             "firefox_breakpoints",
@@ -715,7 +753,14 @@ pub(crate) const STRATEGY_FLAGS: &[(&str, &[Strategy])] = {
         ),
         (
             "restart_every",
-            &[Random, Differential, Metamorphic, Truth, Steps],
+            &[
+                Random,
+                Differential,
+                Metamorphic,
+                Truth,
+                Steps,
+                Optimization,
+            ],
         ),
         (
             "python_start",

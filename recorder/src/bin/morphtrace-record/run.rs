@@ -156,9 +156,9 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
             anyhow::anyhow!("--pause-on-exceptions {m}: expected none, uncaught, all or random")
         })?),
     };
-    // C programs (LLDB, gdb) have DBDB's strategies and the debugger against itself (steps) so
-    // far: the other oracles read JavaScript or Python (program transformations, instrumented
-    // copies).
+    // C programs (LLDB, gdb) have DBDB's strategies, the debugger against itself (steps) and
+    // two builds against each other (optimization) so far: the other oracles read JavaScript
+    // or Python (program transformations, instrumented copies).
     if let Some(e) = r
         .common
         .engines
@@ -167,7 +167,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
     {
         if !matches!(
             r.strategy,
-            Strategy::Random | Strategy::Differential | Strategy::Steps
+            Strategy::Random | Strategy::Differential | Strategy::Steps | Strategy::Optimization
         ) {
             let name = r
                 .strategy
@@ -176,9 +176,14 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
                 .unwrap_or_default();
             bail!(
                 "{}: the {name} strategy does not know C programs yet (issue 71); random, \
-                 differential and steps do",
+                 differential, steps and optimization do",
                 e.kind
             );
+        }
+    }
+    if r.strategy == Strategy::Optimization {
+        if let Some(why) = dbdb::optimization::refusal(&r.common.engines) {
+            bail!("{why}");
         }
     }
     let dir = tempfile::Builder::new()
@@ -242,6 +247,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         Strategy::Metamorphic => "metamorphic",
         Strategy::Truth => "truth",
         Strategy::Steps => "steps",
+        Strategy::Optimization => "optimization",
     };
     let transformations = if r.transformations.is_empty() {
         Transformation::TABLE1.to_vec()
@@ -265,6 +271,8 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         dbdb::truth::tasks(&r.common.engines, &programs, &seeds, r.max_breakpoints)
     } else if r.strategy == Strategy::Steps {
         dbdb::steps::tasks(&r.common.engines, &programs, &seeds, r.max_pauses)
+    } else if r.strategy == Strategy::Optimization {
+        dbdb::optimization::tasks(&r.common.engines, &programs, &seeds, r.max_pauses)
     } else if r.strategy == Strategy::Metamorphic {
         metamorphic::tasks(
             &r.common.engines,
@@ -295,6 +303,14 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         vec![
             ("steps.max_pauses".into(), r.max_pauses.to_string()),
             ("steps.max_lines".into(), dbdb::steps::MAX_LINES.to_string()),
+        ]
+    } else if r.strategy == Strategy::Optimization {
+        vec![
+            ("optimization.max_pauses".into(), r.max_pauses.to_string()),
+            (
+                "optimization.reference".into(),
+                r.common.engines[0].to_string(),
+            ),
         ]
     } else {
         params.params()

@@ -19,8 +19,11 @@ use morphtrace_schema::{Key, ObjectKind, Value};
 /// A type's name without the qualifiers that do not change how its value reads.
 fn bare(type_name: &str) -> &str {
     let mut t = type_name.trim();
-    for q in ["const ", "volatile ", "register ", "static "] {
-        t = t.strip_prefix(q).unwrap_or(t);
+    while let Some(rest) = ["const ", "volatile ", "register ", "static "]
+        .iter()
+        .find_map(|q| t.strip_prefix(q))
+    {
+        t = rest;
     }
     t
 }
@@ -165,14 +168,31 @@ pub fn key(parent: &ObjectKind, name: &str) -> Key {
     }
 }
 
-/// A type's name as both debuggers write it: without `struct`, `union` and `enum`, and
-/// without a space before an array's brackets.
+/// A type's name as both debuggers write it: without `struct`, `union` and `enum` (LLDB leaves
+/// them out), without qualifiers (gdb writes `int32_t * volatile`, LLDB `int32_t *volatile`,
+/// and an array of them `int32_t * volatile[4]` and `int32_t *volatile volatile[4]`), with no
+/// space between pointer stars or before an array's brackets.
 pub fn class(type_name: &str) -> String {
-    let words: Vec<&str> = type_name
-        .split_whitespace()
-        .filter(|w| !matches!(*w, "struct" | "union" | "enum"))
-        .collect();
-    words.join(" ").replace(" [", "[")
+    let spaced = type_name.replace('*', " * ").replace('[', " [");
+    let mut out = String::new();
+    for w in spaced.split_whitespace().filter(|w| {
+        !matches!(
+            *w,
+            "struct" | "union" | "enum" | "const" | "volatile" | "restrict" | "__restrict"
+        )
+    }) {
+        let glued = w.starts_with('[') || (w == "*" && out.ends_with('*'));
+        if !out.is_empty() && !glued {
+            out.push(' ');
+        }
+        out.push_str(w);
+    }
+    out
+}
+
+/// Whether a type is a data pointer (`int *`, `int32_t * volatile`).
+fn is_pointer(type_name: &str) -> bool {
+    class(type_name).ends_with('*')
 }
 
 /// An object's description: none for an array, a struct or a union, whose summary is its
@@ -183,10 +203,12 @@ pub fn described(type_name: &str, repr: &str) -> Option<String> {
     if t.contains('(') {
         return function(repr).or_else(|| pointer(repr));
     }
-    if t.ends_with('*') {
+    if is_pointer(t) {
         return pointer(repr);
     }
+    // LLDB writes an aggregate the optimizer keeps in registers as its type's name (`box`).
     let aggregate = t.ends_with(']')
+        || repr == t
         || repr.contains(" @ 0x")
         || repr.starts_with('{')
         || type_name.contains("struct ")
@@ -293,6 +315,7 @@ mod tests {
         assert_eq!(key(&ObjectKind::Object, "x"), Key::Name("x".into()));
         assert_eq!(described("pt", "pt @ 0x7fffffffe510"), None);
         assert_eq!(described("struct box", "{...}"), None);
+        assert_eq!(described("box", "box"), None);
         assert_eq!(described("enum color", "RED"), Some("RED".into()));
     }
 
@@ -322,7 +345,17 @@ mod tests {
             fib
         );
         assert_eq!(class("struct box *"), "box *");
-        assert_eq!(class("const struct point"), "const point");
+        assert_eq!(class("const struct point"), "point");
+        assert_eq!(class("int32_t * volatile"), "int32_t *");
+        assert_eq!(class("int32_t *volatile"), "int32_t *");
+        assert_eq!(class("int32_t * volatile[4]"), "int32_t *[4]");
+        assert_eq!(class("int32_t *volatile volatile[4]"), "int32_t *[4]");
+        assert_eq!(class("int32_t **const volatile"), "int32_t **");
+        assert_eq!(class("char *"), "char *");
+        assert_eq!(
+            described("int32_t * volatile", "0x555555558010 <g_5>"),
+            None
+        );
         assert_eq!(class("int [3]"), "int[3]");
         assert_eq!(class("int[3]"), "int[3]");
     }

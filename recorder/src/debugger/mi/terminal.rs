@@ -12,9 +12,10 @@ use std::time::Duration;
 pub struct Terminal {
     /// The path gdb opens for the program (`/dev/pts/N`).
     pub path: String,
-    master: Arc<File>,
-    /// Held open until the session ends: reads of the master fail once no one holds it.
+    /// Held open until the program has ended: reads of the master fail once no one holds the
+    /// slave, which ends the reader after the last byte.
     slave: Option<File>,
+    reader: Option<std::thread::JoinHandle<()>>,
     text: Arc<Mutex<Vec<u8>>>,
 }
 
@@ -56,15 +57,15 @@ impl Terminal {
         let path = std::fs::read_link(format!("/proc/self/fd/{}", slave.as_raw_fd()))?
             .display()
             .to_string();
-        let master = Arc::new(master);
         let text: Arc<Mutex<Vec<u8>>> = Arc::default();
-        let (m, t) = (master.clone(), text.clone());
-        std::thread::Builder::new()
+        let t = text.clone();
+        let reader = std::thread::Builder::new()
             .name("gdb-terminal".into())
             .spawn(move || {
+                let mut master = master;
                 let mut buf = [0u8; 8192];
                 // Ends with EIO once the program and the recorder have closed the slave.
-                while let Ok(n) = (&*m).read(&mut buf) {
+                while let Ok(n) = master.read(&mut buf) {
                     if n == 0 {
                         break;
                     }
@@ -75,8 +76,8 @@ impl Terminal {
             })?;
         Ok(Terminal {
             path,
-            master,
             slave: Some(slave),
+            reader: Some(reader),
             text,
         })
     }
@@ -90,18 +91,20 @@ impl Terminal {
         String::from_utf8_lossy(&t).into_owned()
     }
 
-    /// Waits (briefly) until what the program wrote before it ended has been read.
-    pub async fn drain(&self) {
-        for _ in 0..50 {
-            let mut pending: libc::c_int = 0;
-            // SAFETY: FIONREAD writes one int; the master is open while `self` holds it.
-            let r = unsafe { libc::ioctl(self.master.as_raw_fd(), libc::FIONREAD, &mut pending) };
-            if r != 0 || pending == 0 {
-                // The reader may still be appending its last read.
-                tokio::time::sleep(Duration::from_millis(2)).await;
-                return;
-            }
+    /// Once the program has ended: waits until the reader has read all it wrote (the slave
+    /// closed, the reader's read fails after the last byte). Not forever: should another
+    /// process still hold the terminal, what was read by then is the output.
+    pub async fn drain(&mut self) {
+        self.slave.take();
+        let Some(reader) = self.reader.take() else {
+            return;
+        };
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+        while !reader.is_finished() && tokio::time::Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        if !reader.is_finished() {
+            tracing::warn!("the program's terminal is still open after it ended");
         }
     }
 }
