@@ -132,6 +132,10 @@ pub enum Remark {
     AlreadyHadOneThere { side: Side },
     /// One side refused a breakpoint the other placed nowhere.
     PlacedNowhere,
+    /// A breakpoint requested on a line outside every function (C, by the program's syntax):
+    /// `side` placed it in the next function defined after that line, no later than the first
+    /// line where that function's unoptimized code runs; the other placed it nowhere.
+    SlidIntoTheNextFunction { side: Side },
     /// Two errors differ in their messages alone, and neither message is in the program's
     /// text: each engine worded an error it threw itself (ECMAScript gives such an error no
     /// message; the program worded none).
@@ -162,6 +166,7 @@ pub const IDS: &[&str] = &[
     "already-had-one-there",
     "placed-nowhere",
     "engine-worded-messages",
+    "slid-into-the-next-function",
 ];
 
 impl Remark {
@@ -192,6 +197,7 @@ impl Remark {
             Remark::AlreadyHadOneThere { .. } => "already-had-one-there",
             Remark::PlacedNowhere => "placed-nowhere",
             Remark::EngineWordedMessages => "engine-worded-messages",
+            Remark::SlidIntoTheNextFunction { .. } => "slid-into-the-next-function",
         }
     }
 
@@ -210,7 +216,8 @@ impl Remark {
             | Remark::ValueInDeadZone { side }
             | Remark::OwnNameUninitialized { side }
             | Remark::OneFrameFurther { side, .. }
-            | Remark::AlreadyHadOneThere { side } => Some(*side),
+            | Remark::AlreadyHadOneThere { side }
+            | Remark::SlidIntoTheNextFunction { side } => Some(*side),
             Remark::BeganInAGenerator { ended_before } => *ended_before,
             Remark::StepOutBeganInAGeneratorExpression { silent } => *silent,
             Remark::BothAtAClosingBrace
@@ -402,6 +409,11 @@ impl fmt::Display for Remark {
             Remark::EngineWordedMessages => {
                 f.write_str("; neither message is in the program's text")
             }
+            Remark::SlidIntoTheNextFunction { side } => write!(
+                f,
+                "; requested outside every function, {} side placed it at the next function's start, the other nowhere",
+                side.name()
+            ),
         }
     }
 }
@@ -516,6 +528,12 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
             },
         ),
         (r"; the other placed it nowhere$", |_| Remark::PlacedNowhere),
+        (
+            r"; requested outside every function, (first|second) side placed it at the next function's start, the other nowhere$",
+            |c| Remark::SlidIntoTheNextFunction {
+                side: Side::read(&c[1]),
+            },
+        ),
         (r"; neither message is in the program's text$", |_| {
             Remark::EngineWordedMessages
         }),
@@ -639,6 +657,7 @@ mod tests {
             Remark::AlreadyHadOneThere { side: First },
             Remark::PlacedNowhere,
             Remark::EngineWordedMessages,
+            Remark::SlidIntoTheNextFunction { side: Second },
         ]
     }
 

@@ -130,6 +130,21 @@ pub fn losing_uses(p: &str, variant: &str, decls: &[Declaration]) -> Vec<u32> {
         .collect()
 }
 
+/// A function definition's lines (0-based; see [`CSyntax::functions`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FunctionSpan {
+    pub name: String,
+    pub start: u32,
+    pub end: u32,
+    pub first_code: u32,
+}
+
+impl FunctionSpan {
+    pub fn holds(&self, line: u32) -> bool {
+        (self.start..=self.end).contains(&line)
+    }
+}
+
 pub struct CSyntax {
     text: String,
     tree: Tree,
@@ -237,6 +252,57 @@ impl CSyntax {
                 }
             }
         });
+        out
+    }
+
+    /// The program's function definitions in source order, each with its lines (0-based): where
+    /// it begins (its declaration specifiers), where its body closes, and the first line of its
+    /// body where unoptimized code runs after the prologue (the first statement, or declaration
+    /// with an initializer, that is not `static`; the closing brace where there is none). Where a
+    /// native debugger at `-O0` places a breakpoint on the function.
+    pub fn functions(&self) -> Vec<FunctionSpan> {
+        let text = &self.text;
+        let root = self.tree.root_node();
+        let mut out = Vec::new();
+        let mut c = root.walk();
+        for n in root.children(&mut c) {
+            if n.kind() != "function_definition" {
+                continue;
+            }
+            let (Some(declarator), Some(body)) = (
+                n.child_by_field_name("declarator"),
+                n.child_by_field_name("body"),
+            ) else {
+                continue;
+            };
+            let mut cur = declarator;
+            while let Some(inner) = declarator_below(cur) {
+                cur = inner;
+            }
+            let mut b = body.walk();
+            let runs = body.named_children(&mut b).find(|item| match item.kind() {
+                "comment" => false,
+                "declaration" => {
+                    let mut k = item.walk();
+                    let is_static = item.children(&mut k).any(|s| {
+                        s.kind() == "storage_class_specifier" && &text[s.byte_range()] == "static"
+                    });
+                    let mut d = item.walk();
+                    let initialized = item
+                        .children_by_field_name("declarator", &mut d)
+                        .any(|d| d.kind() == "init_declarator");
+                    initialized && !is_static
+                }
+                _ => true,
+            });
+            let first_code = runs.map_or(body.end_byte().saturating_sub(1), |r| r.start_byte());
+            out.push(FunctionSpan {
+                name: text[cur.byte_range()].to_string(),
+                start: self.lines.line_of(n.start_byte()),
+                end: self.lines.line_of(body.end_byte().saturating_sub(1)),
+                first_code: self.lines.line_of(first_code),
+            });
+        }
         out
     }
 
@@ -464,6 +530,23 @@ mod tests {
         let locals = CSyntax::parse("int main(void) {\n  int a = 1;\n  for (int i = 0; i < 2; i++) {\n    int t, *q;\n  }\n  return 0;\n}\n").unwrap().local_names();
         let named: Vec<(&str, u32)> = locals.iter().map(|(n, l)| (n.as_str(), *l)).collect();
         assert_eq!(named, [("a", 1), ("i", 2), ("t", 3), ("q", 3)]);
+    }
+
+    #[test]
+    fn functions_with_the_first_line_their_unoptimized_code_runs() {
+        let p = "int g = 1;\n/* f */\nstatic int *\nf(int k)\n{\n  int a, *b;\n  static int s = 2;\n  int c = k;\n  return c;\n}\nint h(void) { }\nvoid m(void)\n{\n  // only\n  g++;\n}\n";
+        let s = CSyntax::parse(p).unwrap();
+        let f = s.functions();
+        let spans: Vec<(&str, u32, u32, u32)> = f
+            .iter()
+            .map(|f| (f.name.as_str(), f.start, f.end, f.first_code))
+            .collect();
+        assert_eq!(
+            spans,
+            [("f", 2, 9, 7), ("h", 10, 10, 10), ("m", 11, 15, 14)]
+        );
+        assert!(!f.iter().any(|f| f.holds(0) || f.holds(1)));
+        assert!(f[0].holds(2) && f[0].holds(9) && !f[0].holds(10));
     }
 
     #[test]

@@ -600,3 +600,108 @@ async fn the_optimization_oracle_compares_two_builds_of_each_program() {
         );
     }
 }
+
+/// A breakpoint on a line outside every function (a global, a comment between functions): gdb
+/// moves it to the next line with code, in the next function defined, and pauses there; LLDB
+/// places it nowhere: it drops a line's match that moved into a function declared more than one
+/// line after the request (`BreakpointResolverFileLine::FilterContexts`), so on the line just
+/// before a function's declarator both move it into that function, and inside a function, on a
+/// line without code, both move it to the next line with code. Evidence for triage.toml's rule
+/// on `slid-into-the-next-function`: in lockstep the real engines' difference is excused and
+/// the session goes on; gdb reporting the breakpoint a line off (a planted fault) is not excused.
+#[tokio::test]
+async fn a_breakpoint_outside_every_function_slides_on_gdb_alone() {
+    use faults::{Fault, FaultyEngine};
+    let _g = SERIAL.lock().await;
+    let text = "#include <stdio.h>\nstatic int g = 1;\n\nstatic int\ntwice(int k)\n{\n  int a;\n  a = 2 * k + g;\n  return a;\n}\n\nint main(void)\n{\n  printf(\"%d\\n\", twice(3));\n  return 0;\n}\n";
+    let (_dir, p) = c_program(text);
+    let mut gdb = engine("gdb", CaptureOptions::default()).await;
+    let mut lldb = engine("lldb", CaptureOptions::default()).await;
+    let code = vec![Location::new(7, 0)];
+    for (name, e, global) in [("gdb", &mut gdb, code.clone()), ("lldb", &mut lldb, vec![])] {
+        let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+        // The global's line (0-based 1), `static int` just before twice's declarator (3), and
+        // `int a;` inside twice (6).
+        assert_eq!(
+            actual(&d.set_breakpoint(1, None).await.unwrap()),
+            global,
+            "{name}"
+        );
+        assert_eq!(
+            actual(&d.set_breakpoint(3, None).await.unwrap()),
+            code,
+            "{name}"
+        );
+        assert_eq!(
+            actual(&d.set_breakpoint(6, None).await.unwrap()),
+            code,
+            "{name}"
+        );
+        assert!(d.close().await);
+        if name == "gdb" {
+            // The moved breakpoint is a real one: the program pauses there.
+            let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+            d.set_breakpoint(1, None).await.unwrap();
+            let at = paused(d.control(&Action::Start).await.unwrap());
+            assert_eq!(at.location.line, 7, "{at:?}");
+            assert!(d.close().await);
+        }
+    }
+    let triage = repo_triage();
+    let (_dir, loaded) = inline("slide.c", text);
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 1,
+                column: None,
+            },
+            Action::SetBreakpoint {
+                line: 13,
+                column: None,
+            },
+            Action::Start,
+            Action::StepInto,
+        ],
+    };
+    let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &plan, &triage).await;
+    let d = rec.divergences.first().expect("the placements differ");
+    assert_eq!(d.kind, DivergenceKind::BreakpointLocation);
+    assert!(
+        d.detail.ends_with(
+            "; requested outside every function, first side placed it at the next function's start, the other nowhere"
+        ),
+        "{}",
+        d.detail
+    );
+    assert!(excused(&rec, d), "{:?}", d.continued);
+    assert_eq!(
+        rec.divergences.len(),
+        1,
+        "the rest in step: {:?}",
+        rec.divergences
+    );
+    // Gone past: both start at main's breakpoint and step on together.
+    for t in &rec.traces {
+        let pauses: Vec<u32> = t
+            .outputs()
+            .filter_map(|o| match o {
+                Output::Paused(q) => Some(q.location.line),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(pauses.len(), 2, "{pauses:?}");
+        assert_eq!(pauses[0], 13, "{pauses:?}");
+    }
+    // gdb that reports every breakpoint a line below where it is: not excused.
+    let mut shifted = FaultyEngine::wrap(
+        engine("gdb", CaptureOptions::default()).await,
+        Fault::ShiftBreakpoint,
+    );
+    let rec = common::lockstep_under(&mut [&mut shifted, &mut lldb], &loaded, &plan, &triage).await;
+    let d = rec.divergences.first().expect("the planted fault shows");
+    assert_eq!(d.detail, "breakpoint at [9:1] vs []");
+    assert!(!excused(&rec, d), "{:?}", d.continued);
+    for e in [&mut gdb, &mut lldb, &mut shifted] {
+        e.shutdown().await;
+    }
+}

@@ -253,6 +253,8 @@ pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusErr
     let (generated, specs): (Vec<&String>, Vec<&String>) = specs
         .iter()
         .partition(|s| s.starts_with("gen:") || s.starts_with("truth:"));
+    let (csmith, specs): (Vec<&String>, Vec<&String>) =
+        specs.into_iter().partition(|s| s.starts_with("csmith:"));
     let (t262, plain): (Vec<&String>, Vec<&String>) =
         specs.into_iter().partition(|s| s.starts_with("test262:"));
     let plain: Vec<String> = plain.into_iter().cloned().collect();
@@ -288,6 +290,9 @@ pub fn load_specs(specs: &[String], dir: &Path) -> Result<Vec<Loaded>, CorpusErr
             Some(seeds) => load_generated(seeds, true, dir)?,
             None => load_generated(spec.trim_start_matches("gen:"), false, dir)?,
         });
+    }
+    for spec in csmith {
+        out.extend(load_csmith(spec.trim_start_matches("csmith:"), dir)?);
     }
     out.sort_by_key(|l| l.program.origin.name());
     // The same text under two paths (overlapping corpora, copies) is one program: a session is
@@ -385,6 +390,65 @@ fn load_generated(seeds: &str, truth: bool, dir: &Path) -> Result<Vec<Loaded>, C
             rejected,
             ..materialize(program, dir)?
         });
+    }
+    Ok(out)
+}
+
+/// The C programs of `csmith:SEEDS`: `csmith --seed N` for each seed, the same programs the
+/// coverage campaigns take (and the same cache), generated on every core.
+fn load_csmith(seeds: &str, dir: &Path) -> Result<Vec<Loaded>, CorpusError> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let seeds = crate::parse_seeds(seeds)
+        .map_err(|e| CorpusError::Generator(format!("csmith:{seeds}: {e}")))?;
+    let version = csmith::version().map_err(|e| {
+        CorpusError::Generator(format!("csmith: {e} (scripts/setup.sh installs it)"))
+    })?;
+    let cache = csmith::cache_dir();
+    let next = AtomicUsize::new(0);
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let mut texts: Vec<Option<Result<String, String>>> = vec![None; seeds.len()];
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut out = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(&seed) = seeds.get(i) else { break };
+                        let text = csmith::generate(seed, &version, Some(&cache))
+                            .map_err(|e| e.to_string());
+                        out.push((i, text));
+                    }
+                    out
+                })
+            })
+            .collect();
+        for h in handles {
+            for (i, text) in h.join().unwrap_or_default() {
+                texts[i] = Some(text);
+            }
+        }
+    });
+    let mut out = Vec::with_capacity(seeds.len());
+    for (seed, text) in seeds.into_iter().zip(texts) {
+        let text = match text {
+            Some(Ok(t)) => t,
+            Some(Err(e)) => return Err(CorpusError::Generator(format!("csmith:{seed}: {e}"))),
+            None => {
+                return Err(CorpusError::Generator(format!(
+                    "csmith:{seed}: its generator thread failed"
+                )))
+            }
+        };
+        let program = Program::new(
+            Language::C,
+            text,
+            ProgramOrigin::Generated {
+                generator: "csmith".into(),
+                seed,
+            },
+        );
+        out.push(materialize(program, dir)?);
     }
     Ok(out)
 }
@@ -569,6 +633,43 @@ mod tests {
         let spec = src.path().display().to_string();
         let loaded = super::load_specs(&[spec.clone(), spec], out.path()).unwrap();
         assert_eq!(loaded.len(), 2);
+    }
+
+    /// `csmith:SEEDS` gives the C programs Csmith generates for those seeds (scripts/setup.sh
+    /// installs it), each materialized as a file the native debuggers compile.
+    #[test]
+    fn csmith_seeds_are_c_programs_from_csmith() {
+        use morphtrace_schema::{Language, ProgramOrigin};
+        let out = tempfile::tempdir().unwrap();
+        let loaded = super::load_specs(&["csmith:3,5".to_string()], out.path()).unwrap();
+        let seeds: Vec<u64> = loaded
+            .iter()
+            .map(|l| match &l.program.origin {
+                ProgramOrigin::Generated { generator, seed } if generator == "csmith" => *seed,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(seeds, [3, 5]);
+        let version = super::csmith::version().unwrap();
+        for l in &loaded {
+            assert_eq!(l.program.language, Language::C);
+            assert_eq!(l.rejected, None);
+            assert_eq!(
+                std::fs::read_to_string(&l.file.path).unwrap(),
+                l.program.text
+            );
+            assert!(
+                l.file.path.extension().is_some_and(|e| e == "c"),
+                "{:?}",
+                l.file.path
+            );
+        }
+        assert_eq!(
+            loaded[0].program.text,
+            super::csmith::generate(3, &version, None).unwrap(),
+            "the text csmith --seed 3 gives"
+        );
+        assert!(super::load_specs(&["csmith:x".to_string()], out.path()).is_err());
     }
 
     #[test]

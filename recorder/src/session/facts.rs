@@ -78,6 +78,16 @@ impl ProgramFact for LineNodes {
     }
 }
 
+/// C's function definitions, in source order (C that parses).
+impl ProgramFact for Vec<morphtrace_syntax::c::FunctionSpan> {
+    fn scan(text: &str, language: Language) -> Option<Self> {
+        (language == Language::C)
+            .then(|| morphtrace_syntax::c::CSyntax::parse(text))
+            .flatten()
+            .map(|s| s.functions())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -496,11 +496,12 @@ impl ShardArg {
 pub(crate) struct RunArgs {
     #[command(flatten)]
     pub(crate) common: EngineArgs,
-    /// Programs: files, directories (searched for *.js) or globs; `test262:PATH` for test262 tests
-    /// (assembled with their harness, strict and non-strict variants); `gen:1..N` for programs
-    /// generated for debugging from those seeds (each run once under node before use);
-    /// `truth:1..N` for the same programs recording their own state (`--strategy truth`);
-    /// `csmith:1..N` for coverage. Repeat for several.
+    /// Programs: files, directories (searched for *.js, *.py, *.c) or globs; `test262:PATH` for
+    /// test262 tests (assembled with their harness, strict and non-strict variants); `gen:1..N`
+    /// for programs generated for debugging from those seeds (each run once under node before
+    /// use); `truth:1..N` for the same programs recording their own state (`--strategy truth`);
+    /// `csmith:1..N` for the C programs `csmith --seed N` generates (for coverage and for the
+    /// native debuggers; cached by seed and Csmith version). Repeat for several.
     #[arg(long, required = true)]
     pub(crate) corpus: Vec<String>,
     /// Seeds: `7`, `1..50` (inclusive) or a comma list.

@@ -20,6 +20,7 @@ mod indented_brace;
 mod own_name;
 mod passed_where_it_stood;
 mod return_and_brace;
+mod slid_into_the_next_function;
 mod worded_messages;
 
 use super::facts::ProgramFacts;
@@ -76,6 +77,7 @@ pub(super) static QUIRKS: &[&dyn Quirk] = &[
     &worded_messages::WordedMessages,
     &again_before_a_call::AgainBeforeACall,
     &passed_where_it_stood::PassedWhereItStood,
+    &slid_into_the_next_function::SlidIntoTheNextFunction,
 ];
 
 impl Recognizer<'_> {
