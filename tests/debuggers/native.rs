@@ -5,7 +5,7 @@
 
 use super::*;
 use morphtrace_recorder::debugger::ProgramFile;
-use morphtrace_schema::{BreakpointId, EngineKind, EventKind, Language, SessionOutcome};
+use morphtrace_schema::{BreakpointId, EngineKind, EventKind, Language, ScopeKind, SessionOutcome};
 
 const PROGRAM: &str = r#"#include <stdio.h>
 
@@ -601,6 +601,69 @@ async fn the_optimization_oracle_compares_two_builds_of_each_program() {
     }
 }
 
+/// What a program sees of its start and what the debuggers read of it are the same under both
+/// debuggers and in every session: argv[0] (each engine builds every session's binary at a path
+/// of its own; gdb runs it through its exec wrapper, LLDB through the same launcher, which it
+/// follows through the exec), the globals in the order the program declares them (LLDB's own
+/// order changes from run to run), and memory neither can read, below a pointer that holds
+/// garbage (gdb gives it an empty value, LLDB an error): unavailable on both.
+#[tokio::test]
+async fn a_programs_start_and_what_is_unreadable_are_the_same_under_both_debuggers() {
+    let _g = SERIAL.lock().await;
+    let text = "#include <stdio.h>\nint g_9 = 9, g_3 = 3;\nstatic int g_7 = 7;\nint g_1 = 1, g_5 = 5;\nint main(int argc, char **argv) {\n  int *bad = (int *)8;\n  puts(argv[0]);\n  return 0;\n}\n";
+    let (_dir, p) = c_program(text);
+    for name in ["gdb", "lldb"] {
+        let mut e = engine(name, CaptureOptions::default()).await;
+        for _session in 0..2 {
+            let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+            d.set_breakpoint(6, None).await.unwrap();
+            let at = paused(d.control(&Action::Start).await.unwrap());
+            assert_eq!(at.location.line, 6, "{name}: {at:?}");
+            let globals: Vec<&str> = at.stack[0]
+                .scopes
+                .iter()
+                .filter(|s| s.kind == ScopeKind::Global)
+                .flat_map(|s| s.variables.iter().map(|v| v.name.as_str()))
+                .collect();
+            assert_eq!(globals, ["g_9", "g_3", "g_7", "g_1", "g_5"], "{name}");
+            match &var(&at, "bad").value {
+                Value::Object {
+                    entries: Some(entries),
+                    ..
+                } => {
+                    let pointees: Vec<&Value> = entries.iter().map(|e| &e.value).collect();
+                    assert_eq!(pointees, [&Value::Unavailable], "{name}");
+                }
+                other => panic!("{name}: {other:?}"),
+            }
+            let shown = apply(
+                d.as_mut(),
+                &Action::Evaluate {
+                    expression: "argv[0]".into(),
+                },
+            )
+            .await
+            .unwrap();
+            let Output::Evaluated {
+                value,
+                threw: false,
+            } = &shown
+            else {
+                panic!("{name}: {shown:?}");
+            };
+            assert!(
+                format!("{value:?}").contains("\\\"prog\\\""),
+                "{name}: {value:?}"
+            );
+            let end = d.control(&Action::Resume).await.unwrap();
+            assert!(matches!(end, Output::Finished { .. }), "{name}: {end:?}");
+            assert_eq!(d.console(), ["prog"], "{name}");
+            assert!(d.close().await);
+        }
+        e.shutdown().await;
+    }
+}
+
 /// A breakpoint on a line outside every function (a global, a comment between functions): gdb
 /// moves it to the next line with code, in the next function defined, and pauses there; LLDB
 /// places it nowhere: it drops a line's match that moved into a function declared more than one
@@ -634,6 +697,12 @@ async fn a_breakpoint_outside_every_function_slides_on_gdb_alone() {
         );
         assert_eq!(
             actual(&d.set_breakpoint(6, None).await.unwrap()),
+            code,
+            "{name}"
+        );
+        // A second breakpoint where one stands is placed there all the same.
+        assert_eq!(
+            actual(&d.set_breakpoint(7, None).await.unwrap()),
             code,
             "{name}"
         );
@@ -692,6 +761,30 @@ async fn a_breakpoint_outside_every_function_slides_on_gdb_alone() {
         assert_eq!(pauses.len(), 2, "{pauses:?}");
         assert_eq!(pauses[0], 13, "{pauses:?}");
     }
+    // With LLDB's own breakpoint already where gdb slid this one: LLDB's is no other reason.
+    let occupied = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 7,
+                column: None,
+            },
+            Action::SetBreakpoint {
+                line: 1,
+                column: None,
+            },
+            Action::Start,
+        ],
+    };
+    let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &occupied, &triage).await;
+    let d = rec.divergences.first().expect("the placements differ");
+    assert!(
+        d.detail.contains(
+            "; second side already had a breakpoint on the line where the other placed it"
+        ),
+        "{}",
+        d.detail
+    );
+    assert!(excused(&rec, d), "{:?}", d.continued);
     // gdb that reports every breakpoint a line below where it is: not excused.
     let mut shifted = FaultyEngine::wrap(
         engine("gdb", CaptureOptions::default()).await,

@@ -166,6 +166,9 @@ pub struct DapSession {
     exit_code: Option<i64>,
     /// The program's line starts (`AdapterTraits::python`), read at the first question.
     line_starts: Option<Option<Vec<u32>>>,
+    /// C's globals in the order the program declares them (LLDB lists them in an order that
+    /// changes from run to run).
+    c_globals: Vec<String>,
     /// A program forked warm (debugpy's fork server): its streams are read apart from the
     /// adapter, its status comes from the server.
     warm: Option<Warm>,
@@ -188,6 +191,7 @@ impl DapSession {
         opts: CaptureOptions,
         warm: Option<Warm>,
     ) -> Result<Opened, DebuggerError> {
+        let c_dialect = traits.dialect == Dialect::C;
         let mut s = DapSession {
             conn: w.conn,
             events: w.events,
@@ -209,6 +213,13 @@ impl DapSession {
             stderr: String::new(),
             exit_code: None,
             line_starts: None,
+            c_globals: if c_dialect {
+                morphtrace_syntax::c::CSyntax::parse(&program.text)
+                    .map(|c| c.globals())
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            },
             opts,
             warm,
         };
@@ -603,6 +614,15 @@ impl DapSession {
                     value: v,
                     reported: None,
                 });
+            }
+            if kind == ScopeKind::Global && self.traits.dialect == Dialect::C {
+                let rank = |name: &str| {
+                    self.c_globals
+                        .iter()
+                        .position(|g| g == name)
+                        .unwrap_or(usize::MAX)
+                };
+                variables.sort_by(|a, b| (rank(&a.name), &a.name).cmp(&(rank(&b.name), &b.name)));
             }
             refs.push((
                 reference,

@@ -90,6 +90,7 @@ impl Engine for GdbEngine {
             Ok(b) => b,
             Err(e) => return Ok(Err(e)),
         };
+        let launcher = self.builder.launcher().await?;
         let fail = |reason: String| DebuggerError::Launch {
             engine: format!("gdb ({})", self.gdb.display()),
             reason,
@@ -110,7 +111,16 @@ impl Engine for GdbEngine {
         };
         self.current = child.id();
         let (conn, events) = Connection::over(stdout, stdin);
-        MiSession::open(child, conn, events, terminal, program, self.opts.clone()).await
+        MiSession::open(
+            child,
+            conn,
+            events,
+            terminal,
+            &launcher,
+            program,
+            self.opts.clone(),
+        )
+        .await
     }
 
     fn pid(&self) -> Option<u32> {

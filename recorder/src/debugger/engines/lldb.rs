@@ -126,6 +126,7 @@ impl Engine for LldbEngine {
             Ok(b) => b,
             Err(e) => return Ok(Err(e)),
         };
+        let launcher = self.builder.launcher().await?;
         let w = self.adapter().await?;
         let traits = AdapterTraits {
             // C has no exceptions; C++'s filters are LLDB's `cpp_throw` and `cpp_catch`.
@@ -143,9 +144,14 @@ impl Engine for LldbEngine {
             .unwrap_or_else(|| ".".into());
         let arguments = json!({
             "request": "launch",
-            "program": binary.display().to_string(),
+            // The launcher, which execs the program with its argv[0] the same under every
+            // debugger (native::ARGV0; LLDB's target.arg0 is not honoured on Linux); LLDB
+            // follows the exec without stopping and resolves the breakpoints in the program.
+            "program": launcher.display().to_string(),
+            "args": [crate::debugger::engines::native::ARGV0, binary.display().to_string()],
             "cwd": cwd,
             "stopOnEntry": false,
+            "preRunCommands": ["settings set target.process.stop-on-exec false"],
         });
         let opened = DapSession::open(
             w,

@@ -14,6 +14,15 @@ pub const BUILD: &str = "build";
 /// How long a program may take to compile.
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// The program's `argv[0]` under every native debugger: the same string whatever the binary's
+/// path (each engine builds in a directory of its own, each session a binary of its own), so
+/// that a program that reads it shows the same values under both debuggers and in every run.
+pub const ARGV0: &str = "prog";
+
+/// The native debuggers' launcher (launch.c): runs the program as `ARGV0`, killed with its
+/// parent.
+const LAUNCH_C: &str = include_str!("launch.c");
+
 /// How the program is built: a compiler and an optimization level, always with debug
 /// information (`-g`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,6 +68,7 @@ pub struct Builder {
     /// Where each session's binary is built, removed with the engine.
     dir: tempfile::TempDir,
     sessions: u64,
+    launcher: Option<PathBuf>,
 }
 
 impl Builder {
@@ -83,6 +93,7 @@ impl Builder {
             compiler,
             dir,
             sessions: 0,
+            launcher: None,
         })
     }
 
@@ -100,6 +111,37 @@ impl Builder {
                 self.build.level
             ),
         )
+    }
+
+    /// The launcher that runs the program as [`ARGV0`] and kills it with its parent (launch.c):
+    /// gdb's exec wrapper, the program LLDB starts (and follows through its exec). Built at
+    /// the first call with this build's compiler.
+    pub async fn launcher(&mut self) -> Result<PathBuf, DebuggerError> {
+        if let Some(l) = &self.launcher {
+            return Ok(l.clone());
+        }
+        let fail = |reason: String| DebuggerError::Launch {
+            engine: format!("{} (building the exec wrapper)", self.build.compiler),
+            reason,
+        };
+        let source = self.dir.path().join("launch.c");
+        std::fs::write(&source, LAUNCH_C).map_err(|e| fail(e.to_string()))?;
+        let out = self.dir.path().join("launch");
+        let mut cmd = std::process::Command::new(&self.compiler);
+        // Stripped: a debugger that follows it into the program finds no `main` but the
+        // program's.
+        cmd.args(["-O1", "-s", "-o"]).arg(&out).arg(&source);
+        let f = tokio::task::spawn_blocking(move || {
+            crate::process::run(&mut cmd, COMPILE_TIMEOUT, None)
+        })
+        .await
+        .map_err(|e| fail(e.to_string()))?
+        .map_err(|e| fail(e.to_string()))?;
+        if !f.ok() {
+            return Err(fail(f.stderr_tail()));
+        }
+        self.launcher = Some(out.clone());
+        Ok(out)
     }
 
     /// The program built for this session, or the compiler's error as the program's syntax

@@ -96,6 +96,7 @@ impl MiSession {
         conn: Connection,
         events: mpsc::UnboundedReceiver<Event>,
         terminal: Terminal,
+        launcher: &std::path::Path,
         program: &ProgramFile,
         opts: CaptureOptions,
     ) -> Result<Result<Box<dyn Debugger>, SyntaxError>, DebuggerError> {
@@ -135,8 +136,14 @@ impl MiSession {
             "-gdb-set height 0".into(),
             // Address randomization off (gdb's default, said so): addresses repeat per run.
             "-gdb-set disable-randomization on".into(),
-            // The program dies with gdb: gdb leaves its tracee running when it is killed.
-            "-gdb-set exec-wrapper setpriv --pdeathsig KILL".into(),
+            // The program dies with gdb (gdb leaves its tracee running when it is killed), and
+            // its argv[0] is the same under every debugger (launch.c). gdb passes the wrapper
+            // to the shell.
+            format!(
+                "-gdb-set exec-wrapper {} {}",
+                shell_quoted(&launcher.display().to_string()),
+                crate::debugger::engines::native::ARGV0
+            ),
             format!("-inferior-tty-set {}", s.terminal.path),
             format!("-environment-cd {}", quoted(&cwd)),
             "-break-insert -t main".into(),
@@ -455,6 +462,12 @@ impl MiSession {
         Box::pin(async move {
             let type_name = v.get("type").and_then(Json::as_str).unwrap_or("");
             let repr = v.get("value").and_then(Json::as_str).unwrap_or("");
+            // A child in memory gdb cannot read (below a pointer that holds garbage) has an
+            // empty value, whatever its type (an aggregate's is `{...}` or `[N]`): unavailable,
+            // as LLDB says, not an object to open.
+            if repr.is_empty() {
+                return Ok(Value::Unavailable);
+            }
             if let Some(p) = c_values::primitive(type_name, repr) {
                 return Ok(p);
             }
@@ -801,6 +814,19 @@ fn location(f: &Json) -> Location {
 
 fn same_path(a: &Path, b: &Path) -> bool {
     a == b || a.canonicalize().ok().is_some_and(|x| x == b)
+}
+
+/// A word for the shell gdb starts the program with: as it is where it holds no character the
+/// shell reads, else in single quotes.
+fn shell_quoted(s: &str) -> String {
+    if !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=,".contains(c))
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
 }
 
 #[cfg(test)]
