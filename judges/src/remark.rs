@@ -136,6 +136,9 @@ pub enum Remark {
     /// `side` placed it in the next function defined after that line, no later than the first
     /// line where that function's unoptimized code runs; the other placed it nowhere.
     SlidIntoTheNextFunction { side: Side },
+    /// A variables difference over a local one side alone lists, and lists optimized out (C:
+    /// the compiler gave it no location); the other lists no variable without one.
+    ListedWithoutALocation { side: Side },
     /// Two errors differ in their messages alone, and neither message is in the program's
     /// text: each engine worded an error it threw itself (ECMAScript gives such an error no
     /// message; the program worded none).
@@ -167,6 +170,7 @@ pub const IDS: &[&str] = &[
     "placed-nowhere",
     "engine-worded-messages",
     "slid-into-the-next-function",
+    "listed-without-a-location",
 ];
 
 impl Remark {
@@ -198,6 +202,7 @@ impl Remark {
             Remark::PlacedNowhere => "placed-nowhere",
             Remark::EngineWordedMessages => "engine-worded-messages",
             Remark::SlidIntoTheNextFunction { .. } => "slid-into-the-next-function",
+            Remark::ListedWithoutALocation { .. } => "listed-without-a-location",
         }
     }
 
@@ -217,7 +222,8 @@ impl Remark {
             | Remark::OwnNameUninitialized { side }
             | Remark::OneFrameFurther { side, .. }
             | Remark::AlreadyHadOneThere { side }
-            | Remark::SlidIntoTheNextFunction { side } => Some(*side),
+            | Remark::SlidIntoTheNextFunction { side }
+            | Remark::ListedWithoutALocation { side } => Some(*side),
             Remark::BeganInAGenerator { ended_before } => *ended_before,
             Remark::StepOutBeganInAGeneratorExpression { silent } => *silent,
             Remark::BothAtAClosingBrace
@@ -414,6 +420,11 @@ impl fmt::Display for Remark {
                 "; requested outside every function, {} side placed it at the next function's start, the other nowhere",
                 side.name()
             ),
+            Remark::ListedWithoutALocation { side } => write!(
+                f,
+                "; {} side lists it optimized out, the other lists no variable without a location",
+                side.name()
+            ),
         }
     }
 }
@@ -528,6 +539,12 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
             },
         ),
         (r"; the other placed it nowhere$", |_| Remark::PlacedNowhere),
+        (
+            r"; (first|second) side lists it optimized out, the other lists no variable without a location$",
+            |c| Remark::ListedWithoutALocation {
+                side: Side::read(&c[1]),
+            },
+        ),
         (
             r"; requested outside every function, (first|second) side placed it at the next function's start, the other nowhere$",
             |c| Remark::SlidIntoTheNextFunction {
@@ -658,6 +675,7 @@ mod tests {
             Remark::PlacedNowhere,
             Remark::EngineWordedMessages,
             Remark::SlidIntoTheNextFunction { side: Second },
+            Remark::ListedWithoutALocation { side: First },
         ]
     }
 

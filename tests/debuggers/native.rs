@@ -798,3 +798,82 @@ async fn a_breakpoint_outside_every_function_slides_on_gdb_alone() {
         e.shutdown().await;
     }
 }
+
+/// A local declared and never used: gcc gives it no location even at `-O0`. LLDB lists it,
+/// optimized out; gdb's machine interface lists no variable without a location
+/// (`-stack-list-variables` skips them, where `info locals` says `<optimized out>`), and
+/// evaluating it there says it is optimized out. Evidence for triage.toml's rule on
+/// `listed-without-a-location`: in lockstep the real engines' difference is excused and goes on;
+/// gdb hiding a local that has a value (a planted fault) is not excused.
+#[tokio::test]
+async fn a_local_without_a_location_is_listed_by_lldb_alone() {
+    use faults::{Fault, FaultyEngine};
+    let _g = SERIAL.lock().await;
+    let text =
+        "int main(void) {\n  int used = 1;\n  int unused;\n  used += 2;\n  return used - 3;\n}\n";
+    let (_dir, p) = c_program(text);
+    let mut gdb = engine("gdb", CaptureOptions::default()).await;
+    let mut lldb = engine("lldb", CaptureOptions::default()).await;
+    for (name, e, listed) in [("gdb", &mut gdb, false), ("lldb", &mut lldb, true)] {
+        let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+        d.set_breakpoint(3, None).await.unwrap();
+        let at = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(at.location.line, 3, "{name}: {at:?}");
+        let unused = at.stack[0]
+            .scopes
+            .iter()
+            .flat_map(|s| &s.variables)
+            .find(|v| v.name == "unused");
+        assert_eq!(
+            unused.map(|v| &v.value),
+            listed.then_some(&Value::OptimizedOut),
+            "{name}: {at:?}"
+        );
+        assert_eq!(number(&at, "used"), 1.0, "{name}");
+        assert!(d.close().await);
+    }
+    let triage = repo_triage();
+    let (_dir, loaded) = inline("unused.c", text);
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 3,
+                column: None,
+            },
+            Action::Start,
+            Action::StepOver,
+        ],
+    };
+    let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &plan, &triage).await;
+    assert_eq!(
+        rec.divergences.len(),
+        2,
+        "at the start and after the step: {:?}",
+        rec.divergences
+    );
+    for d in &rec.divergences {
+        assert_eq!(
+            d.detail,
+            "unused only on the second side; second side lists it optimized out, the other lists no variable without a location"
+        );
+        assert!(excused(&rec, d), "{:?}", d.continued);
+    }
+    // gdb that hides `used` too: the hidden value is not excused.
+    let mut hiding = FaultyEngine::wrap(
+        engine("gdb", CaptureOptions::default()).await,
+        Fault::HideVariable {
+            line: 3,
+            name: "used".into(),
+        },
+    );
+    let rec = common::lockstep_under(&mut [&mut hiding, &mut lldb], &loaded, &plan, &triage).await;
+    let hidden = rec
+        .divergences
+        .iter()
+        .find(|d| d.detail.starts_with("used only on the second side"))
+        .expect("the planted fault shows");
+    assert!(!excused(&rec, hidden), "{:?}", hidden.continued);
+    for e in [&mut gdb, &mut lldb, &mut hiding] {
+        e.shutdown().await;
+    }
+}

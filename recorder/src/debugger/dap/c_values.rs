@@ -70,8 +70,12 @@ pub fn primitive(type_name: &str, repr: &str) -> Option<Value> {
     if repr.starts_with('<') && repr.contains("variable not available") {
         return Some(Value::OptimizedOut);
     }
-    // gdb's word for it.
-    if repr == "<optimized out>" {
+    // gdb's word for it; LLDB's for a variable the compiler gave no location at all
+    // (`<error: no location, value may have been optimized out>` through DAP).
+    if repr == "<optimized out>"
+        || (repr.starts_with('<')
+            && repr.contains("no location, value may have been optimized out"))
+    {
         return Some(Value::OptimizedOut);
     }
     // `<error: parent is NULL>` (LLDB), `<error: Cannot access memory at address 0x0>` (gdb):
@@ -204,6 +208,14 @@ pub fn described(type_name: &str, repr: &str) -> Option<String> {
         return function(repr).or_else(|| pointer(repr));
     }
     if is_pointer(t) {
+        // Csmith's `uint8_t *` points at a number: LLDB and gdb read it as a string of
+        // whatever bytes follow (each with its own escapes and length limit); its child is the
+        // number.
+        let pointee = class(type_name);
+        let pointee = pointee.trim_end_matches('*').trim();
+        if matches!(pointee, "int8_t" | "uint8_t") {
+            return pointer(repr).filter(|d| d == "NULL");
+        }
         return pointer(repr);
     }
     // LLDB writes an aggregate the optimizer keeps in registers as its type's name (`box`).
@@ -224,8 +236,12 @@ pub fn pointer(repr: &str) -> Option<String> {
     if hex.bytes().all(|b| b == b'0') {
         return Some("NULL".into());
     }
-    // gdb names the symbol a pointer points into (`0x55… <calls>`); LLDB does not.
-    let rest = rest.trim();
+    // gdb names the symbol a pointer points into (`0x55… <calls>`, before the string a
+    // character pointer points to: `0x55… <name> "hi"`); LLDB does not.
+    let mut rest = rest.trim();
+    if rest.starts_with('<') {
+        rest = rest.split_once("> ").map_or("", |(_, r)| r.trim());
+    }
     rest.starts_with('"').then(|| rest.to_string())
 }
 
@@ -292,6 +308,13 @@ mod tests {
             primitive("int", "<variable not available>"),
             Some(Value::OptimizedOut)
         );
+        assert_eq!(
+            primitive(
+                "int",
+                "<error: no location, value may have been optimized out>"
+            ),
+            Some(Value::OptimizedOut)
+        );
         assert_eq!(primitive("uint32_t", "42"), n(42.0));
         // Csmith's fixed-width types: `int8_t` is a `signed char` to LLDB.
         assert_eq!(primitive("int8_t", "'\\xd2'"), n(-46.0));
@@ -326,6 +349,15 @@ mod tests {
         assert_eq!(described("const char *", "0x555555556004 \"hi\""), hi);
         assert_eq!(described("box *", "0x00007fffffffe6a0"), None);
         assert_eq!(described("int *", "0x55555555801c <calls>"), None);
+        // gdb names the global a string begins in.
+        assert_eq!(described("char *", "0x555555558010 <name> \"hi\""), hi);
+        // A byte-sized number's pointer is no string, whatever bytes follow it.
+        assert_eq!(described("uint8_t *", "0x555555558010 <g> \"\\027\""), None);
+        assert_eq!(
+            described("int8_t *", "0x0000555555558010 \"\\U00000017\""),
+            None
+        );
+        assert_eq!(described("uint8_t *", "0x0"), Some("NULL".into()));
         assert_eq!(
             described("int *", "0x0000000000000000"),
             Some("NULL".into())

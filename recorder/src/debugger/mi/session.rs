@@ -496,9 +496,14 @@ impl MiSession {
                 .take(self.opts.max_entries)
             {
                 let exp = c.get("exp").and_then(Json::as_str).unwrap_or("");
-                // gdb names an array's elements by index (`2`), LLDB by `[2]`.
-                let key = match (&kind, exp.parse::<u64>()) {
-                    (ObjectKind::Array, Ok(i)) => morphtrace_schema::Key::Index(i),
+                // gdb names an array's elements by index (`2`), LLDB by `[2]`; and so the
+                // pointee of an element that is a pointer (`*2`, LLDB `*[2]`).
+                let derefs = exp.len() - exp.trim_start_matches('*').len();
+                let key = match (&kind, exp[derefs..].parse::<u64>()) {
+                    (ObjectKind::Array, Ok(i)) if derefs == 0 => morphtrace_schema::Key::Index(i),
+                    (_, Ok(i)) if derefs > 0 => {
+                        morphtrace_schema::Key::Name(format!("{}[{i}]", &exp[..derefs]))
+                    }
                     _ => c_values::key(&kind, exp),
                 };
                 entries.push(Entry {

@@ -17,6 +17,7 @@ pub(super) mod generators;
 mod heads_iterable;
 mod heritage;
 mod indented_brace;
+mod listed_without_a_location;
 mod own_name;
 mod passed_where_it_stood;
 mod return_and_brace;
@@ -78,6 +79,7 @@ pub(super) static QUIRKS: &[&dyn Quirk] = &[
     &again_before_a_call::AgainBeforeACall,
     &passed_where_it_stood::PassedWhereItStood,
     &slid_into_the_next_function::SlidIntoTheNextFunction,
+    &listed_without_a_location::ListedWithoutALocation,
 ];
 
 impl Recognizer<'_> {
