@@ -877,3 +877,59 @@ async fn a_local_without_a_location_is_listed_by_lldb_alone() {
         e.shutdown().await;
     }
 }
+
+/// A name declared in two blocks around a pause is the innermost block's on both debuggers, as
+/// each evaluates it: gdb's machine interface lists both (the innermost first) and leaves out
+/// one without a location, so its outer namesake showed alone; LLDB names both by their
+/// declarations (`i @ prog.c:7`), which were dropped as groupings. Both now show the inner
+/// one: its value, or optimized out where it has no location.
+#[tokio::test]
+async fn a_shadowed_local_is_the_innermost_on_both_debuggers() {
+    let _g = SERIAL.lock().await;
+    let text = "int main(void) {\n  int i;\n  for (i = 0; i < 2; i++)\n    ;\n  {\n    int x = 1;\n    int i;\n    x++;\n  }\n  {\n    int i = 5;\n    i++;\n  }\n  return i;\n}\n";
+    let (_dir, p) = c_program(text);
+    for name in ["gdb", "lldb"] {
+        let mut e = engine(name, CaptureOptions::default()).await;
+        let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+        d.set_breakpoint(7, None).await.unwrap();
+        d.set_breakpoint(11, None).await.unwrap();
+        d.set_breakpoint(13, None).await.unwrap();
+        let shown = |at: &PauseState| -> Vec<(String, Value)> {
+            let mut v: Vec<(String, Value)> = at.stack[0]
+                .scopes
+                .iter()
+                .filter(|s| s.kind == ScopeKind::Local)
+                .flat_map(|s| &s.variables)
+                .map(|v| (v.name.clone(), v.value.clone()))
+                .collect();
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            v
+        };
+        let at = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(at.location.line, 7, "{name}: {at:?}");
+        assert_eq!(
+            shown(&at),
+            [
+                ("i".to_string(), Value::OptimizedOut),
+                ("x".to_string(), Value::Number(1.0))
+            ],
+            "{name}"
+        );
+        let at = paused(d.control(&Action::Resume).await.unwrap());
+        assert_eq!(at.location.line, 11, "{name}: {at:?}");
+        assert_eq!(
+            shown(&at),
+            [("i".to_string(), Value::Number(5.0))],
+            "{name}"
+        );
+        let at = paused(d.control(&Action::Resume).await.unwrap());
+        assert_eq!(at.location.line, 13, "{name}: {at:?}");
+        assert_eq!(
+            shown(&at),
+            [("i".to_string(), Value::Number(2.0))],
+            "{name}"
+        );
+        assert!(d.close().await);
+        e.shutdown().await;
+    }
+}

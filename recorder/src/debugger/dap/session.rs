@@ -615,6 +615,19 @@ impl DapSession {
                     reported: None,
                 });
             }
+            if self.traits.dialect == Dialect::C {
+                // A name declared in two blocks around the pause is the innermost one's, as
+                // the debugger evaluates it. LLDB lists the function's variables in scope from
+                // its outermost block in: the last of a name is the innermost.
+                let mut seen = std::collections::HashSet::new();
+                let innermost: Vec<bool> = variables
+                    .iter()
+                    .rev()
+                    .map(|v| seen.insert(v.name.clone()))
+                    .collect();
+                let mut keep = innermost.into_iter().rev();
+                variables.retain(|_| keep.next().unwrap_or(true));
+            }
             if kind == ScopeKind::Global && self.traits.dialect == Dialect::C {
                 let rank = |name: &str| {
                     self.c_globals
@@ -658,7 +671,12 @@ impl DapSession {
                 .into_iter()
                 .flatten()
             {
-                let name = v.get("name").and_then(Json::as_str).unwrap_or("");
+                let mut name = v.get("name").and_then(Json::as_str).unwrap_or("");
+                // LLDB names each of two locals of one name by its declaration
+                // (`i @ prog.c:7`); a scope keeps the innermost (`scopes`).
+                if self.traits.dialect == Dialect::C {
+                    name = name.split_once(" @ ").map_or(name, |(n, _)| n);
+                }
                 if values::is_grouping(name) {
                     continue;
                 }

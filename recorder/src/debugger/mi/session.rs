@@ -86,6 +86,8 @@ pub struct MiSession {
     /// The variables the program defines at file scope (by its syntax: gdb's own list,
     /// `-symbol-info-variables`, expands every symbol table of the C library too and took seconds).
     globals: Vec<String>,
+    /// The names the program declares for more than one local (in two blocks, two functions).
+    declared_twice: Vec<String>,
 }
 
 impl MiSession {
@@ -104,6 +106,7 @@ impl MiSession {
             .path
             .canonicalize()
             .unwrap_or_else(|_| program.path.clone());
+        let syntax = morphtrace_syntax::c::CSyntax::parse(&program.text);
         let mut s = MiSession {
             conn,
             events,
@@ -120,8 +123,21 @@ impl MiSession {
             paused: None,
             console_partial: String::new(),
             logged: Vec::new(),
-            globals: morphtrace_syntax::c::CSyntax::parse(&program.text)
-                .map(|c| c.globals())
+            globals: syntax.as_ref().map(|c| c.globals()).unwrap_or_default(),
+            declared_twice: syntax
+                .as_ref()
+                .map(|c| {
+                    let mut names: Vec<String> =
+                        c.local_names().into_iter().map(|(n, _)| n).collect();
+                    names.sort();
+                    let mut twice: Vec<String> = names
+                        .windows(2)
+                        .filter(|w| w[0] == w[1])
+                        .map(|w| w[0].clone())
+                        .collect();
+                    twice.dedup();
+                    twice
+                })
                 .unwrap_or_default(),
         };
         let cwd = program
@@ -367,7 +383,7 @@ impl MiSession {
                 "-stack-list-variables --thread 1 --frame {level} --simple-values"
             ))
             .await?;
-        let mut locals = Vec::new();
+        let mut locals: Vec<Variable> = Vec::new();
         for v in listed
             .get("variables")
             .and_then(Json::as_array)
@@ -375,11 +391,20 @@ impl MiSession {
             .flatten()
         {
             let name = v.get("name").and_then(Json::as_str).unwrap_or("");
+            // gdb lists the variables of every block around the pause, the innermost first,
+            // a name declared in two of them twice: the name is the innermost one's, as gdb
+            // evaluates it. It leaves out a variable without a location, so the first listed
+            // may be an outer one the inner shadows: a name the program declares more than
+            // once is read as gdb evaluates it.
+            if locals.iter().any(|l| l.name == name) {
+                continue;
+            }
             let simple = v
                 .get("type")
                 .and_then(Json::as_str)
                 .zip(v.get("value").and_then(Json::as_str))
-                .and_then(|(t, r)| c_values::primitive(t, r));
+                .and_then(|(t, r)| c_values::primitive(t, r))
+                .filter(|_| !self.declared_twice.iter().any(|d| d == name));
             let value = match simple {
                 Some(p) => p,
                 None => self.read(level, name).await?,
