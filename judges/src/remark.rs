@@ -139,6 +139,9 @@ pub enum Remark {
     /// A variables difference over a local one side alone lists, and lists optimized out (C:
     /// the compiler gave it no location); the other lists no variable without one.
     ListedWithoutALocation { side: Side },
+    /// After a resume, `side` paused for a step where its step over or out that a breakpoint
+    /// had interrupted ends; the other did not pause for a step.
+    ResumedAnInterruptedStep { side: Side },
     /// Two errors differ in their messages alone, and neither message is in the program's
     /// text: each engine worded an error it threw itself (ECMAScript gives such an error no
     /// message; the program worded none).
@@ -171,6 +174,7 @@ pub const IDS: &[&str] = &[
     "engine-worded-messages",
     "slid-into-the-next-function",
     "listed-without-a-location",
+    "resumed-an-interrupted-step",
 ];
 
 impl Remark {
@@ -203,6 +207,7 @@ impl Remark {
             Remark::EngineWordedMessages => "engine-worded-messages",
             Remark::SlidIntoTheNextFunction { .. } => "slid-into-the-next-function",
             Remark::ListedWithoutALocation { .. } => "listed-without-a-location",
+            Remark::ResumedAnInterruptedStep { .. } => "resumed-an-interrupted-step",
         }
     }
 
@@ -223,7 +228,8 @@ impl Remark {
             | Remark::OneFrameFurther { side, .. }
             | Remark::AlreadyHadOneThere { side }
             | Remark::SlidIntoTheNextFunction { side }
-            | Remark::ListedWithoutALocation { side } => Some(*side),
+            | Remark::ListedWithoutALocation { side }
+            | Remark::ResumedAnInterruptedStep { side } => Some(*side),
             Remark::BeganInAGenerator { ended_before } => *ended_before,
             Remark::StepOutBeganInAGeneratorExpression { silent } => *silent,
             Remark::BothAtAClosingBrace
@@ -425,6 +431,11 @@ impl fmt::Display for Remark {
                 "; {} side lists it optimized out, the other lists no variable without a location",
                 side.name()
             ),
+            Remark::ResumedAnInterruptedStep { side } => write!(
+                f,
+                "; {} side paused where its step that a breakpoint interrupted ends",
+                side.name()
+            ),
         }
     }
 }
@@ -539,6 +550,12 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
             },
         ),
         (r"; the other placed it nowhere$", |_| Remark::PlacedNowhere),
+        (
+            r"; (first|second) side paused where its step that a breakpoint interrupted ends$",
+            |c| Remark::ResumedAnInterruptedStep {
+                side: Side::read(&c[1]),
+            },
+        ),
         (
             r"; (first|second) side lists it optimized out, the other lists no variable without a location$",
             |c| Remark::ListedWithoutALocation {
@@ -676,6 +693,7 @@ mod tests {
             Remark::EngineWordedMessages,
             Remark::SlidIntoTheNextFunction { side: Second },
             Remark::ListedWithoutALocation { side: First },
+            Remark::ResumedAnInterruptedStep { side: Second },
         ]
     }
 

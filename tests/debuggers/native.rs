@@ -933,3 +933,107 @@ async fn a_shadowed_local_is_the_innermost_on_both_debuggers() {
         e.shutdown().await;
     }
 }
+
+/// A step out that a breakpoint interrupts: LLDB keeps the step on its plan stack and a later
+/// continue completes it, pausing for the step where it ends (lldb/docs/use/tutorial.rst: "a
+/// simple `continue` will resume the original step-over operation"); gdb abandons it and its
+/// continue runs to the next breakpoint. Evidence for triage.toml's rule on
+/// `resumed-an-interrupted-step`: in lockstep the real engines' difference is excused and the
+/// session goes on; LLDB pausing for a step after a resume where no interrupted step ends (a
+/// planted fault) is not excused.
+#[tokio::test]
+async fn lldb_completes_an_interrupted_step_out_on_continue() {
+    use faults::{Fault, FaultyEngine};
+    let _g = SERIAL.lock().await;
+    let text = "int g;\nvoid inner(void) {\n  g++;\n}\nvoid f(void) {\n  inner();\n  g++;\n}\nint main(void) {\n  f();\n  f();\n  return g;\n}\n";
+    let (_dir, p) = c_program(text);
+    let mut gdb = engine("gdb", CaptureOptions::default()).await;
+    let mut lldb = engine("lldb", CaptureOptions::default()).await;
+    for (name, e, after) in [
+        ("gdb", &mut gdb, (5, "f")),
+        ("lldb", &mut lldb, (10, "main")),
+    ] {
+        let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+        d.set_breakpoint(5, None).await.unwrap();
+        d.set_breakpoint(2, None).await.unwrap();
+        let at = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(at.location.line, 5, "{name}: {at:?}");
+        // The step out of f stops at inner's breakpoint on the way.
+        let at = paused(d.control(&Action::StepOut).await.unwrap());
+        assert_eq!(at.location.line, 2, "{name}: {at:?}");
+        assert!(
+            matches!(at.reason, PauseReason::Breakpoint { .. }),
+            "{name}: {at:?}"
+        );
+        let at = paused(d.control(&Action::Resume).await.unwrap());
+        assert_eq!(
+            (at.location.line, at.stack[0].function.as_str()),
+            after,
+            "{name}: {at:?}"
+        );
+        let step = at.reason == PauseReason::Step;
+        assert_eq!(step, name == "lldb", "{name}: {at:?}");
+        assert!(d.close().await);
+    }
+    let triage = repo_triage();
+    let (_dir, loaded) = inline("interrupted.c", text);
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 5,
+                column: None,
+            },
+            Action::SetBreakpoint {
+                line: 2,
+                column: None,
+            },
+            Action::Start,
+            Action::StepOut,
+            Action::Resume,
+            Action::Resume,
+            Action::Resume,
+        ],
+    };
+    let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &plan, &triage).await;
+    let d = rec.divergences.first().expect("the resumes differ");
+    assert_eq!(d.kind, DivergenceKind::PauseLocation, "{d:?}");
+    assert!(
+        d.detail
+            .ends_with("; second side paused where its step that a breakpoint interrupted ends"),
+        "{}",
+        d.detail
+    );
+    assert!(excused(&rec, d), "{:?}", d.continued);
+    assert_eq!(rec.divergences.len(), 1, "{:?}", rec.divergences);
+    // Gone past: LLDB resumed once more, and both paused at every breakpoint and completed.
+    for t in &rec.traces {
+        let at_breakpoints: Vec<u32> = t
+            .outputs()
+            .filter_map(|o| match o {
+                Output::Paused(q) if matches!(q.reason, PauseReason::Breakpoint { .. }) => {
+                    Some(q.location.line)
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(at_breakpoints, [5, 2, 5, 2]);
+        assert!(
+            matches!(t.outputs().last(), Some(Output::Finished { .. })),
+            "{:?}",
+            t.outputs().last()
+        );
+    }
+    // LLDB whose first resume steps over instead (a pause where none is due, inside inner,
+    // where no interrupted step ends): not excused.
+    let mut stray = FaultyEngine::wrap(
+        engine("lldb", CaptureOptions::default()).await,
+        Fault::ExtraPause,
+    );
+    let rec = common::lockstep_under(&mut [&mut gdb, &mut stray], &loaded, &plan, &triage).await;
+    let d = rec.divergences.first().expect("the planted fault shows");
+    assert!(!d.detail.contains("interrupted"), "{}", d.detail);
+    assert!(!excused(&rec, d), "{:?}", d.continued);
+    for e in [&mut gdb, &mut lldb, &mut stray] {
+        e.shutdown().await;
+    }
+}

@@ -9,7 +9,7 @@ use super::facts::ProgramFacts;
 use super::quirks::generators::{
     began_in_a_generator_expression, generator_remark, generator_the_step_began_in,
 };
-use super::quirks::{last_control, Answers, Recognizer};
+use super::quirks::{interrupted_step, last_control, Answers, Recognizer};
 use super::{Recording, MAX_DIVERGENCES_PER_ACTION, MET_IN_RESYNC};
 use crate::debugger::{Debugger, DebuggerError, ProgramFile};
 use futures_util::future::join_all;
@@ -486,6 +486,10 @@ impl Lockstep<'_> {
                             morphtrace_judges::dbdb::pause_before(trace_b, own_b),
                         ],
                         came_by: [last_control(trace, own), last_control(trace_b, own_b)],
+                        interrupted: [
+                            interrupted_step(trace, own),
+                            interrupted_step(trace_b, own_b),
+                        ],
                     };
                     let detail = self.recognizer().remark(&kind, detail, &answers, policy);
                     (kind, detail)

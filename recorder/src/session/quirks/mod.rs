@@ -20,6 +20,7 @@ mod indented_brace;
 mod listed_without_a_location;
 mod own_name;
 mod passed_where_it_stood;
+mod resumed_an_interrupted_step;
 mod return_and_brace;
 mod slid_into_the_next_function;
 mod worded_messages;
@@ -48,6 +49,9 @@ pub(super) struct Answers<'o> {
     pub(super) before: [Option<&'o PauseState>; 2],
     /// Each side's last control action before this one.
     pub(super) came_by: [Option<&'o Action>; 2],
+    /// Each side's step that a breakpoint interrupted and only resumes followed, with the pause
+    /// it began at ([`interrupted_step`]).
+    pub(super) interrupted: [Option<(&'o Action, &'o PauseState)>; 2],
 }
 
 /// A divergence between two answers as a quirk sees it: what they differ in (`detail`, with
@@ -80,6 +84,7 @@ pub(super) static QUIRKS: &[&dyn Quirk] = &[
     &passed_where_it_stood::PassedWhereItStood,
     &slid_into_the_next_function::SlidIntoTheNextFunction,
     &listed_without_a_location::ListedWithoutALocation,
+    &resumed_an_interrupted_step::ResumedAnInterruptedStep,
 ];
 
 impl Recognizer<'_> {
@@ -163,6 +168,47 @@ pub(super) fn last_control(trace: &morphtrace_schema::Trace, index: usize) -> Op
         .take(index)
         .filter(|a| a.is_control())
         .last()
+}
+
+/// The step over or out of `trace` before its action `index` that a pause at a breakpoint
+/// interrupted, where only resumes followed it, with the pause it began at.
+pub(super) fn interrupted_step(
+    trace: &morphtrace_schema::Trace,
+    index: usize,
+) -> Option<(&Action, &PauseState)> {
+    // Each action with the pause before it and its answer.
+    let mut answered: Vec<(&Action, Option<&PauseState>, Option<&Output>)> = Vec::new();
+    let mut last_pause = None;
+    for e in &trace.events {
+        match &e.kind {
+            EventKind::Action(a) => {
+                if answered.len() == index {
+                    break;
+                }
+                answered.push((a, last_pause, None));
+            }
+            EventKind::Output(o) => {
+                if let Some(last) = answered.last_mut() {
+                    last.2.get_or_insert(o);
+                }
+                if let Output::Paused(p) = o {
+                    last_pause = Some(p);
+                }
+            }
+        }
+    }
+    for (action, began, answer) in answered.into_iter().rev().filter(|a| a.0.is_control()) {
+        match action {
+            Action::Resume => continue,
+            Action::StepOver | Action::StepOut => {
+                let interrupted = matches!(answer, Some(Output::Paused(p))
+                    if matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. }));
+                return began.filter(|_| interrupted).map(|b| (action, b));
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 #[cfg(test)]
@@ -251,6 +297,7 @@ pub(super) mod test_support {
             outputs: [a, b],
             before,
             came_by,
+            interrupted: [None; 2],
         };
         let out = r.remark(
             &kind,
