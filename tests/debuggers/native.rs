@@ -1037,3 +1037,64 @@ async fn lldb_completes_an_interrupted_step_out_on_continue() {
         e.shutdown().await;
     }
 }
+
+/// A struct with a gap between its bit-fields: LLDB fills the gap with a member it makes up
+/// (no name, `int:5`); C has no such member (an unnamed bit-field is padding, C11 6.7.2.1p12,
+/// and gcc gives it no DWARF), and gdb lists none. Both list the named members alone; an
+/// anonymous union is listed on both with its members, named `<anonymous union>` (gdb's name;
+/// LLDB says `<null>`) and typed `(anonymous union)` (LLDB's; gdb says `union {...}`).
+#[tokio::test]
+async fn a_structs_unnamed_bit_field_is_no_member_on_either_debugger() {
+    let _g = SERIAL.lock().await;
+    let text = "struct S { int a:3; int :5; unsigned b:2; union { int u; char c; }; } s = {1, 2, 7};\nint main(void) {\n  s.a = 2;\n  return s.b;\n}\n";
+    let (_dir, p) = c_program(text);
+    for name in ["gdb", "lldb"] {
+        let mut e = engine(name, CaptureOptions::default()).await;
+        let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+        d.set_breakpoint(2, None).await.unwrap();
+        let at = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(at.location.line, 2, "{name}: {at:?}");
+        let Value::Object {
+            entries: Some(entries),
+            ..
+        } = &var(&at, "s").value
+        else {
+            panic!("{name}: {at:?}");
+        };
+        let members: Vec<String> = entries
+            .iter()
+            .map(|e| match (&e.key, &e.value) {
+                (Key::Name(k), Value::Number(x)) => format!("{k}={x}"),
+                (
+                    Key::Name(k),
+                    Value::Object {
+                        class,
+                        entries: Some(inner),
+                        ..
+                    },
+                ) => format!(
+                    "{k}: {class} {:?}",
+                    inner.iter().map(|e| (&e.key, &e.value)).collect::<Vec<_>>()
+                ),
+                other => panic!("{name}: {other:?}"),
+            })
+            .collect();
+        assert_eq!(
+            members,
+            [
+                "a=1".to_string(),
+                "b=2".to_string(),
+                format!(
+                    "<anonymous union>: (anonymous union) {:?}",
+                    [
+                        (&Key::Name("u".into()), &Value::Number(7.0)),
+                        (&Key::Name("c".into()), &Value::Number(7.0))
+                    ]
+                )
+            ],
+            "{name}"
+        );
+        assert!(d.close().await);
+        e.shutdown().await;
+    }
+}

@@ -172,11 +172,34 @@ pub fn key(parent: &ObjectKind, name: &str) -> Key {
     }
 }
 
+/// A member's name as gdb gives it, from LLDB's DAP name and type, or `None` for a member LLDB
+/// makes up. LLDB names every unnamed member `<null>`: an anonymous struct or union
+/// (`(anonymous union)`), which gdb names `<anonymous union>`, and the unnamed bit-field it
+/// fills a gap between bit-fields with (DWARFASTParserClang adds one where the layout skips
+/// bits): C has no such member (an unnamed bit-field is padding, C11 6.7.2.1p12; gcc gives it no
+/// DWARF) and gdb lists none.
+pub fn member_name(name: &str, type_name: &str) -> Option<String> {
+    if name != "<null>" && !name.is_empty() {
+        return Some(name.to_string());
+    }
+    let t = bare(type_name);
+    ["union", "struct"]
+        .into_iter()
+        .find(|k| t == format!("(anonymous {k})"))
+        .map(|k| format!("<anonymous {k}>"))
+}
+
 /// A type's name as both debuggers write it: without `struct`, `union` and `enum` (LLDB leaves
 /// them out), without qualifiers (gdb writes `int32_t * volatile`, LLDB `int32_t *volatile`,
 /// and an array of them `int32_t * volatile[4]` and `int32_t *volatile volatile[4]`), with no
 /// space between pointer stars or before an array's brackets.
 pub fn class(type_name: &str) -> String {
+    // An anonymous struct or union: gdb writes its type `union {...}`, LLDB `(anonymous union)`.
+    for k in ["union", "struct"] {
+        if bare(type_name) == format!("{k} {{...}}") {
+            return format!("(anonymous {k})");
+        }
+    }
     let spaced = type_name.replace('*', " * ").replace('[', " [");
     let mut out = String::new();
     for w in spaced.split_whitespace().filter(|w| {
@@ -271,6 +294,27 @@ pub fn shell(type_name: &str, repr: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn unnamed_members_are_named_as_gdb_names_them_or_left_out() {
+        assert_eq!(member_name("x", "int"), Some("x".into()));
+        assert_eq!(
+            member_name("<null>", "(anonymous union)"),
+            Some("<anonymous union>".into())
+        );
+        assert_eq!(
+            member_name("<null>", "(anonymous struct)"),
+            Some("<anonymous struct>".into())
+        );
+        // LLDB's bit-field in a gap.
+        assert_eq!(member_name("<null>", "int"), None);
+        assert_eq!(member_name("", "unsigned int:5"), None);
+        // The anonymous aggregate's type reads alike from both.
+        assert_eq!(class("union {...}"), "(anonymous union)");
+        assert_eq!(class("(anonymous union)"), "(anonymous union)");
+        assert_eq!(class("struct {...}"), "(anonymous struct)");
+        assert_eq!(class("struct pt"), "pt");
+    }
 
     #[test]
     fn c_primitives_read_as_numbers_booleans_or_optimized_out() {

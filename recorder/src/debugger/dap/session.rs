@@ -680,7 +680,16 @@ impl DapSession {
                 if values::is_grouping(name) {
                     continue;
                 }
-                out.push((name.to_string(), self.value(v, depth).await?));
+                let name = if self.traits.dialect == Dialect::C {
+                    let type_name = v.get("type").and_then(Json::as_str).unwrap_or("");
+                    match c_values::member_name(name, type_name) {
+                        Some(n) => n,
+                        None => continue,
+                    }
+                } else {
+                    name.to_string()
+                };
+                out.push((name, self.value(v, depth).await?));
             }
             Ok(out)
         })
