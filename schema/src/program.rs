@@ -189,6 +189,12 @@ pub struct Program {
     /// Maps lines of `text` to lines of the origin (test262 harness assembly, transformations).
     #[serde(default)]
     pub origin_map: Option<LineMap>,
+    /// Each line's kind of statement as the recorder's parser of the language names it
+    /// (tree-sitter-c's `if_statement`, `declaration`; `blank`, `comment`), for a language the
+    /// analyzer does not parse (C): its divergences are classified by these. `None` for the
+    /// languages the analyzer parses itself, and in archives recorded before it was (read as `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_kinds: Option<Vec<String>>,
 }
 
 impl Program {
@@ -200,6 +206,7 @@ impl Program {
             text,
             origin,
             origin_map: None,
+            line_kinds: None,
         }
     }
 

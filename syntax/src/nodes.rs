@@ -145,32 +145,63 @@ impl LineNodes {
     /// Classifies every line of a program in its language: JavaScript by [`LineNodes::compute`];
     /// Python by tree-sitter-python's statement kinds (`if_statement`, `return_statement`, ...;
     /// blank and comment lines `Program`, as in JavaScript), with no bindings.
+    /// C (with the feature `c`) by tree-sitter-c's kinds as [`crate::Statements::line_kinds`]
+    /// names them.
     pub fn of_language(text: &str, language: morphtrace_schema::Language) -> LineNodes {
-        if language != morphtrace_schema::Language::Python {
-            return LineNodes::compute(text);
+        match language {
+            morphtrace_schema::Language::Python => {
+                match crate::python::PythonTree::parse(text).filter(|t| !t.has_error()) {
+                    Some(t) => LineNodes::of_kinds(t.line_kinds(text)),
+                    None => LineNodes::unparsable(),
+                }
+            }
+            #[cfg(feature = "c")]
+            morphtrace_schema::Language::C => match crate::c::CSyntax::parse(text) {
+                Some(s) => LineNodes::of_kinds(crate::Statements::line_kinds(&s).iter()),
+                None => LineNodes::unparsable(),
+            },
+            _ => LineNodes::compute(text),
         }
-        match crate::python::PythonTree::parse(text).filter(|t| !t.has_error()) {
-            Some(t) => LineNodes {
-                lines: t
-                    .line_kinds(text)
-                    .into_iter()
-                    .map(|k| match k {
-                        "blank" | "comment" => PROGRAM,
-                        k => k,
-                    })
-                    .collect(),
-                all: None,
-                bindings: HashMap::new(),
-                braces: Vec::new(),
-                functions: None,
-            },
-            None => LineNodes {
-                lines: Vec::new(),
-                all: Some(UNPARSABLE),
-                bindings: HashMap::new(),
-                braces: Vec::new(),
-                functions: None,
-            },
+    }
+
+    /// Classifies a program's lines: by the kinds its archive recorded where the recorder parsed
+    /// a language the analyzer does not (C), else by [`LineNodes::of_language`]. A C program
+    /// from an archive without them is `Unparsable` on every line.
+    pub fn of_program(program: &morphtrace_schema::Program) -> LineNodes {
+        match (&program.line_kinds, program.language) {
+            (Some(kinds), morphtrace_schema::Language::C) => LineNodes::of_kinds(kinds.iter()),
+            (None, morphtrace_schema::Language::C) if !cfg!(feature = "c") => {
+                LineNodes::unparsable()
+            }
+            _ => LineNodes::of_language(&program.text, program.language),
+        }
+    }
+
+    /// Lines by statement kinds, a blank or comment line `Program` as in JavaScript, with no
+    /// bindings.
+    fn of_kinds<K: AsRef<str>>(kinds: impl IntoIterator<Item = K>) -> LineNodes {
+        LineNodes {
+            lines: kinds
+                .into_iter()
+                .map(|k| match k.as_ref() {
+                    "blank" | "comment" => PROGRAM,
+                    k => intern(k),
+                })
+                .collect(),
+            all: None,
+            bindings: HashMap::new(),
+            braces: Vec::new(),
+            functions: None,
+        }
+    }
+
+    fn unparsable() -> LineNodes {
+        LineNodes {
+            lines: Vec::new(),
+            all: Some(UNPARSABLE),
+            bindings: HashMap::new(),
+            braces: Vec::new(),
+            functions: None,
         }
     }
 
@@ -216,6 +247,45 @@ impl LineNodes {
     }
 }
 
+/// A kind of statement read from an archive, kept for the rest of the process: node types are
+/// `&'static str` everywhere. The kinds a parser names are few (tree-sitter-c has about 150); once
+/// [`MAX_KINDS`] distinct ones are kept, another is `Unanalyzed`, so a hostile archive cannot
+/// grow this without bound.
+fn intern(kind: &str) -> &'static str {
+    static KINDS: std::sync::LazyLock<Mutex<Interner>> = std::sync::LazyLock::new(|| {
+        Mutex::new(Interner {
+            kept: Default::default(),
+            max: MAX_KINDS,
+        })
+    });
+    match KINDS.lock() {
+        Ok(mut k) => k.get(kind),
+        Err(_) => UNANALYZED,
+    }
+}
+
+/// How many distinct kinds of statement [`intern`] keeps.
+const MAX_KINDS: usize = 4096;
+
+struct Interner {
+    kept: std::collections::HashSet<&'static str>,
+    max: usize,
+}
+
+impl Interner {
+    fn get(&mut self, kind: &str) -> &'static str {
+        if let Some(k) = self.kept.get(kind) {
+            return k;
+        }
+        if self.kept.len() >= self.max {
+            return UNANALYZED;
+        }
+        let k: &'static str = Box::leak(kind.to_string().into_boxed_str());
+        self.kept.insert(k);
+        k
+    }
+}
+
 /// Programs are classified once per analysis, whatever the number of sessions that refer to them.
 #[derive(Default, Clone)]
 pub struct Memo {
@@ -228,7 +298,7 @@ impl Memo {
         if let Some(n) = self.cache.lock().ok().and_then(|c| c.get(&hash).cloned()) {
             return n;
         }
-        let n = Arc::new(LineNodes::of_language(&program.text, program.language));
+        let n = Arc::new(LineNodes::of_program(program));
         if let Ok(mut c) = self.cache.lock() {
             c.insert(hash, n.clone());
         }
@@ -557,6 +627,62 @@ impl Visit for Collector<'_> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_c_programs_lines_are_the_kinds_its_archive_recorded() {
+        use morphtrace_schema::{Language, Program, ProgramOrigin};
+        let origin = ProgramOrigin::File {
+            path: "prog.c".into(),
+        };
+        let mut p = Program::new(
+            Language::C,
+            "int main(void) {\n\n  return 0;\n}\n",
+            origin.clone(),
+        );
+        p.line_kinds = Some(
+            [
+                "function_definition",
+                "blank",
+                "return_statement",
+                "brace",
+                "blank",
+            ]
+            .map(String::from)
+            .to_vec(),
+        );
+        let nodes = LineNodes::of_program(&p);
+        assert!(nodes.parsed());
+        assert_eq!(
+            (0..5).map(|l| nodes.of(l)).collect::<Vec<_>>(),
+            [
+                "function_definition",
+                PROGRAM,
+                "return_statement",
+                "brace",
+                PROGRAM
+            ]
+        );
+        // The recorded kinds, not the text, decide (the analyzer has no C parser).
+        p.line_kinds = Some(vec!["if_statement".into()]);
+        assert_eq!(LineNodes::of_program(&p).of(0), "if_statement");
+        // A JavaScript program is parsed, whatever it carries.
+        let mut js = Program::new(Language::JavaScript, "let x = 1;\n", origin);
+        js.line_kinds = Some(vec!["if_statement".into()]);
+        assert_eq!(LineNodes::of_program(&js).of(0), "VariableDeclaration");
+    }
+
+    #[test]
+    fn kinds_past_the_bound_are_unanalyzed() {
+        let mut i = Interner {
+            kept: Default::default(),
+            max: 2,
+        };
+        assert_eq!(i.get("kind_a"), "kind_a");
+        assert_eq!(i.get("kind_b"), "kind_b");
+        assert_eq!(i.get("kind_c"), UNANALYZED);
+        // The kept ones are still themselves.
+        assert_eq!(i.get("kind_a"), "kind_a");
+    }
     use super::*;
 
     fn nodes(text: &str) -> Vec<&'static str> {

@@ -426,6 +426,26 @@ async fn gdb_against_lldb_is_a_differential_that_repeats() {
             .count();
     }
     assert!(compared_pauses >= 6, "{compared_pauses} pauses");
+    // Each C program carries its lines' kinds of statement, which the analyzer (no C parser)
+    // classifies the divergences by.
+    let archive = morphtrace_schema::archive::ArchiveReader::open(&first).unwrap();
+    assert_eq!(archive.programs().len(), 3);
+    for p in archive.programs().values() {
+        let kinds = p.line_kinds.as_ref().expect("a C program's line kinds");
+        assert_eq!(kinds.len(), p.line_count(), "{:?}", p.origin);
+        let returns = p
+            .text
+            .lines()
+            .zip(kinds)
+            .filter(|(l, _)| l.trim_start().starts_with("return "))
+            .map(|(_, k)| k.as_str())
+            .collect::<Vec<_>>();
+        assert!(!returns.is_empty(), "{:?}", p.origin);
+        assert!(
+            returns.iter().all(|k| *k == "return_statement"),
+            "{returns:?}"
+        );
+    }
     assert_eq!(
         common::normalized(&run("b.mtrace")),
         sessions,
@@ -977,23 +997,24 @@ async fn lldb_completes_an_interrupted_step_out_on_continue() {
     }
     let triage = repo_triage();
     let (_dir, loaded) = inline("interrupted.c", text);
-    let plan = Plan::Replay {
-        actions: vec![
-            Action::SetBreakpoint {
-                line: 5,
-                column: None,
-            },
-            Action::SetBreakpoint {
-                line: 2,
-                column: None,
-            },
+    // Breakpoints on `lines`, then `then`.
+    let replay = |lines: &[u32], then: &[Action]| Plan::Replay {
+        actions: lines
+            .iter()
+            .map(|&line| Action::SetBreakpoint { line, column: None })
+            .chain(then.iter().cloned())
+            .collect(),
+    };
+    let plan = replay(
+        &[5, 2],
+        &[
             Action::Start,
             Action::StepOut,
             Action::Resume,
             Action::Resume,
             Action::Resume,
         ],
-    };
+    );
     let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &plan, &triage).await;
     let d = rec.divergences.first().expect("the resumes differ");
     assert_eq!(d.kind, DivergenceKind::PauseLocation, "{d:?}");
@@ -1023,6 +1044,26 @@ async fn lldb_completes_an_interrupted_step_out_on_continue() {
             t.outputs().last()
         );
     }
+    // A step over of main's `f();` that inner's breakpoint interrupts, then a step inside inner
+    // (LLDB runs it on top of the pending one): the resume completes the step over on LLDB.
+    let nested = replay(
+        &[9, 2],
+        &[
+            Action::Start,
+            Action::StepOver,
+            Action::StepOver,
+            Action::Resume,
+        ],
+    );
+    let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &nested, &triage).await;
+    let d = rec.divergences.first().expect("the resumes differ");
+    assert!(
+        d.detail
+            .ends_with("; second side paused where its step that a breakpoint interrupted ends"),
+        "{}",
+        d.detail
+    );
+    assert!(excused(&rec, d), "{:?}", d.continued);
     // LLDB whose first resume steps over instead (a pause where none is due, inside inner,
     // where no interrupted step ends): not excused.
     let mut stray = FaultyEngine::wrap(

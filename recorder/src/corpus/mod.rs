@@ -95,7 +95,17 @@ pub fn read_program(
     let origin = ProgramOrigin::File {
         path: path.display().to_string(),
     };
-    Ok((Program::new(language, text, origin), rejected))
+    Ok((classified(Program::new(language, text, origin)), rejected))
+}
+
+/// `p` with its lines' kinds of statement where the analyzer cannot parse its language (C): the
+/// archive then carries what the analyzer classifies its divergences by.
+fn classified(mut p: Program) -> Program {
+    if p.language == Language::C {
+        p.line_kinds = morphtrace_syntax::c::CSyntax::parse(&p.text)
+            .map(|s| morphtrace_syntax::Statements::line_kinds(&s));
+    }
+    p
 }
 
 /// The language a program file is in, by its extension (`.js`, `.py`, `.c`); `None` for any other.
@@ -440,14 +450,14 @@ fn load_csmith(seeds: &str, dir: &Path) -> Result<Vec<Loaded>, CorpusError> {
                 )))
             }
         };
-        let program = Program::new(
+        let program = classified(Program::new(
             Language::C,
             text,
             ProgramOrigin::Generated {
                 generator: "csmith".into(),
                 seed,
             },
-        );
+        ));
         out.push(materialize(program, dir)?);
     }
     Ok(out)

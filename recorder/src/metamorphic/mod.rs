@@ -191,6 +191,7 @@ pub async fn run_chain(
             Some(t) => {
                 let p = Program {
                     origin_map: None,
+                    line_kinds: None,
                     ..Program::new(
                         Language::JavaScript,
                         t.text.clone(),

@@ -49,7 +49,7 @@ pub(super) struct Answers<'o> {
     pub(super) before: [Option<&'o PauseState>; 2],
     /// Each side's last control action before this one.
     pub(super) came_by: [Option<&'o Action>; 2],
-    /// Each side's step that a breakpoint interrupted and only resumes followed, with the pause
+    /// Each side's step that a breakpoint interrupted and that is still pending, with the pause
     /// it began at ([`interrupted_step`]).
     pub(super) interrupted: [Option<(&'o Action, &'o PauseState)>; 2],
 }
@@ -171,7 +171,8 @@ pub(super) fn last_control(trace: &morphtrace_schema::Trace, index: usize) -> Op
 }
 
 /// The step over or out of `trace` before its action `index` that a pause at a breakpoint
-/// interrupted, where only resumes followed it, with the pause it began at.
+/// interrupted, with the pause it began at, where what followed (resumes, steps LLDB runs on top
+/// of the pending one) paused only in frames deeper than those the step ends in.
 pub(super) fn interrupted_step(
     trace: &morphtrace_schema::Trace,
     index: usize,
@@ -197,16 +198,33 @@ pub(super) fn interrupted_step(
             }
         }
     }
+    // The shallowest pause since: LLDB's pending step is done once the program is back in the
+    // frames it ends in, so every pause after the interrupting one must be deeper than those.
+    let mut shallowest = usize::MAX;
     for (action, began, answer) in answered.into_iter().rev().filter(|a| a.0.is_control()) {
+        let paused = match answer {
+            Some(Output::Paused(p)) => Some(p),
+            _ => None,
+        };
         match action {
-            Action::Resume => continue,
+            Action::Resume | Action::StepInto => {}
             Action::StepOver | Action::StepOut => {
-                let interrupted = matches!(answer, Some(Output::Paused(p))
-                    if matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. }));
-                return began.filter(|_| interrupted).map(|b| (action, b));
+                let interrupted = paused.is_some_and(|p| {
+                    matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. })
+                });
+                if interrupted {
+                    let began = began?;
+                    let ends_in = began
+                        .stack
+                        .len()
+                        .saturating_sub(usize::from(*action == Action::StepOut));
+                    return (shallowest > ends_in).then_some((action, began));
+                }
             }
             _ => return None,
         }
+        // A later step, completed (or a resume): LLDB ran it on top of the pending one.
+        shallowest = shallowest.min(paused.map_or(0, |p| p.stack.len()));
     }
     None
 }

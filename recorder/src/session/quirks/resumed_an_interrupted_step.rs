@@ -15,7 +15,8 @@ pub(super) struct ResumedAnInterruptedStep;
 
 impl Quirk for ResumedAnInterruptedStep {
     /// After a resume, where one side paused for a step (not a breakpoint) where its step over
-    /// or out, interrupted by a breakpoint and followed by resumes only, ends: in the functions
+    /// or out, interrupted by a breakpoint and followed only by pauses deeper than where it
+    /// ends (`interrupted_step`), ends: in the functions
     /// that step began in (over), or in them less the innermost (out); and the other side did
     /// not pause for a step. A resume that pauses for a step anywhere else gets no remark.
     fn recognize(&self, _: &Recognizer, d: &Divergence) -> Option<Remark> {
@@ -144,5 +145,64 @@ mod tests {
             remark([&done, &done], [Some((&out, &began)), Some((&out, &began))]),
             None
         );
+    }
+
+    /// A trace of `steps`, each an action and the pause that answered it.
+    fn trace(steps: &[(Action, Output)]) -> morphtrace_schema::Trace {
+        use morphtrace_schema::{EngineRef, Event, EventKind};
+        let mut events = Vec::new();
+        for (a, o) in steps {
+            events.push(Event {
+                at_us: 0,
+                kind: EventKind::Action(a.clone()),
+            });
+            events.push(Event {
+                at_us: 0,
+                kind: EventKind::Output(o.clone()),
+            });
+        }
+        morphtrace_schema::Trace {
+            engine: EngineRef(0),
+            events,
+            console: Vec::new(),
+            logs: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_step_stays_pending_under_later_steps_deeper_than_where_it_ends() {
+        use super::super::interrupted_step;
+        let in_main = paused((9, 2), breakpoint(), &["main"], &[]);
+        let at_inner = paused((2, 2), breakpoint(), &["inner", "f", "main"], &[]);
+        let inner_end = paused((3, 0), PauseReason::Step, &["inner", "f", "main"], &[]);
+        let in_f = paused((6, 2), PauseReason::Step, &["f", "main"], &[]);
+        // Start, a step over main's call interrupted in inner, a step inside inner: pending.
+        let t = trace(&[
+            (Action::Start, in_main.clone()),
+            (Action::StepOver, at_inner.clone()),
+            (Action::StepOver, inner_end.clone()),
+        ]);
+        let (step, began) = interrupted_step(&t, 3).expect("pending");
+        assert_eq!(*step, Action::StepOver);
+        assert_eq!(began.location.line, 9);
+        // A later step that came back out to f is still deeper than main: pending.
+        let t = trace(&[
+            (Action::Start, in_main.clone()),
+            (Action::StepOver, at_inner.clone()),
+            (Action::StepOut, in_f.clone()),
+        ]);
+        assert!(interrupted_step(&t, 3).is_some());
+        // Back in main's frame after the interruption: done, nothing pending.
+        let back = paused((10, 2), PauseReason::Step, &["main"], &[]);
+        let t = trace(&[
+            (Action::Start, in_main.clone()),
+            (Action::StepOver, at_inner.clone()),
+            (Action::StepOut, in_f),
+            (Action::StepOut, back),
+        ]);
+        assert_eq!(interrupted_step(&t, 4), None);
+        // A step that was not interrupted leaves nothing pending.
+        let t = trace(&[(Action::Start, in_main), (Action::StepOver, inner_end)]);
+        assert_eq!(interrupted_step(&t, 2), None);
     }
 }
