@@ -94,10 +94,18 @@ fn var<'a>(p: &'a PauseState, name: &str) -> &'a morphtrace_schema::Variable {
         .unwrap_or_else(|| panic!("no variable {name} in {:?}", p.top_scopes()))
 }
 
-/// The repository's own triage file, as the campaigns read it.
 /// A breakpoint on `line` (0-based), the program started, then `steps`.
 fn from_a_breakpoint(line: u32, steps: &[Action]) -> Plan {
-    let mut actions = vec![Action::SetBreakpoint { line, column: None }, Action::Start];
+    from_breakpoints(&[line], steps)
+}
+
+/// Breakpoints on `lines` (0-based), the program started, then `steps`.
+fn from_breakpoints(lines: &[u32], steps: &[Action]) -> Plan {
+    let mut actions: Vec<Action> = lines
+        .iter()
+        .map(|&line| Action::SetBreakpoint { line, column: None })
+        .collect();
+    actions.push(Action::Start);
     actions.extend_from_slice(steps);
     Plan::Replay { actions }
 }
@@ -111,6 +119,7 @@ async fn three_engines() -> [Box<dyn Engine>; 3] {
     ]
 }
 
+/// The repository's own triage file, as the campaigns read it.
 fn repo_triage() -> morphtrace_judges::triage::Triage {
     morphtrace_judges::triage::Triage::load(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),

@@ -854,16 +854,7 @@ async fn a_local_without_a_location_is_listed_by_lldb_alone() {
     }
     let triage = repo_triage();
     let (_dir, loaded) = inline("unused.c", text);
-    let plan = Plan::Replay {
-        actions: vec![
-            Action::SetBreakpoint {
-                line: 3,
-                column: None,
-            },
-            Action::Start,
-            Action::StepOver,
-        ],
-    };
+    let plan = from_a_breakpoint(3, &[Action::StepOver]);
     let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &plan, &triage).await;
     assert_eq!(
         rec.divergences.len(),
@@ -997,18 +988,9 @@ async fn lldb_completes_an_interrupted_step_out_on_continue() {
     }
     let triage = repo_triage();
     let (_dir, loaded) = inline("interrupted.c", text);
-    // Breakpoints on `lines`, then `then`.
-    let replay = |lines: &[u32], then: &[Action]| Plan::Replay {
-        actions: lines
-            .iter()
-            .map(|&line| Action::SetBreakpoint { line, column: None })
-            .chain(then.iter().cloned())
-            .collect(),
-    };
-    let plan = replay(
+    let plan = from_breakpoints(
         &[5, 2],
         &[
-            Action::Start,
             Action::StepOut,
             Action::Resume,
             Action::Resume,
@@ -1046,14 +1028,9 @@ async fn lldb_completes_an_interrupted_step_out_on_continue() {
     }
     // A step over of main's `f();` that inner's breakpoint interrupts, then a step inside inner
     // (LLDB runs it on top of the pending one): the resume completes the step over on LLDB.
-    let nested = replay(
+    let nested = from_breakpoints(
         &[9, 2],
-        &[
-            Action::Start,
-            Action::StepOver,
-            Action::StepOver,
-            Action::Resume,
-        ],
+        &[Action::StepOver, Action::StepOver, Action::Resume],
     );
     let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &nested, &triage).await;
     let d = rec.divergences.first().expect("the resumes differ");
