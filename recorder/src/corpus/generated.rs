@@ -978,6 +978,7 @@ pub fn check(text: &str, node: &std::path::Path, dir: &std::path::Path) -> Resul
     let file = dir.join("check.js");
     std::fs::write(&file, text).map_err(|e| format!("{}: {e}", file.display()))?;
     let mut cmd = std::process::Command::new(node);
+    crate::child::WithoutAmbientNode::without_ambient_node(&mut cmd);
     match crate::debugger::engines::node_major(node)
         .and_then(|m| m.parse::<u32>().ok())
         .unwrap_or(0)

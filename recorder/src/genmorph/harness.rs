@@ -2,7 +2,7 @@
 //! instrumented module (`recorder/js/genmorph/harness.js`), one JSON request per line.
 
 use super::GenmorphError;
-use crate::child::DieWithParent;
+use crate::child::{DieWithParent, WithoutAmbientNode};
 use morphtrace_schema::genmorph::{JsValue, Outcome};
 use serde_json::{json, Value as Json};
 use std::io::{BufRead, BufReader, Write};
@@ -58,6 +58,7 @@ impl Harness {
         // Dies with the recorder even while busy (otherwise only at its next read of a closed stdin).
         let mut child = Command::new(node)
             .die_with_parent()
+            .without_ambient_node()
             .arg("--stack-size=2000")
             .arg(dir.join("harness.js"))
             .current_dir(&dir)

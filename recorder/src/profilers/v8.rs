@@ -136,6 +136,7 @@ impl V8Runner {
             .stdout(Stdio::piped())
             .stderr(Stdio::null());
         crate::child::DieWithParent::die_with_parent(&mut cmd);
+        crate::child::WithoutAmbientNode::without_ambient_node(&mut cmd);
         let mut child = cmd.spawn()?;
         let stdin = child.stdin.take().ok_or(CoverageError::Crashed)?;
         let stdout = child.stdout.take().ok_or(CoverageError::Crashed)?;

@@ -3,7 +3,7 @@
 //! ours (it once put a breakpoint's condition where Node's protocol ignores it), so `reduce`
 //! says which it is instead of leaving the reader to find out.
 
-use crate::child::DieWithParent;
+use crate::child::{DieWithParent, WithoutAmbientNode};
 use std::fmt;
 use std::path::Path;
 use std::process::Stdio;
@@ -46,6 +46,7 @@ pub async fn check(dir: &Path, node: &Path, timeout: Duration) -> Option<Standal
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .die_with_parent()
+        .without_ambient_node()
         .spawn();
     let mut child = match child {
         Ok(c) => c,

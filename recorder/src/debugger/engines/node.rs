@@ -4,7 +4,7 @@
 //! permission granted (Deno denies file, network and process access by default) and a
 //! DENO_DIR of its own per process.
 
-use crate::child::DieWithParent;
+use crate::child::{DieWithParent, WithoutAmbientNode};
 use crate::debugger::cdp::{
     enable_debugger, syntax_error, CdpSession, Connection, Flavor, InspectorEvent, Teardown,
 };
@@ -61,7 +61,12 @@ pub struct NodeEngine {
 }
 
 async fn output_of(exe: &Path, args: &[&str]) -> Option<String> {
-    let out = Command::new(exe).args(args).output().await.ok()?;
+    let out = Command::new(exe)
+        .args(args)
+        .without_ambient_node()
+        .output()
+        .await
+        .ok()?;
     out.status
         .success()
         .then(|| String::from_utf8_lossy(&out.stdout).trim().to_string())
@@ -234,6 +239,7 @@ async fn permission_flags(exe: &Path, major: u32, dir: &Path) -> Vec<String> {
         let out = Command::new(exe)
             .args(&flags)
             .args(["--inspect=127.0.0.1:0", "-e", "0"])
+            .without_ambient_node()
             .output()
             .await;
         if let Ok(o) = out {
@@ -298,6 +304,7 @@ async fn start_process(
         .envs(rt.env.iter().map(|(k, v)| (k, v)))
         .envs(deno_dir.iter().map(|d| ("DENO_DIR", d.path())))
         .env("NO_COLOR", "1")
+        .without_ambient_node()
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
