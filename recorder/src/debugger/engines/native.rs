@@ -1,12 +1,10 @@
-//! What the native debuggers (LLDB, gdb) share: the C program compiled by the build the
-//! engine's variant names (`gcc-O0`, the default; `clang-O2`, …), with debug information, in the
-//! engine's own temporary directory, once per program and engine (every session of it after
-//! the first, replays included, runs that binary); a compile error is the program's syntax
-//! error at its place.
+//! What the native debuggers (LLDB, gdb) share: the C program compiled for each session by the
+//! build the engine's variant names (`gcc-O0`, the default; `clang-O2`, …), with debug
+//! information, in the engine's own temporary directory; a compile error is the program's
+//! syntax error at its place.
 
 use crate::debugger::{DebuggerError, ProgramFile, SyntaxError};
-use morphtrace_schema::{Location, ProgramHash};
-use std::collections::HashMap;
+use morphtrace_schema::Location;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -67,13 +65,9 @@ impl Build {
 pub struct Builder {
     pub build: Build,
     compiler: PathBuf,
-    /// Where each program's binary is built, removed with the engine.
+    /// Where each session's binary is built, removed with the engine.
     dir: tempfile::TempDir,
-    /// Binaries built so far.
-    builds: u64,
-    /// The binary of each program built, by its path and text: the path too, because the
-    /// debug information names the source file that breakpoints are set in.
-    built: HashMap<(PathBuf, ProgramHash), PathBuf>,
+    sessions: u64,
     launcher: Option<PathBuf>,
 }
 
@@ -98,8 +92,7 @@ impl Builder {
             build,
             compiler,
             dir,
-            builds: 0,
-            built: HashMap::new(),
+            sessions: 0,
             launcher: None,
         })
     }
@@ -152,25 +145,13 @@ impl Builder {
     }
 
     /// The program built for this session, or the compiler's error as the program's syntax
-    /// error (its first `FILE:LINE:COLUMN: error:` line). A program built before (the same
-    /// path and text) is not compiled again: a Csmith program took gcc 0.5–3 s, and a campaign
-    /// opens each program once per seed and again for each replay. A binary that is gone (a
-    /// program may remove files of its user) is built again.
+    /// error (its first `FILE:LINE:COLUMN: error:` line).
     pub async fn compile(
         &mut self,
         program: &ProgramFile,
     ) -> Result<Result<PathBuf, SyntaxError>, DebuggerError> {
-        // The text on disk, which the compiler reads.
-        let key = std::fs::read_to_string(&program.path)
-            .ok()
-            .map(|text| (program.path.clone(), ProgramHash::of(&text)));
-        if let Some(exe) = key.as_ref().and_then(|k| self.built.get(k)) {
-            if exe.is_file() {
-                return Ok(Ok(exe.clone()));
-            }
-        }
-        self.builds += 1;
-        let out = self.dir.path().join(format!("prog-{}", self.builds));
+        self.sessions += 1;
+        let out = self.dir.path().join(format!("prog-{}", self.sessions));
         let mut cmd = std::process::Command::new(&self.compiler);
         // Csmith's programs include its header.
         cmd.arg(format!("-{}", self.build.level))
@@ -191,9 +172,6 @@ impl Builder {
             reason: e.to_string(),
         })?;
         if f.ok() {
-            if let Some(key) = key {
-                self.built.insert(key, out.clone());
-            }
             return Ok(Ok(out));
         }
         Ok(Err(compile_error(&f.stderr, &program.path)))
@@ -237,43 +215,6 @@ mod tests {
         assert_eq!(Build::parse("tcc-O0"), None);
         assert_eq!(Build::parse("gcc-O9"), None);
         assert_eq!(Build::parse("gcc"), None);
-    }
-
-    /// A program is compiled once: the same path and text again get the same binary; another
-    /// text at that path, or the same text at another path (whose debug information names
-    /// another file), gets a new one, and so does a program whose binary was removed.
-    #[tokio::test]
-    async fn a_program_is_compiled_once_per_path_and_text() {
-        let src = tempfile::tempdir().unwrap();
-        let file = |name: &str, text: &str| {
-            let path = src.path().join(name);
-            std::fs::write(&path, text).unwrap();
-            ProgramFile {
-                language: morphtrace_schema::Language::C,
-                path,
-                url: String::new(),
-                text: text.into(),
-                lines: 1,
-            }
-        };
-        let mut b = Builder::new("gdb", Build::default()).unwrap();
-        let one = "int main(void) { return 0; }\n";
-        async fn build(b: &mut Builder, p: ProgramFile) -> PathBuf {
-            b.compile(&p).await.unwrap().expect("compiles")
-        }
-        let first = build(&mut b, file("a.c", one)).await;
-        assert_eq!(build(&mut b, file("a.c", one)).await, first);
-        let other = build(&mut b, file("a.c", "int main(void) { return 1; }\n")).await;
-        assert_ne!(other, first);
-        let moved = build(&mut b, file("b.c", one)).await;
-        assert_ne!(moved, first);
-        assert_ne!(moved, other);
-        // `a.c` holds the other text now: the first again, by its text.
-        assert_eq!(build(&mut b, file("a.c", one)).await, first);
-        std::fs::remove_file(&first).unwrap();
-        let again = build(&mut b, file("a.c", one)).await;
-        assert!(again.is_file());
-        assert_ne!(again, first);
     }
 
     #[test]
