@@ -988,6 +988,20 @@ async fn lldb_completes_an_interrupted_step_out_on_continue() {
     }
     let triage = repo_triage();
     let (_dir, loaded) = inline("interrupted.c", text);
+    // The first divergence: LLDB (the second side) paused where its interrupted step ends,
+    // excused.
+    let interrupted_step_excused = |rec: &Recording| {
+        let d = rec.divergences.first().expect("the resumes differ");
+        assert!(
+            d.detail.ends_with(
+                "; second side paused where its step that a breakpoint interrupted ends"
+            ),
+            "{}",
+            d.detail
+        );
+        assert!(excused(rec, d), "{:?}", d.continued);
+        d.kind.clone()
+    };
     let plan = from_breakpoints(
         &[5, 2],
         &[
@@ -998,15 +1012,10 @@ async fn lldb_completes_an_interrupted_step_out_on_continue() {
         ],
     );
     let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &plan, &triage).await;
-    let d = rec.divergences.first().expect("the resumes differ");
-    assert_eq!(d.kind, DivergenceKind::PauseLocation, "{d:?}");
-    assert!(
-        d.detail
-            .ends_with("; second side paused where its step that a breakpoint interrupted ends"),
-        "{}",
-        d.detail
+    assert_eq!(
+        interrupted_step_excused(&rec),
+        DivergenceKind::PauseLocation
     );
-    assert!(excused(&rec, d), "{:?}", d.continued);
     assert_eq!(rec.divergences.len(), 1, "{:?}", rec.divergences);
     // Gone past: LLDB resumed once more, and both paused at every breakpoint and completed.
     for t in &rec.traces {
@@ -1033,14 +1042,7 @@ async fn lldb_completes_an_interrupted_step_out_on_continue() {
         &[Action::StepOver, Action::StepOver, Action::Resume],
     );
     let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &nested, &triage).await;
-    let d = rec.divergences.first().expect("the resumes differ");
-    assert!(
-        d.detail
-            .ends_with("; second side paused where its step that a breakpoint interrupted ends"),
-        "{}",
-        d.detail
-    );
-    assert!(excused(&rec, d), "{:?}", d.continued);
+    interrupted_step_excused(&rec);
     // LLDB whose first resume steps over instead (a pause where none is due, inside inner,
     // where no interrupted step ends): not excused.
     let mut stray = FaultyEngine::wrap(
