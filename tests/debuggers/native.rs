@@ -284,6 +284,42 @@ async fn conditions_logs_globals_and_pointers(name: &str) {
     e.shutdown().await;
 }
 
+/// A logpoint reads its value without calling anything in the program: the program's heap
+/// (glibc's count of bytes in use) grows by nothing while the logpoint logs an expression (with
+/// spaces, which gdb's machine interface would split unquoted) three times. gdb's
+/// `printf "%s"` of a string gdb made copies it into the program with a call of its `malloc`
+/// (and gdb 13 cannot make that call on a CPU with AMX).
+#[tokio::test]
+async fn a_logpoint_calls_nothing_in_the_program() {
+    let _g = SERIAL.lock().await;
+    let (_dir, p) = c_program(
+        "#include <malloc.h>\n#include <stdio.h>\n\nint main(void) {\n  size_t before = mallinfo2().uordblks;\n  int t = 0;\n  for (int i = 0; i < 3; i++) {\n    t += i;\n  }\n  size_t grown = mallinfo2().uordblks - before;\n  printf(\"%d %zu\\n\", t, grown);\n  return 0;\n}\n",
+    );
+    for name in ["gdb", "lldb"] {
+        let mut e = engine(name, CaptureOptions::default()).await;
+        let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+        let log = d.set_logpoint(7, None, "t * 10").await.unwrap();
+        let id = match log {
+            Output::BreakpointSet { id, .. } => id,
+            other => panic!("{name}: {other:?}"),
+        };
+        match d.control(&Action::Start).await.unwrap() {
+            Output::Finished { outcome } => {
+                assert_eq!(outcome, ProgramOutcome::Completed, "{name}")
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+        assert_eq!(
+            d.logs(),
+            ["0", "0", "10"].map(|t| (id, t.to_string())),
+            "{name}"
+        );
+        assert_eq!(d.console(), ["3 0"], "{name}: the heap grew");
+        assert!(d.close().await);
+        e.shutdown().await;
+    }
+}
+
 #[tokio::test]
 async fn a_c_program_that_does_not_compile_is_its_syntax_error() {
     let _g = SERIAL.lock().await;

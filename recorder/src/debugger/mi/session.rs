@@ -8,7 +8,8 @@
 //! - Breakpoints are gdb's (`-break-insert -f`: a line without code past the end is a pending
 //!   breakpoint, no location, as LLDB leaves one unverified); conditions are gdb's (`-c`);
 //!   logpoints are `dprintf`s, which print and go on without ending a step in progress, their
-//!   value by `$_as_string` (gdb's own formatting of any value).
+//!   value by `$_as_string` (gdb's own formatting of any value) held in a convenience variable
+//!   ([`LOG_VALUE`]), so that printing it calls nothing in the program.
 //! - One breakpoint per line, as under DAP, so that gdb and LLDB take the same actions.
 //! - Values come from variable objects (`-var-create`, `-var-list-children`): each child's
 //!   type and value, read by `dap::c_values` as LLDB's are.
@@ -42,6 +43,14 @@ use tokio::sync::mpsc;
 /// separator (U+2063). Only gdb writes to its console (the program has its own terminal), and
 /// none of gdb's own messages starts so.
 const GDB_LOG_MARK: &str = "morphtrace-log:";
+
+/// The convenience variable a logpoint's value is formatted into. `printf "%s"` of a string
+/// gdb made (what `$_as_string` returns) copies it into the program's memory first, a call of
+/// the program's `malloc`: it changes the program's heap, and gdb 13 cannot make the call at all
+/// on a CPU with AMX (its fixed-size XSAVE buffer: "Couldn't write extended state status: Bad
+/// address"; GDB 14 reads the layout from CPUID). An assignment's value is the convenience
+/// variable, which `printf` prints from gdb's own memory.
+const LOG_VALUE: &str = "$morphtrace_log";
 
 /// How long gdb gets to leave before it and the program are killed.
 const EXIT: Duration = Duration::from_secs(2);
@@ -574,8 +583,10 @@ impl MiSession {
             Extra::Plain => format!("-break-insert -f {place}"),
             Extra::Condition(c) => format!("-break-insert -f -c {} {place}", quoted(c)),
             Extra::Log(e) => format!(
-                "-dprintf-insert -f {place} {} $_as_string({e})",
-                quoted(&format!("{GDB_LOG_MARK} {} %s\n", id.0))
+                "-dprintf-insert -f {place} {} {}",
+                quoted(&format!("{GDB_LOG_MARK} {} %s\n", id.0)),
+                // One MI argument: unquoted, MI splits `a + b` at its spaces into three.
+                quoted(&format!("{LOG_VALUE}=$_as_string({e})"))
             ),
         };
         let bkpt = match self.ask(&command).await? {
