@@ -284,11 +284,9 @@ async fn conditions_logs_globals_and_pointers(name: &str) {
     e.shutdown().await;
 }
 
-/// A logpoint reads its value without calling anything in the program: the program's heap
-/// (glibc's count of bytes in use) grows by nothing while the logpoint logs an expression (with
-/// spaces, which gdb's machine interface would split unquoted) three times. gdb's
-/// `printf "%s"` of a string gdb made copies it into the program with a call of its `malloc`
-/// (and gdb 13 cannot make that call on a CPU with AMX).
+/// A logpoint reads its value without calling anything in the program (why gdb might:
+/// `mi::session::LOG_VALUE`): the heap (glibc's bytes in use) does not grow while an expression
+/// with spaces, which MI would split unquoted, is logged three times.
 #[tokio::test]
 async fn a_logpoint_calls_nothing_in_the_program() {
     let _g = SERIAL.lock().await;
