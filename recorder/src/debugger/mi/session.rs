@@ -21,7 +21,7 @@
 use super::connection::{quoted, Connection, Event};
 use super::err;
 use super::terminal::Terminal;
-use crate::debugger::dap::c_values;
+use crate::debugger::dap::{c_values, values};
 use crate::debugger::{
     after_the_end, refusal, CaptureOptions, Debugger, DebuggerError, Extra, ProgramFile,
     SyntaxError,
@@ -835,11 +835,12 @@ impl Debugger for MiSession {
     }
 }
 
-/// gdb's `98 'b'` as LLDB's `'b'`; anything else as printed.
+/// gdb's `98 'b'` as LLDB's `'b'`; anything else as printed, without memory addresses, as the
+/// DAP session leaves them out of what LLDB logs ([`values::description`]).
 fn logged_value(text: &str) -> String {
     match text.split_once(" '") {
         Some((n, rest)) if n.parse::<i64>().is_ok() && rest.ends_with('\'') => format!("'{rest}"),
-        _ => text.to_string(),
+        _ => values::description(text),
     }
 }
 
@@ -880,5 +881,13 @@ mod tests {
         assert_eq!(logged_value("-46 '\\322'"), "'\\322'");
         assert_eq!(logged_value("3"), "3");
         assert_eq!(logged_value("{x = 1, y = 'a'}"), "{x = 1, y = 'a'}");
+    }
+
+    /// A pointer's address differs under each debugger: left out, as the DAP session leaves
+    /// LLDB's out (csmith:21..24 logged `0x7fffffffe3e0 vs 0x…`, a divergence of ours).
+    #[test]
+    fn a_logged_address_is_left_out_as_lldbs_is() {
+        assert_eq!(logged_value("0x7fffffffe3e0"), "0x…");
+        assert_eq!(logged_value("0x55555555a2a0 \"hi\""), "0x… \"hi\"");
     }
 }
