@@ -35,8 +35,17 @@ fn run(cmd: &mut Command) -> String {
 fn harness_keeps_values_exact_and_survives_loops() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.js");
-    let source = "function f(x, n) {\n  if (x === 'loop') { while (n !== 0) { n -= 2; } return n; }\n  if (x === 'throw') throw new RangeError('no ' + n);\n  return x;\n}\nmodule.exports = f;\n";
+    let source = "const helper = require('./helper');\nfunction f(x, n) {\n  if (x === 'loop') { while (n !== 0) { n -= 2; } return n; }\n  if (x === 'helper') return helper.spin(n);\n  if (x === 'swallow') return helper.swallow(n);\n  if (x === 'deep') return helper.deep(1, n);\n  if (x === 'throw') throw new RangeError('no ' + n);\n  return x;\n}\nmodule.exports = f;\n";
     std::fs::write(&path, source).unwrap();
+    // A module the function requires: its loops get the harness's guard when it loads, also
+    // one whose error the library catches.
+    std::fs::write(
+        dir.path().join("helper.js"),
+        "exports.spin = function (n) { while (n !== 0) n -= 2; return n; };\n\
+         exports.swallow = function (n) { try { for (;;) { if (n === 0) break; n -= 2; } } catch (e) { return 'caught'; } return n; };\n\
+         exports.deep = function deep(i, n) { 'use strict'\n  if (n <= i) return this === undefined ? 1 : NaN; const h = (i + n) >> 1; return deep(i, h) + deep(h + 1, n); };\n",
+    )
+    .unwrap();
     let mut h = Harness::start(&node()).unwrap();
     assert!(h.node_version.starts_with('v'));
     h.load("o", &path, source, "m => m").unwrap();
@@ -55,8 +64,29 @@ fn harness_keeps_values_exact_and_survives_loops() {
         vec![s("loop"), n(4.0)],
         vec![s("loop"), n(3.0)],
         vec![s("\u{e9}\u{1f600}"), n(1.0)],
+        vec![s("helper"), n(4.0)],
+        vec![s("helper"), n(3.0)],
+        vec![s("swallow"), n(3.0)],
+        vec![s("deep"), n(8.0)],
+        vec![s("deep"), n(4e8)],
     ];
     let out = h.run("o", None, &inputs, 25).unwrap();
+    assert_eq!(out[9], Outcome::Returned(n(0.0)));
+    assert_eq!(
+        out[10],
+        Outcome::Timeout,
+        "a helper's loop stops by its count"
+    );
+    assert_eq!(
+        out[11],
+        Outcome::Timeout,
+        "a caught guard is still a timeout"
+    );
+    // A guarded function keeps its "use strict" (`this` undefined: 8 leaves of 1).
+    assert_eq!(out[12], Outcome::Returned(n(8.0)));
+    assert_eq!(out[13], Outcome::Timeout, "8e8 calls stop by their count");
+    // Only input 7 (the unguarded loop of the module itself) needed the clock.
+    assert_eq!(h.wall_clock_stops, 1);
     for (i, v) in [0, 1, 2, 3, 4, 8].into_iter().map(|i| (i, &inputs[i][0])) {
         assert_eq!(out[i], Outcome::Returned(v.clone()), "input {i}");
     }
@@ -70,12 +100,18 @@ fn harness_keeps_values_exact_and_survives_loops() {
     assert_eq!(out[6], Outcome::Returned(n(0.0)));
     assert_eq!(out[7], Outcome::Timeout, "3, 1, -1, ... never reaches 0");
     // With the loop guard the same loop stops by the iteration limit, and the harness goes on.
-    let guarded = guard_loops(source, "f").unwrap();
+    let guarded = guard_loops(source).unwrap();
     h.load("g", &path, &guarded, "m => m").unwrap();
-    let many: Vec<Vec<JsValue>> = (0..200).map(|_| vec![s("loop"), n(3.0)]).collect();
+    let many: Vec<Vec<JsValue>> = (0..200)
+        .map(|i| vec![s(["loop", "helper", "swallow"][i % 3]), n(3.0)])
+        .collect();
     let t0 = std::time::Instant::now();
     let out = h.run("g", None, &many, 25).unwrap();
     assert!(out.iter().all(|o| *o == Outcome::Timeout));
+    assert_eq!(
+        h.wall_clock_stops, 1,
+        "no call of the guarded module needed the clock"
+    );
     assert!(t0.elapsed().as_secs() < 20, "{:?}", t0.elapsed());
     // A relation judged in the harness with the prelude.
     h.prelude(PRELUDE).unwrap();

@@ -6,10 +6,12 @@
 // ["b", true], ["a", [...]], ["u"], ["l"], ["o", "description"].
 
 const Module = require('module');
+const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 const inspector = require('inspector');
 const readline = require('readline');
+const parser = require('@babel/parser');
 
 const variants = new Map();
 let session = null;
@@ -68,6 +70,15 @@ function packageRoot(file) {
 // fresh instances of the package's other modules, so that an entry point that requires the
 // mutated helper gets the mutant.
 function load(req) {
+  guarding = true;
+  try {
+    return loadGuarded(req);
+  } finally {
+    guarding = false;
+  }
+}
+
+function loadGuarded(req) {
   const file = req.path;
   const root = packageRoot(file);
   for (const k of Object.keys(require.cache)) {
@@ -104,45 +115,164 @@ globalThis.__mt_harness_one = function () {
   results[position] = call(current, currentInputs[position]);
 };
 
-// Loop guards: our training mutants call __mt_tick() in every loop body, StrykerJS's
-// instrumented code counts hits itself; past the limit a call stops and counts as a timeout.
-// Limits far above what the originals need on our inputs (tens of iterations), so that only a
-// looping mutant reaches them. StrykerJS counts every mutant switch it passes, not iterations.
-const TICK_LIMIT = 10000;
-const STRYKER_HIT_LIMIT = 100000;
+// Loop guards, so that a call that does not end is stopped by a count and not by the clock (a
+// count gives the same outcome on a loaded machine). The mutated module's loops call
+// __mt_tick() (inserted by the recorder), StrykerJS's instrumented code counts hits itself, and
+// every function body and loop body of the library's other modules calls __mt_lib_tick()
+// (inserted here, on require; the recorder puts it in the mutated module's function bodies).
+// Past a limit a call stops and counts as a timeout. Limits far above what the originals need
+// on our inputs, so that only a looping mutant reaches them; they count only during calls (a
+// module's own set-up is not a call). StrykerJS counts every mutant switch it passes, not
+// iterations. A variant stopped `PATIENCE` times in one request loops on most inputs: the rest
+// of the request runs under the quick limits (what a looping call costs is its count times an
+// iteration's cost, up to a microsecond in lodash's loops). Counts make that choice the same on
+// every run, as they make each stop.
+const FULL = { ticks: 10000, lib: 100000, stryker: 100000 };
+const QUICK = { ticks: 100, lib: 1000, stryker: 1000 };
+const PATIENCE = 5;
+let limits = FULL;
+let countStops = 0;
 let ticks = 0;
+let libTicks = 0;
+let calling = false;
 class HitLimit extends Error {}
 globalThis.__mt_tick = function () {
-  if (++ticks > TICK_LIMIT) throw new HitLimit('hit limit');
+  if (calling && ++ticks > limits.ticks) throw new HitLimit('hit limit');
+};
+globalThis.__mt_lib_tick = function () {
+  if (calling && ++libTicks > limits.lib) throw new HitLimit('hit limit');
+};
+
+// Modules required while the library loads or runs get the guard; the harness's own tools
+// (Babel's parser, StrykerJS's instrumenter) load outside those times and keep theirs.
+let guarding = false;
+const guarded = new Map();
+const LOOPS = new Set(['WhileStatement', 'DoWhileStatement', 'ForStatement', 'ForInStatement', 'ForOfStatement']);
+const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression',
+  'ObjectMethod', 'ClassMethod', 'ClassPrivateMethod']);
+
+// `source` with a tick at the top of every loop body and every function body (a deep recursion
+// such as mathjs's `product(1, 4e8)`, 8e8 calls and no loop, ends by the count too), or null
+// when it does not parse as a script (an ES module, say: those keep Node's own loader).
+// Insertions keep every line break, so stack traces keep their line numbers, and go after a
+// body's directives, so that "use strict" stays one.
+function guardLoops(source) {
+  let ast;
+  try {
+    ast = parser.parse(source, {
+      sourceType: 'script', allowReturnOutsideFunction: true, allowHashBang: true,
+      errorRecovery: false, tokens: false,
+    });
+  } catch (e) {
+    return null;
+  }
+  const edits = [];
+  const stack = [ast.program];
+  while (stack.length) {
+    const node = stack.pop();
+    if (FUNCTIONS.has(node.type) && node.body && node.body.type === 'BlockStatement') {
+      const d = node.body.directives;
+      // After a directive without its semicolon, the `;` ends it.
+      edits.push(d && d.length ? [d[d.length - 1].end, '; __mt_lib_tick();'] : [node.body.start + 1, ' __mt_lib_tick();']);
+    }
+    if (LOOPS.has(node.type)) {
+      const b = node.body;
+      if (b.type === 'BlockStatement') {
+        edits.push([b.start + 1, ' __mt_lib_tick();']);
+      } else {
+        edits.push([b.start, '{ __mt_lib_tick(); ']);
+        edits.push([b.end, ' }']);
+      }
+    }
+    for (const key of Object.keys(node)) {
+      if (key === 'loc' || key === 'leadingComments' || key === 'trailingComments' || key === 'innerComments') continue;
+      const v = node[key];
+      if (Array.isArray(v)) {
+        for (const c of v) if (c && typeof c.type === 'string') stack.push(c);
+      } else if (v && typeof v.type === 'string') {
+        stack.push(v);
+      }
+    }
+  }
+  if (edits.length === 0) return source;
+  // From the end, so that earlier offsets stay valid; at one offset, a body's closing brace
+  // goes before the next statement's opening one.
+  edits.sort((a, b) => b[0] - a[0]);
+  let out = source;
+  for (const [at, text] of edits) out = out.slice(0, at) + text + out.slice(at);
+  return out;
+}
+
+const plainJs = Module._extensions['.js'];
+Module._extensions['.js'] = function (module, filename) {
+  if (!guarding && !calling) return plainJs(module, filename);
+  let text = guarded.get(filename);
+  if (text === undefined) {
+    text = guardLoops(fs.readFileSync(filename, 'utf8'));
+    guarded.set(filename, text);
+  }
+  if (text === null) return plainJs(module, filename);
+  module._compile(text, filename);
 };
 
 function call(fn, input) {
   const args = input.map(decode);
   ticks = 0;
+  libTicks = 0;
   const ns = globalThis.__stryker__;
   if (ns) {
     ns.hitCount = 0;
-    ns.hitLimit = STRYKER_HIT_LIMIT;
+    ns.hitLimit = limits.stryker;
   }
+  calling = true;
+  let out;
   try {
-    return { r: encode(fn(...args)) };
+    out = { r: encode(fn(...args)) };
   } catch (e) {
     if (e && e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT') throw e;
     if (e instanceof HitLimit || (e && typeof e.message === 'string' &&
         e.message.startsWith('Stryker: Hit count limit reached'))) {
-      return { x: 1 };
+      out = { x: 1 };
+    } else {
+      const name = e && typeof e.name === 'string' ? e.name : typeof e;
+      const message = e && typeof e.message === 'string' ? e.message : String(e);
+      out = { t: [name, message] };
     }
-    const name = e && typeof e.name === 'string' ? e.name : typeof e;
-    const message = e && typeof e.message === 'string' ? e.message : String(e);
-    return { t: [name, message] };
+  } finally {
+    calling = false;
+  }
+  // The library may have caught the guard's error and gone on: past a limit is a timeout.
+  if (ticks > limits.ticks || libTicks > limits.lib) out = { x: 1 };
+  if (out.x && ++countStops >= PATIENCE) limits = QUICK;
+  return out;
+}
+
+// Wall-clock stops since the last reply: outcomes the clock decided, which a loaded machine
+// may decide otherwise (the recorder warns about them).
+let wallStops = 0;
+
+// One call under a watchdog of `ms`; true when the watchdog stopped it (the call's slot is
+// then empty, unless the call ended just before).
+function timed(ms) {
+  try {
+    single.runInThisContext({ timeout: Math.ceil(Math.max(1, ms)) });
+    return false;
+  } catch (err) {
+    calling = false;
+    if (!(err && err.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')) throw err;
+    return results[position] === undefined;
   }
 }
 
-// Calls `fn` on every input. The whole batch runs under one watchdog; when it fires, the
-// batch goes on one call at a time, each under its own watchdog of `timeout` ms, so that one
-// looping input costs one timeout and not the rest of the batch. After `patience` timeouts in
-// one request (a mutant that loops on most inputs), each further call gets `quick` ms.
-function runAll(fn, inputs, timeout, patience = 5, quick = 1) {
+// Calls `fn` on every input. Loops stop on their counts (above); the clock is the backstop for
+// what no count sees (a native call that takes long). The whole batch runs under one watchdog;
+// when it fires, the batch goes on one call at a time under a watchdog of `timeout` ms, and a
+// call it stops runs once more under `retry` ms before it counts as a timeout, so that a call
+// slowed by the machine's load is not recorded as one. After `patience` timeouts in one request
+// (a mutant that spins on most inputs), each further call gets `timeout` ms and no retry.
+function runAll(fn, inputs, timeout, patience = 5, retry = 1000) {
+  limits = FULL;
+  countStops = 0;
   results.length = 0;
   current = fn;
   currentInputs = inputs;
@@ -150,15 +280,15 @@ function runAll(fn, inputs, timeout, patience = 5, quick = 1) {
   try {
     batch.runInThisContext({ timeout: Math.ceil(500 + inputs.length / 2) });
   } catch (e) {
+    calling = false;
     if (!(e && e.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')) throw e;
     let timeouts = 0;
     while (position < inputs.length) {
-      try {
-        single.runInThisContext({ timeout: Math.ceil(Math.max(1, timeouts >= patience ? quick : timeout)) });
-      } catch (err) {
-        if (!(err && err.code === 'ERR_SCRIPT_EXECUTION_TIMEOUT')) throw err;
+      if (results[position] === undefined && timed(timeout) &&
+          (timeouts >= patience || timed(Math.max(retry, timeout)))) {
         results[position] = { x: 1 };
         timeouts++;
+        wallStops++;
       }
       position++;
     }
@@ -317,7 +447,8 @@ rl.on('line', (line) => {
   queue = queue.then(async () => {
     let reply;
     try {
-      reply = { ok: await handle(JSON.parse(line)) };
+      reply = { ok: await handle(JSON.parse(line)), wall: wallStops };
+      wallStops = 0;
     } catch (e) {
       reply = { error: (e && e.stack) ? String(e.stack).split('\n').slice(0, 3).join(' | ') : String(e) };
     }

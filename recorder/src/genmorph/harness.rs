@@ -40,6 +40,9 @@ pub struct Harness {
     pub node_version: String,
     /// Longest a request may take (a watchdog in the harness stops looping calls sooner).
     pub request_timeout: Duration,
+    /// Calls the harness's wall clock stopped (not a loop count): outcomes that a loaded
+    /// machine may decide otherwise. The caller reads and resets it.
+    pub wall_clock_stops: u64,
 }
 
 impl Harness {
@@ -89,6 +92,7 @@ impl Harness {
             lines: rx,
             node_version: String::new(),
             request_timeout: Duration::from_secs(120),
+            wall_clock_stops: 0,
         };
         let hello = h.request(json!({"op": "hello"}))?;
         h.node_version = hello["node"].as_str().unwrap_or("?").to_string();
@@ -123,6 +127,7 @@ impl Harness {
         };
         let mut reply: Json = serde_json::from_str(&reply)
             .map_err(|e| GenmorphError::Harness(format!("bad reply to {op}: {e}")))?;
+        self.wall_clock_stops += reply["wall"].as_u64().unwrap_or(0);
         if let Some(e) = reply.get("error") {
             return Err(GenmorphError::Request {
                 op,

@@ -149,7 +149,17 @@ impl crate::runner::Work for Executions {
         let (Some(h), Some(i)) = (w.run.as_mut(), w.instrumenter.as_mut()) else {
             return (name, Err("no harness".into()));
         };
-        match record::record(h, i, &spec, &self.js, &self.options) {
+        h.wall_clock_stops = 0;
+        let recorded = record::record(h, i, &spec, &self.js, &self.options);
+        if h.wall_clock_stops > 0 {
+            // Loop counts decide the rest; these the clock did, and the load can change them.
+            tracing::warn!(
+                subject = spec.name,
+                calls = h.wall_clock_stops,
+                "calls stopped by the wall clock, not by a loop count: their timeouts may differ from run to run"
+            );
+        }
+        match recorded {
             Ok(batch) => {
                 tracing::info!(
                     subject = spec.name,

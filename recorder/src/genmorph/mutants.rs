@@ -285,7 +285,7 @@ pub fn analyze(source: &str, name: &str) -> Option<Analysis> {
     Some(Analysis { mutations, numbers })
 }
 
-/// Loop bodies of a function, for the loop guard.
+/// Loop and function bodies of a module, for the loop guard.
 struct Loops<'a> {
     base: u32,
     src: &'a str,
@@ -302,6 +302,21 @@ impl Loops<'_> {
         } else {
             self.edits.push((lo, "{ __mt_tick(); "));
             self.edits.push((hi, " }"));
+        }
+    }
+
+    /// A function's entry: a deep recursion without loops (8e8 calls of a divide-and-conquer
+    /// product) stops by the harness's count of calls too. After the body's directives, so that
+    /// "use strict" stays one (the `;` ends a directive written without its own).
+    fn entry(&mut self, b: &ast::FunctionBody) {
+        let directive = |s: &ast::Stmt| matches!(s, ast::Stmt::Expr(e) if matches!(&*e.expr, ast::Expr::Lit(ast::Lit::Str(_))));
+        match b.stmts.iter().take_while(|s| directive(s)).last() {
+            Some(d) => self
+                .edits
+                .push(((d.span().hi.0 - self.base) as usize, "; __mt_lib_tick();")),
+            None => self
+                .edits
+                .push(((b.span.lo.0 - self.base) as usize + 1, " __mt_lib_tick();")),
         }
     }
 }
@@ -327,22 +342,30 @@ impl Visit for Loops<'_> {
         self.body(&f.body);
         f.visit_children_with(self);
     }
+    /// Every kind of function: declarations, expressions, arrows, methods, accessors,
+    /// constructors.
+    fn visit_function_body(&mut self, b: &ast::FunctionBody) {
+        self.entry(b);
+        b.visit_children_with(self);
+    }
 }
 
-/// The mutant with a guard at the top of every loop body of function `name`: the harness
-/// counts iterations per call and stops a call past its limit (recorded as a timeout), as
-/// StrykerJS's hit limit does for its own mutants. Below the limit the guard changes nothing.
-pub fn guard_loops(source: &str, name: &str) -> Option<String> {
+/// The mutant with a guard at the top of every loop body of the module (the mutated function's
+/// and the helpers it may call with what the mutation changed) and of every function body: the
+/// harness counts iterations (`__mt_tick`) and calls (`__mt_lib_tick`, as in the library's
+/// other modules) per call and stops a call past its limit (recorded as a timeout), as
+/// StrykerJS's hit limit does for its own mutants. Below the limit the guard changes nothing. The library's other
+/// modules get the harness's own guard when they load.
+pub fn guard_loops(source: &str) -> Option<String> {
     let mut edits = with_script(source, |script, base| {
-        let f = find_function(script, name)?;
         let mut loops = Loops {
             base,
             src: source,
             edits: Vec::new(),
         };
-        f.visit_with(&mut loops);
-        Some(loops.edits)
-    })??;
+        script.visit_with(&mut loops);
+        loops.edits
+    })?;
     edits.sort_by_key(|e| std::cmp::Reverse(e.0));
     let mut out = source.to_string();
     for (at, text) in edits {
@@ -404,14 +427,30 @@ mod tests {
     #[test]
     fn loop_guards() {
         let src = "function f(n) { let i = 0; while (i < n) i++; for (;;) { break; } do { i--; } while (i > 0); return i; }\nfunction g() { while (1) {} }";
-        let g = guard_loops(src, "f").unwrap();
-        assert_eq!(g.matches("__mt_tick();").count(), 3);
+        let g = guard_loops(src).unwrap();
+        assert_eq!(g.matches("__mt_tick();").count(), 4);
+        assert_eq!(g.matches("__mt_lib_tick();").count(), 2, "{g}");
+        assert!(
+            g.starts_with("function f(n) { __mt_lib_tick(); let i = 0;"),
+            "{g}"
+        );
         assert!(g.contains("while (i < n) { __mt_tick(); i++; }"));
         assert!(g.contains("for (;;) { __mt_tick(); break; }"));
+        assert!(g.contains("do { __mt_tick(); i--; } while (i > 0);"));
         assert!(
-            g.ends_with("function g() { while (1) {} }"),
-            "other functions untouched"
+            g.ends_with("function g() { __mt_lib_tick(); while (1) { __mt_tick();} }"),
+            "a helper's loop is guarded too: {g}"
         );
+        assert_eq!(g.lines().count(), src.lines().count(), "lines stay");
+        assert!(with_script(&g, |_, _| ()).is_some());
+        // Directives stay directives; every kind of function body counts its calls.
+        let src = "function s() { 'use strict'\n  return this; }\nconst a = (x) => { return x; };\nclass C { constructor() { this.x = 1; } m() {} }\nconst o = { get p() { return 1; }, set p(v) {} };";
+        let g = guard_loops(src).unwrap();
+        assert!(
+            g.starts_with("function s() { 'use strict'; __mt_lib_tick();\n"),
+            "{g}"
+        );
+        assert_eq!(g.matches("__mt_lib_tick();").count(), 6, "{g}");
         assert!(with_script(&g, |_, _| ()).is_some());
     }
 }

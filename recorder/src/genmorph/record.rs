@@ -323,7 +323,7 @@ pub fn record(
         let m = &all[i];
         let id = format!("t{n}");
         let text = m.apply(&source);
-        let text = mutants::guard_loops(&text, spec.function).unwrap_or(text);
+        let text = mutants::guard_loops(&text).unwrap_or(text);
         if let Err(e) = h.load(&id, &path, &text, spec.call) {
             tracing::debug!(subject = spec.name, mutant = %id, "mutant does not load: {e}");
             continue;
@@ -349,7 +349,7 @@ pub fn record(
     let (instrumented, stryker) = instrumenter.instrument(&path, &source)?;
     // Our loop guard too: StrykerJS's hit counter sits in mutant switches, and a mutant that
     // empties a loop body leaves none to count.
-    let instrumented = mutants::guard_loops(&instrumented, spec.function).unwrap_or(instrumented);
+    let instrumented = mutants::guard_loops(&instrumented).unwrap_or(instrumented);
     h.load("stryker", &path, &instrumented, spec.call)?;
     for m in stryker {
         let (Some(s), Some(e)) = (
