@@ -146,6 +146,9 @@ pub enum Remark {
     /// text: each engine worded an error it threw itself (ECMAScript gives such an error no
     /// message; the program worded none).
     EngineWordedMessages,
+    /// A C expression whose outermost operator is a comparison or a logical one: `side` shows
+    /// a `bool` where the other shows the `int` C gives it (0 or 1), of the same truth.
+    ComparisonAsBool { side: Side },
 }
 
 /// Every remark's id, as rules name them.
@@ -175,6 +178,7 @@ pub const IDS: &[&str] = &[
     "slid-into-the-next-function",
     "listed-without-a-location",
     "resumed-an-interrupted-step",
+    "comparison-as-bool",
 ];
 
 impl Remark {
@@ -208,6 +212,7 @@ impl Remark {
             Remark::SlidIntoTheNextFunction { .. } => "slid-into-the-next-function",
             Remark::ListedWithoutALocation { .. } => "listed-without-a-location",
             Remark::ResumedAnInterruptedStep { .. } => "resumed-an-interrupted-step",
+            Remark::ComparisonAsBool { .. } => "comparison-as-bool",
         }
     }
 
@@ -229,7 +234,8 @@ impl Remark {
             | Remark::AlreadyHadOneThere { side }
             | Remark::SlidIntoTheNextFunction { side }
             | Remark::ListedWithoutALocation { side }
-            | Remark::ResumedAnInterruptedStep { side } => Some(*side),
+            | Remark::ResumedAnInterruptedStep { side }
+            | Remark::ComparisonAsBool { side } => Some(*side),
             Remark::BeganInAGenerator { ended_before } => *ended_before,
             Remark::StepOutBeganInAGeneratorExpression { silent } => *silent,
             Remark::BothAtAClosingBrace
@@ -436,6 +442,11 @@ impl fmt::Display for Remark {
                 "; {} side paused where its step that a breakpoint interrupted ends",
                 side.name()
             ),
+            Remark::ComparisonAsBool { side } => write!(
+                f,
+                "; a C comparison, {} side shows a bool of the int's truth",
+                side.name()
+            ),
         }
     }
 }
@@ -568,6 +579,12 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
                 side: Side::read(&c[1]),
             },
         ),
+        (
+            r"; a C comparison, (first|second) side shows a bool of the int's truth$",
+            |c| Remark::ComparisonAsBool {
+                side: Side::read(&c[1]),
+            },
+        ),
         (r"; neither message is in the program's text$", |_| {
             Remark::EngineWordedMessages
         }),
@@ -694,6 +711,7 @@ mod tests {
             Remark::SlidIntoTheNextFunction { side: Second },
             Remark::ListedWithoutALocation { side: First },
             Remark::ResumedAnInterruptedStep { side: Second },
+            Remark::ComparisonAsBool { side: First },
         ]
     }
 

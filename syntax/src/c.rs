@@ -490,6 +490,47 @@ fn collect_candidates(root: Node, text: &str, lines: &LineIndex) -> Vec<Deletabl
     found.into_iter().map(|(_, c)| c).collect()
 }
 
+/// Whether a C expression's outermost operator (inside any parentheses) is one whose result C
+/// types `int`, 0 or 1, where C++ types it `bool`: a relational or equality comparison, `&&`,
+/// `||` or `!`. `None` when the text is not one C expression.
+pub fn is_comparison(expression: &str) -> Option<bool> {
+    // As a statement in a function: one expression statement, or it was not one expression.
+    let text = format!("void f(void) {{\n({expression}\n);\n}}\n");
+    let mut p = Parser::new();
+    p.set_language(&tree_sitter_c::LANGUAGE.into()).ok()?;
+    let tree = p.parse(&text, None)?;
+    let root = tree.root_node();
+    if root.has_error() {
+        return None;
+    }
+    let body = root
+        .named_child(0)
+        .filter(|f| f.kind() == "function_definition")?
+        .child_by_field_name("body")?;
+    if body.named_child_count() != 1 {
+        return None;
+    }
+    let mut e = body
+        .named_child(0)
+        .filter(|s| s.kind() == "expression_statement")?
+        .named_child(0)?;
+    while e.kind() == "parenthesized_expression" {
+        e = e.named_child(0)?;
+    }
+    let operator = |n: Node| {
+        n.child_by_field_name("operator")
+            .map(|o| text[o.byte_range()].to_string())
+    };
+    Some(match e.kind() {
+        "binary_expression" => matches!(
+            operator(e).as_deref(),
+            Some("<" | ">" | "<=" | ">=" | "==" | "!=" | "&&" | "||")
+        ),
+        "unary_expression" => operator(e).as_deref() == Some("!"),
+        _ => false,
+    })
+}
+
 /// The declarator inside one: its field, or a parenthesized declarator's child (`(*fp)`).
 fn declarator_below<'t>(n: tree_sitter::Node<'t>) -> Option<tree_sitter::Node<'t>> {
     n.child_by_field_name("declarator").or_else(|| {
@@ -635,5 +676,34 @@ mod tests {
             c.len()
         );
         assert_eq!(s.declarations().len(), 1);
+    }
+
+    #[test]
+    fn comparisons_are_told_from_other_expressions() {
+        for e in [
+            "n < 0",
+            "(a == b)",
+            "!x",
+            "a && b || c",
+            "((p != 0))",
+            "x >= y + 1",
+        ] {
+            assert_eq!(super::is_comparison(e), Some(true), "{e}");
+        }
+        for e in [
+            "i - i",
+            "x",
+            "(a < b) + 1",
+            "-(a < b)",
+            "a = b < c",
+            "f(a < b)",
+            "a ? b < c : d",
+        ] {
+            assert_eq!(super::is_comparison(e), Some(false), "{e}");
+        }
+        // Not one expression: a second statement, a comment eating the rest, nothing.
+        for e in ["a < b); (c", "a < b /*", "", "int x"] {
+            assert_eq!(super::is_comparison(e), None, "{e}");
+        }
     }
 }

@@ -853,6 +853,97 @@ async fn a_breakpoint_outside_every_function_slides_on_gdb_alone() {
     }
 }
 
+/// LLDB evaluates a C program's expressions as C++ (its expression parser sets `CPlusPlus` for
+/// every C dialect): a comparison or a logical operator gives a `bool`, where gdb gives C's
+/// `int`; arithmetic gives a number on both. Evidence for triage.toml's rule on
+/// `comparison-as-bool`: in lockstep the real engines' difference is judged a known LLDB bug and
+/// gone past; gdb answering one too high (a planted fault) is new.
+#[tokio::test]
+async fn lldb_evaluates_a_c_comparison_as_a_bool() {
+    use faults::{Fault, FaultyEngine};
+    let _g = SERIAL.lock().await;
+    let text = "int main(void) {\n  int n = 6;\n  n += 1;\n  return n < 0;\n}\n";
+    let (_dir, p) = c_program(text);
+    let mut gdb = engine("gdb", CaptureOptions::default()).await;
+    let mut lldb = engine("lldb", CaptureOptions::default()).await;
+    let (yes, no) = (Value::Bool(true), Value::Bool(false));
+    let (one, zero) = (Value::Number(1.0), Value::Number(0.0));
+    for (name, e, truth) in [
+        ("gdb", &mut gdb, [&zero, &one, &zero, &one]),
+        ("lldb", &mut lldb, [&no, &yes, &no, &yes]),
+    ] {
+        let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+        d.set_breakpoint(3, None).await.unwrap();
+        let at = paused(d.control(&Action::Start).await.unwrap());
+        // Lines count from 0: at `return n < 0;`.
+        assert_eq!(
+            (at.location.line, number(&at, "n")),
+            (3, 7.0),
+            "{name}: {at:?}"
+        );
+        for (expression, shown) in ["n < 0", "n == 7", "!n", "n && 1"].into_iter().zip(truth) {
+            assert_eq!(
+                d.evaluate(expression).await.unwrap(),
+                Output::Evaluated {
+                    value: shown.clone(),
+                    threw: false
+                },
+                "{name}: {expression}"
+            );
+        }
+        assert_eq!(
+            d.evaluate("n - n").await.unwrap(),
+            Output::Evaluated {
+                value: zero.clone(),
+                threw: false
+            },
+            "{name}: arithmetic is an int in C++ too"
+        );
+        assert!(d.close().await);
+    }
+    let triage = repo_triage();
+    let (_dir, loaded) = inline("comparison.c", text);
+    let evaluate = |e: &str| Action::Evaluate {
+        expression: e.into(),
+    };
+    let plan = from_a_breakpoint(
+        3,
+        &[evaluate("n < 0"), evaluate("n - n"), evaluate("n == 7")],
+    );
+    let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &plan, &triage).await;
+    let details: Vec<&str> = rec.divergences.iter().map(|d| d.detail.as_str()).collect();
+    assert_eq!(
+        details,
+        [
+            "evaluated 0 vs false; a C comparison, second side shows a bool of the int's truth",
+            "evaluated 1 vs true; a C comparison, second side shows a bool of the int's truth"
+        ]
+    );
+    for d in &rec.divergences {
+        let went = d.continued.as_deref().unwrap_or_default();
+        assert!(went.contains("(engine bug), gone past"), "{went}");
+    }
+    // gdb that answers one too high: `n < 0` is then 1 against LLDB's false, not a known bug.
+    let mut wrong = FaultyEngine::wrap(
+        engine("gdb", CaptureOptions::default()).await,
+        Fault::WrongEvaluation,
+    );
+    let rec = common::lockstep_under(&mut [&mut wrong, &mut lldb], &loaded, &plan, &triage).await;
+    let planted = rec.divergences.first().expect("the planted fault shows");
+    assert_eq!(planted.detail, "evaluated 1 vs false");
+    assert!(
+        !planted
+            .continued
+            .as_deref()
+            .is_some_and(|c| c.contains("triage rule")),
+        "{:?}",
+        planted.continued
+    );
+    for e in [&mut gdb, &mut lldb, &mut wrong] {
+        e.shutdown().await;
+    }
+}
+
 /// A local declared and never used: gcc gives it no location even at `-O0`. LLDB lists it,
 /// optimized out; gdb's machine interface lists no variable without a location
 /// (`-stack-list-variables` skips them, where `info locals` says `<optimized out>`), and

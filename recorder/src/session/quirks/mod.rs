@@ -12,6 +12,7 @@
 mod again_before_a_call;
 mod class_definition;
 mod closing_brace;
+mod comparison_as_bool;
 mod discriminant;
 pub(super) mod generators;
 mod heads_iterable;
@@ -85,6 +86,7 @@ pub(super) static QUIRKS: &[&dyn Quirk] = &[
     &slid_into_the_next_function::SlidIntoTheNextFunction,
     &listed_without_a_location::ListedWithoutALocation,
     &resumed_an_interrupted_step::ResumedAnInterruptedStep,
+    &comparison_as_bool::ComparisonAsBool,
 ];
 
 impl Recognizer<'_> {
