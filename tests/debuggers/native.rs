@@ -853,6 +853,72 @@ async fn a_breakpoint_outside_every_function_slides_on_gdb_alone() {
     }
 }
 
+/// A step into from a function's closing brace: gdb returns into the middle of the caller's line
+/// and keeps stepping to the start of the next line (infrun.c: "we don't stop if we step into the
+/// middle of a different line"); LLDB stops as soon as it is in the older frame
+/// (`ThreadPlanStepInRange::ShouldStop`), on the call's line, mid-line. Evidence for
+/// triage.toml's rule on `on-the-call-line` between LLDB and gdb: lockstep excuses it and the
+/// debuggers are back in step at the next line.
+#[tokio::test]
+async fn a_step_into_out_of_a_function_stops_mid_line_on_lldb_alone() {
+    let _g = SERIAL.lock().await;
+    let text = "int twice(int x) {\n  int y = x * 2;\n  return y;\n}\nint main(void) {\n  int a = twice(3);\n  int b = a + 1;\n  return b - 7;\n}\n";
+    let (_dir, p) = c_program(text);
+    let mut gdb = engine("gdb", CaptureOptions::default()).await;
+    let mut lldb = engine("lldb", CaptureOptions::default()).await;
+    // Lines count from 0: the brace is line 3, the call line 5, the next line 6.
+    for (name, e, line) in [("gdb", &mut gdb, 6), ("lldb", &mut lldb, 5)] {
+        let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+        d.set_breakpoint(3, None).await.unwrap();
+        let at = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(at.location.line, 3, "{name}: {at:?}");
+        let at = paused(d.control(&Action::StepInto).await.unwrap());
+        assert_eq!(
+            (at.location.line, at.stack.len()),
+            (line, 1),
+            "{name}: {at:?}"
+        );
+        // gdb finished the call's line (`a` assigned); LLDB stands before the assignment.
+        assert_eq!(number(&at, "a") == 6.0, name == "gdb", "{name}: {at:?}");
+        assert!(d.close().await);
+    }
+    let triage = repo_triage();
+    let (_dir, loaded) = inline("twice.c", text);
+    let plan = from_a_breakpoint(3, &[Action::StepInto, Action::StepOver]);
+    let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &plan, &triage).await;
+    let [d] = &rec.divergences[..] else {
+        panic!("one divergence, then in step: {:?}", rec.divergences);
+    };
+    assert_eq!(
+        d.detail,
+        "paused at 7:1 vs 6:11; second side on the caller's line of the call, first side on another line of the caller"
+    );
+    assert!(excused(&rec, d), "{:?}", d.continued);
+    assert!(morphtrace_schema::fact::out_of_step(&d.facts).is_none());
+    // gdb whose step ends a line late (at `return b - 7;`): the remark is the same, but LLDB
+    // stepped on does not meet it, so the rule's account fails and the divergence stays new
+    // (an excuse whose engines fell out of step judges nothing: judges' triage tests).
+    let mut late = faults::FaultyEngine::wrap(
+        engine("gdb", CaptureOptions::default()).await,
+        faults::Fault::StepOnceMore { line: 6 },
+    );
+    let rec = common::lockstep_under(&mut [&mut late, &mut lldb], &loaded, &plan, &triage).await;
+    let planted = rec.divergences.first().expect("the planted fault shows");
+    assert_eq!(
+        planted.detail,
+        "paused at 8:1 vs 6:11; second side on the caller's line of the call, first side on another line of the caller"
+    );
+    assert!(
+        morphtrace_schema::fact::out_of_step(&planted.facts).is_some(),
+        "{:?} {:?}",
+        planted.facts,
+        rec.notes
+    );
+    for e in [&mut gdb, &mut lldb, &mut late] {
+        e.shutdown().await;
+    }
+}
+
 /// LLDB evaluates a C program's expressions as C++ (its expression parser sets `CPlusPlus` for
 /// every C dialect): a comparison or a logical operator gives a `bool`, where gdb gives C's
 /// `int`; arithmetic gives a number on both. Evidence for triage.toml's rule on

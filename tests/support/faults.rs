@@ -22,6 +22,8 @@ pub enum Fault {
     /// A step into that lands on this line steps on through one more iteration (the first
     /// time in a session).
     SkipIteration { line: u32 },
+    /// A step into that lands on this line steps into once more: a step that ends a line late.
+    StepOnceMore { line: u32 },
     /// Report this variable's number, wherever it shows, one too high.
     WrongNumber { name: String },
     /// Show variable `name` with the value of variable `as_` of the same pause (two functions
@@ -114,6 +116,7 @@ impl Fault {
             Fault::HideVariable { .. } => "hide-variable",
             Fault::WrongSlide => "wrong-slide",
             Fault::SkipIteration { .. } => "skip-iteration",
+            Fault::StepOnceMore { .. } => "step-once-more",
             Fault::WrongNumber { .. } => "wrong-number",
             Fault::MixedUp { .. } => "mixed-up",
             Fault::WrongEvaluation => "wrong-evaluation",
@@ -465,6 +468,11 @@ impl Debugger for FaultyDebugger {
                             break;
                         }
                     }
+                }
+            }
+            Fault::StepOnceMore { line } => {
+                if *action == Action::StepInto && line_of(&out) == Some(*line) {
+                    out = self.inner.control(&Action::StepInto).await?;
                 }
             }
             Fault::WrongNumber { name } => {
