@@ -1,5 +1,5 @@
 //! `comparison-as-bool`: LLDB evaluates a C program's expressions as C++ (its expression parser
-//! sets `CPlusPlus` for every C dialect, a FIXME since 2011: "ask for C, get C++"), so that a
+//! sets `CPlusPlus` for every C dialect, under a FIXME: "ask for C, get C++"), so that a
 //! comparison or a logical operator gives a `bool` (`false`) where C gives an `int` (`0`), which
 //! gdb shows.
 //!
