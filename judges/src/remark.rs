@@ -149,6 +149,10 @@ pub enum Remark {
     /// A C expression whose outermost operator is a comparison or a logical one: `side` shows
     /// a `bool` where the other shows the `int` C gives it (0 or 1), of the same truth.
     ComparisonAsBool { side: Side },
+    /// A conditional breakpoint `side` refused for a name its condition uses (gdb: `No symbol
+    /// "n" in current context.`) that neither the function where the other placed it nor the
+    /// program outside every function writes.
+    ConditionOutOfScope { side: Side },
 }
 
 /// Every remark's id, as rules name them.
@@ -179,6 +183,7 @@ pub const IDS: &[&str] = &[
     "listed-without-a-location",
     "resumed-an-interrupted-step",
     "comparison-as-bool",
+    "condition-out-of-scope",
 ];
 
 impl Remark {
@@ -213,6 +218,7 @@ impl Remark {
             Remark::ListedWithoutALocation { .. } => "listed-without-a-location",
             Remark::ResumedAnInterruptedStep { .. } => "resumed-an-interrupted-step",
             Remark::ComparisonAsBool { .. } => "comparison-as-bool",
+            Remark::ConditionOutOfScope { .. } => "condition-out-of-scope",
         }
     }
 
@@ -235,7 +241,8 @@ impl Remark {
             | Remark::SlidIntoTheNextFunction { side }
             | Remark::ListedWithoutALocation { side }
             | Remark::ResumedAnInterruptedStep { side }
-            | Remark::ComparisonAsBool { side } => Some(*side),
+            | Remark::ComparisonAsBool { side }
+            | Remark::ConditionOutOfScope { side } => Some(*side),
             Remark::BeganInAGenerator { ended_before } => *ended_before,
             Remark::StepOutBeganInAGeneratorExpression { silent } => *silent,
             Remark::BothAtAClosingBrace
@@ -447,6 +454,11 @@ impl fmt::Display for Remark {
                 "; a C comparison, {} side shows a bool of the int's truth",
                 side.name()
             ),
+            Remark::ConditionOutOfScope { side } => write!(
+                f,
+                "; {} side refused a condition on a name that neither the other's function nor the file's top level writes",
+                side.name()
+            ),
         }
     }
 }
@@ -576,6 +588,12 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
         (
             r"; requested outside every function, (first|second) side placed it at the next function's start, the other nowhere$",
             |c| Remark::SlidIntoTheNextFunction {
+                side: Side::read(&c[1]),
+            },
+        ),
+        (
+            r"; (first|second) side refused a condition on a name that neither the other's function nor the file's top level writes$",
+            |c| Remark::ConditionOutOfScope {
                 side: Side::read(&c[1]),
             },
         ),
@@ -712,6 +730,7 @@ mod tests {
             Remark::ListedWithoutALocation { side: First },
             Remark::ResumedAnInterruptedStep { side: Second },
             Remark::ComparisonAsBool { side: First },
+            Remark::ConditionOutOfScope { side: Second },
         ]
     }
 

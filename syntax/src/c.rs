@@ -490,6 +490,60 @@ fn collect_candidates(root: Node, text: &str, lines: &LineIndex) -> Vec<Deletabl
     found.into_iter().map(|(_, c)| c).collect()
 }
 
+/// Every identifier a C program writes, outside every function (its globals, functions,
+/// enumerators, types, macros) and in each function definition (parameters, locals, uses): an
+/// over-approximation of the names a debugger can see at a line, so that a name absent from both
+/// is surely not in scope there.
+#[derive(Debug, Default)]
+pub struct WrittenNames {
+    outside: std::collections::HashSet<String>,
+    /// Each function definition's lines (0-based, first and last) and the identifiers in it.
+    functions: Vec<(u32, u32, std::collections::HashSet<String>)>,
+}
+
+impl WrittenNames {
+    /// Whether `name` is written nowhere outside every function, nor in the function definition
+    /// that holds `line`; `None` where no function holds it.
+    pub fn foreign_at(&self, name: &str, line: u32) -> Option<bool> {
+        let (_, _, inside) = self
+            .functions
+            .iter()
+            .find(|(start, end, _)| (*start..=*end).contains(&line))?;
+        Some(!inside.contains(name) && !self.outside.contains(name))
+    }
+}
+
+impl CSyntax {
+    pub fn written_names(&self) -> WrittenNames {
+        let text = &self.text;
+        let mut out = WrittenNames::default();
+        let root = self.tree.root_node();
+        let mut c = root.walk();
+        for item in root.children(&mut c) {
+            let mut names = std::collections::HashSet::new();
+            visit(item, &mut |n| {
+                if matches!(n.kind(), "identifier" | "type_identifier") {
+                    names.insert(text[n.byte_range()].to_string());
+                }
+            });
+            if item.kind() == "function_definition" {
+                out.functions.push((
+                    self.lines.line_of(item.start_byte()),
+                    self.lines.line_of(item.end_byte().saturating_sub(1)),
+                    names,
+                ));
+            } else {
+                out.outside.extend(names);
+            }
+        }
+        // A function's own name is seen from everywhere.
+        for f in self.functions() {
+            out.outside.insert(f.name);
+        }
+        out
+    }
+}
+
 /// Whether a C expression's outermost operator (inside any parentheses) is one whose result C
 /// types `int`, 0 or 1, where C++ types it `bool`: a relational or equality comparison, `&&`,
 /// `||` or `!`. `None` when the text is not one C expression.
@@ -705,5 +759,23 @@ mod tests {
         for e in ["a < b); (c", "a < b /*", "", "int x"] {
             assert_eq!(super::is_comparison(e), None, "{e}");
         }
+    }
+
+    #[test]
+    fn a_name_foreign_to_a_function_is_written_neither_there_nor_outside() {
+        let text = "#define N 3\nint g;\nenum e { RED };\nint f(int k) {\n  int m = k + g;\n  return m;\n}\nint main(void) {\n  int n = f(N);\n  return n;\n}\n";
+        let ids = CSyntax::parse(text).unwrap().written_names();
+        // In f (lines 3..6): its parameter, local and uses, the globals, the enumerator, the macro
+        // and main (a function's name) are seen; main's local is not.
+        for name in ["k", "m", "g", "RED", "N", "main", "f"] {
+            assert_eq!(ids.foreign_at(name, 4), Some(false), "{name}");
+        }
+        assert_eq!(ids.foreign_at("n", 4), Some(true));
+        assert_eq!(
+            ids.foreign_at("k", 8),
+            Some(true),
+            "f's parameter, from main"
+        );
+        assert_eq!(ids.foreign_at("n", 1), None, "no function holds line 1");
     }
 }

@@ -853,6 +853,75 @@ async fn a_breakpoint_outside_every_function_slides_on_gdb_alone() {
     }
 }
 
+/// A conditional breakpoint in a function whose condition names a variable of another (the
+/// random strategy writes conditions from the pause it is at): gdb checks the condition's symbols
+/// where the breakpoint goes and refuses it (`No symbol "n" in current context.`), LLDB sets it.
+/// A condition on the function's own parameter both set. Evidence for triage.toml's rule on
+/// `condition-out-of-scope`: in lockstep the refusal is excused and the session goes on in step.
+#[tokio::test]
+async fn gdb_refuses_a_condition_on_a_name_out_of_scope() {
+    let _g = SERIAL.lock().await;
+    let text = "int g(int k) {\n  int m = k + 1;\n  return m * 2;\n}\nint f(int n) {\n  int r = g(n);\n  return r - n;\n}\nint main(void) {\n  return f(3) - 5;\n}\n";
+    let (_dir, p) = c_program(text);
+    let mut gdb = engine("gdb", CaptureOptions::default()).await;
+    let mut lldb = engine("lldb", CaptureOptions::default()).await;
+    let condition = |line: u32, condition: &str| Action::SetConditionalBreakpoint {
+        line,
+        condition: condition.into(),
+        column: None,
+    };
+    // Lines count from 0: paused in f (line 5), a condition on f's `n` for g's line 1, one on
+    // g's own `k` for its line 2 (DAP holds one breakpoint per line).
+    for (name, e) in [("gdb", &mut gdb), ("lldb", &mut lldb)] {
+        let mut d = e.open(&p).await.unwrap().expect("the program compiles");
+        d.set_breakpoint(5, None).await.unwrap();
+        let at = paused(d.control(&Action::Start).await.unwrap());
+        assert_eq!(at.location.line, 5, "{name}: {at:?}");
+        let foreign = d
+            .set_conditional_breakpoint(1, None, "n > 0")
+            .await
+            .unwrap();
+        let own = d
+            .set_conditional_breakpoint(2, None, "k > 0")
+            .await
+            .unwrap();
+        match (name, &foreign) {
+            ("gdb", Output::Error { message }) => assert_eq!(
+                message, "-break-insert: No symbol \"n\" in current context.",
+                "{name}"
+            ),
+            ("lldb", Output::BreakpointSet { actual, .. }) => {
+                assert_eq!(actual.iter().map(|l| l.line).collect::<Vec<_>>(), [1])
+            }
+            _ => panic!("{name}: {foreign:?}"),
+        }
+        assert!(
+            matches!(&own, Output::BreakpointSet { actual, .. } if actual.len() == 1),
+            "{name}: {own:?}"
+        );
+        assert!(d.close().await);
+    }
+    let triage = repo_triage();
+    let (_dir, loaded) = inline("scope.c", text);
+    let plan = from_a_breakpoint(
+        5,
+        &[condition(1, "n > 0"), Action::StepInto, Action::StepInto],
+    );
+    let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &plan, &triage).await;
+    let [d] = &rec.divergences[..] else {
+        panic!("one divergence, then in step: {:?}", rec.divergences);
+    };
+    assert_eq!(
+        d.detail,
+        "first side refused the breakpoint: -break-insert: No symbol \"n\" in current context.; first side refused a condition on a name that neither the other's function nor the file's top level writes"
+    );
+    assert!(excused(&rec, d), "{:?}", d.continued);
+    assert!(morphtrace_schema::fact::out_of_step(&d.facts).is_none());
+    for e in [&mut gdb, &mut lldb] {
+        e.shutdown().await;
+    }
+}
+
 /// A step into from a function's closing brace: gdb returns into the middle of the caller's line
 /// and keeps stepping to the start of the next line (infrun.c: "we don't stop if we step into the
 /// middle of a different line"); LLDB stops as soon as it is in the older frame

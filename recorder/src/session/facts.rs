@@ -88,6 +88,16 @@ impl ProgramFact for Vec<morphtrace_syntax::c::FunctionSpan> {
     }
 }
 
+/// The identifiers a C program writes, per function and outside them (C that parses).
+impl ProgramFact for morphtrace_syntax::c::WrittenNames {
+    fn scan(text: &str, language: Language) -> Option<Self> {
+        (language == Language::C)
+            .then(|| morphtrace_syntax::c::CSyntax::parse(text))
+            .flatten()
+            .map(|s| s.written_names())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,7 @@ mod again_before_a_call;
 mod class_definition;
 mod closing_brace;
 mod comparison_as_bool;
+mod condition_out_of_scope;
 mod discriminant;
 pub(super) mod generators;
 mod heads_iterable;
@@ -87,6 +88,7 @@ pub(super) static QUIRKS: &[&dyn Quirk] = &[
     &listed_without_a_location::ListedWithoutALocation,
     &resumed_an_interrupted_step::ResumedAnInterruptedStep,
     &comparison_as_bool::ComparisonAsBool,
+    &condition_out_of_scope::ConditionOutOfScope,
 ];
 
 impl Recognizer<'_> {
