@@ -917,7 +917,29 @@ async fn gdb_refuses_a_condition_on_a_name_out_of_scope() {
     );
     assert!(excused(&rec, d), "{:?}", d.continued);
     assert!(morphtrace_schema::fact::out_of_step(&d.facts).is_none());
-    for e in [&mut gdb, &mut lldb] {
+    // A gdb that refuses g's condition on its own `k` with the same words (planted): not excused.
+    let mut refusing = faults::FaultyEngine::wrap(
+        engine("gdb", CaptureOptions::default()).await,
+        faults::Fault::RefuseCondition,
+    );
+    let plan = from_a_breakpoint(5, &[condition(2, "k > 0"), Action::StepInto]);
+    let rec =
+        common::lockstep_under(&mut [&mut refusing, &mut lldb], &loaded, &plan, &triage).await;
+    let planted = rec.divergences.first().expect("the planted fault shows");
+    assert_eq!(
+        planted.detail,
+        "first side refused the breakpoint: -break-insert: No symbol \"k\" in current context."
+    );
+    assert!(!excused(&rec, planted), "{:?}", rec.notes);
+    assert!(
+        !planted
+            .continued
+            .as_deref()
+            .is_some_and(|c| c.contains("triage rule")),
+        "{:?}",
+        planted.continued
+    );
+    for e in [&mut gdb, &mut lldb, &mut refusing] {
         e.shutdown().await;
     }
 }

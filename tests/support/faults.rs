@@ -33,6 +33,9 @@ pub enum Fault {
     WrongEvaluation,
     /// Set a conditional breakpoint as a plain one: its condition ignored.
     IgnoreCondition,
+    /// Refuse every conditional breakpoint as gdb refuses one on a name out of scope, naming the
+    /// condition's first name (in scope or not).
+    RefuseCondition,
     /// Set a logpoint as a plain breakpoint: it pauses and logs nothing.
     PausingLogpoint,
     /// Set a logpoint that never pauses and never logs.
@@ -121,6 +124,7 @@ impl Fault {
             Fault::MixedUp { .. } => "mixed-up",
             Fault::WrongEvaluation => "wrong-evaluation",
             Fault::IgnoreCondition => "ignore-condition",
+            Fault::RefuseCondition => "refuse-condition",
             Fault::PausingLogpoint => "pausing-logpoint",
             Fault::SilentLogpoint => "silent-logpoint",
             Fault::IgnoreSet => "ignore-set",
@@ -284,6 +288,15 @@ impl Debugger for FaultyDebugger {
     ) -> Result<Output, DebuggerError> {
         if self.fault == Fault::IgnoreCondition {
             return self.inner.set_breakpoint(line, column).await;
+        }
+        if self.fault == Fault::RefuseCondition {
+            let name = condition
+                .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .find(|w| !w.is_empty() && !w.starts_with(|c: char| c.is_ascii_digit()))
+                .unwrap_or(condition);
+            return Ok(Output::Error {
+                message: format!("-break-insert: No symbol \"{name}\" in current context."),
+            });
         }
         self.inner
             .set_conditional_breakpoint(line, column, condition)
@@ -530,6 +543,7 @@ impl Debugger for FaultyDebugger {
             | Fault::ExtraPause
             | Fault::WrongEvaluation
             | Fault::IgnoreCondition
+            | Fault::RefuseCondition
             | Fault::PausingLogpoint
             | Fault::SilentLogpoint
             | Fault::IgnoreSet
