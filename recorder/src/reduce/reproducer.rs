@@ -362,9 +362,10 @@ mod tests {
         // 876 lines when every bundle carried every protocol; 282 (239 of code) when written,
         // 304 once it told a crashed Chromium renderer from a program that runs on, 311 once it
         // removed a killed Chromium's singleton-socket directory, 321 once it listed every step
-        // whose answers differ.
+        // whose answers differ, 330 once it removed the shared memory files a killed Chromium
+        // left.
         let lines = v8.lines().count();
-        assert!(lines <= 325, "{lines} lines");
+        assert!(lines <= 330, "{lines} lines");
         for absent in [
             "Rdp",
             "Firefox",

@@ -196,6 +196,10 @@ async function stop(child, dir) {
 
 async function launchChromium(exe, engine) {
   const profile = fs.mkdtempSync(join(tmpdir(), 'reproduce-chromium-'));
+  // Chromium's shared memory files (`--disable-dev-shm-usage`), made in TMPDIR and unlinked at
+  // once, stay behind when it is killed between the two: those it left go with it.
+  const shmem = (f) => f.startsWith('.org.chromium.Chromium.');
+  const before = new Set(fs.readdirSync(tmpdir()).filter(shmem));
   const flags = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--no-default-browser-check',
     '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-extensions',
     '--disable-dev-shm-usage', '--remote-debugging-address=127.0.0.1', '--remote-debugging-port=0'];
@@ -210,6 +214,7 @@ async function launchChromium(exe, engine) {
     try { socket = dirname(fs.readlinkSync(join(profile, 'SingletonSocket'))); } catch {}
     await stop(child, profile);
     if (basename(socket).startsWith('org.chromium.Chromium.')) fs.rmSync(socket, { recursive: true, force: true });
+    for (const f of fs.readdirSync(tmpdir()).filter(shmem)) if (!before.has(f)) fs.rmSync(join(tmpdir(), f), { force: true });
   };
   try {
     const file = join(profile, 'DevToolsActivePort');
