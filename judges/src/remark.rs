@@ -153,6 +153,14 @@ pub enum Remark {
     /// "n" in current context.`) that neither the function where the other placed it nor the
     /// program outside every function writes.
     ConditionOutOfScope { side: Side },
+    /// One logpoint's line: `side` logged the value without the summary the other shows of it
+    /// (nothing of an aggregate that the other shows as `{…}` or a string, only the address of
+    /// a pointer that the other shows with the string it points to).
+    LoggedWithoutASummary { side: Side },
+    /// A step into: `side` ran on past a line where a breakpoint of its own that need not stop
+    /// stands (a logpoint, a conditional breakpoint), to a breakpoint elsewhere or the program's
+    /// end, where the other side's step ended on that line.
+    RanPastAQuietBreakpoint { side: Side },
 }
 
 /// Every remark's id, as rules name them.
@@ -184,6 +192,8 @@ pub const IDS: &[&str] = &[
     "resumed-an-interrupted-step",
     "comparison-as-bool",
     "condition-out-of-scope",
+    "logged-without-a-summary",
+    "ran-past-a-quiet-breakpoint",
 ];
 
 impl Remark {
@@ -219,6 +229,8 @@ impl Remark {
             Remark::ResumedAnInterruptedStep { .. } => "resumed-an-interrupted-step",
             Remark::ComparisonAsBool { .. } => "comparison-as-bool",
             Remark::ConditionOutOfScope { .. } => "condition-out-of-scope",
+            Remark::LoggedWithoutASummary { .. } => "logged-without-a-summary",
+            Remark::RanPastAQuietBreakpoint { .. } => "ran-past-a-quiet-breakpoint",
         }
     }
 
@@ -242,7 +254,9 @@ impl Remark {
             | Remark::ListedWithoutALocation { side }
             | Remark::ResumedAnInterruptedStep { side }
             | Remark::ComparisonAsBool { side }
-            | Remark::ConditionOutOfScope { side } => Some(*side),
+            | Remark::ConditionOutOfScope { side }
+            | Remark::LoggedWithoutASummary { side }
+            | Remark::RanPastAQuietBreakpoint { side } => Some(*side),
             Remark::BeganInAGenerator { ended_before } => *ended_before,
             Remark::StepOutBeganInAGeneratorExpression { silent } => *silent,
             Remark::BothAtAClosingBrace
@@ -456,7 +470,17 @@ impl fmt::Display for Remark {
             ),
             Remark::ConditionOutOfScope { side } => write!(
                 f,
-                "; {} side refused a condition on a name that neither the other's function nor the file's top level writes",
+                "; {} side refused a condition on a name that neither the breakpoint's function nor the file's top level writes",
+                side.name()
+            ),
+            Remark::LoggedWithoutASummary { side } => write!(
+                f,
+                "; {} side logged the value without the summary the other shows",
+                side.name()
+            ),
+            Remark::RanPastAQuietBreakpoint { side } => write!(
+                f,
+                "; {} side ran on past its breakpoint that need not stop, on the line where the other's step ended",
                 side.name()
             ),
         }
@@ -592,8 +616,20 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
             },
         ),
         (
-            r"; (first|second) side refused a condition on a name that neither the other's function nor the file's top level writes$",
+            r"; (first|second) side refused a condition on a name that neither the (?:breakpoint's|other's) function nor the file's top level writes$",
             |c| Remark::ConditionOutOfScope {
+                side: Side::read(&c[1]),
+            },
+        ),
+        (
+            r"; (first|second) side ran on past its breakpoint that need not stop, on the line where the other's step ended$",
+            |c| Remark::RanPastAQuietBreakpoint {
+                side: Side::read(&c[1]),
+            },
+        ),
+        (
+            r"; (first|second) side logged the value without the summary the other shows$",
+            |c| Remark::LoggedWithoutASummary {
                 side: Side::read(&c[1]),
             },
         ),
@@ -731,6 +767,8 @@ mod tests {
             Remark::ResumedAnInterruptedStep { side: Second },
             Remark::ComparisonAsBool { side: First },
             Remark::ConditionOutOfScope { side: Second },
+            Remark::LoggedWithoutASummary { side: Second },
+            Remark::RanPastAQuietBreakpoint { side: First },
         ]
     }
 

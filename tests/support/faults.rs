@@ -40,6 +40,9 @@ pub enum Fault {
     PausingLogpoint,
     /// Set a logpoint that never pauses and never logs.
     SilentLogpoint,
+    /// Every line a logpoint logs, logged with an empty text: a debugger that loses what its
+    /// logpoints format.
+    BlankLogs,
     /// A set variable that does not take: the engine is not asked, the old value read back as
     /// if it were the new one.
     IgnoreSet,
@@ -127,6 +130,7 @@ impl Fault {
             Fault::RefuseCondition => "refuse-condition",
             Fault::PausingLogpoint => "pausing-logpoint",
             Fault::SilentLogpoint => "silent-logpoint",
+            Fault::BlankLogs => "blank-logs",
             Fault::IgnoreSet => "ignore-set",
             Fault::ContinueAsResume => "continue-as-resume",
             Fault::RestartAsStep => "restart-as-step",
@@ -546,6 +550,7 @@ impl Debugger for FaultyDebugger {
             | Fault::RefuseCondition
             | Fault::PausingLogpoint
             | Fault::SilentLogpoint
+            | Fault::BlankLogs
             | Fault::IgnoreSet
             | Fault::ContinueAsResume
             | Fault::RestartAsStep => {}
@@ -558,7 +563,11 @@ impl Debugger for FaultyDebugger {
     }
 
     fn logs(&self) -> Vec<(BreakpointId, String)> {
-        self.inner.logs()
+        let logs = self.inner.logs();
+        if self.fault == Fault::BlankLogs {
+            return logs.into_iter().map(|(b, _)| (b, String::new())).collect();
+        }
+        logs
     }
 
     async fn close(self: Box<Self>) -> bool {

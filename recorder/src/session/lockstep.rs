@@ -9,7 +9,7 @@ use super::facts::ProgramFacts;
 use super::quirks::generators::{
     began_in_a_generator_expression, generator_remark, generator_the_step_began_in,
 };
-use super::quirks::{interrupted_step, last_control, Answers, Recognizer};
+use super::quirks::{interrupted_step, last_control, quiet_breakpoint_lines, Answers, Recognizer};
 use super::{Recording, MAX_DIVERGENCES_PER_ACTION, MET_IN_RESYNC};
 use crate::debugger::{Debugger, DebuggerError, ProgramFile};
 use futures_util::future::join_all;
@@ -274,9 +274,11 @@ impl Lockstep<'_> {
                 None => (None, None),
             };
             let stopped = how.is_none();
+            let mut quieted = false;
             if !stopped && d.kind == DivergenceKind::Log {
-                self.quiet_logpoints
-                    .extend(morphtrace_judges::dbdb::logpoints_apart(&d.detail));
+                for id in morphtrace_judges::dbdb::logpoints_apart(&d.detail) {
+                    quieted |= self.quiet_logpoints.insert(id);
+                }
             }
             if stopped {
                 self.stopped = true;
@@ -305,6 +307,9 @@ impl Lockstep<'_> {
                 // Back in step at a new place: everything there compares.
                 current = r;
                 policy.mask = Default::default();
+            } else if quieted {
+                // What the other logpoints logged during the action still compares.
+                continue;
             } else if !(current.iter().all(|o| matches!(o, Output::Paused(_)))
                 && policy.mask.cover(&kind, &detail))
             {
@@ -475,6 +480,16 @@ impl Lockstep<'_> {
                 (t, own_of(t))
             };
             compare_answers([side(a), side(b)], action, &outputs[a], &outputs[b], policy)
+                .or_else(|| {
+                    morphtrace_judges::dbdb::compare_logs(
+                        &self.rec.traces[active[a]],
+                        &self.rec.traces[active[b]],
+                        index,
+                        morphtrace_judges::dbdb::timed_out(&outputs[a])
+                            && morphtrace_judges::dbdb::timed_out(&outputs[b]),
+                        &self.quiet_logpoints,
+                    )
+                })
                 .map(|(kind, detail)| {
                     let (trace, own) = side(a);
                     let (trace_b, own_b) = side(b);
@@ -490,19 +505,13 @@ impl Lockstep<'_> {
                             interrupted_step(trace, own),
                             interrupted_step(trace_b, own_b),
                         ],
+                        quiet_lines: [
+                            quiet_breakpoint_lines(trace, own),
+                            quiet_breakpoint_lines(trace_b, own_b),
+                        ],
                     };
                     let detail = self.recognizer().remark(&kind, detail, &answers, policy);
                     (kind, detail)
-                })
-                .or_else(|| {
-                    morphtrace_judges::dbdb::compare_logs(
-                        &self.rec.traces[active[a]],
-                        &self.rec.traces[active[b]],
-                        index,
-                        morphtrace_judges::dbdb::timed_out(&outputs[a])
-                            && morphtrace_judges::dbdb::timed_out(&outputs[b]),
-                        &self.quiet_logpoints,
-                    )
                 })
         };
         let (groups, suspect) = if outputs.len() > 2 {

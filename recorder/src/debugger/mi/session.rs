@@ -8,8 +8,8 @@
 //! - Breakpoints are gdb's (`-break-insert -f`: a line without code past the end is a pending
 //!   breakpoint, no location, as LLDB leaves one unverified); conditions are gdb's (`-c`);
 //!   logpoints are `dprintf`s, which print and go on without ending a step in progress, their
-//!   value by `$_as_string` (gdb's own formatting of any value) held in a convenience variable
-//!   ([`LOG_VALUE`]), so that printing it calls nothing in the program.
+//!   value formatted by gdb as `print` shows it ([`LOG_FUNCTION`]) and held in a convenience
+//!   variable ([`LOG_VALUE`]), so that printing it calls nothing in the program.
 //! - One breakpoint per line, as under DAP, so that gdb and LLDB take the same actions.
 //! - Values come from variable objects (`-var-create`, `-var-list-children`): each child's
 //!   type and value, read by `dap::c_values` as LLDB's are.
@@ -51,6 +51,21 @@ const GDB_LOG_MARK: &str = "morphtrace-log:";
 /// address"; GDB 14 reads the layout from CPUID). An assignment's value is the convenience
 /// variable, which `printf` prints from gdb's own memory.
 const LOG_VALUE: &str = "$morphtrace_log";
+
+/// The function a logpoint's value is formatted by, `$_morphtrace_log("EXPRESSION")`: gdb's
+/// `str` of the expression's value, as `$_as_string` (gdb's own Python function) gives it, but
+/// from the expression's text. `$_as_string(v)` of an array `v` is its address: gdb turns an
+/// array passed to any function into a pointer (a logpoint on `int v[6]` logged `0x…` where
+/// `print v` shows `{2, 5, 9, 1, 7, 3}`), and `*&v` cannot stand in, as it fails on a value
+/// held in a register (-O2).
+const LOG_FUNCTION: &str = "import gdb
+class MorphtraceLog(gdb.Function):
+    def __init__(self):
+        super().__init__('_morphtrace_log')
+    def invoke(self, expression):
+        return str(gdb.parse_and_eval(expression.string()))
+MorphtraceLog()
+";
 
 /// How long gdb gets to leave before it and the program are killed.
 const EXIT: Duration = Duration::from_secs(2);
@@ -171,6 +186,10 @@ impl MiSession {
             ),
             format!("-inferior-tty-set {}", s.terminal.path),
             format!("-environment-cd {}", quoted(&cwd)),
+            format!(
+                "-interpreter-exec console {}",
+                quoted(&format!("python exec({})", quoted(LOG_FUNCTION)))
+            ),
             "-break-insert -t main".into(),
         ] {
             s.call(&command).await?;
@@ -586,7 +605,7 @@ impl MiSession {
                 "-dprintf-insert -f {place} {} {}",
                 quoted(&format!("{GDB_LOG_MARK} {} %s\n", id.0)),
                 // One MI argument: unquoted, MI splits `a + b` at its spaces into three.
-                quoted(&format!("{LOG_VALUE}=$_as_string({e})"))
+                quoted(&format!("{LOG_VALUE}=$_morphtrace_log({})", quoted(e)))
             ),
         };
         let bkpt = match self.ask(&command).await? {

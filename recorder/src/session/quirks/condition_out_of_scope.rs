@@ -10,7 +10,7 @@
 use super::{Divergence, Quirk, Recognizer};
 use morphtrace_judges::remark::{Remark, Side};
 use morphtrace_schema::{Action, DivergenceKind, Output};
-use morphtrace_syntax::c::WrittenNames;
+use morphtrace_syntax::c::{FunctionSpan, WrittenNames};
 
 pub(super) struct ConditionOutOfScope;
 
@@ -23,10 +23,12 @@ fn unknown_symbol(message: &str) -> Option<&str> {
 
 impl Quirk for ConditionOutOfScope {
     /// Where one side refused a conditional breakpoint for a name the condition uses, the other
-    /// placed it on one line, and that name is written neither in the function definition that
-    /// holds the line (its parameters, locals, uses) nor outside every function (a global, a
-    /// function, an enumerator, a macro). A refusal for a name the function or the file writes,
-    /// a placement on no line or on several, gets no remark.
+    /// placed it on one line (or nowhere, where the request is outside every function: then the
+    /// line is the next function's start, where the refusing side checked it), and that name
+    /// is written neither in the function definition that holds the line (its parameters,
+    /// locals, uses) nor outside every function (a global, a function, an enumerator, a macro).
+    /// A refusal for a name the function or the file writes, a placement on several lines, or
+    /// nowhere for a request inside a function, gets no remark.
     fn recognize(&self, r: &Recognizer, d: &Divergence) -> Option<Remark> {
         if *d.kind != DivergenceKind::BreakpointLocation {
             return None;
@@ -42,14 +44,25 @@ impl Quirk for ConditionOutOfScope {
         let Output::BreakpointSet { actual, .. } = placed else {
             return None;
         };
-        let [at] = actual.as_slice() else {
-            return None;
+        let line = match actual.as_slice() {
+            [at] => at.line,
+            // Placed nowhere: a request outside every function, which gdb places at the next
+            // function's start (`slid-into-the-next-function`) and checks the condition there.
+            [] => {
+                let requested = d.answers.action.breakpoint_line()?;
+                let functions = r.facts.get::<Vec<FunctionSpan>>()?;
+                if functions.iter().any(|f| f.holds(requested)) {
+                    return None;
+                }
+                functions.iter().find(|f| f.start > requested)?.start
+            }
+            _ => return None,
         };
         let name = unknown_symbol(refusal)?;
         let used = condition
             .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .any(|w| w == name);
-        let foreign = r.facts.get::<WrittenNames>()?.foreign_at(name, at.line)?;
+        let foreign = r.facts.get::<WrittenNames>()?.foreign_at(name, line)?;
         (used && foreign).then_some(Remark::ConditionOutOfScope { side })
     }
 }
@@ -62,9 +75,13 @@ mod tests {
     const C: &str = "int g;\nint f(int k) {\n  int m = k + g;\n  return m;\n}\nint main(void) {\n  int n = f(3);\n  return n;\n}\n";
 
     fn remarked(condition: &str, refused: &str, at: &[u32]) -> [String; 2] {
+        remarked_on(2, condition, refused, at)
+    }
+
+    fn remarked_on(line: u32, condition: &str, refused: &str, at: &[u32]) -> [String; 2] {
         let set = Output::BreakpointSet {
             id: BreakpointId(1),
-            requested: Location::new(2, 0),
+            requested: Location::new(line, 0),
             actual: at.iter().map(|&l| Location::new(l, 0)).collect(),
             source: LocationSource::EngineReported,
             policy: None,
@@ -80,7 +97,7 @@ mod tests {
                 "second side refused the breakpoint: …",
             ],
             Action::SetConditionalBreakpoint {
-                line: 2,
+                line,
                 condition: condition.into(),
                 column: None,
             },
@@ -112,6 +129,16 @@ mod tests {
                 "{condition} {refused} {at:?}"
             );
         }
+        // Placed nowhere by the other side, a request outside every function: the next
+        // function (`f`, line 1) is where the name must be written for the refusal to be wrong.
+        assert_eq!(
+            remarked_on(0, "n % 2 == 0", "n", &[]),
+            oriented(|side| Remark::ConditionOutOfScope { side })
+        );
+        assert_eq!(
+            remarked_on(0, "k % 2 == 0", "k", &[]),
+            [String::new(), String::new()]
+        );
         assert_eq!(
             super::unknown_symbol("No symbol \"x\" in current context."),
             Some("x")

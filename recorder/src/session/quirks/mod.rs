@@ -20,8 +20,10 @@ mod heads_iterable;
 mod heritage;
 mod indented_brace;
 mod listed_without_a_location;
+mod logged_without_a_summary;
 mod own_name;
 mod passed_where_it_stood;
+mod ran_past_a_quiet_breakpoint;
 mod resumed_an_interrupted_step;
 mod return_and_brace;
 mod slid_into_the_next_function;
@@ -54,6 +56,8 @@ pub(super) struct Answers<'o> {
     /// Each side's step that a breakpoint interrupted and that is still pending, with the pause
     /// it began at ([`interrupted_step`]).
     pub(super) interrupted: [Option<(&'o Action, &'o PauseState)>; 2],
+    /// The lines where each side has a breakpoint that need not stop ([`quiet_breakpoint_lines`]).
+    pub(super) quiet_lines: [Vec<u32>; 2],
 }
 
 /// A divergence between two answers as a quirk sees it: what they differ in (`detail`, with
@@ -89,6 +93,8 @@ pub(super) static QUIRKS: &[&dyn Quirk] = &[
     &resumed_an_interrupted_step::ResumedAnInterruptedStep,
     &comparison_as_bool::ComparisonAsBool,
     &condition_out_of_scope::ConditionOutOfScope,
+    &logged_without_a_summary::LoggedWithoutASummary,
+    &ran_past_a_quiet_breakpoint::RanPastAQuietBreakpoint,
 ];
 
 impl Recognizer<'_> {
@@ -172,6 +178,33 @@ pub(super) fn last_control(trace: &morphtrace_schema::Trace, index: usize) -> Op
         .take(index)
         .filter(|a| a.is_control())
         .last()
+}
+
+/// The lines where `trace`'s breakpoints that need not stop stand before its action `index`:
+/// its logpoints and conditional breakpoints, where the engine placed them, not removed since.
+pub(super) fn quiet_breakpoint_lines(trace: &morphtrace_schema::Trace, index: usize) -> Vec<u32> {
+    let mut standing: Vec<(morphtrace_schema::BreakpointId, u32)> = Vec::new();
+    let (mut actions, mut asked) = (0, None);
+    for e in &trace.events {
+        match &e.kind {
+            EventKind::Action(a) => {
+                if actions == index {
+                    break;
+                }
+                actions += 1;
+                asked = Some(a);
+            }
+            EventKind::Output(o) => match (asked.take(), o) {
+                (
+                    Some(Action::SetLogpoint { .. } | Action::SetConditionalBreakpoint { .. }),
+                    Output::BreakpointSet { id, actual, .. },
+                ) => standing.extend(actual.first().map(|l| (*id, l.line))),
+                (Some(Action::RemoveBreakpoint { id }), _) => standing.retain(|(b, _)| b != id),
+                _ => {}
+            },
+        }
+    }
+    standing.into_iter().map(|(_, line)| line).collect()
 }
 
 /// The step over or out of `trace` before its action `index` that a pause at a breakpoint
@@ -299,6 +332,31 @@ pub(super) mod test_support {
         PauseReason::Breakpoint { ids: Vec::new() }
     }
 
+    /// What quirk `q` alone remarks on a pause-location divergence with `answers` on the C
+    /// program `text`.
+    pub(super) fn recognized_by(
+        q: &dyn Quirk,
+        text: &str,
+        detail: &str,
+        answers: &Answers,
+    ) -> Option<Remark> {
+        let p = program(text, Language::C);
+        let facts = ProgramFacts::new(&p.text, p.language);
+        let r = Recognizer {
+            program: &p,
+            facts: &facts,
+        };
+        q.recognize(
+            &r,
+            &Divergence {
+                kind: &DivergenceKind::PauseLocation,
+                detail,
+                answers,
+                policy: &ComparisonPolicy::default(),
+            },
+        )
+    }
+
     /// What the recognizer appends to `detail` for the answers `a`, `b` to `action` on `p`.
     pub(super) fn remarks(
         p: &ProgramFile,
@@ -320,6 +378,7 @@ pub(super) mod test_support {
             before,
             came_by,
             interrupted: [None; 2],
+            quiet_lines: [Vec::new(), Vec::new()],
         };
         let out = r.remark(
             &kind,

@@ -58,10 +58,8 @@ fn ends_there(step: &Action, began: &PauseState, at: &PauseState) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::test_support::*;
-    use super::super::{Answers, Divergence as Shape, Quirk, Recognizer};
+    use super::super::Answers;
     use super::ResumedAnInterruptedStep;
-    use crate::session::facts::ProgramFacts;
-    use morphtrace_judges::dbdb::ComparisonPolicy;
 
     const C: &str = "int g;\nvoid inner(void) {\n  g++;\n}\nvoid f(void) {\n  inner();\n  g++;\n}\nint main(void) {\n  f();\n  f();\n  return g;\n}\n";
 
@@ -69,28 +67,19 @@ mod tests {
         outputs: [&Output; 2],
         interrupted: [Option<(&Action, &PauseState)>; 2],
     ) -> Option<Remark> {
-        let p = program(C, Language::C);
-        let facts = ProgramFacts::new(&p.text, p.language);
-        let r = Recognizer {
-            program: &p,
-            facts: &facts,
-        };
         let answers = Answers {
             action: &Action::Resume,
             outputs,
             before: [None; 2],
             came_by: [None; 2],
             interrupted,
+            quiet_lines: [Vec::new(), Vec::new()],
         };
-        let policy = ComparisonPolicy::default();
-        ResumedAnInterruptedStep.recognize(
-            &r,
-            &Shape {
-                kind: &DivergenceKind::PauseLocation,
-                detail: "paused at 3:3 vs 11:3",
-                answers: &answers,
-                policy: &policy,
-            },
+        recognized_by(
+            &ResumedAnInterruptedStep,
+            C,
+            "paused at 3:3 vs 11:3",
+            &answers,
         )
     }
 
