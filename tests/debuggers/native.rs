@@ -1115,7 +1115,40 @@ async fn lldb_evaluates_a_c_comparison_as_a_bool() {
     let planted = rec.divergences.first().expect("the planted fault shows");
     assert_eq!(planted.detail, "evaluated 1 vs false");
     assert_judged_by_no_rule(planted);
-    for e in [&mut gdb, &mut lldb, &mut wrong] {
+    // Through a logpoint on `n == 6` (line 2, before `n += 1;`): gdb logs 1, LLDB true.
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetLogpoint {
+                line: 2,
+                expression: "n == 6".into(),
+                column: None,
+            },
+            Action::Start,
+        ],
+    };
+    let rec = common::lockstep_under(&mut [&mut gdb, &mut lldb], &loaded, &plan, &triage).await;
+    let [d] = &rec.divergences[..] else {
+        panic!("{:?}", rec.divergences);
+    };
+    assert_eq!(
+        d.detail,
+        "logpoints logged #1 1 vs #1 true (line 1 of 1 vs 1); a C comparison, second side shows a bool of the int's truth"
+    );
+    let went = d.continued.as_deref().unwrap_or_default();
+    assert!(went.contains("(engine bug), gone past"), "{went}");
+    // A gdb that logs the line empty: not the known bug.
+    let mut blank = FaultyEngine::wrap(
+        engine("gdb", CaptureOptions::default()).await,
+        Fault::BlankLogs,
+    );
+    let rec = common::lockstep_under(&mut [&mut blank, &mut lldb], &loaded, &plan, &triage).await;
+    let planted = rec.divergences.first().expect("the planted fault shows");
+    assert_eq!(
+        planted.detail,
+        "logpoints logged #1  vs #1 true (line 1 of 1 vs 1)"
+    );
+    assert_judged_by_no_rule(planted);
+    for e in [&mut gdb, &mut lldb, &mut wrong, &mut blank] {
         e.shutdown().await;
     }
 }

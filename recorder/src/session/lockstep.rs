@@ -9,7 +9,7 @@ use super::facts::ProgramFacts;
 use super::quirks::generators::{
     began_in_a_generator_expression, generator_remark, generator_the_step_began_in,
 };
-use super::quirks::{interrupted_step, last_control, quiet_breakpoint_lines, Answers, Recognizer};
+use super::quirks::{interrupted_step, last_control, quiet_breakpoints, Answers, Recognizer};
 use super::{Recording, MAX_DIVERGENCES_PER_ACTION, MET_IN_RESYNC};
 use crate::debugger::{Debugger, DebuggerError, ProgramFile};
 use futures_util::future::join_all;
@@ -505,9 +505,9 @@ impl Lockstep<'_> {
                             interrupted_step(trace, own),
                             interrupted_step(trace_b, own_b),
                         ],
-                        quiet_lines: [
-                            quiet_breakpoint_lines(trace, own),
-                            quiet_breakpoint_lines(trace_b, own_b),
+                        quiet: [
+                            quiet_breakpoints(trace, own),
+                            quiet_breakpoints(trace_b, own_b),
                         ],
                     };
                     let detail = self.recognizer().remark(&kind, detail, &answers, policy);

@@ -7,7 +7,7 @@
 //! On the real engines:
 //! - `tests/debuggers/native.rs#lldb_logs_nothing_for_an_aggregate`
 
-use super::{Divergence, Quirk, Recognizer};
+use super::{logged_line, Divergence, Quirk, Recognizer};
 use morphtrace_judges::difference::Difference;
 use morphtrace_judges::remark::{self, Remark, Side};
 use morphtrace_schema::{DivergenceKind, Language};
@@ -39,12 +39,6 @@ impl Quirk for LoggedWithoutASummary {
         };
         Some(Remark::LoggedWithoutASummary { side })
     }
-}
-
-/// A logged line as the difference shows it, `#ID TEXT`: the logpoint and its text.
-fn logged_line(shown: &str) -> Option<(u32, &str)> {
-    let (id, text) = shown.strip_prefix('#')?.split_once(' ')?;
-    Some((id.parse().ok()?, text))
 }
 
 /// Whether `bare` is `full` without the summary, as gdb spells one: nothing of an aggregate

@@ -33,7 +33,7 @@ use super::facts::ProgramFacts;
 use crate::debugger::ProgramFile;
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_judges::remark::Remark;
-use morphtrace_schema::{Action, DivergenceKind, EventKind, Output, PauseState};
+use morphtrace_schema::{Action, BreakpointId, DivergenceKind, EventKind, Output, PauseState};
 use morphtrace_syntax::js::exits::Exits;
 use morphtrace_syntax::nodes::LineNodes;
 use std::sync::Arc;
@@ -56,8 +56,8 @@ pub(super) struct Answers<'o> {
     /// Each side's step that a breakpoint interrupted and that is still pending, with the pause
     /// it began at ([`interrupted_step`]).
     pub(super) interrupted: [Option<(&'o Action, &'o PauseState)>; 2],
-    /// The lines where each side has a breakpoint that need not stop ([`quiet_breakpoint_lines`]).
-    pub(super) quiet_lines: [Vec<u32>; 2],
+    /// Each side's breakpoints that need not stop ([`quiet_breakpoints`]).
+    pub(super) quiet: [Vec<QuietBreakpoint>; 2],
 }
 
 /// A divergence between two answers as a quirk sees it: what they differ in (`detail`, with
@@ -180,10 +180,29 @@ pub(super) fn last_control(trace: &morphtrace_schema::Trace, index: usize) -> Op
         .last()
 }
 
-/// The lines where `trace`'s breakpoints that need not stop stand before its action `index`:
-/// its logpoints and conditional breakpoints, where the engine placed them, not removed since.
-pub(super) fn quiet_breakpoint_lines(trace: &morphtrace_schema::Trace, index: usize) -> Vec<u32> {
-    let mut standing: Vec<(morphtrace_schema::BreakpointId, u32)> = Vec::new();
+/// A logged line as a log divergence's detail shows it, `#ID TEXT`: the logpoint and its text.
+pub(super) fn logged_line(shown: &str) -> Option<(u32, &str)> {
+    let (id, text) = shown.strip_prefix('#')?.split_once(' ')?;
+    Some((id.parse().ok()?, text))
+}
+
+/// A breakpoint that need not stop: a logpoint (its expression) or a conditional breakpoint.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct QuietBreakpoint {
+    pub(super) id: BreakpointId,
+    /// Where the engine placed it (its first location).
+    pub(super) line: u32,
+    /// A logpoint's expression; `None` for a conditional breakpoint.
+    pub(super) logs: Option<String>,
+}
+
+/// `trace`'s breakpoints that need not stop standing before its action `index`: its logpoints
+/// and conditional breakpoints that the engine placed, not removed since.
+pub(super) fn quiet_breakpoints(
+    trace: &morphtrace_schema::Trace,
+    index: usize,
+) -> Vec<QuietBreakpoint> {
+    let mut standing: Vec<QuietBreakpoint> = Vec::new();
     let (mut actions, mut asked) = (0, None);
     for e in &trace.events {
         match &e.kind {
@@ -196,15 +215,24 @@ pub(super) fn quiet_breakpoint_lines(trace: &morphtrace_schema::Trace, index: us
             }
             EventKind::Output(o) => match (asked.take(), o) {
                 (
-                    Some(Action::SetLogpoint { .. } | Action::SetConditionalBreakpoint { .. }),
+                    Some(
+                        a @ (Action::SetLogpoint { .. } | Action::SetConditionalBreakpoint { .. }),
+                    ),
                     Output::BreakpointSet { id, actual, .. },
-                ) => standing.extend(actual.first().map(|l| (*id, l.line))),
-                (Some(Action::RemoveBreakpoint { id }), _) => standing.retain(|(b, _)| b != id),
+                ) => standing.extend(actual.first().map(|l| QuietBreakpoint {
+                    id: *id,
+                    line: l.line,
+                    logs: match a {
+                        Action::SetLogpoint { expression, .. } => Some(expression.clone()),
+                        _ => None,
+                    },
+                })),
+                (Some(Action::RemoveBreakpoint { id }), _) => standing.retain(|b| b.id != *id),
                 _ => {}
             },
         }
     }
-    standing.into_iter().map(|(_, line)| line).collect()
+    standing
 }
 
 /// The step over or out of `trace` before its action `index` that a pause at a breakpoint
@@ -332,11 +360,12 @@ pub(super) mod test_support {
         PauseReason::Breakpoint { ids: Vec::new() }
     }
 
-    /// What quirk `q` alone remarks on a pause-location divergence with `answers` on the C
-    /// program `text`.
+    /// What quirk `q` alone remarks on a divergence of `kind` with `answers` on the C program
+    /// `text`.
     pub(super) fn recognized_by(
         q: &dyn Quirk,
         text: &str,
+        kind: DivergenceKind,
         detail: &str,
         answers: &Answers,
     ) -> Option<Remark> {
@@ -349,7 +378,7 @@ pub(super) mod test_support {
         q.recognize(
             &r,
             &Divergence {
-                kind: &DivergenceKind::PauseLocation,
+                kind: &kind,
                 detail,
                 answers,
                 policy: &ComparisonPolicy::default(),
@@ -378,7 +407,7 @@ pub(super) mod test_support {
             before,
             came_by,
             interrupted: [None; 2],
-            quiet_lines: [Vec::new(), Vec::new()],
+            quiet: [Vec::new(), Vec::new()],
         };
         let out = r.remark(
             &kind,

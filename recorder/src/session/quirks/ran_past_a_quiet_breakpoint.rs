@@ -48,7 +48,7 @@ impl Quirk for RanPastAQuietBreakpoint {
             .find(|&(side, stepped, other)| {
                 let k = if side == Side::First { 0 } else { 1 };
                 stepped_to(stepped).is_some_and(|line| {
-                    ran_on(other, line) && d.answers.quiet_lines[k].contains(&line)
+                    ran_on(other, line) && d.answers.quiet[k].iter().any(|q| q.line == line)
                 })
             })
             .map(|(side, _, _)| Remark::RanPastAQuietBreakpoint { side })
@@ -58,7 +58,7 @@ impl Quirk for RanPastAQuietBreakpoint {
 #[cfg(test)]
 mod tests {
     use super::super::test_support::*;
-    use super::super::Answers;
+    use super::super::{Answers, QuietBreakpoint};
     use super::RanPastAQuietBreakpoint;
 
     const C: &str = "int main(int argc, char **argv) {\n  int x = 0;\n  if (argc == 2) x = 1;\n  x += 2;\n  x += 3;\n  return x - 5;\n}\n";
@@ -69,17 +69,28 @@ mod tests {
         before: [Option<&PauseState>; 2],
         quiet_lines: [Vec<u32>; 2],
     ) -> Option<Remark> {
+        let quiet = quiet_lines.map(|lines| {
+            lines
+                .into_iter()
+                .map(|line| QuietBreakpoint {
+                    id: morphtrace_schema::BreakpointId(1),
+                    line,
+                    logs: Some("x".into()),
+                })
+                .collect()
+        });
         let answers = Answers {
             action: &action,
             outputs,
             before,
             came_by: [None; 2],
             interrupted: [None; 2],
-            quiet_lines,
+            quiet,
         };
         recognized_by(
             &RanPastAQuietBreakpoint,
             C,
+            DivergenceKind::PauseLocation,
             "paused at 4:1 vs 6:3",
             &answers,
         )

@@ -73,11 +73,12 @@ mod tests {
             before: [None; 2],
             came_by: [None; 2],
             interrupted,
-            quiet_lines: [Vec::new(), Vec::new()],
+            quiet: [Vec::new(), Vec::new()],
         };
         recognized_by(
             &ResumedAnInterruptedStep,
             C,
+            DivergenceKind::PauseLocation,
             "paused at 3:3 vs 11:3",
             &answers,
         )
