@@ -565,7 +565,9 @@ async function launchFirefox(exe, engine) {
     child = spawn(exe, ['--headless', '--no-remote', '--profile', profile, '--start-debugger-server', String(port), 'about:blank'], {
       stdio: 'ignore',
       detached: true,
-      env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1' },
+      // Its temporary files (`remote-settings-startup-bundle-…`, which a killed Firefox
+      // leaves) go with its directory.
+      env: { ...process.env, MOZ_CRASHREPORTER_DISABLE: '1', TMPDIR: dir },
     });
     browsers.add(child.pid);
     for (let i = 0; i < 300 && !rdp; i++) {
