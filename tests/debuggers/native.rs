@@ -965,6 +965,19 @@ async fn gdb_refuses_a_condition_on_a_name_out_of_scope() {
         details.iter().all(|d| !d.contains("refused")),
         "f's own `n`: {details:?}"
     );
+    // A gdb that refuses the next function's own `n` there in the same words (planted): new.
+    let rec =
+        common::lockstep_under(&mut [&mut refusing, &mut lldb], &loaded, &plan, &triage).await;
+    let planted = rec.divergences.first().expect("the planted fault shows");
+    assert!(
+        planted.detail.starts_with(
+            "first side refused the breakpoint: -break-insert: No symbol \"n\" in current context."
+        ) && !planted.detail.contains("refused a condition on a name"),
+        "{}",
+        planted.detail
+    );
+    assert!(!excused(&rec, planted), "{:?}", rec.notes);
+    assert_judged_by_no_rule(planted);
     for e in [&mut gdb, &mut lldb, &mut refusing] {
         e.shutdown().await;
     }
