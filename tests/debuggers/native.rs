@@ -5,7 +5,9 @@
 
 use super::*;
 use morphtrace_recorder::debugger::ProgramFile;
-use morphtrace_schema::{BreakpointId, EngineKind, EventKind, Language, ScopeKind, SessionOutcome};
+use morphtrace_schema::{
+    BreakpointId, EngineKind, EventKind, Language, ScopeKind, Session, SessionOutcome,
+};
 
 const PROGRAM: &str = r#"#include <stdio.h>
 
@@ -491,11 +493,34 @@ async fn gdb_against_lldb_is_a_differential_that_repeats() {
             "{returns:?}"
         );
     }
-    assert_eq!(
-        common::normalized(&run("b.mtrace")),
-        sessions,
-        "same seeds, same sessions"
-    );
+    // lldb-vscode 16 now and then dies of SIGSEGV (seen about once in 30 CI runs): a session
+    // it crashed in is not the same again, through no fault of the recorder's. One more
+    // campaign then, and the two runs that met no crash must be the same.
+    let crashed = |runs: &std::collections::BTreeMap<_, Session>| {
+        runs.values().any(|s| {
+            format!("{:?}", s.outcome).contains("engine-crashed")
+                || s.traces.iter().any(|t| {
+                    t.events.iter().any(|e| {
+                        matches!(
+                            &e.kind,
+                            EventKind::Output(Output::Finished {
+                                outcome: ProgramOutcome::EngineCrashed { .. }
+                            })
+                        )
+                    })
+                })
+        })
+    };
+    let (mut first, mut second) = (sessions, common::normalized(&run("b.mtrace")));
+    if first != second && (crashed(&first) || crashed(&second)) {
+        let third = common::normalized(&run("c.mtrace"));
+        if crashed(&first) {
+            first = third;
+        } else {
+            second = third;
+        }
+    }
+    assert_eq!(second, first, "same seeds, same sessions");
 }
 
 /// Both debuggers put a line's breakpoint at the line's first instruction: on a `for` line, the

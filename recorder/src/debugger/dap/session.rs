@@ -1047,6 +1047,14 @@ impl Debugger for DapSession {
                 // The adapter went: a death by a fault signal is the interpreter's crash.
                 match self.process.wait(Duration::from_secs(2)).await {
                     Some(status) => match crate::debugger::fault(&self.engine, status) {
+                        // The program had ended (its `exited` came) when the adapter died: its
+                        // end stands, and no action is left to answer. lldb-vscode 16 now and
+                        // then dies of SIGSEGV in its teardown; that is not the program's end.
+                        Some(message) if self.exit_code.is_some() => {
+                            tracing::warn!("{message} after the program exited");
+                            let o = self.outcome();
+                            Ok(self.finish(o))
+                        }
                         Some(message) => Ok(self.finish(ProgramOutcome::EngineCrashed { message })),
                         None => Err(DebuggerError::Crashed(m)),
                     },
