@@ -171,6 +171,75 @@ impl CSyntax {
         self.tree.root_node().has_error()
     }
 
+    /// What a reduction may blank, outer before inner (by start, the longer first): each item of
+    /// a block or of a `case`'s body, and each definition or declaration at file scope but
+    /// `main`'s. Blanking one leaves the program well formed (a block may be empty), though
+    /// perhaps not compilable: a use may lose its declaration, which the compiler then refuses.
+    pub fn removable(&self) -> Vec<(usize, usize)> {
+        let text = &self.text;
+        let mut out = Vec::new();
+        visit(self.tree.root_node(), &mut |n| {
+            let kind = n.kind();
+            if !matches!(
+                kind,
+                "compound_statement" | "case_statement" | "translation_unit"
+            ) {
+                return;
+            }
+            let value = n.child_by_field_name("value").map(|v| v.id());
+            let mut c = n.walk();
+            for item in n.named_children(&mut c) {
+                if item.kind() == "comment" || Some(item.id()) == value || item.is_missing() {
+                    continue;
+                }
+                if kind == "translation_unit" {
+                    let is_main = item.kind() == "function_definition"
+                        && item
+                            .child_by_field_name("declarator")
+                            .and_then(|d| d.child_by_field_name("declarator"))
+                            .is_some_and(|d| &text[d.byte_range()] == "main");
+                    if is_main {
+                        continue;
+                    }
+                }
+                out.push((item.start_byte(), item.end_byte()));
+            }
+        });
+        out.sort_by_key(|&(start, end)| (start, std::cmp::Reverse(end)));
+        out.dedup();
+        out
+    }
+
+    /// The lines (0-based) that hold comments and nothing else.
+    pub fn comment_lines(&self) -> Vec<u32> {
+        let mut code = vec![false; self.lines.len()];
+        let mut comment = vec![false; self.lines.len()];
+        // Leaves only: a comment, or a token of code.
+        visit(self.tree.root_node(), &mut |n| {
+            if n.child_count() > 0 {
+                return;
+            }
+            let (first, last) = (
+                self.lines.line_of(n.start_byte()),
+                self.lines
+                    .line_of(n.end_byte().saturating_sub(1).max(n.start_byte())),
+            );
+            let marks = if n.kind() == "comment" {
+                &mut comment
+            } else {
+                &mut code
+            };
+            for l in first..=last {
+                if let Some(m) = marks.get_mut(l as usize) {
+                    *m = true;
+                }
+            }
+        });
+        (0..self.lines.len() as u32)
+            .filter(|&l| comment[l as usize] && !code[l as usize])
+            .collect()
+    }
+
     fn called(&self) -> Vec<&str> {
         let text = &self.text;
         let mut out = Vec::new();
@@ -615,6 +684,29 @@ mod tests {
         assert_eq!(k[14], "case");
         assert_eq!(k[16], "break_statement");
         assert_eq!(k[19], "return_statement");
+    }
+
+    #[test]
+    fn a_reduction_blanks_items_of_blocks_and_of_the_file_but_main() {
+        let p = "int g; /* a */\n// only a comment\nint f(int k) { return k; }\nint main(void) {\n  switch (g) {\n  case 1:\n    g = 5; // five\n    break;\n  }\n  if (g) { g = 2; }\n  return f(g);\n}\n";
+        let s = CSyntax::parse(p).unwrap();
+        let items: Vec<&str> = s.removable().iter().map(|&(a, b)| &p[a..b]).collect();
+        assert_eq!(
+            items,
+            [
+                "int g;",
+                "int f(int k) { return k; }",
+                "return k;",
+                "switch (g) {\n  case 1:\n    g = 5; // five\n    break;\n  }",
+                "case 1:\n    g = 5; // five\n    break;",
+                "g = 5;",
+                "break;",
+                "if (g) { g = 2; }",
+                "g = 2;",
+                "return f(g);",
+            ]
+        );
+        assert_eq!(s.comment_lines(), [1]);
     }
 
     #[test]

@@ -1715,3 +1715,143 @@ async fn lldb_steps_into_past_a_logpoint_on_gccs_code() {
         e.shutdown().await;
     }
 }
+
+/// `reduce` on a finding between gdb and LLDB (LLDB 16's step into that runs on past a
+/// logpoint on gcc's code): a session recorded here and written to an archive as a campaign
+/// would, reduced by blanking the C program's statements (every candidate through the
+/// undefined-behaviour guard) and dropping actions; its bundle's `reproduce.sh` replays the
+/// steps through gdb's and LLDB's own Python APIs, without morphtrace, and shows it; built by
+/// clang instead (where LLDB's step stops), the same reproducer says it does not show.
+#[tokio::test]
+async fn reduce_makes_a_native_finding_small_with_a_reproducer_that_needs_no_morphtrace() {
+    use morphtrace_schema::{
+        ArchiveHeader, ArchiveWriter, CampaignConfig, SessionId, WriterOptions,
+    };
+    let _g = SERIAL.lock().await;
+    let text = "#include <stdio.h>\nstatic int twice(int v) {\n  int w = v * 2;\n  return w;\n}\nstatic int table[4] = {1, 2, 3, 4};\nint main(int argc, char **argv) {\n  int x = 0;\n  int y = twice(3);\n  if (argc == 2) x = 1;\n  x += 2;\n  y += table[1];\n  x += 3;\n  printf(\"%d %d\\n\", x, y);\n  return x - 5;\n}\n";
+    let (dir, loaded) = inline("padded.c", text);
+    let mut gdb = engine("gdb", CaptureOptions::default()).await;
+    let mut lldb = engine("lldb", CaptureOptions::default()).await;
+    let descriptors = vec![gdb.descriptor().clone(), lldb.descriptor().clone()];
+    // Lines from 0: breakpoints on `int y = twice(3);` and `if (argc == 2) x = 1;`, a logpoint
+    // on `x += 2;`; a step into from the `if` is where LLDB runs on.
+    let actions = vec![
+        Action::SetBreakpoint {
+            line: 8,
+            column: None,
+        },
+        Action::SetBreakpoint {
+            line: 9,
+            column: None,
+        },
+        Action::SetLogpoint {
+            line: 10,
+            expression: "x".into(),
+            column: None,
+        },
+        Action::Start,
+        Action::Resume,
+        Action::StepInto,
+        Action::StepOver,
+    ];
+    let refs = vec![EngineRef(0), EngineRef(1)];
+    let mut rec = Recording::new(&refs);
+    session::run(
+        &mut [&mut gdb, &mut lldb],
+        &loaded.file,
+        &loaded.program.hash,
+        &mut session::Reissue { actions: &actions },
+        &ComparisonPolicy::default(),
+        None,
+        &mut rec,
+    )
+    .await
+    .unwrap();
+    gdb.shutdown().await;
+    lldb.shutdown().await;
+    let d = rec
+        .divergence
+        .clone()
+        .expect("LLDB runs on where gdb stops");
+    assert_eq!(d.action, Action::StepInto, "{d:?}");
+    let archive = dir.path().join("native.mtrace");
+    let mut w = ArchiveWriter::create(
+        &archive,
+        &ArchiveHeader::new(CampaignConfig::default(), descriptors),
+        WriterOptions::default(),
+    )
+    .unwrap();
+    w.add_program(&loaded.program).unwrap();
+    let mut s = Session::new(
+        SessionId(7),
+        morphtrace_schema::SessionMode::Differential,
+        1,
+        refs,
+        loaded.program.hash,
+        rec.final_outcome(),
+    );
+    s.traces = rec.traces;
+    s.divergence = rec.divergence;
+    s.divergences = rec.divergences;
+    w.append(&s).unwrap();
+    w.finish().unwrap();
+    let out = dir.path().join("bundle");
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_morphtrace-record"))
+        .arg("reduce")
+        .arg(&archive)
+        .args(["--session", "0", "--budget", "300", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.starts_with(&format!("reduced {} at stepInto on gdb@", d.kind.name())),
+        "{said}"
+    );
+    assert!(
+        said.contains("reproduce.sh shows it without morphtrace"),
+        "{said}"
+    );
+    let program = std::fs::read_to_string(out.join("program.c")).unwrap();
+    let kept = program.lines().filter(|l| !l.trim().is_empty()).count();
+    assert!(kept <= 8, "{program}");
+    for gone in ["twice", "table", "printf"] {
+        assert!(!program.contains(gone), "{gone}: {program}");
+    }
+    assert!(program.contains("int main("), "{program}");
+    let reduced: Vec<Action> =
+        serde_json::from_str(&std::fs::read_to_string(out.join("actions.json")).unwrap()).unwrap();
+    assert!(reduced.len() < actions.len(), "{reduced:?}");
+    assert!(
+        reduced
+            .iter()
+            .any(|a| matches!(a, Action::SetLogpoint { .. })),
+        "the logpoint is the finding's cause: {reduced:?}"
+    );
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(readme.contains("```c\n"), "{readme}");
+    let reproduce = |script: &str| {
+        let o = std::process::Command::new("sh")
+            .arg(script)
+            .current_dir(&out)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&o.stdout).to_string();
+        (o.status.code(), said + &String::from_utf8_lossy(&o.stderr))
+    };
+    let (code, shown) = reproduce("reproduce.sh");
+    assert_eq!(code, Some(1), "{shown}");
+    assert!(shown.contains("the finding shows"), "{shown}");
+    // Built by clang, LLDB's step into stops where gdb's does: the reproducer compares.
+    let script = std::fs::read_to_string(out.join("reproduce.sh")).unwrap();
+    assert_eq!(script.matches(" gcc O0 ").count(), 2, "{script}");
+    std::fs::write(
+        out.join("clang.sh"),
+        script.replace(" gcc O0 ", " clang O0 "),
+    )
+    .unwrap();
+    let (code, shown) = reproduce("clang.sh");
+    assert_eq!(code, Some(0), "{shown}");
+    assert!(shown.contains("the finding does not show"), "{shown}");
+}

@@ -100,7 +100,7 @@ pub fn read_program(
 
 /// `p` with its lines' kinds of statement where the analyzer cannot parse its language (C): the
 /// archive then carries what the analyzer classifies its divergences by.
-fn classified(mut p: Program) -> Program {
+pub(crate) fn classified(mut p: Program) -> Program {
     if p.language == Language::C {
         p.line_kinds = morphtrace_syntax::c::CSyntax::parse(&p.text)
             .map(|s| morphtrace_syntax::Statements::line_kinds(&s));

@@ -157,54 +157,37 @@ pub fn write_bundle(
     case: &Case<'_>,
 ) -> std::io::Result<()> {
     use std::fmt::Write as _;
+    if case.engines.iter().all(super::native::reproducible) {
+        return super::native::write_bundle(dir, r, finding, case);
+    }
     let (original, original_actions, source) = (case.original, case.original_actions, case.source);
     let engines: Vec<String> = case.engines.iter().map(|d| d.label()).collect();
-    std::fs::create_dir_all(dir)?;
-    std::fs::write(dir.join("program.js"), &r.text)?;
-    std::fs::write(dir.join("original.js"), original)?;
-    std::fs::write(dir.join("actions.json"), pretty(&r.actions))?;
-    std::fs::write(dir.join("original-actions.json"), pretty(&original_actions))?;
-    let per_engine: Vec<(String, Vec<String>, Vec<String>)> = engines
-        .iter()
-        .zip(&r.traces)
-        .map(|(e, t)| (e.clone(), answers(t), t.console.clone()))
-        .collect();
-    std::fs::write(dir.join("answers.json"), pretty(&per_engine))?;
-    let paused: Vec<serde_json::Value> = engines
-        .iter()
-        .zip(&r.traces)
-        .map(|(e, t)| serde_json::json!({"engine": e, "pauses": pauses(t)}))
-        .collect();
-    std::fs::write(dir.join("pauses.json"), pretty(&paused))?;
+    let per_engine = write_case(dir, "js", r, original, original_actions, &engines)?;
     // What logpoints logged is not read by the reproducer (only the behaviour they leave).
     let reproducer = case.engines.iter().all(reproducible) && finding.kind != DivergenceKind::Log;
     if reproducer {
-        let variables: Vec<String> = match finding.kind {
-            DivergenceKind::Variables => named_variable(&r.detail).into_iter().collect(),
-            _ => Vec::new(),
-        };
-        let spec = serde_json::json!({
-            "title": format!("{} on {}", finding, engines.join(" vs ")),
-            "kind": finding.kind.name(),
-            "action": finding.action,
-            "step": r.step,
-            "detail": r.detail,
-            "variables": variables,
-            "columns": case.columns,
-            "prelude": case.prelude,
-            "actionTimeoutMs": case.action_timeout.as_millis() as u64,
-            "engines": case.engines.iter().map(|d| serde_json::json!({
-                "kind": d.kind.to_string(),
-                "label": d.label(),
-                "executable": d.executable,
-                // Firefox arms exact positions only: where a breakpoint goes is the client's.
-                "breakpointPolicy": d.details.iter()
-                    .find(|(k, _)| k == "breakpointPolicy")
-                    .map(|(_, v)| v.as_str()),
-                "tier": tier_spec(d),
-            })).collect::<Vec<_>>(),
-        });
-        write_reproducer(dir, &spec, case.prelude, &[&r.actions])?;
+        let mut spec = finding_spec(finding, r, &engines);
+        spec.extend(
+            serde_json::json!({
+                "columns": case.columns,
+                "prelude": case.prelude,
+                "actionTimeoutMs": case.action_timeout.as_millis() as u64,
+                "engines": case.engines.iter().map(|d| serde_json::json!({
+                    "kind": d.kind.to_string(),
+                    "label": d.label(),
+                    "executable": d.executable,
+                    // Firefox arms exact positions only: where a breakpoint goes is the client's.
+                    "breakpointPolicy": d.details.iter()
+                        .find(|(k, _)| k == "breakpointPolicy")
+                        .map(|(_, v)| v.as_str()),
+                    "tier": tier_spec(d),
+                })).collect::<Vec<_>>(),
+            })
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+        );
+        write_reproducer(dir, &spec.into(), case.prelude, &[&r.actions])?;
     }
     let mut md = String::new();
     let _ = writeln!(md, "# {} on {}\n", finding, engines.join(" vs "));
@@ -220,16 +203,7 @@ pub fn write_bundle(
          it{}; then (lines and columns 1-based; `start` runs the script):\n",
         after_prelude(case.prelude)
     );
-    for (i, a) in r.actions.iter().enumerate() {
-        let _ = writeln!(md, "{}. `{a}`", i + 1);
-    }
-    let _ = writeln!(
-        md,
-        "\n## Expected\n\nThe debuggers answer every step alike (DBDB's relation: same breakpoint \
-         locations, pauses, call stacks and variables).\n\n## Actual\n\n{}: {}\n",
-        finding, r.detail
-    );
-    answers_md(&mut md, &per_engine);
+    steps_md(&mut md, r, finding, &per_engine);
     if reproducer {
         let _ = writeln!(
             md,
@@ -240,11 +214,7 @@ pub fn write_bundle(
             r.step + 1
         );
     } else {
-        let _ = writeln!(
-            md,
-            "## Reproduce\n\nNo standalone reproducer: it does not read what logpoints log; replay \
-             the steps with `morphtrace-record replay`."
-        );
+        md.push_str(NO_REPRODUCER);
     }
     std::fs::write(dir.join("README.md"), md)
 }
@@ -269,7 +239,7 @@ fn other_engines(engines: &[EngineDescriptor]) -> String {
 }
 
 /// Where a reduced case came from and what reduction took.
-fn provenance(r: &Reduced, source: &str, actions: &str) -> String {
+pub(super) fn provenance(r: &Reduced, source: &str, actions: &str) -> String {
     format!(
         "Reduced by morphtrace from {source}: {} → {} lines, {} → {} {actions} ({} runs, {:.1} s{})",
         r.lines.0,
@@ -312,6 +282,83 @@ fn write_reproducer(
     Ok(())
 }
 
+/// The README's last section where a finding has no reproducer.
+pub(super) const NO_REPRODUCER: &str =
+    "## Reproduce\n\nNo standalone reproducer: it does not read \
+     what logpoints log; replay the steps with `morphtrace-record replay`.\n";
+
+/// What every reproducer reads of its finding: its title, kind, action, the step where it
+/// shows, the divergence's words and the variable they name.
+pub(super) fn finding_spec(
+    finding: &Finding,
+    r: &Reduced,
+    engines: &[String],
+) -> serde_json::Map<String, serde_json::Value> {
+    let variables: Vec<String> = match finding.kind {
+        DivergenceKind::Variables => named_variable(&r.detail).into_iter().collect(),
+        _ => Vec::new(),
+    };
+    let spec = serde_json::json!({
+        "title": format!("{} on {}", finding, engines.join(" vs ")),
+        "kind": finding.kind.name(),
+        "action": finding.action,
+        "step": r.step,
+        "detail": r.detail,
+        "variables": variables,
+    });
+    spec.as_object().cloned().unwrap_or_default()
+}
+
+/// A reduced case's files: `program.EXT`, `original.EXT`, the actions before and after,
+/// `answers.json` (each engine's answers and console) and `pauses.json`; returns the answers.
+pub(super) fn write_case(
+    dir: &Path,
+    extension: &str,
+    r: &Reduced,
+    original: &str,
+    original_actions: &[Action],
+    engines: &[String],
+) -> std::io::Result<Vec<(String, Vec<String>, Vec<String>)>> {
+    std::fs::create_dir_all(dir)?;
+    std::fs::write(dir.join(format!("program.{extension}")), &r.text)?;
+    std::fs::write(dir.join(format!("original.{extension}")), original)?;
+    std::fs::write(dir.join("actions.json"), pretty(&r.actions))?;
+    std::fs::write(dir.join("original-actions.json"), pretty(&original_actions))?;
+    let per_engine: Vec<(String, Vec<String>, Vec<String>)> = engines
+        .iter()
+        .zip(&r.traces)
+        .map(|(e, t)| (e.clone(), answers(t), t.console.clone()))
+        .collect();
+    std::fs::write(dir.join("answers.json"), pretty(&per_engine))?;
+    let paused: Vec<serde_json::Value> = engines
+        .iter()
+        .zip(&r.traces)
+        .map(|(e, t)| serde_json::json!({"engine": e, "pauses": pauses(t)}))
+        .collect();
+    std::fs::write(dir.join("pauses.json"), pretty(&paused))?;
+    Ok(per_engine)
+}
+
+/// The README's numbered steps, what was expected, what each side answered.
+pub(super) fn steps_md(
+    md: &mut String,
+    r: &Reduced,
+    finding: &Finding,
+    sides: &[(String, Vec<String>, Vec<String>)],
+) {
+    use std::fmt::Write as _;
+    for (i, a) in r.actions.iter().enumerate() {
+        let _ = writeln!(md, "{}. `{a}`", i + 1);
+    }
+    let _ = writeln!(
+        md,
+        "\n## Expected\n\nThe debuggers answer every step alike (DBDB's relation: same breakpoint \
+         locations, pauses, call stacks and variables).\n\n## Actual\n\n{}: {}\n",
+        finding, r.detail
+    );
+    answers_md(md, sides);
+}
+
 /// Each side's answers, numbered, and what it printed: a README section per side.
 fn answers_md(md: &mut String, sides: &[(String, Vec<String>, Vec<String>)]) {
     use std::fmt::Write as _;
@@ -328,7 +375,7 @@ fn answers_md(md: &mut String, sides: &[(String, Vec<String>, Vec<String>)]) {
 }
 
 /// Pretty JSON (these types always serialize).
-fn pretty<T: serde::Serialize + ?Sized>(v: &T) -> String {
+pub(super) fn pretty<T: serde::Serialize + ?Sized>(v: &T) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
 }
 

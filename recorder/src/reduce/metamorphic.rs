@@ -13,7 +13,7 @@ use crate::task::{ChainParams, Pin, Plan};
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_judges::metamorphic::{judge, Transformation};
 use morphtrace_schema::{
-    Action, DivergenceKind, EngineRef, EventKind, Trace, TransformationRecord,
+    Action, DivergenceKind, EngineRef, EventKind, Language, Trace, TransformationRecord,
 };
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -159,7 +159,7 @@ impl Judge for ChainJudge<'_> {
                 self.finding.transformation
             )));
         };
-        let loaded = materialized(c.text, "parent.js", self.workdir)?;
+        let loaded = materialized(Language::JavaScript, c.text, "parent", self.workdir)?;
         let params = ChainParams {
             rounds: 1,
             transformations: vec![transformation],

@@ -8,6 +8,7 @@
 pub mod bundle;
 pub mod coverage;
 pub mod metamorphic;
+pub mod native;
 pub mod python;
 pub mod reproducer;
 pub mod session;
@@ -23,6 +24,7 @@ use morphtrace_schema::{
     Action, BreakpointId, DivergenceKind, EngineRef, EventKind, Language, Output, Program,
     ProgramOrigin, Trace,
 };
+use morphtrace_syntax::c::CSyntax;
 use morphtrace_syntax::js::statements::JsProgram;
 use std::collections::HashMap;
 use std::path::Path;
@@ -273,10 +275,28 @@ fn blank_line_drops(text: &str, limit: usize) -> Vec<Vec<std::ops::Range<usize>>
     out
 }
 
-/// The spans of the statements blanking may remove: whole statements of a statement list
-/// (not directives), outermost first, that are not blank already. `None` if `text` does not
-/// parse.
-fn removable(text: &str) -> Option<Vec<(usize, usize)>> {
+/// Whether a candidate of `language` parses: JavaScript by swc, C by tree-sitter-c without a
+/// recovered error. Other languages are not blanked.
+fn parses(language: Language, text: &str) -> bool {
+    match language {
+        Language::C => CSyntax::parse(text).is_some_and(|s| !s.has_errors()),
+        _ => JsProgram::parse(text).is_ok(),
+    }
+}
+
+/// The spans of the statements blanking may remove, outermost first, that are not blank
+/// already: JavaScript's whole statements of a statement list (not directives); C's items of a
+/// block or of the file ([`CSyntax::removable`]). `None` if `text` does not parse.
+fn removable(language: Language, text: &str) -> Option<Vec<(usize, usize)>> {
+    if language == Language::C {
+        let c = CSyntax::parse(text).filter(|s| !s.has_errors())?;
+        return Some(
+            c.removable()
+                .into_iter()
+                .filter(|&(a, b)| text.get(a..b).is_some_and(|t| !t.trim().is_empty()))
+                .collect(),
+        );
+    }
     let p = JsProgram::parse(text).ok()?;
     Some(
         p.statements
@@ -293,12 +313,12 @@ fn removable(text: &str) -> Option<Vec<(usize, usize)>> {
 
 /// `text` with `start..end` blanked, if that is not blank already (a statement inside one
 /// blanked before) and the result still parses.
-fn blanked(text: &str, start: usize, end: usize) -> Option<String> {
+fn blanked(language: Language, text: &str, start: usize, end: usize) -> Option<String> {
     if text.get(start..end).is_none_or(|t| t.trim().is_empty()) {
         return None;
     }
     let candidate = blank(text, start, end);
-    JsProgram::parse(&candidate).is_ok().then_some(candidate)
+    parses(language, &candidate).then_some(candidate)
 }
 
 /// A byte span and what goes in its place (`""`: blanks).
@@ -307,20 +327,30 @@ type Edit = (usize, usize, &'static str);
 /// One kind of edit of a program: the candidate edits of a text, and a text with one applied
 /// (`None` if it changes nothing or does not parse). Reduction applies each kind to a fixpoint.
 struct Edits {
-    list: fn(&str) -> Option<Vec<Edit>>,
-    apply: fn(&str, usize, usize, &'static str) -> Option<String>,
+    list: fn(Language, &str) -> Option<Vec<Edit>>,
+    apply: fn(Language, &str, usize, usize, &'static str) -> Option<String>,
 }
 
 /// Whole statements blanked.
 const STATEMENTS: Edits = Edits {
-    list: |t| Some(removable(t)?.into_iter().map(|(a, b)| (a, b, "")).collect()),
-    apply: |t, a, b, _| blanked(t, a, b),
+    list: |l, t| {
+        Some(
+            removable(l, t)?
+                .into_iter()
+                .map(|(a, b)| (a, b, ""))
+                .collect(),
+        )
+    },
+    apply: |l, t, a, b, _| blanked(l, t, a, b),
 };
 
-/// Long literals emptied, long argument lists dropped.
+/// Long literals emptied, long argument lists dropped (JavaScript).
 const EXPRESSIONS: Edits = Edits {
-    list: simplifiable,
-    apply: simplified,
+    list: |l, t| match l {
+        Language::JavaScript => simplifiable(t),
+        _ => Some(Vec::new()),
+    },
+    apply: |_, t, a, b, by| simplified(t, a, b, by),
 };
 
 /// The candidates of blanking a program, one at a time over a text that changes as candidates
@@ -329,6 +359,7 @@ const EXPRESSIONS: Edits = Edits {
 /// every offset); one inside a blanked span is blank now and yields nothing; each new pass
 /// parses again. `None` when a pass keeps nothing of the last kind, or the text does not parse.
 struct Blanking {
+    language: Language,
     kind: usize,
     pass: Option<std::vec::IntoIter<Edit>>,
     kept: bool,
@@ -337,8 +368,9 @@ struct Blanking {
 impl Blanking {
     const KINDS: [Edits; 2] = [STATEMENTS, EXPRESSIONS];
 
-    fn new() -> Blanking {
+    fn new(language: Language) -> Blanking {
         Blanking {
+            language,
             kind: 0,
             pass: None,
             kept: false,
@@ -349,7 +381,7 @@ impl Blanking {
     fn next(&mut self, text: &str) -> Option<String> {
         while let Some(edits) = Self::KINDS.get(self.kind) {
             let Some(pass) = self.pass.as_mut() else {
-                match (edits.list)(text) {
+                match (edits.list)(self.language, text) {
                     Some(spans) => {
                         self.pass = Some(spans.into_iter());
                         self.kept = false;
@@ -360,7 +392,7 @@ impl Blanking {
             };
             match pass.next() {
                 Some((start, end, by)) => {
-                    if let Some(candidate) = (edits.apply)(text, start, end, by) {
+                    if let Some(candidate) = (edits.apply)(self.language, text, start, end, by) {
                         return Some(candidate);
                     }
                 }
@@ -409,7 +441,7 @@ fn simplified(text: &str, start: usize, end: usize, by: &str) -> Option<String> 
 /// `text` with runs of blanks squeezed to one space, on each line after the last column an
 /// action names there (`keep`: 0-based line -> 0-based column), if that changes anything and
 /// the result still parses. What blanking and simplifying left inside lines goes.
-fn squeezed(text: &str, keep: &HashMap<u32, u32>) -> Option<String> {
+fn squeezed(language: Language, text: &str, keep: &HashMap<u32, u32>) -> Option<String> {
     let mut out = String::with_capacity(text.len());
     for (i, line) in text.split_inclusive('\n').enumerate() {
         let body = line.trim_end_matches(['\n', '\r']);
@@ -439,7 +471,7 @@ fn squeezed(text: &str, keep: &HashMap<u32, u32>) -> Option<String> {
         out.push_str(&l);
         out.push_str(ending);
     }
-    (out != text && JsProgram::parse(&out).is_ok()).then_some(out)
+    (out != text && parses(language, &out)).then_some(out)
 }
 
 /// The last column (0-based) each line's breakpoint actions name.
@@ -459,9 +491,15 @@ fn named_columns(actions: &[Action]) -> HashMap<u32, u32> {
 }
 
 /// `text` with every comment-only line blanked, if there is one and the rest still parses.
-fn without_comment_lines(text: &str) -> Option<String> {
-    let p = JsProgram::parse(text).ok()?;
-    let tokenless: std::collections::HashSet<u32> = p.tokenless_lines().into_iter().collect();
+fn without_comment_lines(language: Language, text: &str) -> Option<String> {
+    let tokenless: std::collections::HashSet<u32> = match language {
+        Language::C => CSyntax::parse(text)?.comment_lines().into_iter().collect(),
+        _ => JsProgram::parse(text)
+            .ok()?
+            .tokenless_lines()
+            .into_iter()
+            .collect(),
+    };
     let candidate: String = text
         .split_inclusive('\n')
         .enumerate()
@@ -475,7 +513,7 @@ fn without_comment_lines(text: &str) -> Option<String> {
             }
         })
         .collect();
-    (candidate != text && JsProgram::parse(&candidate).is_ok()).then_some(candidate)
+    (candidate != text && parses(language, &candidate)).then_some(candidate)
 }
 
 /// A JavaScript program reduced where line numbers do not matter to the finding (a coverage
@@ -505,7 +543,7 @@ pub fn blank_statements<E>(
         shows(c)
     };
     let mut text = text.to_string();
-    let mut blanking = Blanking::new();
+    let mut blanking = Blanking::new(Language::JavaScript);
     while !out_of_time() {
         let Some(candidate) = blanking.next(&text) else {
             break;
@@ -516,12 +554,15 @@ pub fn blank_statements<E>(
         }
     }
     let complete = !out_of_time();
-    if let Some(candidate) = squeezed(&text, &HashMap::new()).filter(|_| complete) {
+    if let Some(candidate) =
+        squeezed(Language::JavaScript, &text, &HashMap::new()).filter(|_| complete)
+    {
         if test(&candidate)? {
             text = candidate;
         }
     }
-    if let Some(candidate) = without_comment_lines(&text).filter(|_| complete) {
+    if let Some(candidate) = without_comment_lines(Language::JavaScript, &text).filter(|_| complete)
+    {
         if test(&candidate)? {
             text = candidate;
         }
@@ -556,7 +597,7 @@ pub fn blank_statements<E>(
 
 /// A last clean-up of a reduced text (blanks squeezed, comment lines dropped), given its
 /// actions; `None` if it changes nothing.
-type Tidy = fn(&str, &[Action]) -> Option<String>;
+type Tidy = fn(Language, &str, &[Action]) -> Option<String>;
 
 /// One candidate for a [`Judge`]: a program and actions; `pinned`, the position in `actions`
 /// of the action the finding is anchored to (a metamorphic transformation's); `lines`, set
@@ -583,6 +624,10 @@ pub struct Run<X> {
 #[allow(async_fn_in_trait)]
 pub trait Judge {
     type Extra;
+    /// The language of the programs it runs, which says how candidates are made.
+    fn language(&self) -> Language {
+        Language::JavaScript
+    }
     async fn run(&mut self, c: Candidate<'_>) -> Result<Run<Self::Extra>, ReduceError>;
 }
 
@@ -659,6 +704,7 @@ pub async fn reduce_with<J: Judge>(
     progress: ProgressBar,
 ) -> Result<(Reduced, J::Extra), ReduceError> {
     let t0 = Instant::now();
+    let language = judge.language();
     let mut search = Search {
         deadline: t0 + budget,
         progress,
@@ -680,34 +726,53 @@ pub async fn reduce_with<J: Judge>(
     }
     // 0. A shortcut delta debugging cannot find (a breakpoint and the resumes it needs go
     // together): a breakpoint where the engine paused before the diverging action, start,
-    // a few resumes, then that action.
+    // a few resumes, then that action; if that loses it, the same with the logpoints and
+    // conditional breakpoints set before that action first (a step's end can hinge on one).
     let shortcut = match (first.at, first.traces.first()) {
         (Some(at), Some(t)) if at > 0 && shortcut && pinned.is_none() => {
-            pause_before(t, at).map(|l| (l, actions[at].clone()))
+            pause_before(t, at).map(|l| (l, at))
         }
         _ => None,
     };
     let mut best = first;
     let mut actions = actions.to_vec();
-    if let Some((loc, action)) = shortcut.filter(|(_, a)| a.is_control()) {
-        for resumes in 0..=8 {
-            if search.out_of_time() {
-                break;
-            }
-            let mut c = vec![
-                Action::SetBreakpoint {
-                    line: loc.line,
-                    column: Some(loc.column),
-                },
-                Action::Start,
-            ];
-            c.extend(std::iter::repeat_n(Action::Resume, resumes));
-            c.push(action.clone());
-            let r = search.run(judge, text, &c, None).await?;
-            if r.shows {
-                actions = c;
-                best = r;
-                break;
+    if let Some((loc, at)) = shortcut.filter(|(_, at)| actions[*at].is_control()) {
+        let quiet: Vec<Action> = actions[..at]
+            .iter()
+            .filter(|a| {
+                matches!(
+                    a,
+                    Action::SetLogpoint { .. } | Action::SetConditionalBreakpoint { .. }
+                )
+            })
+            .cloned()
+            .collect();
+        let action = actions[at].clone();
+        let mut prefixes = vec![Vec::new()];
+        if !quiet.is_empty() {
+            prefixes.push(quiet);
+        }
+        'shortcut: for prefix in prefixes {
+            for resumes in 0..=8 {
+                if search.out_of_time() {
+                    break 'shortcut;
+                }
+                let mut c = prefix.clone();
+                c.extend([
+                    Action::SetBreakpoint {
+                        line: loc.line,
+                        column: Some(loc.column),
+                    },
+                    Action::Start,
+                ]);
+                c.extend(std::iter::repeat_n(Action::Resume, resumes));
+                c.push(action.clone());
+                let r = search.run(judge, text, &c, None).await?;
+                if r.shows {
+                    actions = c;
+                    best = r;
+                    break 'shortcut;
+                }
             }
         }
     }
@@ -761,7 +826,7 @@ pub async fn reduce_with<J: Judge>(
     // 2. The program: whole statements blanked, outermost first, until nothing more goes;
     // then expressions.
     let mut text = text.to_string();
-    let mut blanking = Blanking::new();
+    let mut blanking = Blanking::new(language);
     while complete && !search.out_of_time() {
         let Some(candidate) = blanking.next(&text) else {
             break;
@@ -779,11 +844,11 @@ pub async fn reduce_with<J: Judge>(
     // Blanks inside lines squeezed where no action's column depends on them; comment-only
     // lines go too (one candidate: all of them, if the rest still parses).
     let last_steps: [Tidy; 2] = [
-        |t, a| squeezed(t, &named_columns(a)),
-        |t, _| without_comment_lines(t),
+        |l, t, a| squeezed(l, t, &named_columns(a)),
+        |l, t, _| without_comment_lines(l, t),
     ];
     for step in last_steps {
-        let Some(candidate) = step(&text, &acts).filter(|_| !search.out_of_time()) else {
+        let Some(candidate) = step(language, &text, &acts).filter(|_| !search.out_of_time()) else {
             continue;
         };
         let r = search.run(judge, &candidate, &acts, at).await?;
@@ -803,7 +868,7 @@ pub async fn reduce_with<J: Judge>(
             }
             tried += 1;
             if let Some((moved, r)) =
-                without_blank_lines(&mut search, judge, &short, &map, &acts, at).await?
+                without_blank_lines(&mut search, judge, language, &short, &map, &acts, at).await?
             {
                 text = short;
                 acts = moved;
@@ -835,9 +900,11 @@ const MAX_BLANK_LINE_TRIES: usize = 24;
 
 /// `short` (the text with some blank lines dropped, `map` each old line's new number) with the
 /// actions' breakpoints moved along, when it parses and the finding still shows there.
+#[allow(clippy::too_many_arguments)]
 async fn without_blank_lines<J: Judge>(
     search: &mut Search,
     judge: &mut J,
+    language: Language,
     short: &str,
     map: &[Option<u32>],
     acts: &[Action],
@@ -867,7 +934,7 @@ async fn without_blank_lines<J: Judge>(
             other => other.clone(),
         })
         .collect();
-    if JsProgram::parse(short).is_err() {
+    if !parses(language, short) {
         return Ok(None);
     }
     let candidate = Candidate {
@@ -892,6 +959,13 @@ pub struct Reducer<'a> {
     /// The triage the recording went on under (its archive's): a candidate goes on past the
     /// same divergences, so that a finding met after a session's first can show.
     pub triage: Option<morphtrace_judges::triage::Triage>,
+    /// The program's language (JavaScript unless set): how candidates are made and written.
+    pub language: Language,
+    /// C: the guard against undefined behaviour every candidate must pass (set when the
+    /// original passes it, [`coverage::WELL_DEFINED`]).
+    pub guard: Option<std::path::PathBuf>,
+    /// The guard's answers by program text: reducing the actions runs one text many times.
+    guarded: HashMap<String, bool>,
     budget: Duration,
     progress: ProgressBar,
 }
@@ -916,9 +990,30 @@ impl<'a> Reducer<'a> {
             session_timeout,
             finding,
             triage: None,
+            language: Language::JavaScript,
+            guard: None,
+            guarded: HashMap::new(),
             budget,
             progress,
         }
+    }
+
+    /// For a C program: candidates in C, each first passing the guard against undefined
+    /// behaviour if `text` (the original) passes it; whether it did.
+    pub fn in_c(&mut self, text: &str) -> Result<bool, ReduceError> {
+        self.language = Language::C;
+        let dir = self.workdir.join("guard");
+        std::fs::create_dir_all(&dir).map_err(|e| ReduceError::Write(e.to_string()))?;
+        let guard = dir.join("well-defined.sh");
+        std::fs::write(&guard, coverage::WELL_DEFINED)
+            .map_err(|e| ReduceError::Write(e.to_string()))?;
+        let passes = well_defined(&guard, text)?;
+        if passes {
+            self.guard = Some(guard);
+        } else {
+            tracing::warn!("the original program shows signs of undefined behaviour: candidates are reduced without the guard");
+        }
+        Ok(passes)
     }
 
     /// Reduces `text` and `actions`.
@@ -932,25 +1027,70 @@ impl<'a> Reducer<'a> {
     }
 }
 
-/// Writes a candidate program where the engines load it.
+/// Whether the C program `text` passes `guard` ([`coverage::WELL_DEFINED`], beside which it is
+/// written).
+fn well_defined(guard: &Path, text: &str) -> Result<bool, ReduceError> {
+    let dir = guard.parent().unwrap_or(Path::new("."));
+    std::fs::write(dir.join("program.c"), text).map_err(|e| ReduceError::Write(e.to_string()))?;
+    let mut cmd = std::process::Command::new("sh");
+    cmd.arg(guard).arg("program.c").current_dir(dir);
+    let ran = crate::process::run(&mut cmd, Duration::from_secs(60), None)
+        .map_err(|e| ReduceError::Write(format!("the undefined-behaviour guard: {e}")))?;
+    Ok(ran.ok())
+}
+
+/// Writes a candidate program where the engines load it (`name` without its extension).
 pub(crate) fn materialized(
+    language: Language,
     text: &str,
     name: &str,
     workdir: &Path,
 ) -> Result<corpus::Loaded, ReduceError> {
-    let program = Program::new(
-        Language::JavaScript,
+    let extension = match language {
+        Language::C => "c",
+        Language::Python => "py",
+        _ => "js",
+    };
+    let program = corpus::classified(Program::new(
+        language,
         text.to_string(),
-        ProgramOrigin::File { path: name.into() },
-    );
+        ProgramOrigin::File {
+            path: format!("{name}.{extension}"),
+        },
+    ));
     corpus::materialize(program, workdir).map_err(|e| ReduceError::Write(e.to_string()))
 }
 
 impl Judge for Reducer<'_> {
     type Extra = ();
 
+    fn language(&self) -> Language {
+        self.language
+    }
+
     async fn run(&mut self, c: Candidate<'_>) -> Result<Run<()>, ReduceError> {
-        let loaded = materialized(c.text, "reduced.js", self.workdir)?;
+        let guarded = match (self.guard.clone(), self.guarded.get(c.text)) {
+            (None, _) => true,
+            (Some(_), Some(&known)) => known,
+            (Some(guard), None) => {
+                let text = c.text.to_string();
+                let passes = tokio::task::spawn_blocking(move || well_defined(&guard, &text))
+                    .await
+                    .map_err(|e| ReduceError::Write(format!("the guard's thread failed: {e}")))??;
+                self.guarded.insert(c.text.to_string(), passes);
+                passes
+            }
+        };
+        if !guarded {
+            return Ok(Run {
+                shows: false,
+                at: None,
+                traces: Vec::new(),
+                detail: "shows signs of undefined behaviour".into(),
+                extra: (),
+            });
+        }
+        let loaded = materialized(self.language, c.text, "reduced", self.workdir)?;
         let rec = crate::session::record(
             &mut self.engines,
             &self.refs,
@@ -971,6 +1111,16 @@ impl Judge for Reducer<'_> {
                     .is_some_and(|c| c.starts_with("excused"))
         });
         let shows = found.is_some();
+        for d in &rec.divergences {
+            tracing::debug!(
+                "candidate: {} at {} ({}): {} [{}]",
+                d.kind.name(),
+                d.action.name(),
+                d.action_index,
+                d.detail,
+                d.continued.as_deref().unwrap_or("stopped there")
+            );
+        }
         let first = found.or(rec.divergence.as_ref());
         Ok(Run {
             shows,
@@ -1046,10 +1196,32 @@ mod tests {
         assert!(simplified("({a: 1, b: 2, c: 33333});", 1, 23, "{").is_none());
         // Squeezing keeps what a breakpoint's column needs and trims the rest.
         let c = simplified(t, args.0, args.1, "").unwrap();
-        let s = squeezed(&c, &HashMap::new()).unwrap();
+        let s = squeezed(Language::JavaScript, &c, &HashMap::new()).unwrap();
         assert!(s.contains("\nf( );\n"), "{s}");
-        let s = squeezed(&c, &[(1, 6)].into()).unwrap();
+        let s = squeezed(Language::JavaScript, &c, &[(1, 6)].into()).unwrap();
         assert!(s.contains("\nf(      );\n"), "{s}");
+    }
+
+    #[test]
+    fn a_c_program_is_blanked_item_by_item_and_keeps_its_lines() {
+        let t = "int g = 1;\nint main(void) {\n  g = 2;\n  if (g) { g = 3; }\n  return g;\n}\n";
+        let mut b = Blanking::new(Language::C);
+        let mut seen = Vec::new();
+        while let Some(c) = b.next(t) {
+            assert_eq!(c.len(), t.len(), "{c}");
+            assert_eq!(c.lines().count(), t.lines().count(), "{c}");
+            assert!(parses(Language::C, &c), "{c}");
+            seen.push(t.lines().zip(c.lines()).filter(|(a, b)| a != b).count());
+        }
+        // `int g = 1;`, `g = 2;`, the `if`, `g = 3;`, `return g;`; never `main` itself.
+        assert_eq!(seen, [1, 1, 1, 1, 1], "{seen:?}");
+        assert!(!parses(Language::C, "int main(void) { if ( }"));
+        // A comment-only line goes in one candidate, a comment after code stays.
+        let c = without_comment_lines(Language::C, "// a\nint main(void) { return 0; } // b\n");
+        assert_eq!(
+            c.as_deref(),
+            Some("    \nint main(void) { return 0; } // b\n")
+        );
     }
 
     #[test]

@@ -9,9 +9,16 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-/// What `node reproduce.mjs` answered (its exit codes: 1 shows, 0 does not, 2 could not run).
+/// What the reproducer answered (its exit codes: 1 shows, 0 does not, 2 could not run).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Standalone {
+pub struct Standalone {
+    /// `reproduce.mjs` (JavaScript debuggers, run by Node) or `reproduce.sh` (native ones).
+    pub script: &'static str,
+    pub answer: Answer,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
     Shows,
     DoesNotShow,
     /// It could not run (its last line of output), or ran past the time given.
@@ -20,26 +27,36 @@ pub enum Standalone {
 
 impl fmt::Display for Standalone {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Standalone::Shows => write!(f, "reproduce.mjs shows it without morphtrace"),
-            Standalone::DoesNotShow => write!(
+        let script = self.script;
+        match &self.answer {
+            Answer::Shows => write!(f, "{script} shows it without morphtrace"),
+            Answer::DoesNotShow => write!(
                 f,
-                "reproduce.mjs does NOT show it (exit 0), though morphtrace's adapters did: a \
-                 fault of the reproducer's, please report it"
+                "{script} does NOT show it (exit 0), though morphtrace's adapters did: a fault \
+                 of the reproducer's, please report it"
             ),
-            Standalone::Failed(why) => write!(f, "reproduce.mjs could not run: {why}"),
+            Answer::Failed(why) => write!(f, "{script} could not run: {why}"),
         }
     }
 }
 
-/// Runs `dir/reproduce.mjs` with `node` (None when the bundle has none), killing it and the
-/// engines it launched after `timeout`.
+/// Runs the bundle's reproducer in `dir` (None when it has none): `reproduce.mjs` with `node`,
+/// else `reproduce.sh` with `sh`, killing it and the engines it launched after `timeout`.
 pub async fn check(dir: &Path, node: &Path, timeout: Duration) -> Option<Standalone> {
-    if !dir.join("reproduce.mjs").is_file() {
+    let (runner, script) = if dir.join("reproduce.mjs").is_file() {
+        (node, "reproduce.mjs")
+    } else if dir.join("reproduce.sh").is_file() {
+        (Path::new("sh"), "reproduce.sh")
+    } else {
         return None;
-    }
-    let child = tokio::process::Command::new(node)
-        .arg("reproduce.mjs")
+    };
+    let answer = run(dir, runner, script, timeout).await;
+    Some(Standalone { script, answer })
+}
+
+async fn run(dir: &Path, runner: &Path, script: &str, timeout: Duration) -> Answer {
+    let child = tokio::process::Command::new(runner)
+        .arg(script)
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -50,7 +67,7 @@ pub async fn check(dir: &Path, node: &Path, timeout: Duration) -> Option<Standal
         .spawn();
     let mut child = match child {
         Ok(c) => c,
-        Err(e) => return Some(Standalone::Failed(format!("{}: {e}", node.display()))),
+        Err(e) => return Answer::Failed(format!("{}: {e}", runner.display())),
     };
     let stderr = child.stderr.take().map(|mut e| {
         tokio::spawn(async move {
@@ -61,7 +78,7 @@ pub async fn check(dir: &Path, node: &Path, timeout: Duration) -> Option<Standal
     });
     let status = match tokio::time::timeout(timeout, child.wait()).await {
         Ok(Ok(s)) => s,
-        Ok(Err(e)) => return Some(Standalone::Failed(e.to_string())),
+        Ok(Err(e)) => return Answer::Failed(e.to_string()),
         Err(_) => {
             // The engines it launched are its children: found while it still runs.
             if let Some(pid) = child.id() {
@@ -71,26 +88,23 @@ pub async fn check(dir: &Path, node: &Path, timeout: Duration) -> Option<Standal
                 }
             }
             let _ = child.kill().await;
-            return Some(Standalone::Failed(format!(
-                "it ran longer than {} s",
-                timeout.as_secs()
-            )));
+            return Answer::Failed(format!("it ran longer than {} s", timeout.as_secs()));
         }
     };
-    Some(match status.code() {
-        Some(1) => Standalone::Shows,
-        Some(0) => Standalone::DoesNotShow,
+    match status.code() {
+        Some(1) => Answer::Shows,
+        Some(0) => Answer::DoesNotShow,
         code => {
             let said = match stderr {
                 Some(t) => t.await.unwrap_or_default(),
                 None => String::new(),
             };
             let last = said.lines().rev().find(|l| !l.trim().is_empty());
-            Standalone::Failed(format!(
+            Answer::Failed(format!(
                 "exit {}{}",
                 code.map_or("by a signal".to_string(), |c| c.to_string()),
                 last.map(|l| format!(": {l}")).unwrap_or_default()
             ))
         }
-    })
+    }
 }
