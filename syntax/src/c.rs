@@ -210,6 +210,19 @@ impl CSyntax {
         out
     }
 
+    /// Initializers a reduction may shrink, outermost first: each brace-enclosed list of 16
+    /// bytes or more (`{1, 2, …}`, Csmith's tables), to stand in for by `{0}`, which
+    /// initializes any array, struct or union in C.
+    pub fn long_initializers(&self) -> Vec<(usize, usize)> {
+        let mut out = Vec::new();
+        visit(self.tree.root_node(), &mut |n| {
+            if n.kind() == "initializer_list" && n.end_byte() - n.start_byte() >= 16 {
+                out.push((n.start_byte(), n.end_byte()));
+            }
+        });
+        out
+    }
+
     /// The lines (0-based) that hold comments and nothing else.
     pub fn comment_lines(&self) -> Vec<u32> {
         let mut code = vec![false; self.lines.len()];
@@ -707,6 +720,14 @@ mod tests {
             ]
         );
         assert_eq!(s.comment_lines(), [1]);
+        let t = "int a[4] = {1, 2, 3, 4};\nint b[2][3] = {{1, 2, 3}, {4, 5, 6}};\n";
+        let s = CSyntax::parse(t).unwrap();
+        let spans: Vec<&str> = s
+            .long_initializers()
+            .iter()
+            .map(|&(a, b)| &t[a..b])
+            .collect();
+        assert_eq!(spans, ["{{1, 2, 3}, {4, 5, 6}}"], "short lists stay");
     }
 
     #[test]

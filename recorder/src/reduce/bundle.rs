@@ -309,6 +309,9 @@ pub(super) fn finding_spec(
     spec.as_object().cloned().unwrap_or_default()
 }
 
+/// One engine's side of a reduced case: its label, its answers step by step, its console.
+pub(super) type Side = (String, Vec<String>, Vec<String>);
+
 /// A reduced case's files: `program.EXT`, `original.EXT`, the actions before and after,
 /// `answers.json` (each engine's answers and console) and `pauses.json`; returns the answers.
 pub(super) fn write_case(
@@ -318,13 +321,13 @@ pub(super) fn write_case(
     original: &str,
     original_actions: &[Action],
     engines: &[String],
-) -> std::io::Result<Vec<(String, Vec<String>, Vec<String>)>> {
+) -> std::io::Result<Vec<Side>> {
     std::fs::create_dir_all(dir)?;
     std::fs::write(dir.join(format!("program.{extension}")), &r.text)?;
     std::fs::write(dir.join(format!("original.{extension}")), original)?;
     std::fs::write(dir.join("actions.json"), pretty(&r.actions))?;
     std::fs::write(dir.join("original-actions.json"), pretty(&original_actions))?;
-    let per_engine: Vec<(String, Vec<String>, Vec<String>)> = engines
+    let per_engine: Vec<Side> = engines
         .iter()
         .zip(&r.traces)
         .map(|(e, t)| (e.clone(), answers(t), t.console.clone()))
@@ -340,12 +343,7 @@ pub(super) fn write_case(
 }
 
 /// The README's numbered steps, what was expected, what each side answered.
-pub(super) fn steps_md(
-    md: &mut String,
-    r: &Reduced,
-    finding: &Finding,
-    sides: &[(String, Vec<String>, Vec<String>)],
-) {
+pub(super) fn steps_md(md: &mut String, r: &Reduced, finding: &Finding, sides: &[Side]) {
     use std::fmt::Write as _;
     for (i, a) in r.actions.iter().enumerate() {
         let _ = writeln!(md, "{}. `{a}`", i + 1);
@@ -360,7 +358,7 @@ pub(super) fn steps_md(
 }
 
 /// Each side's answers, numbered, and what it printed: a README section per side.
-fn answers_md(md: &mut String, sides: &[(String, Vec<String>, Vec<String>)]) {
+fn answers_md(md: &mut String, sides: &[Side]) {
     use std::fmt::Write as _;
     for (name, answers, console) in sides {
         let _ = writeln!(md, "### {name}\n");

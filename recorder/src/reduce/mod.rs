@@ -344,13 +344,21 @@ const STATEMENTS: Edits = Edits {
     apply: |l, t, a, b, _| blanked(l, t, a, b),
 };
 
-/// Long literals emptied, long argument lists dropped (JavaScript).
+/// Long literals emptied, long argument lists dropped (JavaScript); long initializer lists
+/// made `{0}` (C).
 const EXPRESSIONS: Edits = Edits {
     list: |l, t| match l {
         Language::JavaScript => simplifiable(t),
+        Language::C => Some(
+            CSyntax::parse(t)?
+                .long_initializers()
+                .into_iter()
+                .map(|(a, b)| (a, b, "{0}"))
+                .collect(),
+        ),
         _ => Some(Vec::new()),
     },
-    apply: |_, t, a, b, by| simplified(t, a, b, by),
+    apply: simplified,
 };
 
 /// The candidates of blanking a program, one at a time over a text that changes as candidates
@@ -427,7 +435,13 @@ fn simplifiable(text: &str) -> Option<Vec<Edit>> {
 
 /// `text` with `start..end` replaced by `by` and blanks to the old length, so that every other
 /// position keeps its line and column; if the result still parses.
-fn simplified(text: &str, start: usize, end: usize, by: &str) -> Option<String> {
+fn simplified(
+    language: Language,
+    text: &str,
+    start: usize,
+    end: usize,
+    by: &str,
+) -> Option<String> {
     let cut = start + by.len();
     let head = text.get(start..cut)?;
     if cut > end || head.contains(['\n', '\r']) || text.get(start..end)? == by {
@@ -435,7 +449,7 @@ fn simplified(text: &str, start: usize, end: usize, by: &str) -> Option<String> 
     }
     let mut candidate = blank(text, cut, end);
     candidate.replace_range(start..cut, by);
-    JsProgram::parse(&candidate).is_ok().then_some(candidate)
+    parses(language, &candidate).then_some(candidate)
 }
 
 /// `text` with runs of blanks squeezed to one space, on each line after the last column an
@@ -1185,17 +1199,24 @@ mod tests {
         assert!(spans.contains(&(args.0, args.1, "")), "{spans:?}");
         // `log(s)` is too short to be worth a run.
         assert_eq!(spans.len(), 2, "{spans:?}");
-        let c = simplified(t, string.0, string.1, "''").unwrap();
+        let c = simplified(Language::JavaScript, t, string.0, string.1, "''").unwrap();
         assert_eq!(c.len(), t.len());
         assert_eq!(c.find("log"), t.find("log"));
         assert!(c.starts_with("var s = '' "), "{c}");
-        let c = simplified(t, args.0, args.1, "").unwrap();
+        let c = simplified(Language::JavaScript, t, args.0, args.1, "").unwrap();
         assert!(c.contains("f(     "), "{c}");
         assert_eq!(c.find("log"), t.find("log"));
         // A stand-in that would not parse is no candidate.
-        assert!(simplified("({a: 1, b: 2, c: 33333});", 1, 23, "{").is_none());
+        assert!(simplified(
+            Language::JavaScript,
+            "({a: 1, b: 2, c: 33333});",
+            1,
+            23,
+            "{"
+        )
+        .is_none());
         // Squeezing keeps what a breakpoint's column needs and trims the rest.
-        let c = simplified(t, args.0, args.1, "").unwrap();
+        let c = simplified(Language::JavaScript, t, args.0, args.1, "").unwrap();
         let s = squeezed(Language::JavaScript, &c, &HashMap::new()).unwrap();
         assert!(s.contains("\nf( );\n"), "{s}");
         let s = squeezed(Language::JavaScript, &c, &[(1, 6)].into()).unwrap();
@@ -1216,6 +1237,15 @@ mod tests {
         // `int g = 1;`, `g = 2;`, the `if`, `g = 3;`, `return g;`; never `main` itself.
         assert_eq!(seen, [1, 1, 1, 1, 1], "{seen:?}");
         assert!(!parses(Language::C, "int main(void) { if ( }"));
+        // A long initializer list becomes `{0}`, padded: every position after it stays.
+        let t = "int a[6] = {10, 20, 30, 40, 50};\nint main(void) { return a[1]; }\n";
+        let edits = (EXPRESSIONS.list)(Language::C, t).unwrap();
+        assert_eq!(edits.len(), 1, "{edits:?}");
+        let (a, b, by) = edits[0];
+        let c = (EXPRESSIONS.apply)(Language::C, t, a, b, by).unwrap();
+        assert_eq!(c.len(), t.len());
+        assert!(c.starts_with("int a[6] = {0} "), "{c}");
+        assert_eq!(c.find("int main"), t.find("int main"), "{c}");
         // A comment-only line goes in one candidate, a comment after code stays.
         let c = without_comment_lines(Language::C, "// a\nint main(void) { return 0; } // b\n");
         assert_eq!(
