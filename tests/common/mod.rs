@@ -114,3 +114,51 @@ pub fn succeeded(cmd: &mut std::process::Command) -> std::process::Output {
     );
     o
 }
+
+/// An archive at `path` holding one differential session recorded by the library (`rec`, on
+/// engines `descriptors` over `program`), as a campaign would write it: what `reduce` reads.
+#[allow(dead_code)] // each test crate compiles this module; not all of them reduce
+pub fn archive_of(
+    path: &Path,
+    descriptors: Vec<morphtrace_schema::EngineDescriptor>,
+    program: &morphtrace_schema::Program,
+    rec: morphtrace_recorder::session::Recording,
+) {
+    use morphtrace_schema::{
+        ArchiveHeader, ArchiveWriter, CampaignConfig, EngineRef, SessionMode, WriterOptions,
+    };
+    let refs: Vec<EngineRef> = (0..descriptors.len() as u16).map(EngineRef).collect();
+    let mut w = ArchiveWriter::create(
+        path,
+        &ArchiveHeader::new(CampaignConfig::default(), descriptors),
+        WriterOptions::default(),
+    )
+    .unwrap();
+    w.add_program(program).unwrap();
+    let mut s = Session::new(
+        SessionId(7),
+        SessionMode::Differential,
+        1,
+        refs,
+        program.hash,
+        rec.final_outcome(),
+    );
+    s.traces = rec.traces;
+    s.divergence = rec.divergence;
+    s.divergences = rec.divergences;
+    w.append(&s).unwrap();
+    w.finish().unwrap();
+}
+
+/// `morphtrace-record reduce` (the binary `record`) on the archive's first session, into `out`,
+/// with a budget of 300 s.
+#[allow(dead_code)] // each test crate compiles this module; not all of them reduce
+pub fn reduce(record: &str, archive: &Path, out: &Path) -> std::process::Output {
+    std::process::Command::new(record)
+        .arg("reduce")
+        .arg(archive)
+        .args(["--session", "0", "--budget", "300", "--out"])
+        .arg(out)
+        .output()
+        .unwrap()
+}

@@ -1724,9 +1724,6 @@ async fn lldb_steps_into_past_a_logpoint_on_gccs_code() {
 /// clang instead (where LLDB's step stops), the same reproducer says it does not show.
 #[tokio::test]
 async fn reduce_makes_a_native_finding_small_with_a_reproducer_that_needs_no_morphtrace() {
-    use morphtrace_schema::{
-        ArchiveHeader, ArchiveWriter, CampaignConfig, SessionId, WriterOptions,
-    };
     let _g = SERIAL.lock().await;
     let text = "#include <stdio.h>\nstatic int twice(int v) {\n  int w = v * 2;\n  return w;\n}\nstatic int table[4] = {1, 2, 3, 4};\nint main(int argc, char **argv) {\n  int x = 0;\n  int y = twice(3);\n  if (argc == 2) x = 1;\n  x += 2;\n  y += table[1];\n  x += 3;\n  printf(\"%d %d\\n\", x, y);\n  return x - 5;\n}\n";
     let (dir, loaded) = inline("padded.c", text);
@@ -1775,34 +1772,9 @@ async fn reduce_makes_a_native_finding_small_with_a_reproducer_that_needs_no_mor
         .expect("LLDB runs on where gdb stops");
     assert_eq!(d.action, Action::StepInto, "{d:?}");
     let archive = dir.path().join("native.mtrace");
-    let mut w = ArchiveWriter::create(
-        &archive,
-        &ArchiveHeader::new(CampaignConfig::default(), descriptors),
-        WriterOptions::default(),
-    )
-    .unwrap();
-    w.add_program(&loaded.program).unwrap();
-    let mut s = Session::new(
-        SessionId(7),
-        morphtrace_schema::SessionMode::Differential,
-        1,
-        refs,
-        loaded.program.hash,
-        rec.final_outcome(),
-    );
-    s.traces = rec.traces;
-    s.divergence = rec.divergence;
-    s.divergences = rec.divergences;
-    w.append(&s).unwrap();
-    w.finish().unwrap();
+    common::archive_of(&archive, descriptors, &loaded.program, rec);
     let out = dir.path().join("bundle");
-    let o = std::process::Command::new(env!("CARGO_BIN_EXE_morphtrace-record"))
-        .arg("reduce")
-        .arg(&archive)
-        .args(["--session", "0", "--budget", "300", "--out"])
-        .arg(&out)
-        .output()
-        .unwrap();
+    let o = common::reduce(env!("CARGO_BIN_EXE_morphtrace-record"), &archive, &out);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let said = String::from_utf8_lossy(&o.stdout);
     assert!(

@@ -21,8 +21,8 @@ pub(crate) async fn debugpy_and_pdb_under_triage(
 /// Engines `a` and `b` in lockstep over `actions` on `p`, going on past what `triage.toml`
 /// excuses; both shut down after.
 pub(crate) async fn under_triage(
-    mut a: Box<dyn Engine>,
-    mut b: Box<dyn Engine>,
+    a: Box<dyn Engine>,
+    b: Box<dyn Engine>,
     p: &corpus::Loaded,
     actions: Vec<Action>,
 ) -> Recording {
@@ -30,14 +30,26 @@ pub(crate) async fn under_triage(
         &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../triage.toml"),
     )
     .unwrap();
+    in_lockstep(a, b, p, &actions, Some(&triage)).await
+}
+
+/// Engines `a` and `b` in lockstep over `actions` on `p`, going on past what `triage` excuses
+/// (without one, stopping at the first divergence); both shut down after.
+pub(crate) async fn in_lockstep(
+    mut a: Box<dyn Engine>,
+    mut b: Box<dyn Engine>,
+    p: &corpus::Loaded,
+    actions: &[Action],
+    triage: Option<&morphtrace_judges::triage::Triage>,
+) -> Recording {
     let mut rec = Recording::new(&[EngineRef(0), EngineRef(1)]);
     session::run(
         &mut [&mut a, &mut b],
         &p.file,
         &p.program.hash,
-        &mut Reissue { actions: &actions },
+        &mut Reissue { actions },
         &ComparisonPolicy::default(),
-        Some(&triage),
+        triage,
         &mut rec,
     )
     .await
@@ -901,4 +913,65 @@ pub(crate) fn met_in_resync(rec: &Recording) -> Vec<bool> {
 
 pub(crate) fn bp(line: u32) -> Action {
     Action::SetBreakpoint { line, column: None }
+}
+
+/// `reduce` on a divergence between debugpy and pdb (pdb's step over a generator's end runs
+/// on): a session recorded here and written to an archive as a campaign would, reduced by
+/// replacing Python statements with `pass` (lines kept) and dropping actions. Its bundle holds
+/// the Python program and says that no standalone reproducer speaks these debuggers yet.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reduce_makes_a_python_finding_small() {
+    let _g = SERIAL.lock().await;
+    let text = "import sys\n\n\ndef gen():\n    yield 1\n    done = True\n\n\ndef twice(a):\n    b = a * 2\n    return b\n\n\ntotal = 0\nfor v in gen():\n    total += v\nextra = twice(3)\nprint(\"after the loop\", total, extra, len(sys.argv))\n";
+    let (dir, p) = inline("padded.py", text);
+    let a = debugpy(CaptureOptions::default()).await;
+    let b = pdb(CaptureOptions::default()).await;
+    let descriptors = vec![a.descriptor().clone(), b.descriptor().clone()];
+    // Lines from 0: a breakpoint on `done = True`, then a step over the generator's end:
+    // debugpy stops after the loop, pdb runs on to the program's end.
+    let actions = vec![bp(5), Action::Start, Action::StepOver, Action::Resume];
+    let rec = in_lockstep(a, b, &p, &actions, None).await;
+    let d = rec.divergence.clone().unwrap_or_else(|| {
+        let lines: Vec<Vec<u32>> = rec.traces.iter().map(pause_lines).collect();
+        panic!(
+            "pdb runs on where debugpy stops: {:?}, pauses {lines:?}",
+            rec.final_outcome()
+        )
+    });
+    assert_eq!(d.action, Action::StepOver, "{d:?}");
+    let archive = dir.path().join("python.mtrace");
+    common::archive_of(&archive, descriptors, &p.program, rec);
+    let out = dir.path().join("bundle");
+    let o = common::reduce(env!("CARGO_BIN_EXE_morphtrace-record"), &archive, &out);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        said.starts_with(&format!(
+            "reduced {} at stepOver on debugpy@",
+            d.kind.name()
+        )),
+        "{said}"
+    );
+    let program = std::fs::read_to_string(out.join("program.py")).unwrap();
+    for gone in ["twice", "import sys", "print"] {
+        assert!(!program.contains(gone), "{gone}: {program}");
+    }
+    assert!(program.contains("yield 1"), "{program}");
+    // Statements become `pass` where a block or the step's end needs one (13 non-blank lines
+    // before).
+    let kept = program.lines().filter(|l| !l.trim().is_empty()).count();
+    assert!(kept <= 10, "{program}");
+    assert!(
+        program.lines().count() < text.lines().count(),
+        "blank lines dropped: {program}"
+    );
+    let reduced: Vec<Action> =
+        serde_json::from_str(&std::fs::read_to_string(out.join("actions.json")).unwrap()).unwrap();
+    assert!(reduced.len() < actions.len(), "{reduced:?}");
+    let readme = std::fs::read_to_string(out.join("README.md")).unwrap();
+    assert!(readme.contains("```python\n"), "{readme}");
+    assert!(
+        readme.contains("No standalone reproducer: none speaks these engines' protocols yet"),
+        "{readme}"
+    );
 }

@@ -4,7 +4,7 @@
 
 use super::{Finding, Reduced};
 use morphtrace_schema::{
-    Action, DivergenceKind, EngineDescriptor, EventKind, Output, ProgramOutcome, Trace,
+    Action, DivergenceKind, EngineDescriptor, EngineKind, EventKind, Output, ProgramOutcome, Trace,
 };
 use std::path::Path;
 
@@ -162,7 +162,17 @@ pub fn write_bundle(
     }
     let (original, original_actions, source) = (case.original, case.original_actions, case.source);
     let engines: Vec<String> = case.engines.iter().map(|d| d.label()).collect();
-    let per_engine = write_case(dir, "js", r, original, original_actions, &engines)?;
+    // Python's debuggers run `program.py`; every other engine here, a script.
+    let python = case
+        .engines
+        .iter()
+        .all(|d| matches!(d.kind, EngineKind::Debugpy | EngineKind::Pdb));
+    let (extension, fence) = if python {
+        ("py", "python")
+    } else {
+        ("js", "js")
+    };
+    let per_engine = write_case(dir, extension, r, original, original_actions, &engines)?;
     // What logpoints logged is not read by the reproducer (only the behaviour they leave).
     let reproducer = case.engines.iter().all(reproducible) && finding.kind != DivergenceKind::Log;
     if reproducer {
@@ -196,13 +206,25 @@ pub fn write_bundle(
     for e in engines {
         let _ = writeln!(md, "- {e}");
     }
-    let _ = writeln!(md, "\n## Program (`program.js`)\n\n```js\n{}```\n", r.text);
     let _ = writeln!(
         md,
-        "## Steps\n\nCompile `program.js` as a classic script in each debugger without running \
-         it{}; then (lines and columns 1-based; `start` runs the script):\n",
-        after_prelude(case.prelude)
+        "\n## Program (`program.{extension}`)\n\n```{fence}\n{}```\n",
+        r.text
     );
+    if python {
+        let _ = writeln!(
+            md,
+            "## Steps\n\nRun `python program.py` under each debugger, stopped before its first \
+             line; then (lines 1-based; `start` runs the program):\n"
+        );
+    } else {
+        let _ = writeln!(
+            md,
+            "## Steps\n\nCompile `program.js` as a classic script in each debugger without \
+             running it{}; then (lines and columns 1-based; `start` runs the script):\n",
+            after_prelude(case.prelude)
+        );
+    }
     steps_md(&mut md, r, finding, &per_engine);
     if reproducer {
         let _ = writeln!(
@@ -214,7 +236,7 @@ pub fn write_bundle(
             r.step + 1
         );
     } else {
-        md.push_str(NO_REPRODUCER);
+        md.push_str(&no_reproducer(finding));
     }
     std::fs::write(dir.join("README.md"), md)
 }
@@ -282,10 +304,19 @@ fn write_reproducer(
     Ok(())
 }
 
-/// The README's last section where a finding has no reproducer.
-pub(super) const NO_REPRODUCER: &str =
-    "## Reproduce\n\nNo standalone reproducer: it does not read \
-     what logpoints log; replay the steps with `morphtrace-record replay`.\n";
+/// The README's last section where a finding has no reproducer, and why: the reproducers do
+/// not read what logpoints log, and speak only some engines' protocols.
+pub(super) fn no_reproducer(finding: &Finding) -> String {
+    let why = if finding.kind == DivergenceKind::Log {
+        "it does not read what logpoints log"
+    } else {
+        "none speaks these engines' protocols yet"
+    };
+    format!(
+        "## Reproduce\n\nNo standalone reproducer: {why}; replay the steps with \
+         `morphtrace-record replay`.\n"
+    )
+}
 
 /// What every reproducer reads of its finding: its title, kind, action, the step where it
 /// shows, the divergence's words and the variable they name.

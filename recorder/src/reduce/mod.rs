@@ -26,6 +26,8 @@ use morphtrace_schema::{
 };
 use morphtrace_syntax::c::CSyntax;
 use morphtrace_syntax::js::statements::JsProgram;
+use morphtrace_syntax::python::statements::PySyntax;
+use morphtrace_syntax::Statements;
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -280,14 +282,28 @@ fn blank_line_drops(text: &str, limit: usize) -> Vec<Vec<std::ops::Range<usize>>
 fn parses(language: Language, text: &str) -> bool {
     match language {
         Language::C => CSyntax::parse(text).is_some_and(|s| !s.has_errors()),
+        Language::Python => {
+            PySyntax::parse(text).is_some_and(|s| s.rejection().is_none() && !s.has_empty_block())
+        }
         _ => JsProgram::parse(text).is_ok(),
     }
 }
 
 /// The spans of the statements blanking may remove, outermost first, that are not blank
 /// already: JavaScript's whole statements of a statement list (not directives); C's items of a
-/// block or of the file ([`CSyntax::removable`]). `None` if `text` does not parse.
+/// block or of the file ([`CSyntax::removable`]); Python's statements of a block or the module
+/// but `pass` (each becomes one). `None` if `text` does not parse.
 fn removable(language: Language, text: &str) -> Option<Vec<(usize, usize)>> {
+    if language == Language::Python {
+        let p = PySyntax::parse(text).filter(|s| s.rejection().is_none())?;
+        return Some(
+            p.deletable()
+                .into_iter()
+                .filter(|d| text.get(d.start..d.end).is_some_and(|t| t.trim() != "pass"))
+                .map(|d| (d.start, d.end))
+                .collect(),
+        );
+    }
     if language == Language::C {
         let c = CSyntax::parse(text).filter(|s| !s.has_errors())?;
         return Some(
@@ -317,7 +333,16 @@ fn blanked(language: Language, text: &str, start: usize, end: usize) -> Option<S
     if text.get(start..end).is_none_or(|t| t.trim().is_empty()) {
         return None;
     }
-    let candidate = blank(text, start, end);
+    let mut candidate = blank(text, start, end);
+    // A Python block must keep a statement: `pass` where the statement began (over its first
+    // blanks; a shorter first line grows, and every line keeps its number).
+    if language == Language::Python {
+        let room = candidate[start..]
+            .find(['\n', '\r'])
+            .unwrap_or(candidate.len() - start)
+            .min(4);
+        candidate.replace_range(start..start + room, "pass");
+    }
     parses(language, &candidate).then_some(candidate)
 }
 
@@ -504,10 +529,36 @@ fn named_columns(actions: &[Action]) -> HashMap<u32, u32> {
     keep
 }
 
+/// A Python text with every line holding only the `pass` blanking left blanked where its block
+/// keeps another statement (each tried by parsing alone) and no action names the line, if
+/// there is one: the blank-line step then takes those lines out.
+fn without_lone_passes(text: &str, actions: &[Action]) -> Option<String> {
+    let named: std::collections::HashSet<u32> =
+        actions.iter().filter_map(Action::breakpoint_line).collect();
+    let mut out = text.to_string();
+    let mut offset = 0;
+    for (k, line) in text.split_inclusive('\n').enumerate() {
+        if line.trim() == "pass" && !named.contains(&(k as u32)) {
+            let candidate = blank(&out, offset, offset + line.trim_end().len());
+            if parses(Language::Python, &candidate) {
+                out = candidate;
+            }
+        }
+        offset += line.len();
+    }
+    (out != text).then_some(out)
+}
+
 /// `text` with every comment-only line blanked, if there is one and the rest still parses.
 fn without_comment_lines(language: Language, text: &str) -> Option<String> {
     let tokenless: std::collections::HashSet<u32> = match language {
         Language::C => CSyntax::parse(text)?.comment_lines().into_iter().collect(),
+        Language::Python => text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| l.trim_start().starts_with('#'))
+            .map(|(i, _)| i as u32)
+            .collect(),
         _ => JsProgram::parse(text)
             .ok()?
             .tokenless_lines()
@@ -857,9 +908,11 @@ pub async fn reduce_with<J: Judge>(
     }
     // Blanks inside lines squeezed where no action's column depends on them; comment-only
     // lines go too (one candidate: all of them, if the rest still parses).
-    let last_steps: [Tidy; 2] = [
-        |l, t, a| squeezed(l, t, &named_columns(a)),
+    let last_steps: [Tidy; 3] = [
+        // Not Python's: its blanks at a line's start are its blocks.
+        |l, t, a| (l != Language::Python).then(|| squeezed(l, t, &named_columns(a)))?,
         |l, t, _| without_comment_lines(l, t),
+        |l, t, a| (l == Language::Python).then(|| without_lone_passes(t, a))?,
     ];
     for step in last_steps {
         let Some(candidate) = step(language, &text, &acts).filter(|_| !search.out_of_time()) else {
@@ -1252,6 +1305,52 @@ mod tests {
             c.as_deref(),
             Some("    \nint main(void) { return 0; } // b\n")
         );
+    }
+
+    #[test]
+    fn a_python_statement_becomes_pass_on_its_own_lines() {
+        let t = "def f(a):\n    if a:\n        b = [1,\n             2]\n    return a\nf(1)\n";
+        let mut b = Blanking::new(Language::Python);
+        let mut seen = Vec::new();
+        while let Some(c) = b.next(t) {
+            assert_eq!(c.lines().count(), t.lines().count(), "{c}");
+            assert!(parses(Language::Python, &c), "{c}");
+            seen.push(c);
+        }
+        // The `def`, the `if`, the assignment over two lines, the `return`, the call.
+        assert_eq!(seen.len(), 5, "{seen:?}");
+        let lines = |c: &str| {
+            c.lines()
+                .map(str::trim_end)
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(lines(&seen[0]), ["pass", "", "", "", "", "f(1)"]);
+        assert_eq!(
+            lines(&seen[2]),
+            [
+                "def f(a):",
+                "    if a:",
+                "        pass",
+                "",
+                "    return a",
+                "f(1)"
+            ]
+        );
+        // Lone `pass` lines go where their block keeps a statement and no action names them.
+        let t = "def f():\n    pass\n    return 1\npass\nf()\n";
+        let c = without_lone_passes(t, &[]).unwrap();
+        assert_eq!(
+            c.lines().map(str::trim).collect::<Vec<_>>(),
+            ["def f():", "", "return 1", "", "f()"]
+        );
+        let bp = Action::SetBreakpoint {
+            line: 3,
+            column: None,
+        };
+        let c = without_lone_passes(t, &[bp]).unwrap();
+        assert_eq!(c.lines().nth(3), Some("pass"), "{c}");
+        assert!(without_lone_passes("def f():\n    pass\n", &[]).is_none());
     }
 
     #[test]

@@ -114,7 +114,7 @@ pub fn write_bundle(
             r.step + 1
         );
     } else {
-        md.push_str(super::bundle::NO_REPRODUCER);
+        md.push_str(&super::bundle::no_reproducer(finding));
     }
     std::fs::write(dir.join("README.md"), md)
 }

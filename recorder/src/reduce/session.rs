@@ -166,13 +166,6 @@ async fn reduce_divergence(
 ) -> Result<Outcome, ReduceError> {
     let divergence = recorded::divergence(session, req.divergence, "only divergences are reduced")?;
     let program = program(reader, session)?;
-    if program.language == Language::Python {
-        return Err(ReduceError::Refused(
-            "a divergence between Python debuggers is not reduced yet: replay its actions with \
-             `morphtrace-record replay`"
-                .into(),
-        ));
-    }
     let trace = session
         .traces
         .first()
@@ -208,8 +201,11 @@ async fn reduce_divergence(
         req.budget,
         bar.clone(),
     );
-    if program.language == Language::C {
-        reducer.in_c(&program.text)?;
+    match program.language {
+        Language::C => {
+            reducer.in_c(&program.text)?;
+        }
+        language => reducer.language = language,
     }
     // A session that went on past divergences is rerun under the triage it was recorded with.
     if session
