@@ -157,9 +157,6 @@ pub fn write_bundle(
     case: &Case<'_>,
 ) -> std::io::Result<()> {
     use std::fmt::Write as _;
-    if case.engines.iter().all(super::native::reproducible) {
-        return super::native::write_bundle(dir, r, finding, case);
-    }
     let (original, original_actions, source) = (case.original, case.original_actions, case.source);
     let engines: Vec<String> = case.engines.iter().map(|d| d.label()).collect();
     // Python's debuggers run `program.py`; every other engine here, a script.

@@ -14,7 +14,22 @@ pub mod reproducer;
 pub mod session;
 pub mod standalone;
 
-pub use bundle::{write_bundle, Case};
+pub use bundle::Case;
+
+/// Writes a reduced divergence's bundle: native debuggers' with `reproduce.sh`
+/// ([`native::write_bundle`]), the others' with `reproduce.mjs` where one speaks their protocols.
+pub fn write_bundle(
+    dir: &Path,
+    r: &Reduced,
+    finding: &Finding,
+    case: &Case<'_>,
+) -> std::io::Result<()> {
+    if case.engines.iter().all(native::reproducible) {
+        native::write_bundle(dir, r, finding, case)
+    } else {
+        bundle::write_bundle(dir, r, finding, case)
+    }
+}
 
 use crate::corpus;
 use crate::debugger::Engine;
