@@ -62,7 +62,9 @@ impl Command {
     long_about = "Record debugging sessions of real debuggers into .mtrace trace archives. The recorder \
                   launches engines (Chromium, Node and Deno over CDP, Firefox over its remote debugging \
                   protocol, Bun over WebKit's inspector protocol, debugpy over DAP, pdb over its command \
-                  line, LLDB over DAP on C programs it compiles) on ephemeral loopback ports with fresh profiles, generates debugging actions from a seeded generator (DBDB \
+                  line, LLDB over DAP and gdb over its machine interface on C programs it compiles) on \
+                  ephemeral loopback ports with fresh profiles, generates debugging actions from a \
+                  seeded generator (DBDB \
                   Algorithm 1), runs them on one debugger or in lockstep on several (differential), and \
                   appends every completed session to a crash-safe archive that morphtrace-analyze reads \
                   offline. With --strategy coverage it records coverage profilers (gcov, llvm-cov, V8, \
@@ -110,9 +112,10 @@ pub(crate) enum Command {
     ///
     /// Reduce a finding to the fewest actions and program lines that still show it, and write
     /// the reduced case with what each engine answered and a standalone reproducer into DIR: a
-    /// divergence (the same type at the same kind of action, on the archive's engines), a
-    /// metamorphic warning (the same relation violated the same way after the same
-    /// transformation, repeated at the same place) or a coverage inconsistency (its class;
+    /// divergence (the same type at the same kind of action, on the archive's engines; JS, C
+    /// between gdb and LLDB with `reproduce.sh`, Python between debugpy and pdb without a
+    /// reproducer), a metamorphic warning (the same relation violated the same way after the
+    /// same transformation, repeated at the same place) or a coverage inconsistency (its class;
     /// C programs by C-Vise).
     Reduce(ReduceArgs),
     /// Find the engine version where a finding appears or disappears.
