@@ -11,6 +11,9 @@
 //! The truth strategy sets breakpoints on some points' lines, removes each after [`HITS`]
 //! pauses, and only resumes; so the pauses, in order, are the records of those points, in
 //! order. `recorder/src/corpus/generated.rs` writes such programs (`truth:SEED`).
+//! C programs' instrumented copies (`recorder/src/corpus/truth.rs`) call
+//! `__mt_truth(POINT, LINE, FORMAT, values...)`, which prints typed integers and no `stack` (a C
+//! program cannot read its own frames' lines), so their frames are not judged.
 
 use morphtrace_schema::session::Warning;
 use morphtrace_schema::trace::{EventKind, Output, PauseState, Trace};
@@ -27,6 +30,9 @@ pub const PY_FUNCTION: &str = "__mt_truth__";
 pub const PREFIX: &str = "mt-truth ";
 /// How many executions of each point are recorded (and paused at).
 pub const HITS: u32 = 3;
+/// The global in which C's recording function counts the points run so far: a pause before a
+/// point shows one less than the point's record (`Record::seq`).
+pub const SEQ: &str = "__mt_truth_seq";
 
 /// The relations of ground truth, one per way a debugger can contradict the program.
 pub mod relation {
@@ -77,7 +83,15 @@ pub struct Record {
     pub line: u32,
     pub hit: u32,
     pub values: serde_json::Map<String, Json>,
-    pub stack: Vec<u32>,
+    /// `None` where the program cannot read its own stack (C's recording function): the
+    /// frames are then not judged.
+    #[serde(default)]
+    pub stack: Option<Vec<u32>>,
+    /// How many points the program had run with this one (C's recording function; [`SEQ`]):
+    /// a pause that shows [`SEQ`] as `seq - 1` stands right before this record's run, and no
+    /// other. Where a record has none, pauses pair with records by line, in order.
+    #[serde(default)]
+    pub seq: Option<u64>,
     /// Values as JSON of their own type (Python's recorder: numbers, strings, booleans, null),
     /// not as JavaScript's `String` writes them; a string is then a string, never a number.
     #[serde(default)]
@@ -235,7 +249,20 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
                 }
             }
         }
-        match expected[next..].iter().position(|r| r.line == line) {
+        // Where the program says which run comes next (C: the count of points run, shown at
+        // the pause), the pause stands before that run's record or before none: a pause at a
+        // line whose point does not run next is stray even where that point runs later (a
+        // breakpoint on code of the line hoisted above the branch that decides whether the
+        // line runs).
+        let next_run = shown_seq(p)
+            .and_then(|s| records.iter().position(|r| r.seq == Some(s + 1)))
+            .map(|i| &records[i]);
+        let found = match next_run {
+            Some(r) if r.line == line => expected[next..].iter().position(|e| std::ptr::eq(*e, r)),
+            Some(_) => None,
+            None => expected[next..].iter().position(|r| r.line == line),
+        };
+        match found {
             Some(skip) => {
                 for r in &expected[next..next + skip] {
                     warnings.push(warn(
@@ -262,7 +289,7 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
             }
             // The engine died: what it logged last may never have reached the debugger, so a
             // pause past the last record tells nothing.
-            None if next == expected.len() && !completed => break,
+            None if next == expected.len() && !completed && next_run.is_none() => break,
             // Paused where the debugger said it placed a breakpoint asked for on another line
             // (V8 gives code it does not compile, such as an `if (false)` body, no breakable
             // place, and slides the breakpoint to the next code, in another function): that
@@ -283,20 +310,32 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
                     relation::STRAY
                 },
                 Some(index),
-                format!(
-                    "paused at {} ({}) where the program ran no point with a breakpoint{}",
-                    p.location,
-                    p.reason.name(),
-                    match expected.get(next) {
-                        Some(r) => format!(
-                            " (next: point {} at line {}, its {} time)",
-                            r.point,
-                            r.line,
-                            ordinal(r.hit)
-                        ),
-                        None => String::new(),
-                    }
-                ),
+                match next_run {
+                    Some(r) => format!(
+                        "paused at {} ({}) where the program next ran point {} at line {}, its \
+                         {} time (the pause shows {SEQ} = {})",
+                        p.location,
+                        p.reason.name(),
+                        r.point,
+                        r.line,
+                        ordinal(r.hit),
+                        r.seq.unwrap_or(1) - 1
+                    ),
+                    None => format!(
+                        "paused at {} ({}) where the program ran no point with a breakpoint{}",
+                        p.location,
+                        p.reason.name(),
+                        match expected.get(next) {
+                            Some(r) => format!(
+                                " (next: point {} at line {}, its {} time)",
+                                r.point,
+                                r.line,
+                                ordinal(r.hit)
+                            ),
+                            None => String::new(),
+                        }
+                    ),
+                },
             )),
         }
     }
@@ -337,6 +376,20 @@ fn left_since(records: &[Record], last: Option<usize>, next: Option<&usize>, lin
     let from = last.map_or(0, |i| i + 1);
     let to = next.copied().unwrap_or(records.len()).max(from);
     records[from..to].iter().any(|r| r.line != line)
+}
+
+/// The count of points run that the pause shows ([`SEQ`]), if the program keeps one.
+fn shown_seq(p: &PauseState) -> Option<u64> {
+    let v = p
+        .top_scopes()
+        .iter()
+        .flat_map(|s| &s.variables)
+        .find(|v| v.name == SEQ)?;
+    match &v.value {
+        Value::Number(n) if *n >= 0.0 && n.fract() == 0.0 => Some(*n as u64),
+        Value::BigInt(digits) => digits.parse().ok(),
+        _ => None,
+    }
 }
 
 /// Whether pause `p` is by a breakpoint asked for on another line that the debugger said it
@@ -492,13 +545,16 @@ fn compare(r: &Record, p: &PauseState, tail_calls: &[u32]) -> Vec<(&'static str,
         }
     }
     let frames: Vec<u32> = p.stack.iter().map(|f| f.location.line + 1).collect();
-    if !same_stack(&frames, &r.stack, tail_calls) {
+    if let Some(own) = r
+        .stack
+        .as_ref()
+        .filter(|own| !same_stack(&frames, own, tail_calls))
+    {
         out.push((
             relation::STACK,
             format!(
                 "{at}: the debugger's frames are at lines {frames:?}; the program's own stack \
-                 at {:?}",
-                r.stack
+                 at {own:?}"
             ),
         ));
     }
@@ -551,8 +607,8 @@ fn differs(want: &Json, shown: &Value) -> Option<Mismatch> {
 }
 
 /// Whether `shown` contradicts a typed record's value (`want`): a number equal as a double
-/// (and of the same sign at zero; an integer beyond 2**53 is not recorded), a string, a
-/// boolean, `null` for Python's `None`.
+/// (and of the same sign at zero), an integer beyond 2**53 digit for digit (C's; Python
+/// records none), a string, a boolean, `null` for Python's `None`.
 fn differs_typed(want: &Json, shown: &Value) -> Option<Mismatch> {
     let same = match (want, shown) {
         (_, Value::OptimizedOut | Value::Unavailable | Value::Uninitialized | Value::Undefined) => {
@@ -561,6 +617,10 @@ fn differs_typed(want: &Json, shown: &Value) -> Option<Mismatch> {
         (Json::Number(w), Value::Number(n)) => w
             .as_f64()
             .is_some_and(|w| w == *n && w.is_sign_negative() == n.is_sign_negative()),
+        // An integer beyond 2**53 (C's 64-bit ones), exact on both sides: decimal digits.
+        (Json::Number(w), Value::BigInt(digits)) => {
+            (w.is_i64() || w.is_u64()) && w.to_string() == *digits
+        }
         (Json::String(w), Value::String(s)) => w == s,
         (Json::Bool(w), Value::Bool(b)) => w == b,
         (Json::Null, Value::Null) => true,
@@ -967,6 +1027,67 @@ mod tests {
         );
         // The Python recorder's call starts a point as JavaScript's does.
         assert_eq!(points("x = 1\n__mt_truth__(1, 2); y = 2\n"), [(1, 1)]);
+    }
+
+    #[test]
+    fn a_c_record_compares_64_bit_integers_digit_for_digit_and_no_frames() {
+        // C's recorder: typed integers, 64-bit ones beyond 2**53 among them, and no stack.
+        let r = r#"mt-truth {"point":1,"line":5,"hit":1,"values":{"u":18446744073709551615,"i":-9007199254740993,"k":7},"typed":true}"#;
+        let right = [
+            ("u", Value::BigInt("18446744073709551615".into())),
+            ("i", Value::BigInt("-9007199254740993".into())),
+            ("k", Value::Number(7.0)),
+        ];
+        // Frames at any lines: the program recorded none.
+        let t = trace(&[4], vec![pause(4, &right, &[5, 30])], &[r]);
+        assert_eq!(relations_of(&t), Vec::<String>::new());
+        // One off in the last digit (the same double), and a number shown where C read 7: wrong.
+        let wrong = [
+            ("u", Value::BigInt("18446744073709551614".into())),
+            ("i", Value::BigInt("-9007199254740992".into())),
+            ("k", Value::BigInt("8".into())),
+        ];
+        let t = trace(&[4], vec![pause(4, &wrong, &[5])], &[r]);
+        assert_eq!(relations_of(&t), [relation::VALUE; 3]);
+    }
+
+    #[test]
+    fn a_pause_that_shows_the_count_of_points_run_pairs_with_the_run_that_comes_next() {
+        // `fib(2)` runs point 1 and then point 3 (line 9); `fib(1)` then runs point 2 (line 7).
+        // A breakpoint on line 7 placed on code hoisted above `if (n < 2)` pauses in `fib(2)`
+        // too, before point 3's run: stray, though line 7's next record comes later.
+        let console = [
+            r#"mt-truth {"point":1,"line":5,"hit":1,"seq":1,"values":{"n":2},"typed":true}"#,
+            r#"mt-truth {"point":3,"line":9,"hit":1,"seq":2,"values":{"n":2},"typed":true}"#,
+            r#"mt-truth {"point":2,"line":7,"hit":1,"seq":3,"values":{"n":1},"typed":true}"#,
+        ];
+        let at = |n: f64, seq: f64| {
+            pause(
+                6,
+                &[("n", Value::Number(n)), (SEQ, Value::Number(seq))],
+                &[7],
+            )
+        };
+        let t = trace(&[6], vec![at(2.0, 1.0), at(1.0, 2.0)], &console);
+        let w = judge(&t, Context::default()).unwrap();
+        assert_eq!(
+            w.iter().map(|w| w.relation.as_str()).collect::<Vec<_>>(),
+            [relation::STRAY]
+        );
+        assert!(
+            w[0].message
+                .contains("where the program next ran point 3 at line 9, its first time"),
+            "{}",
+            w[0].message
+        );
+        // The same pauses without the count pair by line, in order: the stray pause takes
+        // line 7's record and shows a wrong value, and the right pause is stray.
+        let plain = |n: f64| pause(6, &[("n", Value::Number(n))], &[7]);
+        let t = trace(&[6], vec![plain(2.0), plain(1.0)], &console);
+        assert_eq!(relations_of(&t), [relation::VALUE, relation::STRAY]);
+        // A pause whose count names the run of its own line's point is that run's.
+        let t = trace(&[6], vec![at(1.0, 2.0)], &console);
+        assert_eq!(relations_of(&t), Vec::<String>::new());
     }
 
     #[test]

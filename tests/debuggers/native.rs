@@ -1827,3 +1827,117 @@ async fn reduce_makes_a_native_finding_small_with_a_reproducer_that_needs_no_mor
     assert_eq!(code, Some(0), "{shown}");
     assert!(shown.contains("the finding does not show"), "{shown}");
 }
+
+/// Ground truth on C (issue 71, after Li et al.): a program written here, not in `corpus/`,
+/// given an instrumented copy (`corpus::truth::copy_c`: each statement alone on its line
+/// begins with a call that prints the integers holding a value there), is paused where it
+/// records, on gdb and on LLDB, built by gcc and by clang at -O0. The real debuggers contradict
+/// no record (64-bit values beyond 2**53, a `char`, a loop's variable, a callee's parameters
+/// among them); each planted fault contradicts the program in the way that is its own.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ground_truth_on_c_catches_each_planted_fault_on_gdb_and_lldb_alone() {
+    use faults::Fault;
+    use morphtrace_judges::truth::{judge, Context};
+    const TRUTH_C: &str = r#"#include <stdio.h>
+#include <stdint.h>
+
+static uint64_t mix(uint64_t h, int8_t k) {
+  uint64_t m = h * 1099511628211ULL;
+  m ^= (uint64_t) k;
+  return m;
+}
+
+int main(void) {
+  uint64_t h = 14695981039346656037ULL;
+  char c = 'a';
+  int total = 0;
+  for (int i = 0; i < 4; i++) {
+    int8_t k = (int8_t) (c + i);
+    h = mix(h, k);
+    total += k % 3;
+  }
+  switch (total) {
+  case 3:
+    total = -total;
+    break;
+  default:
+    total++;
+  }
+  printf("%llu %d\n", (unsigned long long) h, total);
+  return 0;
+}
+"#;
+    let _g = SERIAL.lock().await;
+    let triage = morphtrace_judges::triage::Triage::default();
+    let copy = corpus::truth::copy_c(TRUTH_C).unwrap();
+    let (_dir, p) = inline("truth.c", &copy);
+    let plan = |seed| Plan::Truth {
+        seed,
+        max_points: 256,
+    };
+    for kind in ["gdb+gcc-O0", "lldb+clang-O0", "gdb+clang-O0", "lldb+gcc-O0"] {
+        let (mut e, switch) = faults::FaultyEngine::switchable(
+            engine(kind, CaptureOptions::default()).await,
+            Fault::Honest,
+        );
+        let cx = Context {
+            program: Some(&copy),
+            proper_tail_calls: false,
+        };
+        // The first seed (of the points' choice) whose session pauses ten times or more and
+        // whose first pause's next line has no breakpoint: there the planted extra pause (the
+        // first resume made a step over) stops where no breakpoint would have; where one
+        // would, no oracle can tell the step from a resume.
+        let mut chosen = None;
+        for seed in 1..=20 {
+            let rec = common::lockstep_under(&mut [&mut e], &p, &plan(seed), &triage).await;
+            let t = &rec.traces[0];
+            let lines: Vec<u32> = t
+                .actions()
+                .filter_map(|a| match a {
+                    morphtrace_schema::trace::Action::SetBreakpoint { line, .. } => Some(*line),
+                    _ => None,
+                })
+                .collect();
+            let first = t.pauses().next().map(|p| p.location.line);
+            if t.pauses().count() >= 10 && first.is_some_and(|l| !lines.contains(&(l + 1))) {
+                chosen = Some((seed, rec));
+                break;
+            }
+        }
+        let (seed, rec) = chosen.unwrap_or_else(|| panic!("{kind}: no seed of 1..=20 fits"));
+        assert_eq!(rec.final_outcome(), SessionOutcome::Finished, "{kind}");
+        let t = &rec.traces[0];
+        let records = morphtrace_judges::truth::records(&t.console).unwrap();
+        assert!(records.len() >= 15, "{kind}: {} records", records.len());
+        // What the program printed besides, whole.
+        assert!(
+            t.console
+                .iter()
+                .any(|l| l.trim_end() == "3375784916657917845 5"),
+            "{kind}: {:?}",
+            t.console
+        );
+        let w = judge(t, cx).unwrap();
+        assert!(w.is_empty(), "{kind}, the real debugger: {w:#?}");
+        // The big number was compared where it was read: shown beyond 2**53, digit for digit.
+        assert!(
+            t.pauses()
+                .flat_map(|p| p.top_scopes())
+                .flat_map(|s| &s.variables)
+                .any(|v| v.name == "h" && matches!(v.value, Value::BigInt(_))),
+            "{kind}"
+        );
+        for (fault, want) in Fault::for_truth() {
+            switch.set(fault.clone());
+            let rec = common::lockstep_under(&mut [&mut e], &p, &plan(seed), &triage).await;
+            let w = judge(&rec.traces[0], cx).unwrap();
+            assert!(
+                w.iter().any(|w| w.relation == want),
+                "{kind}, {}: no {want} among {w:#?}",
+                fault.name()
+            );
+        }
+        e.shutdown().await;
+    }
+}

@@ -4,7 +4,11 @@
 //! the engines' sitecustomize's `__mt_truth__`, which reads the frame's locals itself.
 //! JavaScript (classic scripts): `morphtrace_syntax::js::truth` finds the statements and the names
 //! initialized at each, which the call passes (`{ a, b }`); the recording function
-//! ([`record_js`]) follows the program. Generated programs record their own (`truth:SEEDS`).
+//! ([`record_js`]) follows the program. C: `morphtrace_syntax::c::truth` finds the statements
+//! and the integer variables that hold a value at each, which the call formats as JSON
+//! (`__mt_truth(P, L, "{\"a\":%lld}", (long long)(a))`); the recording function (`truth.c`)
+//! follows the program, its prototype goes before the first declaration at file scope, on that
+//! declaration's line. Generated programs record their own (`truth:SEEDS`).
 
 use super::{materialize, CorpusError, Loaded};
 use morphtrace_schema::{Language, Program, ProgramOrigin};
@@ -54,6 +58,7 @@ pub fn instrument(
             let made = match (l.program.language, python) {
                 (Language::Python, Some(python)) => copy(python, &l.program.text),
                 (Language::Python, None) => return Ok(l),
+                (Language::C, _) => copy_c(&l.program.text),
                 (_, _) => copy_js(&l.program.text),
             };
             match made {
@@ -114,6 +119,83 @@ pub fn copy_js(text: &str) -> Result<String, String> {
     Ok(out)
 }
 
+/// The instrumented copy of a C program, or why there is none (tree-sitter-c does not parse it
+/// without errors, it has no statement alone on its line, or no declaration at file scope).
+/// The copy's calls read each point's integer variables as `long long` or `unsigned long long`
+/// (the value unchanged); a point with none still records that it ran.
+pub fn copy_c(text: &str) -> Result<String, String> {
+    let plan = morphtrace_syntax::c::truth::points(text)?;
+    if plan.points.is_empty() {
+        return Err("no statement stands alone on its line in a function".into());
+    }
+    // Insertions from the end, so that each offset still holds.
+    let mut inserts: Vec<(usize, String)> = plan
+        .points
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let fields: Vec<String> = p
+                .names
+                .iter()
+                .map(|r| {
+                    format!(
+                        "\\\"{}\\\":{}",
+                        r.name,
+                        if r.unsigned { "%llu" } else { "%lld" }
+                    )
+                })
+                .collect();
+            let args: String = p
+                .names
+                .iter()
+                .map(|r| {
+                    format!(
+                        ", ({})({})",
+                        if r.unsigned {
+                            "unsigned long long"
+                        } else {
+                            "long long"
+                        },
+                        r.name
+                    )
+                })
+                .collect();
+            let call = format!(
+                "{}({}, {}, \"{{{}}}\"{args}); ",
+                morphtrace_judges::truth::FUNCTION,
+                i + 1,
+                p.line + 1,
+                fields.join(",")
+            );
+            (p.offset, call)
+        })
+        .collect();
+    inserts.push((
+        plan.prototype,
+        format!(
+            "void {}(int, int, const char *, ...); ",
+            morphtrace_judges::truth::FUNCTION
+        ),
+    ));
+    inserts.sort_by_key(|(at, _)| std::cmp::Reverse(*at));
+    let mut out = text.to_string();
+    for (at, s) in inserts {
+        out.insert_str(at, &s);
+    }
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    out.push_str(
+        &RECORD_C
+            .replace("@POINTS@", &plan.points.len().to_string())
+            .replace("@HITS@", &morphtrace_judges::truth::HITS.to_string()),
+    );
+    Ok(out)
+}
+
+/// The recording function of C copies, appended to the program.
+const RECORD_C: &str = include_str!("truth.c");
+
 /// The instrumented text of `text`, or why `python` made none.
 fn copy(python: &Path, text: &str) -> Result<String, String> {
     let mut child = Command::new(python)
@@ -169,6 +251,74 @@ mod tests {
         let out = instrument(vec![loaded], Some(&python()), dir.path()).unwrap();
         let reason = out[0].rejected.as_deref().unwrap();
         assert!(reason.contains("SyntaxError"), "{reason}");
+    }
+
+    /// A C copy keeps every line where it was, compiles, and records at each point what the
+    /// program's variables hold there, three times at most.
+    #[test]
+    fn a_c_copy_records_its_integers_and_moves_no_line() {
+        let text = "#include <stdio.h>\n#include <stdint.h>\n\nstatic int g;\nint f(int8_t a, uint64_t b) {\n  int s = a + g;\n  for (int i = 0; i < 5; i++) {\n    s += i;\n  }\n  return s + (int) b;\n}\nint main(void) {\n  printf(\"%d\\n\", f(-3, 18446744073709551615ULL));\n  return 0;\n}\n";
+        let copy = copy_c(text).unwrap();
+        let (before, after): (Vec<&str>, Vec<&str>) =
+            (text.lines().collect(), copy.lines().collect());
+        for (i, line) in before.iter().enumerate() {
+            assert!(
+                after[i].ends_with(line.trim_start()),
+                "line {}: {:?}",
+                i + 1,
+                after[i]
+            );
+        }
+        assert_eq!(
+            after[3],
+            "void __mt_truth(int, int, const char *, ...); static int g;"
+        );
+        assert_eq!(
+            after[7],
+            "    __mt_truth(2, 8, \"{\\\"a\\\":%lld,\\\"b\\\":%llu,\\\"i\\\":%lld,\\\"s\\\":%lld}\", (long long)(a), (unsigned long long)(b), (long long)(i), (long long)(s)); s += i;"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let (src, bin) = (dir.path().join("p.c"), dir.path().join("p"));
+        std::fs::write(&src, &copy).unwrap();
+        let cc = std::process::Command::new("gcc")
+            .args(["-O0", "-g", "-Wall", "-Werror", "-o"])
+            .arg(&bin)
+            .arg(&src)
+            .output()
+            .unwrap();
+        assert!(
+            cc.status.success(),
+            "{}",
+            String::from_utf8_lossy(&cc.stderr)
+        );
+        let run = std::process::Command::new(&bin).output().unwrap();
+        let out: Vec<String> = String::from_utf8(run.stdout)
+            .unwrap()
+            .lines()
+            .map(str::to_string)
+            .collect();
+        let records = morphtrace_judges::truth::records(&out).unwrap();
+        // f's points: line 6 once, line 8 five times (three recorded), line 10 once; main's two
+        // points once each, around the program's own line.
+        let lines: Vec<(u32, u32)> = records.iter().map(|r| (r.line, r.hit)).collect();
+        assert_eq!(
+            lines,
+            [(13, 1), (6, 1), (8, 1), (8, 2), (8, 3), (10, 1), (14, 1)]
+        );
+        let at = |i: usize, name: &str| records[i].values[name].clone();
+        assert_eq!(at(1, "a"), serde_json::json!(-3));
+        assert_eq!(at(1, "b"), serde_json::json!(18446744073709551615u64));
+        assert_eq!(
+            (at(4, "i"), at(4, "s")),
+            (serde_json::json!(2), serde_json::json!(-2))
+        );
+        assert!(records.iter().all(|r| r.typed && r.stack.is_none()));
+        // Every run counts, the unrecorded among them (line 8's fourth and fifth).
+        let seq: Vec<Option<u64>> = records.iter().map(|r| r.seq).collect();
+        assert_eq!(seq, [1, 2, 3, 4, 5, 8, 9].map(Some));
+        assert!(out.contains(&"6".to_string()), "{out:?}");
+        assert_eq!(morphtrace_judges::truth::points(&copy).len(), 5);
+        assert!(copy_c("int f( {").is_err());
     }
 
     #[test]

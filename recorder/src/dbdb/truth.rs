@@ -57,8 +57,8 @@ async fn session(ls: &mut Lockstep<'_>, seed: u64, max_points: u32) -> Result<()
         ls.end_as(SessionOutcome::Rejected {
             reason: format!(
                 "the program records no ground truth (no line begins with a call of {}; \
-                 `run --strategy truth` gives scripts and Python programs an instrumented \
-                 copy, not modules)",
+                 `run --strategy truth` gives scripts, Python and C programs an \
+                 instrumented copy, not modules)",
                 morphtrace_judges::truth::FUNCTION
             ),
         });

@@ -332,7 +332,7 @@ pub(crate) enum Strategy {
     /// against it while recording; a chain stops at its first warning.
     Metamorphic,
     /// Ground truth on each engine separately (no second engine): programs that record their
-    /// own state (`--corpus truth:SEEDS`, or an instrumented copy of any script or Python
+    /// own state (`--corpus truth:SEEDS`, or an instrumented copy of any script, Python or C
     /// program, made before the sessions) are paused where they record it, and what the
     /// debugger shows (values, frames, where and how often it pauses) is judged against the
     /// records (docs/recording.md, "Ground truth").

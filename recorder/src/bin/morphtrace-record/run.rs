@@ -157,8 +157,8 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         })?),
     };
     // C programs (LLDB, gdb) have DBDB's strategies, the debugger against itself (steps) and
-    // two builds against each other (optimization) so far: the other oracles read JavaScript
-    // or Python (program transformations, instrumented copies).
+    // two builds against each other (optimization), ground truth in an instrumented copy
+    // (truth) so far: the other oracles read JavaScript or Python (program transformations).
     if let Some(e) = r
         .common
         .engines
@@ -167,7 +167,11 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
     {
         if !matches!(
             r.strategy,
-            Strategy::Random | Strategy::Differential | Strategy::Steps | Strategy::Optimization
+            Strategy::Random
+                | Strategy::Differential
+                | Strategy::Steps
+                | Strategy::Optimization
+                | Strategy::Truth
         ) {
             let name = r
                 .strategy
@@ -176,7 +180,7 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
                 .unwrap_or_default();
             bail!(
                 "{}: the {name} strategy does not know C programs yet (issue 71); random, \
-                 differential, steps and optimization do",
+                 differential, steps, optimization and truth do",
                 e.kind
             );
         }

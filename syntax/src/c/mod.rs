@@ -7,6 +7,8 @@ use crate::Statements;
 use morphtrace_schema::lines::{Breaks, LineIndex};
 use tree_sitter::{Node, Parser, Tree};
 
+pub mod truth;
+
 /// Calls that make a run depend on the environment or on time, so that P and P' may differ
 /// for reasons other than the profiler.
 const ENVIRONMENT: &[&str] = &[
