@@ -115,10 +115,12 @@ pub fn render(header: &ArchiveHeader, s: &Session, program: Option<&str>) -> Str
         program.unwrap_or("(not in the archive)"),
         s.program.short()
     );
-    for d in s.all_divergences() {
+    // Numbered as `morphtrace-record reduce --divergence N` and the divergences frame's `index`
+    // count them.
+    for (i, d) in s.all_divergences().iter().enumerate() {
         let _ = writeln!(
             o,
-            "divergence: {} after action #{} {}: {}",
+            "divergence #{i}: {} after action #{} {}: {}",
             d.kind.name(),
             d.action_index,
             d.action,

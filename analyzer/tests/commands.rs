@@ -1011,7 +1011,8 @@ fn show_prints_sessions_by_id_or_position_and_refuses_unknown_ones() {
         2,
         "{out}"
     );
-    assert!(out.contains("divergence: "), "{out}");
+    // Numbered from 0, as `reduce --divergence N` takes them.
+    assert!(out.contains("divergence #0: "), "{out}");
     assert!(
         out.contains("--- chromium@") && out.contains("--- firefox@"),
         "{out}"

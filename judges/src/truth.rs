@@ -289,6 +289,18 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
             }
             // The engine died: what it logged last may never have reached the debugger, so a
             // pause past the last record tells nothing.
+            // The program runs this line's point next, though no breakpoint was asked for this
+            // line (one asked elsewhere stops here; where the debugger said it is elsewhere,
+            // `truth-breakpoint-place` says so): the pause is that run's, its values compare.
+            None if next_run.is_some_and(|r| r.line == line) => {
+                if let Some(r) = next_run {
+                    warnings.extend(
+                        compare(r, p, &tail_calls)
+                            .into_iter()
+                            .map(|(rel, m)| warn(rel, Some(index), m)),
+                    );
+                }
+            }
             None if next == expected.len() && !completed && next_run.is_none() => break,
             // Paused where the debugger said it placed a breakpoint asked for on another line
             // (V8 gives code it does not compile, such as an `if (false)` body, no breakable
@@ -297,7 +309,9 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
             // point there that ran and was not paused at is a missed pause).
             None if moved_here(p, &requested, &placed) => {}
             None => warnings.push(warn(
-                if p.location.column > 0
+                // Where the program says which run came next, the pause is simply stray.
+                if next_run.is_none()
+                    && p.location.column > 0
                     && at_line_start.contains(&p.location.line)
                     && matches!(
                         p.reason,
@@ -1088,6 +1102,19 @@ mod tests {
         // A pause whose count names the run of its own line's point is that run's.
         let t = trace(&[6], vec![at(1.0, 2.0)], &console);
         assert_eq!(relations_of(&t), Vec::<String>::new());
+        // Also at a line no breakpoint was asked for (one asked for line 7 stops at line 9,
+        // right before its point runs): not stray, and its values compare.
+        let at9 = |n: f64| {
+            pause(
+                8,
+                &[("n", Value::Number(n)), (SEQ, Value::Number(1.0))],
+                &[9],
+            )
+        };
+        let t = trace(&[6], vec![at9(2.0), at(1.0, 2.0)], &console);
+        assert_eq!(relations_of(&t), Vec::<String>::new());
+        let t = trace(&[6], vec![at9(5.0), at(1.0, 2.0)], &console);
+        assert_eq!(relations_of(&t), [relation::VALUE]);
     }
 
     #[test]

@@ -202,7 +202,8 @@ pub(crate) struct BisectArgs {
     #[arg(long, default_value_t = 60.0)]
     pub(crate) session_timeout: f64,
     /// Sessions that went on past divergences: which one to bisect, by its place in the session
-    /// (0: the first; the analyzer's divergences frame's `index`). Probes then go on under the
+    /// (0: the first; `morphtrace-analyze show` prints it as `divergence #N`, the divergences
+    /// frame as `index`). Probes then go on under the
     /// triage the archive recorded, as the recording did.
     #[arg(long, default_value_t = 0)]
     pub(crate) divergence: usize,
@@ -234,7 +235,8 @@ pub(crate) struct ReduceArgs {
     #[arg(long)]
     pub(crate) class: Option<String>,
     /// Differential sessions that went on past divergences: which one to reduce, by its place
-    /// in the session (0: the first; the analyzer's divergences frame's `index`).
+    /// in the session (0: the first; `morphtrace-analyze show` prints it as `divergence #N`,
+    /// the divergences frame as `index`).
     #[arg(long, default_value_t = 0)]
     pub(crate) divergence: usize,
     /// Memory bound per engine, in MiB, as for `run` (the programs are as hostile here). 0: none.
