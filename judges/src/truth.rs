@@ -13,7 +13,8 @@
 //! order. `recorder/src/corpus/generated.rs` writes such programs (`truth:SEED`).
 //! C programs' instrumented copies (`recorder/src/corpus/truth.rs`) call
 //! `__mt_truth(POINT, LINE, FORMAT, values...)`, which prints typed integers and no `stack` (a C
-//! program cannot read its own frames' lines), so their frames are not judged.
+//! program cannot read its own frames' lines), so their frames are not judged; instead `seq`
+//! (which run a pause precedes, [`SEQ`]) and `site` (which copy of the line's code ran).
 
 use morphtrace_schema::session::Warning;
 use morphtrace_schema::trace::{EventKind, Output, PauseState, Trace};
@@ -45,6 +46,12 @@ pub mod relation {
     pub const STACK: &str = "truth-stack";
     /// The program ran a point with a breakpoint, and the debugger did not pause there.
     pub const MISSED: &str = "truth-missed-pause";
+    /// A missed pause (as [`MISSED`]) at a run of the point's line in another copy of its code
+    /// than every run the debugger did pause at (the compiler duplicated the line within one
+    /// block, e.g. an unrolled loop; the record's `site` says which copy ran): apart, so that
+    /// the triage can judge a debugger that places one location per block without excusing a
+    /// pause missed at the copy it does stop in.
+    pub const MISSED_COPY: &str = "truth-missed-copy";
     /// The debugger paused where the program ran no point with a breakpoint.
     pub const STRAY: &str = "truth-stray-pause";
     /// A stray pause, by a breakpoint, inside a line whose breakpoint the debugger placed at the
@@ -92,6 +99,11 @@ pub struct Record {
     /// other. Where a record has none, pauses pair with records by line, in order.
     #[serde(default)]
     pub seq: Option<u64>,
+    /// Where in the program's code the recording call was made (C: its return address, as an
+    /// offset from the recording function's): runs of one point with different sites ran
+    /// different copies of the line's code.
+    #[serde(default)]
+    pub site: Option<i64>,
     /// Values as JSON of their own type (Python's recorder: numbers, strings, booleans, null),
     /// not as JavaScript's `String` writes them; a string is then a string, never a number.
     #[serde(default)]
@@ -149,6 +161,9 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
         .filter(|(_, r)| r.line >= 1 && asked.contains(&(r.line - 1)))
         .unzip();
     let mut last_matched: Option<usize> = None;
+    // Missed runs (their warnings' places), and each point's sites where a pause came.
+    let mut missed: Vec<(usize, &Record)> = Vec::new();
+    let mut paused_sites: std::collections::BTreeSet<(u32, Option<i64>)> = Default::default();
     let end = trace.outputs().find_map(|o| match o {
         Output::Finished { outcome } => Some(outcome),
         _ => None,
@@ -265,6 +280,7 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
         match found {
             Some(skip) => {
                 for r in &expected[next..next + skip] {
+                    missed.push((warnings.len(), *r));
                     warnings.push(warn(
                         relation::MISSED,
                         Some(index),
@@ -279,6 +295,7 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
                     ));
                 }
                 let r = expected[next + skip];
+                paused_sites.insert((r.point, r.site));
                 last_matched = Some(at[next + skip]);
                 next += skip + 1;
                 warnings.extend(
@@ -287,8 +304,6 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
                         .map(|(rel, m)| warn(rel, Some(index), m)),
                 );
             }
-            // The engine died: what it logged last may never have reached the debugger, so a
-            // pause past the last record tells nothing.
             // The program runs this line's point next, though no breakpoint was asked for this
             // line (one asked elsewhere stops here; where the debugger said it is elsewhere,
             // `truth-breakpoint-place` says so): the pause is that run's, its values compare.
@@ -301,6 +316,8 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
                     );
                 }
             }
+            // The engine died: what it logged last may never have reached the debugger, so a
+            // pause past the last record tells nothing.
             None if next == expected.len() && !completed && next_run.is_none() => break,
             // Paused where the debugger said it placed a breakpoint asked for on another line
             // (V8 gives code it does not compile, such as an `if (false)` body, no breakable
@@ -367,6 +384,7 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
     // debugger: a session cut short (action limit, time) ends its pauses early.
     if completed {
         for r in &expected[next..] {
+            missed.push((warnings.len(), *r));
             warnings.push(warn(
                 relation::MISSED,
                 None,
@@ -378,6 +396,21 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
                     ordinal(r.hit)
                 ),
             ));
+        }
+    }
+    // A missed run at another copy of its line than every run paused at there.
+    for (i, r) in missed {
+        let Some(site) = r.site else { continue };
+        let paused: Vec<i64> = paused_sites
+            .iter()
+            .filter(|(p, _)| *p == r.point)
+            .filter_map(|(_, s)| *s)
+            .collect();
+        if !paused.is_empty() && !paused.contains(&site) {
+            warnings[i].relation = relation::MISSED_COPY.into();
+            warnings[i].message.push_str(
+                " (that run's code is another copy of the line than every pause's there)",
+            );
         }
     }
     Ok(warnings)
@@ -1115,6 +1148,34 @@ mod tests {
         assert_eq!(relations_of(&t), Vec::<String>::new());
         let t = trace(&[6], vec![at9(5.0), at(1.0, 2.0)], &console);
         assert_eq!(relations_of(&t), [relation::VALUE]);
+    }
+
+    #[test]
+    fn a_run_missed_at_another_copy_of_its_line_is_apart_from_one_missed_where_pauses_come() {
+        // Line 7's code, duplicated by the compiler (an unrolled loop): the first and third runs
+        // at one copy (site 40), the second at another (site 90). The debugger paused at the
+        // first run only.
+        let console = [
+            r#"mt-truth {"point":2,"line":7,"hit":1,"seq":1,"site":40,"values":{},"typed":true}"#,
+            r#"mt-truth {"point":2,"line":7,"hit":2,"seq":2,"site":90,"values":{},"typed":true}"#,
+            r#"mt-truth {"point":2,"line":7,"hit":3,"seq":3,"site":40,"values":{},"typed":true}"#,
+        ];
+        let first = pause(6, &[(SEQ, Value::Number(0.0))], &[7]);
+        let t = trace(&[6], vec![first.clone()], &console);
+        let w = judge(&t, Context::default()).unwrap();
+        assert_eq!(
+            w.iter().map(|w| w.relation.as_str()).collect::<Vec<_>>(),
+            [relation::MISSED_COPY, relation::MISSED]
+        );
+        assert!(w[0].message.contains("second time"), "{}", w[0].message);
+        // Without sites (JavaScript, Python) every missed run is a missed pause.
+        let plain: Vec<String> = console
+            .iter()
+            .map(|l| l.replace(r#""site":40,"#, "").replace(r#""site":90,"#, ""))
+            .collect();
+        let plain: Vec<&str> = plain.iter().map(String::as_str).collect();
+        let t = trace(&[6], vec![first], &plain);
+        assert_eq!(relations_of(&t), [relation::MISSED, relation::MISSED]);
     }
 
     #[test]

@@ -1941,3 +1941,90 @@ int main(void) {
         e.shutdown().await;
     }
 }
+
+/// Ground truth on C at clang -O2, where the compiler copies a line: clang unrolls the loop, so
+/// line 6's code runs in four copies, and gdb and LLDB each place one location (both keep one
+/// per lexical block: gdb's `create_sals_line_offset`, LLDB's `SetSCMatchesByLine`). The runs
+/// at the other copies are `truth-missed-copy` (each record says which copy ran), apart from a
+/// missed pause; a debugger that swallows the pause at the copy it does stop in (planted) gives
+/// `truth-missed-pause` for all of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_line_the_compiler_copied_pauses_in_one_copy_on_both_debuggers() {
+    use faults::Fault;
+    use morphtrace_judges::truth::{judge, relation, Context};
+    const UNROLLED: &str = "#include <stdio.h>\n\nint main(void) {\n  int total = 0;\n  for (int i = 0; i < 4; i++) {\n    total += i * i;\n  }\n  printf(\"%d\\n\", total);\n  return 0;\n}\n";
+    let _g = SERIAL.lock().await;
+    let triage = morphtrace_judges::triage::Triage::default();
+    let copy = corpus::truth::copy_c(UNROLLED).unwrap();
+    let (_dir, p) = inline("unrolled.c", &copy);
+    let cx = Context {
+        program: Some(&copy),
+        proper_tail_calls: false,
+    };
+    for kind in ["gdb+clang-O2", "lldb+clang-O2"] {
+        let (mut e, switch) = faults::FaultyEngine::switchable(
+            engine(kind, CaptureOptions::default()).await,
+            Fault::Honest,
+        );
+        // The first seed (of the points' choice) that sets a breakpoint on line 6 (0-based 5).
+        let mut chosen = None;
+        for seed in 1..=20 {
+            let plan = Plan::Truth {
+                seed,
+                max_points: 256,
+            };
+            let rec = common::lockstep_under(&mut [&mut e], &p, &plan, &triage).await;
+            let on_the_loop = rec.traces[0].actions().any(|a| {
+                matches!(
+                    a,
+                    morphtrace_schema::trace::Action::SetBreakpoint { line: 5, .. }
+                )
+            });
+            if on_the_loop {
+                chosen = Some((plan, rec));
+                break;
+            }
+        }
+        let (plan, rec) = chosen.unwrap_or_else(|| panic!("{kind}: no seed of 1..=20 fits"));
+        assert_eq!(rec.final_outcome(), SessionOutcome::Finished, "{kind}");
+        let t = &rec.traces[0];
+        let records = morphtrace_judges::truth::records(&t.console).unwrap();
+        let sites: std::collections::BTreeSet<i64> = records
+            .iter()
+            .filter(|r| r.line == 6)
+            .filter_map(|r| r.site)
+            .collect();
+        assert_eq!(
+            sites.len(),
+            3,
+            "{kind}: three runs, three copies: {records:?}"
+        );
+        let w = judge(t, cx).unwrap();
+        let on_6: Vec<&str> = w
+            .iter()
+            .filter(|w| w.message.contains("(line 6)"))
+            .map(|w| w.relation.as_str())
+            .collect();
+        assert_eq!(
+            on_6,
+            [relation::MISSED_COPY, relation::MISSED_COPY],
+            "{kind}: {w:#?}"
+        );
+        assert!(
+            !w.iter()
+                .any(|w| w.relation == relation::VALUE || w.relation == relation::MISSED),
+            "{kind}: {w:#?}"
+        );
+        // The pause at the copy the debugger stops in, swallowed: every run missed plainly.
+        switch.set(Fault::SwallowPause);
+        let rec = common::lockstep_under(&mut [&mut e], &p, &plan, &triage).await;
+        let w = judge(&rec.traces[0], cx).unwrap();
+        let on_6: Vec<&str> = w
+            .iter()
+            .filter(|w| w.message.contains("(line 6)"))
+            .map(|w| w.relation.as_str())
+            .collect();
+        assert_eq!(on_6, [relation::MISSED; 3], "{kind}, swallowed: {w:#?}");
+        e.shutdown().await;
+    }
+}

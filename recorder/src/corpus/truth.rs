@@ -316,6 +316,11 @@ mod tests {
         // Every run counts, the unrecorded among them (line 8's fourth and fifth).
         let seq: Vec<Option<u64>> = records.iter().map(|r| r.seq).collect();
         assert_eq!(seq, [1, 2, 3, 4, 5, 8, 9].map(Some));
+        // One site per point (nothing duplicated at -O0), a different one for each point.
+        let sites: std::collections::BTreeSet<(u32, Option<i64>)> =
+            records.iter().map(|r| (r.point, r.site)).collect();
+        assert_eq!(sites.len(), 5, "{sites:?}");
+        assert!(sites.iter().all(|(_, s)| s.is_some()));
         assert!(out.contains(&"6".to_string()), "{out:?}");
         assert_eq!(morphtrace_judges::truth::points(&copy).len(), 5);
         assert!(copy_c("int f( {").is_err());

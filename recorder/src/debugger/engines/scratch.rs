@@ -10,8 +10,11 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// How long removal keeps trying. Helpers left by a killed browser die with it (their parent's
-/// death, or the recorder's wait on them) within a second or two.
-const PATIENCE: Duration = Duration::from_secs(3);
+/// death, or the recorder's wait on them) within a second or two on an idle machine; 3 s was
+/// not enough once, in a fresh-clone CI run of the hostile programs under Chromium on a machine
+/// busy with other campaigns (the profile stayed). Paid only after a browser that did not end
+/// cleanly.
+const PATIENCE: Duration = Duration::from_secs(10);
 
 pub struct Scratch {
     path: PathBuf,
