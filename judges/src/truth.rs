@@ -270,7 +270,8 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
         // breakpoint on code of the line hoisted above the branch that decides whether the
         // line runs).
         let next_run = shown_seq(p)
-            .and_then(|s| records.iter().position(|r| r.seq == Some(s + 1)))
+            .and_then(|s| s.checked_add(1))
+            .and_then(|s| records.iter().position(|r| r.seq == Some(s)))
             .map(|i| &records[i]);
         let found = match next_run {
             Some(r) if r.line == line => expected[next..].iter().position(|e| std::ptr::eq(*e, r)),
@@ -350,7 +351,7 @@ pub fn judge(trace: &Trace, cx: Context<'_>) -> Result<Vec<Warning>, String> {
                         r.point,
                         r.line,
                         ordinal(r.hit),
-                        r.seq.unwrap_or(1) - 1
+                        r.seq.unwrap_or(1).saturating_sub(1)
                     ),
                     None => format!(
                         "paused at {} ({}) where the program ran no point with a breakpoint{}",
@@ -1148,6 +1149,20 @@ mod tests {
         assert_eq!(relations_of(&t), Vec::<String>::new());
         let t = trace(&[6], vec![at9(5.0), at(1.0, 2.0)], &console);
         assert_eq!(relations_of(&t), [relation::VALUE]);
+        // The program is untrusted: a record it forges with a count of 0, a pause showing the
+        // largest count, judge without a panic.
+        let forged = [
+            r#"mt-truth {"point":2,"line":7,"hit":1,"seq":0,"values":{},"typed":true}"#,
+            r#"mt-truth {"point":2,"line":7,"hit":2,"seq":18446744073709551615,"values":{},"typed":true}"#,
+        ];
+        let huge = pause(
+            6,
+            &[(SEQ, Value::BigInt("18446744073709551615".into()))],
+            &[7],
+        );
+        let at_zero = pause(6, &[(SEQ, Value::Number(0.0))], &[7]);
+        let t = trace(&[6], vec![huge, at_zero], &forged);
+        assert!(judge(&t, Context::default()).is_ok());
     }
 
     #[test]
