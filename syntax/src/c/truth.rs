@@ -157,20 +157,72 @@ fn declared(n: Node, text: &str, all: bool) -> Vec<(String, Option<bool>)> {
     out
 }
 
-/// Whether `n` stands alone on its line: only blanks before it on its first line, nothing but
-/// blanks or a comment after it on that line, and it ends there.
-fn alone(n: Node, text: &str) -> bool {
-    if n.start_position().row != n.end_position().row {
-        return false;
+/// Where each line's code begins and ends (its first and last byte that is no blank), so that
+/// whether a statement stands alone on its line costs no scan of the line (a program of one
+/// long line holds every statement on it).
+struct Lines {
+    /// For each line (rows as tree-sitter counts them, by `\n`): (first, last) non-blank byte.
+    code: Vec<Option<(usize, usize)>>,
+}
+
+impl Lines {
+    fn of(text: &str) -> Lines {
+        let mut code = Vec::new();
+        let mut start = 0;
+        for line in text.split_inclusive('\n') {
+            let first = line.find(|c: char| !c.is_whitespace());
+            let last = line.rfind(|c: char| !c.is_whitespace());
+            code.push(first.zip(last).map(|(f, l)| (start + f, start + l)));
+            start += line.len();
+        }
+        Lines { code }
     }
-    let line_start = text[..n.start_byte()].rfind('\n').map_or(0, |i| i + 1);
-    if !text[line_start..n.start_byte()].trim().is_empty() {
-        return false;
+
+    /// Whether `n` stands alone on its line: it begins the line's code, ends on that line, and
+    /// after it the line holds nothing but a comment.
+    fn alone(&self, n: Node, text: &str) -> bool {
+        let row = n.start_position().row;
+        if row != n.end_position().row {
+            return false;
+        }
+        let Some(Some((first, last))) = self.code.get(row).copied() else {
+            return false;
+        };
+        if first != n.start_byte() {
+            return false;
+        }
+        if last < n.end_byte() {
+            return true;
+        }
+        // Only the line's first statement gets here: the scan is once per line.
+        let rest = text[n.end_byte()..=last].trim();
+        rest.starts_with("//") || (rest.starts_with("/*") && rest.ends_with("*/"))
     }
-    let rest = &text[n.end_byte()..];
-    let rest = &rest[..rest.find('\n').unwrap_or(rest.len())];
-    let rest = rest.trim();
-    rest.is_empty() || rest.starts_with("//") || (rest.starts_with("/*") && rest.ends_with("*/"))
+}
+
+/// Every node of `root` with its ancestors (outermost first), without recursion and without
+/// `Node::parent`, which walks from the root each time (quadratic on a program nested 10^4
+/// deep).
+fn walk<'t>(root: Node<'t>, f: &mut impl FnMut(Node<'t>, &[Node<'t>])) {
+    let mut cursor = root.walk();
+    let mut ancestors: Vec<Node<'t>> = Vec::new();
+    loop {
+        let node = cursor.node();
+        f(node, &ancestors);
+        if cursor.goto_first_child() {
+            ancestors.push(node);
+            continue;
+        }
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return;
+            }
+            ancestors.pop();
+        }
+    }
 }
 
 /// The instrumentable points of `text` and where the prototype goes; `Err` when the parser
@@ -182,20 +234,17 @@ pub fn points(text: &str) -> Result<Plan, String> {
     // zero-width bit-field `signed : 0;`): an error outside every function, holding no block,
     // leaves the functions' trees whole. One in or around a function's code does not.
     if syntax.has_errors() {
+        // Counted along the walk: errors above a node, and functions above an error.
         let mut at = None;
-        crate::trees::visit(root, &mut |n| {
-            if at.is_some() || !(n.is_error() || n.is_missing()) {
+        walk(root, &mut |n, above| {
+            if at.is_some() {
                 return;
             }
-            let mut up = n.parent();
-            let mut in_function = false;
-            while let Some(p) = up {
-                in_function |= p.kind() == "function_definition";
-                up = p.parent();
-            }
-            let mut holds_block = false;
-            crate::trees::visit(n, &mut |k| holds_block |= k.kind() == "compound_statement");
-            if in_function || holds_block {
+            let error = n.is_error() || n.is_missing();
+            let in_function = above.iter().any(|a| a.kind() == "function_definition");
+            let block_in_error = matches!(n.kind(), "compound_statement" | "function_definition")
+                && above.iter().any(|a| a.is_error());
+            if (error && in_function) || block_in_error {
                 at = Some(syntax.lines.line_of(n.start_byte()) + 1);
             }
         });
@@ -216,6 +265,7 @@ pub fn points(text: &str) -> Result<Plan, String> {
         })
         .map(|n| n.start_byte())
         .ok_or("no declaration at file scope outside the preprocessor's conditionals")?;
+    let code = Lines::of(text);
     let mut points = Vec::new();
     let mut c = root.walk();
     let functions: Vec<Node> = root
@@ -223,47 +273,62 @@ pub fn points(text: &str) -> Result<Plan, String> {
         .filter(|n| n.kind() == "function_definition")
         .collect();
     for f in functions {
-        points.extend(in_function(f, text, &syntax.lines));
+        points.extend(in_function(f, text, &syntax.lines, &code));
     }
     Ok(Plan { points, prototype })
 }
 
-fn in_function(f: Node, text: &str, lines: &morphtrace_schema::lines::LineIndex) -> Vec<Point> {
+/// At most this many variables a point records (the innermost first): the copy stays
+/// proportional to the program, also one with thousands of locals in one block.
+pub const MAX_NAMES: usize = 64;
+
+/// A block's names readable after the declarations passed so far in it.
+struct Scope {
+    /// The node whose subtree the scope covers (a block, or a `for`'s body).
+    owner: usize,
+    names: Vec<Recorded>,
+    /// Whether its declarations count (not a `switch`'s block; in a function that jumps, only
+    /// the function's own block).
+    active: bool,
+}
+
+fn in_function(
+    f: Node,
+    text: &str,
+    lines: &morphtrace_schema::lines::LineIndex,
+    code: &Lines,
+) -> Vec<Point> {
     let Some(body) = f.child_by_field_name("body") else {
         return Vec::new();
     };
     // Names the function declares more than once, and its first jump or label.
     let mut count: std::collections::HashMap<String, u32> = Default::default();
     let mut first_jump: Option<usize> = None;
-    let mut candidates = Vec::new();
-    crate::trees::visit(f, &mut |n| {
-        match n.kind() {
-            "declaration" | "parameter_declaration" => {
-                for (name, _) in declared(n, text, true) {
-                    *count.entry(name).or_default() += 1;
-                }
+    crate::trees::visit(f, &mut |n| match n.kind() {
+        "declaration" | "parameter_declaration" => {
+            for (name, _) in declared(n, text, true) {
+                *count.entry(name).or_default() += 1;
             }
-            "goto_statement" | "labeled_statement" => {
-                first_jump = Some(first_jump.map_or(n.start_byte(), |j| j.min(n.start_byte())));
-            }
-            _ => {}
         }
-        let in_sequence = n.parent().is_some_and(|p| {
-            matches!(p.kind(), "compound_statement" | "case_statement")
-                || (p.kind() == "labeled_statement" && n.kind() != "declaration")
-        });
-        if in_sequence
-            && POINT_KINDS.contains(&n.kind())
-            && n.named_child_count() + usize::from(n.kind() != "expression_statement") > 0
-            && !(n.kind() == "declaration"
-                && has_specifier(n, text, &["static", "extern", "typedef"]))
-            && alone(n, text)
-        {
-            candidates.push(n);
+        "goto_statement" | "labeled_statement" => {
+            first_jump = Some(first_jump.map_or(n.start_byte(), |j| j.min(n.start_byte())));
         }
+        _ => {}
     });
-    let params: Vec<(String, bool)> = {
-        let mut out = Vec::new();
+    let once = |name: &str| count.get(name).copied().unwrap_or(0) <= 1;
+    let recorded = |names: Vec<(String, Option<bool>)>| -> Vec<Recorded> {
+        names
+            .into_iter()
+            .filter(|(n, _)| once(n))
+            .filter_map(|(name, kind)| {
+                Some(Recorded {
+                    name,
+                    unsigned: kind?,
+                })
+            })
+            .collect()
+    };
+    let params: Vec<Recorded> = {
         let mut decl = f.child_by_field_name("declarator");
         // Down to the function declarator (`int *f(int a)` is a pointer declarator above it).
         while let Some(d) = decl {
@@ -272,84 +337,121 @@ fn in_function(f: Node, text: &str, lines: &morphtrace_schema::lines::LineIndex)
             }
             decl = d.child_by_field_name("declarator");
         }
+        let mut out = Vec::new();
         if let Some(list) = decl.and_then(|d| d.child_by_field_name("parameters")) {
             let mut c = list.walk();
             for p in list.named_children(&mut c) {
                 if p.kind() == "parameter_declaration" {
-                    out.extend(
-                        declared(p, text, false)
-                            .into_iter()
-                            .filter_map(|(n, k)| Some((n, k?))),
-                    );
+                    out.extend(recorded(declared(p, text, false)));
                 }
             }
         }
         out
     };
-    candidates
-        .into_iter()
-        .map(|stmt| {
-            let mut seen: std::collections::BTreeMap<String, Option<bool>> = Default::default();
-            let mut add = |names: Vec<(String, Option<bool>)>| {
-                for (name, kind) in names {
-                    // The innermost declaration decides (walking outwards, the first seen).
-                    seen.entry(name).or_insert(kind);
-                }
-            };
-            let mut cur = stmt;
-            while let Some(parent) = cur.parent() {
-                match parent.kind() {
-                    "compound_statement" => {
-                        let switch_block = parent
-                            .parent()
-                            .is_some_and(|g| g.kind() == "switch_statement");
-                        let function_block = parent == body;
-                        if !switch_block && (first_jump.is_none() || function_block) {
-                            let mut c = parent.walk();
-                            for item in parent.named_children(&mut c) {
-                                if item.start_byte() >= cur.start_byte() {
-                                    break;
-                                }
-                                if item.kind() == "declaration"
-                                    && first_jump.is_none_or(|j| item.end_byte() <= j)
-                                {
-                                    add(declared(item, text, false));
-                                }
-                            }
-                        }
-                    }
-                    "for_statement" if first_jump.is_none() => {
-                        let in_body = parent.child_by_field_name("body").is_some_and(|b| b == cur);
-                        if let Some(init) = parent
-                            .child_by_field_name("initializer")
-                            .filter(|i| in_body && i.kind() == "declaration")
-                        {
-                            add(declared(init, text, false));
-                        }
-                    }
-                    "function_definition" => break,
-                    _ => {}
-                }
-                cur = parent;
+    // One walk in source order: a block's scope grows as its declarations are passed (left),
+    // and each point reads the scopes open around it. No `Node::parent` and no rescan of a
+    // block per point: linear in the program (but for the names read, at most MAX_NAMES).
+    let mut points = Vec::new();
+    let mut scopes: Vec<Scope> = Vec::new();
+    let mut above: Vec<Node> = Vec::new();
+    let mut cursor = f.walk();
+    let enter = |n: Node, above: &[Node], scopes: &mut Vec<Scope>, points: &mut Vec<Point>| {
+        let parent = above.last();
+        if n.kind() == "compound_statement" {
+            let switch_block = parent.is_some_and(|p| p.kind() == "switch_statement");
+            scopes.push(Scope {
+                owner: n.id(),
+                names: Vec::new(),
+                active: !switch_block && (first_jump.is_none() || n == body),
+            });
+        }
+        if let Some(p) = parent.filter(|p| p.kind() == "for_statement") {
+            let is_body = p.child_by_field_name("body").is_some_and(|b| b == n);
+            if is_body && first_jump.is_none() {
+                let names = p
+                    .child_by_field_name("initializer")
+                    .filter(|i| i.kind() == "declaration")
+                    .map(|i| recorded(declared(i, text, false)))
+                    .unwrap_or_default();
+                // Before the body's own block scope, so that it is the outer of the two.
+                let at = scopes
+                    .iter()
+                    .rposition(|s| s.owner == n.id())
+                    .unwrap_or(scopes.len());
+                scopes.insert(
+                    at,
+                    Scope {
+                        owner: n.id(),
+                        names,
+                        active: true,
+                    },
+                );
             }
-            add(params.iter().map(|(n, u)| (n.clone(), Some(*u))).collect());
-            let names = seen
-                .into_iter()
-                .filter(|(name, _)| count.get(name).copied().unwrap_or(0) <= 1)
-                .filter_map(|(name, kind)| {
-                    Some(Recorded {
-                        name,
-                        unsigned: kind?,
-                    })
-                })
+        }
+        let in_sequence = parent.is_some_and(|p| {
+            matches!(p.kind(), "compound_statement" | "case_statement")
+                || (p.kind() == "labeled_statement" && n.kind() != "declaration")
+        });
+        if in_sequence
+            && POINT_KINDS.contains(&n.kind())
+            && n.named_child_count() + usize::from(n.kind() != "expression_statement") > 0
+            && !(n.kind() == "declaration"
+                && has_specifier(n, text, &["static", "extern", "typedef"]))
+            && code.alone(n, text)
+        {
+            let mut names: Vec<Recorded> = scopes
+                .iter()
+                .rev()
+                .filter(|s| s.active)
+                .flat_map(|s| s.names.iter().rev())
+                .chain(params.iter())
+                .take(MAX_NAMES)
+                .cloned()
                 .collect();
-            Point {
-                line: lines.line_of(stmt.start_byte()),
-                offset: stmt.start_byte(),
+            names.sort();
+            points.push(Point {
+                line: lines.line_of(n.start_byte()),
+                offset: n.start_byte(),
                 names,
+            });
+        }
+    };
+    let leave = |n: Node, above: &[Node], scopes: &mut Vec<Scope>| {
+        // A declaration passed in a block: its names are readable from here on in the block.
+        if n.kind() == "declaration" {
+            if let (Some(p), Some(top)) = (above.last(), scopes.last_mut()) {
+                if p.kind() == "compound_statement"
+                    && top.owner == p.id()
+                    && top.active
+                    && first_jump.is_none_or(|j| n.end_byte() <= j)
+                {
+                    top.names.extend(recorded(declared(n, text, false)));
+                }
             }
-        })
-        .collect()
+        }
+        while scopes.last().is_some_and(|s| s.owner == n.id()) {
+            scopes.pop();
+        }
+    };
+    loop {
+        let node = cursor.node();
+        enter(node, &above, &mut scopes, &mut points);
+        if cursor.goto_first_child() {
+            above.push(node);
+            continue;
+        }
+        leave(node, &above, &mut scopes);
+        loop {
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            if !cursor.goto_parent() {
+                return points;
+            }
+            let parent = above.pop().expect("a parent was entered");
+            leave(parent, &above, &mut scopes);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -457,6 +559,39 @@ mod tests {
                 (18, vec!["a2"]),
             ]
         );
+    }
+
+    #[test]
+    fn a_program_nested_deep_or_with_thousands_of_locals_gets_points_with_at_most_max_names() {
+        // 3,000 blocks nested over 3,000 lines, a statement in the innermost.
+        let mut deep = String::from("int f(int a) {\n  int g = a;\n");
+        deep.push_str(&"{\n".repeat(3000));
+        deep.push_str("  g++;\n");
+        deep.push_str(&"}\n".repeat(3000));
+        deep.push_str("  return g;\n}\n");
+        let plan = points(&deep).unwrap();
+        let got: Vec<(u32, Vec<&str>)> = plan.points.iter().map(|p| (p.line, names(p))).collect();
+        assert_eq!(
+            got,
+            vec![
+                (1, vec!["a"]),
+                (3002, vec!["a", "g"]),
+                (6003, vec!["a", "g"])
+            ]
+        );
+        // 5,000 locals in one block, each declared on a line of its own.
+        let mut wide = String::from("int f(void) {\n");
+        for i in 0..5000 {
+            wide.push_str(&format!("  int v{i} = {i};\n"));
+        }
+        wide.push_str("  return v0;\n}\n");
+        let plan = points(&wide).unwrap();
+        assert_eq!(plan.points.len(), 5001);
+        assert!(plan.points.iter().all(|p| p.names.len() <= MAX_NAMES));
+        // The last point reads the innermost (latest) MAX_NAMES.
+        let last = &plan.points[5000].names;
+        assert_eq!(last.len(), MAX_NAMES);
+        assert!(last.iter().any(|r| r.name == "v4999") && !last.iter().any(|r| r.name == "v0"));
     }
 
     #[test]
