@@ -44,9 +44,21 @@ const DEBUGGER_LIMITS: &[&str] = &[
 
 const COVERAGE_LIMITS: &[&str] = &["--run-timeout", "8", "--memory-limit", "1024"];
 
+/// Ground truth takes no action budget (it only resumes, up to its points' pauses).
+const TRUTH_LIMITS: &[&str] = &[
+    "--action-timeout",
+    "8",
+    "--session-timeout",
+    "25",
+    "--memory-limit",
+    "1024",
+];
+
 fn limits(args: &[&str]) -> &'static [&'static str] {
     if args.contains(&"coverage") {
         COVERAGE_LIMITS
+    } else if args.contains(&"truth") {
+        TRUTH_LIMITS
     } else {
         DEBUGGER_LIMITS
     }
@@ -426,6 +438,51 @@ fn python_debuggers_give_every_hostile_program_an_outcome() {
     }
     let rows: Vec<(&str, &Run)> = runs.iter().map(|(l, r)| (l.as_str(), r)).collect();
     table(&rows, &corpus);
+}
+
+/// Ground truth on C (gdb): every hostile C program ends its session with an outcome, the
+/// instrumenter refuses what it cannot copy with the reason (and in a fraction of a second on
+/// 10,000 nested blocks), and the memory bound ends the program that passes it.
+#[test]
+fn truth_on_c_gives_every_hostile_program_an_outcome() {
+    let _serial = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let c = hostile::c();
+    let c_dir = dir.path().join("c");
+    hostile::write(&c_dir, &c).unwrap();
+    let label = "truth/gdb";
+    let run = record(
+        dir.path(),
+        &c_dir,
+        label,
+        &["--strategy", "truth", "--engine", "gdb", "--seeds", "1"],
+    );
+    let all: Vec<&String> = run.outcomes.values().flatten().collect();
+    assert_eq!(all.len(), c.len(), "{label}: {:?}", run.outcomes);
+    assert!(rejected_for(&run, "random-bytes.c", "not UTF-8"));
+    // One line of 20,000 braces, lone CRs (tree-sitter's rows count LF only), a program on one
+    // line: no statement stands alone on its line.
+    for p in ["nested-blocks.c", "breaks-cr.c", "nul-bytes.c"] {
+        assert!(
+            rejected_for(&run, p, "no statement stands alone on its line"),
+            "{p}: {:?}",
+            run.outcomes
+        );
+    }
+    // The copies (named `truth(HASH)`): CRLF's runs to its end, the out-of-memory one is ended
+    // by the bound.
+    let copies: Vec<&String> = run
+        .outcomes
+        .iter()
+        .filter(|(name, _)| name.starts_with("truth("))
+        .flat_map(|(_, o)| o)
+        .collect();
+    assert_eq!(copies.len(), 2, "{:?}", run.outcomes);
+    assert!(copies.iter().any(|o| *o == "finished"), "{copies:?}");
+    assert!(
+        copies.iter().any(|o| o.contains("memory bound")),
+        "{copies:?}"
+    );
 }
 
 #[test]
