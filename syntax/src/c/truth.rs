@@ -161,7 +161,8 @@ fn declared(n: Node, text: &str, all: bool) -> Vec<(String, Option<bool>)> {
 /// whether a statement stands alone on its line costs no scan of the line (a program of one
 /// long line holds every statement on it).
 struct Lines {
-    /// For each line (rows as tree-sitter counts them, by `\n`): (first, last) non-blank byte.
+    /// For each line (rows as tree-sitter counts them, by `\n`): where its code begins and
+    /// ends (the byte after its last character that is no blank), none for a blank line.
     code: Vec<Option<(usize, usize)>>,
 }
 
@@ -171,8 +172,8 @@ impl Lines {
         let mut start = 0;
         for line in text.split_inclusive('\n') {
             let first = line.find(|c: char| !c.is_whitespace());
-            let last = line.rfind(|c: char| !c.is_whitespace());
-            code.push(first.zip(last).map(|(f, l)| (start + f, start + l)));
+            let end = line.trim_end().len();
+            code.push(first.map(|f| (start + f, start + end)));
             start += line.len();
         }
         Lines { code }
@@ -185,17 +186,18 @@ impl Lines {
         if row != n.end_position().row {
             return false;
         }
-        let Some(Some((first, last))) = self.code.get(row).copied() else {
+        let Some(Some((first, end))) = self.code.get(row).copied() else {
             return false;
         };
         if first != n.start_byte() {
             return false;
         }
-        if last < n.end_byte() {
+        if end <= n.end_byte() {
             return true;
         }
-        // Only the line's first statement gets here: the scan is once per line.
-        let rest = text[n.end_byte()..=last].trim();
+        // Only the line's first statement gets here: the scan is once per line. (Both ends
+        // are character boundaries: a comment after the statement may hold any character.)
+        let rest = text[n.end_byte()..end].trim();
         rest.starts_with("//") || (rest.starts_with("/*") && rest.ends_with("*/"))
     }
 }
@@ -234,17 +236,18 @@ pub fn points(text: &str) -> Result<Plan, String> {
     // zero-width bit-field `signed : 0;`): an error outside every function, holding no block,
     // leaves the functions' trees whole. One in or around a function's code does not.
     if syntax.has_errors() {
-        // Counted along the walk: errors above a node, and functions above an error.
+        // Functions above an error, errors above a block (short-circuited: a walk of the
+        // ancestors only for an error or a block).
         let mut at = None;
         walk(root, &mut |n, above| {
             if at.is_some() {
                 return;
             }
-            let error = n.is_error() || n.is_missing();
-            let in_function = above.iter().any(|a| a.kind() == "function_definition");
+            let error_in_function = (n.is_error() || n.is_missing())
+                && above.iter().any(|a| a.kind() == "function_definition");
             let block_in_error = matches!(n.kind(), "compound_statement" | "function_definition")
                 && above.iter().any(|a| a.is_error());
-            if (error && in_function) || block_in_error {
+            if error_in_function || block_in_error {
                 at = Some(syntax.lines.line_of(n.start_byte()) + 1);
             }
         });
@@ -592,6 +595,14 @@ mod tests {
         let last = &plan.points[5000].names;
         assert_eq!(last.len(), MAX_NAMES);
         assert!(last.iter().any(|r| r.name == "v4999") && !last.iter().any(|r| r.name == "v0"));
+    }
+
+    #[test]
+    fn a_comment_of_any_characters_after_a_statement_leaves_it_alone_on_its_line() {
+        let text = "int f(int a) {\n  a++; // café ☕\n  a--; /* naïve */\n  a++; a--; // é\n  return a; /* é */ a++;\n}\n";
+        let plan = points(text).unwrap();
+        let lines: Vec<u32> = plan.points.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [1, 2]);
     }
 
     #[test]
