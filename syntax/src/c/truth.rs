@@ -202,19 +202,26 @@ impl Lines {
     }
 }
 
-/// Every node of `root` with its ancestors (outermost first), without recursion and without
-/// `Node::parent`, which walks from the root each time (quadratic on a program nested 10^4
-/// deep).
-fn walk<'t>(root: Node<'t>, f: &mut impl FnMut(Node<'t>, &[Node<'t>])) {
+/// Each node of `root` entered (before its children) and left (after them), with its
+/// ancestors (outermost first), without recursion and without `Node::parent`, which walks
+/// from the root each time (quadratic on a program nested 10^4 deep).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Visit {
+    Enter,
+    Leave,
+}
+
+fn walk<'t>(root: Node<'t>, f: &mut impl FnMut(Visit, Node<'t>, &[Node<'t>])) {
     let mut cursor = root.walk();
     let mut ancestors: Vec<Node<'t>> = Vec::new();
     loop {
         let node = cursor.node();
-        f(node, &ancestors);
+        f(Visit::Enter, node, &ancestors);
         if cursor.goto_first_child() {
             ancestors.push(node);
             continue;
         }
+        f(Visit::Leave, node, &ancestors);
         loop {
             if cursor.goto_next_sibling() {
                 break;
@@ -222,7 +229,11 @@ fn walk<'t>(root: Node<'t>, f: &mut impl FnMut(Node<'t>, &[Node<'t>])) {
             if !cursor.goto_parent() {
                 return;
             }
-            ancestors.pop();
+            // The cursor came up to a node it went down from: its ancestors' top.
+            let Some(parent) = ancestors.pop() else {
+                return;
+            };
+            f(Visit::Leave, parent, &ancestors);
         }
     }
 }
@@ -239,8 +250,8 @@ pub fn points(text: &str) -> Result<Plan, String> {
         // Functions above an error, errors above a block (short-circuited: a walk of the
         // ancestors only for an error or a block).
         let mut at = None;
-        walk(root, &mut |n, above| {
-            if at.is_some() {
+        walk(root, &mut |visit, n, above| {
+            if at.is_some() || visit == Visit::Leave {
                 return;
             }
             let error_in_function = (n.is_error() || n.is_missing())
@@ -356,8 +367,6 @@ fn in_function(
     // block per point: linear in the program (but for the names read, at most MAX_NAMES).
     let mut points = Vec::new();
     let mut scopes: Vec<Scope> = Vec::new();
-    let mut above: Vec<Node> = Vec::new();
-    let mut cursor = f.walk();
     let enter = |n: Node, above: &[Node], scopes: &mut Vec<Scope>, points: &mut Vec<Point>| {
         let parent = above.last();
         if n.kind() == "compound_statement" {
@@ -436,25 +445,11 @@ fn in_function(
             scopes.pop();
         }
     };
-    loop {
-        let node = cursor.node();
-        enter(node, &above, &mut scopes, &mut points);
-        if cursor.goto_first_child() {
-            above.push(node);
-            continue;
-        }
-        leave(node, &above, &mut scopes);
-        loop {
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            if !cursor.goto_parent() {
-                return points;
-            }
-            let parent = above.pop().expect("a parent was entered");
-            leave(parent, &above, &mut scopes);
-        }
-    }
+    walk(f, &mut |visit, n, above| match visit {
+        Visit::Enter => enter(n, above, &mut scopes, &mut points),
+        Visit::Leave => leave(n, above, &mut scopes),
+    });
+    points
 }
 
 #[cfg(test)]
