@@ -21,10 +21,11 @@ fi
 # munge and iproute2: the single-node Slurm that tests deploy/slurm (in a network namespace);
 # python3-yaml: reads deploy/k8s's manifests in its local run; kubernetes-client (kubectl, when
 # none is installed): renders them; lldb-16: the native debugger under test (its DAP server
-# lldb-vscode-16; gcc and clang build the programs); gdb: the other, over its machine interface.
+# lldb-vscode-16; gcc and clang build the programs); gdb: the other, over its machine interface;
+# delve and golang-go: Go's debugger (`dlv dap`) and the compiler that builds its programs.
 need=()
 for pkg in chromium chromium-driver firefox-esr clang llvm libclang-rt-14-dev csmith libcsmith-dev cvise \
-  slurm-wlm munge iproute2 python3-yaml lldb-16 gdb "$@"; do
+  slurm-wlm munge iproute2 python3-yaml lldb-16 gdb delve golang-go "$@"; do
   dpkg -s "$pkg" >/dev/null 2>&1 || need+=("$pkg")
 done
 command -v kubectl >/dev/null 2>&1 || need+=(kubernetes-client)

@@ -30,6 +30,9 @@ pub enum EngineKind {
     /// GDB, the GNU debugger, over its machine interface (GDB/MI), on C programs the recorder
     /// compiles.
     Gdb,
+    /// Delve, Go's debugger, behind its Debug Adapter Protocol server (`dlv dap`), on Go
+    /// programs the recorder builds.
+    Delve,
     Other(String),
 }
 
@@ -54,6 +57,7 @@ impl EngineKind {
             | EngineKind::Bun => Some(Language::JavaScript),
             EngineKind::Debugpy | EngineKind::Pdb => Some(Language::Python),
             EngineKind::Lldb | EngineKind::Gdb => Some(Language::C),
+            EngineKind::Delve => Some(Language::Go),
             _ => None,
         }
     }
@@ -73,6 +77,7 @@ impl EngineKind {
             EngineKind::CoveragePy => "coverage.py",
             EngineKind::Lldb => "lldb",
             EngineKind::Gdb => "gdb",
+            EngineKind::Delve => "delve",
             EngineKind::Other(s) => s,
         }
     }
@@ -94,6 +99,7 @@ impl EngineKind {
             "coverage.py" | "coveragepy" | "coverage-py" => EngineKind::CoveragePy,
             "lldb" => EngineKind::Lldb,
             "gdb" => EngineKind::Gdb,
+            "delve" | "dlv" => EngineKind::Delve,
             _ => EngineKind::Other(s.to_string()),
         }
     }

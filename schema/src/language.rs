@@ -8,4 +8,5 @@ pub enum Language {
     JavaScript,
     C,
     Python,
+    Go,
 }

@@ -3,7 +3,8 @@
 //! - ECMAScript (V8, SpiderMonkey; checked with each): LF, CR, CRLF (one break), U+2028, U+2029 —
 //!   also inside comments, strings and templates;
 //! - C (gcc/gcov, clang/llvm-cov; checked with each) and Python (CPython's tokenizer reads
-//!   source with universal newlines): LF, CR, CRLF.
+//!   source with universal newlines): LF, CR, CRLF. Go's scanner ends lines at LF alone (a CR is
+//!   white space to it, `go/scanner`), and gofmt writes LF: counted as C's, which agree on LF.
 //!
 //! Counting lines with `split('\n')` anywhere else would be a false divergence of ours on a
 //! program with other line breaks.
@@ -21,7 +22,7 @@ pub enum Breaks {
 impl From<Language> for Breaks {
     fn from(l: Language) -> Breaks {
         match l {
-            Language::C | Language::Python => Breaks::C,
+            Language::C | Language::Python | Language::Go => Breaks::C,
             _ => Breaks::EcmaScript,
         }
     }

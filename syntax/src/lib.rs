@@ -1,5 +1,6 @@
 //! Programs on real syntax trees, a module per language: JavaScript on swc ([`js`]), Python on
-//! tree-sitter-python ([`python`]), C on tree-sitter-c (`c`, feature `c`). Each language answers
+//! tree-sitter-python ([`python`]), C on tree-sitter-c (`c`, feature `c`), Go on tree-sitter-go (`go`,
+//! feature `go`: the kind of each line and whether a program can run, no deletions). Each language answers
 //! what the recorder asks of a program it has never seen (the kind of every line, the statements
 //! that may be deleted, the facts the oracles read) and what the analyzer asks of a recorded one
 //! (the AST node of a line: [`nodes`]). [`variant`] deletes statements from any of them with the
@@ -11,6 +12,8 @@
 
 #[cfg(feature = "c")]
 pub mod c;
+#[cfg(feature = "go")]
+pub mod go;
 pub mod js;
 pub mod nodes;
 pub mod python;

@@ -146,7 +146,7 @@ impl LineNodes {
     /// Python by tree-sitter-python's statement kinds (`if_statement`, `return_statement`, ...;
     /// blank and comment lines `Program`, as in JavaScript), with no bindings.
     /// C (with the feature `c`) by tree-sitter-c's kinds as [`crate::Statements::line_kinds`]
-    /// names them.
+    /// names them, Go (with the feature `go`) by tree-sitter-go's.
     pub fn of_language(text: &str, language: morphtrace_schema::Language) -> LineNodes {
         match language {
             morphtrace_schema::Language::Python => {
@@ -160,19 +160,24 @@ impl LineNodes {
                 Some(s) => LineNodes::of_kinds(crate::Statements::line_kinds(&s).iter()),
                 None => LineNodes::unparsable(),
             },
+            #[cfg(feature = "go")]
+            morphtrace_schema::Language::Go => match crate::go::GoSyntax::parse(text) {
+                Some(s) => LineNodes::of_kinds(s.line_kinds().iter()),
+                None => LineNodes::unparsable(),
+            },
             _ => LineNodes::compute(text),
         }
     }
 
     /// Classifies a program's lines: by the kinds its archive recorded where the recorder parsed
-    /// a language the analyzer does not (C), else by [`LineNodes::of_language`]. A C program
-    /// from an archive without them is `Unparsable` on every line.
+    /// a language the analyzer does not (C, Go), else by [`LineNodes::of_language`]. A C or Go
+    /// program from an archive without them is `Unparsable` on every line.
     pub fn of_program(program: &morphtrace_schema::Program) -> LineNodes {
+        use morphtrace_schema::Language;
         match (&program.line_kinds, program.language) {
-            (Some(kinds), morphtrace_schema::Language::C) => LineNodes::of_kinds(kinds.iter()),
-            (None, morphtrace_schema::Language::C) if !cfg!(feature = "c") => {
-                LineNodes::unparsable()
-            }
+            (Some(kinds), Language::C | Language::Go) => LineNodes::of_kinds(kinds.iter()),
+            (None, Language::C) if !cfg!(feature = "c") => LineNodes::unparsable(),
+            (None, Language::Go) if !cfg!(feature = "go") => LineNodes::unparsable(),
             _ => LineNodes::of_language(&program.text, program.language),
         }
     }

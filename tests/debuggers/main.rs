@@ -3,6 +3,7 @@
 //! this file holds what the modules share.
 
 mod breakpoints;
+mod delve;
 mod exceptions;
 mod lifecycle;
 mod lockstep;

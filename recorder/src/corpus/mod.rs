@@ -92,28 +92,41 @@ pub fn read_program(
         Ok(t) => (t, None),
         Err(reason) => (String::from_utf8_lossy(&bytes).into_owned(), Some(reason)),
     };
+    // A Go file that is no command (a library package, no `func main`) builds no program.
+    let rejected = rejected.or_else(|| match language {
+        Language::Go => morphtrace_syntax::go::GoSyntax::parse(&text).and_then(|s| s.rejection()),
+        _ => None,
+    });
     let origin = ProgramOrigin::File {
         path: path.display().to_string(),
     };
     Ok((classified(Program::new(language, text, origin)), rejected))
 }
 
-/// `p` with its lines' kinds of statement where the analyzer cannot parse its language (C): the
-/// archive then carries what the analyzer classifies its divergences by.
+/// `p` with its lines' kinds of statement where the analyzer cannot parse its language (C, Go):
+/// the archive then carries what the analyzer classifies its divergences by.
 pub(crate) fn classified(mut p: Program) -> Program {
-    if p.language == Language::C {
-        p.line_kinds = morphtrace_syntax::c::CSyntax::parse(&p.text)
-            .map(|s| morphtrace_syntax::Statements::line_kinds(&s));
+    match p.language {
+        Language::C => {
+            p.line_kinds = morphtrace_syntax::c::CSyntax::parse(&p.text)
+                .map(|s| morphtrace_syntax::Statements::line_kinds(&s));
+        }
+        Language::Go => {
+            p.line_kinds = morphtrace_syntax::go::GoSyntax::parse(&p.text).map(|s| s.line_kinds());
+        }
+        _ => {}
     }
     p
 }
 
-/// The language a program file is in, by its extension (`.js`, `.py`, `.c`); `None` for any other.
+/// The language a program file is in, by its extension (`.js`, `.py`, `.c`, `.go`); `None` for any
+/// other.
 pub fn language_of(path: &Path) -> Option<Language> {
     match path.extension()?.to_str()? {
         "js" => Some(Language::JavaScript),
         "py" => Some(Language::Python),
         "c" => Some(Language::C),
+        "go" => Some(Language::Go),
         _ => None,
     }
 }
@@ -240,6 +253,7 @@ pub fn extension(language: Language) -> &'static str {
         Language::JavaScript => "js",
         Language::C => "c",
         Language::Python => "py",
+        Language::Go => "go",
     }
 }
 

@@ -72,13 +72,14 @@ pub fn steps_actions(first_line: u32, max_pauses: u32) -> Vec<Action> {
 /// the line (WebKit's `Breakpoint` matches a line and column-0 request at the first expression
 /// run on the line each time it is entered; tests/debuggers/,
 /// `javascriptcore_pauses_in_an_arrow_on_a_line_whose_breakpoint_is_at_its_start`).
-/// gdb's, at the line's first instruction and without columns to tell it from the line's other
-/// stops (docs/gdb-mi-cookbook.md; tests/debuggers/native.rs,
-/// `a_for_lines_breakpoint_pauses_at_its_initialization_only`).
+/// gdb's and Delve's, at the line's first instruction and without columns to tell it from the
+/// line's other stops (docs/gdb-mi-cookbook.md; tests/debuggers/native.rs,
+/// `a_for_lines_breakpoint_pauses_at_its_initialization_only`; tests/debuggers/delve.rs,
+/// `a_for_lines_breakpoint_pauses_at_its_initialization_only_on_delve`).
 pub fn breakpoints_of(kind: &EngineKind) -> Breakpoints {
     match kind {
         EngineKind::Bun => Breakpoints::OnLineEntry,
-        EngineKind::Gdb => Breakpoints::AtLineStart,
+        EngineKind::Gdb | EngineKind::Delve => Breakpoints::AtLineStart,
         _ => Breakpoints::AtPlace,
     }
 }

@@ -158,29 +158,44 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
     };
     // C programs (LLDB, gdb) have DBDB's strategies, the debugger against itself (steps) and
     // two builds against each other (optimization), ground truth in an instrumented copy
-    // (truth) so far: the other oracles read JavaScript or Python (program transformations).
-    if let Some(e) = r
-        .common
-        .engines
-        .iter()
-        .find(|e| e.kind.debugs() == Some(Language::C))
-    {
-        if !matches!(
-            r.strategy,
-            Strategy::Random
-                | Strategy::Differential
-                | Strategy::Steps
-                | Strategy::Optimization
-                | Strategy::Truth
-        ) {
+    // (truth) so far; Go programs (Delve) DBDB's strategies and steps: the other oracles read
+    // JavaScript or Python (program transformations).
+    let native: [(Language, &[Strategy], &str); 2] = [
+        (
+            Language::C,
+            &[
+                Strategy::Random,
+                Strategy::Differential,
+                Strategy::Steps,
+                Strategy::Optimization,
+                Strategy::Truth,
+            ],
+            "random, differential, steps, optimization and truth do",
+        ),
+        (
+            Language::Go,
+            &[Strategy::Random, Strategy::Differential, Strategy::Steps],
+            "random, differential and steps do",
+        ),
+    ];
+    for (language, strategies, which) in native {
+        let Some(e) = r
+            .common
+            .engines
+            .iter()
+            .find(|e| e.kind.debugs() == Some(language))
+        else {
+            continue;
+        };
+        if !strategies.contains(&r.strategy) {
             let name = r
                 .strategy
                 .to_possible_value()
                 .map(|v| v.get_name().to_string())
                 .unwrap_or_default();
             bail!(
-                "{}: the {name} strategy does not know C programs yet (issue 71); random, \
-                 differential, steps, optimization and truth do",
+                "{}: the {name} strategy does not know {language:?} programs yet (issue 71); \
+                 {which}",
                 e.kind
             );
         }

@@ -1,9 +1,11 @@
 //! The Debug Adapter Protocol (DAP), which editors speak to debug adapters (debugpy, lldb-dap,
 //! Delve, js-debug): a client ([`connection`]), a session mapping DAP onto the normalized
-//! actions and outputs ([`session`]), Python values as adapters show them ([`values`]) and C values as LLDB shows them ([`c_values`]).
+//! actions and outputs ([`session`]), Python values as adapters show them ([`values`]), C values
+//! as LLDB shows them ([`c_values`]) and Go values as Delve shows them ([`go_values`]).
 
 pub mod c_values;
 pub mod connection;
+pub mod go_values;
 pub mod session;
 pub mod values;
 

@@ -14,8 +14,8 @@
 //!   an uncaught exception, a negative code (a signal) the interpreter's crash.
 
 use super::connection::{Connection, DapEvent};
-use super::{c_values, err, values};
-use crate::debugger::engines::forkserver::{AdapterProcess, NoStatus, Warm};
+use super::{c_values, err, go_values, values};
+use crate::debugger::engines::forkserver::{AdapterProcess, NoStatus, Stream, Warm};
 use crate::debugger::{
     after_the_end, refusal, CaptureOptions, Debugger, DebuggerError, Extra, ProgramFile,
     SyntaxError,
@@ -106,6 +106,9 @@ pub struct AdapterTraits {
     /// (LLDB's `stopOnEntry` stops in the loader): a function breakpoint set while the session
     /// is configured and cleared at its first stop, which then counts as the entry.
     pub entry_function: Option<&'static str>,
+    /// The entry's function breakpoint stops on the function's own line, before its first
+    /// statement (Delve's on `func main() {`): a step over at the entry brings it there.
+    pub entry_step: bool,
 }
 
 /// What the programs a DAP adapter runs are written in.
@@ -116,6 +119,9 @@ pub enum Dialect {
     Python,
     /// C under LLDB: values by LLDB's summaries, output through a terminal (`\r\n`).
     C,
+    /// Go under Delve: values by Delve's renderings (`go_values`), the program's output on the
+    /// adapter's own streams, its exit status and a logpoint's line in `output` events.
+    Go,
 }
 
 struct Breakpoint {
@@ -130,6 +136,34 @@ struct Breakpoint {
     /// The adapter's id for it, from the last `setBreakpoints` answer.
     adapter_id: Option<i64>,
 }
+
+/// How a native dialect's values read: C's as LLDB shows them, Go's as Delve does.
+struct Reading {
+    primitive: fn(&str, &str) -> Option<Value>,
+    shell: fn(&str, &str) -> Value,
+    kind: fn(&str) -> morphtrace_schema::ObjectKind,
+    key: fn(&morphtrace_schema::ObjectKind, &str) -> morphtrace_schema::Key,
+    described: fn(&str, &str) -> Option<String>,
+    class: fn(&str) -> String,
+}
+
+const C: Reading = Reading {
+    primitive: c_values::primitive,
+    shell: c_values::shell,
+    kind: c_values::kind,
+    key: c_values::key,
+    described: c_values::described,
+    class: c_values::class,
+};
+
+const GO: Reading = Reading {
+    primitive: go_values::primitive,
+    shell: go_values::shell,
+    kind: go_values::kind,
+    key: go_values::key,
+    described: go_values::described,
+    class: str::to_string,
+};
 
 /// What the session knows of the pause it is in.
 struct Paused {
@@ -172,6 +206,9 @@ pub struct DapSession {
     /// A program forked warm (debugpy's fork server): its streams are read apart from the
     /// adapter, its status comes from the server.
     warm: Option<Warm>,
+    /// The program's stdout and stderr where they come apart from the adapter's events (Delve's
+    /// program writes to the adapter's own streams): read to the end when it has ended.
+    apart: Option<(Stream, Stream)>,
 }
 
 /// How long the adapter gets to answer a disconnect before its processes are killed.
@@ -181,7 +218,9 @@ impl DapSession {
     /// Starts `program` through the adapter (`launch`, or `attach` as `arguments` ask), runs
     /// the configuration handshake and waits at the program's first statement. `warm`: the
     /// program is forked when the adapter says where it waits for it (an `attach` whose
-    /// adapter listens).
+    /// adapter listens). `apart`: the program's stdout and stderr, where the adapter does not
+    /// send them as events.
+    #[allow(clippy::too_many_arguments)]
     pub async fn open(
         w: Launched,
         program: &ProgramFile,
@@ -190,6 +229,7 @@ impl DapSession {
         engine: &str,
         opts: CaptureOptions,
         warm: Option<Warm>,
+        apart: Option<(Stream, Stream)>,
     ) -> Result<Opened, DebuggerError> {
         let c_dialect = traits.dialect == Dialect::C;
         let mut s = DapSession {
@@ -222,6 +262,7 @@ impl DapSession {
             },
             opts,
             warm,
+            apart,
         };
         // The adapter answers `launch` (or `attach`) only after `configurationDone`.
         let command = arguments
@@ -290,6 +331,17 @@ impl DapSession {
                     if s.traits.entry_function.is_some() {
                         s.call("setFunctionBreakpoints", json!({"breakpoints": []}))
                             .await?;
+                        if s.traits.entry_step {
+                            s.call("next", json!({"threadId": s.thread})).await?;
+                            match s.next_stop(deadline).await? {
+                                Some(b) => body = b,
+                                None => {
+                                    s.ended().await?;
+                                    s.ended_early = Some(s.outcome());
+                                    return Ok(Opened::Session(Box::new(s)));
+                                }
+                            }
+                        }
                         body["reason"] = json!("entry");
                     }
                     s.initial = Some(body);
@@ -309,6 +361,27 @@ impl DapSession {
                     return Err(DebuggerError::Timeout(format!(
                         "{}: the program did not reach its first statement",
                         s.engine
+                    )))
+                }
+            }
+        }
+    }
+
+    /// The next `stopped` event's body before `deadline`, or `None` when the program ended
+    /// first. Past the deadline the program did not stop: a timeout.
+    async fn next_stop(
+        &mut self,
+        deadline: tokio::time::Instant,
+    ) -> Result<Option<Json>, DebuggerError> {
+        loop {
+            match self.next_event(deadline).await? {
+                Some(e) if e.event == "stopped" => return Ok(Some(e.body)),
+                Some(e) if e.event == "terminated" => return Ok(None),
+                Some(_) => {}
+                None => {
+                    return Err(DebuggerError::Timeout(format!(
+                        "{}: no stop within the action's time",
+                        self.engine
                     )))
                 }
             }
@@ -349,6 +422,11 @@ impl DapSession {
     /// server's end is the engine's crash, as the adapter's is when cold (the memory guard
     /// kills the server with the program).
     async fn ended(&mut self) -> Result<(), DebuggerError> {
+        if let Some((out, err)) = self.apart.as_mut() {
+            // The program has ended: what it wrote is in the pipes.
+            out.finish().await;
+            err.finish().await;
+        }
         let deadline = tokio::time::Instant::now() + self.opts.call_timeout;
         let Some(w) = self.warm.as_mut() else {
             return Ok(());
@@ -367,16 +445,18 @@ impl DapSession {
     }
 
     fn stdout_text(&self) -> String {
-        match &self.warm {
-            Some(w) => w.stdout.text(),
-            None => self.stdout.clone(),
+        match (&self.warm, &self.apart) {
+            (Some(w), _) => w.stdout.text(),
+            (None, Some((out, _))) => out.text(),
+            (None, None) => self.stdout.clone(),
         }
     }
 
     fn stderr_text(&self) -> String {
-        match &self.warm {
-            Some(w) => w.stderr.text(),
-            None => self.stderr.clone(),
+        match (&self.warm, &self.apart) {
+            (Some(w), _) => w.stderr.text(),
+            (None, Some((_, err))) => err.text(),
+            (None, None) => self.stderr.clone(),
         }
     }
 
@@ -394,6 +474,7 @@ impl DapSession {
             // The program's own exit code is its business; the adapter reports a signal as a
             // pause (reason `exception`), not as the end.
             Dialect::C => ProgramOutcome::Completed,
+            Dialect::Go => go_outcome(&self.stderr_text(), &self.path),
         }
     }
 
@@ -442,6 +523,25 @@ impl DapSession {
         ) {
             ("output", Some("stdout")) if text.starts_with(crate::debugger::LOG_MARK) => {
                 self.logged.extend(text.lines().map(str::to_string));
+            }
+            // Delve sends what a logpoint logs as the program's stdout, after the goroutine's
+            // name (`> [Go 1]: `); the program's own stdout never comes as an event.
+            ("output", Some("stdout")) if self.traits.dialect == Dialect::Go => {
+                self.logged.extend(text.lines().map(|l| {
+                    l.strip_prefix("> [")
+                        .and_then(|r| r.split_once("]: "))
+                        .map_or(l, |(_, m)| m)
+                        .to_string()
+                }));
+            }
+            // Delve tells the end in its console: `Process 1860 has exited with status 0`.
+            ("output", Some("console")) if self.traits.dialect == Dialect::Go => {
+                if let Some(code) = text
+                    .split_once(" has exited with status ")
+                    .and_then(|(_, c)| c.trim().parse::<i64>().ok())
+                {
+                    self.exit_code = Some(code);
+                }
             }
             // LLDB writes what a logpoint logs to its own console.
             ("output", Some("console"))
@@ -628,6 +728,9 @@ impl DapSession {
                 let mut keep = innermost.into_iter().rev();
                 variables.retain(|_| keep.next().unwrap_or(true));
             }
+            if self.traits.dialect == Dialect::Go {
+                variables.retain(|v| go_values::is_program_name(&v.name));
+            }
             if kind == ScopeKind::Global && self.traits.dialect == Dialect::C {
                 let rank = |name: &str| {
                     self.c_globals
@@ -677,7 +780,9 @@ impl DapSession {
                 if self.traits.dialect == Dialect::C {
                     name = name.split_once(" @ ").map_or(name, |(n, _)| n);
                 }
-                if values::is_grouping(name) {
+                if values::is_grouping(name)
+                    || (self.traits.dialect == Dialect::Go && go_values::is_synthetic(name))
+                {
                     continue;
                 }
                 let name = if self.traits.dialect == Dialect::C {
@@ -703,8 +808,13 @@ impl DapSession {
             .and_then(Json::as_str)
             .unwrap_or("");
         let type_name = v.get("type").and_then(Json::as_str).unwrap_or("");
-        if self.traits.dialect == Dialect::C {
-            return self.c_value(v, type_name, repr, depth).await;
+        match self.traits.dialect {
+            Dialect::C => return self.typed_value(v, type_name, repr, depth, &C).await,
+            Dialect::Go => {
+                let type_name = go_values::value_type(type_name);
+                return self.typed_value(v, type_name, repr, depth, &GO).await;
+            }
+            Dialect::Python => {}
         }
         if let Some(p) = values::primitive(type_name, repr) {
             return Ok(p);
@@ -738,15 +848,17 @@ impl DapSession {
         })
     }
 
-    /// A C value: a primitive, or an object with its members (`c_values`).
-    async fn c_value(
+    /// A native program's value (C's, Go's): a primitive, or an object with its members, read
+    /// as `r` says.
+    async fn typed_value(
         &self,
         v: &Json,
         type_name: &str,
         repr: &str,
         depth: u32,
+        r: &Reading,
     ) -> Result<Value, DebuggerError> {
-        if let Some(p) = c_values::primitive(type_name, repr) {
+        if let Some(p) = (r.primitive)(type_name, repr) {
             return Ok(p);
         }
         let reference = v
@@ -754,23 +866,23 @@ impl DapSession {
             .and_then(Json::as_i64)
             .unwrap_or(0);
         if depth == 0 || reference <= 0 {
-            return Ok(c_values::shell(type_name, repr));
+            return Ok((r.shell)(type_name, repr));
         }
-        let kind = c_values::kind(type_name);
+        let kind = (r.kind)(type_name);
         let children = self.children(reference, depth - 1).await?;
         let truncated = children.len() > self.opts.max_entries;
         let entries = children
             .into_iter()
             .take(self.opts.max_entries)
             .map(|(n, value)| Entry {
-                key: c_values::key(&kind, &n),
+                key: (r.key)(&kind, &n),
                 value,
             })
             .collect();
         Ok(Value::Object {
-            description: c_values::described(type_name, repr),
+            description: (r.described)(type_name, repr),
             kind,
-            class: c_values::class(type_name),
+            class: (r.class)(type_name),
             entries: Some(entries),
             truncated,
         })
@@ -809,7 +921,8 @@ impl DapSession {
                 if let Some(e) = &b.log {
                     o["logMessage"] = json!(match self.traits.dialect {
                         Dialect::Python => log_message(b.id, e),
-                        Dialect::C => c_log_message(b.id, e),
+                        // Delve interpolates `{EXPRESSION}` as LLDB does.
+                        Dialect::C | Dialect::Go => c_log_message(b.id, e),
                     });
                 }
                 o
@@ -996,8 +1109,15 @@ impl Debugger for DapSession {
                 // A continue from the first statement passes a breakpoint set there: report
                 // the hit, as an engine that runs the program from its start does. Where the
                 // adapter placed it counts (one asked for inside a module's docstring is on the
-                // docstring's first line, where the program waits).
-                if let Some(mut p) = self.pause(&initial, action).await? {
+                // docstring's first line, where the program waits). Delve does not pass it: a
+                // continue from where a breakpoint was set meanwhile stops there at once, as
+                // that breakpoint's hit (its condition and log held), which is the start's.
+                let delve_hits_it = self.traits.dialect == Dialect::Go;
+                if let Some(mut p) = self
+                    .pause(&initial, action)
+                    .await?
+                    .filter(|_| !delve_hits_it)
+                {
                     let hit: Vec<BreakpointId> = self
                         .breakpoints
                         .iter()
@@ -1308,6 +1428,30 @@ pub fn outcome(code: Option<i64>, stderr: &str, path: &str) -> ProgramOutcome {
     ProgramOutcome::Completed
 }
 
+/// A Go program's end, from what it wrote to stderr: an unrecovered panic (`panic: MESSAGE`
+/// and its goroutine's trace) or the runtime's fatal error (`fatal error: all goroutines are
+/// asleep - deadlock!`) is the program's uncaught exception, at the program's innermost line
+/// in the trace; any exit code of its own (`os.Exit`) is its business.
+pub fn go_outcome(stderr: &str, path: &str) -> ProgramOutcome {
+    let Some(start) = stderr
+        .lines()
+        .position(|l| l.starts_with("panic: ") || l.starts_with("fatal error: "))
+    else {
+        return ProgramOutcome::Completed;
+    };
+    let lines: Vec<&str> = stderr.lines().collect();
+    let message = lines[start].to_string();
+    // Frames are `\tPATH:LINE +0x1d` below `goroutine N [running]:`.
+    let location = lines[start..].iter().find_map(|l| {
+        let rest = l.trim_start().strip_prefix(path)?.strip_prefix(':')?;
+        let n = rest.split(|c: char| !c.is_ascii_digit()).next()?;
+        n.parse::<u32>()
+            .ok()
+            .map(|n| Location::new(n.saturating_sub(1), 0))
+    });
+    ProgramOutcome::UncaughtException { message, location }
+}
+
 /// The program's syntax error, from what the interpreter wrote before running it.
 pub fn syntax_error(stderr: &str, path: &str) -> Option<SyntaxError> {
     let message = stderr.lines().rev().find(|l| {
@@ -1324,6 +1468,24 @@ pub fn syntax_error(stderr: &str, path: &str) -> Option<SyntaxError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_go_programs_panic_is_its_uncaught_exception_at_its_line() {
+        let stderr = "panic: runtime error: index out of range [5] with length 3\n\n\
+            goroutine 1 [running]:\nmain.at(...)\n\t/tmp/p.go:7\nmain.main()\n\
+            \t/tmp/p.go:12 +0x1d\nexit status 2\n";
+        assert_eq!(
+            go_outcome(stderr, "/tmp/p.go"),
+            ProgramOutcome::UncaughtException {
+                message: "panic: runtime error: index out of range [5] with length 3".into(),
+                location: Some(Location::new(6, 0)),
+            }
+        );
+        assert_eq!(
+            go_outcome("hello\n", "/tmp/p.go"),
+            ProgramOutcome::Completed
+        );
+    }
 
     #[test]
     fn a_logpoint_message_keeps_its_expression_whole() {

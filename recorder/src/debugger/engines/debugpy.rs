@@ -489,6 +489,7 @@ impl Engine for DebugpyEngine {
             python: Some(self.runtime.python.clone()),
             dialect: Dialect::Python,
             entry_function: None,
+            entry_step: false,
         };
         Ok(DapSession::open(
             w,
@@ -498,6 +499,7 @@ impl Engine for DebugpyEngine {
             "debugpy",
             self.opts.clone(),
             warm,
+            None,
         )
         .await?
         .into_result())

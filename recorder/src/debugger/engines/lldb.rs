@@ -136,6 +136,7 @@ impl Engine for LldbEngine {
             python: None,
             dialect: Dialect::C,
             entry_function: Some("main"),
+            entry_step: false,
         };
         let cwd = program
             .path
@@ -160,6 +161,7 @@ impl Engine for LldbEngine {
             traits,
             "lldb",
             self.opts.clone(),
+            None,
             None,
         )
         .await?;

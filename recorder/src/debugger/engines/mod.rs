@@ -4,6 +4,7 @@ pub mod bun;
 pub mod cache;
 pub mod chromium;
 pub mod debugpy;
+pub mod delve;
 pub mod firefox;
 pub mod forkserver;
 pub mod gdb;
@@ -141,6 +142,9 @@ impl EngineSpec {
             (None, EngineKind::Gdb, _) => {
                 which("gdb").ok_or("gdb is not installed (run scripts/setup.sh)")?
             }
+            (None, EngineKind::Delve, _) => {
+                which("dlv").ok_or("delve (dlv) is not installed (run scripts/setup.sh)")?
+            }
             (None, other, _) => return Err(unsupported(other)),
         };
         if !executable.is_file() {
@@ -161,6 +165,7 @@ impl EngineSpec {
                 | EngineKind::CoveragePy
                 | EngineKind::Lldb
                 | EngineKind::Gdb
+                | EngineKind::Delve
         ) {
             return Err(unsupported(&kind));
         }
@@ -184,6 +189,10 @@ impl EngineSpec {
             (EngineKind::Lldb | EngineKind::Gdb, Some(v)) if native::Build::parse(v).is_some() => {}
             (EngineKind::Lldb | EngineKind::Gdb, Some(v)) => {
                 return Err(format!("{kind}+{v}: {}", native::Build::HELP))
+            }
+            (EngineKind::Delve, Some(v)) if delve::GoBuild::parse(v).is_some() => {}
+            (EngineKind::Delve, Some(v)) => {
+                return Err(format!("{kind}+{v}: {}", delve::GoBuild::HELP))
             }
             // The JS engines' execution tiers (`node+jitless`).
             (k, Some(v)) => {
@@ -268,6 +277,17 @@ impl EngineSpec {
                 )
                 .await?,
             )),
+            EngineKind::Delve => Ok(Box::new(
+                delve::DelveEngine::launch(
+                    self.executable.clone(),
+                    self.variant
+                        .as_deref()
+                        .and_then(delve::GoBuild::parse)
+                        .unwrap_or_default(),
+                    opts.clone(),
+                )
+                .await?,
+            )),
             EngineKind::Pdb => Ok(Box::new(
                 crate::debugger::pdb::PdbEngine::launch(self.executable.clone(), opts.clone())
                     .await?,
@@ -300,7 +320,7 @@ impl EngineSpec {
 fn unsupported(kind: &EngineKind) -> String {
     format!(
         "engine kind {kind} is not supported (debuggers: chromium, node, firefox, deno, bun, \
-         debugpy, pdb, lldb, gdb; coverage profilers: gcov, llvm-cov, v8, coverage.py)"
+         debugpy, pdb, lldb, gdb, delve; coverage profilers: gcov, llvm-cov, v8, coverage.py)"
     )
 }
 
@@ -391,7 +411,7 @@ pub fn discover() -> Vec<EngineSpec> {
             variant: None,
         });
     }
-    for native in ["lldb", "gdb"] {
+    for native in ["lldb", "gdb", "delve"] {
         if let Ok(spec) = EngineSpec::parse(native) {
             out.push(spec);
         }

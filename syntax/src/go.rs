@@ -1,0 +1,205 @@
+//! Go programs on a real syntax tree (tree-sitter-go): the syntax kind of each line, and why a
+//! program cannot be run as a command (`go build` makes a program only of `package main` with a
+//! `func main()`). Nothing is deleted from Go programs: Cod's profilers do not read Go.
+
+use crate::trees::visit;
+use crate::variant::LineKinds;
+use morphtrace_schema::lines::{Breaks, LineIndex};
+use tree_sitter::{Parser, Tree};
+
+pub struct GoSyntax {
+    text: String,
+    tree: Tree,
+    /// Lines as Go's scanner counts them (LF; tree-sitter's rows agree).
+    lines: LineIndex,
+}
+
+impl GoSyntax {
+    pub fn parse(text: &str) -> Option<GoSyntax> {
+        let mut p = Parser::new();
+        p.set_language(&tree_sitter_go::LANGUAGE.into()).ok()?;
+        // tree-sitter parses without recursion, and the walk below does not recurse either.
+        let tree = p.parse(text, None)?;
+        Some(GoSyntax {
+            text: text.to_string(),
+            tree,
+            lines: LineIndex::new(text, Breaks::C),
+        })
+    }
+
+    /// Why the program cannot be built and run as a command, `None` when it can (as far as its
+    /// syntax tells: the compiler has the last word, and its errors are the program's syntax
+    /// errors).
+    pub fn rejection(&self) -> Option<String> {
+        let root = self.tree.root_node();
+        let mut package = None;
+        let mut main = false;
+        let mut c = root.walk();
+        for n in root.named_children(&mut c) {
+            match n.kind() {
+                "package_clause" => {
+                    package = n
+                        .named_child(0)
+                        .and_then(|id| id.utf8_text(self.text.as_bytes()).ok())
+                        .map(str::to_string);
+                }
+                "function_declaration" => {
+                    let name = n
+                        .child_by_field_name("name")
+                        .and_then(|id| id.utf8_text(self.text.as_bytes()).ok());
+                    main |= name == Some("main");
+                }
+                _ => {}
+            }
+        }
+        match package.as_deref() {
+            None => return Some("no package clause".into()),
+            Some("main") => {}
+            Some(p) => return Some(format!("package {p}, not a command (package main)")),
+        }
+        if !main {
+            return Some("no func main".into());
+        }
+        None
+    }
+
+    /// Whether the parser had to recover from errors.
+    pub fn has_errors(&self) -> bool {
+        self.tree.root_node().has_error()
+    }
+
+    /// The syntax kind of every line: the smallest named node covering the line's text, with
+    /// lines of braces, `else`, labels and `case` clauses named as such.
+    pub fn line_kinds(&self) -> LineKinds {
+        let text = &self.text;
+        let mut kinds = Vec::new();
+        for l in 0..self.lines.len() as u32 {
+            let offset = self.lines.start(l);
+            let line = self.lines.line(text, l);
+            let trimmed = line.trim();
+            let kind = if let Some(k) = crate::variant::structural_kind(line, &[')']) {
+                k.to_string()
+            } else {
+                let start = offset + (line.len() - line.trim_start().len());
+                let end = offset + line.trim_end().len();
+                match self
+                    .tree
+                    .root_node()
+                    .named_descendant_for_byte_range(start, end)
+                {
+                    Some(n) => match n.kind() {
+                        "labeled_statement" | "label_name" if trimmed.ends_with(':') => {
+                            "label".into()
+                        }
+                        "expression_case" | "type_case" | "default_case" | "communication_case" => {
+                            "case".into()
+                        }
+                        "source_file" | "comment" => "comment".into(),
+                        "import_declaration" | "import_spec" | "import_spec_list" => {
+                            "import".into()
+                        }
+                        "package_clause" => "package".into(),
+                        k => k.to_string(),
+                    },
+                    None => "?".into(),
+                }
+            };
+            kinds.push(kind);
+        }
+        kinds
+    }
+
+    /// The names declared at package scope by `var` (Delve lists no globals unless asked; the
+    /// order is the program's).
+    pub fn globals(&self) -> Vec<String> {
+        let root = self.tree.root_node();
+        let mut out = Vec::new();
+        let mut c = root.walk();
+        for n in root.named_children(&mut c) {
+            if n.kind() != "var_declaration" {
+                continue;
+            }
+            visit(n, &mut |s| {
+                if s.kind() == "var_spec" {
+                    let mut c = s.walk();
+                    for name in s.children_by_field_name("name", &mut c) {
+                        if let Ok(t) = name.utf8_text(self.text.as_bytes()) {
+                            if t != "_" {
+                                out.push(t.to_string());
+                            }
+                        }
+                    }
+                }
+            });
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PROGRAM: &str = "package main\n\nimport \"fmt\"\n\nvar total, _ = 3, 4\n\n\
+        func add(a, b int) int {\n\ts := a + b\n\treturn s\n}\n\n\
+        func main() {\n\t// a comment\n\tn := add(1, 2)\n\tswitch n {\n\tcase 3:\n\t\tfmt.Println(n)\n\t}\n\
+        \tif n > 2 {\n\t\tn++\n\t} else {\n\t\tn--\n\t}\n}\n";
+
+    #[test]
+    fn every_line_gets_its_statement_kind() {
+        let s = GoSyntax::parse(PROGRAM).unwrap();
+        assert!(!s.has_errors());
+        let kinds = s.line_kinds();
+        let at = |l: usize| kinds[l - 1].as_str();
+        // The empty line after the last line break counts, as the compilers count it.
+        assert_eq!(kinds.len(), 25);
+        assert_eq!(at(25), "blank");
+        assert_eq!(at(1), "package");
+        assert_eq!(at(2), "blank");
+        assert_eq!(at(3), "import");
+        assert_eq!(at(5), "var_declaration");
+        assert_eq!(at(8), "short_var_declaration");
+        assert_eq!(at(9), "return_statement");
+        assert_eq!(at(10), "brace");
+        assert_eq!(at(13), "comment");
+        assert_eq!(at(15), "expression_switch_statement");
+        assert_eq!(at(16), "case");
+        assert_eq!(at(17), "call_expression");
+        assert_eq!(at(19), "if_statement");
+        assert_eq!(at(20), "inc_statement");
+        assert_eq!(at(21), "else");
+    }
+
+    #[test]
+    fn only_a_main_package_with_a_main_function_runs() {
+        assert_eq!(GoSyntax::parse(PROGRAM).unwrap().rejection(), None);
+        let lib = "package sort\n\nfunc main() {}\n";
+        assert_eq!(
+            GoSyntax::parse(lib).unwrap().rejection().as_deref(),
+            Some("package sort, not a command (package main)")
+        );
+        let no_main = "package main\n\nfunc helper() {}\n";
+        assert_eq!(
+            GoSyntax::parse(no_main).unwrap().rejection().as_deref(),
+            Some("no func main")
+        );
+        assert_eq!(
+            GoSyntax::parse("func main() {}\n")
+                .unwrap()
+                .rejection()
+                .as_deref(),
+            Some("no package clause")
+        );
+    }
+
+    #[test]
+    fn globals_are_the_package_vars_in_order_without_blanks() {
+        let s = GoSyntax::parse(PROGRAM).unwrap();
+        assert_eq!(s.globals(), vec!["total".to_string()]);
+        let grouped = "package main\n\nvar (\n\ta int\n\tb, c = 1, 2\n)\n\nfunc main() {}\n";
+        assert_eq!(
+            GoSyntax::parse(grouped).unwrap().globals(),
+            vec!["a".to_string(), "b".into(), "c".into()]
+        );
+    }
+}
