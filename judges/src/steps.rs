@@ -88,9 +88,21 @@ pub struct Context<'a> {
     /// (SpiderMonkey's devtools server: its step handler's `onPop`;
     /// tests/debuggers/, `firefox_pauses_again_as_the_script_frame_pops`).
     pub pauses_as_frames_pop: bool,
+    /// Steps follow the thread they start on while a breakpoint pauses any (Delve's steps
+    /// stay on their goroutine): a breakpoint pause on another thread is no step's. A pause's
+    /// thread is told by its stack's outermost frame, the function the thread started in
+    /// (`main.main` for Go's main goroutine, `main.send` for `go send()`); the program's own
+    /// frames only are recorded, so code a library runs on a thread of its own counts as
+    /// another thread too.
+    pub steps_follow_one_thread: bool,
     /// The program's text (to tell a suspension's line and a closing brace).
     pub program: Option<&'a str>,
     pub plain: Option<Plain<'a>>,
+}
+
+/// The function a pause's thread started in: its outermost frame's.
+fn outermost(p: &PauseState) -> Option<&str> {
+    p.stack.last().map(|f| f.function.as_str())
 }
 
 /// Whether `p`'s top frame is gone by the pause `q`: `q` has fewer frames, or no frame of the
@@ -410,6 +422,10 @@ impl Walk<'_, '_> {
         }
         let (i, j) = (self.i, self.j);
         let ((ai, ap), (bi, bp)) = (self.a[i], self.b[j]);
+        if self.cx.steps_follow_one_thread && outermost(bp) != outermost(self.a[0].1) {
+            self.j += 1;
+            return ControlFlow::Continue(());
+        }
         if key(ap) == key(bp) {
             // Where a breakpoint pauses at its line's first instruction only, a later step
             // pause at the same place that shows what the breakpoint pause shows is the same
@@ -975,6 +991,39 @@ mod tests {
         );
         assert_eq!(out, [relation::REACHED]);
         let out = relations(trace(&[], s, &[]), trace(placed, b, &[]), cx(false));
+        assert_eq!(out, [relation::REACHED]);
+    }
+
+    #[test]
+    fn a_breakpoint_pause_of_another_thread_is_no_steps_where_steps_follow_one() {
+        // Line 8 runs in a thread started in `worker` while stepping goes from line 2 to 3.
+        let s = vec![pause(2, 1, &[TOP], 0.0), pause(3, 1, &[TOP], 0.0)];
+        let b = vec![
+            pause(2, 1, &[TOP], 0.0),
+            pause(8, 3, &[("worker", 0)], 1.0),
+            pause(3, 1, &[TOP], 0.0),
+        ];
+        let placed = &[(2, 1), (3, 1), (8, 3)];
+        let cx = |one: bool| Context {
+            steps_follow_one_thread: one,
+            ..Context::default()
+        };
+        let out = relations(
+            trace(&[], s.clone(), &[]),
+            trace(placed, b.clone(), &[]),
+            cx(true),
+        );
+        assert!(out.is_empty(), "{out:?}");
+        let out = relations(
+            trace(&[], s.clone(), &[]),
+            trace(placed, b.clone(), &[]),
+            cx(false),
+        );
+        assert_eq!(out, [relation::REACHED]);
+        // A pause of the stepped thread that stepping never reached is still one.
+        let mut same = b;
+        same[1] = pause(8, 3, &[("worker", 0), ("", 2)], 1.0);
+        let out = relations(trace(&[], s, &[]), trace(placed, same, &[]), cx(true));
         assert_eq!(out, [relation::REACHED]);
     }
 }

@@ -326,10 +326,11 @@ async fn a_for_lines_breakpoint_pauses_at_its_initialization_only_on_delve() {
     e.shutdown().await;
 }
 
-/// The debugger against itself on Delve: a program whose deferred call runs as its function
-/// returns. Every session judged; Delve's step into from the closing brace runs the deferred
-/// call without stopping in it, which a breakpoint there sees
-/// (traces/findings/delve-a-step-into-at-a-return-runs-the-deferred-calls-unstepped).
+/// The debugger against itself on Delve: every session judged; a goroutine's breakpoint pause
+/// is no step's (Delve steps one goroutine), a method reached through a compiler-made wrapper
+/// is stepped into; and a deferred call with an argument, which runs as its function returns:
+/// Delve's step into from the closing brace runs it without stopping in it, which a breakpoint
+/// there sees (traces/findings/delve-a-step-into-at-a-return-runs-the-deferred-calls-unstepped).
 #[tokio::test]
 async fn delve_steps_against_its_breakpoints_on_go() {
     let _g = SERIAL.lock().await;
@@ -338,6 +339,13 @@ async fn delve_steps_against_its_breakpoints_on_go() {
     std::fs::write(&plain, "package main\n\nimport \"fmt\"\n\nfunc sq(k int) int {\n\treturn k * k\n}\n\nfunc main() {\n\tt := 0\n\tfor i := 0; i < 3; i++ {\n\t\tt += sq(i)\n\t}\n\tfmt.Println(t)\n}\n").unwrap();
     let deferred = dir.path().join("deferred.go");
     std::fs::write(&deferred, "package main\n\nimport \"fmt\"\n\nvar log string\n\nfunc note(s string) {\n\tlog += s\n}\n\nfunc work() {\n\tdefer note(\"done\")\n\tlog += \"work \"\n}\n\nfunc main() {\n\twork()\n\tfmt.Println(log)\n}\n").unwrap();
+    // A goroutine pauses at its breakpoint while stepping stays on main's (no step of its).
+    let goroutine = dir.path().join("goroutine.go");
+    std::fs::write(&goroutine, "package main\n\nimport \"fmt\"\n\nfunc worker(c chan int) {\n\tv := 6 * 7\n\tc <- v\n}\n\nfunc main() {\n\tc := make(chan int)\n\tgo worker(c)\n\tv := <-c\n\tfmt.Println(v)\n}\n").unwrap();
+    // A method expression through an interface calls the method through a wrapper the
+    // compiler made, without a source: stepping goes on into the method.
+    let wrapper = dir.path().join("wrapper.go");
+    std::fs::write(&wrapper, "package main\n\ntype I interface{ m() int }\n\ntype S struct{}\n\nfunc (S) m() int {\n\treturn 3\n}\n\nfunc main() {\n\tv := I.m(S{})\n\tprintln(v)\n}\n").unwrap();
     let out = dir.path().join("steps.mtrace");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_morphtrace-record"))
         .args([
@@ -349,10 +357,9 @@ async fn delve_steps_against_its_breakpoints_on_go() {
             "--seeds",
             "1",
         ])
-        .arg("--corpus")
-        .arg(&plain)
-        .arg("--corpus")
-        .arg(&deferred)
+        .args(
+            [&plain, &deferred, &goroutine, &wrapper].map(|p| format!("--corpus={}", p.display())),
+        )
         .arg("--out")
         .arg(&out)
         .output()
@@ -361,7 +368,7 @@ async fn delve_steps_against_its_breakpoints_on_go() {
     let archive = morphtrace_schema::archive::ArchiveReader::open(&out).unwrap();
     let sessions: Vec<morphtrace_schema::Session> =
         archive.sessions().map(|s| s.unwrap()).collect();
-    assert_eq!(sessions.len(), 2);
+    assert_eq!(sessions.len(), 4);
     let warnings = |name: &str| -> Vec<String> {
         let s = sessions
             .iter()
@@ -382,5 +389,45 @@ async fn delve_steps_against_its_breakpoints_on_go() {
         s.warnings.iter().map(|w| w.relation.clone()).collect()
     };
     assert_eq!(warnings("plain.go"), Vec::<String>::new());
+    assert_eq!(warnings("goroutine.go"), Vec::<String>::new());
+    assert_eq!(warnings("wrapper.go"), Vec::<String>::new());
     assert_eq!(warnings("deferred.go"), ["steps-unreached-pause"]);
+}
+
+/// Same seed, same engine, same trace: a random campaign on Delve recorded twice.
+#[tokio::test]
+async fn a_random_campaign_on_delve_records_the_same_sessions_twice() {
+    let _g = SERIAL.lock().await;
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("prog.go");
+    std::fs::write(&program, PROGRAM).unwrap();
+    let record = |name: &str| {
+        let out = dir.path().join(name);
+        let o = std::process::Command::new(env!("CARGO_BIN_EXE_morphtrace-record"))
+            .args([
+                "run",
+                "--strategy",
+                "random",
+                "--engine",
+                "delve",
+                "--seeds",
+                "1..3",
+            ])
+            .args(["--evaluate-weight", "1", "--set-variable-weight", "1"])
+            .arg("--corpus")
+            .arg(&program)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        common::normalized(&out)
+    };
+    let first = record("a.mtrace");
+    assert_eq!(first.len(), 3);
+    assert!(
+        first.values().all(|s| s.traces[0].events.len() > 3),
+        "{first:?}"
+    );
+    assert_eq!(first, record("b.mtrace"));
 }

@@ -185,6 +185,8 @@ pub async fn judge(
             steps_run_to_resumption: steps_run_to_resumption(&kind),
             pauses_as_frames_pop: pauses_as_frames_pop(&kind),
             continuations_run_unstepped: kind == EngineKind::Bun,
+            // tests/debuggers/delve.rs, `delve_steps_against_its_breakpoints_on_go`.
+            steps_follow_one_thread: kind == EngineKind::Delve,
             program: Some(&loaded.file.text),
             plain: computed.as_ref().map(|c| judged::Plain {
                 ended: &c.ended,
