@@ -207,6 +207,37 @@ fn standing_at_start(archive: &Path, program: &str) -> Vec<(usize, bool)> {
 }
 
 /// Every program of the corpus has at least `per_program` outcomes.
+/// Program file name → how the program ended in its first session's first trace
+/// (`completed`, `syntax-error`, ...), where it ended.
+fn program_ends(archive: &Path) -> BTreeMap<String, String> {
+    use morphtrace_schema::{Output, ProgramOrigin};
+    let r = ArchiveReader::open(archive).expect("the archive reads");
+    let mut out = BTreeMap::new();
+    for s in r.sessions() {
+        let s = s.unwrap();
+        let Some(p) = r.program(&s.program) else {
+            continue;
+        };
+        let ProgramOrigin::File { path } = &p.origin else {
+            continue;
+        };
+        let name = Path::new(path)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let end = s.traces.first().and_then(|t| {
+            t.outputs().find_map(|o| match o {
+                Output::Finished { outcome } => Some(outcome.name().to_string()),
+                _ => None,
+            })
+        });
+        if let Some(end) = end {
+            out.entry(name).or_insert(end);
+        }
+    }
+    out
+}
+
 fn check_all_accounted(label: &str, run: &Run, corpus: &[hostile::Hostile], per_program: usize) {
     for p in corpus {
         let n = run.outcomes.get(p.name).map_or(0, Vec::len);
@@ -483,6 +514,67 @@ fn truth_on_c_gives_every_hostile_program_an_outcome() {
         copies.iter().any(|o| o.contains("memory bound")),
         "{copies:?}"
     );
+}
+
+/// Delve on hostile Go programs: every one ends its sessions with an outcome, what cannot run
+/// is rejected or a syntax error with the reason, and the memory bound ends the program that
+/// passes it; nothing is left running or in the temporary directory.
+#[test]
+fn delve_gives_every_hostile_go_program_an_outcome() {
+    let _serial = serial();
+    let dir = tempfile::tempdir().unwrap();
+    let go = hostile::go();
+    let go_dir = dir.path().join("go");
+    hostile::write(&go_dir, &go).unwrap();
+    let label = "random/delve";
+    let run = record(
+        dir.path(),
+        &go_dir,
+        label,
+        &["--strategy", "random", "--engine", "delve", "--seeds", "1"],
+    );
+    check_all_accounted(label, &run, &go, 1);
+    assert!(rejected_for(&run, "random-bytes.go", "not UTF-8"));
+    assert!(rejected_for(&run, "not-a-command.go", "not a command"));
+    let only = |name: &str| -> String {
+        let o = &run.outcomes[name];
+        assert_eq!(o.len(), 1, "{name}: {o:?}");
+        o[0].clone()
+    };
+    assert!(
+        only("out-of-memory.go").contains("memory bound"),
+        "{:?}",
+        run.outcomes
+    );
+    // How each program ended, in its trace.
+    let ends = program_ends(&run.archive);
+    let end = |name: &str| ends.get(name).cloned().unwrap_or_default();
+    assert_eq!(only("build-error.go"), "finished");
+    assert_eq!(end("build-error.go"), "syntax-error");
+    assert_eq!(end("panic.go"), "uncaught-exception");
+    assert_eq!(end("spin.go"), "timeout");
+    for p in ["exit-code.go", "output-flood.go", "reads-stdin.go"] {
+        assert_eq!(only(p), "finished", "{p}");
+        assert_eq!(end(p), "completed", "{p}");
+    }
+    // Its goroutines keep the runtime busy after main's end; the session ends either way.
+    assert!(
+        matches!(
+            only("goroutines-left.go").as_str(),
+            "finished" | "action-limit"
+        ),
+        "{:?}",
+        run.outcomes
+    );
+    // No program outlives its session (Delve detaches what it leaves; the namespace kills it).
+    let ours = dir.path().display().to_string();
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read_link(e.ok()?.path().join("exe")).ok())
+        .map(|x| x.display().to_string())
+        .filter(|x| x.starts_with(&ours))
+        .collect();
+    assert!(left.is_empty(), "still running: {left:?}");
 }
 
 #[test]

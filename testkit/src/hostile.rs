@@ -290,3 +290,97 @@ pub fn write(dir: &Path, programs: &[Hostile]) -> std::io::Result<()> {
     }
     Ok(())
 }
+
+/// The Go corpus (Delve), deterministic: bytes that are no text, a file that is no command, one
+/// that does not build, a loop without end, a program past the memory bound, a panic, an exit
+/// code of its own, a flood of output, goroutines left running at the end, and a read of stdin.
+pub fn go() -> Vec<Hostile> {
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(31);
+    let random: Vec<u8> = (0..4096).map(|_| rng.random()).collect();
+    let main = |body: &[&str], imports: &[&str]| {
+        let mut lines = vec!["package main".to_string(), String::new()];
+        for i in imports {
+            lines.push(format!("import \"{i}\""));
+        }
+        lines.push(String::new());
+        lines.push("func main() {".into());
+        lines.extend(body.iter().map(|l| format!("\t{l}")));
+        lines.push("}".into());
+        lines.push(String::new());
+        lines.join("\n")
+    };
+    vec![
+        Hostile {
+            name: "random-bytes.go",
+            bytes: random,
+        },
+        text(
+            "not-a-command.go",
+            "package sort\n\nfunc Ints(a []int) {}\n".into(),
+        ),
+        text("build-error.go", main(&["x := 1"], &[])),
+        text("spin.go", main(&["n := 0", "for {", "\tn++", "}"], &[])),
+        // 1.5 GiB touched and held for two seconds, beyond a 1 GiB memory bound.
+        text(
+            "out-of-memory.go",
+            main(
+                &[
+                    "b := make([]byte, 1536<<20)",
+                    "for i := range b {",
+                    "\tb[i] = 1",
+                    "}",
+                    "time.Sleep(2 * time.Second)",
+                    "println(b[len(b)-1])",
+                ],
+                &["time"],
+            ),
+        ),
+        text(
+            "panic.go",
+            main(&["var xs []int", "n := 3", "println(xs[n])"], &[]),
+        ),
+        text(
+            "exit-code.go",
+            main(&["println(\"bye\")", "os.Exit(3)"], &["os"]),
+        ),
+        text(
+            "output-flood.go",
+            main(
+                &[
+                    "line := strings.Repeat(\"x\", 1000)",
+                    "for i := 0; i < 20000; i++ {",
+                    "\tfmt.Println(line)",
+                    "}",
+                ],
+                &["fmt", "strings"],
+            ),
+        ),
+        text(
+            "goroutines-left.go",
+            main(
+                &[
+                    "for i := 0; i < 4; i++ {",
+                    "\tgo func() {",
+                    "\t\tfor {",
+                    "\t\t\ttime.Sleep(time.Millisecond)",
+                    "\t\t}",
+                    "\t}()",
+                    "}",
+                    "println(\"main ends\")",
+                ],
+                &["time"],
+            ),
+        ),
+        text(
+            "reads-stdin.go",
+            main(
+                &[
+                    "var s string",
+                    "n, err := fmt.Scan(&s)",
+                    "fmt.Println(n, err != nil)",
+                ],
+                &["fmt"],
+            ),
+        ),
+    ]
+}
