@@ -156,6 +156,27 @@ pub fn helpers(engine: &tokio::process::Child) -> Vec<u32> {
     engine.id().map(descendants).unwrap_or_default()
 }
 
+/// Kills (SIGKILL) every process whose command line holds `needle` as one argument's part (a
+/// browser's helpers name its profile directory), but the recorder; answers how many. Helpers
+/// whose browser died first are orphans no tree below the browser finds any more.
+pub fn kill_naming(needle: &str) -> usize {
+    let me = std::process::id();
+    let (_, named) = scan(|pid| {
+        let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+        let hit = cmdline
+            .split(|b| *b == 0)
+            .any(|arg| arg.windows(needle.len()).any(|w| w == needle.as_bytes()));
+        (hit && pid != me).then_some((0, ()))
+    });
+    for &pid in named.keys() {
+        // SAFETY: kill(2) takes no pointers; a pid gone meanwhile is an ESRCH, ignored.
+        unsafe {
+            libc::kill(pid as i32, libc::SIGKILL);
+        }
+    }
+    named.len()
+}
+
 /// The processes below `root` (a browser's helpers), without `root`.
 pub fn descendants(root: u32) -> Vec<u32> {
     let mut t = tree(&children_by_parent(), root);
@@ -230,6 +251,32 @@ impl WithoutAmbientNode for tokio::process::Command {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Orphaned helpers are found by what their command line names, and only they.
+    #[test]
+    fn processes_naming_a_path_are_killed_and_no_other() {
+        let token = format!("/tmp/morphtrace-kill-naming-{}", std::process::id());
+        // A shell named by its `$0`, looping on short sleeps (what it starts ends by itself).
+        let mut named = std::process::Command::new("sh")
+            .args(["-c", "while :; do sleep 0.1; done"])
+            .arg(format!("--user-data-dir={token}"))
+            .spawn()
+            .unwrap();
+        let mut other = std::process::Command::new("sleep")
+            .arg("30")
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        assert_eq!(kill_naming(&token), 1);
+        let status = named.wait().unwrap();
+        assert!(!status.success(), "{status:?}");
+        assert!(
+            other.try_wait().unwrap().is_none(),
+            "the other one still runs"
+        );
+        other.kill().unwrap();
+        other.wait().unwrap();
+    }
 
     /// Node told to read extra CA certificates from a file that is not there says so on stderr,
     /// and `NODE_OPTIONS=--title=…` renames the process: neither reaches a command without the

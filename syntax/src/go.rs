@@ -109,6 +109,82 @@ impl GoSyntax {
         kinds
     }
 
+    /// The program's functions, methods and closures as Delve names them (`main.add`,
+    /// `main.T.String`, `main.(*T).Grow`; a function's closures numbered in source order,
+    /// `main.main.func1`, and theirs after a dot, `main.main.func1.1`, as Go 1.19's compiler
+    /// names them); generic ones are left out. No recursion on the program's nesting: closures
+    /// nested 10^5 deep are named, not fatal.
+    pub fn functions(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for (name, body) in self.declared() {
+            out.push(name.clone());
+            // (a body, the name its closures are named after, their prefix), depth first.
+            let mut work = Vec::new();
+            if let Some(body) = body {
+                work.push((body, name, "func"));
+            }
+            while let Some((n, outer, prefix)) = work.pop() {
+                let found = direct_closures(n);
+                let mut next = Vec::new();
+                for (i, f) in found.into_iter().enumerate() {
+                    let name = format!("{outer}.{prefix}{}", i + 1);
+                    out.push(name.clone());
+                    if let Some(body) = f.child_by_field_name("body") {
+                        next.push((body, name, ""));
+                    }
+                }
+                // Depth first would name a closure's own before its next sibling; Delve's
+                // names do not depend on the order, only the list's does: siblings first.
+                work.extend(next.into_iter().rev());
+            }
+        }
+        out
+    }
+
+    /// Each function's and method's Delve name and body.
+    fn declared(&self) -> Vec<(String, Option<tree_sitter::Node<'_>>)> {
+        let root = self.tree.root_node();
+        let text = |n: tree_sitter::Node| n.utf8_text(self.text.as_bytes()).ok();
+        let mut out = Vec::new();
+        let mut c = root.walk();
+        for n in root.named_children(&mut c) {
+            if n.child_by_field_name("type_parameters").is_some() {
+                continue;
+            }
+            let Some(name) = n.child_by_field_name("name").and_then(text) else {
+                continue;
+            };
+            match n.kind() {
+                "function_declaration" => {
+                    out.push((format!("main.{name}"), n.child_by_field_name("body")))
+                }
+                "method_declaration" => {
+                    // `(s *T)`, `(T)`: the receiver's type, a pointer or not.
+                    let Some(receiver) = n
+                        .child_by_field_name("receiver")
+                        .and_then(|r| r.named_child(0))
+                        .and_then(|p| p.child_by_field_name("type"))
+                    else {
+                        continue;
+                    };
+                    let Some(t) = text(receiver) else { continue };
+                    match t.strip_prefix('*') {
+                        Some(base) if !base.contains('[') => out.push((
+                            format!("main.(*{}).{name}", base.trim()),
+                            n.child_by_field_name("body"),
+                        )),
+                        None if !t.contains('[') => {
+                            out.push((format!("main.{t}.{name}"), n.child_by_field_name("body")))
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
     /// The names declared at package scope by `var` (Delve lists no globals unless asked; the
     /// order is the program's).
     pub fn globals(&self) -> Vec<String> {
@@ -134,6 +210,34 @@ impl GoSyntax {
         }
         out
     }
+}
+
+/// The closures directly in `n`, not in a closure of theirs, in source order.
+fn direct_closures(n: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+    let mut found = Vec::new();
+    let mut c = n.walk();
+    'walk: loop {
+        let node = c.node();
+        let inner = node.kind() == "func_literal" && node != n;
+        if inner {
+            found.push(node);
+        }
+        if !inner && c.goto_first_child() {
+            continue;
+        }
+        loop {
+            if c.node() == n {
+                break 'walk;
+            }
+            if c.goto_next_sibling() {
+                break;
+            }
+            if !c.goto_parent() {
+                break 'walk;
+            }
+        }
+    }
+    found
 }
 
 #[cfg(test)]
@@ -190,6 +294,54 @@ mod tests {
                 .as_deref(),
             Some("no package clause")
         );
+    }
+
+    #[test]
+    fn functions_are_named_as_delve_names_them() {
+        let program =
+            "package main\n\ntype T struct{}\n\nfunc (t T) String() string { return \"t\" }\n\
+            func (t *T) Grow() {}\nfunc (T) bare() {}\nfunc add(a, b int) int { return a + b }\n\
+            func id[X any](x X) X { return x }\nfunc main() { f := func() {}; f() }\n";
+        assert_eq!(
+            GoSyntax::parse(program).unwrap().functions(),
+            [
+                "main.T.String",
+                "main.(*T).Grow",
+                "main.T.bare",
+                "main.add",
+                "main.main",
+                "main.main.func1"
+            ]
+        );
+    }
+
+    #[test]
+    fn closures_are_numbered_in_source_order_and_nested_after_a_dot() {
+        let program =
+            "package main\n\nfunc main() {\n\ta := func() {\n\t\tb := func() {}\n\t\tb()\n\t}\n\
+            \tif true {\n\t\tgo func() {}()\n\t}\n\ta()\n}\n";
+        assert_eq!(
+            GoSyntax::parse(program).unwrap().functions(),
+            [
+                "main.main",
+                "main.main.func1",
+                "main.main.func2",
+                "main.main.func1.1"
+            ]
+        );
+    }
+
+    #[test]
+    fn closures_nested_deep_are_named_without_recursion() {
+        let depth = 10_000;
+        let program = format!(
+            "package main\n\nfunc main() {{\n{}{}}}\n",
+            "_ = func() {\n".repeat(depth),
+            "}\n".repeat(depth)
+        );
+        let names = GoSyntax::parse(&program).unwrap().functions();
+        assert_eq!(names.len(), depth + 1);
+        assert_eq!(names[2], "main.main.func1.1");
     }
 
     #[test]

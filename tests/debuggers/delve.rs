@@ -328,7 +328,7 @@ async fn a_for_lines_breakpoint_pauses_at_its_initialization_only_on_delve() {
 
 /// The debugger against itself on Delve: every session judged; a goroutine's breakpoint pause
 /// is no step's (Delve steps one goroutine), a method reached through a compiler-made wrapper
-/// is stepped into; and a deferred call with an argument, which runs as its function returns:
+/// is stepped into, as is program code a library calls back; and a deferred call with an argument, which runs as its function returns:
 /// Delve's step into from the closing brace runs it without stopping in it, which a breakpoint
 /// there sees (traces/findings/delve-a-step-into-at-a-return-runs-the-deferred-calls-unstepped).
 #[tokio::test]
@@ -346,6 +346,10 @@ async fn delve_steps_against_its_breakpoints_on_go() {
     // compiler made, without a source: stepping goes on into the method.
     let wrapper = dir.path().join("wrapper.go");
     std::fs::write(&wrapper, "package main\n\ntype I interface{ m() int }\n\ntype S struct{}\n\nfunc (S) m() int {\n\treturn 3\n}\n\nfunc main() {\n\tv := I.m(S{})\n\tprintln(v)\n}\n").unwrap();
+    // Program code a library calls back (`fmt` calling a `String` method, `sort.Sort` the
+    // methods of its argument): the step into the library call ends there.
+    let callback = dir.path().join("callback.go");
+    std::fs::write(&callback, "package main\n\nimport (\n\t\"fmt\"\n\t\"sort\"\n)\n\ntype T int\n\nfunc (t T) String() string {\n\treturn \"t\"\n}\n\ntype byValue []int\n\nfunc (b byValue) Len() int {\n\treturn len(b)\n}\n\nfunc (b byValue) Less(i, j int) bool {\n\treturn b[i] < b[j]\n}\n\nfunc (b byValue) Swap(i, j int) {\n\tb[i], b[j] = b[j], b[i]\n}\n\nfunc main() {\n\tfmt.Println(T(1))\n\txs := []int{3, 1, 2}\n\tsort.Sort(byValue(xs))\n\tfmt.Println(xs)\n}\n").unwrap();
     let out = dir.path().join("steps.mtrace");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_morphtrace-record"))
         .args([
@@ -358,7 +362,8 @@ async fn delve_steps_against_its_breakpoints_on_go() {
             "1",
         ])
         .args(
-            [&plain, &deferred, &goroutine, &wrapper].map(|p| format!("--corpus={}", p.display())),
+            [&plain, &deferred, &goroutine, &wrapper, &callback]
+                .map(|p| format!("--corpus={}", p.display())),
         )
         .arg("--out")
         .arg(&out)
@@ -368,7 +373,7 @@ async fn delve_steps_against_its_breakpoints_on_go() {
     let archive = morphtrace_schema::archive::ArchiveReader::open(&out).unwrap();
     let sessions: Vec<morphtrace_schema::Session> =
         archive.sessions().map(|s| s.unwrap()).collect();
-    assert_eq!(sessions.len(), 4);
+    assert_eq!(sessions.len(), 5);
     let warnings = |name: &str| -> Vec<String> {
         let s = sessions
             .iter()
@@ -391,6 +396,7 @@ async fn delve_steps_against_its_breakpoints_on_go() {
     assert_eq!(warnings("plain.go"), Vec::<String>::new());
     assert_eq!(warnings("goroutine.go"), Vec::<String>::new());
     assert_eq!(warnings("wrapper.go"), Vec::<String>::new());
+    assert_eq!(warnings("callback.go"), Vec::<String>::new());
     assert_eq!(warnings("deferred.go"), ["steps-unreached-pause"]);
 }
 

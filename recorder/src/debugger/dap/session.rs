@@ -209,6 +209,12 @@ pub struct DapSession {
     /// The program's stdout and stderr where they come apart from the adapter's events (Delve's
     /// program writes to the adapter's own streams): read to the end when it has ended.
     apart: Option<(Stream, Stream)>,
+    /// A Go program's functions and methods by Delve's names: where a step into stops in a
+    /// library, the session steps out with a function breakpoint on each, so that program code
+    /// the library calls back (a `String` method called by `fmt`) is where the step ends.
+    callbacks: Vec<String>,
+    /// Those function breakpoints are set (until the next stop).
+    armed: bool,
 }
 
 /// How long the adapter gets to answer a disconnect before its processes are killed.
@@ -232,6 +238,7 @@ impl DapSession {
         apart: Option<(Stream, Stream)>,
     ) -> Result<Opened, DebuggerError> {
         let c_dialect = traits.dialect == Dialect::C;
+        let go_dialect = traits.dialect == Dialect::Go;
         let mut s = DapSession {
             conn: w.conn,
             events: w.events,
@@ -260,6 +267,14 @@ impl DapSession {
             } else {
                 Vec::new()
             },
+            callbacks: if go_dialect {
+                morphtrace_syntax::go::GoSyntax::parse(&program.text)
+                    .map(|g| g.functions())
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            },
+            armed: false,
             opts,
             warm,
             apart,
@@ -576,6 +591,13 @@ impl DapSession {
             .and_then(Json::as_i64)
             .unwrap_or(self.thread);
         self.thread = thread;
+        // The stop that ends a step out of a library: its function breakpoints go, and one of
+        // them hit is the step's end.
+        let stepped_back = std::mem::take(&mut self.armed);
+        if stepped_back {
+            self.call("setFunctionBreakpoints", json!({"breakpoints": []}))
+                .await?;
+        }
         let trace = self.call("stackTrace", json!({"threadId": thread})).await?;
         let frames: &[Json] = trace
             .get("stackFrames")
@@ -600,6 +622,13 @@ impl DapSession {
                     "stepIn"
                 } else if program_below && action.is_control() && !matches!(action, Action::Resume)
                 {
+                    if matches!(action, Action::StepInto) && !self.callbacks.is_empty() {
+                        let each: Vec<Json> =
+                            self.callbacks.iter().map(|f| json!({"name": f})).collect();
+                        self.call("setFunctionBreakpoints", json!({"breakpoints": each}))
+                            .await?;
+                        self.armed = true;
+                    }
                     "stepOut"
                 } else {
                     "continue"
@@ -637,6 +666,7 @@ impl DapSession {
             .and_then(Json::as_str)
             .map(str::to_string);
         let reason = match engine_reason.as_deref() {
+            Some("function breakpoint") if stepped_back => PauseReason::Step,
             Some("breakpoint") => PauseReason::Breakpoint {
                 ids: self.hit(stopped, at),
             },

@@ -226,6 +226,13 @@ struct Profile(Scratch);
 
 impl Drop for Profile {
     fn drop(&mut self) {
+        // Helpers left by a browser that died or was killed go first, found by the profile
+        // they name (`--user-data-dir`, crashpad's database): under load they outlived the
+        // removal's patience once and kept writing into the profile (a fresh-clone CI run of
+        // the hostile programs, Chromium against Node, beside other work).
+        if let Some(path) = self.0.path().to_str().filter(|p| !p.is_empty()) {
+            crate::child::kill_naming(path);
+        }
         let Ok(socket) = std::fs::read_link(self.0.path().join("SingletonSocket")) else {
             return;
         };
