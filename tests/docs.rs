@@ -370,6 +370,7 @@ fn each_crate_depends_only_on_what_the_architecture_page_allows() {
     };
     assert!(reach("morphtrace-schema").contains(&"zstd".to_string()));
     assert!(reach("morphtrace-recorder").contains(&"tree-sitter-c".to_string()));
+    assert!(reach("morphtrace-recorder").contains(&"tree-sitter-go".to_string()));
     let forbid = |name: &str, banned: &[&str]| {
         let all = reach(name);
         let bad: Vec<&String> = all
@@ -425,7 +426,12 @@ fn each_crate_depends_only_on_what_the_architecture_page_allows() {
     forbid(
         "morphtrace-analyzer",
         &[
-            &["morphtrace-recorder", "morphtrace-testkit", "tree-sitter-c"][..],
+            &[
+                "morphtrace-recorder",
+                "morphtrace-testkit",
+                "tree-sitter-c",
+                "tree-sitter-go",
+            ][..],
             &engines,
         ]
         .concat(),
