@@ -124,7 +124,8 @@ impl GoSyntax {
                 work.push((body, name, "func"));
             }
             while let Some((n, outer, prefix)) = work.pop() {
-                let found = direct_closures(n);
+                let (found, wrapped) = direct_closures(n);
+                let literals = found.len();
                 let mut next = Vec::new();
                 for (i, f) in found.into_iter().enumerate() {
                     let name = format!("{outer}.{prefix}{}", i + 1);
@@ -133,6 +134,7 @@ impl GoSyntax {
                         next.push((body, name, ""));
                     }
                 }
+                out.extend((1..=wrapped).map(|k| format!("{outer}.{prefix}{}", literals + k)));
                 // Depth first would name a closure's own before its next sibling; Delve's
                 // names do not depend on the order, only the list's does: siblings first.
                 work.extend(next.into_iter().rev());
@@ -212,15 +214,29 @@ impl GoSyntax {
     }
 }
 
-/// The closures directly in `n`, not in a closure of theirs, in source order.
-fn direct_closures(n: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
+/// The closures directly in `n`, not in a closure of theirs, in source order, and how many
+/// `go` and `defer` statements there call with arguments: Go 1.19's compiler wraps each such
+/// call in a closure of its own, numbered after the function's literal closures (`go worker(c)`
+/// in `main` is `main.main.func3` where `main` has two literals; seen with `go tool objdump`).
+/// A call without arguments that the compiler wraps all the same (a method's, one with results)
+/// is not counted: the wrappers after it are then named one short.
+fn direct_closures(n: tree_sitter::Node<'_>) -> (Vec<tree_sitter::Node<'_>>, usize) {
     let mut found = Vec::new();
+    let mut wrapped = 0;
     let mut c = n.walk();
     'walk: loop {
         let node = c.node();
         let inner = node.kind() == "func_literal" && node != n;
         if inner {
             found.push(node);
+        }
+        if matches!(node.kind(), "go_statement" | "defer_statement")
+            && node
+                .named_child(0)
+                .and_then(|call| call.child_by_field_name("arguments"))
+                .is_some_and(|args| args.named_child_count() > 0)
+        {
+            wrapped += 1;
         }
         if !inner && c.goto_first_child() {
             continue;
@@ -237,7 +253,7 @@ fn direct_closures(n: tree_sitter::Node<'_>) -> Vec<tree_sitter::Node<'_>> {
             }
         }
     }
-    found
+    (found, wrapped)
 }
 
 #[cfg(test)]
@@ -327,6 +343,25 @@ mod tests {
                 "main.main.func1",
                 "main.main.func2",
                 "main.main.func1.1"
+            ]
+        );
+    }
+
+    #[test]
+    fn go_and_defer_calls_with_arguments_are_wrappers_numbered_after_the_literals() {
+        // As Go 1.19 names them (`go tool nm` and `objdump` on the build of this program).
+        let program = "package main\n\nfunc worker(c chan int) { c <- 1 }\n\nfunc main() {\n\
+            \tc := make(chan int)\n\tgo worker(c)\n\tf := func() int { return <-c }\n\
+            \tdefer println(\"x\")\n\tg := func() {}\n\tg()\n\tdefer g()\n\tprintln(f())\n}\n";
+        assert_eq!(
+            GoSyntax::parse(program).unwrap().functions(),
+            [
+                "main.worker",
+                "main.main",
+                "main.main.func1",
+                "main.main.func2",
+                "main.main.func3",
+                "main.main.func4"
             ]
         );
     }

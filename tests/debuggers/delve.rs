@@ -437,3 +437,58 @@ async fn a_random_campaign_on_delve_records_the_same_sessions_twice() {
     );
     assert_eq!(first, record("b.mtrace"));
 }
+
+/// The debugger against itself catches planted faults on Delve with the goroutine fact on: the
+/// real Delve warns nothing on a program whose goroutine pauses at its breakpoints while main's
+/// is stepped; a step into taken as a step over leaves main's own callee's pauses unreached,
+/// which the fact does not excuse.
+#[tokio::test]
+async fn the_debugger_against_itself_catches_planted_faults_on_delve() {
+    use faults::Fault;
+    use morphtrace_judges::steps::relation;
+    use morphtrace_schema::{EngineRef, SessionOutcome};
+    let _g = SERIAL.lock().await;
+    // The channel is a package variable: Delve lists no globals, and a local channel's state
+    // (its queue of senders) would show the schedule, which is the program's, not the debugger's.
+    let program = "package main\n\nimport \"fmt\"\n\nvar c = make(chan int)\n\nfunc sq(k int) int {\n\tr := k * k\n\treturn r\n}\n\nfunc worker() {\n\tv := sq(6)\n\tc <- v\n}\n\nfunc main() {\n\tgo worker()\n\tt := sq(2)\n\tt += <-c\n\tfmt.Println(t)\n}\n";
+    let (_dir, p) = inline("itself.go", program);
+    let policy = ComparisonPolicy::default();
+    let (mut e, switch) = faults::FaultyEngine::switchable(
+        engine("delve", CaptureOptions::default()).await,
+        Fault::Honest,
+    );
+    for (fault, want) in [
+        (Fault::Honest, ""),
+        (Fault::StepIntoAsOver, relation::REACHED),
+    ] {
+        switch.set(fault.clone());
+        let (traces, outcome, _) = dbdb::steps::traces(
+            &mut [&mut e],
+            &[EngineRef(0)],
+            &p,
+            500,
+            &policy,
+            Duration::from_secs(60),
+        )
+        .await;
+        assert_eq!(outcome, SessionOutcome::Finished, "{}", fault.name());
+        let w = dbdb::steps::judge(&mut e, &p, &traces).await.unwrap();
+        if fault == Fault::Honest {
+            // The worker's pauses are in the breakpoints trace, outside main's steps.
+            let in_worker = traces[1]
+                .pauses()
+                .filter(|q| q.stack.last().is_some_and(|f| f.function == "main.worker"))
+                .count();
+            assert!(in_worker >= 2, "{in_worker} pauses in the worker goroutine");
+            assert!(w.is_empty(), "the real Delve: {w:#?}");
+            assert_eq!(traces[0].console, ["40"]);
+        } else {
+            assert!(
+                w.iter().any(|w| w.relation == want),
+                "{}: no {want} among {w:#?}",
+                fault.name()
+            );
+        }
+    }
+    e.shutdown().await;
+}
