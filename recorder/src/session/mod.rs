@@ -73,14 +73,19 @@ impl Recording {
 
     /// A session whose engine the memory guard killed ends with that reason, not with the
     /// protocol error the kill caused. `pids`: the engines' processes during the session.
-    pub fn note_memory_kill(&mut self, pids: impl IntoIterator<Item = Option<u32>>) {
-        for pid in pids.into_iter().flatten() {
+    /// Returns the indices of the engines killed.
+    pub fn note_memory_kill(&mut self, pids: impl IntoIterator<Item = Option<u32>>) -> Vec<usize> {
+        let mut killed = Vec::new();
+        for (i, pid) in pids.into_iter().enumerate() {
+            let Some(pid) = pid else { continue };
             if let Some(k) = crate::memory::take_kill(pid) {
                 self.outcome = Some(SessionOutcome::HarnessError {
                     message: k.reason(),
                 });
+                killed.push(i);
             }
         }
+        killed
     }
 
     pub fn new(engines: &[EngineRef]) -> Recording {
@@ -184,7 +189,7 @@ pub async fn record(
     )
     .await;
     let settled = rec.settle(result);
-    rec.note_memory_kill(engines.iter().map(|e| e.pid()));
+    let killed = rec.note_memory_kill(engines.iter().map(|e| e.pid()));
     // Divergences recorded before the session was cut short were judged: the session keeps
     // them (diverged), and says how it ended.
     if !rec.divergences.is_empty() {
@@ -197,7 +202,13 @@ pub async fn record(
             rec.outcome = Some(SessionOutcome::Diverged);
         }
     }
-    for i in settled.unwrap_or_else(|| (0..engines.len()).collect()) {
+    let mut restart = settled.unwrap_or_else(|| (0..engines.len()).collect());
+    for i in killed {
+        if !restart.contains(&i) {
+            restart.push(i);
+        }
+    }
+    for i in restart {
         if let Err(e) = engines[i].restart().await {
             tracing::error!("restarting {}: {e}", engines[i].descriptor().label());
         }
@@ -306,6 +317,12 @@ pub async fn run(
         });
     }
     let consoles: Vec<Vec<String>> = ls.debuggers.iter().map(|d| d.console()).collect();
+    // A last look under the memory bound while the programs still hold what they took (closing
+    // a session may end its process): a program can pass the bound and end between two looks
+    // of the watchdog.
+    for pid in engines.iter().filter_map(|e| e.pid()) {
+        crate::memory::look(pid);
+    }
     let mut restart = Vec::new();
     for (i, d) in ls.debuggers.into_iter().enumerate() {
         if !d.close().await {
