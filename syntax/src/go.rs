@@ -143,6 +143,25 @@ impl GoSyntax {
         out
     }
 
+    /// The lines (0-based) of every function's and method's body, closures' included, in
+    /// order: where a Go program's code can resume after a recovered panic.
+    pub fn body_lines(&self) -> Vec<u32> {
+        let root = self.tree.root_node();
+        let mut out = Vec::new();
+        let mut c = root.walk();
+        for n in root.named_children(&mut c) {
+            if !matches!(n.kind(), "function_declaration" | "method_declaration") {
+                continue;
+            }
+            if let Some(body) = n.child_by_field_name("body") {
+                let from = body.start_position().row as u32;
+                let to = body.end_position().row as u32;
+                out.extend(from..=to);
+            }
+        }
+        out
+    }
+
     /// Each function's and method's Delve name and body.
     fn declared(&self) -> Vec<(String, Option<tree_sitter::Node<'_>>)> {
         let root = self.tree.root_node();
@@ -288,6 +307,15 @@ mod tests {
         assert_eq!(at(19), "if_statement");
         assert_eq!(at(20), "inc_statement");
         assert_eq!(at(21), "else");
+    }
+
+    /// Body lines run from each function's `{` to its `}` (1-based 7..=10 and 12..=24 here),
+    /// package-level lines are none of them.
+    #[test]
+    fn body_lines_are_the_lines_of_the_functions_bodies() {
+        let s = GoSyntax::parse(PROGRAM).unwrap();
+        let want: Vec<u32> = (6..=9).chain(11..=23).collect();
+        assert_eq!(s.body_lines(), want);
     }
 
     #[test]

@@ -352,6 +352,11 @@ async fn delve_steps_against_its_breakpoints_on_go() {
     // methods of its argument): the step into the library call ends there.
     let callback = dir.path().join("callback.go");
     std::fs::write(&callback, "package main\n\nimport (\n\t\"fmt\"\n\t\"sort\"\n)\n\ntype T int\n\nfunc (t T) String() string {\n\treturn \"t\"\n}\n\ntype byValue []int\n\nfunc (b byValue) Len() int {\n\treturn len(b)\n}\n\nfunc (b byValue) Less(i, j int) bool {\n\treturn b[i] < b[j]\n}\n\nfunc (b byValue) Swap(i, j int) {\n\tb[i], b[j] = b[j], b[i]\n}\n\nfunc main() {\n\tfmt.Println(T(1))\n\txs := []int{3, 1, 2}\n\tsort.Sort(byValue(xs))\n\tfmt.Println(xs)\n}\n").unwrap();
+    // A panic a deferred call recovers (the `shouldPanic` helper of Go's own tests): the step
+    // from the deferred call's end goes into `runtime.gopanic`, which never returns; the step
+    // ends where `main` goes on after the recovery, as the breakpoints trace pauses there.
+    let recovered = dir.path().join("recovered.go");
+    std::fs::write(&recovered, "package main\n\nvar n int\n\nfunc shouldPanic(f func()) {\n\tdefer func() {\n\t\tif recover() == nil {\n\t\t\tpanic(\"no panic\")\n\t\t}\n\t}()\n\tf()\n}\n\nfunc boom() {\n\tvar p *int\n\tn += *p\n}\n\nfunc main() {\n\tshouldPanic(boom)\n\tn++\n\tshouldPanic(boom)\n\tn++\n\tprintln(n)\n}\n").unwrap();
     let out = dir.path().join("steps.mtrace");
     let o = std::process::Command::new(env!("CARGO_BIN_EXE_morphtrace-record"))
         .args([
@@ -364,8 +369,10 @@ async fn delve_steps_against_its_breakpoints_on_go() {
             "1",
         ])
         .args(
-            [&plain, &deferred, &goroutine, &wrapper, &callback]
-                .map(|p| format!("--corpus={}", p.display())),
+            [
+                &plain, &deferred, &goroutine, &wrapper, &callback, &recovered,
+            ]
+            .map(|p| format!("--corpus={}", p.display())),
         )
         .arg("--out")
         .arg(&out)
@@ -375,7 +382,7 @@ async fn delve_steps_against_its_breakpoints_on_go() {
     let archive = morphtrace_schema::archive::ArchiveReader::open(&out).unwrap();
     let sessions: Vec<morphtrace_schema::Session> =
         archive.sessions().map(|s| s.unwrap()).collect();
-    assert_eq!(sessions.len(), 5);
+    assert_eq!(sessions.len(), 6);
     let warnings = |name: &str| -> Vec<String> {
         let s = sessions
             .iter()
@@ -399,6 +406,7 @@ async fn delve_steps_against_its_breakpoints_on_go() {
     assert_eq!(warnings("goroutine.go"), Vec::<String>::new());
     assert_eq!(warnings("wrapper.go"), Vec::<String>::new());
     assert_eq!(warnings("callback.go"), Vec::<String>::new());
+    assert_eq!(warnings("recovered.go"), Vec::<String>::new());
     assert_eq!(warnings("deferred.go"), ["steps-unreached-pause"]);
 }
 
