@@ -110,6 +110,9 @@ pub enum Remark {
     /// After a resume from a place both sides stood at, `side` (brought there by a step) went on
     /// past it, where the other stopped again at a breakpoint.
     PassedWhereItStood { side: Side },
+    /// `side`'s engine crashed in a program with a `catch` whose parameter is a destructuring
+    /// pattern holding a default.
+    CrashedWithACatchDefault { side: Side },
     /// The step began in a generator's frame (Python); where the generator ended before a side a
     /// breakpoint stopped, that side.
     BeganInAGenerator { ended_before: Option<Side> },
@@ -177,6 +180,7 @@ pub const IDS: &[&str] = &[
     "again-before-a-call",
     "stopped-by-a-breakpoint",
     "passed-where-it-stood",
+    "crashed-with-a-catch-default",
     "began-in-a-generator",
     "began-on-a-generators-last-statement",
     "step-out-began-in-a-generator-expression",
@@ -212,6 +216,7 @@ impl Remark {
             Remark::AgainBeforeACall { .. } => "again-before-a-call",
             Remark::StoppedByABreakpoint { .. } => "stopped-by-a-breakpoint",
             Remark::PassedWhereItStood { .. } => "passed-where-it-stood",
+            Remark::CrashedWithACatchDefault { .. } => "crashed-with-a-catch-default",
             Remark::BeganInAGenerator { .. } => "began-in-a-generator",
             Remark::BeganOnAGeneratorsLastStatement => "began-on-a-generators-last-statement",
             Remark::StepOutBeganInAGeneratorExpression { .. } => {
@@ -246,6 +251,7 @@ impl Remark {
             | Remark::AgainBeforeACall { side }
             | Remark::StoppedByABreakpoint { side }
             | Remark::PassedWhereItStood { side }
+            | Remark::CrashedWithACatchDefault { side }
             | Remark::ValueInDeadZone { side }
             | Remark::OwnNameUninitialized { side }
             | Remark::OneFrameFurther { side, .. }
@@ -396,6 +402,11 @@ impl fmt::Display for Remark {
             Remark::PassedWhereItStood { side } => write!(
                 f,
                 "; {} side went on past where a step had brought it, the other stopped there again at a breakpoint",
+                side.name()
+            ),
+            Remark::CrashedWithACatchDefault { side } => write!(
+                f,
+                "; {} side's engine crashed, in a program with a catch whose parameter holds a default",
                 side.name()
             ),
             Remark::StoppedByABreakpoint { side } => write!(
@@ -550,6 +561,12 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
         (
             r"; (first|second) side went on past where a step had brought it, the other stopped there again at a breakpoint$",
             |c| Remark::PassedWhereItStood {
+                side: Side::read(&c[1]),
+            },
+        ),
+        (
+            r"; (first|second) side's engine crashed, in a program with a catch whose parameter holds a default$",
+            |c| Remark::CrashedWithACatchDefault {
                 side: Side::read(&c[1]),
             },
         ),
@@ -739,6 +756,7 @@ mod tests {
             Remark::AgainBeforeACall { side: First },
             Remark::StoppedByABreakpoint { side: Second },
             Remark::PassedWhereItStood { side: First },
+            Remark::CrashedWithACatchDefault { side: Second },
             Remark::BeganInAGenerator { ended_before: None },
             Remark::BeganInAGenerator {
                 ended_before: Some(First),

@@ -4,6 +4,7 @@
 
 use morphtrace_schema::Language;
 use morphtrace_syntax::js::calls::BuiltInArguments;
+use morphtrace_syntax::js::catches::CatchDefaults;
 use morphtrace_syntax::js::classes::{ClassParams, Heritages, NamedClasses};
 use morphtrace_syntax::js::exits::Exits;
 use morphtrace_syntax::js::loops::HeadIterables;
@@ -68,7 +69,8 @@ javascript_fact!(
     NamedClasses,
     BuiltInArguments,
     HeadIterables,
-    Discriminants
+    Discriminants,
+    CatchDefaults
 );
 
 /// Each line's syntax node and each name's binding, in either language (a class key's AST node).

@@ -14,6 +14,7 @@
 //! 4. turns a panic of the parser into a refusal.
 
 pub mod calls;
+pub mod catches;
 pub mod classes;
 pub mod exits;
 pub mod loops;

@@ -14,6 +14,7 @@ mod class_definition;
 mod closing_brace;
 mod comparison_as_bool;
 mod condition_out_of_scope;
+mod crashed_with_a_catch_default;
 mod discriminant;
 pub(super) mod generators;
 mod heads_iterable;
@@ -88,6 +89,7 @@ pub(super) static QUIRKS: &[&dyn Quirk] = &[
     &worded_messages::WordedMessages,
     &again_before_a_call::AgainBeforeACall,
     &passed_where_it_stood::PassedWhereItStood,
+    &crashed_with_a_catch_default::CrashedWithACatchDefault,
     &slid_into_the_next_function::SlidIntoTheNextFunction,
     &listed_without_a_location::ListedWithoutALocation,
     &resumed_an_interrupted_step::ResumedAnInterruptedStep,

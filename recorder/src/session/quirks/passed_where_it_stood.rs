@@ -44,11 +44,21 @@ impl Quirk for PassedWhereItStood {
                 if p.location.line == x.location.line
                     && matches!(p.reason, PauseReason::Breakpoint { .. }))
         };
-        let (side, came) = match (stopped_there(outputs[0]), stopped_there(outputs[1])) {
-            (false, true) => (Side::First, came_by[0]),
-            (true, false) => (Side::Second, came_by[1]),
+        let (side, came, went) = match (stopped_there(outputs[0]), stopped_there(outputs[1])) {
+            (false, true) => (Side::First, came_by[0], outputs[0]),
+            (true, false) => (Side::Second, came_by[1], outputs[1]),
             _ => return None,
         };
+        // An engine that died did not go on past anything: its crash is its own divergence
+        // (and a known crash's rule must still see it without this remark).
+        if matches!(
+            went,
+            Output::Finished {
+                outcome: morphtrace_schema::ProgramOutcome::EngineCrashed { .. }
+            }
+        ) {
+            return None;
+        }
         if !matches!(
             came,
             Some(Action::StepInto | Action::StepOver | Action::StepOut)
@@ -94,5 +104,21 @@ mod tests {
         // passing on is right.
         let resume = Action::Resume;
         assert_eq!(passed([&on, &again], [Some(&resume), Some(&resume)]), "");
+        // An engine that crashed on the resume went on past nothing (gen:116: Bun's abort in a
+        // catch parameter with a default, which this remark kept from its rule): no remark.
+        // One that ran on until the action's time was up did go on.
+        let crashed = Output::Finished {
+            outcome: morphtrace_schema::ProgramOutcome::EngineCrashed {
+                message: "bun died of SIGABRT".into(),
+            },
+        };
+        assert_eq!(passed([&again, &crashed], by_steps), "");
+        let ran_on = Output::Finished {
+            outcome: morphtrace_schema::ProgramOutcome::Timeout,
+        };
+        assert_eq!(
+            passed([&again, &ran_on], by_steps),
+            Remark::PassedWhereItStood { side: Side::Second }.to_string()
+        );
     }
 }
