@@ -675,6 +675,19 @@ impl Difference {
             });
         }
         if let Some(rest) = text.strip_prefix("evaluated threw ") {
+            // The first side threw and the second gave a value (`… vs gave V`); an archive from
+            // before that said `gave` reads as both having thrown, and no evaluation rule judges
+            // it.
+            let (rest_, shell) = shell_suffix(rest);
+            if let Some((a, b)) =
+                split_vs(rest_).and_then(|(a, b)| Some((a, b.strip_prefix("gave ")?)))
+            {
+                return Some(Evaluated {
+                    values: [a.to_string(), b.to_string()],
+                    threw: [true, false],
+                    shell,
+                });
+            }
             let (thrown, messages) = thrown_apart(rest)?;
             return Some(EvaluatedThrew { thrown, messages });
         }
@@ -1160,9 +1173,13 @@ impl fmt::Display for Difference {
                 threw,
                 shell: s,
             } => {
+                // `gave` where the first side threw and the second did not: without it the
+                // text reads as both having thrown (`evaluated threw A vs B`, `EvaluatedThrew`).
                 let side = |i: usize| {
                     if threw[i] {
                         format!("threw {}", values[i])
+                    } else if i == 1 && threw[0] {
+                        format!("gave {}", values[i])
                     } else {
                         values[i].clone()
                     }
@@ -1347,6 +1364,16 @@ mod tests {
                 values: ["1".into(), "ReferenceError".into()],
                 threw: [false, true],
                 shell: vec![],
+            },
+            // The first side threw, the second did not: told from both having thrown.
+            Difference::Evaluated {
+                values: ["ReferenceError { }".into(), "0".into()],
+                threw: [true, false],
+                shell: vec![],
+            },
+            Difference::EvaluatedThrew {
+                thrown: ["ReferenceError { }".into(), "TypeError { }".into()],
+                messages: None,
             },
             Difference::RefusedToEvaluate {
                 refused: None,

@@ -123,6 +123,9 @@ pub enum Remark {
     StepOutBeganInAGeneratorExpression { silent: Option<Side> },
     /// `side` shows a value, the other the binding uninitialized, at the same place.
     ValueInDeadZone { side: Side },
+    /// `side` evaluated an expression that reads `name`, which the other side (that threw a
+    /// `ReferenceError`) shows uninitialized at the same place and `side` with a value.
+    EvaluatedInItsDeadZone { side: Side, name: String },
     /// `side` shows a class's own name uninitialized inside the class, the other optimized out
     /// or the class.
     OwnNameUninitialized { side: Side },
@@ -185,6 +188,7 @@ pub const IDS: &[&str] = &[
     "began-on-a-generators-last-statement",
     "step-out-began-in-a-generator-expression",
     "value-in-dead-zone",
+    "evaluated-in-its-dead-zone",
     "own-name-uninitialized",
     "one-frame-further",
     "only-an-initializers-name",
@@ -223,6 +227,7 @@ impl Remark {
                 "step-out-began-in-a-generator-expression"
             }
             Remark::ValueInDeadZone { .. } => "value-in-dead-zone",
+            Remark::EvaluatedInItsDeadZone { .. } => "evaluated-in-its-dead-zone",
             Remark::OwnNameUninitialized { .. } => "own-name-uninitialized",
             Remark::OneFrameFurther { .. } => "one-frame-further",
             Remark::OnlyAnInitializersName => "only-an-initializers-name",
@@ -253,6 +258,7 @@ impl Remark {
             | Remark::PassedWhereItStood { side }
             | Remark::CrashedWithACatchDefault { side }
             | Remark::ValueInDeadZone { side }
+            | Remark::EvaluatedInItsDeadZone { side, .. }
             | Remark::OwnNameUninitialized { side }
             | Remark::OneFrameFurther { side, .. }
             | Remark::AlreadyHadOneThere { side }
@@ -310,6 +316,7 @@ impl Remark {
                 ),
             ],
             Remark::OneFrameFurther { function, .. } => vec![("function", function.clone())],
+            Remark::EvaluatedInItsDeadZone { name, .. } => vec![("name", name.clone())],
             _ => Vec::new(),
         }
     }
@@ -320,6 +327,7 @@ impl Remark {
             "at-a-condition" => &["condition", "outcome", "thrown"],
             "on-the-call-line" => &["frames_down", "other"],
             "one-frame-further" => &["function"],
+            "evaluated-in-its-dead-zone" => &["name"],
             _ => &[],
         }
     }
@@ -434,6 +442,12 @@ impl fmt::Display for Remark {
             Remark::ValueInDeadZone { side } => write!(
                 f,
                 "; {} side shows a value, {} side the binding uninitialized at the same place",
+                side.name(),
+                side.other().name()
+            ),
+            Remark::EvaluatedInItsDeadZone { side, name } => write!(
+                f,
+                "; {} side evaluated `{name}`, a binding it shows with a value and the {} side uninitialized, paused on the same line",
                 side.name(),
                 side.other().name()
             ),
@@ -595,6 +609,13 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
             r"; (first|second) side shows a value, (?:first|second) side the binding uninitialized at the same place$",
             |c| Remark::ValueInDeadZone {
                 side: Side::read(&c[1]),
+            },
+        ),
+        (
+            r"; (first|second) side evaluated `([^`]*)`, a binding it shows with a value and the (?:first|second) side uninitialized, paused on the same line$",
+            |c| Remark::EvaluatedInItsDeadZone {
+                side: Side::read(&c[1]),
+                name: c[2].to_string(),
             },
         ),
         (
@@ -767,6 +788,10 @@ mod tests {
                 silent: Some(Second),
             },
             Remark::ValueInDeadZone { side: First },
+            Remark::EvaluatedInItsDeadZone {
+                side: Second,
+                name: "v19".into(),
+            },
             Remark::OwnNameUninitialized { side: Second },
             Remark::OneFrameFurther {
                 side: Second,

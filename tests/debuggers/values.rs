@@ -288,7 +288,9 @@ async fn a_class_instances_private_fields_on_three_engines() {
 /// CreatePerIterationEnvironment and block evaluation), so before `const o = ...` runs the binding
 /// is uninitialized, as SpiderMonkey and JavaScriptCore show it, and the program could not read
 /// it. Near miss: the same loop whose binding a closure captures (V8 keeps it in a context
-/// created anew each iteration) shows uninitialized on V8 too.
+/// created anew each iteration) shows uninitialized on V8 too. An expression that reads the
+/// binding evaluates with the old value on V8 and throws a `ReferenceError` on the others (the
+/// evidence of the rule on evaluations, `evaluated-in-its-dead-zone`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn v8_shows_a_loop_bodys_const_from_the_previous_iteration_in_its_dead_zone() {
     let _g = SERIAL.lock().await;
@@ -305,8 +307,19 @@ async fn v8_shows_a_loop_bodys_const_from_the_previous_iteration_in_its_dead_zon
         let mut shown = Vec::new();
         let mut s = paused(d.control(&Action::Start).await.unwrap());
         for name in ["o", "o", "c", "c"] {
+            // An expression that reads the binding: what the evaluation quirk
+            // (`evaluated-in-its-dead-zone`) ties to the binding shown.
+            let evaluated = match d.evaluate(&format!("{name}.x + 1")).await.unwrap() {
+                // The class alone: V8 words a message of its own here.
+                Output::Evaluated {
+                    threw: true,
+                    value: Value::Object { class, .. },
+                } => format!("threw {class}"),
+                Output::Evaluated { value, .. } => value.to_string(),
+                other => panic!("{kind}: evaluate answered {other:?}"),
+            };
             shown.push(format!(
-                "{}:{name}={}",
+                "{}:{name}={} ({evaluated})",
                 s.location.line,
                 var(&s, name).value
             ));
@@ -318,21 +331,22 @@ async fn v8_shows_a_loop_bodys_const_from_the_previous_iteration_in_its_dead_zon
         d.close().await;
         e.shutdown().await;
     }
-    let dead = |o: &str| {
+    let threw = "threw ReferenceError";
+    let dead = |o: &str, evaluated: &str| {
         vec![
             // 0-based lines: `const o` is line 4, `const c` line 8.
-            "3:o=<uninitialized>".to_string(),
-            format!("3:o={o}"),
-            "7:c=<uninitialized>".to_string(),
-            "7:c=<uninitialized>".to_string(),
+            format!("3:o=<uninitialized> ({threw})"),
+            format!("3:o={o} ({evaluated})"),
+            format!("7:c=<uninitialized> ({threw})"),
+            format!("7:c=<uninitialized> ({threw})"),
         ]
     };
     assert_eq!(
         seen,
         vec![
-            ("chromium", dead("Object { x: 0 }")),
-            ("firefox", dead("<uninitialized>")),
-            ("bun", dead("<uninitialized>")),
+            ("chromium", dead("Object { x: 0 }", "1")),
+            ("firefox", dead("<uninitialized>", threw)),
+            ("bun", dead("<uninitialized>", threw)),
         ]
     );
 }

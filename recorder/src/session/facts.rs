@@ -73,6 +73,14 @@ javascript_fact!(
     CatchDefaults
 );
 
+/// A JavaScript program's `let`/`const`/`class` declarations (from the light scanner where it
+/// does not parse).
+impl ProgramFact for morphtrace_syntax::js::tdz::Declarations {
+    fn scan(text: &str, language: Language) -> Option<Self> {
+        (language == Language::JavaScript).then(|| Self::scan(text))
+    }
+}
+
 /// Each line's syntax node and each name's binding, in either language (a class key's AST node).
 impl ProgramFact for LineNodes {
     fn scan(text: &str, language: Language) -> Option<Self> {

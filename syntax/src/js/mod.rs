@@ -22,6 +22,7 @@ pub mod names;
 pub mod nesting;
 pub mod order;
 pub mod pure;
+pub mod reads;
 pub mod sites;
 pub mod statements;
 pub mod switches;

@@ -235,6 +235,15 @@ impl Declarations {
         self.by_name.contains_key(name)
     }
 
+    /// Whether a declaration of `name` initializes it between `a` and `b` (either order): two
+    /// pauses on either side of it may rightly show the binding apart.
+    pub fn initialized_between(&self, name: &str, a: Location, b: Location) -> bool {
+        let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+        self.by_name
+            .get(name)
+            .is_some_and(|ds| ds.iter().any(|d| lo < d.end && d.end <= hi))
+    }
+
     /// Whether `name`, declared lexically between `from` and `to`, has not been initialized yet
     /// when paused at `at` (which lies in the same scope's code).
     pub fn in_tdz(&self, name: &str, at: Location, from: Location, to: Location) -> bool {

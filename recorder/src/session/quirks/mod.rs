@@ -16,6 +16,7 @@ mod comparison_as_bool;
 mod condition_out_of_scope;
 mod crashed_with_a_catch_default;
 mod discriminant;
+mod evaluated_in_dead_zone;
 pub(super) mod generators;
 mod heads_iterable;
 mod heritage;
@@ -90,6 +91,7 @@ pub(super) static QUIRKS: &[&dyn Quirk] = &[
     &again_before_a_call::AgainBeforeACall,
     &passed_where_it_stood::PassedWhereItStood,
     &crashed_with_a_catch_default::CrashedWithACatchDefault,
+    &evaluated_in_dead_zone::EvaluatedInDeadZone,
     &slid_into_the_next_function::SlidIntoTheNextFunction,
     &listed_without_a_location::ListedWithoutALocation,
     &resumed_an_interrupted_step::ResumedAnInterruptedStep,
