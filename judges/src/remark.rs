@@ -126,6 +126,10 @@ pub enum Remark {
     /// `side` evaluated an expression that reads `name`, which the other side (that threw a
     /// `ReferenceError`) shows uninitialized at the same place and `side` with a value.
     EvaluatedInItsDeadZone { side: Side, name: String },
+    /// The other side paused at the closing brace of a function that ends in an `if` holding a
+    /// `return` (not taken: it stands at the brace), by a step from that `if` or a breakpoint on
+    /// the brace; `side` did not pause there.
+    NoPauseAtTheEndAfterAnUntakenReturn { side: Side },
     /// `side` shows a class's own name uninitialized inside the class, the other optimized out
     /// or the class.
     OwnNameUninitialized { side: Side },
@@ -189,6 +193,7 @@ pub const IDS: &[&str] = &[
     "step-out-began-in-a-generator-expression",
     "value-in-dead-zone",
     "evaluated-in-its-dead-zone",
+    "no-pause-at-the-end-after-an-untaken-return",
     "own-name-uninitialized",
     "one-frame-further",
     "only-an-initializers-name",
@@ -228,6 +233,9 @@ impl Remark {
             }
             Remark::ValueInDeadZone { .. } => "value-in-dead-zone",
             Remark::EvaluatedInItsDeadZone { .. } => "evaluated-in-its-dead-zone",
+            Remark::NoPauseAtTheEndAfterAnUntakenReturn { .. } => {
+                "no-pause-at-the-end-after-an-untaken-return"
+            }
             Remark::OwnNameUninitialized { .. } => "own-name-uninitialized",
             Remark::OneFrameFurther { .. } => "one-frame-further",
             Remark::OnlyAnInitializersName => "only-an-initializers-name",
@@ -259,6 +267,7 @@ impl Remark {
             | Remark::CrashedWithACatchDefault { side }
             | Remark::ValueInDeadZone { side }
             | Remark::EvaluatedInItsDeadZone { side, .. }
+            | Remark::NoPauseAtTheEndAfterAnUntakenReturn { side }
             | Remark::OwnNameUninitialized { side }
             | Remark::OneFrameFurther { side, .. }
             | Remark::AlreadyHadOneThere { side }
@@ -451,6 +460,11 @@ impl fmt::Display for Remark {
                 side.name(),
                 side.other().name()
             ),
+            Remark::NoPauseAtTheEndAfterAnUntakenReturn { side } => write!(
+                f,
+                "; {} side did not pause at the closing brace of a function that ends in an if holding a return not taken, where the other did",
+                side.name()
+            ),
             Remark::OwnNameUninitialized { side } => write!(
                 f,
                 "; {} side shows the name uninitialized inside the class it names, the other side optimized out or the class",
@@ -616,6 +630,12 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
             |c| Remark::EvaluatedInItsDeadZone {
                 side: Side::read(&c[1]),
                 name: c[2].to_string(),
+            },
+        ),
+        (
+            r"; (first|second) side did not pause at the closing brace of a function that ends in an if holding a return not taken, where the other did$",
+            |c| Remark::NoPauseAtTheEndAfterAnUntakenReturn {
+                side: Side::read(&c[1]),
             },
         ),
         (
@@ -792,6 +812,7 @@ mod tests {
                 side: Second,
                 name: "v19".into(),
             },
+            Remark::NoPauseAtTheEndAfterAnUntakenReturn { side: First },
             Remark::OwnNameUninitialized { side: Second },
             Remark::OneFrameFurther {
                 side: Second,

@@ -525,3 +525,70 @@ async fn firefox_stops_a_step_where_a_class_with_a_heritage_begins() {
         e.shutdown().await;
     }
 }
+
+/// Evidence for triage.toml's rule on JavaScriptCore's function end after an untaken `return`:
+/// where a function's last statement is an `if` that holds a `return` and the `return` is not
+/// taken, the function ends at its closing brace, where V8 and SpiderMonkey pause (a step over
+/// from the `if`, a breakpoint on the brace). Bun 1.4.5 does neither: the step over runs past
+/// the caller's next statement into the function's next call (the first pause in the same
+/// function again), and the breakpoint on the brace, placed there, never pauses. Near misses:
+/// the same function whose `if` assigns instead of returning, and one whose `if` with the
+/// `return` is followed by another statement, pause alike on all three.
+/// Reduced: `traces/findings/jsc-a-step-over-from-an-untaken-return-at-a-functions-end-runs-into-the-next-call`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jsc_has_no_pause_at_a_functions_end_after_an_untaken_return() {
+    let _g = SERIAL.lock().await;
+    let text = |last: &str| {
+        format!("function clamp(v) {{\n  var y = v * 2;\n  {last}\n}}\nclamp(1);\nvar after = 1;\nclamp(2);\n")
+    };
+    let (_d1, returns) = inline("returns.js", &text("if (y > 5) return 5;"));
+    let (_d2, assigns) = inline("assigns.js", &text("if (y > 5) y = 5;"));
+    let (_d3, not_last) = inline("notlast.js", &text("if (y > 5) return 5; y = 0;"));
+    let at = |o: Output| match o {
+        Output::Paused(p) => format!(
+            "{} in {} with v = {}",
+            p.location.line,
+            p.stack[0].function,
+            var(&p, "v").value
+        ),
+        Output::Finished { outcome } => format!("ended {}", outcome.name()),
+        other => panic!("{other:?}"),
+    };
+    let mut seen = Vec::new();
+    for kind in ["chromium", "firefox", "bun"] {
+        let mut e = engine(kind, CaptureOptions::default()).await;
+        for p in [&returns, &assigns, &not_last] {
+            // A step over from the `if` (0-based line 2) of `clamp(1)`.
+            let mut d = open(&mut e, p).await;
+            d.set_breakpoint(2, None).await.unwrap();
+            paused(d.control(&Action::Start).await.unwrap());
+            let step = at(d.control(&Action::StepOver).await.unwrap());
+            d.close().await;
+            // A breakpoint on the closing brace (line 3).
+            let mut d = open(&mut e, p).await;
+            d.set_breakpoint(3, None).await.unwrap();
+            let brace = at(d.control(&Action::Start).await.unwrap());
+            d.close().await;
+            seen.push(format!("{kind}: step over {step}; brace {brace}"));
+        }
+        e.shutdown().await;
+    }
+    let brace = "step over 3 in clamp with v = 1; brace 3 in clamp with v = 1";
+    // The `if` not last: the step stops at `y = 0;` on its line.
+    let then = "step over 2 in clamp with v = 1; brace 3 in clamp with v = 1";
+    assert_eq!(
+        seen,
+        [
+            format!("chromium: {brace}"),
+            format!("chromium: {brace}"),
+            format!("chromium: {then}"),
+            format!("firefox: {brace}"),
+            format!("firefox: {brace}"),
+            format!("firefox: {then}"),
+            // The next call's first statement, `clamp(2)`'s; `var after = 1;` passed unseen.
+            "bun: step over 1 in clamp with v = 2; brace ended completed".to_string(),
+            format!("bun: {brace}"),
+            format!("bun: {then}"),
+        ]
+    );
+}

@@ -2,7 +2,8 @@
 //! `return` statement, with the body it returns from. A step that leaves a function pauses,
 //! before the frame goes, at one or the other depending on the engine (V8 at the `return`'s
 //! end, SpiderMonkey at the closing brace, JavaScriptCore just after it), so a divergence
-//! between such pauses can say that both sides stand where the same function returns.
+//! between such pauses can say that both sides stand where the same function returns. Also each
+//! function that ends in an `if` holding a `return`, whose end JavaScriptCore does not pause at.
 
 use crate::js::ast;
 use crate::js::visit::{Visit, VisitWith};
@@ -22,6 +23,24 @@ struct Body {
     brace: Location,
     /// From the end of each `return`'s argument (or of the keyword) to the statement's end.
     returns: Vec<(Location, Location)>,
+    /// The body's last statement where it is an `if` that holds a `return` of the body's own
+    /// (not a nested function's): its start and end. Where that `return` is not taken the
+    /// function ends at its brace, which JavaScriptCore gives no pause (traces/findings/
+    /// jsc-a-step-over-from-an-untaken-return-at-a-functions-end-runs-into-the-next-call).
+    ending_if: Option<(Location, Location)>,
+}
+
+/// Whether a statement holds a `return` of its own function (nested functions and classes are
+/// theirs).
+struct HoldsAReturn(bool);
+
+impl Visit for HoldsAReturn {
+    fn visit_return_stmt(&mut self, _: &ast::ReturnStmt) {
+        self.0 = true;
+    }
+    fn visit_function(&mut self, _: &ast::Function) {}
+    fn visit_arrow_expr(&mut self, _: &ast::ArrowExpr) {}
+    fn visit_class(&mut self, _: &ast::Class) {}
 }
 
 struct Collect<'a> {
@@ -35,10 +54,23 @@ impl Collect<'_> {
     fn body(&mut self, block: &ast::FunctionBody) {
         let (lo, hi) = self.parsed.range(block.span);
         let brace = self.parsed.positions.location(hi.saturating_sub(1));
+        let ending_if = match block.stmts.last() {
+            Some(ast::Stmt::If(i)) => {
+                let mut holds = HoldsAReturn(false);
+                i.visit_with(&mut holds);
+                holds.0.then(|| {
+                    let (a, b) = self.parsed.range(i.span);
+                    let p = &self.parsed.positions;
+                    (p.location(a), p.location(b))
+                })
+            }
+            _ => None,
+        };
         self.out.bodies.push(Body {
             open: self.parsed.positions.location(lo),
             brace,
             returns: Vec::new(),
+            ending_if,
         });
         self.open.push(self.out.bodies.len() - 1);
         block.visit_children_with(self);
@@ -148,6 +180,12 @@ impl Exits {
         }
     }
 
+    /// Where the function whose closing brace is at `brace` (or just after it) ends in an `if`
+    /// that holds a `return` of its own: that statement's start and end (exclusive).
+    pub fn ending_if_at_brace(&self, brace: Location) -> Option<(Location, Location)> {
+        self.brace_at(brace)?.ending_if
+    }
+
     /// Whether `ret` is at the end of a `return` statement (between its argument's end and the
     /// statement's) of the function whose closing brace `brace` is at (or just after).
     pub fn returns_there(&self, ret: Location, brace: Location) -> bool {
@@ -199,6 +237,22 @@ mod tests {
         assert!(e.returns_there(at(14, 28), at(14, 29)), "the arrow's");
         assert!(e.returns_there(at(14, 30), at(15, 3)), "the method's");
         assert!(!e.returns_there(at(14, 28), at(15, 3)));
+    }
+
+    #[test]
+    fn a_function_that_ends_in_an_if_holding_a_return() {
+        let text = "function a(v) {\n  var y = v;\n  if (y > 5) return 5;\n}\nfunction b(v) {\n  if (v) { v = 1; } else { return; }\n}\nfunction c(v) {\n  if (v) v = 1;\n}\nfunction d(v) {\n  if (v) return 1;\n  v = 2;\n}\nfunction e(v) {\n  if (v) { [1].map(() => { return 2; }); }\n}\n";
+        let e = Exits::scan(text).unwrap();
+        // a: the `if` from 3:3 to its end after `;` (3:23); b: in its `else`.
+        assert_eq!(e.ending_if_at_brace(at(4, 1)), Some((at(3, 3), at(3, 23))));
+        assert_eq!(e.ending_if_at_brace(at(4, 2)), Some((at(3, 3), at(3, 23))));
+        assert!(e.ending_if_at_brace(at(7, 1)).is_some());
+        // c: no return; d: the `if` is not the last statement; e: the return is the arrow's.
+        assert_eq!(e.ending_if_at_brace(at(10, 1)), None);
+        assert_eq!(e.ending_if_at_brace(at(14, 1)), None);
+        assert_eq!(e.ending_if_at_brace(at(17, 1)), None);
+        // Not at a brace.
+        assert_eq!(e.ending_if_at_brace(at(3, 3)), None);
     }
 
     #[test]

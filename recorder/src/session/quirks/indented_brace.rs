@@ -40,7 +40,7 @@ impl Quirk for IndentedBrace {
 mod tests {
     use super::super::test_support::*;
 
-    const BRACES: &str = "function g() {\n  if (g) {\n    return 1;\n  }\n}\nconst o = {\n  m() {\n    return 2;\n  },\n};\no.m();\ng();\n";
+    const BRACES: &str = "function g() {\n  if (g) {\n    g.x = 1;\n  }\n}\nconst o = {\n  m() {\n    return 2;\n  },\n};\no.m();\ng();\n";
 
     #[test]
     fn a_breakpoint_pause_at_an_indented_functions_brace_on_one_side() {

@@ -29,6 +29,7 @@ mod ran_past_a_quiet_breakpoint;
 mod resumed_an_interrupted_step;
 mod return_and_brace;
 mod slid_into_the_next_function;
+mod untaken_return_at_the_end;
 mod worded_messages;
 
 use super::facts::ProgramFacts;
@@ -92,6 +93,7 @@ pub(super) static QUIRKS: &[&dyn Quirk] = &[
     &passed_where_it_stood::PassedWhereItStood,
     &crashed_with_a_catch_default::CrashedWithACatchDefault,
     &evaluated_in_dead_zone::EvaluatedInDeadZone,
+    &untaken_return_at_the_end::UntakenReturnAtTheEnd,
     &slid_into_the_next_function::SlidIntoTheNextFunction,
     &listed_without_a_location::ListedWithoutALocation,
     &resumed_an_interrupted_step::ResumedAnInterruptedStep,
