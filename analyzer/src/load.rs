@@ -1035,35 +1035,39 @@ impl Ctx<'_> {
             dc.at_a_closing_brace.push(engines_where(&|nodes, p| {
                 nodes.at_a_closing_brace(p.location)
             }));
+            // The engines naming by inference among the sides `among` (a call-stack
+            // difference: of the divergence, or of one pair of groups in it).
+            let inferring = |among: &dyn Fn(morphtrace_schema::EngineRef) -> bool| {
+                let p = self.programs.get(&s.program)?;
+                let paused: Vec<_> = d
+                    .sides
+                    .iter()
+                    .filter(|x| among(x.engine))
+                    .filter_map(|x| match &x.output {
+                        Some(morphtrace_schema::summary::OutputSummary::Paused(p)) => Some((
+                            x.engine,
+                            p.stack
+                                .iter()
+                                .map(|f| (f.function.as_str(), f.location))
+                                .collect::<Vec<_>>(),
+                        )),
+                        _ => None,
+                    })
+                    .collect();
+                let named: Vec<String> = self
+                    .memo
+                    .get(p)
+                    .named_by_inference(&paused)
+                    .into_iter()
+                    .map(|e| self.label(e))
+                    .collect();
+                (!named.is_empty()).then(|| named.join("+"))
+            };
             dc.named_by_inference
-                .push(match self.programs.get(&s.program) {
-                    Some(p) if d.kind == DivergenceKind::CallStack => {
-                        let paused: Vec<_> = d
-                            .sides
-                            .iter()
-                            .filter_map(|x| match &x.output {
-                                Some(morphtrace_schema::summary::OutputSummary::Paused(p)) => {
-                                    Some((
-                                        x.engine,
-                                        p.stack
-                                            .iter()
-                                            .map(|f| (f.function.as_str(), f.location))
-                                            .collect::<Vec<_>>(),
-                                    ))
-                                }
-                                _ => None,
-                            })
-                            .collect();
-                        let named: Vec<String> = self
-                            .memo
-                            .get(p)
-                            .named_by_inference(&paused)
-                            .into_iter()
-                            .map(|e| self.label(e))
-                            .collect();
-                        (!named.is_empty()).then(|| named.join("+"))
-                    }
-                    _ => None,
+                .push(if d.kind == DivergenceKind::CallStack {
+                    inferring(&|_| true)
+                } else {
+                    None
                 });
             dc.only_the_top_frame_differs
                 .push((d.kind == DivergenceKind::CallStack).then(|| {
@@ -1140,6 +1144,9 @@ impl Ctx<'_> {
                         kind: p.kind.name().to_string(),
                         detail: p.detail.clone(),
                         binding: binding(&p.kind, &p.detail),
+                        named_by_inference: (p.kind == DivergenceKind::CallStack)
+                            .then(|| inferring(&|e| p.sides.contains(&e)))
+                            .flatten(),
                     })
                     .collect();
                 serde_json::to_string(&pairs).unwrap_or_default()
@@ -1478,6 +1485,9 @@ pub struct PairRow {
     pub kind: String,
     pub detail: String,
     pub binding: Option<String>,
+    /// A call-stack difference: the engines of the pair naming by inference (`a+b`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub named_by_inference: Option<String>,
 }
 
 #[cfg(test)]

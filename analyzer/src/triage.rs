@@ -99,7 +99,10 @@ pub fn members(members: &DataFrame, family: Family) -> PolarsResult<Vec<Member>>
                         program_differs,
                         after_the_code,
                         at_a_closing_brace: at_a_closing_brace.clone(),
-                        named_by_inference: named_by_inference.clone(),
+                        named_by_inference: match p.named_by_inference {
+                            Some(n) => n.split('+').map(str::to_string).collect(),
+                            None => named_by_inference.clone(),
+                        },
                         ..Member::default()
                     }
                 })
@@ -675,6 +678,39 @@ evidence = ["traces/findings/some-bundle"]
 examples = [{ key = { kind = "pause-location" }, detail = "paused at 3:5 vs 4:1" }]
 near_misses = [{ key = { kind = "pause-location" }, detail = "paused at 3:5 vs 4:2" }]
 "#;
+
+    /// A three-engine divergence no engine stood alone in: each pair of groups is a member of
+    /// its own, and a call-stack pair reads which of its two engines name by inference from
+    /// the pair (the divergence itself, a pause location, says nothing of names).
+    #[test]
+    fn a_call_stack_pair_of_a_three_engine_divergence_knows_its_own_naming() {
+        let pairs = r#"[{"engine_a":"chromium@156","engine_b":"firefox@153","kind":"pause-location","detail":"paused at 12:48 vs 13:5","binding":null},{"engine_a":"firefox@153","engine_b":"bun@1.4.5","kind":"call-stack","detail":"stack [Math.random, ] vs [, ]","binding":null,"named_by_inference":"firefox@153+bun@1.4.5"},{"engine_a":"chromium@156","engine_b":"bun@1.4.5","kind":"call-stack","detail":"stack [f, ] vs [, ]","binding":null}]"#;
+        let frame = df!(
+            "kind" => ["pause-location"],
+            "last_action" => ["stepOver"],
+            "ast_node" => ["ReturnStatement"],
+            "detail" => ["paused at 12:48 vs 13:5"],
+            "engine_a" => ["chromium@156"],
+            "engine_b" => ["firefox@153"],
+            "agreement" => ["chromium@156 vs firefox@153 vs bun@1.4.5"],
+            "pairs" => [pairs],
+        )
+        .unwrap();
+        let m = super::members(&frame, Family::Divergence)
+            .unwrap()
+            .remove(0);
+        assert_eq!(m.engines.len(), 3);
+        assert!(m.named_by_inference.is_empty());
+        let named: Vec<&Vec<String>> = m.pairs.iter().map(|p| &p.named_by_inference).collect();
+        assert_eq!(
+            named,
+            [
+                &Vec::<String>::new(),
+                &vec!["firefox@153".to_string(), "bun@1.4.5".to_string()],
+                &Vec::<String>::new(),
+            ]
+        );
+    }
 
     fn member(detail: &str, engines: &[&str], suspect: Option<&str>) -> Member {
         Member {

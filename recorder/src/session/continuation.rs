@@ -118,29 +118,39 @@ impl Lockstep<'_> {
             .map(|s| label(s.engine))
             .collect();
         // Where the engines name the top frame's function by inference (a call-stack
-        // divergence: the same pause on every side).
-        let paused: Vec<(
-            morphtrace_schema::EngineRef,
-            Vec<(&str, morphtrace_schema::Location)>,
-        )> = d
-            .sides
-            .iter()
-            .filter_map(|s| match &s.output {
-                Some(Output::Paused(p)) if d.kind == DivergenceKind::CallStack => Some((
-                    s.engine,
-                    p.stack
-                        .iter()
-                        .map(|f| (f.function.as_str(), f.location))
-                        .collect(),
-                )),
-                _ => None,
-            })
-            .collect();
-        let named_by_inference: Vec<String> = nodes
-            .named_by_inference(&paused)
-            .into_iter()
-            .map(label)
-            .collect();
+        // difference: the same pause on each side compared), of the whole divergence or of
+        // one pair of groups in it (three engines: two at one place, named apart, the third
+        // elsewhere).
+        let inferring = |among: &dyn Fn(morphtrace_schema::EngineRef) -> bool| -> Vec<String> {
+            let paused: Vec<(
+                morphtrace_schema::EngineRef,
+                Vec<(&str, morphtrace_schema::Location)>,
+            )> = d
+                .sides
+                .iter()
+                .filter(|s| among(s.engine))
+                .filter_map(|s| match &s.output {
+                    Some(Output::Paused(p)) => Some((
+                        s.engine,
+                        p.stack
+                            .iter()
+                            .map(|f| (f.function.as_str(), f.location))
+                            .collect(),
+                    )),
+                    _ => None,
+                })
+                .collect();
+            nodes
+                .named_by_inference(&paused)
+                .into_iter()
+                .map(label)
+                .collect()
+        };
+        let named_by_inference: Vec<String> = if d.kind == DivergenceKind::CallStack {
+            inferring(&|_| true)
+        } else {
+            Vec::new()
+        };
         let placements = morphtrace_schema::fact::placements(
             d.sides.iter().map(|s| {
                 let placed = match &s.output {
@@ -169,7 +179,11 @@ impl Lockstep<'_> {
                     program_differs: d.program_differs.is_some(),
                     after_the_code,
                     at_a_closing_brace: at_a_closing_brace.clone(),
-                    named_by_inference: named_by_inference.clone(),
+                    named_by_inference: if p.kind == DivergenceKind::CallStack {
+                        inferring(&|e| p.sides.contains(&e))
+                    } else {
+                        named_by_inference.clone()
+                    },
                     ..Member::default()
                 }
             })

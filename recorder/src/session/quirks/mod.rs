@@ -172,6 +172,24 @@ fn same_frames(x: &morphtrace_schema::PauseState, y: &morphtrace_schema::PauseSt
             .all(|(f, g)| f.function == g.function)
 }
 
+/// `same_frames`, where two frames named apart are still one function's when both stand in
+/// the same function body of the program (`exits`): engines name an anonymous function their
+/// own way (SpiderMonkey `Math.random` by inference, V8 nothing), which says nothing of where
+/// control is.
+fn same_functions(
+    exits: &Exits,
+    x: &morphtrace_schema::PauseState,
+    y: &morphtrace_schema::PauseState,
+) -> bool {
+    x.stack.len() == y.stack.len()
+        && x.stack.iter().zip(&y.stack).all(|(f, g)| {
+            f.function == g.function
+                || exits
+                    .body_holding(f.location)
+                    .is_some_and(|body| exits.body_holding(g.location) == Some(body))
+        })
+}
+
 /// The last control action (one that runs the program) of `trace` before its action `index`.
 pub(super) fn last_control(trace: &morphtrace_schema::Trace, index: usize) -> Option<&Action> {
     trace

@@ -6,15 +6,16 @@
 //! - `tests/debuggers/stepping.rs#a_step_from_a_closing_brace_leaves_the_function_except_on_firefox`
 //! - `tests/debuggers/breakpoints.rs#chromium_vs_firefox_closing_brace_is_a_pause_location_divergence`
 
-use super::{same_frames, Divergence, Quirk, Recognizer};
+use super::{same_functions, Divergence, Quirk, Recognizer};
 use morphtrace_judges::remark::{Remark, Side};
 use morphtrace_schema::{Action, DivergenceKind, Output};
 
 pub(super) struct ReturnAndBrace;
 
 impl Quirk for ReturnAndBrace {
-    /// After a step, in the same frames: one side at the end of a `return`, the other at that
-    /// function's closing brace (a JavaScript program's syntax).
+    /// After a step, in the same frames (functions named apart where both stand in one body):
+    /// one side at the end of a `return`, the other at that function's closing brace (a
+    /// JavaScript program's syntax).
     fn recognize(&self, r: &Recognizer, d: &Divergence) -> Option<Remark> {
         let [a, b] = d.answers.outputs;
         let kind = d.kind;
@@ -23,15 +24,16 @@ impl Quirk for ReturnAndBrace {
         else {
             return None;
         };
-        if !same_frames(x, y)
-            || !matches!(
-                action,
-                Action::StepInto | Action::StepOver | Action::StepOut
-            )
-        {
+        if !matches!(
+            action,
+            Action::StepInto | Action::StepOver | Action::StepOut
+        ) {
             return None;
         }
         let e = r.exits()?;
+        if !same_functions(&e, x, y) {
+            return None;
+        }
         let side = if e.returns_there(x.location, y.location) {
             Side::First
         } else if e.returns_there(y.location, x.location) {
@@ -105,6 +107,42 @@ mod tests {
         let py = program(EXITS, Language::Python);
         assert_eq!(
             both_ways(&py, kind, detail, Action::StepOver, &at_return, &at_brace),
+            none
+        );
+    }
+
+    #[test]
+    fn frames_named_apart_are_one_function_where_both_stand_in_its_body() {
+        // SpiderMonkey names an anonymous function by inference, V8 not at all.
+        let p = program(
+            "var o = {};\no.m = function (a) {\n  return a + 1;\n};\no.m(1);\n",
+            Language::JavaScript,
+        );
+        let detail = ["paused at 3:15 vs 4:1"; 2];
+        let at_return = paused((2, 14), PauseReason::Step, &["", ""], &[]);
+        let at_brace = paused((3, 0), PauseReason::Step, &["o.m", ""], &[]);
+        let got = both_ways(
+            &p,
+            DivergenceKind::PauseLocation,
+            detail,
+            Action::StepOver,
+            &at_return,
+            &at_brace,
+        );
+        assert_eq!(got, oriented(|side| Remark::ReturnAndBrace { side }));
+        // Callers named apart, neither frame's place in a function of the program: not known
+        // to be one function.
+        let called_apart = paused((3, 0), PauseReason::Step, &["o.m", "g"], &[]);
+        let none = [String::new(), String::new()];
+        assert_eq!(
+            both_ways(
+                &p,
+                DivergenceKind::PauseLocation,
+                detail,
+                Action::StepOver,
+                &at_return,
+                &called_apart,
+            ),
             none
         );
     }
