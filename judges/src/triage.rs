@@ -929,7 +929,22 @@ impl Triage {
         if m.suspect.is_some() || m.engines.len() < 3 || m.pairs.is_empty() {
             return None;
         }
-        let judged: Vec<usize> = m.pairs.iter().map(first).collect::<Option<_>>()?;
+        // A divergence the engines could not be brought back in step past is out of step in
+        // each of its differences too: no excusing rule judges any of them.
+        let judged: Vec<usize> = m
+            .pairs
+            .iter()
+            .map(|p| {
+                if m.out_of_step && !p.out_of_step {
+                    first(&Member {
+                        out_of_step: true,
+                        ..p.clone()
+                    })
+                } else {
+                    first(p)
+                }
+            })
+            .collect::<Option<_>>()?;
         judged
             .iter()
             .copied()
@@ -1134,6 +1149,20 @@ near_misses = [{ key = { kind = "breakpoint-location" }, detail = "breakpoint at
         assert_eq!(t.first_judging(&m, Family::Divergence), Some(0));
         m.out_of_step = true;
         assert_eq!(t.first_judging(&m, Family::Divergence), None);
+        // A divergence of three engines no engine stood alone in, judged pair by pair: out of
+        // step, none of its pairs is excused either.
+        m.out_of_step = false;
+        let three = Member {
+            engines: vec!["node@20".into(), "firefox@153".into(), "bun@1.4".into()],
+            pairs: vec![m.clone(), m.clone()],
+            ..m.clone()
+        };
+        assert_eq!(t.first_judging(&three, Family::Divergence), Some(0));
+        let apart = Member {
+            out_of_step: true,
+            ..three
+        };
+        assert_eq!(t.first_judging(&apart, Family::Divergence), None);
         // Without the engine's positions, the rule that asks for them judges nothing.
         m.out_of_step = false;
         m.placements[0].asked = false;
