@@ -314,10 +314,13 @@ pub fn run<W: Work>(
     let started_workers = AtomicBool::new(false);
     let failed_starts: Mutex<Vec<W::Error>> = Mutex::new(Vec::new());
     let mut write_error = None;
+    // No more workers than tasks: each starts its own engines (a browser's start costs seconds of
+    // CPU), and one with no task would only start them and stop them again.
+    let workers = opts.jobs.min(total - summary.skipped).max(1);
     std::thread::scope(|scope| {
         let (tx, rx) = mpsc::sync_channel::<W::Done>(16);
         let mut handles = Vec::new();
-        for index in 0..opts.jobs.max(1) {
+        for index in 0..workers {
             let tx = tx.clone();
             let (queue, stop, abort) = (&queue, &stop, &abort);
             let (started_workers, failed_starts) = (&started_workers, &failed_starts);
@@ -437,6 +440,8 @@ mod tests {
         broken: Vec<usize>,
         panic: Option<u64>,
         twice: bool,
+        /// Workers started so far.
+        started: std::sync::atomic::AtomicUsize,
     }
 
     impl Plain {
@@ -453,6 +458,7 @@ mod tests {
                 broken: vec![],
                 panic: None,
                 twice: false,
+                started: Default::default(),
             }
         }
 
@@ -475,6 +481,7 @@ mod tests {
             if self.broken.contains(&index) {
                 return Err(OpenOrWrite(format!("worker {index} is broken")));
             }
+            self.started.fetch_add(1, Ordering::SeqCst);
             Ok(index)
         }
         fn record(&self, _: &mut usize, n: u64) -> Session {
@@ -570,6 +577,26 @@ mod tests {
         assert_eq!((s.done, s.skipped), (4, 8));
         assert!(s.to_string().contains(", 8 already in the archive"), "{s}");
         assert_eq!(seeds(&out), (0..12).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn no_more_workers_start_than_there_are_tasks() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = Plain::new();
+        let out = dir.path().join("a.mtrace");
+        let s = run(&w, &header(), vec![0], &options(&out, false, 2)).unwrap();
+        assert_eq!((s.done, w.started.load(Ordering::SeqCst)), (1, 1));
+        // Resumed with one task left of three: one worker.
+        let out = dir.path().join("b.mtrace");
+        run(&w, &header(), vec![0, 1], &options(&out, false, 1)).unwrap();
+        w.started.store(0, Ordering::SeqCst);
+        let s = run(&w, &header(), vec![0, 1, 2], &options(&out, true, 3)).unwrap();
+        assert_eq!((s.done, w.started.load(Ordering::SeqCst)), (1, 1));
+        // As many as asked for where the tasks are more.
+        w.started.store(0, Ordering::SeqCst);
+        let out = dir.path().join("c.mtrace");
+        run(&w, &header(), (0..5).collect(), &options(&out, false, 2)).unwrap();
+        assert_eq!(w.started.load(Ordering::SeqCst), 2);
     }
 
     #[test]

@@ -173,20 +173,30 @@ fn same_frames(x: &morphtrace_schema::PauseState, y: &morphtrace_schema::PauseSt
 }
 
 /// `same_frames`, where two frames named apart are still one function's when both stand in
-/// the same function body of the program (`exits`): engines name an anonymous function their
-/// own way (SpiderMonkey `Math.random` by inference, V8 nothing), which says nothing of where
-/// control is.
+/// the same function body of the program (`exits`) and that function is one ECMAScript leaves
+/// without a name, each side showing no name or one inferred from the code around it (`nodes`):
+/// engines name an anonymous function their own way (SpiderMonkey `Math.random` by inference,
+/// V8 nothing), which says nothing of where control is. A function the program names, shown
+/// under another name, stays apart.
 fn same_functions(
     exits: &Exits,
+    nodes: &LineNodes,
     x: &morphtrace_schema::PauseState,
     y: &morphtrace_schema::PauseState,
 ) -> bool {
     x.stack.len() == y.stack.len()
         && x.stack.iter().zip(&y.stack).all(|(f, g)| {
             f.function == g.function
-                || exits
+                || (exits
                     .body_holding(f.location)
                     .is_some_and(|body| exits.body_holding(g.location) == Some(body))
+                    && nodes
+                        .named_by_inference(&[
+                            (0, vec![(f.function.as_str(), f.location)]),
+                            (1, vec![(g.function.as_str(), g.location)]),
+                        ])
+                        .len()
+                        == 2)
         })
 }
 

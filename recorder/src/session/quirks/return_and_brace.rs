@@ -9,11 +9,13 @@
 use super::{same_functions, Divergence, Quirk, Recognizer};
 use morphtrace_judges::remark::{Remark, Side};
 use morphtrace_schema::{Action, DivergenceKind, Output};
+use morphtrace_syntax::nodes::LineNodes;
 
 pub(super) struct ReturnAndBrace;
 
 impl Quirk for ReturnAndBrace {
-    /// After a step, in the same frames (functions named apart where both stand in one body):
+    /// After a step, in the same frames (anonymous functions named apart where both stand in
+    /// one body, see `same_functions`):
     /// one side at the end of a `return`, the other at that function's closing brace (a
     /// JavaScript program's syntax).
     fn recognize(&self, r: &Recognizer, d: &Divergence) -> Option<Remark> {
@@ -31,7 +33,8 @@ impl Quirk for ReturnAndBrace {
             return None;
         }
         let e = r.exits()?;
-        if !same_functions(&e, x, y) {
+        let nodes = r.facts.get::<LineNodes>()?;
+        if !same_functions(&e, &nodes, x, y) {
             return None;
         }
         let side = if e.returns_there(x.location, y.location) {
@@ -130,6 +133,25 @@ mod tests {
             &at_brace,
         );
         assert_eq!(got, oriented(|side| Remark::ReturnAndBrace { side }));
+        // SunSpider's seeded `Math.random`: a function returned from one called at once inside
+        // the assignment, named `Math.random` by SpiderMonkey.
+        let seeded = program(
+            "Math.random = (function () {\n  return function () {\n    return 1;\n  };\n}());\nMath.random();\n",
+            Language::JavaScript,
+        );
+        let seeded_return = paused((2, 13), PauseReason::Step, &["", ""], &[]);
+        let seeded_brace = paused((3, 2), PauseReason::Step, &["Math.random", ""], &[]);
+        assert_eq!(
+            both_ways(
+                &seeded,
+                DivergenceKind::PauseLocation,
+                ["paused at 3:14 vs 4:3"; 2],
+                Action::StepOver,
+                &seeded_return,
+                &seeded_brace,
+            ),
+            oriented(|side| Remark::ReturnAndBrace { side })
+        );
         // Callers named apart, neither frame's place in a function of the program: not known
         // to be one function.
         let called_apart = paused((3, 0), PauseReason::Step, &["o.m", "g"], &[]);
@@ -144,6 +166,38 @@ mod tests {
                 &called_apart,
             ),
             none
+        );
+        // Planted: a function the program names (`function f`), shown by one side under another
+        // name in the same body: a wrong name, not the same frames.
+        let p = program(
+            "function f(a) {\n  return a + 1;\n}\nf(1);\n",
+            Language::JavaScript,
+        );
+        let at_return = paused((1, 14), PauseReason::Step, &["f", ""], &[]);
+        let misnamed = paused((2, 0), PauseReason::Step, &["g", ""], &[]);
+        let detail = ["paused at 2:15 vs 3:1"; 2];
+        assert_eq!(
+            both_ways(
+                &p,
+                DivergenceKind::PauseLocation,
+                detail,
+                Action::StepOver,
+                &at_return,
+                &misnamed,
+            ),
+            none
+        );
+        let named = paused((2, 0), PauseReason::Step, &["f", ""], &[]);
+        assert_eq!(
+            both_ways(
+                &p,
+                DivergenceKind::PauseLocation,
+                detail,
+                Action::StepOver,
+                &at_return,
+                &named,
+            ),
+            oriented(|side| Remark::ReturnAndBrace { side })
         );
     }
 }
