@@ -116,88 +116,47 @@ mod tests {
 
     #[test]
     fn frames_named_apart_are_one_function_where_both_stand_in_its_body() {
+        // A step over from `first` to `second` (0-based line and column, each side's frames
+        // named as given) in `text`: the remarks both ways.
+        let step = |text: &str, first: ((u32, u32), [&str; 2]), second: ((u32, u32), [&str; 2])| {
+            let p = program(text, Language::JavaScript);
+            let (x, y) = (
+                paused(first.0, PauseReason::Step, &first.1, &[]),
+                paused(second.0, PauseReason::Step, &second.1, &[]),
+            );
+            let shown = |(l, c): (u32, u32)| format!("{}:{}", l + 1, c + 1);
+            let detail = format!("paused at {} vs {}", shown(first.0), shown(second.0));
+            let detail = [detail.as_str(); 2];
+            both_ways(
+                &p,
+                DivergenceKind::PauseLocation,
+                detail,
+                Action::StepOver,
+                &x,
+                &y,
+            )
+        };
+        let remarked = oriented(|side| Remark::ReturnAndBrace { side });
+        let none = [String::new(), String::new()];
         // SpiderMonkey names an anonymous function by inference, V8 not at all.
-        let p = program(
-            "var o = {};\no.m = function (a) {\n  return a + 1;\n};\no.m(1);\n",
-            Language::JavaScript,
-        );
-        let detail = ["paused at 3:15 vs 4:1"; 2];
-        let at_return = paused((2, 14), PauseReason::Step, &["", ""], &[]);
-        let at_brace = paused((3, 0), PauseReason::Step, &["o.m", ""], &[]);
-        let got = both_ways(
-            &p,
-            DivergenceKind::PauseLocation,
-            detail,
-            Action::StepOver,
-            &at_return,
-            &at_brace,
-        );
-        assert_eq!(got, oriented(|side| Remark::ReturnAndBrace { side }));
+        let assigned = "var o = {};\no.m = function (a) {\n  return a + 1;\n};\no.m(1);\n";
+        let at_return = ((2, 14), ["", ""]);
+        assert_eq!(step(assigned, at_return, ((3, 0), ["o.m", ""])), remarked);
         // SunSpider's seeded `Math.random`: a function returned from one called at once inside
         // the assignment, named `Math.random` by SpiderMonkey.
-        let seeded = program(
-            "Math.random = (function () {\n  return function () {\n    return 1;\n  };\n}());\nMath.random();\n",
-            Language::JavaScript,
-        );
-        let seeded_return = paused((2, 13), PauseReason::Step, &["", ""], &[]);
-        let seeded_brace = paused((3, 2), PauseReason::Step, &["Math.random", ""], &[]);
+        let seeded = "Math.random = (function () {\n  return function () {\n    return 1;\n  };\n}());\nMath.random();\n";
         assert_eq!(
-            both_ways(
-                &seeded,
-                DivergenceKind::PauseLocation,
-                ["paused at 3:14 vs 4:3"; 2],
-                Action::StepOver,
-                &seeded_return,
-                &seeded_brace,
-            ),
-            oriented(|side| Remark::ReturnAndBrace { side })
+            step(seeded, ((2, 13), ["", ""]), ((3, 2), ["Math.random", ""])),
+            remarked
         );
         // Callers named apart, neither frame's place in a function of the program: not known
         // to be one function.
-        let called_apart = paused((3, 0), PauseReason::Step, &["o.m", "g"], &[]);
-        let none = [String::new(), String::new()];
-        assert_eq!(
-            both_ways(
-                &p,
-                DivergenceKind::PauseLocation,
-                detail,
-                Action::StepOver,
-                &at_return,
-                &called_apart,
-            ),
-            none
-        );
+        assert_eq!(step(assigned, at_return, ((3, 0), ["o.m", "g"])), none);
         // Planted: a function the program names (`function f`), shown by one side under another
         // name in the same body: a wrong name, not the same frames.
-        let p = program(
-            "function f(a) {\n  return a + 1;\n}\nf(1);\n",
-            Language::JavaScript,
-        );
-        let at_return = paused((1, 14), PauseReason::Step, &["f", ""], &[]);
-        let misnamed = paused((2, 0), PauseReason::Step, &["g", ""], &[]);
-        let detail = ["paused at 2:15 vs 3:1"; 2];
-        assert_eq!(
-            both_ways(
-                &p,
-                DivergenceKind::PauseLocation,
-                detail,
-                Action::StepOver,
-                &at_return,
-                &misnamed,
-            ),
-            none
-        );
-        let named = paused((2, 0), PauseReason::Step, &["f", ""], &[]);
-        assert_eq!(
-            both_ways(
-                &p,
-                DivergenceKind::PauseLocation,
-                detail,
-                Action::StepOver,
-                &at_return,
-                &named,
-            ),
-            oriented(|side| Remark::ReturnAndBrace { side })
-        );
+        let declared = "function f(a) {\n  return a + 1;\n}\nf(1);\n";
+        let at_return = ((1, 14), ["f", ""]);
+        assert_eq!(step(declared, at_return, ((2, 0), ["g", ""])), none);
+        assert_eq!(step(declared, at_return, ((2, 0), ["f", ""])), remarked);
     }
 }
