@@ -126,6 +126,10 @@ pub enum Remark {
     /// `side` evaluated an expression that reads `name`, which the other side (that threw a
     /// `ReferenceError`) shows uninitialized at the same place and `side` with a value.
     EvaluatedInItsDeadZone { side: Side, name: String },
+    /// `side` threw SpiderMonkey's error for a binding it did not keep (`variable 'NAME' has been
+    /// optimized out`) evaluating an expression that reads `name`, a name its pause shows
+    /// optimized out; the other side did not throw.
+    EvaluatedAnOptimizedOutName { side: Side, name: String },
     /// The other side paused at the closing brace of a function that ends in an `if` holding a
     /// `return` (not taken: it stands at the brace), by a step from that `if` or a breakpoint on
     /// the brace; `side` did not pause there.
@@ -193,6 +197,7 @@ pub const IDS: &[&str] = &[
     "step-out-began-in-a-generator-expression",
     "value-in-dead-zone",
     "evaluated-in-its-dead-zone",
+    "evaluated-an-optimized-out-name",
     "no-pause-at-the-end-after-an-untaken-return",
     "own-name-uninitialized",
     "one-frame-further",
@@ -233,6 +238,7 @@ impl Remark {
             }
             Remark::ValueInDeadZone { .. } => "value-in-dead-zone",
             Remark::EvaluatedInItsDeadZone { .. } => "evaluated-in-its-dead-zone",
+            Remark::EvaluatedAnOptimizedOutName { .. } => "evaluated-an-optimized-out-name",
             Remark::NoPauseAtTheEndAfterAnUntakenReturn { .. } => {
                 "no-pause-at-the-end-after-an-untaken-return"
             }
@@ -267,6 +273,7 @@ impl Remark {
             | Remark::CrashedWithACatchDefault { side }
             | Remark::ValueInDeadZone { side }
             | Remark::EvaluatedInItsDeadZone { side, .. }
+            | Remark::EvaluatedAnOptimizedOutName { side, .. }
             | Remark::NoPauseAtTheEndAfterAnUntakenReturn { side }
             | Remark::OwnNameUninitialized { side }
             | Remark::OneFrameFurther { side, .. }
@@ -325,7 +332,8 @@ impl Remark {
                 ),
             ],
             Remark::OneFrameFurther { function, .. } => vec![("function", function.clone())],
-            Remark::EvaluatedInItsDeadZone { name, .. } => vec![("name", name.clone())],
+            Remark::EvaluatedInItsDeadZone { name, .. }
+            | Remark::EvaluatedAnOptimizedOutName { name, .. } => vec![("name", name.clone())],
             _ => Vec::new(),
         }
     }
@@ -336,7 +344,7 @@ impl Remark {
             "at-a-condition" => &["condition", "outcome", "thrown"],
             "on-the-call-line" => &["frames_down", "other"],
             "one-frame-further" => &["function"],
-            "evaluated-in-its-dead-zone" => &["name"],
+            "evaluated-in-its-dead-zone" | "evaluated-an-optimized-out-name" => &["name"],
             _ => &[],
         }
     }
@@ -459,6 +467,11 @@ impl fmt::Display for Remark {
                 "; {} side evaluated `{name}`, a binding it shows with a value and the {} side uninitialized, paused on the same line",
                 side.name(),
                 side.other().name()
+            ),
+            Remark::EvaluatedAnOptimizedOutName { side, name } => write!(
+                f,
+                "; {} side threw evaluating `{name}`, a name it shows optimized out",
+                side.name()
             ),
             Remark::NoPauseAtTheEndAfterAnUntakenReturn { side } => write!(
                 f,
@@ -628,6 +641,13 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
         (
             r"; (first|second) side evaluated `([^`]*)`, a binding it shows with a value and the (?:first|second) side uninitialized, paused on the same line$",
             |c| Remark::EvaluatedInItsDeadZone {
+                side: Side::read(&c[1]),
+                name: c[2].to_string(),
+            },
+        ),
+        (
+            r"; (first|second) side threw evaluating `([^`]*)`, a name it shows optimized out$",
+            |c| Remark::EvaluatedAnOptimizedOutName {
                 side: Side::read(&c[1]),
                 name: c[2].to_string(),
             },
@@ -811,6 +831,10 @@ mod tests {
             Remark::EvaluatedInItsDeadZone {
                 side: Second,
                 name: "v19".into(),
+            },
+            Remark::EvaluatedAnOptimizedOutName {
+                side: First,
+                name: "C2".into(),
             },
             Remark::NoPauseAtTheEndAfterAnUntakenReturn { side: First },
             Remark::OwnNameUninitialized { side: Second },

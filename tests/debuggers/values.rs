@@ -376,6 +376,7 @@ async fn a_class_name_nothing_in_the_class_refers_to_on_each_engine() {
         "var acc = 0;\nclass Quiet {\n  static {\n    acc = 1;\n  }\n}\nclass Named {\n  static {\n    acc = Named === undefined ? 0 : 2;\n  }\n}\nacc = 3;\n",
     );
     let mut seen = Vec::new();
+    let mut evaluations = Vec::new();
     for kind in ["chromium", "firefox", "bun"] {
         let mut e = engine(kind, CaptureOptions::default()).await;
         for (p, lines) in [(&methods, [6, 12]), (&statics, [3, 8])] {
@@ -383,7 +384,9 @@ async fn a_class_name_nothing_in_the_class_refers_to_on_each_engine() {
             d.set_breakpoint(lines[0], None).await.unwrap();
             d.set_breakpoint(lines[1], None).await.unwrap();
             let quiet = paused(d.control(&Action::Start).await.unwrap());
+            let quiet_evaluated = evaluated(d.as_mut(), "typeof Quiet").await;
             let named = paused(d.control(&Action::Resume).await.unwrap());
+            let named_evaluated = evaluated(d.as_mut(), "typeof Named").await;
             seen.push((
                 kind,
                 quiet.location.line,
@@ -391,6 +394,7 @@ async fn a_class_name_nothing_in_the_class_refers_to_on_each_engine() {
                 named.location.line,
                 var(&named, "Named").value.to_string(),
             ));
+            evaluations.push((kind, quiet_evaluated, named_evaluated));
             d.close().await;
         }
         e.shutdown().await;
@@ -413,6 +417,53 @@ async fn a_class_name_nothing_in_the_class_refers_to_on_each_engine() {
             ("bun", 3, no_line("Quiet"), 8, no_line("Named")),
         ]
     );
+    // Evaluated there, `typeof` of the name: SpiderMonkey throws its error for a binding it did
+    // not keep (the rule on `evaluated-an-optimized-out-name`); the class where it kept it.
+    let function = s(r#""function""#);
+    let optimized_out = s("threw Error: variable 'Quiet' has been optimized out");
+    assert_eq!(
+        evaluations,
+        vec![
+            ("chromium", function.clone(), function.clone()),
+            (
+                "chromium",
+                s("threw ReferenceError: Quiet is not defined"),
+                function.clone()
+            ),
+            ("firefox", optimized_out.clone(), function.clone()),
+            ("firefox", optimized_out, function.clone()),
+            ("bun", function.clone(), function.clone()),
+            ("bun", function.clone(), function),
+        ]
+    );
+}
+
+/// What evaluating `expression` at the current pause gives: the value, or `threw` and the
+/// first line of the error's description (V8's goes on with a stack).
+async fn evaluated(d: &mut dyn Debugger, expression: &str) -> String {
+    let evaluate = Action::Evaluate {
+        expression: expression.into(),
+    };
+    match apply(d, &evaluate).await.unwrap() {
+        Output::Evaluated {
+            value,
+            threw: false,
+        } => value.to_string(),
+        Output::Evaluated {
+            value: Value::Object {
+                description, class, ..
+            },
+            threw: true,
+        } => format!(
+            "threw {}",
+            description
+                .unwrap_or(class)
+                .lines()
+                .next()
+                .unwrap_or_default()
+        ),
+        other => panic!("{expression}: {other:?}"),
+    }
 }
 
 /// A script-level `let` not declared yet, seen from a function the script called before its

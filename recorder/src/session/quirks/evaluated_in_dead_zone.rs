@@ -11,10 +11,10 @@
 //! On the real engines:
 //! - `tests/debuggers/values.rs#v8_shows_a_loop_bodys_const_from_the_previous_iteration_in_its_dead_zone`
 
-use super::{Divergence, Quirk, Recognizer};
+use super::{evaluations, Divergence, Quirk, Recognizer};
 use morphtrace_judges::dbdb::visible_variables;
 use morphtrace_judges::remark::{Remark, Side};
-use morphtrace_schema::{Action, DivergenceKind, Language, ObjectKind, Output, PauseState, Value};
+use morphtrace_schema::{ObjectKind, PauseState, Value};
 use morphtrace_syntax::js::reads::names_read;
 use morphtrace_syntax::js::tdz::Declarations;
 
@@ -36,27 +36,8 @@ fn shown(v: &Value) -> bool {
 
 impl Quirk for EvaluatedInDeadZone {
     fn recognize(&self, r: &Recognizer, d: &Divergence) -> Option<Remark> {
-        if *d.kind != DivergenceKind::Evaluation || r.program.language != Language::JavaScript {
-            return None;
-        }
-        let Action::Evaluate { expression } = d.answers.action else {
-            return None;
-        };
-        let [a, b] = d.answers.outputs;
-        let (
-            Output::Evaluated {
-                value: x,
-                threw: tx,
-            },
-            Output::Evaluated {
-                value: y,
-                threw: ty,
-            },
-        ) = (a, b)
-        else {
-            return None;
-        };
-        let side = match (*tx, *ty) {
+        let (expression, [(x, tx), (y, ty)]) = evaluations(r, d)?;
+        let side = match (tx, ty) {
             (false, true) if reference_error(y) => Side::First,
             (true, false) if reference_error(x) => Side::Second,
             _ => return None,
@@ -108,26 +89,6 @@ mod tests {
         Output::Evaluated { value, threw }
     }
 
-    fn remarked(
-        expression: &str,
-        answers: [&Output; 2],
-        before: [&PauseState; 2],
-    ) -> Option<String> {
-        let p = program(TEXT, Language::JavaScript);
-        let out = remarks(
-            &p,
-            DivergenceKind::Evaluation,
-            "evaluated 1 vs threw ReferenceError { }",
-            Action::Evaluate {
-                expression: expression.into(),
-            },
-            answers,
-            [Some(before[0]), Some(before[1])],
-            [None, None],
-        );
-        (!out.is_empty()).then_some(out)
-    }
-
     #[test]
     fn an_evaluation_of_a_binding_one_side_shows_in_its_dead_zone() {
         let old = pause((2, 3), breakpoint(), &[""], &[("v", Value::Number(1.0))]);
@@ -135,7 +96,7 @@ mod tests {
         let value = evaluated(Value::Number(2.0), false);
         let threw = evaluated(error("ReferenceError"), true);
         assert_eq!(
-            remarked("v + 1", [&value, &threw], [&old, &dead]).as_deref(),
+            evaluation_remarks(TEXT, "v + 1", [&value, &threw], [&old, &dead]).as_deref(),
             Some(
                 Remark::EvaluatedInItsDeadZone {
                     side: Side::First,
@@ -148,9 +109,9 @@ mod tests {
         // Columns apart on the line, no declaration between them (`g();`).
         let further = pause((1, 5), breakpoint(), &[""], &[("v", Value::Uninitialized)]);
         let at_g = pause((1, 2), breakpoint(), &[""], &[("v", Value::Number(1.0))]);
-        assert!(remarked("v", [&value, &threw], [&at_g, &further]).is_some());
+        assert!(evaluation_remarks(TEXT, "v", [&value, &threw], [&at_g, &further]).is_some());
         assert_eq!(
-            remarked("v + 1", [&threw, &value], [&dead, &old]).as_deref(),
+            evaluation_remarks(TEXT, "v + 1", [&threw, &value], [&dead, &old]).as_deref(),
             Some(
                 Remark::EvaluatedInItsDeadZone {
                     side: Side::Second,
@@ -171,25 +132,46 @@ mod tests {
         // Another error: not a read in a dead zone.
         let type_error = evaluated(error("TypeError"), true);
         assert_eq!(
-            remarked("v + 1", [&value, &type_error], [&old, &dead]),
+            evaluation_remarks(TEXT, "v + 1", [&value, &type_error], [&old, &dead]),
             None
         );
         // The expression does not read the binding (`v` only as a property name).
-        assert_eq!(remarked("o.v", [&value, &threw], [&old, &dead]), None);
+        assert_eq!(
+            evaluation_remarks(TEXT, "o.v", [&value, &threw], [&old, &dead]),
+            None
+        );
         // Both sides show it uninitialized, or both with a value: the evaluating side
         // (a lie in an evaluation) is not the dead-zone bug.
-        assert_eq!(remarked("v", [&value, &threw], [&dead, &dead]), None);
-        assert_eq!(remarked("v", [&value, &threw], [&old, &old]), None);
+        assert_eq!(
+            evaluation_remarks(TEXT, "v", [&value, &threw], [&dead, &dead]),
+            None
+        );
+        assert_eq!(
+            evaluation_remarks(TEXT, "v", [&value, &threw], [&old, &old]),
+            None
+        );
         // The throwing side shows the value and the evaluating side the dead zone.
-        assert_eq!(remarked("v", [&value, &threw], [&dead, &old]), None);
+        assert_eq!(
+            evaluation_remarks(TEXT, "v", [&value, &threw], [&dead, &old]),
+            None
+        );
         // Paused apart: the binding may be in its dead zone at one place and not the other.
         let elsewhere = pause((3, 3), breakpoint(), &[""], &[("v", Value::Uninitialized)]);
-        assert_eq!(remarked("v", [&value, &threw], [&old, &elsewhere]), None);
+        assert_eq!(
+            evaluation_remarks(TEXT, "v", [&value, &threw], [&old, &elsewhere]),
+            None
+        );
         // On one line, on either side of the declaration's end (`const v = i;` ends at 2:14).
         let after = pause((2, 14), breakpoint(), &[""], &[("v", Value::Number(1.0))]);
         let before = pause((2, 2), breakpoint(), &[""], &[("v", Value::Uninitialized)]);
-        assert_eq!(remarked("v", [&value, &threw], [&after, &before]), None);
+        assert_eq!(
+            evaluation_remarks(TEXT, "v", [&value, &threw], [&after, &before]),
+            None
+        );
         // Both threw.
-        assert_eq!(remarked("v", [&threw, &threw], [&old, &dead]), None);
+        assert_eq!(
+            evaluation_remarks(TEXT, "v", [&threw, &threw], [&old, &dead]),
+            None
+        );
     }
 }

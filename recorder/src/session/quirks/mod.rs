@@ -17,6 +17,7 @@ mod condition_out_of_scope;
 mod crashed_with_a_catch_default;
 mod discriminant;
 mod evaluated_in_dead_zone;
+mod evaluated_optimized_out;
 pub(super) mod generators;
 mod heads_iterable;
 mod heritage;
@@ -36,7 +37,9 @@ use super::facts::ProgramFacts;
 use crate::debugger::ProgramFile;
 use morphtrace_judges::dbdb::ComparisonPolicy;
 use morphtrace_judges::remark::Remark;
-use morphtrace_schema::{Action, BreakpointId, DivergenceKind, EventKind, Output, PauseState};
+use morphtrace_schema::{
+    Action, BreakpointId, DivergenceKind, EventKind, Language, Output, PauseState, Value,
+};
 use morphtrace_syntax::js::exits::Exits;
 use morphtrace_syntax::nodes::LineNodes;
 use std::sync::Arc;
@@ -93,6 +96,7 @@ pub(super) static QUIRKS: &[&dyn Quirk] = &[
     &passed_where_it_stood::PassedWhereItStood,
     &crashed_with_a_catch_default::CrashedWithACatchDefault,
     &evaluated_in_dead_zone::EvaluatedInDeadZone,
+    &evaluated_optimized_out::EvaluatedOptimizedOut,
     &untaken_return_at_the_end::UntakenReturnAtTheEnd,
     &slid_into_the_next_function::SlidIntoTheNextFunction,
     &listed_without_a_location::ListedWithoutALocation,
@@ -198,6 +202,30 @@ fn same_functions(
                         .len()
                         == 2)
         })
+}
+
+/// An evaluation divergence in a JavaScript program: the expression and each side's value and
+/// whether it threw.
+fn evaluations<'d>(
+    r: &Recognizer,
+    d: &Divergence<'d>,
+) -> Option<(&'d str, [(&'d Value, bool); 2])> {
+    if *d.kind != DivergenceKind::Evaluation || r.program.language != Language::JavaScript {
+        return None;
+    }
+    let Action::Evaluate { expression } = d.answers.action else {
+        return None;
+    };
+    match d.answers.outputs {
+        [Output::Evaluated {
+            value: x,
+            threw: tx,
+        }, Output::Evaluated {
+            value: y,
+            threw: ty,
+        }] => Some((expression, [(x, *tx), (y, *ty)])),
+        _ => None,
+    }
 }
 
 /// The last control action (one that runs the program) of `trace` before its action `index`.
@@ -450,6 +478,29 @@ pub(super) mod test_support {
             &ComparisonPolicy::default(),
         );
         out.strip_prefix(detail).unwrap().to_string()
+    }
+
+    /// The remarks on an evaluation divergence of `expression` in the JavaScript program
+    /// `text`, each side paused as `before` says before it evaluated; `None` for none.
+    pub(super) fn evaluation_remarks(
+        text: &str,
+        expression: &str,
+        answers: [&Output; 2],
+        before: [&PauseState; 2],
+    ) -> Option<String> {
+        let p = program(text, Language::JavaScript);
+        let out = remarks(
+            &p,
+            DivergenceKind::Evaluation,
+            "evaluated 1 vs threw Error { }",
+            Action::Evaluate {
+                expression: expression.into(),
+            },
+            answers,
+            [Some(before[0]), Some(before[1])],
+            [None, None],
+        );
+        (!out.is_empty()).then_some(out)
     }
 
     /// `remarks` for two answers alone, and for the same answers the other way round.
