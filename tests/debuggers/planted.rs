@@ -594,3 +594,80 @@ async fn the_class_own_name_rule_excuses_no_planted_fault() {
     hiding.shutdown().await;
     firefox.shutdown().await;
 }
+
+/// Issue 66: the rule on Firefox's error evaluating a name it shows optimized out, proven against
+/// planted faults on Firefox. Real Chromium against real Firefox, paused in a constructor of a
+/// class that never names itself: the variables difference (rule 40) and the evaluation of
+/// `typeof Quiet` (Firefox throws SpiderMonkey's optimized-out error) are both excused. Then a
+/// Firefox that shows another function of the program as `Quiet`, one that hides `Quiet`, and
+/// one whose evaluations give a number one too high: each fault's divergence shows at that
+/// pause and none is excused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_optimized_out_evaluation_rule_excuses_no_planted_fault() {
+    use faults::{Fault, FaultyEngine};
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline(
+        "quiet.js",
+        "let other = function () { return 0; };\nclass Base {\n  constructor(n) { this.n = n; }\n}\nclass Quiet extends Base {\n  constructor(n) {\n    super(n);\n    this.extra = other();\n  }\n}\nnew Quiet(1);\n",
+    );
+    let evaluate = |e: &str| Action::Evaluate {
+        expression: e.into(),
+    };
+    let plan = Plan::Replay {
+        actions: vec![
+            Action::SetBreakpoint {
+                line: 7,
+                column: None,
+            },
+            Action::Start,
+            evaluate("typeof Quiet"),
+            evaluate("n + 1"),
+            Action::Resume,
+        ],
+    };
+    let mut chromium = engine("chromium", CaptureOptions::default()).await;
+    let mut firefox = engine("firefox", CaptureOptions::default()).await;
+    let rec = common::lockstep_under(&mut [&mut chromium, &mut firefox], &p, &plan, &triage).await;
+    assert!(
+        rec.divergences.iter().any(|d| d
+            .detail
+            .ends_with("second side threw evaluating `Quiet`, a name it shows optimized out"))
+            && rec.divergences.iter().all(|d| excused(&rec, d)),
+        "{:?}",
+        rec.divergences
+    );
+    firefox.shutdown().await;
+    let plants = [
+        (
+            Fault::MixedUp {
+                name: "Quiet".into(),
+                as_: "other".into(),
+            },
+            "Quiet.name: \"Quiet\" vs \"other\"",
+        ),
+        (
+            Fault::HideVariable {
+                line: 7,
+                name: "Quiet".into(),
+            },
+            "Quiet only on the first side",
+        ),
+        (Fault::WrongEvaluation, "evaluated 2 vs "),
+    ];
+    for (fault, shows) in plants {
+        let name = format!("{fault:?}");
+        let mut faulty =
+            FaultyEngine::wrap(engine("firefox", CaptureOptions::default()).await, fault);
+        let rec =
+            common::lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
+        let d = rec
+            .divergences
+            .iter()
+            .find(|d| d.detail.starts_with(shows))
+            .unwrap_or_else(|| panic!("{name}: the fault shows: {:?}", rec.divergences));
+        assert!(!excused(&rec, d) && d.continued.is_none(), "{name}: {d:?}");
+        faulty.shutdown().await;
+    }
+    chromium.shutdown().await;
+}
