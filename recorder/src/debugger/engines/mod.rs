@@ -14,6 +14,7 @@ pub mod node;
 pub mod prepared;
 pub mod python;
 pub mod scratch;
+pub mod startup_cache;
 pub mod tier;
 
 use crate::debugger::{CaptureOptions, DebuggerError, Engine};
