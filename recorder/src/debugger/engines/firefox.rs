@@ -196,7 +196,7 @@ async fn establish(
 
 /// Firefox without a window on `profile`, its output dropped, killed with its handle and with
 /// the recorder; the caller adds the page and the rest.
-pub(super) fn headless(exe: &Path, profile: &Path) -> Command {
+fn headless(exe: &Path, profile: &Path) -> Command {
     let mut c = Command::new(exe);
     c.args(["--headless", "--no-remote", "--profile"])
         .arg(profile)
@@ -256,7 +256,7 @@ impl Browser {
         let user_js = format!("{USER_JS}{}", tier.map(Tier::user_js).unwrap_or_default());
         std::fs::write(profile.path().join("user.js"), user_js)
             .map_err(|e| fail(format!("profile: {e}")))?;
-        super::startup_cache::seed(profile.path(), exe, USER_JS).await;
+        super::startup_cache::seed(profile.path(), exe, USER_JS, headless).await;
         let prelude = if prelude {
             let path = profile.path().join(determinism::URL);
             std::fs::write(&path, determinism::PRELUDE)

@@ -52,13 +52,17 @@ fn fresh(dir: &Path, exe: &Path) -> bool {
     }
 }
 
+/// How Firefox is started on a profile (the caller's own command line, so that the cache is
+/// made by the Firefox the sessions run).
+pub type Start = fn(&Path, &Path) -> tokio::process::Command;
+
 /// Copies the kept start-up cache of the Firefox at `exe` into `profile`, making it first if
 /// there is none (under a lock; a process that finds another making it goes on without). A
 /// failure costs only the slow start: it is logged, never the launch's error.
-pub async fn seed(profile: &Path, exe: &Path, user_js: &str) {
+pub async fn seed(profile: &Path, exe: &Path, user_js: &str, start: Start) {
     let dir = kept(exe);
     if !fresh(&dir, exe) {
-        if let Err(e) = make(&dir, exe, user_js).await {
+        if let Err(e) = make(&dir, exe, user_js, start).await {
             tracing::warn!("Firefox's start-up cache: {e}; starting without it");
             return;
         }
@@ -84,7 +88,7 @@ fn copy_into(dir: &Path, profile: &Path) -> std::io::Result<()> {
 
 /// Starts Firefox on a profile of its own until it has written its start-up cache, and keeps
 /// the cache in `dir` (staged, then renamed into place).
-async fn make(dir: &Path, exe: &Path, user_js: &str) -> Result<(), String> {
+async fn make(dir: &Path, exe: &Path, user_js: &str, start: Start) -> Result<(), String> {
     let parent = dir.parent().ok_or("no cache directory")?;
     std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
     let lock = std::fs::File::create(parent.join(".lock")).map_err(|e| e.to_string())?;
@@ -98,7 +102,7 @@ async fn make(dir: &Path, exe: &Path, user_js: &str) -> Result<(), String> {
     let profile = super::scratch::Scratch::new("morphtrace-firefox-startup-")
         .map_err(|e| format!("profile directory: {e}"))?;
     std::fs::write(profile.path().join("user.js"), user_js).map_err(|e| e.to_string())?;
-    let mut child = super::firefox::headless(exe, profile.path())
+    let mut child = start(exe, profile.path())
         .arg("about:blank")
         .spawn()
         .map_err(|e| format!("starting {}: {e}", exe.display()))?;
