@@ -320,19 +320,20 @@ pub fn go() -> Vec<Hostile> {
         ),
         text("build-error.go", main(&["x := 1"], &[])),
         text("spin.go", main(&["n := 0", "for {", "\tn++", "}"], &[])),
-        // 1.5 GiB touched and held for two seconds, beyond a 1 GiB memory bound.
+        // 1.5 GiB filled and held for two seconds, beyond a 1 GiB memory bound. Filled by one
+        // call: a loop touching every byte, unoptimized as Delve builds it, took over the 8 s
+        // action timeout to pass the bound on a loaded 2-core machine (the session then ended
+        // by the timeout, not the bound), and a loop touching a byte per page drew a breakpoint
+        // in its body for the seed the test records (the action limit came first).
         text(
             "out-of-memory.go",
             main(
                 &[
-                    "b := make([]byte, 1536<<20)",
-                    "for i := range b {",
-                    "\tb[i] = 1",
-                    "}",
+                    "b := bytes.Repeat([]byte{1}, 1536<<20)",
                     "time.Sleep(2 * time.Second)",
                     "println(b[len(b)-1])",
                 ],
-                &["time"],
+                &["bytes", "time"],
             ),
         ),
         text(
