@@ -85,6 +85,9 @@ pub enum Remark {
     /// After a step, in the same frames: `side` at the end of a `return`, the other at that
     /// function's closing brace.
     ReturnAndBrace { side: Side },
+    /// After a step, in the same frames: `side` at the head of a `for-in`/`for-of` loop (its
+    /// declaration), the other at the first statement of that loop's body.
+    AtALoopHeadAndItsBody { side: Side },
     /// A variables difference over a lexical binding one side lacks, both sides at one
     /// function's closing brace in the same frames.
     BothAtAClosingBrace,
@@ -182,6 +185,7 @@ pub const IDS: &[&str] = &[
     "at-a-condition",
     "on-the-call-line",
     "return-and-brace",
+    "at-a-loop-head-and-its-body",
     "both-at-a-closing-brace",
     "in-a-heads-iterable",
     "in-a-discriminant",
@@ -221,6 +225,7 @@ impl Remark {
             Remark::AtACondition { .. } => "at-a-condition",
             Remark::OnTheCallLine { .. } => "on-the-call-line",
             Remark::ReturnAndBrace { .. } => "return-and-brace",
+            Remark::AtALoopHeadAndItsBody { .. } => "at-a-loop-head-and-its-body",
             Remark::BothAtAClosingBrace => "both-at-a-closing-brace",
             Remark::InAHeadsIterable => "in-a-heads-iterable",
             Remark::InADiscriminant => "in-a-discriminant",
@@ -264,6 +269,7 @@ impl Remark {
             Remark::AtACondition { side, .. }
             | Remark::OnTheCallLine { side, .. }
             | Remark::ReturnAndBrace { side }
+            | Remark::AtALoopHeadAndItsBody { side }
             | Remark::InParametersWhileDefined { side }
             | Remark::AtAnIndentedBrace { side }
             | Remark::AtAHeritage { side }
@@ -393,6 +399,11 @@ impl fmt::Display for Remark {
             Remark::ReturnAndBrace { side } => write!(
                 f,
                 "; {} side at the end of a return, the other at its function's closing brace",
+                side.name()
+            ),
+            Remark::AtALoopHeadAndItsBody { side } => write!(
+                f,
+                "; {} side at a for-in or for-of loop's head, the other at the first statement of its body",
                 side.name()
             ),
             Remark::BothAtAClosingBrace => {
@@ -561,6 +572,12 @@ static SHAPES: LazyLock<Vec<(regex::Regex, Make)>> = LazyLock::new(|| {
         (
             r"; (first|second) side at the end of a return, the other at its function's closing brace$",
             |c| Remark::ReturnAndBrace {
+                side: Side::read(&c[1]),
+            },
+        ),
+        (
+            r"; (first|second) side at a for-in or for-of loop's head, the other at the first statement of its body$",
+            |c| Remark::AtALoopHeadAndItsBody {
                 side: Side::read(&c[1]),
             },
         ),
@@ -808,6 +825,7 @@ mod tests {
                 other: PastTheCall::InACallFromIt,
             },
             Remark::ReturnAndBrace { side: First },
+            Remark::AtALoopHeadAndItsBody { side: Second },
             Remark::BothAtAClosingBrace,
             Remark::InAHeadsIterable,
             Remark::InADiscriminant,

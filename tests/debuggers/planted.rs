@@ -604,7 +604,7 @@ async fn the_class_own_name_rule_excuses_no_planted_fault() {
 /// pause and none is excused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_optimized_out_evaluation_rule_excuses_no_planted_fault() {
-    use faults::{Fault, FaultyEngine};
+    use faults::Fault;
     let _g = SERIAL.lock().await;
     let triage = repo_triage();
     let (_dir, p) = inline(
@@ -655,12 +655,62 @@ async fn the_optimized_out_evaluation_rule_excuses_no_planted_fault() {
         ),
         (Fault::WrongEvaluation, "evaluated 2 vs "),
     ];
+    firefox_plants_show_unexcused(&mut chromium, plants, &p, &plan, &triage).await;
+    chromium.shutdown().await;
+}
+
+/// Issue 66: the loop-head rule (SpiderMonkey at a loop body's first statement where V8 stands
+/// in the head, one point of control) proven against planted faults on Firefox. Real Chromium
+/// against real Firefox: a step into from the body's last statement is excused, and one more
+/// step brings V8 to the body, where both show the next value. Then a Firefox whose step skips
+/// an iteration (it stands at the same place, one value later), one whose step ends a statement
+/// late, and one that never pauses on the body's first line: each fault's divergence shows and
+/// none is excused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loop_head_rule_excuses_no_planted_fault() {
+    use faults::Fault;
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let (_dir, p) = inline(
+        "rounds.js",
+        "var acc = 0;\nfor (const y of [1, 2, 3]) {\n  acc = acc + y;\n  acc = acc * 2;\n}\nacc = acc + 1;\n",
+    );
+    let plan = from_a_breakpoint(3, &[Action::StepInto, Action::StepInto]);
+    let mut chromium = engine("chromium", CaptureOptions::default()).await;
+    let mut firefox = engine("firefox", CaptureOptions::default()).await;
+    let rec = common::lockstep_under(&mut [&mut chromium, &mut firefox], &p, &plan, &triage).await;
+    assert!(
+        rec.divergences.len() == 1
+            && rec.divergences[0].detail
+                == "paused at 2:12 vs 3:3; first side at a for-in or for-of loop's head, the other at the first statement of its body"
+            && excused(&rec, &rec.divergences[0]),
+        "{:?}",
+        rec.divergences
+    );
+    firefox.shutdown().await;
+    let plants = [
+        (Fault::SkipIteration { line: 2 }, "y: 2 vs 3"),
+        (Fault::StepOnceMore { line: 2 }, "paused at 2:12 vs 4:3"),
+        (Fault::DropPausesAt { line: 2 }, "paused at 2:12 vs 4:3"),
+    ];
+    firefox_plants_show_unexcused(&mut chromium, plants, &p, &plan, &triage).await;
+    chromium.shutdown().await;
+}
+
+/// Each fault planted in Firefox, in lockstep with `chromium` on `p` under `plan`: a divergence
+/// whose detail begins with its `shows` is met, and no rule excuses it (lockstep stopped there).
+async fn firefox_plants_show_unexcused(
+    chromium: &mut Box<dyn Engine>,
+    plants: impl IntoIterator<Item = (faults::Fault, &str)>,
+    p: &corpus::Loaded,
+    plan: &Plan,
+    triage: &morphtrace_judges::triage::Triage,
+) {
     for (fault, shows) in plants {
         let name = format!("{fault:?}");
         let mut faulty =
-            FaultyEngine::wrap(engine("firefox", CaptureOptions::default()).await, fault);
-        let rec =
-            common::lockstep_under(&mut [&mut chromium, &mut faulty], &p, &plan, &triage).await;
+            faults::FaultyEngine::wrap(engine("firefox", CaptureOptions::default()).await, fault);
+        let rec = common::lockstep_under(&mut [chromium, &mut faulty], p, plan, triage).await;
         let d = rec
             .divergences
             .iter()
@@ -669,5 +719,4 @@ async fn the_optimized_out_evaluation_rule_excuses_no_planted_fault() {
         assert!(!excused(&rec, d) && d.continued.is_none(), "{name}: {d:?}");
         faulty.shutdown().await;
     }
-    chromium.shutdown().await;
 }

@@ -592,3 +592,72 @@ async fn jsc_has_no_pause_at_a_functions_end_after_an_untaken_return() {
         ]
     );
 }
+
+/// Evidence for triage.toml's loop-head rule: where a `for-of` iteration begins, V8 pauses at
+/// the head's binding and JavaScriptCore at its `const`, SpiderMonkey at the body's first
+/// statement (it has no pause in the head once the loop runs), after a step over from the
+/// body's last statement and after a step out of the generator that feeds the loop. The
+/// recorder says so (the remark), the rule judges it, and one more step brings V8 and
+/// JavaScriptCore to the body, where the iteration's value is the same on every engine.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_step_to_a_loops_next_iteration_pauses_at_its_head_except_on_firefox() {
+    let _g = SERIAL.lock().await;
+    let triage = repo_triage();
+    let text = "var acc = 0;\nfunction* gen(n) {\n  for (let i = 0; i < 2; i++) {\n    yield n + i;\n  }\n}\nfor (const y of [1, 2]) {\n  acc = acc + y;\n  acc = acc * 2;\n}\nfor (const z of gen(5)) {\n  acc = acc + z;\n}\nacc = acc + 1;\n";
+    let (_dir, p) = inline("loops.js", text);
+    let [mut c, mut f, mut b] = three_engines().await;
+    let remark =
+        "side at a for-in or for-of loop's head, the other at the first statement of its body";
+    let value_of_y = |rec: &Recording| -> Vec<String> {
+        rec.traces
+            .iter()
+            .map(|t| {
+                let last = t.pauses().last().unwrap();
+                format!("{} y={}", last.location.line, var(last, "y").value)
+            })
+            .collect()
+    };
+    // A step over from the body's last statement (0-based line 8) in the array's loop's first
+    // round: V8 at 7:12 and JavaScriptCore at 7:6 (one line, grouped), SpiderMonkey alone at 8:3.
+    let plan = from_a_breakpoint(8, &[Action::StepOver]);
+    let rec = common::lockstep_under(&mut [&mut c, &mut f, &mut b], &p, &plan, &triage).await;
+    assert_eq!(rec.divergences.len(), 1, "{:?}", rec.divergences);
+    let d = &rec.divergences[0];
+    assert_eq!(
+        (d.kind.clone(), d.action.clone(), d.suspect),
+        (
+            DivergenceKind::PauseLocation,
+            Action::StepOver,
+            Some(EngineRef(1))
+        ),
+        "{d:?}"
+    );
+    assert_eq!(d.detail, format!("paused at 7:12 vs 8:3; first {remark}"));
+    assert_gone_past_to(&rec, d, 7);
+    assert_eq!(value_of_y(&rec), ["7 y=2"; 3]);
+    // A step out of the generator at its `yield` (line 3), at the first value: V8 back at the
+    // head, on the line of the generator's call; Firefox in the body.
+    let plan = from_a_breakpoint(3, &[Action::StepOut]);
+    let rec = common::lockstep_under(&mut [&mut c, &mut f], &p, &plan, &triage).await;
+    assert_eq!(rec.divergences.len(), 1, "{:?}", rec.divergences);
+    let d = &rec.divergences[0];
+    assert_eq!(
+        (d.kind.clone(), d.action.clone()),
+        (DivergenceKind::PauseLocation, Action::StepOut),
+        "{d:?}"
+    );
+    assert_eq!(
+        d.detail,
+        format!("paused at 11:12 vs 12:3; first side on the caller's line of the call, second side on another line of the caller; first {remark}")
+    );
+    assert_gone_past_to(&rec, d, 11);
+    let z: Vec<String> = rec
+        .traces
+        .iter()
+        .map(|t| var(t.pauses().last().unwrap(), "z").value.to_string())
+        .collect();
+    assert_eq!(z, ["5", "5"]);
+    for e in [&mut c, &mut f, &mut b] {
+        e.shutdown().await;
+    }
+}

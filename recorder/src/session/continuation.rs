@@ -430,8 +430,16 @@ impl Lockstep<'_> {
                 let alone = remarks
                     .iter()
                     .any(|r| matches!(r, Remark::AtACondition { .. }));
+                // One side in a loop's head where the engine the rule names (SpiderMonkey, at
+                // the body's first statement) has no pause: the head's engines finish the head
+                // with a step over, and it waits for them.
+                let at_the_head = remarks
+                    .iter()
+                    .any(|r| matches!(r, Remark::AtALoopHeadAndItsBody { .. }));
                 let a = if alone {
                     &Action::Resume
+                } else if at_the_head {
+                    &Action::StepOver
                 } else if past_the_call == Some(PastTheCall::InACallFromIt) {
                     &Action::StepInto
                 } else if past_the_call == Some(PastTheCall::AnotherLine) {
@@ -466,7 +474,11 @@ impl Lockstep<'_> {
                     .iter()
                     .copied()
                     .filter(|&k| !with_it(k) && !alone && !extra_stop);
-                let groups = [first, others.collect()];
+                let groups = if at_the_head {
+                    [others.collect(), Vec::new()]
+                } else {
+                    [first, others.collect()]
+                };
                 let (steps, in_step) = self
                     .step_until_in_step(active, outputs, &groups, a, rounds)
                     .await?;

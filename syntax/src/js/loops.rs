@@ -2,6 +2,11 @@
 //! the names the head declares. While it runs, ECMAScript's ForIn/OfHeadEvaluation holds those
 //! names in a scope of their own, uninitialized; V8 13 lists no such scope (SpiderMonkey,
 //! JavaScriptCore and V8 12 do), so a divergence over such a name there says so.
+//!
+//! And where each `for-in`/`for-of` iteration begins ([`IterationStarts`]): V8 and JavaScriptCore
+//! pause at the head's declaration each time the iterator gives the next value, SpiderMonkey not
+//! (it goes on to the body's first statement), so a step there stands at two places for one point
+//! of control.
 
 use crate::js::ast;
 use crate::js::visit::{Visit, VisitWith};
@@ -68,6 +73,72 @@ impl HeadIterables {
     }
 }
 
+/// Each `for-in`/`for-of` loop's head (what it declares or assigns, its span) and where its
+/// body's first statement begins.
+#[derive(Debug, Default)]
+pub struct IterationStarts {
+    /// (the head's start, its end exclusive, the body's first statement's start).
+    loops: Vec<(Location, Location, Location)>,
+}
+
+struct CollectStarts<'a> {
+    parsed: &'a crate::js::Parsed<'a>,
+    out: IterationStarts,
+}
+
+impl CollectStarts<'_> {
+    fn iteration(&mut self, left: &ast::ForHead, body: &ast::Stmt) {
+        let first = match body {
+            ast::Stmt::Block(b) => match b.stmts.first() {
+                Some(s) => crate::js::Spanned::span(s),
+                None => return,
+            },
+            s => crate::js::Spanned::span(s),
+        };
+        let at = |pos| self.parsed.positions.location(self.parsed.offset(pos));
+        let (from, to) = self.parsed.range(crate::js::Spanned::span(left));
+        self.out.loops.push((
+            self.parsed.positions.location(from),
+            self.parsed.positions.location(to),
+            at(first.lo),
+        ));
+    }
+}
+
+impl Visit for CollectStarts<'_> {
+    fn visit_for_of_stmt(&mut self, s: &ast::ForOfStmt) {
+        self.iteration(&s.left, &s.body);
+        s.visit_children_with(self);
+    }
+    fn visit_for_in_stmt(&mut self, s: &ast::ForInStmt) {
+        self.iteration(&s.left, &s.body);
+        s.visit_children_with(self);
+    }
+}
+
+impl IterationStarts {
+    /// The program's `for-in`/`for-of` loops; `None` where it does not parse.
+    pub fn scan(text: &str) -> Option<IterationStarts> {
+        crate::js::parse(text, crate::js::Goal::Program, |parsed| {
+            let mut c = CollectStarts {
+                parsed,
+                out: IterationStarts::default(),
+            };
+            parsed.program.visit_with(&mut c);
+            c.out
+        })
+        .ok()
+    }
+
+    /// Whether `head` is in the head of a `for-in`/`for-of` loop (what it declares or assigns)
+    /// and `body` exactly where that same loop's body's first statement begins.
+    pub fn head_and_body(&self, head: Location, body: Location) -> bool {
+        self.loops
+            .iter()
+            .any(|&(from, to, first)| from <= head && head < to && body == first)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -96,5 +167,35 @@ mod tests {
         assert!(h.declares_around("x", at(9, 38)));
         assert!(!h.declares_around("w", at(9, 38)));
         assert!(HeadIterables::scan("for (const of").is_none());
+    }
+
+    #[test]
+    fn a_loops_head_and_its_bodys_first_statement() {
+        let text = "function* g(n) {\n  yield n;\n}\nfor (const y of g(5)) {\n  y;\n  y;\n}\nfor (let k in { a: 1 }) k;\nvar v;\nfor (v of [1]) {}\nfor (const w of [1]) for (const x of g(w)) {\n  x;\n}\n";
+        let s = IterationStarts::scan(text).unwrap();
+        // V8 at the binding (4:12), JavaScriptCore at `const` (4:6), both to the body's 5:3.
+        assert!(s.head_and_body(at(4, 12), at(5, 3)));
+        assert!(s.head_and_body(at(4, 6), at(5, 3)));
+        assert!(
+            !s.head_and_body(at(4, 12), at(6, 3)),
+            "the body's second statement"
+        );
+        assert!(!s.head_and_body(at(4, 17), at(5, 3)), "the iterable");
+        assert!(!s.head_and_body(at(4, 1), at(5, 3)), "the `for` keyword");
+        assert!(!s.head_and_body(at(5, 3), at(4, 12)), "the other way round");
+        // A body without braces; an empty body has no first statement.
+        assert!(s.head_and_body(at(8, 10), at(8, 25)));
+        assert!(!s.head_and_body(at(10, 6), at(10, 16)));
+        // Nested loops: each head with its own body only.
+        assert!(s.head_and_body(at(11, 33), at(12, 3)));
+        assert!(
+            !s.head_and_body(at(11, 12), at(12, 3)),
+            "the outer head, the inner body"
+        );
+        assert!(
+            s.head_and_body(at(11, 6), at(11, 22)),
+            "the outer body is the inner loop"
+        );
+        assert!(IterationStarts::scan("for (const of").is_none());
     }
 }

@@ -24,6 +24,7 @@ mod heritage;
 mod indented_brace;
 mod listed_without_a_location;
 mod logged_without_a_summary;
+mod loop_head_and_body;
 mod own_name;
 mod passed_where_it_stood;
 mod ran_past_a_quiet_breakpoint;
@@ -84,6 +85,7 @@ pub(super) trait Quirk: Sync {
 /// Every quirk recognized per pair of engines, in the order they are tried.
 pub(super) static QUIRKS: &[&dyn Quirk] = &[
     &return_and_brace::ReturnAndBrace,
+    &loop_head_and_body::LoopHeadAndBody,
     &closing_brace::ClosingBrace,
     &heads_iterable::HeadsIterable,
     &discriminant::Discriminant,
