@@ -521,6 +521,38 @@ async fn firefox_stops_a_step_where_a_class_with_a_heritage_begins() {
     // Firefox steps on to where the others stand (by `class C extends f()`), and the plan's
     // last step goes on alike to line 15.
     assert_gone_past_to(&rec, d, 14);
+    // A step out of a static block, which runs while `A` is defined: back in the top level,
+    // Firefox stops where `class B extends A` begins, V8 past it at `let b`; Firefox then steps
+    // over the declaration to where V8 stands. (JavaScriptCore's step out of a static block is
+    // its own rule's.)
+    let (_dir2, statics) = inline(
+        "static.js",
+        "let a = 0;\nclass A {\n  static {\n    a = 1;\n  }\n}\nclass B extends A {}\nlet b = new B();\n",
+    );
+    let rec = common::lockstep_under(
+        &mut [&mut c, &mut f],
+        &statics,
+        &from_a_breakpoint(3, &[Action::StepOut]),
+        &triage,
+    )
+    .await;
+    // At the block's breakpoint the frame's name and the class's own name differ, each by its
+    // own rule; the step out is the last divergence.
+    assert!(
+        rec.divergences.iter().all(|d| excused(&rec, d)),
+        "{:?}",
+        rec.divergences
+    );
+    let d = rec.divergences.last().unwrap();
+    assert_eq!(
+        (d.action.clone(), d.detail.as_str()),
+        (
+            Action::StepOut,
+            "paused at 8:9 vs 7:1; second side where a class declaration with a heritage begins, the other past it"
+        ),
+        "{d:?}"
+    );
+    assert_gone_past_to(&rec, d, 7);
     for e in [&mut c, &mut f, &mut b] {
         e.shutdown().await;
     }

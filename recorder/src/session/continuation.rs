@@ -436,9 +436,14 @@ impl Lockstep<'_> {
                 let at_the_head = remarks
                     .iter()
                     .any(|r| matches!(r, Remark::AtALoopHeadAndItsBody { .. }));
+                let at_a_heritage = remarks
+                    .iter()
+                    .any(|r| matches!(r, Remark::AtAHeritage { .. }));
                 let a = if alone {
                     &Action::Resume
-                } else if at_the_head {
+                } else if at_the_head || (at_a_heritage && *a == Action::StepOut) {
+                    // A step out already ended in this frame: from the heritage, on to the
+                    // declaration's end as the others went.
                     &Action::StepOver
                 } else if past_the_call == Some(PastTheCall::InACallFromIt) {
                     &Action::StepInto
@@ -458,10 +463,7 @@ impl Lockstep<'_> {
                 // A step that stopped where others have no step position (a class's heritage):
                 // the others are past it already, so only it steps on.
                 // So too where a known bug's engine stopped where the others do not.
-                let extra_stop = rule.apart == Some(Apart::Behind)
-                    || remarks
-                        .iter()
-                        .any(|r| matches!(r, Remark::AtAHeritage { .. }));
+                let extra_stop = rule.apart == Some(Apart::Behind) || at_a_heritage;
                 // With three engines or more, the engines standing where the one the rule names
                 // stands go with it (SpiderMonkey and JavaScriptCore both at a brace V8 has left).
                 let at = |k: usize| active.iter().position(|&x| x == k).map(|i| &outputs[i]);

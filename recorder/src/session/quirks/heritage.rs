@@ -13,13 +13,18 @@ pub(super) struct Heritage;
 
 impl Quirk for Heritage {
     /// Where one side's step stopped where a `class … extends …` declaration begins and the
-    /// other's, in the same frames, went past the declaration (`AT_A_HERITAGE`).
+    /// other's, in the same frames, went past the declaration (`AT_A_HERITAGE`); a step out
+    /// too, which returns into the frame that goes on to the declaration (out of a static block
+    /// that runs while an earlier class is defined).
     fn recognize(&self, r: &Recognizer, d: &Divergence) -> Option<Remark> {
         let [a, b] = d.answers.outputs;
         let kind = d.kind;
         let action = d.answers.action;
         if *kind != DivergenceKind::PauseLocation
-            || !matches!(action, Action::StepInto | Action::StepOver)
+            || !matches!(
+                action,
+                Action::StepInto | Action::StepOver | Action::StepOut
+            )
             || r.program.language != Language::JavaScript
         {
             return None;
@@ -54,39 +59,26 @@ mod tests {
     #[test]
     fn a_step_that_stops_at_a_heritage_against_one_past_it() {
         let p = program(HERITAGE, Language::JavaScript);
+        let detail = ["paused at 2:1 vs 5:1", "paused at 5:1 vs 2:1"];
+        let after = |action: Action, x: &Output, y: &Output| {
+            both_ways(&p, DivergenceKind::PauseLocation, detail, action, x, y)
+        };
         let at = paused((1, 0), PauseReason::Step, &[""], &[]);
         let past = paused((4, 0), PauseReason::Step, &[""], &[]);
-        let detail = ["paused at 2:1 vs 5:1", "paused at 5:1 vs 2:1"];
-        let got = both_ways(
-            &p,
-            DivergenceKind::PauseLocation,
-            detail,
-            Action::StepOver,
-            &at,
-            &past,
-        );
-        assert_eq!(got, oriented(|side| Remark::AtAHeritage { side }));
-        // Planted: the other side short of the declaration's end; a class without heritage.
+        let remarked = oriented(|side| Remark::AtAHeritage { side });
+        // A step over, and a step out that returned into the same frame and went on.
+        assert_eq!(after(Action::StepOver, &at, &past), remarked);
+        assert_eq!(after(Action::StepOut, &at, &past), remarked);
+        // Planted: after a resume (a breakpoint's place, not a step's); the other side in
+        // another frame; the other side short of the declaration's end; a class without
+        // heritage.
         let none = [String::new(), String::new()];
+        assert_eq!(after(Action::Resume, &at, &past), none);
+        let inside = paused((2, 2), PauseReason::Step, &["m", ""], &[]);
+        assert_eq!(after(Action::StepOut, &at, &inside), none);
         let short = paused((0, 0), PauseReason::Step, &[""], &[]);
-        let got = both_ways(
-            &p,
-            DivergenceKind::PauseLocation,
-            detail,
-            Action::StepOver,
-            &at,
-            &short,
-        );
-        assert_eq!(got, none);
+        assert_eq!(after(Action::StepOver, &at, &short), none);
         let plain = paused((0, 0), PauseReason::Step, &[""], &[]);
-        let got = both_ways(
-            &p,
-            DivergenceKind::PauseLocation,
-            detail,
-            Action::StepOver,
-            &plain,
-            &past,
-        );
-        assert_eq!(got, none);
+        assert_eq!(after(Action::StepOver, &plain, &past), none);
     }
 }
