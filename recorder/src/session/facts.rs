@@ -7,7 +7,7 @@ use morphtrace_syntax::js::calls::BuiltInArguments;
 use morphtrace_syntax::js::catches::CatchDefaults;
 use morphtrace_syntax::js::classes::{ClassParams, Heritages, NamedClasses};
 use morphtrace_syntax::js::exits::Exits;
-use morphtrace_syntax::js::loops::{HeadIterables, IterationStarts};
+use morphtrace_syntax::js::loops::LoopHeads;
 use morphtrace_syntax::js::order::ExecutionOrder;
 use morphtrace_syntax::js::switches::Discriminants;
 use morphtrace_syntax::nodes::LineNodes;
@@ -68,8 +68,7 @@ javascript_fact!(
     Heritages,
     NamedClasses,
     BuiltInArguments,
-    HeadIterables,
-    IterationStarts,
+    LoopHeads,
     Discriminants,
     CatchDefaults
 );

@@ -3,7 +3,7 @@
 //! names in a scope of their own, uninitialized; V8 13 lists no such scope (SpiderMonkey,
 //! JavaScriptCore and V8 12 do), so a divergence over such a name there says so.
 //!
-//! And where each `for-in`/`for-of` iteration begins ([`IterationStarts`]): V8 and JavaScriptCore
+//! And where each `for-in`/`for-of` iteration begins: V8 and JavaScriptCore
 //! pause at the head's declaration each time the iterator gives the next value, SpiderMonkey not
 //! (it goes on to the body's first statement), so a step there stands at two places for one point
 //! of control.
@@ -12,20 +12,24 @@ use crate::js::ast;
 use crate::js::visit::{Visit, VisitWith};
 use morphtrace_schema::Location;
 
-/// The iterables of a program's `for-in`/`for-of` heads that declare `let` or `const` names.
+/// A program's `for-in`/`for-of` heads: the iterables of those that declare `let` or `const`
+/// names, and where each loop's iterations begin.
 #[derive(Debug, Default)]
-pub struct HeadIterables {
+pub struct LoopHeads {
     /// Each iterable, with the names its head declares.
     heads: crate::js::NamedSpans,
+    /// Each loop: (its head's start, its end exclusive, the body's first statement's start).
+    loops: Vec<(Location, Location, Location)>,
 }
 
 struct Collect<'a> {
     parsed: &'a crate::js::Parsed<'a>,
-    out: HeadIterables,
+    out: LoopHeads,
 }
 
 impl Collect<'_> {
-    fn head(&mut self, left: &ast::ForHead, right: &ast::Expr) {
+    fn head(&mut self, left: &ast::ForHead, right: &ast::Expr, body: &ast::Stmt) {
+        self.iteration(left, body);
         let ast::ForHead::VarDecl(d) = left else {
             return;
         };
@@ -40,26 +44,41 @@ impl Collect<'_> {
             .heads
             .push(self.parsed, crate::js::Spanned::span(right), names);
     }
+
+    fn iteration(&mut self, left: &ast::ForHead, body: &ast::Stmt) {
+        let first = match body {
+            ast::Stmt::Block(b) => match b.stmts.first() {
+                Some(s) => crate::js::Spanned::span(s),
+                None => return,
+            },
+            s => crate::js::Spanned::span(s),
+        };
+        let (from, to) = self.parsed.range(crate::js::Spanned::span(left));
+        let at = |offset| self.parsed.positions.location(offset);
+        self.out
+            .loops
+            .push((at(from), at(to), at(self.parsed.offset(first.lo))));
+    }
 }
 
 impl Visit for Collect<'_> {
     fn visit_for_of_stmt(&mut self, s: &ast::ForOfStmt) {
-        self.head(&s.left, &s.right);
+        self.head(&s.left, &s.right, &s.body);
         s.visit_children_with(self);
     }
     fn visit_for_in_stmt(&mut self, s: &ast::ForInStmt) {
-        self.head(&s.left, &s.right);
+        self.head(&s.left, &s.right, &s.body);
         s.visit_children_with(self);
     }
 }
 
-impl HeadIterables {
+impl LoopHeads {
     /// The program's loop heads; `None` where it does not parse (nothing is said then).
-    pub fn scan(text: &str) -> Option<HeadIterables> {
+    pub fn scan(text: &str) -> Option<LoopHeads> {
         crate::js::parse(text, crate::js::Goal::Program, |parsed| {
             let mut c = Collect {
                 parsed,
-                out: HeadIterables::default(),
+                out: LoopHeads::default(),
             };
             parsed.program.visit_with(&mut c);
             c.out
@@ -70,64 +89,6 @@ impl HeadIterables {
     /// Whether `at` is in the iterable of a head that declares `name`.
     pub fn declares_around(&self, name: &str, at: Location) -> bool {
         self.heads.names_at(name, at)
-    }
-}
-
-/// Each `for-in`/`for-of` loop's head (what it declares or assigns, its span) and where its
-/// body's first statement begins.
-#[derive(Debug, Default)]
-pub struct IterationStarts {
-    /// (the head's start, its end exclusive, the body's first statement's start).
-    loops: Vec<(Location, Location, Location)>,
-}
-
-struct CollectStarts<'a> {
-    parsed: &'a crate::js::Parsed<'a>,
-    out: IterationStarts,
-}
-
-impl CollectStarts<'_> {
-    fn iteration(&mut self, left: &ast::ForHead, body: &ast::Stmt) {
-        let first = match body {
-            ast::Stmt::Block(b) => match b.stmts.first() {
-                Some(s) => crate::js::Spanned::span(s),
-                None => return,
-            },
-            s => crate::js::Spanned::span(s),
-        };
-        let at = |pos| self.parsed.positions.location(self.parsed.offset(pos));
-        let (from, to) = self.parsed.range(crate::js::Spanned::span(left));
-        self.out.loops.push((
-            self.parsed.positions.location(from),
-            self.parsed.positions.location(to),
-            at(first.lo),
-        ));
-    }
-}
-
-impl Visit for CollectStarts<'_> {
-    fn visit_for_of_stmt(&mut self, s: &ast::ForOfStmt) {
-        self.iteration(&s.left, &s.body);
-        s.visit_children_with(self);
-    }
-    fn visit_for_in_stmt(&mut self, s: &ast::ForInStmt) {
-        self.iteration(&s.left, &s.body);
-        s.visit_children_with(self);
-    }
-}
-
-impl IterationStarts {
-    /// The program's `for-in`/`for-of` loops; `None` where it does not parse.
-    pub fn scan(text: &str) -> Option<IterationStarts> {
-        crate::js::parse(text, crate::js::Goal::Program, |parsed| {
-            let mut c = CollectStarts {
-                parsed,
-                out: IterationStarts::default(),
-            };
-            parsed.program.visit_with(&mut c);
-            c.out
-        })
-        .ok()
     }
 
     /// Whether `head` is in the head of a `for-in`/`for-of` loop (what it declares or assigns)
@@ -150,7 +111,7 @@ mod tests {
     #[test]
     fn a_heads_iterable_and_the_names_it_declares() {
         let text = "function* g(n) {\n  yield n;\n}\nfor (const y of g(5)) {\n  y;\n}\nfor (let { a, b: [c] } in { k: g(1) }) {}\nfor (var v of g(2)) {}\nfor (const w of [1]) for (const x of g(w)) {}\n";
-        let h = HeadIterables::scan(text).unwrap();
+        let h = LoopHeads::scan(text).unwrap();
         // `g(5)` from 4:17 to its `)` at 4:20.
         assert!(h.declares_around("y", at(4, 17)));
         assert!(h.declares_around("y", at(4, 20)));
@@ -166,13 +127,13 @@ mod tests {
         // An inner head's iterable (in the outer loop's body): its own name only.
         assert!(h.declares_around("x", at(9, 38)));
         assert!(!h.declares_around("w", at(9, 38)));
-        assert!(HeadIterables::scan("for (const of").is_none());
+        assert!(LoopHeads::scan("for (const of").is_none());
     }
 
     #[test]
     fn a_loops_head_and_its_bodys_first_statement() {
         let text = "function* g(n) {\n  yield n;\n}\nfor (const y of g(5)) {\n  y;\n  y;\n}\nfor (let k in { a: 1 }) k;\nvar v;\nfor (v of [1]) {}\nfor (const w of [1]) for (const x of g(w)) {\n  x;\n}\n";
-        let s = IterationStarts::scan(text).unwrap();
+        let s = LoopHeads::scan(text).unwrap();
         // V8 at the binding (4:12), JavaScriptCore at `const` (4:6), both to the body's 5:3.
         assert!(s.head_and_body(at(4, 12), at(5, 3)));
         assert!(s.head_and_body(at(4, 6), at(5, 3)));
@@ -196,6 +157,6 @@ mod tests {
             s.head_and_body(at(11, 6), at(11, 22)),
             "the outer body is the inner loop"
         );
-        assert!(IterationStarts::scan("for (const of").is_none());
+        assert!(LoopHeads::scan("for (const of").is_none());
     }
 }

@@ -7,7 +7,7 @@
 use super::{one_sided, same_frames, Divergence, Quirk, Recognizer};
 use morphtrace_judges::remark::Remark;
 use morphtrace_schema::{DivergenceKind, Language, Output};
-use morphtrace_syntax::js::loops::HeadIterables;
+use morphtrace_syntax::js::loops::LoopHeads;
 
 pub(super) struct HeadsIterable;
 
@@ -27,7 +27,7 @@ impl Quirk for HeadsIterable {
         if !same_frames || r.program.language != Language::JavaScript {
             return None;
         }
-        let heads = r.facts.get::<HeadIterables>();
+        let heads = r.facts.get::<LoopHeads>();
         match heads {
             Some(h)
                 if h.declares_around(name, x.location) && h.declares_around(name, y.location) =>

@@ -10,7 +10,7 @@
 use super::{same_frames, Divergence, Quirk, Recognizer};
 use morphtrace_judges::remark::{Remark, Side};
 use morphtrace_schema::{Action, DivergenceKind, Output};
-use morphtrace_syntax::js::loops::IterationStarts;
+use morphtrace_syntax::js::loops::LoopHeads;
 
 pub(super) struct LoopHeadAndBody;
 
@@ -35,7 +35,7 @@ impl Quirk for LoopHeadAndBody {
         {
             return None;
         }
-        let starts = r.facts.get::<IterationStarts>()?;
+        let starts = r.facts.get::<LoopHeads>()?;
         if starts.head_and_body(x.location, y.location) {
             Some(Remark::AtALoopHeadAndItsBody { side: Side::First })
         } else if starts.head_and_body(y.location, x.location) {
