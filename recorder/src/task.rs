@@ -42,6 +42,15 @@ pub struct RandomParams {
     /// before any draw, and a set drawn at a pause not a breakpoint's is a resume instead,
     /// which runs on to the next breakpoint.
     pub sets_at_breakpoints: bool,
+    /// Resumes where logpoint-for-a-breakpoint can use them (`metamorphic::carrying`): one
+    /// plain breakpoint, the first whose hit (reached by the start or a resume) shows a local
+    /// holding a primitive, is left by a resume at each of its hits, before any draw.
+    pub resumes_at_a_breakpoint: bool,
+    /// Steps into where restart-frame-as-reentry can use them (`metamorphic::carrying`; where
+    /// every debugger of the session restarts frames): a breakpoint on one line that calls a
+    /// function without side effects, where the draw set none, and a pause on such a line left
+    /// by a step into, before any draw, until the session pauses in such a function.
+    pub steps_into_pure_calls: bool,
     /// Breakpoints only on lines where every debugger of the session says one goes on that very
     /// line (its break positions, asked once before the first breakpoint): no placement that
     /// differs by design is tried, set, judged and removed again (issue 70: debugpy against
@@ -93,6 +102,8 @@ impl Default for RandomParams {
             continue_weight: 0.0,
             restart_weight: 0.0,
             sets_at_breakpoints: false,
+            resumes_at_a_breakpoint: false,
+            steps_into_pure_calls: false,
             placeable_lines: false,
             exceptions: None,
         }
@@ -141,6 +152,12 @@ impl RandomParams {
         }
         if self.sets_at_breakpoints {
             out.push(("random.set_variable_at".into(), "breakpoints".into()));
+        }
+        if self.resumes_at_a_breakpoint {
+            out.push(("random.resume_at".into(), "a-breakpoint".into()));
+        }
+        if self.steps_into_pure_calls {
+            out.push(("random.step_into_at".into(), "pure-calls".into()));
         }
         if self.placeable_lines {
             out.push(("random.breakpoint_lines".into(), "placeable".into()));

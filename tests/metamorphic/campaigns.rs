@@ -454,6 +454,15 @@ pub(crate) async fn node_descriptor() -> morphtrace_schema::EngineDescriptor {
     d
 }
 
+/// Why a chain's session says the transformations asked for could not apply.
+fn not_applicable(s: &Session) -> Vec<&String> {
+    s.notes
+        .iter()
+        .filter(|(k, _)| k == mm::NOT_APPLICABLE)
+        .map(|(_, v)| v)
+        .collect()
+}
+
 /// A relation asked for gets parents that carry what it needs: DBDB's draw never sets a
 /// variable, so set-variable-as-code cannot apply to its parents (each chain says why) and a
 /// debugger that ignores every set goes unseen; with the set weighted in (`carrying`), the
@@ -474,12 +483,7 @@ async fn random_parents_carry_the_set_that_set_variable_as_code_needs() {
         for seed in seeds.clone() {
             let c = chain_judged(&mut real, p, &params(seed, &RandomParams::default())).await;
             assert_eq!(c.sessions.len(), 1, "seed {seed}");
-            let why: Vec<&String> = c.sessions[0]
-                .notes
-                .iter()
-                .filter(|(k, _)| k == mm::NOT_APPLICABLE)
-                .map(|(_, v)| v)
-                .collect();
+            let why = not_applicable(&c.sessions[0]);
             assert_eq!(
                 why,
                 ["set-variable-as-code: the parent sets no variable that took"],
@@ -523,4 +527,50 @@ async fn random_parents_carry_the_set_that_set_variable_as_code_needs() {
         caught > 0,
         "applied to {applied} parents, the ignored sets never caught"
     );
+}
+
+/// Logpoint-for-a-breakpoint and restart-frame-as-reentry get parents that carry what they need
+/// (`carrying`): one plain breakpoint's hits each reached and left by a resume; a breakpoint on a
+/// line that calls a function without side effects, and a step into it there. On a program
+/// nobody drew for, every seed's carried parent takes the relation asked for, and the follow-up
+/// holds on the real Node; DBDB's own draw is counted beside it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn random_parents_carry_the_hits_and_the_entry_that_logpoints_and_restarts_need() {
+    let p = inline(
+        "carry.js",
+        "function square(n) {\n  let t = n * n;\n  return t;\n}\nlet total = 0;\nfor (let i = 0; i < 3; i++) {\n  let part = i + 1;\n  total = total + square(part);\n}\nconsole.log(total);\n",
+    );
+    let mut node = engine("node").await;
+    for t in [
+        mm::Transformation::Logpoint,
+        mm::Transformation::RestartAsReentry,
+    ] {
+        let params = |seed: u64, random: &RandomParams| ChainParams {
+            transformations: vec![t],
+            ..ChainParams::random(seed, 1, random.clone())
+        };
+        let carried = metamorphic::carrying(&RandomParams::default(), &[t]);
+        let (mut drawn, mut made) = (0, 0);
+        for seed in 1..=3u64 {
+            let plain = chain_judged(&mut node, &p, &params(seed, &RandomParams::default())).await;
+            drawn += usize::from(plain.sessions.len() == 2);
+            let c = chain_judged(&mut node, &p, &params(seed, &carried)).await;
+            let why = not_applicable(&c.sessions[0]);
+            assert_eq!(c.sessions.len(), 2, "{}, seed {seed}: {why:?}", t.name());
+            let follow = &c.sessions[1];
+            assert_eq!(follow.transformations[0].name, t.name());
+            assert!(
+                follow.warnings.is_empty(),
+                "{}, seed {seed}: {:?}",
+                t.name(),
+                follow.warnings
+            );
+            made += 1;
+        }
+        eprintln!(
+            "{}: DBDB's draw {drawn} of 3 seeds, carried {made} of 3",
+            t.name()
+        );
+    }
+    node.shutdown().await;
 }

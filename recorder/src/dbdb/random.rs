@@ -31,6 +31,28 @@ struct Draw<'p> {
     bps: BTreeSet<u32>,
     /// Names an assignment cannot change (see `drive`).
     fixed: morphtrace_syntax::js::tdz::Declarations,
+    /// What a metamorphic campaign's parent carries for the relations asked for.
+    carry: Carry,
+}
+
+/// The actions a metamorphic campaign's parent carries (`metamorphic::carrying`) and how far
+/// it got with them.
+#[derive(Default)]
+struct Carry {
+    /// Set-variable-as-code's set was made.
+    set: bool,
+    /// Plain breakpoints of the session (not conditions, logpoints or continues).
+    plain: BTreeSet<morphtrace_schema::BreakpointId>,
+    /// Logpoint-for-a-breakpoint's breakpoint, chosen at its first hit, left by resumes.
+    resumed: Option<Vec<morphtrace_schema::BreakpointId>>,
+    /// Restart-frame-as-reentry: lines that call a function without side effects, and those
+    /// functions; `entered` once a step into paused in one.
+    pure_calls: BTreeSet<u32>,
+    pure: Vec<morphtrace_syntax::js::pure::Function>,
+    entered: bool,
+    /// Whether the last pause was reached by the start or a resume, and has had no action yet.
+    by_resume: bool,
+    fresh: bool,
 }
 
 #[async_trait::async_trait]
@@ -46,6 +68,14 @@ impl Strategy for Random<'_> {
         } else {
             Default::default()
         };
+        let mut carry = Carry::default();
+        if self.params.steps_into_pure_calls
+            && program.language == Language::JavaScript
+            && ls.restarts_frames()
+        {
+            carry.pure_calls = morphtrace_syntax::js::pure::pure_calls(&program.text);
+            carry.pure = morphtrace_syntax::js::pure::functions(&program.text);
+        }
         let mut draw = Draw {
             params: self.params,
             rng: rng_for(self.seed, ls.program_hash()),
@@ -53,6 +83,7 @@ impl Strategy for Random<'_> {
             language: program.language,
             bps: BTreeSet::new(),
             fixed,
+            carry,
         };
         if draw.breakpoints(ls).await?.is_break() || draw.exception_pauses(ls).await?.is_break() {
             return Ok(());
@@ -112,11 +143,33 @@ impl Draw<'_> {
                     }
                 }
                 _ => {
+                    self.carry.plain.extend(id);
                     self.bps.insert(line);
                     for o in &outs {
                         if let Output::BreakpointSet { actual, .. } = o {
                             self.bps.extend(actual.iter().map(|l| l.line));
                         }
+                    }
+                }
+            }
+        }
+        // Carried for restart-frame-as-reentry: a pause on a line that calls a function without
+        // side effects, from which the draw steps in (`carried`), needs a breakpoint there.
+        let calls: Vec<u32> = self.carry.pure_calls.iter().copied().collect();
+        if !calls.is_empty() && !calls.iter().any(|l| self.bps.contains(l)) {
+            let line = calls[self.rng.random_range(0..calls.len())];
+            let outs = ls
+                .apply(&Action::SetBreakpoint { line, column: None })
+                .await?;
+            if ls.stopped() {
+                return Ok(ControlFlow::Break(()));
+            }
+            if !ls.undone() {
+                for o in &outs {
+                    if let Output::BreakpointSet { id, actual, .. } = o {
+                        self.carry.plain.insert(*id);
+                        self.bps.insert(line);
+                        self.bps.extend(actual.iter().map(|l| l.line));
                     }
                 }
             }
@@ -153,7 +206,8 @@ impl Draw<'_> {
     /// the session stops at a divergence.
     async fn run(&mut self, ls: &mut Lockstep<'_>) -> Result<(), DebuggerError> {
         let mut used = 1;
-        let mut carried_set = false;
+        self.carry.by_resume = true;
+        self.carry.fresh = true;
         loop {
             if ls.stopped() {
                 return Ok(());
@@ -166,29 +220,85 @@ impl Draw<'_> {
                 ls.end(SessionOutcome::ActionLimit);
                 return Ok(());
             }
-            // Carried for set-variable-as-code: the first breakpoint pause with a local to set
-            // gets a set before anything else is drawn.
-            if self.params.sets_at_breakpoints && !carried_set {
-                let language = self.language;
-                let fixed = &self.fixed;
-                let rng = &mut self.rng;
-                let set = ls
-                    .last_pause()
-                    .filter(|p| {
-                        matches!(p.reason, morphtrace_schema::PauseReason::Breakpoint { .. })
-                    })
-                    .and_then(|p| assignment(&p, |n| fixed.fixed(n), rng, language));
-                if let Some(a) = set {
-                    carried_set = true;
-                    ls.apply(&a).await?;
-                    used += 1;
-                    continue;
-                }
-            }
-            let action = self.action(ls);
+            let action = match self.carried(ls) {
+                Some(a) => a,
+                None => self.action(ls),
+            };
             ls.apply(&action).await?;
             used += 1;
+            if action.is_control() {
+                self.carry.by_resume = matches!(action, Action::Resume);
+                self.carry.fresh = true;
+                if action == Action::StepInto && !self.carry.pure.is_empty() {
+                    let pure = &self.carry.pure;
+                    self.carry.entered |= ls
+                        .last_pause()
+                        .is_some_and(|p| morphtrace_syntax::js::pure::pure_at(pure, p.location));
+                }
+            } else {
+                self.carry.fresh = false;
+            }
         }
+    }
+
+    /// The action a metamorphic campaign's parent carries at this pause for a relation asked
+    /// for, before any draw (`metamorphic::carrying`): set-variable-as-code's set at the first
+    /// breakpoint pause with a local to set; logpoint-for-a-breakpoint's resume at each hit of
+    /// one plain breakpoint reached by a resume; restart-frame-as-reentry's step into on a line
+    /// that calls a function without side effects, until one is entered.
+    fn carried(&mut self, ls: &Lockstep<'_>) -> Option<Action> {
+        use morphtrace_schema::PauseReason;
+        let p = ls.last_pause()?;
+        let hit = match &p.reason {
+            PauseReason::Breakpoint { ids } => Some(ids),
+            _ => None,
+        };
+        if self.params.sets_at_breakpoints && !self.carry.set && hit.is_some() {
+            let fixed = &self.fixed;
+            if let Some(a) = assignment(&p, |n| fixed.fixed(n), &mut self.rng, self.language) {
+                self.carry.set = true;
+                return Some(a);
+            }
+        }
+        // Only at a hit nothing was done at yet, reached by a resume: a relation's skipped
+        // pause must have been a hit left at once.
+        if let Some(ids) = hit.filter(|_| {
+            self.params.resumes_at_a_breakpoint
+                && self.carry.by_resume
+                && self.carry.fresh
+                && p.exception.is_none()
+        }) {
+            match &self.carry.resumed {
+                Some(kept) if ids.iter().any(|i| kept.contains(i)) => return Some(Action::Resume),
+                Some(_) => {}
+                None => {
+                    let primitive = morphtrace_judges::dbdb::visible_variables(p.top_scopes())
+                        .into_iter()
+                        .any(|(n, v)| {
+                            spellable(n)
+                                && matches!(
+                                    v,
+                                    morphtrace_schema::Value::Number(_)
+                                        | morphtrace_schema::Value::String(_)
+                                        | morphtrace_schema::Value::Bool(_)
+                                        | morphtrace_schema::Value::Null
+                                )
+                        });
+                    if primitive && ids.iter().all(|i| self.carry.plain.contains(i)) {
+                        self.carry.resumed = Some(ids.clone());
+                        return Some(Action::Resume);
+                    }
+                }
+            }
+        }
+        if !self.carry.entered
+            && self.carry.fresh
+            && p.exception.is_none()
+            && self.carry.pure_calls.contains(&p.location.line)
+        {
+            return Some(Action::StepInto);
+        }
+        None
     }
 
     /// Which kind of action comes next: DBDB's draw (four control actions alike) unless other

@@ -457,8 +457,11 @@ pub const CARRY_WEIGHT: f64 = 1.0;
 /// changes an action the random draw makes only when weighted in (set-variable-as-code needs a
 /// set variable at a breakpoint's pause, continue-as-breakpoint a continue to a location) gets
 /// that action weighted `CARRY_WEIGHT` where it had no weight, so that it can apply at all, and
-/// sets drawn at breakpoints' pauses only. The weights a campaign gave stay; relations not
-/// asked for change nothing.
+/// sets drawn at breakpoints' pauses only. Logpoint-for-a-breakpoint needs a plain breakpoint
+/// whose every hit was reached and left by a resume: one breakpoint's hits are left so.
+/// Restart-frame-as-reentry needs a pause in a function without side effects entered by a step
+/// into: lines that call one are left by a step into until one is entered. The weights a
+/// campaign gave stay; relations not asked for change nothing.
 pub fn carrying(random: &RandomParams, transformations: &[Transformation]) -> RandomParams {
     let mut r = random.clone();
     let asked = |t: Transformation| transformations.contains(&t);
@@ -470,6 +473,12 @@ pub fn carrying(random: &RandomParams, transformations: &[Transformation]) -> Ra
     }
     if asked(Transformation::ContinueAsBreakpoint) && r.continue_weight == 0.0 {
         r.continue_weight = CARRY_WEIGHT;
+    }
+    if asked(Transformation::Logpoint) {
+        r.resumes_at_a_breakpoint = true;
+    }
+    if asked(Transformation::RestartAsReentry) {
+        r.steps_into_pure_calls = true;
     }
     r
 }
@@ -787,6 +796,14 @@ mod tests {
         assert_eq!(r.set_variable_weight, CARRY_WEIGHT);
         assert_eq!(r.continue_weight, CARRY_WEIGHT);
         assert_eq!(r.evaluate_weight, 0.0);
+        assert!(!r.resumes_at_a_breakpoint && !r.steps_into_pure_calls);
+        let r = carrying(
+            &dbdb,
+            &[Transformation::Logpoint, Transformation::RestartAsReentry],
+        );
+        assert!(r.resumes_at_a_breakpoint && r.steps_into_pure_calls);
+        assert!(!r.sets_at_breakpoints);
+        assert_eq!(r.set_variable_weight, 0.0);
         // Not asked for: DBDB's draw as it was; a weight the campaign gave stays.
         let r = carrying(&dbdb, &Transformation::TABLE1);
         assert_eq!(r.params(), dbdb.params());

@@ -10,7 +10,7 @@ use super::ast;
 use super::visit::{Visit, VisitWith};
 use super::Goal;
 use morphtrace_schema::Location;
-use std::collections::HashSet;
+use std::collections::{BTreeSet, HashSet};
 
 /// A function of the program: where its body is, and whether it is without side effects.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,13 +22,23 @@ pub struct Function {
 /// Every function with a body (arrows with an expression body are not restartable places of
 /// interest and are left out); empty when the program does not parse.
 pub fn functions(text: &str) -> Vec<Function> {
+    super::parse(text, Goal::Script, |p| Collect::of(p).out).unwrap_or_default()
+}
+
+/// Lines (0-based) holding a call by name to a function declaration without side effects: where
+/// a step into can enter one, so that a metamorphic campaign's parents can carry what the
+/// restart-frame relation needs (`metamorphic::carrying`). By name only, shadowing aside: it
+/// steers a draw, it judges nothing.
+pub fn pure_calls(text: &str) -> BTreeSet<u32> {
     super::parse(text, Goal::Script, |p| {
-        let mut c = Collect {
+        let c = Collect::of(p);
+        let mut calls = Calls {
             parsed: p,
-            out: Vec::new(),
+            names: c.pure_names,
+            lines: BTreeSet::new(),
         };
-        p.program.visit_with(&mut c);
-        c.out
+        p.program.visit_with(&mut calls);
+        calls.lines
     })
     .unwrap_or_default()
 }
@@ -45,10 +55,34 @@ pub fn pure_at(functions: &[Function], at: Location) -> bool {
 struct Collect<'a> {
     parsed: &'a super::Parsed<'a>,
     out: Vec<Function>,
+    /// The name of the function declaration being visited, taken by its function.
+    named: Option<String>,
+    /// Names of function declarations without side effects.
+    pure_names: HashSet<String>,
+}
+
+impl<'a> Collect<'a> {
+    /// The program's functions, visited.
+    fn of(parsed: &'a super::Parsed<'a>) -> Self {
+        let mut c = Collect {
+            parsed,
+            out: Vec::new(),
+            named: None,
+            pure_names: HashSet::new(),
+        };
+        parsed.program.visit_with(&mut c);
+        c
+    }
 }
 
 impl Visit for Collect<'_> {
+    fn visit_fn_decl(&mut self, d: &ast::FnDecl) {
+        self.named = Some(d.ident.sym.to_string());
+        d.function.visit_with(self);
+    }
+
     fn visit_function(&mut self, f: &ast::Function) {
+        let named = self.named.take();
         if let Some(body) = &f.body {
             let (lo, hi) = self.parsed.range(body.span);
             let p = &self.parsed.positions;
@@ -62,12 +96,36 @@ impl Visit for Collect<'_> {
                 pure: !f.is_generator && !f.is_async,
             };
             body.visit_with(&mut check);
+            if check.pure {
+                self.pure_names.extend(named);
+            }
             self.out.push(Function {
                 body: (p.location(lo), p.location(hi)),
                 pure: check.pure,
             });
         }
         f.visit_children_with(self);
+    }
+}
+
+/// Lines of calls whose callee is one of `names`.
+struct Calls<'a> {
+    parsed: &'a super::Parsed<'a>,
+    names: HashSet<String>,
+    lines: BTreeSet<u32>,
+}
+
+impl Visit for Calls<'_> {
+    fn visit_call_expr(&mut self, c: &ast::CallExpr) {
+        if let ast::Callee::Expr(e) = &c.callee {
+            if let ast::Expr::Ident(i) = &**e {
+                if self.names.contains(&*i.sym) {
+                    let (lo, _) = self.parsed.range(c.span);
+                    self.lines.insert(self.parsed.positions.location(lo).line);
+                }
+            }
+        }
+        c.visit_children_with(self);
     }
 }
 
@@ -207,6 +265,15 @@ mod tests {
         ] {
             assert_eq!(purity(impure), [false], "{impure}");
         }
+    }
+
+    #[test]
+    fn calls_by_name_to_pure_declarations_are_found_on_their_lines() {
+        let text = "function sq(n) {\n  return n * n;\n}\nfunction log(n) {\n  console.log(n);\n}\nlet a = 1 + sq(2);\nlog(a);\nfunction outer() {\n  return [sq(a)];\n}\nouter();\n";
+        assert_eq!(pure_calls(text), BTreeSet::from([6, 9]));
+        // A function expression's name is no declaration; an impure body is no pure call.
+        assert!(pure_calls("let f = function g(n) { return n; };\nf(1);\n").is_empty());
+        assert!(pure_calls("not ( javascript").is_empty());
     }
 
     #[test]

@@ -256,6 +256,8 @@ pub(crate) async fn debuggers(r: RunArgs, command_line: Vec<String>) -> Result<E
         continue_weight: r.continue_weight,
         restart_weight: r.restart_weight,
         sets_at_breakpoints: false,
+        resumes_at_a_breakpoint: false,
+        steps_into_pure_calls: false,
         placeable_lines: r.breakpoint_lines == crate::cli::BreakpointLines::Placeable,
         exceptions,
     };
