@@ -41,6 +41,10 @@ pub struct JscSession {
     started: bool,
     finished: Option<ProgramOutcome>,
     console: Vec<String>,
+    /// The console's last message (its line when the program or a logpoint printed it) and how
+    /// many times it was printed: Web Inspector folds a message printed again right after itself
+    /// into `Console.messageRepeatCountUpdated`, which tells only the new count.
+    last_message: Option<(Option<String>, u64)>,
     /// The reply to `Runtime.awaitPromise` on the launcher's run: it comes when the program ends.
     run_reply: Option<oneshot::Receiver<Result<Json, InspectorError>>>,
     /// The pause at the program's first statement where `open` left it, until `Start`.
@@ -230,6 +234,7 @@ impl JscSession {
             started: false,
             finished: None,
             console: Vec::new(),
+            last_message: None,
             initial: None,
             ended_early: None,
             declarations: Declarations::scan(&program.text),
@@ -270,7 +275,9 @@ impl JscSession {
                             self.script_id = id.to_string();
                         }
                     }
-                    "Console.messageAdded" => self.note_console(&ev.params),
+                    "Console.messageAdded" | "Console.messageRepeatCountUpdated" => {
+                        self.note_console(&ev.method, &ev.params)
+                    }
                     "Debugger.paused" => {
                         let top = ev
                             .params
@@ -301,11 +308,41 @@ impl JscSession {
             .await
     }
 
-    fn note_console(&mut self, params: &Json) {
-        if let Some(m) = params.get("message") {
-            if m.get("source").and_then(Json::as_str) == Some("console-api") {
-                self.console.push(console_line(m));
+    /// Keeps what a console event says the program or a logpoint printed: a message, or the
+    /// last message printed again (each repeat is a line of its own, as the other engines
+    /// tell it).
+    fn note_console(&mut self, method: &str, params: &Json) {
+        match method {
+            "Console.messageAdded" => {
+                let Some(m) = params.get("message") else {
+                    return;
+                };
+                let line = (m.get("source").and_then(Json::as_str) == Some("console-api"))
+                    .then(|| console_line(m));
+                let times = m
+                    .get("repeatCount")
+                    .and_then(Json::as_u64)
+                    .unwrap_or(1)
+                    .max(1);
+                if let Some(l) = &line {
+                    self.console
+                        .extend(std::iter::repeat_n(l.clone(), times as usize));
+                }
+                self.last_message = Some((line, times));
             }
+            "Console.messageRepeatCountUpdated" => {
+                let count = params.get("count").and_then(Json::as_u64).unwrap_or(0);
+                if let Some((line, times)) = &mut self.last_message {
+                    if count > *times {
+                        if let Some(l) = line {
+                            self.console
+                                .extend(std::iter::repeat_n(l.clone(), (count - *times) as usize));
+                        }
+                        *times = count;
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
@@ -324,9 +361,7 @@ impl JscSession {
                 Got::RunReply(reply) => {
                     self.run_reply = None;
                     while let Ok(ev) = self.events.try_recv() {
-                        if ev.method == "Console.messageAdded" {
-                            self.note_console(&ev.params);
-                        }
+                        self.note_console(&ev.method, &ev.params);
                     }
                     let reply = reply.map_err(err)?;
                     let outcome = run_outcome(&reply, &self.url);
@@ -350,7 +385,9 @@ impl JscSession {
                             self.call(m, json!({})).await.map_err(err)?;
                         }
                     },
-                    "Console.messageAdded" => self.note_console(&ev.params),
+                    "Console.messageAdded" | "Console.messageRepeatCountUpdated" => {
+                        self.note_console(&ev.method, &ev.params)
+                    }
                     _ => {}
                 },
             }
