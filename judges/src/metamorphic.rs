@@ -263,6 +263,14 @@ impl FreshParameter {
         let inside = |(a, b): (Location, Location)| l >= a && l <= b;
         inside(self.body) && !self.nested.iter().any(|&r| inside(r))
     }
+
+    /// Just past the body's closing brace, where JavaScriptCore and SpiderMonkey pause as the
+    /// function returns (docs/jsc-cookbook.md), still in its frame: a parameter shown there must
+    /// be `undefined`; one not shown is no fault, since code after the brace on that line is the
+    /// caller's.
+    fn just_past(&self, l: Location) -> bool {
+        l.line == self.body.1.line && l.column == self.body.1.column + 1
+    }
 }
 
 fn show_range((a, b): (Location, Location)) -> String {
@@ -585,7 +593,8 @@ fn to_parent_pause(p: &PauseState, x: &Expectation) -> Result<Option<PauseState>
             .unwrap_or(Location::INSERTED_LINE);
     }
     if let Some(fresh) = &x.fresh {
-        if fresh.applies_at(p.location) {
+        let past = fresh.just_past(p.location);
+        if fresh.applies_at(p.location) || past {
             let mut found = None;
             if let Some(top) = q.stack.first_mut() {
                 for s in &mut top.scopes {
@@ -606,6 +615,7 @@ fn to_parent_pause(p: &PauseState, x: &Expectation) -> Result<Option<PauseState>
                         p.location
                     ))
                 }
+                None if past => {}
                 None => {
                     return Err(format!(
                         "the fresh parameter {} is missing from the scope at {}",
@@ -1693,6 +1703,35 @@ mod tests {
             .unwrap()
             .message
             .contains("not undefined"));
+        // Just past the closing brace (4:0), where JavaScriptCore pauses as the function
+        // returns: the parameter shown is held to `undefined`, and may be absent.
+        let at_end = |vars: &[(&str, Value)]| trace(vec![(Action::Start, pause(4, 1, vars))]);
+        let parent_end = at_end(&[("a", Value::Null)]);
+        for shown in [
+            vec![("a", Value::Null), ("p", Value::Undefined)],
+            vec![("a", Value::Null)],
+        ] {
+            assert_eq!(judge(&parent_end, &at_end(&shown), &t), None, "{shown:?}");
+        }
+        assert!(judge(
+            &parent_end,
+            &at_end(&[("a", Value::Null), ("p", Value::Null)]),
+            &t
+        )
+        .unwrap()
+        .message
+        .contains("not undefined"));
+        // One column further is the caller's: an extra `p` there is a difference.
+        let further = trace(vec![(Action::Start, pause(4, 2, &[("a", Value::Null)]))]);
+        assert!(judge(
+            &further,
+            &trace(vec![(
+                Action::Start,
+                pause(4, 2, &[("a", Value::Null), ("p", Value::Undefined)])
+            )]),
+            &t
+        )
+        .is_some());
     }
 
     fn bp(line: u32, id: u32) -> (Action, Output) {

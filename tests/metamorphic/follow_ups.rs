@@ -510,3 +510,50 @@ async fn a_continue_to_a_location_is_a_temporary_breakpoint_there() {
         ]
     );
 }
+
+/// Add-parameter on the engines that pause just past a function's closing brace as it returns
+/// (JavaScriptCore, SpiderMonkey): the pause there is still the function's frame and shows the
+/// fresh parameter, `undefined`, so the follow-up holds (met on Bun over gen:2023, where the
+/// brace's next column was taken for the caller's); V8 pauses at the brace itself.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_fresh_parameter_shown_as_the_function_returns_past_its_brace_holds() {
+    const RET: &str =
+        "function f(i) {\n  var k = i * 2;\n  k += 1;\n}\nf(3);\nconsole.log(\"done\");\n";
+    let actions = vec![
+        bp(1),
+        Action::Start,
+        Action::StepOver,
+        Action::StepOver,
+        Action::StepOver,
+    ];
+    let p = inline("returns.js", RET);
+    for kind in ["node", "firefox", "bun"] {
+        let params = one(
+            mm::Transformation::AddParameter,
+            actions.clone(),
+            Pin::default(),
+        );
+        let mut e = engine(kind).await;
+        let c = chain_judged(&mut e, &p, &params).await;
+        e.shutdown().await;
+        assert_eq!(c.sessions.len(), 2, "{kind}");
+        let follow_up = &c.sessions[1];
+        // The premise: the step from `k += 1` stops at the function's end, in its frame.
+        let ends: Vec<(Location, String)> = answered(&follow_up.traces[0])
+            .iter()
+            .filter_map(|(_, o, _)| match o {
+                Output::Paused(s) if s.location.line == 3 => {
+                    Some((s.location, s.stack[0].function.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(ends.len(), 1, "{kind}: {ends:?}");
+        assert_eq!(ends[0].1, "f", "{kind}");
+        assert!(
+            follow_up.warnings.is_empty(),
+            "{kind}: {:?}",
+            follow_up.warnings
+        );
+    }
+}
