@@ -978,22 +978,65 @@ pub fn timed_out(o: &Output) -> bool {
     )
 }
 
-/// What two traces' logpoints logged during action `action` differs in, if anything: the lines
-/// compare in order, each by its breakpoint and text. `cut_short`: the action ended both
-/// programs by the action timeout, each wherever its speed had taken it, so only the lines both
-/// logged compare (a slower debugger logs fewer; that is not a difference in what it logs).
-pub fn compare_logs(
+/// Which logpoint logged a line, told alike on every side of a lockstep session: the place of
+/// the request that set it among the trace's breakpoint requests. Each debugger numbers its
+/// breakpoints itself, so a request one side refuses (by design, say) shifts that side's later
+/// numbers; lockstep makes the same requests on every side. A trace that does not hold the
+/// request names the logpoint by its own id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Logpoint {
+    Request(u32),
+    Id(u32),
+}
+
+/// Each breakpoint id of a trace by the place of its request among the trace's breakpoint
+/// requests.
+fn requests(t: &morphtrace_schema::trace::Trace) -> BTreeMap<u32, u32> {
+    use morphtrace_schema::trace::EventKind;
+    let mut out = BTreeMap::new();
+    let (mut n, mut current) = (0u32, None);
+    for e in &t.events {
+        match &e.kind {
+            EventKind::Action(a) => {
+                current = a.sets_breakpoint().then_some(n);
+                n += u32::from(a.sets_breakpoint());
+            }
+            EventKind::Output(Output::BreakpointSet { id, .. }) => {
+                if let Some(k) = current {
+                    out.entry(id.0).or_insert(k);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// One logged line: which logpoint, its own id on that side, the text.
+type LogLine = (Logpoint, u32, String);
+
+/// The lines two traces' logpoints logged during action `action`, those of `quiet` logpoints
+/// left out, each cut to what both logged when `cut_short`.
+fn logged_during(
     a: &morphtrace_schema::trace::Trace,
     b: &morphtrace_schema::trace::Trace,
     action: u32,
     cut_short: bool,
-    quiet: &BTreeSet<u32>,
-) -> Option<(DivergenceKind, String)> {
-    let at = |t: &'_ morphtrace_schema::trace::Trace| -> Vec<(u32, String)> {
+    quiet: &BTreeSet<Logpoint>,
+) -> (Vec<LogLine>, Vec<LogLine>) {
+    let at = |t: &morphtrace_schema::trace::Trace| -> Vec<LogLine> {
+        let by = requests(t);
         t.logs
             .iter()
-            .filter(|l| l.action == action && !quiet.contains(&l.breakpoint.0))
-            .map(|l| (l.breakpoint.0, l.text.clone()))
+            .filter(|l| l.action == action)
+            .map(|l| {
+                let id = l.breakpoint.0;
+                let which = by
+                    .get(&id)
+                    .map_or(Logpoint::Id(id), |&r| Logpoint::Request(r));
+                (which, id, l.text.clone())
+            })
+            .filter(|(which, _, _)| !quiet.contains(which))
             .collect()
     };
     let (mut x, mut y) = (at(a), at(b));
@@ -1002,19 +1045,40 @@ pub fn compare_logs(
         x.truncate(n);
         y.truncate(n);
     }
-    if x == y {
-        return None;
-    }
-    let show = |v: &[(u32, String)], k: usize| {
+    (x, y)
+}
+
+/// Where two sides' logged lines first differ (by logpoint and text), if they do.
+fn first_apart(x: &[LogLine], y: &[LogLine]) -> Option<usize> {
+    let same = |p: &LogLine, q: &LogLine| p.0 == q.0 && p.2 == q.2;
+    let k = x.iter().zip(y).take_while(|(p, q)| same(p, q)).count();
+    (k < x.len().max(y.len())).then_some(k)
+}
+
+/// What two traces' logpoints logged during action `action` differs in, if anything: the lines
+/// compare in order, each by its logpoint (`Logpoint`: the request that set it, whatever each
+/// side numbered it) and text; each side's line is shown with its own id. `cut_short`: the
+/// action ended both programs by the action timeout, each wherever its speed had taken it, so
+/// only the lines both logged compare (a slower debugger logs fewer; that is not a difference
+/// in what it logs).
+pub fn compare_logs(
+    a: &morphtrace_schema::trace::Trace,
+    b: &morphtrace_schema::trace::Trace,
+    action: u32,
+    cut_short: bool,
+    quiet: &BTreeSet<Logpoint>,
+) -> Option<(DivergenceKind, String)> {
+    let (x, y) = logged_during(a, b, action, cut_short, quiet);
+    let k = first_apart(&x, &y)?;
+    let show = |v: &[LogLine]| {
         v.get(k)
-            .map(|(id, t)| format!("#{id} {t}"))
+            .map(|(_, id, t)| format!("#{id} {t}"))
             .unwrap_or_else(|| "nothing".into())
     };
-    let k = x.iter().zip(&y).take_while(|(p, q)| p == q).count();
     Some((
         DivergenceKind::Log,
         Difference::Logged {
-            logged: [show(&x, k), show(&y, k)],
+            logged: [show(&x), show(&y)],
             line: k as u32 + 1,
             lines: [x.len() as u32, y.len() as u32],
         }
@@ -1022,16 +1086,25 @@ pub fn compare_logs(
     ))
 }
 
-/// The logpoints a log divergence's first differing line names (`#3 …` on either side).
-pub fn logpoints_apart(detail: &str) -> Vec<u32> {
-    let (base, _) = crate::remark::split(detail);
-    match Difference::parse(base) {
-        Some(Difference::Logged { logged, .. }) => logged
-            .iter()
-            .filter_map(|l| l.strip_prefix('#')?.split(' ').next()?.parse().ok())
-            .collect(),
-        _ => Vec::new(),
-    }
+/// The logpoints of the first line two traces' logs differ in during action `action`, on
+/// either side (what `compare_logs` names): those a known bug set apart, which compare no more.
+pub fn logs_apart(
+    a: &morphtrace_schema::trace::Trace,
+    b: &morphtrace_schema::trace::Trace,
+    action: u32,
+    quiet: &BTreeSet<Logpoint>,
+) -> Vec<Logpoint> {
+    let (x, y) = logged_during(a, b, action, false, quiet);
+    let Some(k) = first_apart(&x, &y) else {
+        return Vec::new();
+    };
+    let mut out: Vec<Logpoint> = [x.get(k), y.get(k)]
+        .into_iter()
+        .flatten()
+        .map(|l| l.0)
+        .collect();
+    out.dedup();
+    out
 }
 
 /// The first divergence of debuggers run in lockstep, judged offline from their traces.
@@ -1748,16 +1821,86 @@ mod log_tests {
         let mut wrong = logged(3);
         wrong.logs[1].text = "x".into();
         assert!(compare_logs(&fast, &wrong, 3, true, &BTreeSet::new()).is_some());
-        // A logpoint a known bug set apart compares no more; the divergence names it.
-        let (_, detail) = compare_logs(&fast, &slow, 3, false, &BTreeSet::new()).unwrap();
-        assert_eq!(logpoints_apart(&detail), [1]);
-        let quiet: BTreeSet<u32> = [1].into();
-        assert_eq!(compare_logs(&fast, &slow, 3, false, &quiet), None);
+        // A logpoint a known bug set apart compares no more; the divergence names it (a
+        // trace that does not hold the request names it by its id).
         assert_eq!(
-            logpoints_apart("logpoints logged nothing vs #7 x (line 1 of 0 vs 1)"),
-            [7]
+            logs_apart(&fast, &slow, 3, &BTreeSet::new()),
+            [Logpoint::Id(1)]
         );
-        assert!(logpoints_apart("paused at 3:1 vs 4:1").is_empty());
+        let quiet: BTreeSet<Logpoint> = [Logpoint::Id(1)].into();
+        assert_eq!(compare_logs(&fast, &slow, 3, false, &quiet), None);
+        assert!(logs_apart(&fast, &fast, 3, &BTreeSet::new()).is_empty());
+    }
+
+    /// Lines compare by the request that set their logpoint: one side refused an earlier
+    /// request, so its ids run one behind, and the same logpoint logging the same text is no
+    /// difference; another logpoint, or another text, is.
+    #[test]
+    fn logs_compare_by_the_request_that_set_the_logpoint_not_by_each_sides_id() {
+        use morphtrace_schema::trace::{Action, Event, EventKind, LocationSource};
+        use morphtrace_schema::Location;
+        let ev = |kind| Event { at_us: 0, kind };
+        let log = |line: u32| {
+            ev(EventKind::Action(Action::SetLogpoint {
+                line,
+                expression: "x".into(),
+                column: None,
+            }))
+        };
+        let set = |id: u32, line: u32| {
+            ev(EventKind::Output(Output::BreakpointSet {
+                id: BreakpointId(id),
+                requested: Location::new(line, 0),
+                actual: vec![Location::new(line, 0)],
+                source: LocationSource::EngineReported,
+                policy: None,
+            }))
+        };
+        let refused = ev(EventKind::Output(Output::Error {
+            message: "refused".into(),
+        }));
+        let trace = |events: Vec<Event>, logs: &[(u32, &str)]| Trace {
+            engine: EngineRef(0),
+            events,
+            console: Vec::new(),
+            logs: logs
+                .iter()
+                .map(|&(id, text)| LogLine {
+                    action: 3,
+                    breakpoint: BreakpointId(id),
+                    text: text.into(),
+                })
+                .collect(),
+        };
+        let both = trace(vec![log(1), set(0, 1), log(5), set(1, 5)], &[(1, "true")]);
+        let behind = trace(
+            vec![log(1), refused.clone(), log(5), set(0, 5)],
+            &[(0, "true")],
+        );
+        assert_eq!(
+            compare_logs(&both, &behind, 3, false, &BTreeSet::new()),
+            None
+        );
+        let other_text = trace(
+            vec![log(1), refused.clone(), log(5), set(0, 5)],
+            &[(0, "false")],
+        );
+        let (_, detail) = compare_logs(&both, &other_text, 3, false, &BTreeSet::new()).unwrap();
+        assert_eq!(
+            detail,
+            "logpoints logged #1 true vs #0 false (line 1 of 1 vs 1)"
+        );
+        assert_eq!(
+            logs_apart(&both, &other_text, 3, &BTreeSet::new()),
+            [Logpoint::Request(1)]
+        );
+        // Logged by the first request's logpoint on one side, the second's on the other.
+        let first = trace(vec![log(1), set(0, 1), log(5), set(1, 5)], &[(0, "true")]);
+        assert!(compare_logs(&first, &behind, 3, false, &BTreeSet::new()).is_some());
+        assert_eq!(
+            logs_apart(&first, &behind, 3, &BTreeSet::new()),
+            [Logpoint::Request(0), Logpoint::Request(1)]
+        );
     }
 
     /// A trace of breakpoint requests, each `(line, placed at)` (0-based, as `Location` holds

@@ -44,10 +44,10 @@ pub struct Lockstep<'a> {
     pub(super) go_on: Option<continuation::GoOn<'a>>,
     /// Stopped at a divergence it could not go on past.
     pub(super) stopped: bool,
-    /// Logpoints whose logs a known bug gone past set apart (`Recording` ids): what they log
+    /// Logpoints whose logs a known bug gone past set apart (by the request that set them): what they log
     /// later is that bug's echo (a tracer that logs at the next action what it did not log at
     /// this one), so it is not compared again; every other logpoint's is.
-    pub(super) quiet_logpoints: std::collections::BTreeSet<u32>,
+    pub(super) quiet_logpoints: std::collections::BTreeSet<morphtrace_judges::dbdb::Logpoint>,
     /// Where the engines stood apart after a whole round of the steps that brought them back
     /// in step past a divergence, before they met (engine order, the engines in lockstep):
     /// places the rule's account did not predict, compared and recorded once they meet.
@@ -276,8 +276,16 @@ impl Lockstep<'_> {
             let stopped = how.is_none();
             let mut quieted = false;
             if !stopped && d.kind == DivergenceKind::Log {
-                for id in morphtrace_judges::dbdb::logpoints_apart(&d.detail) {
-                    quieted |= self.quiet_logpoints.insert(id);
+                let side = |k: usize| {
+                    let e = d.sides.get(k)?.engine;
+                    self.rec.traces.iter().find(|t| t.engine == e)
+                };
+                if let (Some(a), Some(b)) = (side(0), side(1)) {
+                    let apart =
+                        morphtrace_judges::dbdb::logs_apart(a, b, index, &self.quiet_logpoints);
+                    for l in apart {
+                        quieted |= self.quiet_logpoints.insert(l);
+                    }
                 }
             }
             if stopped {
