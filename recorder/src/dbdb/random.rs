@@ -274,16 +274,7 @@ impl Draw<'_> {
                 None => {
                     let primitive = morphtrace_judges::dbdb::visible_variables(p.top_scopes())
                         .into_iter()
-                        .any(|(n, v)| {
-                            spellable(n)
-                                && matches!(
-                                    v,
-                                    morphtrace_schema::Value::Number(_)
-                                        | morphtrace_schema::Value::String(_)
-                                        | morphtrace_schema::Value::Bool(_)
-                                        | morphtrace_schema::Value::Null
-                                )
-                        });
+                        .any(|(n, v)| spellable(n) && settable(v));
                     if primitive && ids.iter().all(|i| self.carry.plain.contains(i)) {
                         self.carry.resumed = Some(ids.clone());
                         return Some(Action::Resume);
@@ -474,14 +465,7 @@ pub fn assignment(
     use morphtrace_schema::Value;
     let vars: Vec<(&str, &Value)> = morphtrace_judges::dbdb::visible_variables(p.top_scopes())
         .into_iter()
-        .filter(|(n, v)| {
-            spellable(n)
-                && !fixed(n)
-                && matches!(
-                    v,
-                    Value::Number(_) | Value::String(_) | Value::Bool(_) | Value::Null
-                )
-        })
+        .filter(|(n, v)| spellable(n) && !fixed(n) && settable(v))
         .collect();
     if vars.is_empty() {
         return None;
@@ -491,6 +475,15 @@ pub fn assignment(
         name: name.to_string(),
         value: other_literal(now, rng, language),
     })
+}
+
+/// A value a set variable may hold and a literal can spell: a number, string, boolean or null.
+fn settable(v: &morphtrace_schema::Value) -> bool {
+    use morphtrace_schema::Value;
+    matches!(
+        v,
+        Value::Number(_) | Value::String(_) | Value::Bool(_) | Value::Null
+    )
 }
 
 /// A primitive literal whose value differs from `now` and is of its type when it can be (a
